@@ -1,0 +1,414 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Persistence is how a redis-server started by lockcheck keeps its data.
+type Persistence string
+
+// The persistence modes a Server can run with.
+const (
+	// PersistNone keeps data in memory only: a kill loses everything.
+	PersistNone Persistence = "none"
+	// PersistAOFEverysec appends every write to the AOF and fsyncs once a second.
+	PersistAOFEverysec Persistence = "aof-everysec"
+	// PersistAOFAlways fsyncs the AOF before every reply.
+	PersistAOFAlways Persistence = "aof-always"
+)
+
+// ParsePersistence parses a Persistence name ("" means PersistNone).
+func ParsePersistence(s string) (Persistence, error) {
+	switch p := Persistence(s); p {
+	case "", PersistNone:
+		return PersistNone, nil
+	case PersistAOFEverysec, PersistAOFAlways:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown persistence %q (want none, aof-everysec or aof-always)", s)
+}
+
+func (p Persistence) args() []string {
+	switch p {
+	case PersistAOFEverysec:
+		return []string{"--appendonly", "yes", "--appendfsync", "everysec"}
+	case PersistAOFAlways:
+		return []string{"--appendonly", "yes", "--appendfsync", "always"}
+	default:
+		return []string{"--appendonly", "no"}
+	}
+}
+
+// ErrNoRedisServer is returned by StartServer when no redis-server binary can
+// be found.
+var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ubuntu: apt-get install redis-server) or set REDIS_SERVER to its path")
+
+// ServerConfig configures a redis-server started by StartServer.
+type ServerConfig struct {
+	// Bin is the redis-server binary. Default: $REDIS_SERVER, else
+	// redis-server from PATH.
+	Bin string
+	// Host is the loopback address to bind. Default 127.0.0.1.
+	Host string
+	// Port to listen on. Default 0: a free ephemeral port chosen at start and
+	// kept across restarts.
+	Port int
+	// Persistence mode. Default PersistNone.
+	Persistence Persistence
+	// Dir is the data directory. Default: a new temporary directory that
+	// Close removes.
+	Dir string
+	// Args are extra redis-server arguments, e.g. {"--replicaof", "127.0.0.1", "6379"}.
+	Args []string
+	// StartTimeout bounds each start until the server answers PING. Default 10 s.
+	StartTimeout time.Duration
+}
+
+// Server is a redis-server process started and owned by lockcheck. It binds a
+// loopback address and port, runs in its own data directory and can be
+// stopped, killed, paused, resumed and restarted on the same port and data
+// directory. Close kills it and removes what it created. Methods are safe for
+// concurrent use.
+type Server struct {
+	cfg    ServerConfig
+	ownDir bool
+
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when cmd has been waited for
+	paused bool
+	closed bool
+}
+
+// StartServer starts a redis-server and waits until it answers PING.
+func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
+	if cfg.Bin == "" {
+		cfg.Bin = os.Getenv("REDIS_SERVER")
+	}
+	if cfg.Bin == "" {
+		cfg.Bin = "redis-server"
+	}
+	bin, err := exec.LookPath(cfg.Bin)
+	if err != nil {
+		return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
+	}
+	cfg.Bin = bin
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.Persistence == "" {
+		cfg.Persistence = PersistNone
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 10 * time.Second
+	}
+	s := &Server{cfg: cfg}
+	if s.cfg.Dir == "" {
+		dir, err := os.MkdirTemp("", "lockcheck-redis-")
+		if err != nil {
+			return nil, fmt.Errorf("redis-server data dir: %w", err)
+		}
+		s.cfg.Dir, s.ownDir = dir, true
+	}
+	// A free port can be taken by someone else between our probe and the
+	// server's bind: retry a few times with a new port when that happens.
+	pickPort := s.cfg.Port == 0
+	for attempt := 0; ; attempt++ {
+		if pickPort {
+			if s.cfg.Port, err = freePort(s.cfg.Host); err != nil {
+				s.removeDir()
+				return nil, err
+			}
+		}
+		err = s.start(ctx)
+		if err == nil {
+			return s, nil
+		}
+		if !pickPort || attempt >= 4 || ctx.Err() != nil || !errors.Is(err, errPortInUse) {
+			s.removeDir()
+			return nil, err
+		}
+	}
+}
+
+var errPortInUse = errors.New("port in use")
+
+// Addr is the server's host:port.
+func (s *Server) Addr() string {
+	return net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
+}
+
+// Dir is the server's data directory (its log is Dir()/redis.log).
+func (s *Server) Dir() string { return s.cfg.Dir }
+
+// Persistence is the server's persistence mode.
+func (s *Server) Persistence() Persistence { return s.cfg.Persistence }
+
+// PID is the process id of the running server, or 0 when it is not running.
+func (s *Server) PID() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.runningLocked() {
+		return 0
+	}
+	return s.cmd.Process.Pid
+}
+
+// Running reports whether the server process is alive (paused counts as alive).
+func (s *Server) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runningLocked()
+}
+
+// Options returns go-redis options that reach this server with the given
+// timeouts, no hidden retries (MaxRetries -1) and context deadlines honoured.
+func (s *Server) Options() *redis.Options {
+	return &redis.Options{
+		Addr:                  s.Addr(),
+		MaxRetries:            -1,
+		ContextTimeoutEnabled: true,
+		DialTimeout:           time.Second,
+		ReadTimeout:           time.Second,
+		WriteTimeout:          time.Second,
+	}
+}
+
+func (s *Server) runningLocked() bool {
+	if s.cmd == nil {
+		return false
+	}
+	select {
+	case <-s.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+func (s *Server) start(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errors.New("redis-server: closed")
+	}
+	if s.runningLocked() {
+		s.mu.Unlock()
+		return errors.New("redis-server: already running")
+	}
+	args := []string{
+		"--bind", s.cfg.Host,
+		"--port", strconv.Itoa(s.cfg.Port),
+		"--dir", s.cfg.Dir,
+		"--logfile", "redis.log",
+		"--save", "",
+		"--daemonize", "no",
+		"--protected-mode", "no",
+		"--repl-diskless-sync-delay", "0",
+	}
+	args = append(args, s.cfg.Persistence.args()...)
+	args = append(args, s.cfg.Args...)
+	cmd := exec.Command(s.cfg.Bin, args...)
+	cmd.Dir = s.cfg.Dir
+	// Own process group (so a terminal's Ctrl-C does not reach it first) and
+	// die with us if we die without cleaning up.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		s.mu.Unlock()
+		return fmt.Errorf("start redis-server: %w", err)
+	}
+	exited := make(chan struct{})
+	s.cmd, s.exited, s.paused = cmd, exited, false
+	go func() {
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	s.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
+	defer cancel()
+	err := waitPing(ctx, s.Addr(), exited)
+	if err == nil {
+		return nil
+	}
+	_ = s.Kill()
+	log, _ := os.ReadFile(filepath.Join(s.cfg.Dir, "redis.log"))
+	if bytes.Contains(log, []byte("Address already in use")) {
+		return fmt.Errorf("redis-server on %s: %w", s.Addr(), errPortInUse)
+	}
+	return fmt.Errorf("redis-server on %s did not answer PING: %w\n%s%s", s.Addr(), err, stderr.String(), tail(log, 2000))
+}
+
+// waitPing polls addr with PING until it answers, the process exits or ctx ends.
+func waitPing(ctx context.Context, addr string, exited <-chan struct{}) error {
+	rdb := redis.NewClient(&redis.Options{
+		Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond,
+		ReadTimeout: 500 * time.Millisecond, PoolSize: 1,
+	})
+	defer rdb.Close()
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		err := rdb.Ping(ctx).Err()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-exited:
+			return errors.New("process exited")
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+	}
+}
+
+// Stop shuts the server down gracefully (SIGTERM; with AOF it flushes) and
+// waits for it to exit. A paused server is resumed first. Stop of a server
+// that is not running is a no-op.
+func (s *Server) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	if !s.runningLocked() {
+		s.mu.Unlock()
+		return nil
+	}
+	p, exited := s.cmd.Process, s.exited
+	_ = p.Signal(syscall.SIGCONT)
+	s.paused = false
+	err := p.Signal(syscall.SIGTERM)
+	s.mu.Unlock()
+	if err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("stop redis-server: %w", err)
+	}
+	select {
+	case <-exited:
+		return nil
+	case <-ctx.Done():
+		_ = s.Kill()
+		return fmt.Errorf("stop redis-server: %w (killed)", ctx.Err())
+	}
+}
+
+// Kill sends SIGKILL and waits for the process to exit. Unflushed data is lost
+// according to the persistence mode. Kill of a server that is not running is
+// a no-op.
+func (s *Server) Kill() error {
+	s.mu.Lock()
+	if !s.runningLocked() {
+		s.mu.Unlock()
+		return nil
+	}
+	p, exited := s.cmd.Process, s.exited
+	err := p.Signal(syscall.SIGKILL)
+	s.paused = false
+	s.mu.Unlock()
+	if err != nil && !errors.Is(err, os.ErrProcessDone) {
+		return fmt.Errorf("kill redis-server: %w", err)
+	}
+	<-exited // SIGKILL cannot be caught: the wait is bounded by the kernel.
+	return nil
+}
+
+// Pause stops the process with SIGSTOP: connections stay open and requests
+// go unanswered until Resume.
+func (s *Server) Pause() error { return s.signal(syscall.SIGSTOP, true) }
+
+// Resume continues a paused process with SIGCONT. Resume of a server that is
+// not paused is a no-op.
+func (s *Server) Resume() error { return s.signal(syscall.SIGCONT, false) }
+
+// Paused reports whether the server was paused and not resumed since.
+func (s *Server) Paused() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.paused && s.runningLocked()
+}
+
+func (s *Server) signal(sig syscall.Signal, paused bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.runningLocked() {
+		return fmt.Errorf("redis-server on %s: not running", s.Addr())
+	}
+	if !paused && !s.paused {
+		return nil
+	}
+	if err := s.cmd.Process.Signal(sig); err != nil {
+		return fmt.Errorf("signal %v to redis-server: %w", sig, err)
+	}
+	s.paused = paused
+	return nil
+}
+
+// Restart starts the server again on the same address and data directory,
+// killing it first if it is still running, and waits until it answers PING.
+// What survives depends on the persistence mode.
+func (s *Server) Restart(ctx context.Context) error {
+	if err := s.Kill(); err != nil {
+		return err
+	}
+	// The old socket may linger briefly; retry while the port is busy.
+	deadline := time.Now().Add(s.cfg.StartTimeout)
+	for {
+		err := s.start(ctx)
+		if err == nil || !errors.Is(err, errPortInUse) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// Close kills the server and removes the data directory it created. It is
+// idempotent.
+func (s *Server) Close() error {
+	err := s.Kill()
+	s.mu.Lock()
+	already := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if !already {
+		s.removeDir()
+	}
+	return err
+}
+
+func (s *Server) removeDir() {
+	if s.ownDir {
+		_ = os.RemoveAll(s.cfg.Dir)
+	}
+}
+
+func freePort(host string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("find a free port on %s: %w", host, err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return string(b)
+}

@@ -1,0 +1,109 @@
+// Package impl holds the locks under test: a Go port of Redisson's reentrant,
+// fair and fenced locks (hash + Lua + pub/sub wake-ups + watchdog), the
+// single-instance "simple" lock from the Redis docs, and, in sub-packages,
+// adapters for peer libraries (impl/peers) and deliberately broken locks
+// (impl/mutants).
+//
+// Every lock meets one small contract, Locker. The harness (workloads/) drives
+// any Locker and detects optional capabilities (Fenced, LeaseWatcher,
+// HoldCounter, ...) with type assertions. impl never imports the harness.
+package impl
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Sentinel errors shared by every lock kind. Compare with errors.Is: they are
+// often wrapped or joined with ctx.Err().
+var (
+	// ErrNotOwner is returned by Unlock when the handle does not hold the lock
+	// (it never did, or its lease ran out and someone else may hold it now).
+	ErrNotOwner = errors.New("lock: not held by this owner")
+	// ErrNotObtained is returned (joined with ctx.Err()) by Lock when the
+	// context ends before the lock is granted.
+	ErrNotObtained = errors.New("lock: not obtained")
+	// ErrClosed is returned by any call on a handle whose client was closed.
+	ErrClosed = errors.New("lock: client closed")
+)
+
+// Locker is the contract between a lock implementation and the harness.
+//
+// A Locker is one handle: one lock name and one owner token. Reentrancy is the
+// same handle locking again. A handle may be used by one goroutine at a time.
+type Locker interface {
+	// Lock blocks until the lock is granted or ctx ends. A lease <= 0 asks for
+	// a watchdog-renewed lock (where the lock kind supports it); otherwise the
+	// lock expires lease after the grant unless unlocked before.
+	// On ctx's end it returns an error that wraps both ErrNotObtained and
+	// ctx.Err(), and leaves nothing behind in Redis (no queue entry, no
+	// renewed orphan hold).
+	Lock(ctx context.Context, lease time.Duration) error
+	// TryLock waits at most wait (0: one attempt) for the lock. It reports
+	// false with a nil error when the wait ran out while another owner held
+	// the lock; a non-nil error means the outcome may be unknown.
+	TryLock(ctx context.Context, wait, lease time.Duration) (bool, error)
+	// Unlock releases one hold. It returns an error wrapping ErrNotOwner when
+	// this handle holds no hold on the lock.
+	Unlock(ctx context.Context) error
+}
+
+// Maker makes Locker handles for one connection to Redis: one per (lock name,
+// owner). Closing it stops every background goroutine of its handles (watchdogs,
+// pub/sub) without unlocking anything, as a crashed process would.
+type Maker interface {
+	NewLocker(name, owner string) Locker
+	Close() error
+}
+
+// MakerFunc opens a Maker on a go-redis client. It does not own rdb: closing the
+// Maker leaves rdb open.
+type MakerFunc func(ctx context.Context, rdb redis.UniversalClient) (Maker, error)
+
+// Fenced is implemented by handles whose grants carry a fencing token that
+// strictly increases with every grant of the lock, across owners.
+type Fenced interface {
+	// Token returns the token of the current hold, or 0 when the handle
+	// holds nothing.
+	Token() int64
+}
+
+// LeaseWatcher is implemented by watchdog-renewed handles.
+type LeaseWatcher interface {
+	// Lost returns a channel that is closed when the current hold can no
+	// longer be guaranteed: the hold is gone in Redis, or no renewal succeeded
+	// before the lease could have run out. It is nil when nothing is held.
+	Lost() <-chan struct{}
+}
+
+// Abandoner is implemented by handles with background renewal. Abandon stops
+// renewal without unlocking, so whatever the handle holds expires within one
+// lease. The harness abandons the handle of a process it retires.
+type Abandoner interface {
+	Abandon()
+}
+
+// HoldCounter reports how many times this handle holds the lock.
+type HoldCounter interface {
+	HoldCount(ctx context.Context) (int, error)
+}
+
+// TTLReporter reports the lock's remaining time to live (< 0 when not locked).
+type TTLReporter interface {
+	RemainTTL(ctx context.Context) (time.Duration, error)
+}
+
+// ForceUnlocker deletes the lock whoever holds it.
+type ForceUnlocker interface {
+	ForceUnlock(ctx context.Context) (bool, error)
+}
+
+// Enqueuer is implemented by FIFO locks that can report when a blocking
+// request was placed in the queue, for the fairness checker. The callback is
+// set before Lock/TryLock and called from the calling goroutine.
+type Enqueuer interface {
+	OnEnqueued(func(at time.Time))
+}
