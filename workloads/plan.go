@@ -1,0 +1,90 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Range is a closed interval of durations, drawn uniformly.
+type Range struct {
+	Min time.Duration `json:"min"`
+	Max time.Duration `json:"max"`
+}
+
+// Draw returns a duration in [Min, Max] taken from rng.
+func (r Range) Draw(rng *rand.Rand) time.Duration {
+	if r.Max <= r.Min {
+		return r.Min
+	}
+	return r.Min + time.Duration(rng.Int64N(int64(r.Max-r.Min)+1))
+}
+
+// Plan is everything a run's processes do, apart from the interleaving the
+// machine chooses: how many processes, which locks, the mix of blocking and
+// try acquires, leases, waits, hold and think times, and reentrancy. A plan is
+// a pure function of a workload and a seed (Workload.Generate) or drawn by
+// rapid (Workload.Gen), so property suites can shrink it.
+//
+// Every process draws its own op choices from a random source seeded with
+// (seed, process id), so the same plan and seed give the same op sequence
+// per process.
+type Plan struct {
+	Workload string `json:"workload"`
+	// Processes is the number of concurrent logical processes.
+	Processes int `json:"processes"`
+	// Locks are the lock names processes pick from, uniformly.
+	Locks []string `json:"locks"`
+	// TryLockPercent is the share of acquires made with TryLock (the rest use Lock).
+	TryLockPercent int `json:"try_lock_percent"`
+	// Lease is the lease asked for; 0 asks for a watchdog-renewed lock.
+	Lease time.Duration `json:"lease"`
+	// Wait bounds each TryLock.
+	Wait Range `json:"wait"`
+	// Hold is the time spent inside the critical section.
+	Hold Range `json:"hold"`
+	// Think is the pause between one release and the next acquire.
+	Think Range `json:"think"`
+	// MaxReentry is the most extra holds a process takes while it holds a
+	// lock (0: never reenters). Ignored for subjects that are not reentrant.
+	MaxReentry int `json:"max_reentry"`
+	// Counter makes each critical section read-modify-write the protected
+	// register of its lock (outside the Redis under test).
+	Counter bool `json:"counter"`
+	// OpTimeout bounds every op; a Lock still waiting then ends as a fail
+	// (never granted) and an op cut off mid-request ends as info.
+	OpTimeout time.Duration `json:"op_timeout"`
+}
+
+// Validate reports the first thing wrong with p.
+func (p Plan) Validate() error {
+	switch {
+	case p.Processes < 1:
+		return fmt.Errorf("plan: processes = %d, want >= 1", p.Processes)
+	case len(p.Locks) == 0:
+		return errors.New("plan: no lock names")
+	case p.TryLockPercent < 0 || p.TryLockPercent > 100:
+		return fmt.Errorf("plan: try_lock_percent = %d, want 0..100", p.TryLockPercent)
+	case p.Lease < 0:
+		return fmt.Errorf("plan: lease = %v, want >= 0 (0: watchdog)", p.Lease)
+	case p.MaxReentry < 0:
+		return fmt.Errorf("plan: max_reentry = %d, want >= 0", p.MaxReentry)
+	case p.OpTimeout <= 0:
+		return fmt.Errorf("plan: op_timeout = %v, want > 0", p.OpTimeout)
+	}
+	for name, r := range map[string]Range{"wait": p.Wait, "hold": p.Hold, "think": p.Think} {
+		if r.Min < 0 || r.Max < r.Min {
+			return fmt.Errorf("plan: %s range [%v, %v] is not a valid interval", name, r.Min, r.Max)
+		}
+	}
+	if p.Lease > 0 && p.Hold.Max*4 > p.Lease {
+		return fmt.Errorf("plan: hold up to %v is not far shorter than the lease %v (keep it under a quarter)", p.Hold.Max, p.Lease)
+	}
+	return nil
+}
+
+// ProcessRand returns the random source for process id's op choices under seed.
+func ProcessRand(seed int64, process int) *rand.Rand {
+	return rand.New(rand.NewPCG(uint64(seed), uint64(process)*0x9E3779B97F4A7C15+1))
+}

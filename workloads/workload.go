@@ -1,0 +1,126 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"pgregory.net/rapid"
+)
+
+// Workload is a named family of plans.
+type Workload struct {
+	Name string
+	Doc  string
+	// Gen draws a plan; property suites use it with rapid.Check so failing
+	// plans shrink.
+	Gen *rapid.Generator[Plan]
+}
+
+// Generate returns the plan for seed: the same seed always gives the same plan.
+func (w Workload) Generate(seed int64) Plan {
+	return w.Gen.Example(int(seed))
+}
+
+// ErrUnknownWorkload is returned by LookupWorkload for an unknown name.
+var ErrUnknownWorkload = errors.New("unknown workload")
+
+// DefaultWorkload is the workload `lockcheck run` uses without --workload.
+const DefaultWorkload = "mixed"
+
+// Workloads lists every named workload.
+func Workloads() []Workload {
+	return []Workload{
+		{Name: "mixed", Doc: "a few processes on a few locks: Lock and TryLock, reentry, watchdog or explicit leases, a protected counter", Gen: mixedGen},
+		{Name: "counter", Doc: "processes on one lock read-modify-write a protected register in every critical section", Gen: counterGen},
+		{Name: "contended", Doc: "many processes on one lock with short critical sections: hand-offs and fairness", Gen: contendedGen},
+		{Name: "many-locks", Doc: "many processes spread over many locks: mostly uncontended grants", Gen: manyLocksGen},
+	}
+}
+
+// LookupWorkload returns the workload called name.
+func LookupWorkload(name string) (Workload, error) {
+	var names []string
+	for _, w := range Workloads() {
+		if w.Name == name {
+			return w, nil
+		}
+		names = append(names, w.Name)
+	}
+	return Workload{}, fmt.Errorf("%w %q (known: %v)", ErrUnknownWorkload, name, names)
+}
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+func lockNames(prefix string, n int) []string {
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("%s-%d", prefix, i)
+	}
+	return names
+}
+
+// drawLease draws a watchdog lease (0) or an explicit one of 2..5 s.
+func drawLease(t *rapid.T) time.Duration {
+	if rapid.Bool().Draw(t, "watchdog") {
+		return 0
+	}
+	return ms(rapid.IntRange(2000, 5000).Draw(t, "lease_ms"))
+}
+
+var mixedGen = rapid.Custom(func(t *rapid.T) Plan {
+	return Plan{
+		Workload:       "mixed",
+		Processes:      rapid.IntRange(2, 8).Draw(t, "processes"),
+		Locks:          lockNames("mixed", rapid.IntRange(1, 3).Draw(t, "locks")),
+		TryLockPercent: rapid.IntRange(0, 60).Draw(t, "try_lock_percent"),
+		Lease:          drawLease(t),
+		Wait:           Range{0, ms(rapid.IntRange(0, 200).Draw(t, "wait_max_ms"))},
+		Hold:           Range{0, ms(rapid.IntRange(0, 20).Draw(t, "hold_max_ms"))},
+		Think:          Range{0, ms(rapid.IntRange(0, 10).Draw(t, "think_max_ms"))},
+		MaxReentry:     rapid.IntRange(0, 2).Draw(t, "max_reentry"),
+		Counter:        true,
+		OpTimeout:      5 * time.Second,
+	}
+})
+
+var counterGen = rapid.Custom(func(t *rapid.T) Plan {
+	return Plan{
+		Workload:  "counter",
+		Processes: rapid.IntRange(2, 10).Draw(t, "processes"),
+		Locks:     []string{"counter"},
+		Lease:     drawLease(t),
+		Hold:      Range{0, ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
+		Think:     Range{0, ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
+		Counter:   true,
+		OpTimeout: 5 * time.Second,
+	}
+})
+
+var contendedGen = rapid.Custom(func(t *rapid.T) Plan {
+	return Plan{
+		Workload:  "contended",
+		Processes: rapid.IntRange(4, 16).Draw(t, "processes"),
+		Locks:     []string{"contended"},
+		Lease:     drawLease(t),
+		Hold:      Range{0, ms(rapid.IntRange(0, 2).Draw(t, "hold_max_ms"))},
+		Counter:   true,
+		OpTimeout: 5 * time.Second,
+	}
+})
+
+var manyLocksGen = rapid.Custom(func(t *rapid.T) Plan {
+	return Plan{
+		Workload:       "many-locks",
+		Processes:      rapid.IntRange(4, 16).Draw(t, "processes"),
+		Locks:          lockNames("many", rapid.IntRange(8, 64).Draw(t, "locks")),
+		TryLockPercent: rapid.IntRange(0, 50).Draw(t, "try_lock_percent"),
+		Lease:          drawLease(t),
+		Wait:           Range{0, ms(rapid.IntRange(0, 50).Draw(t, "wait_max_ms"))},
+		Hold:           Range{0, ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
+		Think:          Range{0, ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
+		MaxReentry:     rapid.IntRange(0, 1).Draw(t, "max_reentry"),
+		Counter:        true,
+		OpTimeout:      5 * time.Second,
+	}
+})
