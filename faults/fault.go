@@ -1,0 +1,63 @@
+package faults
+
+import (
+	"context"
+	"time"
+)
+
+// Fault is one thing that can go wrong, aimed at one target. Start breaks it,
+// Stop heals it.
+//
+// Guarantees every implementation in this package gives:
+//   - Start returns once the fault is in effect (or with an error, in which
+//     case it may be partly in effect: call Stop anyway).
+//   - Stop heals whatever Start did. It is idempotent: Stop without Start, or
+//     a second Stop, is a no-op that returns nil when nothing is broken.
+//   - Both are bounded by ctx (and by the fault's own timeouts); Stop with an
+//     expired ctx may leave the fault in effect and says so in its error.
+//
+// A Fault is not safe for concurrent Start/Stop from several goroutines; the
+// Nemesis calls them from one goroutine.
+type Fault interface {
+	// Name is the fault's kind, e.g. "proxy-blackhole" or "redis-pause".
+	Name() string
+	// Target names what the fault acts on: a proxy, a server address or a
+	// client.
+	Target() string
+	// Start puts the fault in effect.
+	Start(ctx context.Context) error
+	// Stop heals the fault. Idempotent.
+	Stop(ctx context.Context) error
+}
+
+// Window is the interval during which a fault was in effect, as recorded by
+// the Nemesis: Start is taken just before Fault.Start is called and End just
+// after Fault.Stop returned, so the window covers the whole fault.
+type Window struct {
+	Name   string    `json:"name"`
+	Target string    `json:"target"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end"`
+	// Err is the Start or Stop error, if any ("" when both succeeded).
+	Err string `json:"err,omitempty"`
+}
+
+// fault is the shared implementation behind most faults: a name, a target and
+// two functions.
+type fault struct {
+	name, target string
+	start, stop  func(ctx context.Context) error
+}
+
+func (f *fault) Name() string                    { return f.name }
+func (f *fault) Target() string                  { return f.target }
+func (f *fault) Start(ctx context.Context) error { return f.start(ctx) }
+func (f *fault) Stop(ctx context.Context) error  { return f.stop(ctx) }
+
+// Func returns a Fault made of two functions, for faults that this package
+// does not provide. stop must be idempotent.
+func Func(name, target string, start, stop func(ctx context.Context) error) Fault {
+	return &fault{name: name, target: target, start: start, stop: stop}
+}
+
+func noop(context.Context) error { return nil }
