@@ -1,0 +1,9 @@
+-- simple_unlock.lua: compare-and-delete release of the simple lock.
+-- KEYS[1] = lock key
+-- ARGV[1] = token of the hold being released
+-- Returns 1 when the key held ARGV[1] and was deleted, 0 otherwise (the key
+-- is missing or belongs to another token; it is left untouched).
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
