@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -47,23 +48,45 @@ const (
 	PauseWrite PauseMode = "WRITE"
 )
 
-// ClientPause returns a fault that sends CLIENT PAUSE <max> <mode> at Start
-// and CLIENT UNPAUSE at Stop. Held commands are not failed: they wait and run
-// after the pause (clients see latency and, past their timeout,
-// indeterminate errors). The pause is given max as its own duration, so it
-// ends by itself even if Stop is never called; make max at least as long as
-// the longest window you schedule.
-func (a *Admin) ClientPause(mode PauseMode, max time.Duration) Fault {
+// ClientPause returns a fault that pauses clients for d with CLIENT PAUSE
+// <d> <mode>. Held commands are not failed: they wait and run after the
+// pause (clients see latency and, past their timeout, indeterminate errors).
+// The pause ends by itself after d even if Stop is never called.
+//
+// Stop depends on the mode. PauseWrite: Stop sends CLIENT UNPAUSE, which
+// ends the pause at once. PauseAll: Redis 7.0 holds CLIENT UNPAUSE itself
+// until the pause is over (measured on 7.0.15), so an ALL pause always lasts
+// its full d; Stop waits for its end (bounded by ctx). Schedule it with a
+// step Duration equal to d.
+func (a *Admin) ClientPause(mode PauseMode, d time.Duration) Fault {
+	var mu sync.Mutex
+	var until time.Time // when the running pause ends by itself; zero if none
 	return &fault{
-		name: "redis-client-pause-" + string(mode), target: a.opt.Addr,
+		name: "redis-client-pause-" + strings.ToLower(string(mode)), target: a.opt.Addr,
 		start: func(ctx context.Context) error {
-			ms := strconv.FormatInt(max.Milliseconds(), 10)
+			ms := strconv.FormatInt(d.Milliseconds(), 10)
+			mu.Lock()
+			until = time.Now().Add(d)
+			mu.Unlock()
 			if err := a.rdb.Do(ctx, "CLIENT", "PAUSE", ms, string(mode)).Err(); err != nil {
 				return fmt.Errorf("CLIENT PAUSE %s %s on %s: %w", ms, mode, a.opt.Addr, err)
 			}
 			return nil
 		},
 		stop: func(ctx context.Context) error {
+			mu.Lock()
+			end := until
+			until = time.Time{}
+			mu.Unlock()
+			if end.IsZero() {
+				return nil
+			}
+			if mode == PauseAll {
+				if !sleepUntil(ctx, end) {
+					return fmt.Errorf("wait for CLIENT PAUSE ALL on %s to end: %w", a.opt.Addr, ctx.Err())
+				}
+				return nil
+			}
 			if err := a.rdb.Do(ctx, "CLIENT", "UNPAUSE").Err(); err != nil {
 				return fmt.Errorf("CLIENT UNPAUSE on %s: %w", a.opt.Addr, err)
 			}
