@@ -1,0 +1,38 @@
+package impl
+
+import "strings"
+
+// Key and channel names, exactly as Redisson builds them
+// (RedissonObject.prefixName/suffixName), so that a Go client and a Java
+// Redisson client can share a lock. Every derived key carries the lock name as
+// a hash tag, so it lands in the lock's Redis Cluster slot.
+
+// prefixName is Redisson's prefixName: prefix + ":{" + name + "}", or
+// prefix + ":" + name when name already holds a hash tag.
+func prefixName(prefix, name string) string {
+	if strings.Contains(name, "{") {
+		return prefix + ":" + name
+	}
+	return prefix + ":{" + name + "}"
+}
+
+// ChannelName is the unlock channel of lock name:
+// redisson_lock__channel:{name} (double underscore). The fair lock's
+// per-waiter channel is ChannelName(name) + ":" + OwnerField(...).
+func ChannelName(name string) string { return prefixName("redisson_lock__channel", name) }
+
+// UnlockLatchName is the key of one unlock call's latch:
+// redisson_unlock_latch:{name}:<requestId>.
+func UnlockLatchName(name, requestID string) string {
+	return prefixName("redisson_unlock_latch", name) + ":" + requestID
+}
+
+// TokenName is the fenced lock's token counter: redisson_lock_token:{name}.
+func TokenName(name string) string { return prefixName("redisson_lock_token", name) }
+
+// OwnerField is the hash field of an owner: <clientId>:<owner> (Redisson's
+// getLockName, with the owner token in place of the thread id).
+func OwnerField(clientID, owner string) string { return clientID + ":" + owner }
+
+// unlockMessage is LockPubSub.UNLOCK_MESSAGE, published on final unlock.
+const unlockMessage = "0"

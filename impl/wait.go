@@ -1,0 +1,98 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// attemptFunc makes one acquire attempt for waitAcquire. It reports whether
+// the lock was granted; if not, ttl is how long the current holder's lease
+// (or, for the fair lock, the wait ahead in the queue) still runs: ttl < 0
+// means unknown or no expiry. An error means the attempt's outcome is
+// unknown (the script may have run).
+type attemptFunc func(ctx context.Context) (acquired bool, ttl time.Duration, err error)
+
+// minWait is the shortest sleep between attempts, so a ttl of 0 (a lease
+// about to run out) cannot turn the loop into a busy poll.
+const minWait = time.Millisecond
+
+// waitAcquire is Redisson's waiting algorithm, shared by the lock kinds.
+//
+// How a lock kind uses it: it passes the channel its holders publish on when
+// they release (ChannelName(name) for reentrant and fenced locks, the
+// per-waiter channel for the fair lock) and an attempt that runs its acquire
+// script once. waitAcquire tries once; if the lock is held and wait allows,
+// it subscribes (through the Client's hub) and then sleeps until an unlock
+// message, a (re)subscription, the holder's ttl or the end of wait, whichever
+// comes first, and tries again. wait < 0 waits until ctx ends; wait == 0
+// makes exactly one attempt. No subscription is left behind when it returns.
+//
+// It returns acquired, or:
+//   - (false, false, nil): wait ran out while the lock was held by another;
+//   - (false, false, err): ctx ended (err wraps ErrNotObtained and
+//     ctx.Err()) or the Client closed (ErrClosed), with no attempt in flight;
+//   - (false, true, err): the last attempt failed with an unknown outcome
+//     (err is its error; ctx may have ended during it). The lock kind must
+//     resolve or undo it on a fresh context (Client.cleanupContext), or, for
+//     the fair lock, remove its queue entry.
+func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, try attemptFunc) (acquired, uncertain bool, err error) {
+	var deadline time.Time
+	if wait >= 0 {
+		deadline = time.Now().Add(wait)
+	}
+	var sub *subscription
+	defer func() {
+		if sub != nil {
+			sub.close()
+		}
+	}()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if ctx.Err() != nil {
+			return false, false, errors.Join(ErrNotObtained, ctx.Err())
+		}
+		ok, ttl, err := try(ctx)
+		if err != nil {
+			return false, true, err
+		}
+		if ok {
+			return true, false, nil
+		}
+		sleep := ttl
+		if ttl < 0 {
+			sleep = c.opts.watchdogTimeout
+		}
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return false, false, nil
+			}
+			sleep = min(sleep, left)
+		}
+		sleep = max(sleep, minWait)
+		if sub == nil {
+			if sub, err = c.hub.subscribe(ctx, channel); err != nil {
+				return false, false, err
+			}
+		}
+		if timer == nil {
+			timer = time.NewTimer(sleep)
+		} else {
+			timer.Reset(sleep)
+		}
+		select {
+		case <-sub.wakeC():
+		case <-timer.C:
+		case <-ctx.Done():
+			return false, false, errors.Join(ErrNotObtained, ctx.Err())
+		case <-c.closing:
+			return false, false, ErrClosed
+		}
+	}
+}
