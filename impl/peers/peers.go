@@ -1,0 +1,80 @@
+// Package peers adapts other Go lock libraries to impl.Locker, configured as
+// their users would configure them, so the harness can check and benchmark
+// them beside lockcheck's own locks:
+//
+//   - github.com/go-redsync/redsync/v4 (v4.17.0, go-redis v9 pool, one node)
+//   - github.com/bsm/redislock
+//
+// Each library appears twice: with its defaults, and with a tuned retry
+// interval (the "-tuned" subjects). Neither library has a blocking Lock that
+// waits until a context ends (redsync gives up after 32 tries, redislock
+// after its retry strategy runs out), so the adapters' Lock calls the
+// library's acquire again until it succeeds or ctx ends, keeping one token
+// for the whole call so that an attempt whose reply was lost is recognised
+// (redislock) or released (redsync) rather than stranded. Whenever Lock or
+// TryLock gives up after an attempt whose outcome it could not read, it
+// deletes its token with a compare-and-delete on a fresh bounded context, so
+// nothing is left behind.
+//
+// Neither library has a watchdog; both have a manual extend (redsync Extend,
+// redislock Refresh). A lease <= 0 therefore takes Options.WatchdogLease and a
+// goroutine owned by the handle extends it every third of it, the way both
+// projects' docs suggest; Unlock and Abandon stop it and wait for it.
+// Errors map to impl.ErrNotOwner and impl.ErrNotObtained (errors.Is).
+package peers
+
+import (
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// DefaultWatchdogLease is the lease an adapter takes for Lock(ctx, 0) and
+// extends every third of it, as Redisson's watchdog does.
+const DefaultWatchdogLease = 30 * time.Second
+
+// cleanupTimeout bounds the compare-and-delete after an attempt with an
+// unknown outcome.
+const cleanupTimeout = time.Second
+
+// Options configures the adapters. The zero value (or nil) gives the defaults.
+type Options struct {
+	// WatchdogLease is the lease used when Lock/TryLock get a lease <= 0; the
+	// adapter extends it every WatchdogLease/3. Default DefaultWatchdogLease.
+	WatchdogLease time.Duration
+	// Seed seeds the retry jitter of the tuned redsync subject (each handle
+	// mixes it with its lock name and owner). Default 0.
+	Seed uint64
+}
+
+func (o *Options) watchdogLease() time.Duration {
+	if o != nil && o.WatchdogLease > 0 {
+		return o.WatchdogLease
+	}
+	return DefaultWatchdogLease
+}
+
+func (o *Options) seed() uint64 {
+	if o != nil {
+		return o.Seed
+	}
+	return 0
+}
+
+// Subject is a named peer lock the harness can run.
+type Subject struct {
+	Name string // e.g. "redsync-tuned"
+	Doc  string // one line: library, version, configuration
+	Open impl.MakerFunc
+}
+
+// All returns the peer subjects with default Options:
+// "redsync", "redsync-tuned", "redislock", "redislock-tuned".
+func All() []Subject {
+	return []Subject{
+		{"redsync", "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay", Redsync(nil)},
+		{"redsync-tuned", "go-redsync/redsync v4.17.0 tuned: retry delay 5-15 ms (seeded jitter)", RedsyncTuned(nil)},
+		{"redislock", "bsm/redislock at the retry of its docs' example: LinearBackoff(100 ms) (its own default, NoRetry, cannot wait)", Redislock(nil)},
+		{"redislock-tuned", "bsm/redislock tuned: LinearBackoff(10 ms)", RedislockTuned(nil)},
+	}
+}

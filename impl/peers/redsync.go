@@ -1,0 +1,204 @@
+package peers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/go-redsync/redsync/v4"
+	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Redsync returns a MakerFunc for redsync mutexes at redsync's defaults
+// (32 tries per LockContext, retry delay uniform in 50-250 ms from redsync's
+// own global random source, drift factor 0.01, per-attempt timeout 5% of the
+// expiry) on one go-redis v9 pool. The expiry is the lease of each call.
+func Redsync(o *Options) impl.MakerFunc { return redsyncMaker(o, false) }
+
+// RedsyncTuned is Redsync with a short retry delay: uniform in 5-15 ms, drawn
+// from a per-handle *rand.Rand seeded from Options.Seed, the name and owner.
+func RedsyncTuned(o *Options) impl.MakerFunc { return redsyncMaker(o, true) }
+
+func redsyncMaker(o *Options, tuned bool) impl.MakerFunc {
+	lease, seed := o.watchdogLease(), o.seed()
+	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+		rs := redsync.New(goredis.NewPool(rdb))
+		return openMaker(rdb, func(m *maker, name, owner string) impl.Locker {
+			l := &redsyncLocker{m: m, rs: rs, name: name, owner: owner, watchdogLease: lease}
+			if tuned {
+				h := fnv.New64a()
+				h.Write([]byte(name + "\x00" + owner))
+				rnd := rand.New(rand.NewPCG(seed, h.Sum64()))
+				// Called only from the goroutine using the handle.
+				l.opts = append(l.opts, redsync.WithRetryDelayFunc(func(int) time.Duration {
+					return 5*time.Millisecond + time.Duration(rnd.Int64N(int64(10*time.Millisecond)))
+				}))
+			}
+			return l
+		})
+	}
+}
+
+// redsyncLocker is one handle: a fresh redsync.Mutex per Lock call (the
+// expiry is a Mutex option), whose value is this call's token.
+type redsyncLocker struct {
+	m             *maker
+	rs            *redsync.Redsync
+	name, owner   string
+	opts          []redsync.Option
+	watchdogLease time.Duration
+
+	seq uint64
+	mu  *redsync.Mutex // current hold, nil if none
+	ren *renewer
+}
+
+func (l *redsyncLocker) newMutex(lease time.Duration) *redsync.Mutex {
+	l.seq++
+	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
+	opts := append([]redsync.Option{
+		redsync.WithExpiry(lease),
+		redsync.WithGenValueFunc(func() (string, error) { return token, nil }),
+		redsync.WithValue(token), // so Unlock of a failed attempt can clean up
+	}, l.opts...)
+	return l.rs.NewMutex(l.name, opts...)
+}
+
+// redsyncContended reports whether err only says "held by someone else".
+func redsyncContended(err error) bool {
+	var taken *redsync.ErrTaken
+	var nodeTaken *redsync.ErrNodeTaken
+	return errors.Is(err, redsync.ErrFailed) || errors.As(err, &taken) || errors.As(err, &nodeTaken)
+}
+
+// Lock calls LockContext (32 tries) again until it succeeds or ctx ends:
+// redsync gives up after its tries, which the contract does not allow.
+func (l *redsyncLocker) Lock(ctx context.Context, lease time.Duration) error {
+	_, err := l.acquire(ctx, ctx, lease, true)
+	return err
+}
+
+// TryLock: wait <= 0 is TryLockContext (one attempt); otherwise LockContext
+// is called again until granted or wait runs out.
+func (l *redsyncLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	if wait <= 0 {
+		return l.acquire(ctx, ctx, lease, false)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	return l.acquire(ctx, wctx, lease, true)
+}
+
+// acquire attempts under wctx (a child of ctx, or ctx itself). It returns
+// (false, nil) when wctx ran out while ctx did not.
+func (l *redsyncLocker) acquire(ctx, wctx context.Context, lease time.Duration, block bool) (bool, error) {
+	if l.m.closed.Load() {
+		return false, impl.ErrClosed
+	}
+	watchdog := lease <= 0
+	if watchdog {
+		lease = l.watchdogLease
+	}
+	mu := l.newMutex(lease)
+	for {
+		var err error
+		if block {
+			err = mu.LockContext(wctx)
+		} else {
+			err = mu.TryLockContext(wctx)
+		}
+		if err == nil {
+			l.granted(mu, lease, watchdog)
+			return true, nil
+		}
+		attemptTimeout := errors.Is(err, context.DeadlineExceeded) && wctx.Err() == nil
+		if wctx.Err() == nil && redsyncContended(err) && !block {
+			return false, nil
+		}
+		if block && wctx.Err() == nil && (redsyncContended(err) || attemptTimeout) {
+			continue // tries exhausted, or redsync's per-attempt timeout
+		}
+		// Giving up: an attempt may have landed; take back our token.
+		if cerr := l.cleanup(ctx, mu); cerr != nil {
+			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(err, cerr))
+		}
+		switch {
+		case ctx.Err() != nil:
+			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
+		case wctx.Err() != nil || redsyncContended(err) || attemptTimeout:
+			return false, nil // cleaned up: definitely not held
+		}
+		return false, fmt.Errorf("redsync %q: %w", l.name, err)
+	}
+}
+
+func (l *redsyncLocker) cleanup(ctx context.Context, mu *redsync.Mutex) error {
+	cctx, cancel := cleanupCtx(ctx)
+	defer cancel()
+	_, err := mu.UnlockContext(cctx)
+	if err != nil && (redsyncContended(err) || errors.Is(err, redsync.ErrLockAlreadyExpired)) {
+		return nil // not ours: nothing to take back
+	}
+	return err
+}
+
+func (l *redsyncLocker) granted(mu *redsync.Mutex, lease time.Duration, watchdog bool) {
+	l.ren.stop() // a previous hold's renewal (not reentrant: that hold expired)
+	l.mu, l.ren = mu, nil
+	if watchdog {
+		l.ren = l.m.startRenewer(lease, func(ctx context.Context) (bool, error) {
+			ok, err := mu.ExtendContext(ctx)
+			if ok {
+				return true, nil
+			}
+			if err == nil || redsyncContended(err) || errors.Is(err, redsync.ErrExtendFailed) {
+				return false, nil
+			}
+			return false, err
+		})
+	}
+}
+
+// Unlock stops the renewal, then releases with redsync's compare-and-delete.
+func (l *redsyncLocker) Unlock(ctx context.Context) error {
+	if l.m.closed.Load() {
+		return impl.ErrClosed
+	}
+	if l.mu == nil {
+		return fmt.Errorf("redsync %q, owner %q: %w", l.name, l.owner, impl.ErrNotOwner)
+	}
+	l.ren.stop()
+	l.ren = nil
+	ok, err := l.mu.UnlockContext(ctx)
+	if ok {
+		l.mu = nil
+		return nil
+	}
+	if err == nil || redsyncContended(err) || errors.Is(err, redsync.ErrLockAlreadyExpired) {
+		l.mu = nil
+		return fmt.Errorf("redsync %q, owner %q: %w", l.name, l.owner, errors.Join(impl.ErrNotOwner, err))
+	}
+	return fmt.Errorf("redsync %q: unlock: %w", l.name, err)
+}
+
+// Abandon stops renewal without unlocking: the hold expires within a lease.
+func (l *redsyncLocker) Abandon() {
+	l.ren.stop()
+	l.ren, l.mu = nil, nil
+}
+
+// Lost is closed when a watchdog-renewed hold could not be extended; nil
+// without a watchdog-renewed hold.
+func (l *redsyncLocker) Lost() <-chan struct{} { return l.ren.lostC() }
+
+var (
+	_ impl.Abandoner    = (*redsyncLocker)(nil)
+	_ impl.LeaseWatcher = (*redsyncLocker)(nil)
+)
