@@ -1,0 +1,277 @@
+// Package model holds the History every run records, its JSON Lines codec,
+// the sequential lock model checked with porcupine, and the other checkers
+// (mutual exclusion on a protected resource, fencing, fairness, liveness).
+//
+// model imports only porcupine and the standard library: a model that shares
+// code with the implementation shares its bugs.
+//
+// Times in a History are int64 nanoseconds since one monotonic base (for
+// example time.Since(base).Nanoseconds() with one base per run).
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Kind says what an Op did.
+type Kind string
+
+const (
+	// Acquire is Lock or TryLock: one hold requested.
+	Acquire Kind = "acquire"
+	// Release is Unlock: one hold released.
+	Release Kind = "release"
+	// Abandon records that the process stopped without unlocking (a crashed
+	// client, or a handle the runner abandoned). Whatever the process held
+	// belongs to a retired process from then on. Its Outcome is ignored.
+	Abandon Kind = "abandon"
+	// Section is a critical section on the protected resource: the process,
+	// believing it held Lock, read Read from the resource and wrote Write
+	// (presenting Token when the resource is fenced). Outcome ok: the write
+	// was accepted; fail: it was rejected (stale token); info: unknown.
+	Section Kind = "section"
+)
+
+// Outcome is what the client learned about an Op, as in Jepsen.
+type Outcome string
+
+const (
+	// OK: it happened (acquire granted a hold, release released one).
+	OK Outcome = "ok"
+	// Fail: it definitely did not happen.
+	Fail Outcome = "fail"
+	// Info: unknown (timeout, EOF, reset after the request was sent). The
+	// process that issued it is retired: it issues no further ops.
+	Info Outcome = "info"
+)
+
+// Op is one completed operation of one process on one lock.
+type Op struct {
+	// Process is the logical client. A process runs one op at a time; a
+	// process retired by an Info op or an Abandon never appears again.
+	Process int `json:"p"`
+	// Lock is the lock's name.
+	Lock string `json:"lock"`
+	Kind Kind   `json:"kind"`
+	// Call and Return are nanoseconds from the run's monotonic base.
+	Call   int64 `json:"call"`
+	Return int64 `json:"ret"`
+	// Deadline is, for an Info op, the latest time at which its request could
+	// still take effect on the server (0: Return).
+	Deadline int64 `json:"deadline,omitempty"`
+	// Lease is the requested lease in nanoseconds for an Acquire; <= 0 asks
+	// for a watchdog-renewed hold (Options.WatchdogLease applies).
+	Lease int64 `json:"lease,omitempty"`
+	// Wait is TryLock's wait in nanoseconds; ignored when Blocking.
+	Wait int64 `json:"wait,omitempty"`
+	// Blocking is true for Lock (wait until granted or ctx ends).
+	Blocking bool `json:"blocking,omitempty"`
+	// Token is the fencing token granted (Acquire ok) or presented (Section).
+	Token int64 `json:"token,omitempty"`
+	// Enqueued is, for a fair lock's Acquire, when the request was known to
+	// be in the queue (0: unknown or not queued).
+	Enqueued int64 `json:"enq,omitempty"`
+	// Resource names the protected resource of a Section ("" = Lock).
+	Resource string `json:"res,omitempty"`
+	// Read and Write are the values a Section read and wrote.
+	Read  int64 `json:"read,omitempty"`
+	Write int64 `json:"write,omitempty"`
+	// Seq is the position of a Section's accepted write in the resource's own
+	// order of accepted writes (1-based; 0: unknown).
+	Seq     int64   `json:"seq,omitempty"`
+	Outcome Outcome `json:"outcome"`
+	// Error is the raw error text the client saw, if any.
+	Error string `json:"err,omitempty"`
+}
+
+// effectiveDeadline is the latest time the op may take effect.
+func (o Op) effectiveDeadline() int64 {
+	if o.Outcome == Info && o.Deadline > o.Return {
+		return o.Deadline
+	}
+	return o.Return
+}
+
+// resource is the protected resource a Section touched.
+func (o Op) resource() string {
+	if o.Resource != "" {
+		return o.Resource
+	}
+	return o.Lock
+}
+
+// retires reports whether the process is retired by this op.
+func (o Op) retires() bool { return o.Outcome == Info || o.Kind == Abandon }
+
+// String renders the op on one line, for explanations.
+func (o Op) String() string {
+	s := fmt.Sprintf("p%d %s %s", o.Process, o.Kind, o.Lock)
+	switch o.Kind {
+	case Acquire:
+		if o.Blocking {
+			s += " (blocking"
+		} else {
+			s += fmt.Sprintf(" (wait %s", fmtDur(o.Wait))
+		}
+		if o.Lease > 0 {
+			s += fmt.Sprintf(", lease %s)", fmtDur(o.Lease))
+		} else {
+			s += ", watchdog)"
+		}
+	case Section:
+		s += fmt.Sprintf(" read %d write %d", o.Read, o.Write)
+	}
+	if o.Token != 0 {
+		s += fmt.Sprintf(" token %d", o.Token)
+	}
+	s += fmt.Sprintf(" -> %s [%s, %s]", o.Outcome, fmtTime(o.Call), fmtTime(o.Return))
+	if o.Error != "" {
+		s += " (" + o.Error + ")"
+	}
+	return s
+}
+
+// Fault is a fault window on the history's clock.
+type Fault struct {
+	Name string `json:"name"`
+	// Target is what the fault hit (a server, a proxy, a process), free text.
+	Target string `json:"target,omitempty"`
+	Start  int64  `json:"start"`
+	// End is when the fault healed; 0 means it never healed in the record
+	// (a crashed run): it lasts to the end of the history.
+	End int64 `json:"end,omitempty"`
+}
+
+// end returns the end of the window, open windows ending at horizon.
+func (f Fault) end(horizon int64) int64 {
+	if f.End == 0 || f.End < f.Start {
+		return horizon
+	}
+	return f.End
+}
+
+// String renders the window, e.g. "pause redis-1 [1.2s, 3.4s]".
+func (f Fault) String() string {
+	s := f.Name
+	if f.Target != "" {
+		s += " " + f.Target
+	}
+	if f.End == 0 {
+		return s + fmt.Sprintf(" [%s, never healed]", fmtTime(f.Start))
+	}
+	return s + fmt.Sprintf(" [%s, %s]", fmtTime(f.Start), fmtTime(f.End))
+}
+
+// Header is the first line of a recorded history.
+type Header struct {
+	// Version is the format version (FormatVersion when written).
+	Version int `json:"version"`
+	// Meta is opaque run metadata (seed, subject, scenario, ...).
+	Meta map[string]string `json:"meta,omitempty"`
+}
+
+// FormatVersion is the JSON Lines format version this package writes.
+const FormatVersion = 1
+
+// Truncation describes a last line that a crashed run left incomplete.
+type Truncation struct {
+	Line  int // 1-based line number
+	Bytes int // length of the dropped fragment
+}
+
+// History is one run: ops (in any order; checkers sort what they need) and
+// fault windows, on one clock.
+type History struct {
+	Header Header
+	Ops    []Op
+	Faults []Fault
+	// Truncated is set by ReadHistory when the last line was incomplete and
+	// dropped; nil otherwise.
+	Truncated *Truncation
+}
+
+// horizon is the latest time in the history.
+func (h *History) horizon() int64 {
+	var t int64
+	for _, o := range h.Ops {
+		t = max(t, o.Return, o.effectiveDeadline())
+	}
+	for _, f := range h.Faults {
+		t = max(t, f.Start, f.End)
+	}
+	return t
+}
+
+// Validate reports the first way in which h is not a well-formed history: an
+// op with Return < Call, an unknown kind or outcome, two ops of one process
+// overlapping in time, or an op of a process after it was retired. A malformed
+// history is a harness bug, not a finding about the lock.
+func (h *History) Validate() error {
+	idx := make([]int, len(h.Ops))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		oa, ob := &h.Ops[idx[a]], &h.Ops[idx[b]]
+		if oa.Process != ob.Process {
+			return oa.Process < ob.Process
+		}
+		return oa.Call < ob.Call
+	})
+	for i, k := range idx {
+		o := &h.Ops[k]
+		if o.Return < o.Call {
+			return fmt.Errorf("op %d (%v): return before call", k, *o)
+		}
+		switch o.Kind {
+		case Acquire, Release, Abandon, Section:
+		default:
+			return fmt.Errorf("op %d: unknown kind %q", k, o.Kind)
+		}
+		switch o.Outcome {
+		case OK, Fail, Info:
+		default:
+			if o.Kind != Abandon {
+				return fmt.Errorf("op %d: unknown outcome %q", k, o.Outcome)
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		p := &h.Ops[idx[i-1]]
+		if p.Process != o.Process {
+			continue
+		}
+		if p.retires() {
+			return fmt.Errorf("process %d issued %v after it was retired by %v", o.Process, *o, *p)
+		}
+		if o.Call < p.Return {
+			return fmt.Errorf("process %d runs two ops at once: %v and %v", o.Process, *p, *o)
+		}
+	}
+	for i, f := range h.Faults {
+		if f.End != 0 && f.End < f.Start {
+			return fmt.Errorf("fault %d (%s): ends before it starts", i, f.Name)
+		}
+	}
+	return nil
+}
+
+func fmtDur(ns int64) string {
+	switch {
+	case ns%1e9 == 0:
+		return fmt.Sprintf("%ds", ns/1e9)
+	case ns >= 1e9:
+		return fmt.Sprintf("%.3gs", float64(ns)/1e9)
+	case ns%1e6 == 0:
+		return fmt.Sprintf("%dms", ns/1e6)
+	case ns >= 1e6:
+		return fmt.Sprintf("%.3gms", float64(ns)/1e6)
+	default:
+		return fmt.Sprintf("%dns", ns)
+	}
+}
+
+// fmtTime renders a history time as seconds from the base.
+func fmtTime(ns int64) string { return fmt.Sprintf("%.6fs", float64(ns)/1e9) }

@@ -1,0 +1,187 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// line is one JSON Lines record: exactly one field is set.
+type line struct {
+	Header *Header `json:"header,omitempty"`
+	Op     *Op     `json:"op,omitempty"`
+	Fault  *Fault  `json:"fault,omitempty"`
+}
+
+// Recorder appends a history to an io.Writer as JSON Lines while a run goes,
+// and keeps it in memory. Each record is written with a single Write call
+// ending in '\n', so a crash leaves at most a truncated last line.
+// A Recorder is safe for concurrent use.
+type Recorder struct {
+	mu  sync.Mutex
+	w   io.Writer
+	h   History
+	buf bytes.Buffer
+	err error
+}
+
+// NewRecorder writes hdr as the first line to w (nil: memory only) and
+// returns a Recorder for the rest. hdr.Version is set to FormatVersion.
+func NewRecorder(w io.Writer, hdr Header) (*Recorder, error) {
+	hdr.Version = FormatVersion
+	r := &Recorder{w: w, h: History{Header: hdr}}
+	if err := r.write(line{Header: &hdr}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Op records one completed op. It returns the first write error, sticky.
+func (r *Recorder) Op(o Op) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.h.Ops = append(r.h.Ops, o)
+	return r.write(line{Op: &o})
+}
+
+// Fault records one fault window (usually when it heals; a window whose End
+// is 0 was never healed).
+func (r *Recorder) Fault(f Fault) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.h.Faults = append(r.h.Faults, f)
+	return r.write(line{Fault: &f})
+}
+
+// History returns a copy of everything recorded so far.
+func (r *Recorder) History() *History {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h := r.h
+	h.Ops = append([]Op(nil), r.h.Ops...)
+	h.Faults = append([]Fault(nil), r.h.Faults...)
+	return &h
+}
+
+// Err returns the first write error, if any.
+func (r *Recorder) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// write encodes l and writes it; called with r.mu held (or before sharing).
+func (r *Recorder) write(l line) error {
+	if r.err != nil || r.w == nil {
+		return r.err
+	}
+	r.buf.Reset()
+	if err := json.NewEncoder(&r.buf).Encode(l); err != nil { // Encode appends '\n'
+		r.err = fmt.Errorf("model: encode history line: %w", err)
+		return r.err
+	}
+	if _, err := r.w.Write(r.buf.Bytes()); err != nil {
+		r.err = fmt.Errorf("model: write history: %w", err)
+	}
+	return r.err
+}
+
+// WriteHistory writes h as JSON Lines: the header, the ops, then the faults.
+func WriteHistory(w io.Writer, h *History) error {
+	bw := bufio.NewWriter(w)
+	r, err := NewRecorder(bw, h.Header)
+	if err != nil {
+		return err
+	}
+	for _, o := range h.Ops {
+		if err := r.Op(o); err != nil {
+			return err
+		}
+	}
+	for _, f := range h.Faults {
+		if err := r.Fault(f); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// ErrMalformed is wrapped by ReadHistory's errors for lines that are not
+// valid records.
+var ErrMalformed = errors.New("model: malformed history line")
+
+// ReadHistory reads a JSON Lines history. A last line without a trailing
+// newline that does not parse (a run that crashed mid-write) is dropped and
+// reported in History.Truncated; any other malformed line is an error that
+// wraps ErrMalformed and names its 1-based line number. Blank lines are
+// skipped; the header line is optional.
+func ReadHistory(r io.Reader) (*History, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	h := &History{}
+	for n := 1; ; n++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("model: read history line %d: %w", n, err)
+		}
+		last := err != nil // io.EOF: no trailing newline (or nothing at all)
+		if t := bytes.TrimSpace(b); len(t) > 0 {
+			if perr := parseLine(h, t); perr != nil {
+				if last {
+					h.Truncated = &Truncation{Line: n, Bytes: len(b)}
+					return h, nil
+				}
+				return nil, fmt.Errorf("%w %d: %v", ErrMalformed, n, perr)
+			}
+		}
+		if last {
+			return h, nil
+		}
+	}
+}
+
+// ReadFile reads a history file with ReadHistory.
+func ReadFile(path string) (*History, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h, err := ReadHistory(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return h, nil
+}
+
+func parseLine(h *History, b []byte) error {
+	var l line
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&l); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the record")
+	}
+	set := 0
+	if l.Header != nil {
+		set++
+		h.Header = *l.Header
+	}
+	if l.Op != nil {
+		set++
+		h.Ops = append(h.Ops, *l.Op)
+	}
+	if l.Fault != nil {
+		set++
+		h.Faults = append(h.Faults, *l.Fault)
+	}
+	if set != 1 {
+		return fmt.Errorf("want exactly one of header, op, fault; got %d", set)
+	}
+	return nil
+}

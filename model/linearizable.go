@@ -1,0 +1,231 @@
+package model
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// CheckLinearizability checks h's lock ops against the sequential reentrant,
+// owner-aware mutex (see lockState), per lock name and per quiet-point
+// segment, with porcupine. It is bounded by opts.Timeout: when that runs out
+// before every segment is decided and none is illegal, the verdict is Unknown.
+func CheckLinearizability(h *History, opts Options) Result {
+	start := time.Now()
+	res := Result{Checker: CheckLinearizable}
+	segs := segments(h, opts)
+	verdicts := checkSegments(segs, start.Add(opts.timeout()))
+	var illegal []int
+	undecided, largest, nops := 0, 0, 0
+	locks := map[string]bool{}
+	for i, v := range verdicts {
+		locks[segs[i].lock] = true
+		largest = max(largest, len(segs[i].ops))
+		nops += len(segs[i].ops)
+		switch v {
+		case porcupine.Illegal:
+			illegal = append(illegal, i)
+		case porcupine.Unknown:
+			undecided++
+		}
+	}
+	shape := fmt.Sprintf("%d lock ops on %d locks in %d segments (largest %d)", nops, len(locks), len(segs), largest)
+	switch {
+	case len(illegal) > 0:
+		res.Verdict = Invalid
+		res.Count = len(illegal)
+		res.Explanation = fmt.Sprintf("not linearizable: %d of %d segments admit no sequential order of a reentrant owner-aware mutex; %s", len(illegal), len(segs), shape)
+		for _, i := range illegal[:min(len(illegal), opts.maxExamples())] {
+			res.Examples = append(res.Examples, explainSegment(h, segs[i], opts))
+		}
+	case undecided > 0:
+		res.Verdict = Unknown
+		res.Count = undecided
+		res.Explanation = fmt.Sprintf("undecided: %d of %d segments not decided within %s; %s", undecided, len(segs), opts.timeout(), shape)
+	default:
+		res.Verdict = Valid
+		res.Explanation = "linearizable: " + shape
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// checkSegments checks every segment on GOMAXPROCS workers, largest first,
+// until deadline; segments not decided by then are Unknown.
+func checkSegments(segs []segment, deadline time.Time) []porcupine.CheckResult {
+	order := make([]int, len(segs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return len(segs[order[a]].ops) > len(segs[order[b]].ops) })
+	out := make([]porcupine.CheckResult, len(segs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(segs)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(order) {
+					return
+				}
+				i := order[k]
+				left := time.Until(deadline)
+				if left <= 0 {
+					out[i] = porcupine.Unknown
+					continue
+				}
+				out[i] = porcupine.CheckOperationsTimeout(mutexModel, segs[i].ops, left)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// explainSegment finds, in an illegal segment, the op that no sequential
+// order can accommodate, the ops it conflicts with and why.
+func explainSegment(h *History, seg segment, opts Options) Example {
+	ex := Example{Lock: seg.lock}
+	_, info := porcupine.CheckOperationsVerbose(mutexModel, seg.ops, min(opts.timeout(), 10*time.Second))
+	var longest []porcupine.Operation
+	for _, part := range info.PartialLinearizationsOperations() {
+		for _, l := range part {
+			if len(l) > len(longest) {
+				longest = l
+			}
+		}
+	}
+	// Replay the longest prefix, remembering who made the state what it is.
+	done := map[*stepInput]bool{}
+	var s lockState
+	var grant, freed *stepInput // op that granted the current owner's first hold; op that last freed the lock
+	for _, op := range longest {
+		in := op.Input.(*stepInput)
+		done[in] = true
+		_, next, _ := step(s, in)
+		if next.Held && (!s.Held || s.Owner != next.Owner) {
+			grant = in
+		}
+		if !next.Held && s.Held {
+			freed = in
+		}
+		s = next
+	}
+	// The stuck op: not linearized, earliest return.
+	var stuck *stepInput
+	var stuckRet int64
+	for _, op := range seg.ops {
+		in := op.Input.(*stepInput)
+		if !done[in] && (stuck == nil || op.Return < stuckRet) {
+			stuck, stuckRet = in, op.Return
+		}
+	}
+	if stuck == nil || stuck.op == nil {
+		ex.Summary = "no sequential order explains these outcomes"
+		return ex
+	}
+	ok, _, why := step(s, stuck)
+	if ok {
+		why = fmt.Sprintf("no sequential order explains %v (after %d ops the lock was %s)", *stuck.op, len(longest), describeState(s))
+	}
+	ex.Summary = why
+	var first *Op
+	switch {
+	case s.Held && grant != nil && grant.op != nil:
+		first = grant.op
+	case s.Held:
+		first = lastGrant(h, seg.lock, s.Owner, stuck.call)
+	case freed != nil && freed.op != nil:
+		ex.Ops = append(ex.Ops, *freed.op)
+	}
+	if first != nil {
+		ex.Ops = append(ex.Ops, *first)
+	}
+	ex.Ops = append(ex.Ops, *stuck.op)
+	sort.SliceStable(ex.Ops, func(a, b int) bool { return ex.Ops[a].Call < ex.Ops[b].Call })
+	ex.Faults = overlapping(h, ex.Ops)
+	if first != nil && stuck.kind == Acquire {
+		ex.Cause, ex.LeaseCouldExpire = leaseCause(first, stuck.op, ex.Faults, opts)
+	}
+	return ex
+}
+
+// lastGrant finds the ok acquire that gave p its current holds on lock
+// (the one that took p's count from 0) before time t.
+func lastGrant(h *History, lock string, p int, t int64) *Op {
+	var mine []*Op
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Process == p && o.Lock == lock && o.Call < t && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release) {
+			mine = append(mine, o)
+		}
+	}
+	sort.Slice(mine, func(a, b int) bool { return mine[a].Call < mine[b].Call })
+	var grant *Op
+	bal := 0
+	for _, o := range mine {
+		if o.Kind == Acquire {
+			if bal == 0 {
+				grant = o
+			}
+			bal++
+		} else if bal > 0 {
+			bal--
+		}
+	}
+	return grant
+}
+
+// overlapping returns the fault windows that overlap the span of ops.
+func overlapping(h *History, ops []Op) []Fault {
+	if len(ops) == 0 {
+		return nil
+	}
+	lo, hi := ops[0].Call, ops[0].Return
+	for _, o := range ops {
+		lo, hi = min(lo, o.Call), max(hi, o.effectiveDeadline())
+	}
+	horizon := h.horizon()
+	var out []Fault
+	for _, f := range h.Faults {
+		if f.Start <= hi && f.end(horizon) >= lo {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// leaseCause says whether the hold granted by first could have run out
+// before second took effect, and what that means.
+func leaseCause(first, second *Op, faults []Fault, opts Options) (string, bool) {
+	latest := second.effectiveDeadline() // second took effect by then
+	var could bool
+	var how string
+	if first.Lease > 0 {
+		could = first.Call+first.Lease <= latest
+		how = fmt.Sprintf("p%d's explicit lease of %s (granted no earlier than %s) ", first.Process, fmtDur(first.Lease), fmtTime(first.Call))
+	} else {
+		w := opts.watchdogLease()
+		how = fmt.Sprintf("p%d's watchdog-renewed hold (lease %s) ", first.Process, fmtDur(w))
+		for _, f := range faults {
+			if latest-max(f.Start, first.Call) >= w*2/3 {
+				could = true
+				how += fmt.Sprintf("stopped being renewed during %s and ", f)
+				break
+			}
+		}
+	}
+	switch {
+	case could && len(faults) > 0:
+		return how + "could have run out by " + fmtTime(latest) + ": expected under the overlapping fault (a lease-based lock is not a mutex once a hold outlives its lease)", true
+	case could:
+		return how + "could have run out by " + fmtTime(latest) + " with no fault recorded: the holder kept the lock longer than its lease", true
+	default:
+		return how + "could not have run out by " + fmtTime(latest) + ": an implementation bug", false
+	}
+}

@@ -1,0 +1,227 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Verdict is a checker's three-way answer.
+type Verdict string
+
+const (
+	// Valid: no violation exists in the history.
+	Valid Verdict = "valid"
+	// Invalid: the history contains a violation (see the Examples).
+	Invalid Verdict = "invalid"
+	// Unknown: the checker could not decide (out of time, or the history is
+	// malformed).
+	Unknown Verdict = "unknown"
+)
+
+// Checker names, as used in Result.Checker.
+const (
+	CheckWellFormed      = "well-formed"
+	CheckLinearizable    = "linearizable"
+	CheckMutualExclusion = "mutual-exclusion"
+	CheckFencing         = "fencing"
+	CheckFairness        = "fairness"
+	CheckLiveness        = "liveness"
+)
+
+// Example is one concrete violation (or notable event) with the ops involved.
+type Example struct {
+	// Lock is the lock (or resource) concerned.
+	Lock string `json:"lock"`
+	// Summary says what went wrong, in one sentence.
+	Summary string `json:"summary"`
+	// Ops are the conflicting ops, earliest first.
+	Ops []Op `json:"ops,omitempty"`
+	// Faults are the fault windows that overlap the ops.
+	Faults []Fault `json:"faults,omitempty"`
+	// Cause is the explanation: whether the first holder's lease could have
+	// run out by then (expected under the overlapping faults) or not (an
+	// implementation bug). Empty when it does not apply.
+	Cause string `json:"cause,omitempty"`
+	// LeaseCouldExpire is true when the first holder's lease could have run
+	// out before the conflicting op took effect.
+	LeaseCouldExpire bool `json:"lease_could_expire,omitempty"`
+}
+
+// String renders the example over several lines.
+func (e Example) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", e.Lock, e.Summary)
+	for _, o := range e.Ops {
+		fmt.Fprintf(&b, "  op    %v\n", o)
+	}
+	for _, f := range e.Faults {
+		fmt.Fprintf(&b, "  fault %v\n", f)
+	}
+	if e.Cause != "" {
+		fmt.Fprintf(&b, "  cause %s\n", e.Cause)
+	}
+	return b.String()
+}
+
+// Result is one checker's verdict on a history.
+type Result struct {
+	Checker string  `json:"checker"`
+	Verdict Verdict `json:"verdict"`
+	// Explanation is a human-readable paragraph: what was checked and what
+	// was found.
+	Explanation string `json:"explanation"`
+	// Examples are concrete violations (at most Options.MaxExamples).
+	Examples []Example `json:"examples,omitempty"`
+	// Count is the number of violations found (may exceed len(Examples)).
+	Count int `json:"count,omitempty"`
+	// Elapsed is how long the checker ran.
+	Elapsed time.Duration `json:"elapsed_ns"`
+}
+
+// String renders the result for a terminal.
+func (r Result) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-16s %-7s %s\n", r.Checker, r.Verdict, r.Explanation)
+	for _, e := range r.Examples {
+		for _, l := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
+			b.WriteString("    " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// Report is the combined verdict of every applicable checker.
+type Report struct {
+	// Verdict is Invalid if any checker says Invalid, else Unknown if any
+	// says Unknown, else Valid.
+	Verdict Verdict  `json:"verdict"`
+	Results []Result `json:"results"`
+	// Truncated repeats History.Truncated: the run crashed mid-write.
+	Truncated *Truncation `json:"truncated,omitempty"`
+}
+
+// String renders every result.
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "verdict: %s\n", r.Verdict)
+	if r.Truncated != nil {
+		fmt.Fprintf(&b, "history truncated: line %d dropped (%d bytes)\n", r.Truncated.Line, r.Truncated.Bytes)
+	}
+	for _, res := range r.Results {
+		b.WriteString(res.String())
+	}
+	return b.String()
+}
+
+// Result returns the named checker's result, if it ran.
+func (r Report) Result(checker string) (Result, bool) {
+	for _, res := range r.Results {
+		if res.Checker == checker {
+			return res, true
+		}
+	}
+	return Result{}, false
+}
+
+// Options tune the checkers. The zero value is usable.
+type Options struct {
+	// Timeout bounds the linearizability check (0: 60 s). When it runs out
+	// the verdict is Unknown, never a hang.
+	Timeout time.Duration
+	// WatchdogLease is the lease of holds acquired with Lease <= 0
+	// (0: 30 s, Redisson's lockWatchdogTimeout).
+	WatchdogLease time.Duration
+	// Fair says the lock is FIFO: a fail acquire while another request was in
+	// flight is legal even if the lock was free (the other request may have
+	// been ahead in the queue), and the fairness checker runs. Fairness also
+	// runs when any acquire records Enqueued.
+	Fair bool
+	// MaxExamples caps Result.Examples (0: 5).
+	MaxExamples int
+	// MaxWait, if > 0, makes the liveness checker report Invalid when an
+	// acquire that overlapped no fault window waited longer than this.
+	MaxWait time.Duration
+}
+
+func (o Options) watchdogLease() int64 {
+	if o.WatchdogLease > 0 {
+		return int64(o.WatchdogLease)
+	}
+	return int64(30 * time.Second)
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return 60 * time.Second
+}
+
+func (o Options) maxExamples() int {
+	if o.MaxExamples > 0 {
+		return o.MaxExamples
+	}
+	return 5
+}
+
+// fair reports whether h is a fair-lock history.
+func (o Options) fair(h *History) bool {
+	if o.Fair {
+		return true
+	}
+	for i := range h.Ops {
+		if h.Ops[i].Enqueued != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Check runs every applicable checker on h and combines their verdicts.
+// Linearizability and liveness always run; mutual exclusion and fencing run
+// when h has Section ops (fencing also when grants carry tokens); fairness
+// runs for fair locks. A malformed history (see History.Validate) yields a
+// single Unknown result naming the problem.
+func Check(h *History, opts Options) Report {
+	rep := Report{Truncated: h.Truncated}
+	if err := h.Validate(); err != nil {
+		rep.Results = []Result{{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "malformed history (a harness bug): " + err.Error()}}
+		rep.Verdict = Unknown
+		return rep
+	}
+	if opts.fair(h) {
+		opts.Fair = true
+	}
+	rep.Results = append(rep.Results, CheckLinearizability(h, opts))
+	sections, tokens := false, false
+	for i := range h.Ops {
+		sections = sections || h.Ops[i].Kind == Section
+		tokens = tokens || h.Ops[i].Token != 0
+	}
+	if sections {
+		rep.Results = append(rep.Results, CheckMutex(h, opts))
+	}
+	if tokens {
+		rep.Results = append(rep.Results, CheckFences(h, opts))
+	}
+	if opts.Fair {
+		rep.Results = append(rep.Results, CheckFair(h, opts))
+	}
+	rep.Results = append(rep.Results, CheckLive(h, opts))
+	rep.Verdict = combine(rep.Results)
+	return rep
+}
+
+func combine(rs []Result) Verdict {
+	v := Valid
+	for _, r := range rs {
+		switch r.Verdict {
+		case Invalid:
+			return Invalid
+		case Unknown:
+			v = Unknown
+		}
+	}
+	return v
+}
