@@ -26,7 +26,11 @@ func CheckLinearizability(h *History, opts Options) Result {
 	for i, v := range verdicts {
 		locks[segs[i].lock] = true
 		largest = max(largest, len(segs[i].ops))
-		nops += len(segs[i].ops)
+		for _, op := range segs[i].ops {
+			if op.Input.(*stepInput).src >= 0 {
+				nops++
+			}
+		}
 		switch v {
 		case porcupine.Illegal:
 			illegal = append(illegal, i)
@@ -129,11 +133,12 @@ func explainSegment(h *History, seg segment, opts Options) Example {
 		ex.Summary = "no sequential order explains these outcomes"
 		return ex
 	}
-	ok, _, why := step(s, stuck)
+	ok, _, r := step(s, stuck)
+	summary := why(r, s, stuck)
 	if ok {
-		why = fmt.Sprintf("no sequential order explains %v (after %d ops the lock was %s)", *stuck.op, len(longest), describeState(s))
+		summary = fmt.Sprintf("no sequential order explains %v (after %d ops the lock was %s)", *stuck.op, len(longest), describeState(s))
 	}
-	ex.Summary = why
+	ex.Summary = summary
 	var first *Op
 	switch {
 	case s.Held && grant != nil && grant.op != nil:

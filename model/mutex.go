@@ -43,12 +43,45 @@ type stepInput struct {
 	op        *Op // the recorded op (nil for synthetic ops)
 }
 
+// refusal says why step refused an op (noRefusal when it did not).
+type refusal uint8
+
+const (
+	noRefusal refusal = iota
+	grantedWhileHeld
+	reentrantFailed
+	failedWhileFree
+	releasedNotHeld
+	ownerToldNotOwner
+	unexpectedOp
+)
+
+// why renders a refusal of in in state s.
+func why(r refusal, s lockState, in *stepInput) string {
+	p := in.process
+	switch r {
+	case grantedWhileHeld:
+		return fmt.Sprintf("p%d was granted the lock while live p%d held it", p, s.Owner)
+	case reentrantFailed:
+		return fmt.Sprintf("p%d failed to re-acquire a lock it held (reentrant acquire must succeed)", p)
+	case failedWhileFree:
+		return fmt.Sprintf("p%d failed to acquire a free lock (no one held it or could have held it)", p)
+	case releasedNotHeld:
+		return fmt.Sprintf("p%d released a lock it did not hold (%s)", p, describeState(s))
+	case ownerToldNotOwner:
+		return fmt.Sprintf("p%d was told it was not the owner while it held %d hold(s)", p, s.Count)
+	case unexpectedOp:
+		return fmt.Sprintf("unexpected %s %s op", in.kind, in.outcome)
+	}
+	return ""
+}
+
 // step is the sequential specification. It returns whether the op can take
 // effect in state s with its recorded outcome, the next state, and, when it
 // cannot, why.
-func step(s lockState, in *stepInput) (bool, lockState, string) {
+func step(s lockState, in *stepInput) (bool, lockState, refusal) {
 	if in.init != nil {
-		return true, *in.init, ""
+		return true, *in.init, noRefusal
 	}
 	if s.RetiredUntil != 0 && s.RetiredUntil < in.call {
 		s.RetiredUntil = 0 // every retired hold must have run out by now
@@ -66,56 +99,56 @@ func step(s lockState, in *stepInput) (bool, lockState, string) {
 		case OK:
 			if s.Held {
 				if s.Owner != p {
-					return false, s, fmt.Sprintf("p%d was granted the lock while live p%d held it", p, s.Owner)
+					return false, s, grantedWhileHeld
 				}
 				s.Count++
 				s.Lease = max(s.Lease, in.lease)
-				return true, s, ""
+				return true, s, noRefusal
 			}
-			return true, lockState{Held: true, Owner: p, Count: 1, Lease: in.lease}, ""
+			return true, lockState{Held: true, Owner: p, Count: 1, Lease: in.lease}, noRefusal
 		case Fail:
 			switch {
 			case s.Held && s.Owner == p:
-				return false, s, fmt.Sprintf("p%d failed to re-acquire a lock it held (reentrant acquire must succeed)", p)
+				return false, s, reentrantFailed
 			case s.Held, s.RetiredUntil != 0, in.contended:
-				return true, s, ""
+				return true, s, noRefusal
 			}
-			return false, s, fmt.Sprintf("p%d failed to acquire a free lock (no one held it or could have held it)", p)
+			return false, s, failedWhileFree
 		case Info:
 			if s.Held && s.Owner != p {
-				return true, s, "" // could not take effect; p held nothing
+				return true, s, noRefusal // could not take effect; p held nothing
 			}
-			return true, retire(in.lease), ""
+			return true, retire(in.lease), noRefusal
 		}
 	case Release:
 		mine := s.Held && s.Owner == p
 		switch in.outcome {
 		case OK:
 			if !mine {
-				return false, s, fmt.Sprintf("p%d released a lock it did not hold (%s)", p, describeState(s))
+				return false, s, releasedNotHeld
 			}
 			if s.Count--; s.Count == 0 {
-				return true, lockState{}, ""
+				return true, lockState{}, noRefusal
 			}
-			return true, s, ""
+			return true, s, noRefusal
 		case Fail:
 			if mine {
-				return false, s, fmt.Sprintf("p%d was told it was not the owner while it held %d hold(s)", p, s.Count)
+				return false, s, ownerToldNotOwner
 			}
-			return true, s, ""
+			return true, s, noRefusal
 		case Info:
 			if !mine {
-				return true, s, ""
+				return true, s, noRefusal
 			}
-			return true, retire(0), ""
+			return true, retire(0), noRefusal
 		}
 	case Abandon:
 		if s.Held && s.Owner == p {
-			return true, retire(0), ""
+			return true, retire(0), noRefusal
 		}
-		return true, s, ""
+		return true, s, noRefusal
 	}
-	return false, s, fmt.Sprintf("unexpected %s %s op", in.kind, in.outcome)
+	return false, s, unexpectedOp
 }
 
 // mutexModel is the porcupine model over one lock segment (partitioning is

@@ -1,0 +1,42 @@
+package model
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// Benchmarks of the linearizability checker on simulated histories over 16
+// locks: "clean" has no info ops, "faulty" has >= 2% info ops (as a
+// partition produces). `go test -bench 100k ./model/` selects the 100k ones.
+
+func benchHistory(b *testing.B, n int, infoRate float64) *History {
+	b.Helper()
+	h, _ := simulate(rand.New(rand.NewPCG(uint64(n), uint64(infoRate*1000))), simConfig{
+		locks: 16, procs: 8, ops: n, infoRate: infoRate,
+	})
+	return h
+}
+
+func benchCheck(b *testing.B, n int, infoRate float64) {
+	h := benchHistory(b, n, infoRate)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res := CheckLinearizability(h, Options{Timeout: 60 * time.Second})
+		if b.N == 1 && testing.Verbose() {
+			b.Log(res.Explanation)
+		}
+		if res.Verdict != Valid {
+			b.Fatalf("verdict %s: %s", res.Verdict, res.Explanation)
+		}
+	}
+	b.ReportMetric(100*infoShare(h), "info%")
+	b.ReportMetric(float64(len(h.Ops)), "ops")
+}
+
+func BenchmarkCheck10kClean(b *testing.B)   { benchCheck(b, 10_000, 0) }
+func BenchmarkCheck10kFaulty(b *testing.B)  { benchCheck(b, 10_000, 0.12) }
+func BenchmarkCheck100kClean(b *testing.B)  { benchCheck(b, 100_000, 0) }
+func BenchmarkCheck100kFaulty(b *testing.B) { benchCheck(b, 100_000, 0.12) }
+
