@@ -1,0 +1,81 @@
+// Package mutants holds deliberately broken locks. Each is a Redisson-style
+// reentrant lock (hash + Lua + pub/sub wake-ups bounded by the holder's TTL +
+// watchdog, built here on its own small scripts) with exactly one realistic
+// bug taken from lock libraries in the wild. They prove that the checkers
+// catch what they claim to: a harness run against a mutant must report a
+// violation, while the same run against the reference locks must pass.
+//
+// The mutants are for tests only; never use them to protect anything.
+package mutants
+
+import (
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Mutant is a named broken lock.
+type Mutant struct {
+	// Name is the subject name, "mutant-<bug>".
+	Name string
+	// Doc says in one line what is broken.
+	Doc string
+	// Catches names the checker(s) that must report it, and how.
+	Catches string
+	// Open makes the mutant's Maker.
+	Open impl.MakerFunc
+}
+
+// All returns every mutant, with DefaultWatchdogLease for Lock(ctx, 0).
+func All() []Mutant { return AllWithLease(DefaultWatchdogLease) }
+
+// AllWithLease returns every mutant with watchdogLease as the lease of
+// watchdog-renewed holds (Lock(ctx, 0)); a short one makes the renewal
+// mutant bite sooner.
+func AllWithLease(watchdogLease time.Duration) []Mutant {
+	mk := func(f flaw) impl.MakerFunc { return open(config{flaws: f, watchdogLease: watchdogLease}) }
+	return []Mutant{
+		{
+			Name:    "mutant-check-then-set",
+			Doc:     "acquire checks EXISTS/HEXISTS, then HINCRBY+PEXPIRE in a second round trip: two clients can both see the lock free",
+			Catches: "mutual exclusion (overlapping critical sections, lost updates) and linearizability (two concurrent grants)",
+			Open:    mk(checkThenSet),
+		},
+		{
+			Name:    "mutant-unlock-no-owner-check",
+			Doc:     "unlock is a plain DEL + PUBLISH: a non-holder's or an expired holder's unlock frees the current holder's lock",
+			Catches: "linearizability (a non-owner's unlock succeeds) and mutual exclusion (the next grant overlaps the holder)",
+			Open:    mk(unlockNoOwner),
+		},
+		{
+			Name:    "mutant-reentry-no-count",
+			Doc:     "a reentrant acquire sets the hold count to 1 instead of incrementing it: the first unlock frees a lock still held once",
+			Catches: "linearizability with reentrant workloads (another owner is granted while the holder has holds left); mutual exclusion when critical sections span the inner unlock",
+			Open:    mk(reentryNoCount),
+		},
+		{
+			Name:    "mutant-renew-any-owner",
+			Doc:     "the keep-alive renews every hold, is not stopped by Unlock, and its script has no owner check: it re-creates its field and extends whatever is there",
+			Catches: "linearizability (grants and failed tryLocks that no holder explains), mutual exclusion (re-created field lets the old holder re-enter), liveness (the lock never frees)",
+			Open:    mk(renewAnyone),
+		},
+		{
+			Name:    "mutant-pubsub-only-wait",
+			Doc:     "a waiter subscribes after its failed attempt and then waits only for an unlock message: a release in between, or a holder whose lease ran out, leaves it stuck",
+			Catches: "liveness (a waiter waits until its context ends while the lock is free)",
+			Open:    mk(pubsubOnlyWait),
+		},
+		{
+			Name:    "mutant-error-is-success",
+			Doc:     "an acquire error (timeout, cancelled context, EOF) is returned as acquired; a tryLock whose wait ran out makes a last attempt that always errors",
+			Catches: "mutual exclusion and linearizability (a timed-out tryLock/lock reports a grant while another owner holds the lock)",
+			Open:    mk(errorIsSuccess),
+		},
+		{
+			Name:    "mutant-wakeup-is-grant",
+			Doc:     "a waiter takes the unlock message itself as the grant instead of acquiring again: every woken waiter believes it holds the lock",
+			Catches: "mutual exclusion and linearizability (several waiters granted by one release)",
+			Open:    mk(wakeupIsGrant),
+		},
+	}
+}
