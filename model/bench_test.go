@@ -39,4 +39,3 @@ func BenchmarkCheck10kClean(b *testing.B)   { benchCheck(b, 10_000, 0) }
 func BenchmarkCheck10kFaulty(b *testing.B)  { benchCheck(b, 10_000, 0.12) }
 func BenchmarkCheck100kClean(b *testing.B)  { benchCheck(b, 100_000, 0) }
 func BenchmarkCheck100kFaulty(b *testing.B) { benchCheck(b, 100_000, 0.12) }
-
