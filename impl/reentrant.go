@@ -105,7 +105,10 @@ func (l *ReentrantLock) acquire(ctx context.Context, wait, lease time.Duration) 
 	if err != nil || !ok {
 		return false, err
 	}
-	return true, l.granted(since, lease, g)
+	if err := l.granted(since, lease, g); err != nil {
+		return false, err // Client closed: the hold is not renewed and expires
+	}
+	return true, nil
 }
 
 func (l *ReentrantLock) tryOnce(ctx context.Context, lease time.Duration) (grant, error) {
@@ -184,7 +187,10 @@ func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, s
 			token = 0 // unknown; Token reports 0 rather than a guess
 		}
 	}
-	return true, l.granted(since, lease, grant{ok: true, count: n, token: token})
+	if err := l.granted(since, lease, grant{ok: true, count: n, token: token}); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // Unlock releases one hold. It returns an error wrapping ErrNotOwner when this

@@ -535,3 +535,37 @@ func TestNewClientRejectsRetries(t *testing.T) {
 		t.Fatalf("MaxRetries -1: Err = %v", c2.Err())
 	}
 }
+
+// A paused Redis (SIGSTOP) answers no renewal: Lost closes once the lease
+// could have run out, and not before. After the resume, Unlock releases the
+// hold if it survived or answers ErrNotOwner.
+func TestReentrantLostWhenRedisPaused(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	c, _ := newTestClient(t, s)
+	ctx := ctxT(t)
+	l := c.Reentrant("paused", "t1")
+	lockedAt := time.Now()
+	if err := l.Lock(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	lost := l.Lost()
+	if err := s.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-lost:
+	case <-time.After(testWatchdog + 2*time.Second):
+		_ = s.Resume()
+		t.Fatal("Lost not closed while Redis was paused past the lease")
+	}
+	if d := time.Since(lockedAt); d < testWatchdog {
+		t.Errorf("Lost %v after Lock: before the %v lease could have run out", d, testWatchdog)
+	}
+	if err := s.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	err := l.Unlock(ctx)
+	if err != nil && !errors.Is(err, ErrNotOwner) {
+		t.Fatalf("Unlock after resume = %v", err)
+	}
+}

@@ -23,8 +23,9 @@ type unlockAttempt func(ctx context.Context, latchKey string) (int64, error)
 // Attempts whose outcome is unknown (no reply: timeout, EOF, reset) are
 // repeated up to the Unlock attempts option while ctx lasts; a reply from
 // the server (a redis.Error) ends the call. When the first attempt answered,
-// the latch is deleted (best effort, as Redisson does); after a retry it is
-// left to expire, since an earlier attempt may still run late.
+// the latch is deleted in the background by the Client's janitor (best
+// effort, as Redisson does); after a retry it is left to expire, since an
+// earlier attempt may still run late.
 func (c *Client) unlockWithLatch(ctx context.Context, name string, run unlockAttempt) (int64, error) {
 	latch := UnlockLatchName(name, newRequestID())
 	var err error
@@ -33,7 +34,7 @@ func (c *Client) unlockWithLatch(ctx context.Context, name string, run unlockAtt
 		res, err = run(ctx, latch)
 		if err == nil {
 			if attempt == 1 {
-				c.rdb.Del(ctx, latch)
+				c.dropLatch(latch)
 			}
 			return res, nil
 		}
