@@ -39,3 +39,22 @@ func BenchmarkCheck10kClean(b *testing.B)   { benchCheck(b, 10_000, 0) }
 func BenchmarkCheck10kFaulty(b *testing.B)  { benchCheck(b, 10_000, 0.12) }
 func BenchmarkCheck100kClean(b *testing.B)  { benchCheck(b, 100_000, 0) }
 func BenchmarkCheck100kFaulty(b *testing.B) { benchCheck(b, 100_000, 0.12) }
+
+// The fault-heavy 100k history with one injected double grant must be
+// decided Invalid (explanation included).
+func BenchmarkCheck100kFaultyDoubleGrant(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 7))
+	h, ws := simulate(r, simConfig{locks: 16, procs: 8, ops: 100_000, infoRate: 0.12})
+	bad, ok := injectDoubleGrant(r, h, ws)
+	if !ok {
+		b.Fatal("nothing to inject into")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if res := CheckLinearizability(bad, Options{Timeout: 60 * time.Second}); res.Verdict != Invalid {
+			b.Fatalf("verdict %s: %s", res.Verdict, res.Explanation)
+		}
+	}
+	b.ReportMetric(100*infoShare(bad), "info%")
+}

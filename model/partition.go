@@ -100,24 +100,34 @@ func markContended(ins []*stepInput) {
 			acq = append(acq, in)
 		}
 	}
+	// The two latest-returning earlier acquires of distinct processes.
+	type reach struct {
+		ret  int64
+		proc int
+		set  bool
+	}
+	var r1, r2 reach
 	for i, in := range acq {
-		if in.outcome != Fail {
-			continue
-		}
-		ret := in.op.Return
-		for j := i + 1; j < len(acq) && acq[j].call <= ret; j++ {
-			if acq[j].process != in.process {
-				in.contended = true
-				break
+		if in.outcome == Fail {
+			for j := i + 1; j < len(acq) && acq[j].call <= in.op.Return; j++ {
+				if acq[j].process != in.process {
+					in.contended = true
+					break
+				}
 			}
-		}
-		for j := i - 1; j >= 0 && !in.contended; j-- {
-			if acq[j].process != in.process && acq[j].op.Return >= in.call {
+			if (r1.set && r1.proc != in.process && r1.ret >= in.call) || (r2.set && r2.proc != in.process && r2.ret >= in.call) {
 				in.contended = true
 			}
-			if in.call-acq[j].call > 10*int64(1e9) { // bound the scan: waits longer than 10s are rare
-				break
+		}
+		c := reach{in.op.Return, in.process, true}
+		switch {
+		case !r1.set || c.ret > r1.ret:
+			if r1.proc != c.proc {
+				r2 = r1
 			}
+			r1 = c
+		case c.proc != r1.proc && (!r2.set || c.ret > r2.ret):
+			r2 = c
 		}
 	}
 }
