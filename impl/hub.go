@@ -11,7 +11,7 @@ import (
 // hub multiplexes every channel subscription of one Client over a single
 // pub/sub connection (Redisson's PublishSubscribeService, one connection).
 //
-// How a lock kind uses it: a waiter calls subscribe(ctx, channel) before it
+// How a lock kind uses it: a waiter calls subscribe(channel) before it
 // sleeps, waits on the returned subscription's wake() channel (together with
 // a timer bounded by the holder's TTL), retries its acquire script on every
 // wake-up, and calls close() when it stops waiting. The reentrant and fenced
@@ -36,14 +36,23 @@ import (
 // and never rely on a message alone.
 type hub struct {
 	rdb     redis.UniversalClient
-	timeout time.Duration // bound for SUBSCRIBE/UNSUBSCRIBE writes without a caller ctx
+	timeout time.Duration // bound for one SUBSCRIBE/UNSUBSCRIBE write
 
 	mu      sync.Mutex
 	ps      *redis.PubSub // nil until the first subscribe
-	done    chan struct{} // closed when the receive loop has exited
 	closed  bool
 	chans   map[string]*hubChannel
-	pending map[string]int // SUBSCRIBE commands sent and not yet confirmed
+	pending map[string]int // SUBSCRIBE commands counted and not yet confirmed
+	ops     []hubOp        // writes for the writer goroutine, in order
+	kick    chan struct{}  // capacity 1: ops were queued
+	stop    chan struct{}  // closed by close: the writer exits
+	done    sync.WaitGroup // the receive loop and the writer
+}
+
+// hubOp is one SUBSCRIBE or UNSUBSCRIBE to write on the shared connection.
+type hubOp struct {
+	subscribe bool
+	channel   string
 }
 
 type hubChannel struct {
@@ -65,15 +74,16 @@ func newHub(rdb redis.UniversalClient, timeout time.Duration) *hub {
 		timeout: timeout,
 		chans:   make(map[string]*hubChannel),
 		pending: make(map[string]int),
+		kick:    make(chan struct{}, 1),
+		stop:    make(chan struct{}),
 	}
 }
 
-// subscribe registers a waiter on channel, subscribing the shared connection
-// when it is the channel's first waiter. The SUBSCRIBE write is bounded by
-// ctx; if it fails, go-redis subscribes again on its next reconnect, and the
-// waiter still wakes on its TTL-bounded timer, so the error is not returned.
-// It returns ErrClosed after close.
-func (h *hub) subscribe(ctx context.Context, channel string) (*subscription, error) {
+// subscribe registers a waiter on channel; the channel's first waiter has
+// SUBSCRIBE written by the hub's writer goroutine, so the caller never blocks
+// on the network (a waiter that is woken by nothing still wakes on its
+// TTL-bounded timer). It returns ErrClosed after close.
+func (h *hub) subscribe(channel string) (*subscription, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -81,27 +91,80 @@ func (h *hub) subscribe(ctx context.Context, channel string) (*subscription, err
 	}
 	if h.ps == nil {
 		h.ps = h.rdb.Subscribe(context.Background())
-		h.done = make(chan struct{})
 		msgs := h.ps.ChannelWithSubscriptions()
+		h.done.Add(2)
 		go h.loop(msgs)
+		go h.writer()
 	}
 	s := &subscription{h: h, channel: channel, c: make(chan struct{}, 1)}
 	ch := h.chans[channel]
 	if ch == nil {
 		ch = &hubChannel{waiters: make(map[*subscription]struct{})}
 		h.chans[channel] = ch
-		// Written under h.mu so SUBSCRIBE/UNSUBSCRIBE of one channel reach
-		// Redis in the order pending counts them. When the write fails the
-		// confirmation comes from go-redis's resubscribe after reconnecting.
-		if err := h.ps.Subscribe(ctx, channel); err == nil {
-			h.pending[channel]++
-		}
+		h.queueLocked(hubOp{subscribe: true, channel: channel})
 	}
 	ch.waiters[s] = struct{}{}
 	if ch.confirmed {
 		s.wake()
 	}
 	return s, nil
+}
+
+func (h *hub) queueLocked(op hubOp) {
+	h.ops = append(h.ops, op)
+	select {
+	case h.kick <- struct{}{}:
+	default:
+	}
+}
+
+// writer writes queued SUBSCRIBE/UNSUBSCRIBE commands in queue order, so the
+// replies arrive in the order pending counts them. A failed SUBSCRIBE is not
+// counted: go-redis has recorded the channel and subscribes it again when it
+// reconnects, and that confirmation wakes the waiters. A failed UNSUBSCRIBE
+// needs nothing: go-redis has forgotten the channel, and the connection that
+// failed is replaced without it.
+func (h *hub) writer() {
+	defer h.done.Done()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-h.kick:
+		}
+		for {
+			h.mu.Lock()
+			if len(h.ops) == 0 || h.closed {
+				h.mu.Unlock()
+				break
+			}
+			op := h.ops[0]
+			h.ops = h.ops[1:]
+			if op.subscribe {
+				h.pending[op.channel]++
+			}
+			h.mu.Unlock()
+
+			ctx, cancel := context.WithTimeout(context.Background(), h.timeout)
+			var err error
+			if op.subscribe {
+				err = h.ps.Subscribe(ctx, op.channel)
+			} else {
+				err = h.ps.Unsubscribe(ctx, op.channel)
+			}
+			cancel()
+			if err != nil && op.subscribe {
+				h.mu.Lock()
+				if h.pending[op.channel] > 0 {
+					h.pending[op.channel]--
+				}
+				if h.pending[op.channel] == 0 {
+					delete(h.pending, op.channel)
+				}
+				h.mu.Unlock()
+			}
+		}
+	}
 }
 
 // wake returns the channel on which the waiter is woken: after a message on
@@ -133,20 +196,15 @@ func (h *hub) unsubscribe(s *subscription) {
 		return
 	}
 	delete(h.chans, s.channel)
-	if h.closed || h.ps == nil {
-		return
+	if !h.closed {
+		h.queueLocked(hubOp{channel: s.channel})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), h.timeout)
-	defer cancel()
-	// On error go-redis has already forgotten the channel, so a reconnect
-	// does not subscribe it again.
-	_ = h.ps.Unsubscribe(ctx, s.channel)
 }
 
 // loop fans messages and subscription confirmations out to waiters until the
 // pub/sub connection is closed.
 func (h *hub) loop(msgs <-chan interface{}) {
-	defer close(h.done)
+	defer h.done.Done()
 	for m := range msgs {
 		switch m := m.(type) {
 		case *redis.Subscription:
@@ -188,9 +246,9 @@ func (h *hub) notify(channel string) {
 	}
 }
 
-// close closes the pub/sub connection and waits for the receive loop to exit.
-// Waiters still registered are not woken: they watch the Client's closing
-// channel. It is idempotent.
+// close stops the writer, closes the pub/sub connection and waits for both
+// goroutines. Waiters still registered are not woken: they watch the
+// Client's closing channel. It is idempotent.
 func (h *hub) close() error {
 	h.mu.Lock()
 	if h.closed {
@@ -198,12 +256,13 @@ func (h *hub) close() error {
 		return nil
 	}
 	h.closed = true
-	ps, done := h.ps, h.done
+	ps := h.ps
+	close(h.stop)
 	h.mu.Unlock()
-	if ps == nil {
-		return nil
+	var err error
+	if ps != nil {
+		err = ps.Close()
 	}
-	err := ps.Close()
-	<-done
+	h.done.Wait()
 	return err
 }

@@ -77,7 +77,7 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		}
 		sleep = max(sleep, minWait)
 		if sub == nil {
-			if sub, err = c.hub.subscribe(ctx, channel); err != nil {
+			if sub, err = c.hub.subscribe(channel); err != nil {
 				return false, false, err
 			}
 		}
