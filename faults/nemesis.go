@@ -32,6 +32,11 @@ type Nemesis struct {
 	// (also for a window whose Start failed: the fault may have been partly
 	// in effect). It is called from Run's goroutine.
 	Record func(Window)
+	// Started, if set, is called right after a fault's Start returned
+	// successfully, with the window's Name, Target and Start (End is zero),
+	// so that a history written as the run goes shows a fault that a crash
+	// cut short. It is called from Run's goroutine.
+	Started func(Window)
 	// Health, if set, must pass before each fault starts and again after it
 	// stops. Before a fault it is retried until it passes or HealthTimeout
 	// runs out (then Run stops with an error: faults on a sick Redis prove
@@ -118,6 +123,9 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 	if startErr = f.Start(ctx); startErr != nil {
 		startErr = fmt.Errorf("nemesis: start %s: %w", describe(f), startErr)
 		return
+	}
+	if n.Started != nil {
+		n.Started(w)
 	}
 	sleepUntil(ctx, end)
 	return
