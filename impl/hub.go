@@ -12,7 +12,7 @@ import (
 // pub/sub connection (Redisson's PublishSubscribeService, one connection).
 //
 // How a lock kind uses it: a waiter calls subscribe(channel) before it
-// sleeps, waits on the returned subscription's wake() channel (together with
+// sleeps, waits on the returned subscription's wakeC() channel (together with
 // a timer bounded by the holder's TTL), retries its acquire script on every
 // wake-up, and calls close() when it stops waiting. The reentrant and fenced
 // locks subscribe to ChannelName(name), shared by all waiters of the lock; the
