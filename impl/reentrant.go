@@ -158,6 +158,14 @@ func (l *ReentrantLock) granted(since time.Time, lease time.Duration, g grant) e
 // is undone with one unlock. If the count cannot be read, the error says the
 // outcome is unknown; a first hold taken that way has no watchdog and expires
 // within its lease.
+//
+// Residual window: the read runs on another connection than the aborted
+// attempt, so an attempt still in transit (held up in a slow proxy) can run
+// after the read said it did not. Such a hold is a first hold without a
+// watchdog (it expires within its lease) or, if the handle already held the
+// lock, one extra count: the handle's final Unlock then leaves one count in
+// Redis, no longer renewed, which expires within the watchdog timeout (or is
+// released by one more Unlock).
 func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, since time.Time, lease time.Duration) (bool, error) {
 	cctx, cancel := l.c.cleanupContext()
 	defer cancel()
@@ -172,8 +180,10 @@ func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, s
 	if ctx.Err() != nil {
 		if applied {
 			if _, uerr := l.unlockScript(cctx, lease); uerr != nil {
-				return false, fmt.Errorf("lock %q: undo acquire after cancellation: %w",
-					l.name, errors.Join(ErrNotObtained, ctx.Err(), uerr))
+				// Not ErrNotObtained: the hold may still be there (a first
+				// hold has no watchdog and expires within its lease).
+				return false, fmt.Errorf("lock %q: undo of an acquire after cancellation failed: %w",
+					l.name, errors.Join(ctx.Err(), uerr))
 			}
 		}
 		return false, errors.Join(ErrNotObtained, ctx.Err())
