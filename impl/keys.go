@@ -30,6 +30,14 @@ func UnlockLatchName(name, requestID string) string {
 // TokenName is the fenced lock's token counter: redisson_lock_token:{name}.
 func TokenName(name string) string { return prefixName("redisson_lock_token", name) }
 
+// QueueName is the fair lock's FIFO wait queue (a LIST of owner fields):
+// redisson_lock_queue:{name}.
+func QueueName(name string) string { return prefixName("redisson_lock_queue", name) }
+
+// TimeoutName is the fair lock's waiter deadlines (a ZSET of owner fields
+// scored in epoch ms of the waiters' clocks): redisson_lock_timeout:{name}.
+func TimeoutName(name string) string { return prefixName("redisson_lock_timeout", name) }
+
 // OwnerField is the hash field of an owner: <clientId>:<owner> (Redisson's
 // getLockName, with the owner token in place of the thread id).
 func OwnerField(clientID, owner string) string { return clientID + ":" + owner }

@@ -13,6 +13,9 @@ const (
 	// DefaultCleanupTimeout bounds the clean-up a lock runs on a fresh context
 	// after the caller's context ended during an acquire.
 	DefaultCleanupTimeout = 5 * time.Second
+	// DefaultThreadWaitTime is Redisson's fairLockWaitTimeout: how long a fair
+	// lock waiter's place is kept beyond the wait ahead of it.
+	DefaultThreadWaitTime = 5 * time.Minute
 	// DefaultUnlockAttempts is how many times Unlock sends its script (with
 	// the same request id) when the outcome of an attempt is unknown.
 	DefaultUnlockAttempts = 3
@@ -27,6 +30,7 @@ type options struct {
 	unlockLatchTTL  time.Duration
 	cleanupTimeout  time.Duration
 	unlockAttempts  int
+	threadWaitTime  time.Duration
 }
 
 func defaultOptions() options {
@@ -35,6 +39,7 @@ func defaultOptions() options {
 		unlockLatchTTL:  DefaultUnlockLatchTTL,
 		cleanupTimeout:  DefaultCleanupTimeout,
 		unlockAttempts:  DefaultUnlockAttempts,
+		threadWaitTime:  DefaultThreadWaitTime,
 	}
 }
 
@@ -93,6 +98,22 @@ func WithUnlockAttempts(n int) Option {
 	return func(o *options) {
 		if n > 0 {
 			o.unlockAttempts = n
+		}
+	}
+}
+
+// WithThreadWaitTime sets the fair lock's threadWaitTime (Redisson's
+// fairLockWaitTimeout): a waiter that enqueues gets the deadline of the
+// waiter ahead of it (or the lock's TTL) plus d, and is evicted from the
+// queue once its deadline passes while it is at the head, whether it still
+// polls or not (Redisson's semantics: a live waiter evicted this way
+// re-enqueues at the tail). Lock uses d; TryLock with a wait > 0 uses its
+// wait instead, as Redisson does. If d <= 0, the default 5 min
+// (DefaultThreadWaitTime) is used. Tests use 100 ms - 2 s.
+func WithThreadWaitTime(d time.Duration) Option {
+	return func(o *options) {
+		if d > 0 {
+			o.threadWaitTime = d
 		}
 	}
 }

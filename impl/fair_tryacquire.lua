@@ -1,0 +1,49 @@
+-- fair_tryacquire.lua: one attempt at a Redisson RFairLock that never
+-- queues; the zero-wait variant of RedissonFairLock.tryLockInnerAsync
+-- (EVAL_NULL_BOOLEAN, used by tryLock()), with explicit integer returns.
+-- Beware: ARGV[3] and ARGV[4] are swapped relative to fair_acquire.lua,
+-- exactly as in Redisson (reference/redisson-locks.md §2.3).
+-- KEYS[1]: the lock hash <name>
+-- KEYS[2]: the wait queue redisson_lock_queue:{<name>}
+-- KEYS[3]: the deadlines redisson_lock_timeout:{<name>}
+-- ARGV[1]: lease in ms
+-- ARGV[2]: owner field <clientId>:<owner>
+-- ARGV[3]: the caller's clock, epoch ms
+-- ARGV[4]: wait in ms (subtracted from the remaining deadlines on a grant)
+-- Returns {1, holdCount} when granted (first hold or reentry), else
+--         {0, pttl} (the lock's PTTL; -2 when the lock is free but others
+--         queue ahead). It never adds the caller to the queue.
+while true do
+  local first = redis.call('lindex', KEYS[2], 0)
+  if first == false then
+    break
+  end
+  local deadline = redis.call('zscore', KEYS[3], first)
+  if deadline ~= false and tonumber(deadline) <= tonumber(ARGV[3]) then
+    redis.call('zrem', KEYS[3], first)
+    redis.call('lpop', KEYS[2])
+  else
+    break
+  end
+end
+
+if (redis.call('exists', KEYS[1]) == 0)
+    and ((redis.call('exists', KEYS[2]) == 0)
+      or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+  redis.call('lpop', KEYS[2])
+  redis.call('zrem', KEYS[3], ARGV[2])
+  local waiters = redis.call('zrange', KEYS[3], 0, -1)
+  for i = 1, #waiters, 1 do
+    redis.call('zincrby', KEYS[3], -tonumber(ARGV[4]), waiters[i])
+  end
+  redis.call('hset', KEYS[1], ARGV[2], 1)
+  redis.call('pexpire', KEYS[1], ARGV[1])
+  return {1, 1}
+end
+
+if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+  local count = redis.call('hincrby', KEYS[1], ARGV[2], 1)
+  redis.call('pexpire', KEYS[1], ARGV[1])
+  return {1, count}
+end
+return {0, redis.call('pttl', KEYS[1])}
