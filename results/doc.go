@@ -1,0 +1,20 @@
+// Package results turns a checked run into the files a person reads: run
+// statistics (counts, throughput, HdrHistogram latencies, per-process waits),
+// a summary table for the terminal, Markdown and JSON, latency and throughput
+// plots with fault windows shaded, porcupine's timeline HTML, and the run
+// directory that holds them all:
+//
+//	<base>/runs/<scenario>/<YYYYMMDDTHHMMSS>-<seed>/
+//	    config.json      the run's configuration, verbatim
+//	    history.jsonl    the history, appended by the runner as the run goes
+//	    result.json      a Summary: the checkers' report and the statistics
+//	    summary.md       the summary table and every checker's explanation
+//	    history.html     porcupine's timeline, fault windows annotated
+//	    latency.png      acquire latency over time
+//	    throughput.png   grants per second over time
+//
+// LoadRun reads a run directory back so it can be checked again.
+//
+// results depends on model (and plotting, table and histogram libraries)
+// only: it knows nothing of the runner, the locks or the faults.
+package results

@@ -1,0 +1,86 @@
+package results
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// writeSummaryMarkdown writes summary.md: the table, the figures, every
+// checker's explanation with its examples, the fault windows and the other
+// files of the run directory.
+func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(s.Workload), strings.ToUpper(string(s.Report.Verdict)))
+	if s.Seed != 0 {
+		fmt.Fprintf(bw, "Seed %d. ", s.Seed)
+	}
+	st := s.Stats
+	fmt.Fprintf(bw, "%d ops over %s (%.1f ops/s, %.1f grants/s); %d fault windows.\n\n",
+		st.Ops.Total(), FormatDuration(st.Span), st.OpsPerSec, st.GrantsPerSec, st.Faults)
+	if err := RenderMarkdown(bw, []Summary{s}); err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "\n## Latency\n\n")
+	fmt.Fprintf(bw, "| ops | count | p50 | p99 | max | mean |\n|:--|--:|--:|--:|--:|--:|\n")
+	for _, l := range []struct {
+		name string
+		l    Latency
+	}{{"acquire (granted)", st.Acquire}, {"acquire (gave up)", st.AcquireFail}, {"release", st.Release}} {
+		fmt.Fprintf(bw, "| %s | %d | %s | %s | %s | %s |\n", l.name, l.l.Count,
+			FormatDuration(l.l.P50), FormatDuration(l.l.P99), FormatDuration(l.l.Max), FormatDuration(l.l.Mean))
+	}
+	if p, ok := st.SlowestProcess(); ok {
+		fmt.Fprintf(bw, "\nSlowest process: p%d waited up to %s (p50 %s, %d of %d acquires granted).\n",
+			p.Process, FormatDuration(p.Wait.Max), FormatDuration(p.Wait.P50), p.Acquires.OK, p.Acquires.Total())
+	}
+	if n := starved(st); n > 0 {
+		fmt.Fprintf(bw, "%d processes made blocking acquires and were never granted.\n", n)
+	}
+	fmt.Fprintf(bw, "\n## Checkers\n")
+	for _, r := range s.Report.Results {
+		fmt.Fprintf(bw, "\n### %s: %s\n\n%s\n", r.Checker, r.Verdict, strings.TrimSpace(r.Explanation))
+		if r.Count > len(r.Examples) && len(r.Examples) > 0 {
+			fmt.Fprintf(bw, "\n%d violations; the first %d:\n", r.Count, len(r.Examples))
+		}
+		for _, e := range r.Examples {
+			fmt.Fprintf(bw, "\n```\n%s\n```\n", strings.TrimRight(e.String(), "\n"))
+		}
+	}
+	if t := s.Report.Truncated; t != nil {
+		fmt.Fprintf(bw, "\nThe history's last line (line %d, %d bytes) was incomplete and was dropped: the run crashed mid-write.\n", t.Line, t.Bytes)
+	}
+	if h != nil && len(h.Faults) > 0 {
+		fmt.Fprintf(bw, "\n## Faults\n\n")
+		for _, f := range h.Faults {
+			fmt.Fprintf(bw, "- %s\n", f)
+		}
+	}
+	fmt.Fprintf(bw, "\n## Files\n\n")
+	fmt.Fprintf(bw, "- [%s](%s): porcupine's timeline of the lock ops, fault windows annotated\n", HTMLFile, HTMLFile)
+	fmt.Fprintf(bw, "- [%s](%s): acquire latency over time\n", LatencyPlot, LatencyPlot)
+	fmt.Fprintf(bw, "- [%s](%s): grants per second over time\n", ThroughputPlot, ThroughputPlot)
+	fmt.Fprintf(bw, "- [%s](%s), [%s](%s), [%s](%s)\n\n", HistoryFile, HistoryFile, ConfigFile, ConfigFile, ResultFile, ResultFile)
+	fmt.Fprintf(bw, "![acquire latency](%s)\n\n![throughput](%s)\n", LatencyPlot, ThroughputPlot)
+	return bw.Flush()
+}
+
+func starved(st Stats) int {
+	n := 0
+	for _, p := range st.Processes {
+		if p.Starved {
+			n++
+		}
+	}
+	return n
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,340 @@
+package results
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// PlotOptions tune the plots. The zero value is usable.
+type PlotOptions struct {
+	// Title names the run in the plot titles (e.g. "reentrant / mixed").
+	Title string
+	// Interval is the bucket width of per-interval figures (0: the smallest
+	// of 10ms, 20ms, 50ms, ... 10m giving at most about 60 buckets).
+	Interval time.Duration
+}
+
+// Plot geometry: 12 x 5 inches at 96 dpi is 1152 x 480 pixels.
+const (
+	plotWidth  = 12 * vg.Inch
+	plotHeight = 5 * vg.Inch
+	plotDPI    = 96
+	// maxScatter caps the points drawn per outcome; beyond it every point
+	// above the outcome's p99 is kept and the rest are thinned evenly.
+	maxScatter = 20000
+	// minLatency is the floor of the log latency axis (1 µs), in seconds.
+	minLatency = 1e-6
+)
+
+var (
+	colOK    = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0x90}
+	colFail  = color.NRGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xd0}
+	colInfo  = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	colP50   = color.NRGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}
+	colP99   = color.NRGBA{R: 0x44, G: 0x00, B: 0x66, A: 0xff}
+	colGrant = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+)
+
+func (o PlotOptions) interval(h *model.History) time.Duration {
+	if o.Interval > 0 {
+		return o.Interval
+	}
+	_, last, _ := span(h)
+	for _, f := range h.Faults {
+		last = max(last, f.Start, f.End)
+	}
+	return chooseInterval(time.Duration(last))
+}
+
+func (o PlotOptions) title(what string) string {
+	if o.Title == "" {
+		return what
+	}
+	return what + " — " + o.Title
+}
+
+// WriteLatencyPNG draws acquire latency over time as a PNG: one point per
+// acquire at the time it was requested (ok, fail and info distinguished),
+// per-interval p50 and p99 of granted acquires as lines, on a log latency
+// axis, with fault windows shaded and labelled.
+func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
+	if h == nil {
+		h = &model.History{}
+	}
+	p := plot.New()
+	p.Title.Text = o.title("Acquire latency over time")
+	p.X.Label.Text = "time the acquire was requested (seconds since run start)"
+	p.Y.Label.Text = "acquire latency (log scale)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = durationLogTicks{}
+	leg := plot.NewLegend()
+
+	fs := newFaultShading(faultWindows(h))
+	p.Add(fs)
+
+	var pts [3]plotter.XYs // ok, fail, info
+	for i := range h.Ops {
+		op := &h.Ops[i]
+		if op.Kind != model.Acquire {
+			continue
+		}
+		// An info op's return, when recorded, is when the client gave up.
+		ret := op.Return
+		if ret < op.Call || ret == math.MaxInt64 {
+			continue
+		}
+		xy := plotter.XY{X: seconds(op.Call), Y: math.Max(seconds(ret-op.Call), minLatency)}
+		switch op.Outcome {
+		case model.OK:
+			pts[0] = append(pts[0], xy)
+		case model.Fail:
+			pts[1] = append(pts[1], xy)
+		case model.Info:
+			pts[2] = append(pts[2], xy)
+		}
+	}
+	styles := []struct {
+		name  string
+		glyph draw.GlyphStyle
+	}{
+		{"granted (ok)", draw.GlyphStyle{Color: colOK, Radius: 1.3, Shape: draw.CircleGlyph{}}},
+		{"gave up (fail)", draw.GlyphStyle{Color: colFail, Radius: 2.2, Shape: draw.CrossGlyph{}}},
+		{"unknown (info)", draw.GlyphStyle{Color: colInfo, Radius: 3, Shape: draw.TriangleGlyph{}}},
+	}
+	anyPoint := false
+	for i, xys := range pts {
+		if len(xys) == 0 {
+			continue
+		}
+		anyPoint = true
+		sc, err := plotter.NewScatter(thin(xys, maxScatter))
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = styles[i].glyph
+		p.Add(sc)
+		name := styles[i].name
+		if len(xys) > maxScatter {
+			name += fmt.Sprintf(" (%d of %d)", maxScatter, len(xys))
+		}
+		leg.Add(name, sc)
+	}
+
+	iv := o.interval(h)
+	bs := series(h, iv)
+	for _, q := range []struct {
+		name  string
+		col   color.Color
+		dash  []vg.Length
+		value func(bucket) int64
+	}{
+		{"p50 of granted per " + FormatDuration(iv), colP50, nil, func(b bucket) int64 { return b.p50 }},
+		{"p99 of granted per " + FormatDuration(iv), colP99, []vg.Length{vg.Points(5), vg.Points(3)}, func(b bucket) int64 { return b.p99 }},
+	} {
+		lines, err := gappedLines(bs, iv, func(b bucket) (float64, bool) {
+			v := q.value(b)
+			return math.Max(seconds(v), minLatency), v > 0
+		})
+		if err != nil {
+			return err
+		}
+		for _, l := range lines {
+			l.LineStyle.Color = q.col
+			l.LineStyle.Width = vg.Points(1.5)
+			l.LineStyle.Dashes = q.dash
+			p.Add(l)
+		}
+		if len(lines) > 0 {
+			leg.Add(q.name, lines[0])
+		}
+	}
+	fs.addLegend(&leg)
+	if !anyPoint || p.Y.Min <= 0 || math.IsInf(p.Y.Min, 0) {
+		p.Y.Min, p.Y.Max = minLatency, 1
+	}
+	// Leave a decade of headroom for the fault labels.
+	p.Y.Max *= 10
+	p.X.Min = math.Min(p.X.Min, 0)
+	if len(h.Ops) == 0 && len(h.Faults) == 0 {
+		p.X.Max = 1
+	}
+	return writePNG(w, p, leg)
+}
+
+// WriteThroughputPNG draws grants per second over time as a PNG, per
+// interval (by the time the grant returned), with failed acquires and info
+// ops per second, and fault windows shaded and labelled.
+func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
+	if h == nil {
+		h = &model.History{}
+	}
+	iv := o.interval(h)
+	p := plot.New()
+	p.Title.Text = o.title("Throughput over time")
+	p.X.Label.Text = "time (seconds since run start)"
+	p.Y.Label.Text = fmt.Sprintf("per second (in %s intervals)", FormatDuration(iv))
+	leg := plot.NewLegend()
+
+	fs := newFaultShading(faultWindows(h))
+	p.Add(fs)
+
+	bs := series(h, iv)
+	perSec := float64(time.Second) / float64(iv)
+	var top float64
+	for _, s := range []struct {
+		name  string
+		col   color.Color
+		dash  []vg.Length
+		value func(bucket) int
+	}{
+		{"grants/s (ok acquires)", colGrant, nil, func(b bucket) int { return b.grants }},
+		{"failed acquires/s", colFail, []vg.Length{vg.Points(5), vg.Points(3)}, func(b bucket) int { return b.fails }},
+		{"info ops/s (outcome unknown)", colInfo, []vg.Length{vg.Points(2), vg.Points(2)}, func(b bucket) int { return b.infos }},
+	} {
+		xys := make(plotter.XYs, len(bs))
+		total := 0
+		for i, b := range bs {
+			v := s.value(b)
+			total += v
+			xys[i] = plotter.XY{X: seconds(b.start + int64(iv)/2), Y: float64(v) * perSec}
+			top = math.Max(top, xys[i].Y)
+		}
+		if total == 0 && s.name != "grants/s (ok acquires)" {
+			continue // an all-zero series of failures is noise
+		}
+		l, sc, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return err
+		}
+		l.LineStyle.Color, l.LineStyle.Width, l.LineStyle.Dashes = s.col, vg.Points(1.5), s.dash
+		sc.GlyphStyle = draw.GlyphStyle{Color: s.col, Radius: 1.6, Shape: draw.CircleGlyph{}}
+		p.Add(l, sc)
+		leg.Add(s.name, l, sc)
+	}
+	fs.addLegend(&leg)
+	p.Y.Min = 0
+	// Leave headroom for the fault labels.
+	p.Y.Max = math.Max(top*1.25, 1)
+	p.X.Min = math.Min(p.X.Min, 0)
+	if len(h.Ops) == 0 && len(h.Faults) == 0 {
+		p.X.Max = 1
+	}
+	return writePNG(w, p, leg)
+}
+
+// gappedLines draws value over the buckets as lines, broken where a bucket
+// has no value.
+func gappedLines(bs []bucket, iv time.Duration, value func(bucket) (float64, bool)) ([]*plotter.Line, error) {
+	var out []*plotter.Line
+	var cur plotter.XYs
+	flush := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		if len(cur) == 1 { // a lone bucket still shows as a short flat segment
+			half := seconds(int64(iv)) / 4
+			cur = plotter.XYs{{X: cur[0].X - half, Y: cur[0].Y}, {X: cur[0].X + half, Y: cur[0].Y}}
+		}
+		l, err := plotter.NewLine(cur)
+		if err != nil {
+			return err
+		}
+		out = append(out, l)
+		cur = nil
+		return nil
+	}
+	for _, b := range bs {
+		v, ok := value(b)
+		if !ok {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		cur = append(cur, plotter.XY{X: seconds(b.start + int64(iv)/2), Y: v})
+	}
+	return out, flush()
+}
+
+// thin keeps at most n points: every point at or above the p99 of Y, and an
+// evenly spaced selection of the rest. It is deterministic.
+func thin(xys plotter.XYs, n int) plotter.XYs {
+	if len(xys) <= n {
+		return xys
+	}
+	ys := make([]float64, len(xys))
+	for i, xy := range xys {
+		ys[i] = xy.Y
+	}
+	slices.Sort(ys)
+	cut := ys[len(ys)*99/100]
+	var high, low plotter.XYs
+	for _, xy := range xys {
+		if xy.Y >= cut {
+			high = append(high, xy)
+		} else {
+			low = append(low, xy)
+		}
+	}
+	room := max(n-len(high), 0)
+	out := high
+	if room > 0 && len(low) > 0 {
+		step := float64(len(low)) / float64(room)
+		for i := 0; i < room; i++ {
+			out = append(out, low[int(float64(i)*step)])
+		}
+	}
+	return out[:min(len(out), n)]
+}
+
+// durationLogTicks marks a log axis in seconds with one labelled tick per
+// decade ("1µs", "10ms", "1s") and unlabelled ticks between.
+type durationLogTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (durationLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	lo, hi = math.Max(lo, 1e-9), math.Max(hi, 1e-9)
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		dec := math.Pow(10, e)
+		ticks = append(ticks, plot.Tick{Value: dec, Label: FormatDuration(time.Duration(math.Round(dec * 1e9)))})
+		for i := 2; i < 10; i++ {
+			ticks = append(ticks, plot.Tick{Value: dec * float64(i)})
+		}
+	}
+	return ticks
+}
+
+// writePNG draws p with its legend in a strip to the right of the plot.
+func writePNG(w io.Writer, p *plot.Plot, leg plot.Legend) error {
+	img := vgimg.NewWith(vgimg.UseWH(plotWidth, plotHeight), vgimg.UseDPI(plotDPI), vgimg.UseBackgroundColor(color.White))
+	dc := draw.New(img)
+	pad := vg.Points(8)
+	var legW vg.Length
+	if wd := leg.Rectangle(dc).Size().X; wd > 1 {
+		legW = wd + 2*pad
+	}
+	pc := dc
+	pc.Max.X -= legW
+	p.Draw(draw.Crop(pc, pad/2, 0, pad/2, -pad/2))
+	if legW > 0 {
+		lc := dc
+		lc.Min.X = pc.Max.X
+		lc = draw.Crop(lc, pad, -pad, 0, -2*pad)
+		leg.Top, leg.Left = true, true
+		leg.Draw(lc)
+	}
+	_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
+	return err
+}

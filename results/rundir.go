@@ -1,0 +1,229 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// File names inside a run directory.
+const (
+	ConfigFile     = "config.json"
+	HistoryFile    = "history.jsonl"
+	ResultFile     = "result.json"
+	SummaryFile    = "summary.md"
+	HTMLFile       = "history.html"
+	LatencyPlot    = "latency.png"
+	ThroughputPlot = "throughput.png"
+)
+
+// TimestampLayout is the layout of the timestamp in a run directory's name
+// (UTC).
+const TimestampLayout = "20060102T150405"
+
+// RunDir returns the directory of one run:
+// base/runs/<scenario>/<YYYYMMDDTHHMMSS>-<seed>, the timestamp being start in
+// UTC. Characters of scenario that are unsafe in a file name (path
+// separators, spaces, ...) become '-'; an empty scenario is "run". RunDir
+// creates nothing.
+func RunDir(base, scenario string, start time.Time, seed int64) string {
+	return filepath.Join(base, "runs", safeName(scenario), fmt.Sprintf("%s-%d", start.UTC().Format(TimestampLayout), seed))
+}
+
+// safeName keeps letters, digits, '.', '_' and '-', and turns anything else
+// into '-'.
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			return r
+		}
+		return '-'
+	}, s)
+	s = strings.Trim(s, ".-")
+	if s == "" {
+		return "run"
+	}
+	return s
+}
+
+// RunArtifacts is what WriteRun needs to know about one subject's run.
+type RunArtifacts struct {
+	// Subject and Workload name the run in the summary.
+	Subject, Workload string
+	// Seed is the run's seed.
+	Seed int64
+	// Config is the run's configuration, written as config.json (indented
+	// JSON). nil leaves an existing config.json alone (see WriteConfig).
+	Config any
+	// History is the run's history (required).
+	History *model.History
+	// Report is the checkers' verdict on History.
+	Report model.Report
+	// Options are the checker options the report was made with; WriteHTML
+	// uses them to draw the timeline (Timeout 0: 30 s for the drawing).
+	Options model.Options
+	// HTML narrows the timeline page (zero: all locks, at most 5000 ops).
+	HTML model.HTMLOptions
+	// HistoryPath is where the runner appended the history while the run
+	// went. "" or dir/history.jsonl: that file is left as it is. Another
+	// path: it is copied to dir/history.jsonl unless that file exists. When
+	// neither file exists, History is written to dir/history.jsonl.
+	HistoryPath string
+	// Plot tunes the plots; an empty Title becomes "subject / workload".
+	Plot PlotOptions
+}
+
+// WriteConfig writes cfg as dir/config.json (indented JSON), creating dir.
+// A runner calls it when a run starts, so that a crashed run still records
+// what it ran; WriteRun writes it again at the end.
+func WriteConfig(dir string, cfg any) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return fmt.Errorf("results: encode config: %w", err)
+	}
+	return writeFile(filepath.Join(dir, ConfigFile), append(b, '\n'))
+}
+
+// WriteRun writes one subject's run directory (creating dir): config.json,
+// history.jsonl (unless the runner's file is already there, see
+// RunArtifacts.HistoryPath), result.json (a Summary), summary.md,
+// history.html, latency.png and throughput.png. It writes every artifact it
+// can and returns the summary with the errors of those it could not, joined.
+func WriteRun(dir string, a RunArtifacts) (Summary, error) {
+	if a.History == nil {
+		return Summary{}, errors.New("results: WriteRun: no history")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Summary{}, err
+	}
+	sum := Summarize(a.Subject, a.Workload, a.Seed, a.History, a.Report)
+	if a.Plot.Title == "" {
+		a.Plot.Title = strings.Trim(a.Subject+" / "+a.Workload, " /")
+	}
+	var errs []error
+	step := func(name string, f func() error) {
+		if err := f(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+		}
+	}
+	if a.Config != nil {
+		step(ConfigFile, func() error { return WriteConfig(dir, a.Config) })
+	}
+	step(HistoryFile, func() error { return placeHistory(dir, a.HistoryPath, a.History) })
+	step(ResultFile, func() error {
+		b, err := json.MarshalIndent(sum, "", "  ")
+		if err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dir, ResultFile), append(b, '\n'))
+	})
+	step(SummaryFile, func() error {
+		var buf bytes.Buffer
+		if err := writeSummaryMarkdown(&buf, sum, a.History); err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dir, SummaryFile), buf.Bytes())
+	})
+	step(HTMLFile, func() error {
+		opts := a.Options
+		if opts.Timeout == 0 {
+			opts.Timeout = 30 * time.Second
+		}
+		var buf bytes.Buffer
+		if err := model.WriteHTML(&buf, a.History, opts, a.HTML); err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dir, HTMLFile), buf.Bytes())
+	})
+	step(LatencyPlot, func() error {
+		var buf bytes.Buffer
+		if err := WriteLatencyPNG(&buf, a.History, a.Plot); err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dir, LatencyPlot), buf.Bytes())
+	})
+	step(ThroughputPlot, func() error {
+		var buf bytes.Buffer
+		if err := WriteThroughputPNG(&buf, a.History, a.Plot); err != nil {
+			return err
+		}
+		return writeFile(filepath.Join(dir, ThroughputPlot), buf.Bytes())
+	})
+	return sum, errors.Join(errs...)
+}
+
+// placeHistory makes sure dir/history.jsonl exists without clobbering it.
+func placeHistory(dir, from string, h *model.History) error {
+	dst := filepath.Join(dir, HistoryFile)
+	if _, err := os.Stat(dst); err == nil {
+		return nil // the runner's own file: never overwritten
+	}
+	if from != "" && !samePath(from, dst) {
+		if _, err := os.Stat(from); err == nil {
+			return copyFile(from, dst)
+		}
+	}
+	var buf bytes.Buffer
+	if err := model.WriteHistory(&buf, h); err != nil {
+		return err
+	}
+	return writeFile(dst, buf.Bytes())
+}
+
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// writeFile writes b to path through a temporary file and a rename, so a
+// reader never sees half a file.
+func writeFile(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,38 @@
+package results
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// Summary is one subject's run: what ran, what the checkers said and the
+// figures. It is the content of result.json and one row of the summary table.
+type Summary struct {
+	Subject  string `json:"subject"`
+	Workload string `json:"workload"`
+	// Seed is the run's seed (0 when not known).
+	Seed   int64        `json:"seed,omitempty"`
+	Report model.Report `json:"report"`
+	Stats  Stats        `json:"stats"`
+}
+
+// Summarize computes the summary of one subject's run from its history and
+// the checkers' report.
+func Summarize(subject, workload string, seed int64, h *model.History, rep model.Report) Summary {
+	return Summary{Subject: subject, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h)}
+}
+
+// Verdict is the run's combined verdict (the report's).
+func (s Summary) Verdict() model.Verdict { return s.Report.Verdict }
+
+// WriteJSON writes the summaries as one indented JSON array.
+func WriteJSON(w io.Writer, sums []Summary) error {
+	if sums == nil {
+		sums = []Summary{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sums)
+}

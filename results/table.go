@@ -1,0 +1,143 @@
+package results
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// checkerOrder is the column order of the known checkers; others follow in
+// name order.
+var checkerOrder = []string{
+	model.CheckWellFormed,
+	model.CheckLinearizable,
+	model.CheckMutualExclusion,
+	model.CheckFencing,
+	model.CheckFairness,
+	model.CheckLiveness,
+}
+
+// Checkers returns the names of the checkers that ran in any of sums, in
+// column order: the known checkers first, in a fixed order, then any others
+// by name.
+func Checkers(sums []Summary) []string {
+	seen := map[string]bool{}
+	var extra []string
+	for _, s := range sums {
+		for _, r := range s.Report.Results {
+			if !seen[r.Checker] {
+				seen[r.Checker] = true
+				if !slices.Contains(checkerOrder, r.Checker) {
+					extra = append(extra, r.Checker)
+				}
+			}
+		}
+	}
+	var out []string
+	for _, c := range checkerOrder {
+		if seen[c] {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(extra)
+	return append(out, extra...)
+}
+
+// tableHeader returns the columns of the summary table.
+func tableHeader(checkers []string) []string {
+	h := []string{"subject", "workload", "ok", "fail", "info", "grants/s", "acquire p50", "p99", "max"}
+	h = append(h, checkers...)
+	return append(h, "verdict")
+}
+
+// tableRow returns one summary's cells; a checker that did not run is "-".
+func tableRow(s Summary, checkers []string) []string {
+	st := s.Stats
+	row := []string{
+		s.Subject, s.Workload,
+		strconv.Itoa(st.Ops.OK), strconv.Itoa(st.Ops.Fail), strconv.Itoa(st.Ops.Info),
+		fmt.Sprintf("%.1f", st.GrantsPerSec),
+		FormatDuration(st.Acquire.P50), FormatDuration(st.Acquire.P99), FormatDuration(st.Acquire.Max),
+	}
+	for _, c := range checkers {
+		if r, ok := s.Report.Result(c); ok {
+			row = append(row, string(r.Verdict))
+		} else {
+			row = append(row, "-")
+		}
+	}
+	return append(row, string(s.Report.Verdict))
+}
+
+// renderTable renders sums with the given renderer options.
+func renderTable(w io.Writer, sums []Summary, opts ...tablewriter.Option) error {
+	checkers := Checkers(sums)
+	t := tablewriter.NewTable(w, opts...)
+	t.Header(tableHeader(checkers))
+	for _, s := range sums {
+		if err := t.Append(tableRow(s, checkers)); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+// Render writes the summary table for a terminal: one row per subject run
+// with its op counts (ok, fail, info), grants per second, acquire latency
+// p50/p99/max, one column per checker with its verdict ("-" where it did not
+// run) and the combined verdict.
+func Render(w io.Writer, sums []Summary) error {
+	return renderTable(w, sums,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignCenter),
+	)
+}
+
+// RenderMarkdown writes the same table as Render in GitHub Markdown.
+func RenderMarkdown(w io.Writer, sums []Summary) error {
+	return renderTable(w, sums,
+		tablewriter.WithRenderer(renderer.NewMarkdown()),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignment(tw.AlignLeft),
+	)
+}
+
+// FormatDuration renders d compactly with three significant digits:
+// "850ns", "12.3µs", "4.56ms", "1.23s"; zero is "-".
+func FormatDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "-"
+	case d < time.Microsecond:
+		return fmt.Sprintf("%dns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return sig3(float64(d)/1e3) + "µs"
+	case d < time.Second:
+		return sig3(float64(d)/1e6) + "ms"
+	default:
+		return sig3(d.Seconds()) + "s"
+	}
+}
+
+// sig3 formats v (>= 1) with three significant digits, trailing zeros kept
+// off.
+func sig3(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
