@@ -1,0 +1,98 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Config chooses the matrix and its lengths. The zero value is the full mode;
+// Quick picks shorter defaults. Any field set explicitly wins over the mode's
+// default.
+type Config struct {
+	// Quick selects the quick mode: QuickRounds rounds of QuickDuration per
+	// cell (under a minute for the default subjects). Otherwise the full mode:
+	// FullRounds rounds of FullDuration (a few minutes).
+	Quick bool
+	// Rounds is the number of interleaved rounds; each figure is the median
+	// (rates) or the pool (latencies, counts) over rounds.
+	Rounds int
+	// Duration is the measuring window of one cell of one subject in one
+	// round (set-up and warm-up are outside it).
+	Duration time.Duration
+	// Uncontended lists the worker counts of the uncontended cells
+	// (default 1, 8, 32). Contended lists those of the contended cells
+	// (default 2, 8, 32). An explicitly empty, non-nil list skips the kind.
+	Uncontended, Contended []int
+	// Lease is the lease every Lock asks for. 0 (the default) asks for a
+	// watchdog-renewed lock, the way Redisson's lock() is used; the peers'
+	// adapters then extend their lease every third of it.
+	Lease time.Duration
+	// Redis reaches the server to measure on. nil (the default) starts a
+	// redis-server of our own (persistence off) and stops it at the end.
+	// The options are copied for every worker; keep MaxRetries -1.
+	Redis *redis.Options
+	// Progress, when not nil, receives one line per measured cell.
+	Progress io.Writer
+}
+
+// Mode defaults.
+const (
+	QuickRounds   = 2
+	QuickDuration = 300 * time.Millisecond
+	FullRounds    = 5
+	FullDuration  = time.Second
+)
+
+// unlockTimeout bounds each Unlock and each warm-up call.
+const unlockTimeout = 5 * time.Second
+
+func (c Config) withDefaults() (Config, error) {
+	if c.Rounds == 0 {
+		c.Rounds = FullRounds
+		if c.Quick {
+			c.Rounds = QuickRounds
+		}
+	}
+	if c.Duration == 0 {
+		c.Duration = FullDuration
+		if c.Quick {
+			c.Duration = QuickDuration
+		}
+	}
+	if c.Uncontended == nil {
+		c.Uncontended = []int{1, 8, 32}
+	}
+	if c.Contended == nil {
+		c.Contended = []int{2, 8, 32}
+	}
+	switch {
+	case c.Rounds < 0:
+		return c, fmt.Errorf("bench: rounds = %d, want > 0", c.Rounds)
+	case c.Duration < 0:
+		return c, fmt.Errorf("bench: duration = %v, want > 0", c.Duration)
+	case c.Lease < 0:
+		return c, fmt.Errorf("bench: lease = %v, want >= 0 (0: watchdog)", c.Lease)
+	}
+	for _, n := range c.Uncontended {
+		if n < 1 {
+			return c, fmt.Errorf("bench: uncontended workers = %d, want >= 1", n)
+		}
+	}
+	for _, n := range c.Contended {
+		if n < 2 {
+			return c, fmt.Errorf("bench: contended workers = %d, want >= 2", n)
+		}
+	}
+	return c, nil
+}
+
+// mode names the configuration in reports.
+func (c Config) mode() string {
+	if c.Quick {
+		return "quick"
+	}
+	return "full"
+}

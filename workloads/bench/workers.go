@@ -1,0 +1,272 @@
+package bench
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+//go:embed noop.lua
+var noopLua string
+
+var noopScript = redis.NewScript(noopLua)
+
+// errorCount counts a window's errors and keeps the first.
+type errorCount struct {
+	mu    sync.Mutex
+	n     int64
+	first error
+}
+
+func (e *errorCount) add(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.n++
+	if e.first == nil {
+		e.first = err
+	}
+}
+
+// fleet is one window's workers: each its own go-redis client, Maker and
+// lock handle. close releases all of them and waits for their goroutines.
+type fleet struct {
+	rdbs    []*redis.Client
+	makers  []impl.Maker
+	lockers []impl.Locker
+}
+
+// openFleet opens n workers of subj; worker i locks name(i). Each worker runs
+// one warm-up cycle on a private lock first, so connections and scripts are
+// ready before the window opens.
+func openFleet(ctx context.Context, opts *redis.Options, subj Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
+	f := &fleet{}
+	defer func() {
+		if err != nil {
+			f.close()
+		}
+	}()
+	for i := range n {
+		o := *opts
+		rdb := redis.NewClient(&o)
+		f.rdbs = append(f.rdbs, rdb)
+		m, err := subj.Open(ctx, rdb)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", subj.Name, err)
+		}
+		f.makers = append(f.makers, m)
+		f.lockers = append(f.lockers, m.NewLocker(name(i), fmt.Sprintf("w%d", i)))
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			l := f.makers[i].NewLocker(name(i)+":warm", fmt.Sprintf("w%d", i))
+			wctx, cancel := context.WithTimeout(ctx, unlockTimeout)
+			defer cancel()
+			if err := l.Lock(wctx, lease); err != nil {
+				errs[i] = err
+				return
+			}
+			errs[i] = l.Unlock(wctx)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("warm up %s: %w", subj.Name, err)
+	}
+	return f, nil
+}
+
+func (f *fleet) close() {
+	for _, m := range f.makers {
+		_ = m.Close()
+	}
+	for _, r := range f.rdbs {
+		_ = r.Close()
+	}
+}
+
+// window runs work(i, start, ctx) on n goroutines, all released at once, with
+// ctx ending d after the release; it returns when all have returned.
+func window(ctx context.Context, n int, d time.Duration, work func(i int, start time.Time, ctx context.Context)) {
+	start := time.Now()
+	wctx, cancel := context.WithDeadline(ctx, start.Add(d))
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { work(i, start, wctx) })
+	}
+	wg.Wait()
+}
+
+// windowResult is one subject's (or the ceiling's) result in one window.
+type windowResult struct {
+	ops        int64 // cycles (or script calls) completed inside the window
+	errs       errorCount
+	contention *contention // contended windows only
+}
+
+// unlock releases with its own bounded context: the window may have ended.
+func unlock(ctx context.Context, l impl.Locker) error {
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unlockTimeout)
+	defer cancel()
+	return l.Unlock(uctx)
+}
+
+// pauseAfterError keeps a worker whose calls fail from spinning.
+func pauseAfterError(ctx context.Context) {
+	t := time.NewTimer(time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// runUncontended measures n workers each cycling its own lock.
+func runUncontended(ctx context.Context, opts *redis.Options, subj Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
+	f, err := openFleet(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	res := &windowResult{}
+	counts := make([]int64, n)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		l := f.lockers[i]
+		for wctx.Err() == nil {
+			if err := l.Lock(wctx, lease); err != nil {
+				if wctx.Err() == nil {
+					res.errs.add(err)
+					pauseAfterError(wctx)
+				}
+				continue
+			}
+			if time.Since(start) <= d {
+				counts[i]++
+			}
+			if err := unlock(ctx, l); err != nil {
+				res.errs.add(err)
+			}
+		}
+	})
+	for _, c := range counts {
+		res.ops += c
+	}
+	return res, ctx.Err()
+}
+
+// runContended measures n workers on one lock and logs every grant.
+func runContended(ctx context.Context, opts *redis.Options, subj Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
+	f, err := openFleet(ctx, opts, subj, n, func(int) string { return name }, lease)
+	if err != nil {
+		return nil, err
+	}
+	defer f.close()
+	res := &windowResult{}
+	var (
+		mu   sync.Mutex
+		log  []grant
+		open []request
+	)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		l := f.lockers[i]
+		var enqueued time.Time
+		enq, isEnq := l.(impl.Enqueuer)
+		if isEnq {
+			enq.OnEnqueued(func(at time.Time) { enqueued = at })
+		}
+		waitingSince := func(req time.Time) time.Duration {
+			switch {
+			case !isEnq:
+				return req.Sub(start)
+			case enqueued.IsZero():
+				return notWaiting
+			default:
+				return enqueued.Sub(start)
+			}
+		}
+		for wctx.Err() == nil {
+			enqueued = time.Time{}
+			req := time.Now()
+			if err := l.Lock(wctx, lease); err != nil {
+				if wctx.Err() != nil {
+					mu.Lock()
+					open = append(open, request{worker: i, requested: req.Sub(start), waiting: waitingSince(req)})
+					mu.Unlock()
+					return
+				}
+				res.errs.add(err)
+				pauseAfterError(wctx)
+				continue
+			}
+			got := time.Now()
+			mu.Lock()
+			log = append(log, grant{worker: i, requested: req.Sub(start), waiting: waitingSince(req), granted: got.Sub(start), released: time.Since(start)})
+			mu.Unlock()
+			if err := unlock(ctx, l); err != nil {
+				res.errs.add(err)
+			}
+		}
+	})
+	for _, g := range log {
+		if g.granted <= d {
+			res.ops++
+		}
+	}
+	c := analyze(n, log, open, d)
+	res.contention = &c
+	return res, ctx.Err()
+}
+
+// runCeiling measures n workers, each on its own client, calling the no-op
+// script in a loop.
+func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration, prefix string) (*windowResult, error) {
+	rdbs := make([]*redis.Client, n)
+	for i := range rdbs {
+		o := *opts
+		rdbs[i] = redis.NewClient(&o)
+		defer rdbs[i].Close()
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, rdb := range rdbs { // warm-up: connection and SCRIPT LOAD
+		wg.Go(func() {
+			wctx, cancel := context.WithTimeout(ctx, unlockTimeout)
+			defer cancel()
+			errs[i] = noopScript.Run(wctx, rdb, []string{prefix}).Err()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("warm up ceiling: %w", err)
+	}
+	res := &windowResult{}
+	counts := make([]int64, n)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
+		for wctx.Err() == nil {
+			err := noopScript.EvalSha(wctx, rdbs[i], key).Err()
+			switch {
+			case err == nil:
+				if time.Since(start) <= d {
+					counts[i]++
+				}
+			case wctx.Err() == nil:
+				res.errs.add(err)
+				pauseAfterError(wctx)
+			}
+		}
+	})
+	for _, c := range counts {
+		res.ops += c
+	}
+	return res, ctx.Err()
+}
