@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -81,23 +82,20 @@ func Latency(l Link, latency, jitter time.Duration) Fault {
 // as removing a timeout toxic would anyway), removing the toxics and
 // enabling it again: clients reconnect.
 func BlackHole(l Link) Fault {
-	return &fault{
-		name: "proxy-blackhole", target: l.Name(),
-		start: func(ctx context.Context) error {
-			for _, t := range []Toxic{
-				{Name: toxicBlackholeUp, Type: toxicTypeTimeout, Stream: streamUpstream, Toxicity: 1, Attributes: map[string]int64{"timeout": 0}},
-				{Name: toxicBlackholeDn, Type: toxicTypeTimeout, Stream: streamDownstream, Toxicity: 1, Attributes: map[string]int64{"timeout": 0}},
-			} {
-				if err := l.AddToxic(ctx, t); err != nil {
-					return err
-				}
+	add := func(ctx context.Context) error {
+		for _, t := range []Toxic{
+			{Name: toxicBlackholeUp, Type: toxicTypeTimeout, Stream: streamUpstream, Toxicity: 1, Attributes: map[string]int64{"timeout": 0}},
+			{Name: toxicBlackholeDn, Type: toxicTypeTimeout, Stream: streamDownstream, Toxicity: 1, Attributes: map[string]int64{"timeout": 0}},
+		} {
+			if err := l.AddToxic(ctx, t); err != nil {
+				return err
 			}
-			return nil
-		},
-		stop: func(ctx context.Context) error {
-			return resetHeal(ctx, l, toxicBlackholeUp, toxicBlackholeDn)
-		},
+		}
+		return nil
 	}
+	heal := func(ctx context.Context) error { return resetHeal(ctx, l, toxicBlackholeUp, toxicBlackholeDn) }
+	start, stop := healOnlyAfterStart(add, heal)
+	return &fault{name: "proxy-blackhole", target: l.Name(), start: start, stop: stop}
 }
 
 // Reset returns a fault under which every connection through l is reset
@@ -106,14 +104,39 @@ func BlackHole(l Link) Fault {
 // (EOF / connection reset), and reconnects are reset again. Stop heals like
 // BlackHole's.
 func Reset(l Link) Fault {
-	return &fault{
-		name: "proxy-reset", target: l.Name(),
-		start: func(ctx context.Context) error {
-			return l.AddToxic(ctx, Toxic{Name: toxicReset, Type: toxicTypeResetTCP, Stream: streamUpstream, Toxicity: 1,
-				Attributes: map[string]int64{"timeout": 0}})
-		},
-		stop: func(ctx context.Context) error { return resetHeal(ctx, l, toxicReset) },
+	add := func(ctx context.Context) error {
+		return l.AddToxic(ctx, Toxic{Name: toxicReset, Type: toxicTypeResetTCP, Stream: streamUpstream, Toxicity: 1,
+			Attributes: map[string]int64{"timeout": 0}})
 	}
+	heal := func(ctx context.Context) error { return resetHeal(ctx, l, toxicReset) }
+	start, stop := healOnlyAfterStart(add, heal)
+	return &fault{name: "proxy-reset", target: l.Name(), start: start, stop: stop}
+}
+
+// healOnlyAfterStart wraps a start and a stop whose healing has side effects
+// (resetting connections) so that stop runs only after a start (even a failed
+// one, which may have half broken things) and only until it has succeeded:
+// Stop without Start, or a second Stop, leaves the link alone.
+func healOnlyAfterStart(start, stop func(context.Context) error) (func(context.Context) error, func(context.Context) error) {
+	var mu sync.Mutex
+	var broken bool
+	return func(ctx context.Context) error {
+			mu.Lock()
+			broken = true
+			mu.Unlock()
+			return start(ctx)
+		}, func(ctx context.Context) error {
+			mu.Lock()
+			defer mu.Unlock()
+			if !broken {
+				return nil
+			}
+			if err := stop(ctx); err != nil {
+				return err
+			}
+			broken = false
+			return nil
+		}
 }
 
 // Down returns a loud partition: the proxy is disabled, every established

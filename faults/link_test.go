@@ -76,6 +76,17 @@ func TestBlackHole(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := faults.BlackHole(l)
+		// Stop before Start is a no-op: the connection survives.
+		id, err := rdb.ClientID(t.Context()).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Stop(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if id2, err := rdb.ClientID(t.Context()).Result(); err != nil || id2 != id {
+			t.Fatalf("after Stop without Start: client id %d, %v; want the same connection (%d)", id2, err, id)
+		}
 		if err := f.Start(t.Context()); err != nil {
 			t.Fatal(err)
 		}
