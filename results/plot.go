@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
@@ -78,7 +79,8 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 	p.Y.Label.Text = "acquire latency (log scale)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = durationLogTicks{}
-	leg := plot.NewLegend()
+	style(p)
+	leg := newLegend()
 
 	fs := newFaultShading(faultWindows(h))
 	p.Add(fs)
@@ -163,8 +165,8 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 	if !anyPoint || p.Y.Min <= 0 || math.IsInf(p.Y.Min, 0) {
 		p.Y.Min, p.Y.Max = minLatency, 1
 	}
-	// Leave a decade of headroom for the fault labels.
-	p.Y.Max *= 10
+	// Leave headroom for the fault labels.
+	p.Y.Max *= 4
 	p.X.Min = math.Min(p.X.Min, 0)
 	if len(h.Ops) == 0 && len(h.Faults) == 0 {
 		p.X.Max = 1
@@ -184,13 +186,14 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 	p.Title.Text = o.title("Throughput over time")
 	p.X.Label.Text = "time (seconds since run start)"
 	p.Y.Label.Text = fmt.Sprintf("per second (in %s intervals)", FormatDuration(iv))
-	leg := plot.NewLegend()
+	style(p)
+	p.Y.Tick.Marker = roundTicks{}
+	leg := newLegend()
 
 	fs := newFaultShading(faultWindows(h))
 	p.Add(fs)
 
 	bs := series(h, iv)
-	perSec := float64(time.Second) / float64(iv)
 	var top float64
 	for _, s := range []struct {
 		name  string
@@ -200,17 +203,20 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 	}{
 		{"grants/s (ok acquires)", colGrant, nil, func(b bucket) int { return b.grants }},
 		{"failed acquires/s", colFail, []vg.Length{vg.Points(5), vg.Points(3)}, func(b bucket) int { return b.fails }},
-		{"info ops/s (outcome unknown)", colInfo, []vg.Length{vg.Points(2), vg.Points(2)}, func(b bucket) int { return b.infos }},
 	} {
-		xys := make(plotter.XYs, len(bs))
+		var xys plotter.XYs
 		total := 0
-		for i, b := range bs {
+		for _, b := range bs {
+			if b.width < int64(iv)/4 {
+				continue // too little of the run in it for a rate
+			}
 			v := s.value(b)
 			total += v
-			xys[i] = plotter.XY{X: seconds(b.start + int64(iv)/2), Y: float64(v) * perSec}
-			top = math.Max(top, xys[i].Y)
+			y := float64(v) / seconds(b.width)
+			xys = append(xys, plotter.XY{X: seconds(b.start + int64(iv)/2), Y: y})
+			top = math.Max(top, y)
 		}
-		if total == 0 && s.name != "grants/s (ok acquires)" {
+		if len(xys) == 0 || (total == 0 && s.name != "grants/s (ok acquires)") {
 			continue // an all-zero series of failures is noise
 		}
 		l, sc, err := plotter.NewLinePoints(xys)
@@ -222,7 +228,28 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		p.Add(l, sc)
 		leg.Add(s.name, l, sc)
 	}
+	// Info ops are rare: marked only in the intervals that have them.
+	var infos plotter.XYs
+	for _, b := range bs {
+		if b.infos > 0 {
+			y := float64(b.infos) / seconds(max(b.width, int64(iv)/4))
+			infos = append(infos, plotter.XY{X: seconds(b.start + int64(iv)/2), Y: y})
+			top = math.Max(top, y)
+		}
+	}
+	if len(infos) > 0 {
+		sc, err := plotter.NewScatter(infos)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colInfo, Radius: 3.5, Shape: draw.TriangleGlyph{}}
+		p.Add(sc)
+		leg.Add("info ops/s (outcome unknown)", sc)
+	}
 	fs.addLegend(&leg)
+	if _, last, ok := span(h); ok {
+		p.X.Max = math.Max(p.X.Max, seconds(last))
+	}
 	p.Y.Min = 0
 	// Leave headroom for the fault labels.
 	p.Y.Max = math.Max(top*1.25, 1)
@@ -231,6 +258,75 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		p.X.Max = 1
 	}
 	return writePNG(w, p, leg)
+}
+
+// style sets the fonts, padding and time ticks both plots share.
+func style(p *plot.Plot) {
+	p.Title.Padding = vg.Points(10)
+	p.Title.TextStyle.Font.Size = vg.Points(14)
+	p.X.Tick.Marker = secondTicks{}
+	p.X.Label.Padding = vg.Points(4)
+	p.Y.Label.Padding = vg.Points(4)
+	p.Add(plotter.NewGrid())
+}
+
+// newLegend returns a legend whose entries do not crowd each other.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = vg.Points(11)
+	l.Padding = vg.Points(4)
+	l.ThumbnailWidth = vg.Points(24)
+	return l
+}
+
+// secondTicks marks a time axis in seconds with at most a dozen labelled
+// ticks at a round step.
+type secondTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (secondTicks) Ticks(lo, hi float64) []plot.Tick {
+	steps := []float64{0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1200, 1800, 3600}
+	return stepTicks(lo, hi, pickStep(lo, hi, 12, steps))
+}
+
+// roundTicks marks a linear axis with at most eight labelled ticks at a step
+// of 1, 2 or 5 times a power of ten.
+type roundTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
+	var steps []float64
+	for e := -3.0; e <= 9; e++ {
+		for _, m := range []float64{1, 2, 5} {
+			steps = append(steps, m*math.Pow(10, e))
+		}
+	}
+	return stepTicks(lo, hi, pickStep(lo, hi, 8, steps))
+}
+
+// pickStep returns the smallest step giving at most n intervals.
+func pickStep(lo, hi float64, n int, steps []float64) float64 {
+	for _, s := range steps {
+		if (hi-lo)/s <= float64(n) {
+			return s
+		}
+	}
+	return steps[len(steps)-1]
+}
+
+// stepTicks labels every multiple of step in [lo, hi], with an unlabelled
+// tick halfway between.
+func stepTicks(lo, hi, step float64) []plot.Tick {
+	var ticks []plot.Tick
+	for i := math.Ceil(lo / step * 2); i/2*step <= hi+1e-9; i++ {
+		v := i / 2 * step
+		t := plot.Tick{Value: v}
+		if math.Mod(i, 2) == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
 }
 
 // gappedLines draws value over the buckets as lines, broken where a bucket

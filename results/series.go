@@ -29,6 +29,7 @@ func chooseInterval(span time.Duration) time.Duration {
 // bucket is one interval of a run.
 type bucket struct {
 	start    int64   // ns on the history clock
+	width    int64   // ns of the bucket inside the run's span
 	grants   int     // ok acquires that returned in the bucket
 	fails    int     // fail acquires that returned in the bucket
 	infos    int     // info ops called in the bucket
@@ -41,10 +42,11 @@ type bucket struct {
 // end of the history. Grants and fails count by return (when the answer came),
 // latencies and infos by call (when the request was made).
 func series(h *model.History, iv time.Duration) []bucket {
-	_, last, ok := span(h)
+	first, last, ok := span(h)
 	if !ok {
 		return nil
 	}
+	opsEnd := last
 	for _, f := range h.Faults {
 		last = max(last, f.Start, f.End)
 	}
@@ -53,6 +55,7 @@ func series(h *model.History, iv time.Duration) []bucket {
 	bs := make([]bucket, n)
 	for i := range bs {
 		bs[i].start = int64(i) * w
+		bs[i].width = max(min(bs[i].start+w, opsEnd)-max(bs[i].start, first), 0)
 	}
 	at := func(t int64) *bucket { return &bs[min(max(int(t/w), 0), n-1)] }
 	for i := range h.Ops {

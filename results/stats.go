@@ -91,10 +91,10 @@ const (
 
 // latencies accumulates durations into an HdrHistogram plus exact max/mean.
 type latencies struct {
-	h     *hdrhistogram.Histogram
-	n     int
-	sum   float64
-	max   int64
+	h   *hdrhistogram.Histogram
+	n   int
+	sum float64
+	max int64
 }
 
 func newLatencies() *latencies {
