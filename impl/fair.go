@@ -256,8 +256,10 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 	switch {
 	case applied && ctx.Err() != nil:
 		if _, uerr := l.unlockScript(cctx, lease); uerr != nil {
-			return false, true, fmt.Errorf("lock %q: undo acquire after cancellation: %w",
-				l.name, errors.Join(ErrNotObtained, ctx.Err(), uerr))
+			// Not ErrNotObtained: the hold may still be there (a first
+			// hold has no watchdog and expires within its lease).
+			return false, true, fmt.Errorf("lock %q: undo of an acquire after cancellation failed: %w",
+				l.name, errors.Join(ctx.Err(), uerr))
 		}
 		return false, true, errors.Join(ErrNotObtained, ctx.Err())
 	case applied:
