@@ -18,7 +18,9 @@ func TestClientPause(t *testing.T) {
 	if err := rdb.Set(t.Context(), "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	short := func() (context.Context, context.CancelFunc) { return context.WithTimeout(t.Context(), 200*time.Millisecond) }
+	short := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(t.Context(), 200*time.Millisecond)
+	}
 
 	all := admin.ClientPause(faults.PauseAll, time.Second)
 	start := time.Now()

@@ -148,7 +148,9 @@ func (p *RemoteProxy) Delete(ctx context.Context) error {
 	return nil
 }
 
-func (p *RemoteProxy) path(suffix string) string { return "/proxies/" + url.PathEscape(p.name) + suffix }
+func (p *RemoteProxy) path(suffix string) string {
+	return "/proxies/" + url.PathEscape(p.name) + suffix
+}
 
 // do sends one request with a JSON body (when in != nil), checks the status
 // and decodes the JSON answer into out (when out != nil). A toxiproxy error
