@@ -78,6 +78,8 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	case err != nil:
 		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, hp, err)
+	case h.Header.Version == 0 && len(h.Ops) == 0 && len(h.Faults) == 0 && h.Truncated != nil:
+		return nil, fmt.Errorf("%w: %s: its only line is not a record", ErrCorrupt, hp)
 	case h.Header.Version == 0 && len(h.Ops) == 0 && len(h.Faults) == 0:
 		return nil, fmt.Errorf("%w: %s holds no records", ErrNoHistory, hp)
 	case h.Header.Version > model.FormatVersion:
