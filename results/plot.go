@@ -317,12 +317,15 @@ func pickStep(lo, hi float64, n int, steps []float64) float64 {
 // stepTicks labels every multiple of step in [lo, hi], with an unlabelled
 // tick halfway between.
 func stepTicks(lo, hi, step float64) []plot.Tick {
+	dec := 0 // decimals that show step exactly
+	for dec < 6 && math.Abs(step*math.Pow10(dec)-math.Round(step*math.Pow10(dec))) > 1e-9 {
+		dec++
+	}
 	var ticks []plot.Tick
-	for i := math.Ceil(lo / step * 2); i/2*step <= hi+1e-9; i++ {
-		v := i / 2 * step
-		t := plot.Tick{Value: v}
-		if math.Mod(i, 2) == 0 {
-			t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+	for k := math.Ceil(lo / step * 2); k/2*step <= hi+step*1e-9; k++ {
+		t := plot.Tick{Value: k / 2 * step}
+		if math.Mod(k, 2) == 0 {
+			t.Label = strconv.FormatFloat(t.Value, 'f', dec, 64)
 		}
 		ticks = append(ticks, t)
 	}

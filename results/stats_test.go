@@ -103,7 +103,8 @@ func TestFormatDuration(t *testing.T) {
 		4561 * time.Microsecond:   "4.56ms",
 		123456 * time.Microsecond: "123ms",
 		1234 * time.Millisecond:   "1.23s",
-		90 * time.Second:          "90.0s",
+		90 * time.Second:          "90s",
+		1200 * time.Millisecond:   "1.2s",
 	} {
 		if got := FormatDuration(d); got != want {
 			t.Errorf("FormatDuration(%d) = %q, want %q", d, got, want)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
@@ -112,8 +113,8 @@ func RenderMarkdown(w io.Writer, sums []Summary) error {
 	)
 }
 
-// FormatDuration renders d compactly with three significant digits:
-// "850ns", "12.3µs", "4.56ms", "1.23s"; zero is "-".
+// FormatDuration renders d compactly with at most three significant digits:
+// "850ns", "12.3µs", "4.56ms", "10ms", "1.2s"; zero is "-".
 func FormatDuration(d time.Duration) string {
 	switch {
 	case d <= 0:
@@ -129,15 +130,19 @@ func FormatDuration(d time.Duration) string {
 	}
 }
 
-// sig3 formats v (>= 1) with three significant digits, trailing zeros kept
-// off.
+// sig3 formats v (>= 1) with at most three significant digits, without
+// trailing zeros.
 func sig3(v float64) string {
+	dec := 2
 	switch {
 	case v >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		dec = 0
 	case v >= 10:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		return strconv.FormatFloat(v, 'f', 2, 64)
+		dec = 1
 	}
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
 }

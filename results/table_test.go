@@ -53,7 +53,7 @@ func TestRender(t *testing.T) {
 			fair = l
 		}
 	}
-	for _, want := range []string{"1200", "30", "412.5", "1.20ms", "15.0ms", "1.10s", "valid"} {
+	for _, want := range []string{"1200", "30", "412.5", "1.2ms", "15ms", "1.1s", "valid"} {
 		if !strings.Contains(reentrant, want) {
 			t.Errorf("reentrant row lacks %q: %q", want, reentrant)
 		}
