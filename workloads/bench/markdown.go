@@ -1,0 +1,52 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+)
+
+// WriteMarkdown writes the report as a Markdown document: the run, the
+// subjects, every table, and what the contended columns mean.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	ew.printf("# lockcheck bench, %s\n\n%s\n\n", r.Started.Format("2006-01-02"), r.headline())
+	ew.printf("Every subject ran every cell in %d interleaved rounds of %v (subject order rotated each round); "+
+		"cycles/s are medians over rounds, latencies and counts pool all rounds. "+
+		"Each worker is one simulated process with its own go-redis client (MaxRetries -1), Maker and handle.\n\n", r.Rounds, r.Window)
+	ew.printf("Subjects:\n\n")
+	for _, s := range r.Subjects {
+		ew.printf("- `%s`: %s\n", s.Name, s.Doc)
+	}
+	ew.printf("\n")
+	for _, t := range r.tables() {
+		ew.printf("## %s\n\n", t.title)
+		if ew.err == nil {
+			ew.err = t.render(w, true)
+		}
+		ew.printf("\n")
+	}
+	ew.printf("%s", contendedNotes)
+	return ew.err
+}
+
+const contendedNotes = `Contended columns:
+
+- **of ceiling**: cycles/s ÷ (no-op script calls/s at the same worker count ÷ 2); one cycle needs at least two round trips.
+- **owner change**: share of grants that went to a different worker than the previous holder. A polling lock mostly re-grants to the worker that just unlocked.
+- **hand-off p50/p99**: from the previous holder's Unlock call to the grant of a *different* worker that had called Lock before that Unlock (same-owner re-grants excluded).
+- **wait p50**: median over workers of each worker's p50 acquire wait; **wait p99**: the worst worker's p99; **max wait**: the slowest worker's longest wait, the starvation figure. A request still waiting when a window ends counts its wait so far.
+- **grants/worker**: fewest–most grants of one worker over all rounds (0: a worker never got the lock).
+- **overtakes**: grants that went past a request surely waiting since before they were requested (for a FIFO lock reporting its enqueue time: enqueued; for others: Lock called). Zero for a fair lock without faults; for the others it measures how far from FIFO they are.
+`
+
+// errWriter keeps the first write error so a sequence of writes reads plainly.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, args...)
+	}
+}
