@@ -1,0 +1,117 @@
+package workloads
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lockcheck/lockcheck/faults"
+)
+
+// clients implements faults.Clients on the runner's workers. Targets are
+// the workers' names, "w0" .. "w<processes-1>"; a worker keeps its name
+// across the processes it runs.
+//
+// Stall freezes the worker at the stall point of its next critical section
+// (between the read of the protected register and the write), while it
+// holds the lock. To stop the hold's renewal the way a whole-process pause
+// would, the handle is abandoned (impl.Abandoner: renewal stops, nothing is
+// unlocked); a subject without Abandoner keeps renewing. Unstall lets the
+// worker write (with its possibly stale fencing token) and Unlock through
+// the same handle: Unlock still checks ownership in Redis, so it answers
+// truthfully (ok if the hold survived, not-owner if the lease ran out).
+// Renewal does not resume, but the process unlocks right after its write.
+// Model consequence: the stalled process stays live, so a grant to another
+// process during a stall longer than the lease is reported as a violation
+// (the known-unsafe stall scenario), with the stall window overlapping it.
+//
+// Crash cancels every op of the worker's current process (those in flight
+// end as info), abandons its handles without unlocking (their holds run out
+// within one lease), records a model.Abandon op unless an info op already
+// retired it, and starts a new process id on the same worker.
+type clients struct{ r *runner }
+
+var _ faults.Clients = clients{}
+
+func (c clients) Targets() []string {
+	out := make([]string, len(c.r.workers))
+	for i, w := range c.r.workers {
+		out[i] = w.name
+	}
+	return out
+}
+
+func (c clients) worker(target string) (*worker, error) {
+	for _, w := range c.r.workers {
+		if w.name == target {
+			return w, nil
+		}
+	}
+	return nil, fmt.Errorf("workloads: no client %q (targets: %v)", target, c.Targets())
+}
+
+func (c clients) Stall(ctx context.Context, target string) error {
+	w, err := c.worker(target)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	if w.exited {
+		w.mu.Unlock()
+		return errWorkerStopped
+	}
+	s := w.stall
+	if s == nil {
+		s = newStallReq()
+		w.stall = s
+	}
+	w.mu.Unlock()
+	select {
+	case <-s.frozen:
+		return s.err
+	case <-ctx.Done():
+		ended := s.end(ctx.Err())
+		w.mu.Lock()
+		if w.stall == s {
+			w.stall = nil
+		}
+		w.mu.Unlock()
+		if !ended {
+			s.unstall() // it froze meanwhile: let it run
+		}
+		return ctx.Err()
+	}
+}
+
+func (c clients) Unstall(_ context.Context, target string) error {
+	w, err := c.worker(target)
+	if err != nil {
+		return err
+	}
+	w.unstall()
+	return nil
+}
+
+func (c clients) Crash(ctx context.Context, target string) error {
+	w, err := c.worker(target)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	if w.exited {
+		w.mu.Unlock()
+		return nil // the run is over: nothing left to crash
+	}
+	cr := w.crash
+	if cr == nil {
+		cr = &crashReq{done: make(chan struct{})}
+		w.crash = cr
+		w.procC(errCrashed)
+	}
+	w.mu.Unlock()
+	select {
+	case <-cr.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,133 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RunConfig is one run: what to run, against what, for how long, with which
+// seed. It is plain data (JSON) so a run directory can store it verbatim and
+// `lockcheck check` or a rerun can read it back.
+type RunConfig struct {
+	// Subject names the lock implementation (see Registry).
+	Subject string `json:"subject"`
+	// Workload names the workload whose Generate(Seed) gives the plan.
+	Workload string `json:"workload"`
+	// Seed drives every random choice: the plan and each process's ops.
+	Seed int64 `json:"seed"`
+	// Duration is how long processes start new ops; the run then finishes
+	// the critical sections in progress and stops.
+	Duration time.Duration `json:"duration"`
+	// Clients is the number of go-redis clients (each with its own Maker:
+	// its own Redisson client id and pub/sub connection); processes are
+	// spread over them round-robin. 0: one client per process.
+	Clients int `json:"clients"`
+	// Plan, if set, replaces the workload's generated plan.
+	Plan *Plan `json:"plan,omitempty"`
+	// OpTimeout, if > 0, replaces the plan's op timeout.
+	OpTimeout time.Duration `json:"op_timeout,omitempty"`
+	// CheckTimeout bounds the linearizability check (0: 60 s).
+	CheckTimeout time.Duration `json:"check_timeout,omitempty"`
+	// WatchdogLease is the lease of holds taken with lease <= 0, given to
+	// subjects that take run settings (Subject.Configure). Short leases make
+	// the holds of retired processes run out fast. Default 1.5 s.
+	WatchdogLease time.Duration `json:"watchdog_lease"`
+	// MaxWait, if > 0, makes the liveness checker report an acquire that
+	// waited longer than this outside every fault window.
+	MaxWait time.Duration `json:"max_wait,omitempty"`
+	// InFlight is how long a request may still reach Redis after its client
+	// gave up on it; it is added to the deadline of every info op (which is
+	// also held back to the end of any fault active when it returned).
+	// Default 100 ms.
+	InFlight time.Duration `json:"in_flight"`
+	// StopTimeout bounds the end of the run: after Duration, processes get
+	// this long to release what they hold before their ops are cut off
+	// (ending as info). Default 10 s.
+	StopTimeout time.Duration `json:"stop_timeout"`
+	// Redis describes the target, for the record only (the caller's Dial
+	// decides where clients connect). Never put a password here.
+	Redis string `json:"redis,omitempty"`
+}
+
+// DefaultRunConfig returns the configuration of `lockcheck run` without
+// flags: the reentrant lock, the default workload, seed 1, 30 s.
+func DefaultRunConfig() RunConfig {
+	return RunConfig{
+		Subject:       "reentrant",
+		Workload:      DefaultWorkload,
+		Seed:          1,
+		Duration:      30 * time.Second,
+		CheckTimeout:  60 * time.Second,
+		WatchdogLease: 1500 * time.Millisecond,
+		InFlight:      100 * time.Millisecond,
+		StopTimeout:   10 * time.Second,
+	}
+}
+
+// withDefaults fills zero fields that have a default.
+func (c RunConfig) withDefaults() RunConfig {
+	d := DefaultRunConfig()
+	if c.WatchdogLease == 0 {
+		c.WatchdogLease = d.WatchdogLease
+	}
+	if c.InFlight == 0 {
+		c.InFlight = d.InFlight
+	}
+	if c.StopTimeout == 0 {
+		c.StopTimeout = d.StopTimeout
+	}
+	if c.CheckTimeout == 0 {
+		c.CheckTimeout = d.CheckTimeout
+	}
+	return c
+}
+
+// ResolvePlan returns the plan the run executes: Plan if set, else the
+// workload's plan for Seed, with OpTimeout applied.
+func (c RunConfig) ResolvePlan() (Plan, error) {
+	var p Plan
+	if c.Plan != nil {
+		p = *c.Plan
+		p.Locks = append([]string(nil), p.Locks...)
+		if p.Workload == "" {
+			p.Workload = c.Workload
+		}
+	} else {
+		w, err := LookupWorkload(c.Workload)
+		if err != nil {
+			return Plan{}, err
+		}
+		p = w.Generate(c.Seed)
+	}
+	if c.OpTimeout > 0 {
+		p.OpTimeout = c.OpTimeout
+	}
+	return p, p.Validate()
+}
+
+// Validate reports the first thing wrong with c (after defaults), including
+// a plan that cannot run.
+func (c RunConfig) Validate() error {
+	c = c.withDefaults()
+	switch {
+	case c.Subject == "":
+		return errors.New("run config: no subject")
+	case c.Workload == "" && c.Plan == nil:
+		return errors.New("run config: no workload")
+	case c.Duration <= 0:
+		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
+	case c.Clients < 0:
+		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
+	case c.OpTimeout < 0, c.CheckTimeout < 0, c.MaxWait < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
+		return errors.New("run config: negative timeout")
+	}
+	p, err := c.ResolvePlan()
+	if err != nil {
+		return fmt.Errorf("run config: %w", err)
+	}
+	if p.Lease == 0 && p.Hold.Max*4 > c.WatchdogLease {
+		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package workloads
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// dialer returns a Deps.Dial that connects straight to s.
+func dialer(s *faults.Server) func(context.Context, int) (redis.UniversalClient, error) {
+	return func(context.Context, int) (redis.UniversalClient, error) {
+		return redis.NewClient(s.Options()), nil
+	}
+}
+
+// run runs cfg against s, checks that the history written to disk reads
+// back as the one in memory, and returns the result.
+func run(t testing.TB, s *faults.Server, cfg RunConfig, deps Deps) *Result {
+	t.Helper()
+	if deps.Dial == nil {
+		deps.Dial = dialer(s)
+	}
+	var buf bytes.Buffer
+	deps.History = &buf
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Duration+2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, cfg, deps)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	h, err := model.ReadHistory(&buf)
+	if err != nil {
+		t.Fatalf("read back the history: %v", err)
+	}
+	if len(h.Ops) != len(res.History.Ops) || len(h.Faults) != len(res.History.Faults) {
+		t.Fatalf("history on disk has %d ops, %d faults; in memory %d, %d", len(h.Ops), len(h.Faults), len(res.History.Ops), len(res.History.Faults))
+	}
+	if h.Header.Meta["seed"] == "" || h.Header.Meta["plan"] == "" {
+		t.Fatalf("header meta = %v", h.Header.Meta)
+	}
+	return res
+}
+
+func startRedis(t testing.TB) *faults.Server {
+	t.Helper()
+	return redistest.Start(t, faults.ServerConfig{})
+}
+
+// summary renders a result on one line for logs.
+func summary(res *Result) string {
+	s := res.Stats
+	return res.Subject.Name + " " + res.Plan.Workload + ": " + string(res.Report.Verdict) +
+		" ops=" + itoa(s.Ops) + " granted=" + itoa(s.Granted) + " info=" + itoa(s.Info) + " sections=" + itoa(s.Sections)
+}
+
+func itoa(n int) string { return fmtInt(n) }

@@ -1,0 +1,171 @@
+package workloads
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Kind groups subjects in listings and reports.
+type Kind string
+
+// Subject kinds.
+const (
+	KindReference Kind = "reference" // lockcheck's own locks; must pass every safe scenario
+	KindPeer      Kind = "peer"      // adapters for other libraries
+	KindMutant    Kind = "mutant"    // deliberately broken; must be caught
+	KindUser      Kind = "user"      // registered from outside this module
+)
+
+// Subject is a named lock implementation the harness can run.
+type Subject struct {
+	// Name identifies the subject on the command line (lowercase, no spaces).
+	Name string
+	// Doc is a one-line description.
+	Doc string
+	// Kind says where the subject comes from. Register defaults it to KindUser.
+	Kind Kind
+	// Open makes a Maker on a go-redis client with the subject's default
+	// settings; the runner calls it once per client connection when Configure
+	// is nil. Register fills it from Configure when only Configure is set.
+	Open impl.MakerFunc
+	// Configure, if set, returns the MakerFunc for one run's settings (the
+	// watchdog lease of holds taken with lease <= 0, the run's seed). The
+	// runner prefers it to Open, so that a run's short watchdog lease reaches
+	// the lock and the checker alike.
+	Configure func(OpenOptions) impl.MakerFunc
+	// WatchdogLease is how long a hold taken through Open with lease <= 0
+	// lasts after its last renewal (0: impl.DefaultWatchdogTimeout, 30 s).
+	// The checker needs it when Configure is nil: a retired process's hold
+	// is assumed gone one WatchdogLease after its last request.
+	WatchdogLease time.Duration
+	// Reentrant says the same handle may lock again while it holds the lock.
+	// Workloads only reenter subjects that say so.
+	Reentrant bool
+	// Fair says grants follow request order, so the fairness checker applies.
+	Fair bool
+	// Catches names, for a mutant, the checker that must catch it.
+	Catches string
+}
+
+// OpenOptions are the run settings a subject's Configure receives.
+type OpenOptions struct {
+	// WatchdogLease is the lease of holds taken with lease <= 0 (renewed by
+	// a watchdog where the lock has one; the plain lease of the simple lock).
+	WatchdogLease time.Duration
+	// Seed is the run's seed, for locks with random backoff or jitter.
+	Seed int64
+}
+
+// MakerFor returns the MakerFunc to use with opts and the watchdog lease its
+// holds will have: Configure(opts) and opts.WatchdogLease when Configure is
+// set, else Open and the subject's WatchdogLease (default 30 s).
+func (s Subject) MakerFor(opts OpenOptions) (impl.MakerFunc, time.Duration) {
+	if s.Configure != nil {
+		return s.Configure(opts), opts.WatchdogLease
+	}
+	if s.WatchdogLease > 0 {
+		return s.Open, s.WatchdogLease
+	}
+	return s.Open, impl.DefaultWatchdogTimeout
+}
+
+// ErrUnknownSubject is returned by Lookup for a name nobody registered.
+var ErrUnknownSubject = errors.New("unknown subject")
+
+// Registry is a set of subjects by name, safe for concurrent use.
+type Registry struct {
+	mu sync.RWMutex
+	m  map[string]Subject
+}
+
+// NewRegistry returns a registry holding subjects.
+func NewRegistry(subjects ...Subject) (*Registry, error) {
+	r := &Registry{m: make(map[string]Subject)}
+	for _, s := range subjects {
+		if err := r.Register(s); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Register adds s. It fails when the name is empty or taken, or when both
+// Open and Configure are nil.
+func (r *Registry) Register(s Subject) error {
+	if s.Name == "" {
+		return errors.New("register subject: empty name")
+	}
+	if s.Open == nil && s.Configure == nil {
+		return fmt.Errorf("register subject %q: nil Open", s.Name)
+	}
+	if s.Open == nil {
+		s.Open = s.Configure(OpenOptions{WatchdogLease: s.WatchdogLease})
+	}
+	if s.Kind == "" {
+		s.Kind = KindUser
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.m[s.Name]; ok {
+		return fmt.Errorf("register subject %q: name already registered", s.Name)
+	}
+	r.m[s.Name] = s
+	return nil
+}
+
+// Lookup returns the subject called name, or an error wrapping
+// ErrUnknownSubject that lists the known names.
+func (r *Registry) Lookup(name string) (Subject, error) {
+	r.mu.RLock()
+	s, ok := r.m[name]
+	r.mu.RUnlock()
+	if !ok {
+		return Subject{}, fmt.Errorf("%w %q (known: %v)", ErrUnknownSubject, name, r.Names())
+	}
+	return s, nil
+}
+
+// All returns every subject, sorted by kind then name.
+func (r *Registry) All() []Subject {
+	r.mu.RLock()
+	out := make([]Subject, 0, len(r.m))
+	for _, s := range r.m {
+		out = append(out, s)
+	}
+	r.mu.RUnlock()
+	order := map[Kind]int{KindReference: 0, KindPeer: 1, KindUser: 2, KindMutant: 3}
+	sort.Slice(out, func(i, j int) bool {
+		if oi, oj := order[out[i].Kind], order[out[j].Kind]; oi != oj {
+			return oi < oj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Names returns every subject's name, in All's order.
+func (r *Registry) Names() []string {
+	var names []string
+	for _, s := range r.All() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Subjects is the default registry: lockcheck's reference locks, the peer
+// adapters and the mutants. Code outside this module adds its own lock with
+// Subjects.Register and can then run every workload and checker against it.
+var Subjects = mustRegistry(builtinSubjects())
+
+func mustRegistry(subjects []Subject) *Registry {
+	r, err := NewRegistry(subjects...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}

@@ -1,0 +1,428 @@
+package workloads
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// Deps are what a run needs besides its RunConfig: connections, where the
+// history goes, the faults to inject.
+type Deps struct {
+	// Dial opens the go-redis client of client connection i (0 <= i <
+	// clients). It is required. Insert a proxy per client here for network
+	// faults. The client must not retry commands on its own (MaxRetries: -1;
+	// faults.Server.Options and faults.RedisAddr give such options) and
+	// should honour ctx deadlines (ContextTimeoutEnabled). The runner closes
+	// every client Dial returns.
+	Dial func(ctx context.Context, i int) (redis.UniversalClient, error)
+	// Registry resolves RunConfig.Subject (nil: Subjects).
+	Registry *Registry
+	// History receives the history as JSON Lines while the run goes: the
+	// header first, then every op as it completes and every fault window as
+	// it heals (nil: kept in memory only).
+	History io.Writer
+	// Meta is added to the history header (the runner sets seed, subject,
+	// workload, plan and config).
+	Meta map[string]string
+	// Nemesis, if set, is called once the clients exist, with the runner's
+	// faults.Clients (for client stalls and crashes); the Nemesis it returns
+	// runs alongside the workload from the start, its windows recorded in
+	// the history on the run's clock. Its schedule should end before
+	// Duration: the nemesis is cancelled (and heals everything) when
+	// Duration ends.
+	Nemesis func(c faults.Clients) (*faults.Nemesis, error)
+	// Progress receives a progress line once a second when it is a terminal
+	// (an *os.File on a TTY); otherwise nothing is written.
+	Progress io.Writer
+}
+
+// Result is a finished run.
+type Result struct {
+	// Config is the configuration as run (defaults filled in).
+	Config RunConfig `json:"config"`
+	// Plan is the plan the processes executed.
+	Plan Plan `json:"plan"`
+	// Subject is the subject's name and capabilities.
+	Subject SubjectInfo `json:"subject"`
+	// Start is the wall-clock time of the history's time 0.
+	Start time.Time `json:"start"`
+	// History is everything recorded.
+	History *model.History `json:"-"`
+	// Report is the checkers' verdict on History.
+	Report model.Report `json:"report"`
+	// CheckOptions are the options Report was checked with (for a re-check).
+	CheckOptions model.Options `json:"check_options"`
+	// Stats are counts and rates.
+	Stats Stats `json:"stats"`
+	// Warnings say why the run may mean less than it seems (no grant at
+	// all, a nemesis that failed).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// SubjectInfo describes the subject a run used.
+type SubjectInfo struct {
+	Name          string        `json:"name"`
+	Kind          Kind          `json:"kind"`
+	Reentrant     bool          `json:"reentrant"`
+	Fair          bool          `json:"fair"`
+	WatchdogLease time.Duration `json:"watchdog_lease"`
+}
+
+// Stats are a run's basic figures.
+type Stats struct {
+	Ops      int `json:"ops"`
+	OK       int `json:"ok"`
+	Fail     int `json:"fail"`
+	Info     int `json:"info"`
+	Acquires int `json:"acquires"`
+	Granted  int `json:"granted"`
+	Releases int `json:"releases"`
+	Sections int `json:"sections"`
+	Abandons int `json:"abandons"`
+	// Processes is how many process ids were used (initial + replacements).
+	Processes int `json:"processes"`
+	// Elapsed is from the first op to the end of the run (before checking).
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// OpsPerSec is Ops / Elapsed.
+	OpsPerSec float64 `json:"ops_per_sec"`
+	// CheckElapsed is how long model.Check took.
+	CheckElapsed time.Duration `json:"check_elapsed_ns"`
+}
+
+// Errors Run returns.
+var (
+	// ErrNoDial is returned when Deps.Dial is nil.
+	ErrNoDial = errors.New("workloads: Deps.Dial is nil")
+	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
+	// asked for. Run still returns the Result.
+	ErrNemesis = errors.New("workloads: nemesis failed")
+	// ErrHistoryWrite wraps a failure to write the history. Run still
+	// returns the Result (the in-memory history is complete).
+	ErrHistoryWrite = errors.New("workloads: writing the history failed")
+)
+
+// Run executes cfg: N logical processes, each with its own Locker handles
+// (lock name, owner token "p<id>") over the clients Dial makes, issue the
+// plan's ops for cfg.Duration; every op is bounded by the op timeout and
+// recorded as it completes. A process whose op ends as info is retired (its
+// handles abandoned, so their renewal stops and whatever they hold runs out
+// within one lease) and replaced by a new process id on the same worker.
+// Each critical section read-modify-writes a register per lock kept in this
+// process (fenced by the handle's token when it has one). At the end, the
+// processes release what they hold (bounded by StopTimeout), the Makers
+// and clients are closed, and the history is checked with model.Check.
+//
+// Run returns an error without a Result for a bad config, an unknown
+// subject or workload, or a client or Maker that cannot be opened. It
+// returns a Result together with an error wrapping ErrNemesis or
+// ErrHistoryWrite when the run happened but around it something failed;
+// treat such a run as invalid. Cancelling ctx ends the run early (the
+// result is checked as usual).
+func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if deps.Dial == nil {
+		return nil, ErrNoDial
+	}
+	reg := deps.Registry
+	if reg == nil {
+		reg = Subjects
+	}
+	subj, err := reg.Lookup(cfg.Subject)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := cfg.ResolvePlan()
+	if err != nil {
+		return nil, err
+	}
+	makerFunc, lease := subj.MakerFor(OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
+	r := &runner{
+		cfg: cfg, plan: plan, subj: subj, watchdogLease: lease,
+		regs:   map[string]*register{},
+		prefix: keyPrefix(),
+	}
+	for _, l := range plan.Locks {
+		r.regs[l] = &register{}
+	}
+	nclients := cfg.Clients
+	if nclients == 0 {
+		nclients = plan.Processes
+	}
+	if err := r.open(ctx, deps.Dial, makerFunc, nclients); err != nil {
+		r.closeClients()
+		return nil, err
+	}
+	defer r.closeClients()
+
+	meta := r.meta(deps.Meta)
+	r.base = time.Now()
+	rec, err := model.NewRecorder(deps.History, model.Header{Meta: meta})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrHistoryWrite, err)
+	}
+	r.rec = rec
+	r.tracker = newFaultTracker(r)
+
+	res := &Result{
+		Config: cfg, Plan: plan, Start: r.base,
+		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease},
+	}
+	var errs []error
+	if err := r.execute(ctx, deps); err != nil {
+		errs = append(errs, err)
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if err := rec.Err(); err != nil {
+		errs = append(errs, fmt.Errorf("%w: %w", ErrHistoryWrite, err))
+	}
+	r.closeClients()
+
+	res.History = rec.History()
+	res.Stats = r.stats(res.History)
+	res.CheckOptions = model.Options{
+		Timeout:       cfg.CheckTimeout,
+		WatchdogLease: lease,
+		Fair:          subj.Fair,
+		MaxWait:       cfg.MaxWait,
+	}
+	start := time.Now()
+	res.Report = model.Check(res.History, res.CheckOptions)
+	res.Stats.CheckElapsed = time.Since(start)
+	if res.Stats.Granted == 0 {
+		res.Warnings = append(res.Warnings, "no acquire was granted: the run exercised nothing")
+	}
+	return res, errors.Join(errs...)
+}
+
+// runner is one run's state.
+type runner struct {
+	cfg           RunConfig
+	plan          Plan
+	subj          Subject
+	watchdogLease time.Duration
+	prefix        string // Redis key prefix of this run's locks
+
+	rdbs   []redis.UniversalClient
+	makers []impl.Maker
+	closed bool
+
+	base    time.Time
+	rec     *model.Recorder
+	regs    map[string]*register
+	tracker *faultTracker
+	workers []*worker
+	nextPID atomic.Int64
+
+	// live counters for the progress line
+	nOps, nOK, nFail, nInfo atomic.Int64
+}
+
+// open dials the clients and opens one Maker on each.
+func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redis.UniversalClient, error), mf impl.MakerFunc, n int) error {
+	for i := range n {
+		rdb, err := dial(ctx, i)
+		if err != nil {
+			return fmt.Errorf("dial client %d: %w", i, err)
+		}
+		if rdb == nil {
+			return fmt.Errorf("dial client %d: nil client", i)
+		}
+		r.rdbs = append(r.rdbs, rdb)
+		m, err := mf(ctx, rdb)
+		if err != nil {
+			return fmt.Errorf("open %s on client %d: %w", r.subj.Name, i, err)
+		}
+		r.makers = append(r.makers, m)
+	}
+	return nil
+}
+
+// closeClients closes the Makers (stopping every watchdog without unlocking)
+// and then the clients. It is idempotent.
+func (r *runner) closeClients() {
+	if r.closed {
+		return
+	}
+	r.closed = true
+	for _, m := range r.makers {
+		_ = m.Close()
+	}
+	for _, c := range r.rdbs {
+		_ = c.Close()
+	}
+}
+
+func (r *runner) meta(extra map[string]string) map[string]string {
+	m := map[string]string{}
+	for k, v := range extra {
+		m[k] = v
+	}
+	planJSON, _ := json.Marshal(r.plan)
+	cfgJSON, _ := json.Marshal(r.cfg)
+	m["seed"] = strconv.FormatInt(r.cfg.Seed, 10)
+	m["subject"] = r.subj.Name
+	m["workload"] = r.plan.Workload
+	m["plan"] = string(planJSON)
+	m["config"] = string(cfgJSON)
+	m["watchdog_lease"] = r.watchdogLease.String()
+	m["fair"] = strconv.FormatBool(r.subj.Fair)
+	m["key_prefix"] = r.prefix
+	m["start"] = time.Now().UTC().Format(time.RFC3339Nano)
+	return m
+}
+
+// now is the run's clock: nanoseconds since base (monotonic).
+func (r *runner) now() int64 { return int64(time.Since(r.base)) }
+
+// at converts a wall time taken in this process to the run's clock.
+func (r *runner) at(t time.Time) int64 { return int64(t.Sub(r.base)) }
+
+// record records op (info ops may be held back until faults heal).
+func (r *runner) record(o model.Op) {
+	r.nOps.Add(1)
+	switch o.Outcome {
+	case model.OK:
+		r.nOK.Add(1)
+	case model.Fail:
+		r.nFail.Add(1)
+	case model.Info:
+		r.nInfo.Add(1)
+	}
+	if o.Outcome == model.Info {
+		r.tracker.recordInfo(o)
+		return
+	}
+	_ = r.rec.Op(o) // errors are sticky in rec.Err
+}
+
+// execute runs the workers, the nemesis and the progress line, and stops
+// them all.
+func (r *runner) execute(ctx context.Context, deps Deps) error {
+	runCtx, cancelRun := context.WithTimeout(ctx, r.cfg.Duration)
+	defer cancelRun()
+	// hard ends every op of every process: cancelled StopTimeout after the
+	// workers were told to stop, or when ctx ends... after StopTimeout too,
+	// so that a cancelled run still releases what it holds.
+	hard, cancelHard := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelHard()
+	stop, cancelStop := context.WithCancel(context.Background())
+	defer cancelStop()
+
+	for i := range r.plan.Processes {
+		w := &worker{r: r, slot: i, name: fmt.Sprintf("w%d", i), maker: r.makers[i%len(r.makers)], hard: hard, stop: stop}
+		w.newProcess(i)
+		r.workers = append(r.workers, w)
+	}
+	r.nextPID.Store(int64(r.plan.Processes))
+
+	var nem *faults.Nemesis
+	if deps.Nemesis != nil {
+		n, err := deps.Nemesis(clients{r})
+		if err != nil {
+			return fmt.Errorf("%w: %w", ErrNemesis, err)
+		}
+		nem = n
+		r.tracker.wrap(nem)
+	}
+
+	var wg sync.WaitGroup
+	for _, w := range r.workers {
+		wg.Go(w.run)
+	}
+	var nemErr error
+	nemDone := make(chan struct{})
+	if nem != nil {
+		go func() {
+			defer close(nemDone)
+			nemErr = nem.Run(runCtx)
+		}()
+	} else {
+		close(nemDone)
+	}
+	prog := startProgress(deps.Progress, r)
+
+	<-runCtx.Done()
+	<-nemDone // the nemesis heals everything before it returns
+	for _, w := range r.workers {
+		w.unstall()
+	}
+	cancelStop()
+	workersDone := make(chan struct{})
+	go func() { wg.Wait(); close(workersDone) }()
+	select {
+	case <-workersDone:
+	case <-time.After(r.cfg.StopTimeout):
+		cancelHard()
+		<-workersDone
+	}
+	prog.stop()
+	r.tracker.flush()
+	if nemErr != nil {
+		return fmt.Errorf("%w: %w", ErrNemesis, nemErr)
+	}
+	return nil
+}
+
+// stats counts the history.
+func (r *runner) stats(h *model.History) Stats {
+	s := Stats{Processes: int(r.nextPID.Load())}
+	var last int64
+	for _, o := range h.Ops {
+		s.Ops++
+		last = max(last, o.Return)
+		if o.Kind == model.Abandon {
+			s.Abandons++
+			continue
+		}
+		switch o.Outcome {
+		case model.OK:
+			s.OK++
+		case model.Fail:
+			s.Fail++
+		case model.Info:
+			s.Info++
+		}
+		switch o.Kind {
+		case model.Acquire:
+			s.Acquires++
+			if o.Outcome == model.OK {
+				s.Granted++
+			}
+		case model.Release:
+			s.Releases++
+		case model.Section:
+			s.Sections++
+		}
+	}
+	s.Elapsed = time.Duration(last)
+	if last > 0 {
+		s.OpsPerSec = float64(s.Ops) / s.Elapsed.Seconds()
+	}
+	return s
+}
+
+// keyPrefix returns a fresh prefix for this run's lock keys, so that runs on
+// a shared Redis never meet each other's (or a crashed run's) keys.
+func keyPrefix() string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return "lockcheck:" + hex.EncodeToString(b[:]) + ":"
+}

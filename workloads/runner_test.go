@@ -1,0 +1,41 @@
+package workloads
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+func fmtInt(n int) string { return strconv.Itoa(n) }
+
+// TestReferenceLocksPass runs every workload on every reference lock for a
+// few seconds: each run must be valid and must have done real work.
+func TestReferenceLocksPass(t *testing.T) {
+	s := startRedis(t)
+	for _, subj := range Subjects.All() {
+		if subj.Kind != KindReference {
+			continue
+		}
+		for _, w := range Workloads() {
+			t.Run(subj.Name+"/"+w.Name, func(t *testing.T) {
+				cfg := DefaultRunConfig()
+				cfg.Subject, cfg.Workload, cfg.Seed = subj.Name, w.Name, 7
+				cfg.Duration = 2500 * time.Millisecond
+				cfg.CheckTimeout = 30 * time.Second
+				res := run(t, s, cfg, Deps{})
+				t.Log(summary(res))
+				if res.Report.Verdict != model.Valid {
+					t.Fatalf("verdict %s:\n%s", res.Report.Verdict, res.Report)
+				}
+				if res.Stats.Granted < 10 || res.Stats.Sections < 10 {
+					t.Fatalf("run too thin: %+v", res.Stats)
+				}
+				if len(res.Warnings) > 0 {
+					t.Fatalf("warnings: %v", res.Warnings)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package workloads
+
+import (
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/mutants"
+	"github.com/lockcheck/lockcheck/impl/peers"
+)
+
+// builtinSubjects lists lockcheck's reference locks, the peer adapters and the
+// mutants. Every one has a Configure, so a run's watchdog lease reaches the
+// lock (and the checker assumes the same lease).
+func builtinSubjects() []Subject {
+	s := []Subject{
+		{
+			Name: "reentrant", Kind: KindReference, Reentrant: true,
+			Doc: "Redisson RLock port: hash + Lua, pub/sub wake-ups bounded by the TTL, watchdog",
+			Configure: func(o OpenOptions) impl.MakerFunc {
+				return impl.ReentrantMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
+			},
+		},
+		{
+			Name: "fenced", Kind: KindReference, Reentrant: true,
+			Doc: "Redisson RFencedLock port: the reentrant lock plus a fencing token (INCR) per grant",
+			Configure: func(o OpenOptions) impl.MakerFunc {
+				return impl.FencedMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
+			},
+		},
+		{
+			Name: "simple", Kind: KindReference,
+			Doc: "single-key SET NX PX lock, compare-and-delete unlock, bounded polling; no watchdog (lease <= 0: the run's watchdog lease)",
+			Configure: func(o OpenOptions) impl.MakerFunc {
+				return impl.SimpleMaker(impl.WithSimpleLease(o.WatchdogLease), impl.WithSimpleSeed(uint64(o.Seed)))
+			},
+		},
+	}
+	s = append(s, fairSubjects()...)
+	for _, p := range peers.All() {
+		name := p.Name
+		s = append(s, Subject{
+			Name: name, Kind: KindPeer, Doc: p.Doc,
+			Configure: func(o OpenOptions) impl.MakerFunc {
+				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
+				switch name {
+				case "redsync":
+					return peers.Redsync(opts)
+				case "redsync-tuned":
+					return peers.RedsyncTuned(opts)
+				case "redislock":
+					return peers.Redislock(opts)
+				case "redislock-tuned":
+					return peers.RedislockTuned(opts)
+				}
+				return p.Open // a peer added later: its defaults
+			},
+			WatchdogLease: peers.DefaultWatchdogLease,
+		})
+	}
+	for _, m := range mutants.All() {
+		name := m.Name
+		s = append(s, Subject{
+			Name: name, Kind: KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true,
+			Configure: func(o OpenOptions) impl.MakerFunc {
+				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
+					if mm.Name == name {
+						return mm.Open
+					}
+				}
+				panic("mutant " + name + " vanished from mutants.AllWithLease")
+			},
+			WatchdogLease: mutants.DefaultWatchdogLease,
+		})
+	}
+	return s
+}

@@ -1,0 +1,430 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// errCrashed ends the ops of a crashed process.
+var errCrashed = errors.New("workloads: process crashed by a fault")
+
+// errWorkerStopped is what Stall returns for a worker that has finished.
+var errWorkerStopped = errors.New("workloads: worker stopped")
+
+// outCrashed is what acquire and release return, without recording an op,
+// when the process crashed before the op started.
+const outCrashed model.Outcome = ""
+
+// worker is one slot of the run: a sequence of logical processes, one at a
+// time, each with its own owner token and handles. A fault names a worker
+// ("w3"), not a process: the worker survives the retirement of its process.
+type worker struct {
+	r     *runner
+	slot  int
+	name  string
+	maker impl.Maker
+	hard  context.Context // cut off every op (end of the run's grace period)
+	stop  context.Context // done: start no new cycle, cancel waiting acquires
+
+	p *process // current process; only the worker's goroutine replaces it
+
+	// retiredByInfo: the current process's last op ended as info while a
+	// crash was pending (the crash then records no Abandon op).
+	retiredByInfo bool
+
+	mu     sync.Mutex
+	stall  *stallReq // pending or active stall
+	crash  *crashReq // pending crash
+	procC  context.CancelCauseFunc
+	exited bool
+}
+
+// process is one logical process: an id, an owner token, a random source
+// and one handle per lock it touched.
+type process struct {
+	id      int
+	owner   string
+	rng     *rand.Rand
+	ctx     context.Context // cancelled when the process crashes
+	handles map[string]impl.Locker
+	held    string // lock currently held ("" when none)
+	lastOp  string // lock of the last op
+}
+
+type stallReq struct {
+	frozen     chan struct{} // closed when the worker froze, or the request ended (err set)
+	resume     chan struct{} // closed by Unstall
+	err        error
+	once       sync.Once // closes frozen
+	resumeOnce sync.Once // closes resume
+}
+
+func newStallReq() *stallReq {
+	return &stallReq{frozen: make(chan struct{}), resume: make(chan struct{})}
+}
+
+// end closes frozen with err unless the worker froze first; it reports
+// whether it did.
+func (s *stallReq) end(err error) (ended bool) {
+	s.once.Do(func() { s.err = err; close(s.frozen); ended = true })
+	return ended
+}
+
+// freeze runs stop and closes frozen unless the request ended first; it
+// reports whether the worker froze.
+func (s *stallReq) freeze(stop func()) (froze bool) {
+	s.once.Do(func() { stop(); close(s.frozen); froze = true })
+	return froze
+}
+
+func (s *stallReq) unstall() { s.resumeOnce.Do(func() { close(s.resume) }) }
+
+type crashReq struct {
+	done chan struct{} // closed when the old process is retired
+}
+
+// newProcess makes process id the worker's current process.
+func (w *worker) newProcess(id int) {
+	ctx, cancel := context.WithCancelCause(w.hard)
+	w.p = &process{
+		id: id, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),
+		ctx: ctx, handles: map[string]impl.Locker{},
+	}
+	w.mu.Lock()
+	w.procC = cancel
+	w.mu.Unlock()
+}
+
+// retire abandons the current process's handles (so their renewal stops and
+// their holds run out within one lease) and starts a new process. abandon
+// records a model.Abandon op first (for a retirement that no info op made).
+func (w *worker) retire(abandon bool) {
+	p := w.p
+	if abandon {
+		lock := p.held
+		if lock == "" {
+			lock = p.lastOp
+		}
+		if lock == "" {
+			lock = w.r.plan.Locks[0]
+		}
+		t := w.r.now()
+		w.r.record(model.Op{Process: p.id, Lock: lock, Kind: model.Abandon, Call: t, Return: t, Outcome: model.OK})
+	}
+	for _, h := range p.handles {
+		if a, ok := h.(impl.Abandoner); ok {
+			a.Abandon()
+		}
+	}
+	w.mu.Lock()
+	cancel := w.procC
+	w.mu.Unlock()
+	cancel(errCrashed)
+	w.newProcess(int(w.r.nextPID.Add(1) - 1))
+}
+
+// handle returns the current process's handle on lock.
+func (w *worker) handle(lock string) impl.Locker {
+	h, ok := w.p.handles[lock]
+	if !ok {
+		h = w.maker.NewLocker(w.r.prefix+lock, w.p.owner)
+		w.p.handles[lock] = h
+	}
+	return h
+}
+
+// run is the worker's goroutine: cycles until the run stops.
+func (w *worker) run() {
+	defer w.finish()
+	for {
+		if w.crashed() {
+			continue
+		}
+		if w.stop.Err() != nil || w.hard.Err() != nil {
+			return
+		}
+		w.cycle()
+	}
+}
+
+// finish releases a pending stall or crash request when the worker exits.
+func (w *worker) finish() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.exited = true
+	if s := w.stall; s != nil {
+		s.end(errWorkerStopped)
+		w.stall = nil
+	}
+	if c := w.crash; c != nil {
+		close(c.done)
+		w.crash = nil
+	}
+	if w.procC != nil {
+		w.procC(nil)
+	}
+}
+
+// crashed handles a pending crash: it retires the process (abandoning
+// without unlocking) and acknowledges. It reports whether it did.
+func (w *worker) crashed() bool {
+	w.mu.Lock()
+	c := w.crash
+	w.crash = nil
+	w.mu.Unlock()
+	if c == nil {
+		return false
+	}
+	w.retire(!w.retiredByInfo)
+	w.retiredByInfo = false
+	close(c.done)
+	return true
+}
+
+// cycle is one acquire, optional reentries, critical sections and releases.
+func (w *worker) cycle() {
+	r, p := w.r, w.p
+	plan := r.plan
+	if !w.sleep(plan.Think.Draw(p.rng), true) {
+		return
+	}
+	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
+	h := w.handle(lock)
+	p.lastOp = lock
+	out := w.acquire(h, lock)
+	if out != model.OK {
+		return // fail: try again; info: retired
+	}
+	p.held = lock
+	holds := 1
+	if r.subj.Reentrant && plan.MaxReentry > 0 {
+		for k := p.rng.IntN(plan.MaxReentry + 1); k > 0; k-- {
+			switch w.acquire(h, lock) {
+			case model.OK:
+				holds++
+			case model.Info, outCrashed:
+				return
+			}
+		}
+	}
+	for holds > 0 {
+		if !w.section(h, lock) {
+			return
+		}
+		switch w.release(h, lock) {
+		case model.OK:
+			holds--
+		case model.Fail:
+			holds = 0 // the lock says we hold nothing
+		default:
+			return // info (retired) or crashed
+		}
+	}
+	p.held = ""
+}
+
+// acquire runs Lock or TryLock (drawn from the plan's mix) and records it.
+func (w *worker) acquire(h impl.Locker, lock string) model.Outcome {
+	r, p := w.r, w.p
+	plan := r.plan
+	try := p.rng.IntN(100) < plan.TryLockPercent
+	wait := plan.Wait.Draw(p.rng)
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Acquire, Lease: int64(plan.Lease), Blocking: !try}
+	if try {
+		o.Wait = int64(wait)
+	}
+	var enq time.Time
+	if e, ok := h.(impl.Enqueuer); ok {
+		e.OnEnqueued(func(at time.Time) { enq = at })
+	}
+	// A waiting acquire is cancelled when the run stops (it then ends as a
+	// fail: nothing was granted, and the Locker contract says nothing is
+	// left behind) or when the process crashes.
+	if p.ctx.Err() != nil {
+		return outCrashed
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, plan.OpTimeout)
+	defer cancel()
+	defer context.AfterFunc(w.stop, cancel)()
+
+	o.Call = r.now()
+	var err error
+	granted := true
+	if try {
+		granted, err = h.TryLock(ctx, wait, plan.Lease)
+	} else {
+		err = h.Lock(ctx, plan.Lease)
+	}
+	o.Return = r.now()
+	switch {
+	case err == nil && !granted:
+		o.Outcome = model.Fail
+	case p.ctx.Err() != nil && err != nil:
+		o.Outcome = model.Info // crashed in flight
+	default:
+		o.Outcome = classify(model.Acquire, err)
+	}
+	if err != nil {
+		o.Error = err.Error()
+	}
+	if !enq.IsZero() {
+		o.Enqueued = r.at(enq)
+	}
+	if o.Outcome == model.OK {
+		if f, ok := h.(impl.Fenced); ok {
+			o.Token = f.Token()
+		}
+	}
+	r.record(o)
+	if o.Outcome == model.Info {
+		w.retireInfo()
+	}
+	return o.Outcome
+}
+
+// release runs Unlock and records it.
+func (w *worker) release(h impl.Locker, lock string) model.Outcome {
+	r, p := w.r, w.p
+	if p.ctx.Err() != nil {
+		return outCrashed
+	}
+	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
+	defer cancel()
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now()}
+	err := h.Unlock(ctx)
+	o.Return = r.now()
+	if p.ctx.Err() != nil && err != nil {
+		o.Outcome = model.Info
+	} else {
+		o.Outcome = classify(model.Release, err)
+	}
+	if err != nil {
+		o.Error = err.Error()
+	}
+	r.record(o)
+	if o.Outcome == model.Info {
+		w.retireInfo()
+	}
+	return o.Outcome
+}
+
+// section is one critical section: read the lock's register, hold, write
+// read+1 presenting the handle's fencing token. A stall fault freezes the
+// worker between the read and the write. It reports false when the process
+// crashed meanwhile (and was retired).
+func (w *worker) section(h impl.Locker, lock string) bool {
+	r, p := w.r, w.p
+	hold := r.plan.Hold.Draw(p.rng)
+	if !r.plan.Counter {
+		w.stallPoint(h)
+		return w.sleep(hold, false)
+	}
+	var token int64
+	if f, ok := h.(impl.Fenced); ok {
+		token = f.Token()
+	}
+	reg := r.regs[lock]
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now()}
+	o.Read = reg.read()
+	w.stallPoint(h)
+	if !w.sleep(hold, false) {
+		return false
+	}
+	o.Write = o.Read + 1
+	seq, ok := reg.write(o.Write, token, p.id)
+	o.Return = r.now()
+	o.Seq = seq
+	o.Outcome = model.OK
+	if !ok {
+		o.Outcome = model.Fail
+		o.Error = "stale fencing token"
+	}
+	r.record(o)
+	return true
+}
+
+// sleep waits d. It returns false when the process crashed meanwhile (or,
+// if interruptible, when the run stopped).
+func (w *worker) sleep(d time.Duration, interruptible bool) bool {
+	if d <= 0 {
+		return w.p.ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	var stop <-chan struct{}
+	if interruptible {
+		stop = w.stop.Done()
+	}
+	select {
+	case <-t.C:
+		return w.p.ctx.Err() == nil
+	case <-w.p.ctx.Done():
+		return false
+	case <-stop:
+		return false
+	}
+}
+
+// retireInfo retires the process after one of its ops ended as info.
+func (w *worker) retireInfo() {
+	if w.p.ctx.Err() != nil {
+		// crashed in flight: the crash handler retires it (without an
+		// Abandon op: the info op already retired it).
+		w.retiredByInfo = true
+		return
+	}
+	w.retire(false)
+}
+
+// stallPoint freezes the worker here while a stall is requested: it stops
+// the handle's renewal (Abandon: the hold is no longer renewed, as when a
+// whole process pauses, but the handle can still Unlock truthfully later),
+// reports frozen and waits for Unstall or a crash.
+func (w *worker) stallPoint(h impl.Locker) {
+	w.mu.Lock()
+	s := w.stall
+	w.mu.Unlock()
+	if s == nil {
+		return
+	}
+	froze := s.freeze(func() {
+		if a, ok := h.(impl.Abandoner); ok {
+			a.Abandon()
+		}
+	})
+	if !froze {
+		return // the request ended before we froze
+	}
+	select {
+	case <-s.resume:
+	case <-w.p.ctx.Done():
+	}
+	w.mu.Lock()
+	if w.stall == s {
+		w.stall = nil
+	}
+	w.mu.Unlock()
+}
+
+// unstall ends any stall of the worker, pending or active.
+func (w *worker) unstall() {
+	w.mu.Lock()
+	s := w.stall
+	w.stall = nil
+	w.mu.Unlock()
+	if s != nil {
+		s.end(errUnstalled)
+		s.unstall()
+	}
+}
+
+// errUnstalled is what a Stall still waiting for its target returns when the
+// stall was lifted first.
+var errUnstalled = errors.New("workloads: unstalled before the target froze")
