@@ -19,8 +19,8 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 		fmt.Fprintf(bw, "Seed %d. ", s.Seed)
 	}
 	st := s.Stats
-	fmt.Fprintf(bw, "%d ops over %s (%.1f ops/s, %.1f grants/s); %d fault windows.\n\n",
-		st.Ops.Total(), FormatDuration(st.Span), st.OpsPerSec, st.GrantsPerSec, st.Faults)
+	fmt.Fprintf(bw, "%d ops over %s (%.1f ops/s, %.1f grants/s); %s.\n\n",
+		st.Ops.Total(), FormatDuration(st.Span), st.OpsPerSec, st.GrantsPerSec, plural(st.Faults, "fault window"))
 	if err := RenderMarkdown(bw, []Summary{s}); err != nil {
 		return err
 	}
@@ -76,6 +76,13 @@ func starved(st Stats) int {
 		}
 	}
 	return n
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func orDash(s string) string {

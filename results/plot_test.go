@@ -56,6 +56,9 @@ func TestPlotsEdgeCases(t *testing.T) {
 }
 
 func TestThin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws a 60 s history")
+	}
 	h := synthHistory(11, 60*time.Second)
 	var n int
 	for _, o := range h.Ops {

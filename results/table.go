@@ -53,7 +53,7 @@ func Checkers(sums []Summary) []string {
 
 // tableHeader returns the columns of the summary table.
 func tableHeader(checkers []string) []string {
-	h := []string{"subject", "workload", "ok", "fail", "info", "grants/s", "acquire p50", "p99", "max"}
+	h := []string{"subject", "workload", "ops ok", "fail", "info", "grants/s", "acquire p50", "p99", "max"}
 	h = append(h, checkers...)
 	return append(h, "verdict")
 }
@@ -77,9 +77,25 @@ func tableRow(s Summary, checkers []string) []string {
 	return append(row, string(s.Report.Verdict))
 }
 
+// numericColumns is the number of figure columns after subject and workload.
+const numericColumns = 7
+
+// rowAlignment left-aligns names and verdicts and right-aligns figures.
+func rowAlignment(checkers []string) tw.CellAlignment {
+	al := []tw.Align{tw.AlignLeft, tw.AlignLeft}
+	for range numericColumns {
+		al = append(al, tw.AlignRight)
+	}
+	for range len(checkers) + 1 {
+		al = append(al, tw.AlignLeft)
+	}
+	return tw.CellAlignment{Global: tw.AlignLeft, PerColumn: al}
+}
+
 // renderTable renders sums with the given renderer options.
 func renderTable(w io.Writer, sums []Summary, opts ...tablewriter.Option) error {
 	checkers := Checkers(sums)
+	opts = append(opts, tablewriter.WithRowAlignmentConfig(rowAlignment(checkers)))
 	t := tablewriter.NewTable(w, opts...)
 	t.Header(tableHeader(checkers))
 	for _, s := range sums {
@@ -109,7 +125,6 @@ func RenderMarkdown(w io.Writer, sums []Summary) error {
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
 	)
 }
 
