@@ -73,6 +73,10 @@ type ServerConfig struct {
 	Dir string
 	// Args are extra redis-server arguments, e.g. {"--replicaof", "127.0.0.1", "6379"}.
 	Args []string
+	// ConfigFile, if set, is passed as redis-server's first argument (the
+	// only place redis-server reads a config file from). Sentinel needs one
+	// on disk, writable: it rewrites it with what it learns.
+	ConfigFile string
 	// StartTimeout bounds each start until the server answers PING. Default 10 s.
 	StartTimeout time.Duration
 }
@@ -221,6 +225,9 @@ func (s *Server) start(ctx context.Context) error {
 	}
 	args = append(args, s.cfg.Persistence.args()...)
 	args = append(args, s.cfg.Args...)
+	if s.cfg.ConfigFile != "" {
+		args = append([]string{s.cfg.ConfigFile}, args...)
+	}
 	cmd := exec.Command(s.cfg.Bin, args...)
 	cmd.Dir = s.cfg.Dir
 	// Own process group (so a terminal's Ctrl-C does not reach it first) and
