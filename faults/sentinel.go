@@ -348,8 +348,11 @@ type replicaState struct {
 
 type replicationInfo struct {
 	role     string
+	master   string                  // master_host:master_port, on a replica
 	offset   int64                   // master_repl_offset
 	replicas map[string]replicaState // by host:port
+
+	masterHost, masterPort string
 }
 
 // parseReplication parses INFO replication.
@@ -363,6 +366,10 @@ func parseReplication(info string) replicationInfo {
 		switch {
 		case k == "role":
 			r.role = v
+		case k == "master_host":
+			r.masterHost = v
+		case k == "master_port":
+			r.masterPort = v
 		case k == "master_repl_offset":
 			r.offset, _ = strconv.ParseInt(v, 10, 64)
 		case strings.HasPrefix(k, "slave") && strings.Contains(v, "ip="):
@@ -374,6 +381,9 @@ func parseReplication(info string) replicationInfo {
 			off, _ := strconv.ParseInt(f["offset"], 10, 64)
 			r.replicas[net.JoinHostPort(f["ip"], f["port"])] = replicaState{state: f["state"], offset: off}
 		}
+	}
+	if r.masterHost != "" {
+		r.master = net.JoinHostPort(r.masterHost, r.masterPort)
 	}
 	return r
 }
