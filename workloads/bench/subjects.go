@@ -24,8 +24,7 @@ type Subject struct {
 func DefaultSubjects() []Subject {
 	s := []Subject{
 		{Name: "reentrant", Doc: "lockcheck Redisson RLock port: hash + Lua, pub/sub wake-ups, watchdog", Open: impl.ReentrantMaker()},
-		// The fair lock joins here once impl.FairMaker exists (one line):
-		// {Name: "fair", Doc: "lockcheck Redisson RFairLock port: FIFO queue, per-waiter wake-ups", Open: impl.FairMaker(), Fair: true},
+		{Name: "fair", Doc: "lockcheck Redisson RFairLock port: FIFO queue, per-waiter wake-ups", Open: impl.FairMaker(), Fair: true},
 		{Name: "fenced", Doc: "lockcheck Redisson RFencedLock port: reentrant + fencing token counter", Open: impl.FencedMaker()},
 		{Name: "simple", Doc: "lockcheck simple lock: SET NX PX, compare-and-delete unlock, bounded polling", Open: impl.SimpleMaker()},
 	}
