@@ -206,7 +206,7 @@ func TestFairNoDeadlineDrift(t *testing.T) {
 	if samples.Load() == 0 {
 		t.Fatal("the sampler never saw a queued waiter")
 	}
-	t.Logf("worst %d ms, %d samples", worst.Load(), samples.Load())
+	t.Logf("largest deadline - (now + lease + threadWaitTime): %d ms over %d samples", worst.Load(), samples.Load())
 	if w := worst.Load(); w > 0 {
 		t.Fatalf("a deadline drifted %d ms beyond now + lease + threadWaitTime", w)
 	}
@@ -444,7 +444,9 @@ func TestFairClientPause(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)
-	go func() { // the holder lets go while Redis is paused
+	unlocked := make(chan struct{})
+	go func() { // the holder lets go while Redis is paused (or its hold expires)
+		defer close(unlocked)
 		_ = holder.Unlock(ctx)
 	}()
 	for range 2 {
@@ -453,6 +455,7 @@ func TestFairClientPause(t *testing.T) {
 			t.Errorf("waiter: %v", r.err)
 		}
 	}
+	<-unlocked
 	fairClean(t, admin, "pause")
 }
 
@@ -726,4 +729,115 @@ func allLatches(keys []string) bool {
 		}
 	}
 	return true
+}
+
+// RedissonFairLockTest.testAcquireFailedTimeoutDrift_Descrete and
+// testLockAcquiredTimeoutDrift_Descrete, on the scores themselves: waiters
+// queue wait apart; one that leaves moves those behind it earlier by its
+// wait, and a grant moves everyone left earlier by the grantee's wait.
+func TestFairDeadlineArithmetic(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	rdb := redistest.Client(t, s)
+	ctx := ctxT(t)
+	const lease, wait = 30000, 5000
+	keys := []string{"arith", QueueName("arith"), TimeoutName("arith")}
+	now := time.Now().UnixMilli()
+	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "holder", wait, now).Int64Slice(); err != nil || vals[0] != 1 {
+		t.Fatalf("holder: %v, %v", vals, err)
+	}
+	ttls := make([]int64, 5)
+	for i := 1; i <= 4; i++ {
+		vals, err := fairAcquire.Run(ctx, rdb, keys, lease, fmt.Sprint("w", i), wait, now).Int64Slice()
+		if err != nil || len(vals) != 4 || vals[0] != 0 || vals[3] != 1 {
+			t.Fatalf("waiter %d: %v, %v", i, vals, err)
+		}
+		ttls[i] = vals[1]
+	}
+	// Redisson's returns: the lock's PTTL, then the predecessor's deadline.
+	for i, want := range []int64{0, 30000, 35000, 40000, 45000} {
+		if i > 0 && (ttls[i] < want-100 || ttls[i] > want) {
+			t.Errorf("waiter %d ttl %d; want %d (-100)", i, ttls[i], want)
+		}
+	}
+	score := func(m string) int64 {
+		v, err := rdb.ZScore(ctx, TimeoutName("arith"), m).Result()
+		if err != nil {
+			t.Fatalf("zscore %s: %v", m, err)
+		}
+		return int64(v) - now
+	}
+	before := []int64{0, score("w1"), score("w2"), score("w3"), score("w4")}
+	if err := fairAcquireFailed.Run(ctx, rdb, keys[1:], "w2", wait).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got := []int64{score("w1"), score("w3"), score("w4")}; !slices.Equal(got, []int64{before[1], before[3] - wait, before[4] - wait}) {
+		t.Fatalf("after w2 left: %v; want w1 unchanged, w3, w4 moved %d ms earlier (from %v)", got, wait, before)
+	}
+	rdb.Del(ctx, "arith") // the holder's lease ends
+	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "w1", wait, now).Int64Slice(); err != nil || vals[0] != 1 {
+		t.Fatalf("w1 at the head of a free lock: %v, %v", vals, err)
+	}
+	if got := []int64{score("w3"), score("w4")}; !slices.Equal(got, []int64{before[3] - 2*wait, before[4] - 2*wait}) {
+		t.Fatalf("after w1's grant: %v; want another %d ms earlier", got, wait)
+	}
+	if q := queueOf(t, rdb, "arith"); !slices.Equal(q, []string{"w3", "w4"}) {
+		t.Fatalf("queue %v", q)
+	}
+}
+
+// Redisson's known behaviour (reference §2.7 item 1): a live waiter whose
+// deadline passes while the holder keeps renewing is evicted and queues
+// again at the tail, behind a later waiter; OnEnqueued reports the new
+// place.
+func TestFairLiveWaiterEvictedRequeues(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	c, rdb := newTestClient(t, s, WithThreadWaitTime(100*time.Millisecond))
+	ctx := ctxT(t)
+	holder := c.Fair("evict", "h")
+	if err := holder.Lock(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	first := c.Fair("evict", "first")
+	var enq atomic.Int64
+	first.OnEnqueued(func(time.Time) { enq.Add(1) })
+	order := make(chan string, 2)
+	errc := make(chan error, 2)
+	go func() {
+		if err := first.Lock(ctx, time.Second); err != nil {
+			errc <- err
+			return
+		}
+		order <- "first"
+	}()
+	eventually(t, 5*time.Second, "first queued", func() bool { return enq.Load() == 1 })
+	// A second waiter with a long wait queues behind first; first's deadline
+	// (lock TTL + threadWaitTime) passes while the holder renews.
+	second := c.Fair("evict", "second")
+	go func() {
+		if ok, err := second.TryLock(ctx, 10*time.Second, time.Second); !ok || err != nil {
+			errc <- fmt.Errorf("second: %v, %v", ok, err)
+			return
+		}
+		order <- "second"
+	}()
+	eventually(t, 5*time.Second, "first queued again behind second", func() bool {
+		q := queueOf(t, rdb, "evict")
+		return enq.Load() >= 2 && slices.Equal(q, []string{second.Field(), first.Field()})
+	})
+	if err := holder.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 2 {
+		select {
+		case o := <-order:
+			got = append(got, o)
+		case err := <-errc:
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(got, []string{"second", "first"}) {
+		t.Fatalf("grant order %v; want second, first", got)
+	}
+	fairClean(t, rdb, "evict")
 }
