@@ -20,7 +20,7 @@ var ErrRetriesEnabled = errors.New("lock: go-redis client retries commands (set 
 
 // Client is one Redisson client: an id (Redisson's per-client UUID), one
 // pub/sub connection shared by all its locks, and the watchdogs of their
-// holds. Make lock handles with Reentrant, Fenced or NewLocker.
+// holds. Make lock handles with Reentrant, Fenced, Fair or NewLocker.
 //
 // The go-redis client must not retry commands on its own (MaxRetries: -1;
 // ContextTimeoutEnabled: true is recommended so ctx deadlines reach the

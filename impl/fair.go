@@ -72,10 +72,6 @@ func (c *Client) Fair(name, owner string) *FairLock {
 	}
 }
 
-// FairChannelName is the wake-up channel of the fair-lock waiter field:
-// redisson_lock__channel:{name}:<clientId>:<owner>.
-func FairChannelName(name, field string) string { return ChannelName(name) + ":" + field }
-
 // FairMaker is ReentrantMaker for fair handles (Client.Fair); they implement
 // Enqueuer.
 func FairMaker(opts ...Option) MakerFunc {
@@ -254,6 +250,10 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 	}
 	applied := n > before
 	switch {
+	case !applied && isServerReply(tryErr):
+		// The server refused the script (READONLY, OOM, ...): known not
+		// granted, and retrying at once would spin.
+		return false, true, fmt.Errorf("lock %q: acquire: %w", l.name, errors.Join(tryErr, l.leave(wait)))
 	case applied && ctx.Err() != nil:
 		if _, uerr := l.unlockScript(cctx, lease); uerr != nil {
 			// Not ErrNotObtained: the hold may still be there (a first

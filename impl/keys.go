@@ -21,6 +21,10 @@ func prefixName(prefix, name string) string {
 // per-waiter channel is ChannelName(name) + ":" + OwnerField(...).
 func ChannelName(name string) string { return prefixName("redisson_lock__channel", name) }
 
+// FairChannelName is the fair lock's wake-up channel of one waiter, owner
+// field <clientId>:<owner>: redisson_lock__channel:{name}:<clientId>:<owner>.
+func FairChannelName(name, field string) string { return ChannelName(name) + ":" + field }
+
 // UnlockLatchName is the key of one unlock call's latch:
 // redisson_unlock_latch:{name}:<requestId>.
 func UnlockLatchName(name, requestID string) string {
