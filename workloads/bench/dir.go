@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +15,13 @@ const (
 	LatestMarkdown = "latest.md"
 	LatestCSV      = "latest.csv"
 	LatestPNG      = "latest.png"
+	LatestJSON     = "latest.json"
 	HistoryCSV     = "history.csv"
 )
 
 // WriteDir writes the report into dir (created if missing): latest.md,
-// latest.csv and latest.png replace the previous run's, and the CSV lines are
+// latest.csv, latest.png and latest.json (the Report itself, durations in
+// nanoseconds) replace the previous run's, and the CSV lines are
 // also appended to history.csv, the track record of every run written there.
 // Each file is written to a temporary file and renamed, so a failed run
 // leaves the previous files whole.
@@ -30,6 +33,11 @@ func (r *Report) WriteDir(dir string) error {
 		LatestMarkdown: r.WriteMarkdown,
 		LatestCSV:      func(w io.Writer) error { return r.WriteCSV(w, true) },
 		LatestPNG:      r.WritePNG,
+		LatestJSON: func(w io.Writer) error {
+			e := json.NewEncoder(w)
+			e.SetIndent("", "  ")
+			return e.Encode(r)
+		},
 	} {
 		if err := replaceFile(filepath.Join(dir, name), write); err != nil {
 			return fmt.Errorf("bench: write %s: %w", name, err)

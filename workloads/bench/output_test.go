@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -104,6 +105,17 @@ func TestWriteDir(t *testing.T) {
 	}
 	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 200 {
 		t.Errorf("plot is %v", b)
+	}
+	js, err := os.ReadFile(filepath.Join(dir, LatestJSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Contended[1].Contention.MaxWait != r.Contended[1].Contention.MaxWait || back.Machine != r.Machine {
+		t.Errorf("%s does not round-trip: %+v", LatestJSON, back)
 	}
 	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
 	if len(left) != 0 {

@@ -86,9 +86,14 @@ func addSeries(p *plot.Plot, ss []series) error {
 		if err != nil {
 			return err
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: palette[s.color%len(palette)], Radius: vg.Points(3.5), Shape: s.shape}
+		sc.GlyphStyle = draw.GlyphStyle{Color: palette[s.color%len(palette)], Radius: vg.Points(4), Shape: s.shape}
 		p.Add(sc)
 		p.Legend.Add(s.label, sc)
+	}
+	// Room for the legend above the data, and a margin below it.
+	if p.Y.Min > 0 && p.Y.Max > p.Y.Min {
+		p.Y.Min /= 1.5
+		p.Y.Max *= 6
 	}
 	return nil
 }
