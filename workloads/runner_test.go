@@ -32,6 +32,11 @@ func TestReferenceLocksPass(t *testing.T) {
 				if res.Stats.Granted < 10 || res.Stats.Sections < 10 {
 					t.Fatalf("run too thin: %+v", res.Stats)
 				}
+				if subj.Fair {
+					if _, ok := res.Report.Result(model.CheckFairness); !ok {
+						t.Fatalf("fairness checker did not run on a fair subject:\n%s", res.Report)
+					}
+				}
 				if len(res.Warnings) > 0 {
 					t.Fatalf("warnings: %v", res.Warnings)
 				}
