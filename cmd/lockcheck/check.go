@@ -1,0 +1,62 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
+)
+
+func checkCmd(_ context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "check", "check [--json] DIR",
+		"  lockcheck check results/runs/mixed-reentrant/20261122T101500-42\n")
+	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
+	if err := parseFlags(fs, args, 1); err != nil {
+		return exitUsage, err
+	}
+	if fs.NArg() != 1 {
+		return exitUsage, usagef("want exactly one run directory")
+	}
+	dir := fs.Arg(0)
+	run, err := results.LoadRun(dir)
+	if err != nil {
+		return exitUsage, err
+	}
+	var rec runRecord
+	opts := model.Options{}
+	switch err := run.DecodeConfig(&rec); {
+	case err == nil && rec.CheckOptions != nil:
+		opts = *rec.CheckOptions
+	case err == nil || errors.Is(err, results.ErrNoConfig):
+		fmt.Fprintf(e.stderr, "lockcheck check: %s has no check options (a run that crashed early?): using defaults\n", dir)
+	default:
+		return exitUsage, err
+	}
+	if run.History.Truncated != nil {
+		fmt.Fprintf(e.stderr, "lockcheck check: the history's last line was incomplete (line %d, a crashed run): checking the rest\n", run.History.Truncated.Line)
+	}
+	rep := model.Check(run.History, opts)
+	sum, err := results.WriteRun(dir, results.RunArtifacts{
+		Subject: rec.Config.Subject, Workload: rec.Config.Workload, Seed: rec.Config.Seed,
+		History: run.History, Report: rep, Options: opts,
+		HistoryPath: filepath.Join(dir, results.HistoryFile),
+	})
+	if err != nil {
+		fmt.Fprintf(e.stderr, "lockcheck check: rewriting %s: %v\n", dir, err)
+	}
+	if *asJSON {
+		err = results.WriteJSON(e.stdout, []results.Summary{sum})
+	} else {
+		err = results.Render(e.stdout, []results.Summary{sum})
+		if err == nil && rep.Verdict != model.Valid {
+			fmt.Fprintln(e.stdout, rep.String())
+		}
+	}
+	if err != nil {
+		return exitUsage, err
+	}
+	return exitFor([]results.Summary{sum}), nil
+}

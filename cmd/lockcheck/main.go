@@ -1,0 +1,126 @@
+// Command lockcheck runs Jepsen-style correctness checks and benchmarks of
+// Redis distributed locks. See `lockcheck help`.
+//
+// Exit status: 0 when every verdict is as expected (valid for a plain run),
+// 1 when a run is invalid (or a verdict is not the expected one), 2 on bad
+// input or an infrastructure error (no redis-server, an unreachable Redis, a
+// missing or corrupt run directory).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses.
+const (
+	exitValid   = 0
+	exitInvalid = 1
+	exitUsage   = 2
+)
+
+// usageError marks an error caused by the command line (exit 2, with a hint).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) (int, error)
+}
+
+// env is where a command writes; tests replace it.
+type env struct {
+	stdout, stderr io.Writer
+	// terminal says stdout is a terminal (progress lines are drawn).
+	terminal bool
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run a workload against a lock, check the history, write a run directory", runCmd},
+		{"check", "re-check a saved run directory", checkCmd},
+		{"bench", "benchmark lock kinds and peer libraries side by side on one Redis", benchCmd},
+		{"subjects", "list the lock implementations that can be run", subjectsCmd},
+		{"workloads", "list the workloads", workloadsCmd},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout)}
+	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// run dispatches args to a subcommand and maps its result to an exit status.
+func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) > 1 {
+			return run(ctx, e, []string{args[1], "--help"})
+		}
+		printUsage(e.stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitValid
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		code, err := c.run(ctx, e, args[1:])
+		if err == nil {
+			return code
+		}
+		if errors.Is(err, errHelp) {
+			return exitValid
+		}
+		fmt.Fprintf(e.stderr, "lockcheck %s: %v\n", c.name, err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(e.stderr, "Run 'lockcheck %s --help' for usage.\n", c.name)
+		}
+		return exitUsage
+	}
+	fmt.Fprintf(e.stderr, "lockcheck: unknown command %q\n\n", args[0])
+	printUsage(e.stderr)
+	return exitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `lockcheck checks whether a Redis lock is really a lock.
+
+Usage:
+  lockcheck <command> [flags]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Examples:
+  lockcheck run                                   # own redis-server, reentrant and fair locks, ~30 s
+  lockcheck run --subject fenced --workload counter --duration 10s --seed 7
+  lockcheck run --subject mutant-unlock-no-owner-check --duration 10s
+  lockcheck run --scenario redis-pause --subject fair
+  lockcheck check results/runs/mixed-reentrant/20261122T101500-42
+  lockcheck nightly --seeds 3
+  lockcheck bench --quick
+
+Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input or infrastructure error.
+`)
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// runFlags are the flags of `lockcheck run`.
+type runFlags struct {
+	subjects    string
+	workload    string
+	duration    time.Duration
+	seed        int64
+	clients     int
+	redis       string
+	persistence string
+	out         string
+	asJSON      bool
+	watchdog    time.Duration
+	checkTime   time.Duration
+}
+
+const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
+  lockcheck run --subject fenced --workload counter --duration 10s --seed 7
+  lockcheck run --subject reentrant,fair,simple --duration 5s --json
+  lockcheck run --subject mutant-unlock-no-owner-check --duration 10s   # exits 1: caught
+  lockcheck run --redis redis://user:secret@10.0.0.5:6379/0 --subject reentrant
+`
+
+func runCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "run", "run [flags]", runExamples)
+	var f runFlags
+	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects')")
+	fs.StringVar(&f.workload, "workload", workloads.DefaultWorkload, "workload (see 'lockcheck workloads')")
+	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
+	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
+	fs.IntVar(&f.clients, "clients", 0, "go-redis client connections, each its own lock client (0: one per process)")
+	fs.StringVar(&f.redis, "redis", "", "use an existing Redis (host:port or redis[s]://[user:pass@]host:port/db) instead of starting redis-server")
+	fs.StringVar(&f.persistence, "persistence", "none", "persistence of the redis-server lockcheck starts: none, aof-everysec or aof-always")
+	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
+	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
+	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	plan, err := f.plan()
+	if err != nil {
+		return exitUsage, err
+	}
+	persistence, err := faults.ParsePersistence(f.persistence)
+	if err != nil {
+		return exitUsage, usagef("--persistence: %v", err)
+	}
+	tgt, err := openTarget(ctx, f.redis, persistence)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer tgt.Close()
+
+	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.desc)
+	var sums []results.Summary
+	var dirs []string
+	for _, cfg := range plan.configs {
+		cfg.Redis = tgt.desc
+		sum, dir, err := runOne(ctx, e, cfg, tgt, f.out)
+		if err != nil {
+			return exitUsage, err
+		}
+		sums = append(sums, sum)
+		dirs = append(dirs, dir)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if f.asJSON {
+		if err := results.WriteJSON(e.stdout, sums); err != nil {
+			return exitUsage, err
+		}
+	} else {
+		if err := results.Render(e.stdout, sums); err != nil {
+			return exitUsage, err
+		}
+		for _, d := range dirs {
+			fmt.Fprintf(e.stdout, "run directory: %s\n", d)
+		}
+	}
+	return exitFor(sums), nil
+}
+
+// runPlan is a validated `run` command line: one RunConfig per subject.
+type runPlan struct {
+	configs []workloads.RunConfig
+	each    time.Duration
+}
+
+func (f *runFlags) plan() (runPlan, error) {
+	names := splitList(f.subjects)
+	if len(names) == 0 {
+		return runPlan{}, usagef("--subject: no subject named")
+	}
+	for _, n := range names {
+		if _, err := workloads.Subjects.Lookup(n); err != nil {
+			return runPlan{}, usagef("--subject: %v", err)
+		}
+	}
+	if _, err := workloads.LookupWorkload(f.workload); err != nil {
+		return runPlan{}, usagef("--workload: %v", err)
+	}
+	total := f.duration
+	if total == 0 {
+		total = 30 * time.Second
+	}
+	if total < 0 {
+		return runPlan{}, usagef("--duration: %v is negative", total)
+	}
+	each := total / time.Duration(len(names))
+	if each < 100*time.Millisecond {
+		return runPlan{}, usagef("--duration: %v is too short for %d subject(s) (want at least 100ms each)", total, len(names))
+	}
+	if f.clients < 0 {
+		return runPlan{}, usagef("--clients: %d is negative", f.clients)
+	}
+	if f.watchdog < 0 || f.checkTime < 0 {
+		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")
+	}
+	if f.seed == 0 {
+		f.seed = time.Now().UnixNano() % 1_000_000
+	}
+	var p runPlan
+	p.each = each
+	for _, n := range names {
+		cfg := workloads.DefaultRunConfig()
+		cfg.Subject, cfg.Workload, cfg.Seed, cfg.Duration, cfg.Clients = n, f.workload, f.seed, each, f.clients
+		if f.watchdog > 0 {
+			cfg.WatchdogLease = f.watchdog
+		}
+		if f.checkTime > 0 {
+			cfg.CheckTimeout = f.checkTime
+		}
+		if err := cfg.Validate(); err != nil {
+			return runPlan{}, usageError{err}
+		}
+		p.configs = append(p.configs, cfg)
+	}
+	return p, nil
+}
+
+// runRecord is config.json of a run directory: enough to re-check it.
+type runRecord struct {
+	Config       workloads.RunConfig   `json:"config"`
+	Plan         *workloads.Plan       `json:"plan,omitempty"`
+	Subject      workloads.SubjectInfo `json:"subject"`
+	CheckOptions *model.Options        `json:"check_options,omitempty"`
+	Start        time.Time             `json:"start"`
+	Warnings     []string              `json:"warnings,omitempty"`
+}
+
+// runOne runs one subject into its own run directory: config.json first,
+// history.jsonl appended as the run goes, the rest at the end.
+func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, out string) (results.Summary, string, error) {
+	start := time.Now()
+	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, start, cfg.Seed)
+	if err := results.WriteConfig(dir, runRecord{Config: cfg, Start: start}); err != nil {
+		return results.Summary{}, "", err
+	}
+	histPath := filepath.Join(dir, results.HistoryFile)
+	hf, err := os.OpenFile(histPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return results.Summary{}, "", err
+	}
+	defer hf.Close()
+	deps := workloads.Deps{Dial: tgt.dial, History: hf}
+	if e.terminal {
+		deps.Progress = e.stdout
+	}
+	res, err := workloads.Run(ctx, cfg, deps)
+	if res == nil {
+		return results.Summary{}, dir, err
+	}
+	var warnings []string
+	warnings = append(warnings, res.Warnings...)
+	if err != nil {
+		warnings = append(warnings, err.Error())
+		fmt.Fprintf(e.stderr, "lockcheck run: %s: %v\n", cfg.Subject, err)
+	}
+	rec := runRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: warnings}
+	sum, werr := results.WriteRun(dir, results.RunArtifacts{
+		Subject: cfg.Subject, Workload: cfg.Workload, Seed: cfg.Seed,
+		Config: rec, History: res.History, Report: res.Report, Options: res.CheckOptions,
+		HistoryPath: histPath,
+	})
+	if werr != nil {
+		fmt.Fprintf(e.stderr, "lockcheck run: writing %s: %v\n", dir, werr)
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", cfg.Subject, w)
+	}
+	if err != nil && !errors.Is(err, workloads.ErrHistoryWrite) && !errors.Is(err, workloads.ErrNemesis) {
+		return sum, dir, err
+	}
+	if err != nil {
+		// The run happened but not as asked: never report it as valid.
+		sum.Report.Verdict = model.Unknown
+	}
+	return sum, dir, nil
+}
+
+// exitFor is 0 when every summary is valid, else 1.
+func exitFor(sums []results.Summary) int {
+	if len(sums) == 0 {
+		return exitInvalid
+	}
+	for _, s := range sums {
+		if s.Verdict() != model.Valid {
+			return exitInvalid
+		}
+	}
+	return exitValid
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

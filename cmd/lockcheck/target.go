@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+)
+
+// target is the Redis a run talks to: a redis-server lockcheck started, or an
+// existing one the user named with --redis.
+type target struct {
+	server *faults.Server    // nil for an existing Redis
+	addr   *faults.RedisAddr // nil for our own server
+	opts   func() *redis.Options
+	desc   string // safe to print: never holds a password
+}
+
+// openTarget starts a redis-server (redisURL == "") or connects to redisURL
+// and checks that it answers.
+func openTarget(ctx context.Context, redisURL string, persistence faults.Persistence) (*target, error) {
+	if redisURL == "" {
+		s, err := faults.StartServer(ctx, faults.ServerConfig{Persistence: persistence})
+		if err != nil {
+			return nil, err
+		}
+		return &target{server: s, opts: s.Options, desc: "redis-server " + s.Addr() + " (started by lockcheck, persistence " + string(persistence) + ")"}, nil
+	}
+	a, err := faults.ParseRedisAddr(redisURL)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--redis: %w", err)}
+	}
+	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	rdb, err := a.Connect(pctx)
+	if err != nil {
+		return nil, fmt.Errorf("--redis %s: unreachable: %w", a.Redacted(), err)
+	}
+	_ = rdb.Close()
+	return &target{addr: a, opts: a.Options, desc: a.Redacted()}, nil
+}
+
+// dial returns a client for one of the run's client connections.
+func (t *target) dial(_ context.Context, _ int) (redis.UniversalClient, error) {
+	o := t.opts()
+	o.MaxRetries = -1
+	o.ContextTimeoutEnabled = true
+	return redis.NewClient(o), nil
+}
+
+func (t *target) Close() error {
+	if t.server == nil {
+		return nil
+	}
+	return t.server.Close()
+}
