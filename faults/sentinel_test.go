@@ -2,8 +2,11 @@ package faults_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
 )
@@ -142,4 +145,49 @@ func TestSentinelFailoverCommand(t *testing.T) {
 		return rdb.Set(cctx, "k", "v", 0).Err()
 	})
 	_ = f.Stop(ctx)
+}
+
+// TestSentinelPauseMasterSplitBrain pauses the master past DownAfter: the
+// Sentinels fail over, and after SIGCONT the old master is still a writable
+// master (split brain) until a Sentinel converts it to a replica.
+func TestSentinelPauseMasterSplitBrain(t *testing.T) {
+	top := startSentinel(t, faults.SentinelConfig{Replicas: 1})
+	ctx := t.Context()
+	old, err := top.Master(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := top.PauseMaster()
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 15*time.Second, "failover away from the paused master", func() error {
+		addr, err := top.CurrentMaster(ctx)
+		if err != nil {
+			return err
+		}
+		if addr == old.Addr() {
+			return fmt.Errorf("master is still %s", addr)
+		}
+		return nil
+	})
+	if err := f.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	thawed := time.Now()
+	rdb := redis.NewClient(old.Options())
+	defer rdb.Close()
+	// The old master accepts a write after SIGCONT: the split brain.
+	if err := rdb.Set(ctx, "stale", "1", 0).Err(); err != nil {
+		t.Fatalf("old master refused a write right after SIGCONT: %v (expected split brain)", err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := top.WaitSynced(wctx); err != nil {
+		t.Fatalf("old master never rejoined as a replica: %v", err)
+	}
+	t.Logf("old master %s converted to a replica %v after SIGCONT", old.Addr(), time.Since(thawed).Round(100*time.Millisecond))
+	if err := rdb.Set(ctx, "stale", "2", 0).Err(); err == nil {
+		t.Fatal("old master still accepts writes after its conversion")
+	}
 }
