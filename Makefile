@@ -6,8 +6,19 @@ PKGS ?= ./...
 
 all: vet test
 
+# deps installs what the tests and runs need when it is missing: redis-server
+# (and redis-cli) and nftables, from Debian/Ubuntu packages.
 deps:
-	@./scripts/deps.sh
+	@missing=""; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v redis-cli >/dev/null 2>&1 || missing="$$missing redis-tools"; \
+	command -v nft >/dev/null 2>&1 || missing="$$missing nftables"; \
+	if [ -n "$$missing" ]; then \
+	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  echo "installing$$missing ..." >&2; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck

@@ -17,7 +17,7 @@ import (
 
 // ErrNoFirewall is wrapped by NewFirewall's error when nftables cannot be
 // used: the nft binary is missing or the process lacks CAP_NET_ADMIN.
-var ErrNoFirewall = errors.New("nftables unavailable: install nftables (Debian: apt-get install nftables; scripts/deps.sh does) and run with CAP_NET_ADMIN (root)")
+var ErrNoFirewall = errors.New("nftables unavailable: install nftables (Debian: apt-get install nftables; `make deps` does) and run with CAP_NET_ADMIN (root)")
 
 // DefaultNftTimeout bounds each nft command when ctx has no deadline.
 const DefaultNftTimeout = 10 * time.Second
