@@ -126,7 +126,7 @@ func (c RunConfig) Validate() error {
 	if err != nil {
 		return fmt.Errorf("run config: %w", err)
 	}
-	if p.Lease == 0 && p.Hold.Max*4 > c.WatchdogLease {
+	if p.Lease == 0 && !p.LongHolds && p.Hold.Max*4 > c.WatchdogLease {
 		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
 	}
 	return nil

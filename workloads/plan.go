@@ -55,6 +55,12 @@ type Plan struct {
 	// OpTimeout bounds every op; a Lock still waiting then ends as a fail
 	// (never granted) and an op cut off mid-request ends as info.
 	OpTimeout time.Duration `json:"op_timeout"`
+	// LongHolds lets a watchdog plan (Lease 0) hold longer than a quarter of
+	// the watchdog lease, even longer than the lease itself: only the
+	// watchdog's renewals keep such holds safe, which is what scenarios that
+	// cut renewal off (a partition longer than the lease) need. A lock
+	// without a watchdog is unsafe under such a plan even without faults.
+	LongHolds bool `json:"long_holds,omitempty"`
 }
 
 // Validate reports the first thing wrong with p.
