@@ -278,13 +278,16 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 	return false, false, nil
 }
 
-// leave runs the acquire-failed script on a fresh bounded context. It is
-// idempotent, so it is repeated until it answers or the context ends.
+// leave runs the acquire-failed script on a fresh bounded context; when the
+// lock is free it also wakes the head waiter, since an unlock may have woken
+// this caller, who no longer takes the lock. It is idempotent, so it is
+// repeated until it answers or the context ends.
 func (l *FairLock) leave(wait time.Duration) error {
 	cctx, cancel := l.c.cleanupContext()
 	defer cancel()
+	keys := []string{l.keys[1], l.keys[2], l.name, ChannelName(l.name)}
 	return retryUnknown(cctx, func(ctx context.Context) error {
-		return fairAcquireFailed.Run(ctx, l.c.rdb, l.keys[1:], l.field, millis(wait)).Err()
+		return fairAcquireFailed.Run(ctx, l.c.rdb, keys, l.field, millis(wait), unlockMessage, publishCommand).Err()
 	})
 }
 

@@ -767,7 +767,8 @@ func TestFairDeadlineArithmetic(t *testing.T) {
 		return int64(v) - now
 	}
 	before := []int64{0, score("w1"), score("w2"), score("w3"), score("w4")}
-	if err := fairAcquireFailed.Run(ctx, rdb, keys[1:], "w2", wait).Err(); err != nil {
+	if err := fairAcquireFailed.Run(ctx, rdb, []string{keys[1], keys[2], keys[0], ChannelName("arith")},
+		"w2", wait, unlockMessage, publishCommand).Err(); err != nil {
 		t.Fatal(err)
 	}
 	if got := []int64{score("w1"), score("w3"), score("w4")}; !slices.Equal(got, []int64{before[1], before[3] - wait, before[4] - wait}) {

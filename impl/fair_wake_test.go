@@ -1,0 +1,87 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+)
+
+// A head waiter that gives up after the unlock already published to it must
+// pass the wake-up on: the next waiter sleeps on the holder's TTL (20 s
+// here) and would otherwise find the free lock only then (the fair stall of
+// lockcheck run --subject fair --seed 3: a TryLock with a 1 ms wait at the
+// head, woken by the unlock, timed out and left; the whole queue then slept
+// one watchdog lease).
+func TestFairLeavingHeadWakesNext(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	c, rdb := newTestClient(t, s)
+	nc, nrdb := newTestClient(t, s)
+	scripts := &scriptCounter{}
+	nrdb.AddHook(scripts)
+	ctx := ctxT(t)
+	const name = "leavewake"
+	holder := c.Fair(name, "h")
+	if err := holder.Lock(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The head: queued by its acquire script, but no goroutine waits for it,
+	// so the unlock's message to it is lost, as when it is on its way out.
+	head := c.Fair(name, "head")
+	if r, err := head.tryOnce(ctx, false, time.Second, time.Second, time.Now()); err != nil || r.ok {
+		t.Fatalf("head attempt = %+v, %v; want queued", r, err)
+	}
+	next := nc.Fair(name, "next")
+	errc := make(chan error, 1)
+	go func() {
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		errc <- next.Lock(lctx, time.Second)
+	}()
+	// Two attempts: the first queues, the second follows the confirmation
+	// of the subscription; then the waiter sleeps on the holder's TTL.
+	eventually(t, 5*time.Second, "next queued and asleep", func() bool { return scripts.n.Load() >= 2 })
+	if err := holder.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := head.leave(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		if errors.Is(err, ErrNotObtained) {
+			t.Fatal("the next waiter was not woken when the head left the queue of a free lock")
+		}
+		t.Fatal(err)
+	}
+	if err := next.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fairClean(t, rdb, name)
+}
+
+// scriptCounter is a go-redis hook counting the scripts (EVAL, EVALSHA) that
+// got a reply.
+type scriptCounter struct{ n atomic.Int64 }
+
+func (h *scriptCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *scriptCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if strings.HasPrefix(cmd.Name(), "eval") {
+			h.n.Add(1)
+		}
+		return err
+	}
+}
+
+func (h *scriptCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
