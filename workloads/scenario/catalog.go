@@ -1,0 +1,278 @@
+package scenario
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// Lease is the watchdog lease every scenario runs with: faults "shorter than
+// the lease" last 0.5–1 s, "longer" ones about 3 s.
+const Lease = 1500 * time.Millisecond
+
+func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+
+// contendedPlan is the plan of the network and process scenarios: a few
+// processes on one lock, blocking and timed acquires, reentry, critical
+// sections far shorter than the lease that read-modify-write the protected
+// register.
+func contendedPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 4, Locks: []string{"s"}, TryLockPercent: 30,
+		Wait: workloads.Range{Max: ms(200)}, Hold: workloads.Range{Min: ms(1), Max: ms(20)},
+		Think: workloads.Range{Max: ms(10)}, MaxReentry: 1, Counter: true, OpTimeout: 3 * time.Second,
+	}
+}
+
+// heldPlan keeps the lock held most of the time (sections of 100–350 ms,
+// still under a quarter of the lease), so that a fault almost always hits a
+// holder.
+func heldPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 3, Locks: []string{"h"},
+		Hold: workloads.Range{Min: ms(100), Max: ms(350)}, Think: workloads.Range{Min: ms(5), Max: ms(30)},
+		Counter: true, OpTimeout: 5 * time.Second,
+	}
+}
+
+// networkSchedule draws 0.5–1 s faults separated by 0.5–1 s of quiet.
+func networkSchedule(w World, n int) (faults.Schedule, error) {
+	return faults.RandomSchedule(w.Rand, faults.RandomConfig{
+		Faults: n, Total: w.Duration - time.Second,
+		Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(1000)},
+	})
+}
+
+// perLink makes one fault per client link.
+func perLink(w World, f func(faults.Link) faults.Fault) []faults.Fault {
+	out := make([]faults.Fault, len(w.Env.Links))
+	for i, l := range w.Env.Links {
+		out[i] = f(l)
+	}
+	return out
+}
+
+// needServer returns the run's redis-server or an error for topologies
+// without one.
+func needServer(w World) (*faults.Server, error) {
+	if w.Env.Server == nil {
+		return nil, fmt.Errorf("scenario: this scenario needs a single redis-server topology")
+	}
+	return w.Env.Server, nil
+}
+
+// Catalog returns every named scenario, safe ones first.
+func Catalog() []Scenario {
+	return []Scenario{
+		{
+			Name: "no-faults", Safe: true, Doc: "the contended workload with no fault at all",
+			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: SingleServer(faults.PersistNone),
+		},
+		{
+			Name: "partition-short", Safe: true,
+			Doc:  "silent black holes (0.5–1 s, shorter than the 1.5 s lease) on one client's path to Redis at a time",
+			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				s, err := networkSchedule(w, len(w.Env.Links))
+				return perLink(w, faults.BlackHole), s, err
+			},
+		},
+		{
+			Name: "latency-short", Safe: true,
+			Doc:  "300 ms ± 100 ms of reply latency for 0.5–1 s on one client's path at a time",
+			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				s, err := networkSchedule(w, len(w.Env.Links))
+				return perLink(w, func(l faults.Link) faults.Fault { return faults.Latency(l, ms(300), ms(100)) }), s, err
+			},
+		},
+		{
+			Name: "redis-pause-short", Safe: true,
+			Doc:  "redis-server frozen (SIGSTOP) for 0.5–0.9 s at a time, shorter than the lease",
+			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				srv, err := needServer(w)
+				if err != nil {
+					return nil, nil, err
+				}
+				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+					Faults: 1, Total: w.Duration - time.Second,
+					Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(900)},
+				})
+				return []faults.Fault{faults.Pause(srv)}, s, err
+			},
+		},
+		{
+			Name: "restart-aof-always", Safe: true,
+			Doc:  "redis-server killed (SIGKILL) and restarted after 0.2–0.5 s with appendfsync always, while locks are held",
+			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistAOFAlways),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				srv, err := needServer(w)
+				if err != nil {
+					return nil, nil, err
+				}
+				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+					Faults: 1, Total: w.Duration - time.Second,
+					Quiet: faults.Span{Min: ms(700), Max: ms(1200)}, Duration: faults.Span{Min: ms(200), Max: ms(500)},
+				})
+				return []faults.Fault{faults.KillRestart(srv)}, s, err
+			},
+		},
+		{
+			Name: "client-crash", Safe: true,
+			Doc:  "a client crashes without unlocking, mostly while it holds; the others must acquire within the lease (liveness: no wait over 3 s outside fault windows)",
+			Plan: heldPlan(), Duration: 6 * time.Second, MaxWait: 2 * Lease, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				targets := w.Clients.Targets()
+				fs := make([]faults.Fault, len(targets))
+				for i, t := range targets {
+					fs[i] = faults.Crash(w.Clients, t)
+				}
+				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+					Faults: len(fs), Total: w.Duration - time.Second,
+					Quiet: faults.Span{Min: ms(600), Max: ms(1200)}, Duration: faults.Span{Min: ms(5), Max: ms(5)},
+				})
+				return fs, s, err
+			},
+		},
+		{
+			Name: "client-stall", Safe: false,
+			Doc:  "a holder frozen inside its critical section (watchdog included) for about 3.5 s, past its 1.5 s lease; a fenced register must reject its stale write",
+			Plan: stallPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				targets := w.Clients.Targets()
+				t := targets[w.Rand.IntN(len(targets))]
+				return []faults.Fault{faults.Stall(w.Clients, t)},
+					faults.Schedule{{At: time.Second, Duration: 3500 * time.Millisecond}}, nil
+			},
+			Expect: func(s workloads.Subject) (Expect, bool) {
+				return stallExpect(s)
+			},
+		},
+		{
+			Name: "restart-no-persistence", Safe: false,
+			Doc:  "redis-server without persistence killed and at once restarted empty, every 0.8–1.2 s, while locks are held: every lock (and fencing counter) is forgotten",
+			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				srv, err := needServer(w)
+				if err != nil {
+					return nil, nil, err
+				}
+				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+					Faults: 1, Total: w.Duration - time.Second,
+					Quiet: faults.Span{Min: ms(800), Max: ms(1200)}, Duration: faults.Span{Min: ms(10), Max: ms(10)},
+				})
+				return []faults.Fault{faults.RestartEmpty(srv)}, s, err
+			},
+		},
+		{
+			Name: "partition-long", Safe: false,
+			Doc:  "the holder's path to Redis black-holed for 3 s, twice the lease, while its critical section (3–3.5 s, kept safe only by the watchdog) goes on",
+			Plan: longHoldPlan(), Duration: 4 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				return []faults.Fault{holderBlackHole(w)},
+					faults.Schedule{{At: 500 * time.Millisecond, Duration: 3 * time.Second}}, nil
+			},
+			Expect: partitionLongExpect,
+		},
+	}
+}
+
+// stallPlan is short sections on one lock, so a stall request is met at
+// once and the others are waiting when the stalled hold runs out.
+func stallPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 3, Locks: []string{"st"},
+		Hold: workloads.Range{Min: ms(5), Max: ms(30)}, Think: workloads.Range{Max: ms(10)},
+		Counter: true, OpTimeout: 5 * time.Second,
+	}
+}
+
+// longHoldPlan is two processes on one lock with critical sections longer
+// than the lease, kept safe by the watchdog's renewals alone.
+func longHoldPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 2, Locks: []string{"lp"},
+		Hold: workloads.Range{Min: ms(3000), Max: ms(3500)}, Think: workloads.Range{Max: ms(10)},
+		Counter: true, OpTimeout: 10 * time.Second, LongHolds: true,
+	}
+}
+
+// isFenced says the subject presents fencing tokens to the register.
+func isFenced(s workloads.Subject) bool { return s.Name == "fenced" }
+
+func stallExpect(s workloads.Subject) (Expect, bool) {
+	if isFenced(s) {
+		return ExpectFencesHeld, true
+	}
+	if s.Kind == workloads.KindReference {
+		return Expect{Label: "mutex broken", Verdict: ExpectMutexBroken.Verdict, Checkers: map[string]model.Verdict{
+			model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid,
+		}}, true
+	}
+	return Expect{}, false
+}
+
+func partitionLongExpect(s workloads.Subject) (Expect, bool) {
+	switch {
+	case isFenced(s):
+		// The stale holder writes first (its section started long before
+		// the new holder's), so its write is accepted, and the new holder's
+		// read, made before that write, is lost: fencing only the write
+		// cannot save a read-modify-write. The tokens still increase.
+		return Expect{Label: "mutex broken, tokens increase, update lost", Verdict: model.Invalid, Checkers: map[string]model.Verdict{
+			model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid, model.CheckFencing: model.Valid,
+		}}, true
+	case s.Name == "simple":
+		return Expect{Label: "detected (no watchdog: unsafe even without the fault)", Verdict: model.Invalid}, true
+	}
+	return Expect{}, false
+}
+
+// holderBlackHole black-holes the path of the client that holds the lock
+// when the fault starts (from the history written so far; a worker drawn
+// from the seed when nobody holds).
+func holderBlackHole(w World) faults.Fault {
+	var cur faults.Fault
+	fallback := w.Rand.IntN(len(w.Env.Links))
+	return faults.Func("proxy-blackhole", "holder's proxy",
+		func(ctx context.Context) error {
+			i := fallback
+			if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
+				i = h[0]
+			}
+			cur = faults.BlackHole(w.Env.Links[i])
+			return cur.Start(ctx)
+		},
+		func(ctx context.Context) error {
+			if cur == nil {
+				return nil
+			}
+			return cur.Stop(ctx)
+		})
+}
+
+// Lookup returns the scenario called name.
+func Lookup(name string) (Scenario, error) {
+	var names []string
+	for _, s := range Catalog() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Scenario{}, fmt.Errorf("%w %q (known: %v)", ErrUnknownScenario, name, names)
+}
+
+// Names lists the catalog's scenario names, in order.
+func Names() []string {
+	var out []string
+	for _, s := range Catalog() {
+		out = append(out, s.Name)
+	}
+	return out
+}

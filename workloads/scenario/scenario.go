@@ -1,0 +1,202 @@
+// Package scenario is lockcheck's catalog of named scenarios: a workload, a
+// topology (the Redis deployment and the network path of every client) and a
+// schedule of faults, each with the verdict it must produce for every kind of
+// subject. Safe scenarios must pass with the reference locks; known-unsafe
+// ones must be detected (and the report explains each violation with the
+// overlapping fault and the lease).
+//
+// A Scenario is plain data plus two functions: its Topology builds the world
+// (a redis-server with the scenario's persistence and one toxiproxy proxy per
+// client connection, or any other deployment) and its Faults draw the
+// nemesis's faults and schedule from that world and the run's seed. New
+// topologies (Sentinel, Cluster, RedLock nodes, nftables partitions) are new
+// entries of the same shape.
+//
+// Matrix runs every scenario × subject × seed and tabulates verdict against
+// expectation (`lockcheck nightly`).
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// Scenario is one named scenario.
+type Scenario struct {
+	// Name identifies it on the command line and in run directories.
+	Name string
+	// Doc is a one-line description.
+	Doc string
+	// Safe says the reference locks must pass it; otherwise it is known
+	// unsafe and every lock must be caught.
+	Safe bool
+	// Plan is the workload every run of the scenario executes (the seed
+	// draws each process's ops, the faults' targets and times).
+	Plan workloads.Plan
+	// Duration is how long a run lasts unless the caller asks otherwise.
+	// The fault schedule is drawn for the duration actually run.
+	Duration time.Duration
+	// WatchdogLease is the lease of watchdog-renewed holds (0: 1.5 s).
+	WatchdogLease time.Duration
+	// MaxWait, if > 0, makes the liveness checker flag an acquire that
+	// waited longer outside every fault window.
+	MaxWait time.Duration
+	// Topology builds the world of one run for the given number of client
+	// connections.
+	Topology Topology
+	// Faults, if set, draws the faults and their schedule for one run.
+	Faults FaultsFunc
+	// Expect, if set, overrides DefaultExpect for some subjects.
+	Expect func(s workloads.Subject) (Expect, bool)
+}
+
+// FaultsFunc draws a run's faults and schedule from its world. The schedule
+// must end before w.Duration (the nemesis heals everything when the run
+// ends anyway).
+type FaultsFunc func(w World) ([]faults.Fault, faults.Schedule, error)
+
+// World is what a FaultsFunc draws from.
+type World struct {
+	// Env is the run's topology.
+	Env *Env
+	// Clients acts on the runner's workers ("w0" ..): stalls and crashes.
+	Clients faults.Clients
+	// Rand is seeded from the run's seed: every random choice of a
+	// scenario's faults comes from it.
+	Rand *rand.Rand
+	// Holders reports which worker holds a lock, from the history as it
+	// is written.
+	Holders *Holders
+	// Duration is how long the run lasts.
+	Duration time.Duration
+}
+
+// Expectation returns what s must produce under this scenario.
+func (sc Scenario) Expectation(s workloads.Subject) Expect {
+	if sc.Expect != nil {
+		if e, ok := sc.Expect(s); ok {
+			return e
+		}
+	}
+	return DefaultExpect(sc.Safe, s)
+}
+
+// Options are one run of a scenario.
+type Options struct {
+	// Subject names the lock (see workloads.Subjects).
+	Subject string
+	// Seed drives every random choice (0 is a valid seed).
+	Seed int64
+	// Duration, if > 0, replaces the scenario's Duration.
+	Duration time.Duration
+	// CheckTimeout bounds the linearizability check (0: the runner's 60 s).
+	CheckTimeout time.Duration
+	// Registry resolves Subject (nil: workloads.Subjects).
+	Registry *workloads.Registry
+	// History, if set, receives the history as JSON Lines while the run goes.
+	History io.Writer
+	// Progress is passed to the runner (see workloads.Deps).
+	Progress io.Writer
+}
+
+// ErrUnknownScenario is returned by Lookup for a name not in the catalog.
+var ErrUnknownScenario = errors.New("unknown scenario")
+
+// Prepared is a scenario's world for one run: the run configuration and the
+// runner's dependencies. Close tears the world down (the nemesis heals its
+// faults before the run returns; Close then kills the redis-server).
+type Prepared struct {
+	Scenario Scenario
+	Config   workloads.RunConfig
+	Deps     workloads.Deps
+	Env      *Env
+}
+
+// Close releases the world.
+func (p *Prepared) Close() error { return p.Env.Close() }
+
+// Config returns the RunConfig of a run of sc with o (defaults filled in).
+func (sc Scenario) Config(o Options) workloads.RunConfig {
+	cfg := workloads.DefaultRunConfig()
+	plan := sc.Plan
+	plan.Locks = append([]string(nil), plan.Locks...)
+	if plan.Workload == "" {
+		plan.Workload = sc.Name
+	}
+	cfg.Subject, cfg.Workload, cfg.Seed, cfg.Plan = o.Subject, plan.Workload, o.Seed, &plan
+	cfg.Duration = sc.Duration
+	if o.Duration > 0 {
+		cfg.Duration = o.Duration
+	}
+	if sc.WatchdogLease > 0 {
+		cfg.WatchdogLease = sc.WatchdogLease
+	}
+	cfg.MaxWait = sc.MaxWait
+	if o.CheckTimeout > 0 {
+		cfg.CheckTimeout = o.CheckTimeout
+	}
+	return cfg
+}
+
+// Prepare builds the world of one run: the topology with one client
+// connection per process, the nemesis drawn from the seed, and the
+// runner's dependencies. On success the caller runs workloads.Run(ctx,
+// p.Config, p.Deps) and then calls p.Close.
+func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
+	cfg := sc.Config(o)
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	if sc.Topology == nil {
+		return nil, fmt.Errorf("scenario %s: no topology", sc.Name)
+	}
+	env, err := sc.Topology(ctx, cfg.Plan.Processes)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	cfg.Redis = env.Desc
+	holders := newHolders(cfg.Plan.Processes)
+	deps := workloads.Deps{
+		Dial:     env.Dial,
+		Registry: o.Registry,
+		History:  holders.tee(o.History),
+		Meta:     map[string]string{"scenario": sc.Name},
+		Progress: o.Progress,
+	}
+	if sc.Faults != nil {
+		duration := cfg.Duration
+		seed := o.Seed
+		deps.Nemesis = func(c faults.Clients) (*faults.Nemesis, error) {
+			w := World{Env: env, Clients: c, Rand: rand.New(rand.NewPCG(uint64(seed), 0x5CE7A410)), Holders: holders, Duration: duration}
+			fs, sched, err := sc.Faults(w)
+			if err != nil {
+				return nil, err
+			}
+			return &faults.Nemesis{Faults: fs, Schedule: sched, Health: env.Health}, nil
+		}
+	}
+	return &Prepared{Scenario: sc, Config: cfg, Deps: deps, Env: env}, nil
+}
+
+// Run prepares the world, runs the scenario once and tears the world down.
+// Its errors are workloads.Run's (a Result with an error wrapping
+// workloads.ErrNemesis means the run did not get its faults: treat it as
+// invalid) or the topology's.
+func (sc Scenario) Run(ctx context.Context, o Options) (*workloads.Result, error) {
+	p, err := sc.Prepare(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := workloads.Run(ctx, p.Config, p.Deps)
+	if cerr := p.Close(); cerr != nil && err == nil && res != nil {
+		res.Warnings = append(res.Warnings, "closing the topology: "+cerr.Error())
+	}
+	return res, err
+}

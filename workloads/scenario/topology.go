@@ -1,0 +1,92 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+)
+
+// Topology builds the world of one run for clients client connections.
+// The Env it returns must be closed.
+type Topology func(ctx context.Context, clients int) (*Env, error)
+
+// Env is one run's world: how client connection i reaches Redis and what
+// faults can act on.
+type Env struct {
+	// Dial opens client connection i (workloads.Deps.Dial).
+	Dial func(ctx context.Context, i int) (redis.UniversalClient, error)
+	// Server is the redis-server lockcheck started (nil in topologies
+	// without a single server).
+	Server *faults.Server
+	// Links are the client↔Redis paths: Dial(i) goes through Links[i].
+	Links []faults.Link
+	// Health checks Redis directly, not through a Link.
+	Health faults.HealthCheck
+	// Desc describes the deployment for the record (no password).
+	Desc string
+
+	closeOnce sync.Once
+	closers   []func() error
+	closeErr  error
+}
+
+// Close tears the world down, last built first. It is idempotent.
+func (e *Env) Close() error {
+	e.closeOnce.Do(func() {
+		var errs []error
+		for i := len(e.closers) - 1; i >= 0; i-- {
+			errs = append(errs, e.closers[i]())
+		}
+		e.closeErr = errors.Join(errs...)
+	})
+	return e.closeErr
+}
+
+func (e *Env) onClose(f func() error) { e.closers = append(e.closers, f) }
+
+// SingleServer is the embedded topology: one redis-server on loopback with
+// the given persistence, and one in-process toxiproxy proxy per client
+// connection, so that Dial(i) goes through Links[i] and a network fault can
+// cut one client off while the others still reach Redis.
+func SingleServer(p faults.Persistence) Topology {
+	return func(ctx context.Context, clients int) (_ *Env, err error) {
+		env := &Env{}
+		defer func() {
+			if err != nil {
+				_ = env.Close()
+			}
+		}()
+		s, err := faults.StartServer(ctx, faults.ServerConfig{Persistence: p})
+		if err != nil {
+			return nil, err
+		}
+		env.onClose(s.Close)
+		env.Server = s
+		for i := range clients {
+			px, err := faults.StartProxy(fmt.Sprintf("c%d", i), s.Addr())
+			if err != nil {
+				return nil, err
+			}
+			env.onClose(px.Close)
+			env.Links = append(env.Links, px)
+		}
+		direct := redis.NewClient(s.Options())
+		env.onClose(direct.Close)
+		env.Health = faults.Ping(direct)
+		env.Desc = fmt.Sprintf("redis-server %s (started by lockcheck, persistence %s), %d proxied clients", s.Addr(), p, clients)
+		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
+			if i < 0 || i >= len(env.Links) {
+				return nil, fmt.Errorf("scenario: client %d of %d", i, len(env.Links))
+			}
+			o := s.Options()
+			o.Addr = env.Links[i].Addr()
+			return redis.NewClient(o), nil
+		}
+		return env, nil
+	}
+}
