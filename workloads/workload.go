@@ -35,6 +35,7 @@ func Workloads() []Workload {
 		{Name: "counter", Doc: "processes on one lock read-modify-write a protected register in every critical section", Gen: counterGen},
 		{Name: "contended", Doc: "many processes on one lock with short critical sections: hand-offs and fairness", Gen: contendedGen},
 		{Name: "many-locks", Doc: "many processes spread over many locks: mostly uncontended grants", Gen: manyLocksGen},
+		{Name: "hunt", Doc: "bug hunting: processes on one lock with Lock and short TryLocks, reentry and tiny critical sections; the runs that catch broken locks fastest", Gen: huntGen},
 	}
 }
 
@@ -122,5 +123,20 @@ var manyLocksGen = rapid.Custom(func(t *rapid.T) Plan {
 		MaxReentry:     rapid.IntRange(0, 1).Draw(t, "max_reentry"),
 		Counter:        true,
 		OpTimeout:      5 * time.Second,
+	}
+})
+
+var huntGen = rapid.Custom(func(t *rapid.T) Plan {
+	return Plan{
+		Workload:       "hunt",
+		Processes:      rapid.IntRange(4, 8).Draw(t, "processes"),
+		Locks:          []string{"hunt"},
+		TryLockPercent: rapid.IntRange(20, 40).Draw(t, "try_lock_percent"),
+		Wait:           Range{0, ms(rapid.IntRange(20, 60).Draw(t, "wait_max_ms"))},
+		Hold:           Range{0, ms(rapid.IntRange(1, 3).Draw(t, "hold_max_ms"))},
+		Think:          Range{0, ms(rapid.IntRange(1, 3).Draw(t, "think_max_ms"))},
+		MaxReentry:     2,
+		Counter:        true,
+		OpTimeout:      3 * time.Second,
 	}
 })

@@ -28,6 +28,7 @@ type runFlags struct {
 	asJSON      bool
 	watchdog    time.Duration
 	checkTime   time.Duration
+	maxWait     time.Duration
 }
 
 const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
@@ -41,7 +42,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "run", "run [flags]", runExamples)
 	var f runFlags
 	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects')")
-	fs.StringVar(&f.workload, "workload", workloads.DefaultWorkload, "workload (see 'lockcheck workloads')")
+	fs.StringVar(&f.workload, "workload", "", "workload (see 'lockcheck workloads'; default: "+workloads.DefaultWorkload+", or hunt when every subject is a mutant)")
 	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
 	fs.IntVar(&f.clients, "clients", 0, "go-redis client connections, each its own lock client (0: one per process)")
@@ -50,6 +51,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
+	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default 1s for the hunt workload, else off)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
@@ -114,6 +116,9 @@ func (f *runFlags) plan() (runPlan, error) {
 			return runPlan{}, usagef("--subject: %v", err)
 		}
 	}
+	if f.workload == "" {
+		f.workload = defaultWorkload(names)
+	}
 	if _, err := workloads.LookupWorkload(f.workload); err != nil {
 		return runPlan{}, usagef("--workload: %v", err)
 	}
@@ -130,6 +135,12 @@ func (f *runFlags) plan() (runPlan, error) {
 	}
 	if f.clients < 0 {
 		return runPlan{}, usagef("--clients: %d is negative", f.clients)
+	}
+	if f.maxWait < 0 {
+		f.maxWait = 0
+		if f.workload == "hunt" {
+			f.maxWait = time.Second
+		}
 	}
 	if f.watchdog < 0 || f.checkTime < 0 {
 		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")
@@ -148,6 +159,7 @@ func (f *runFlags) plan() (runPlan, error) {
 		if f.checkTime > 0 {
 			cfg.CheckTimeout = f.checkTime
 		}
+		cfg.MaxWait = f.maxWait
 		if err := cfg.Validate(); err != nil {
 			return runPlan{}, usageError{err}
 		}
@@ -237,4 +249,15 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// defaultWorkload is the workload for subjects when none is named: the
+// default one, or the bug-hunting one when every subject is a mutant.
+func defaultWorkload(subjects []string) string {
+	for _, n := range subjects {
+		if s, err := workloads.Subjects.Lookup(n); err != nil || s.Kind != workloads.KindMutant {
+			return workloads.DefaultWorkload
+		}
+	}
+	return "hunt"
 }
