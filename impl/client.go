@@ -43,7 +43,6 @@ type Client struct {
 	mu        sync.Mutex
 	closed    bool
 	watchdogs map[*watchdog]struct{}
-	janitor   *latchJanitor // nil until the first unlock
 }
 
 // NewClient makes a Client on rdb. It does not touch the network: the
@@ -131,24 +130,7 @@ func (c *Client) Close() error {
 		w.stop()
 		w.lost.mark()
 	}
-	if c.janitor != nil {
-		c.janitor.close()
-	}
 	return c.hub.close()
-}
-
-// dropLatch hands a latch key to the janitor (started on first use) for
-// deletion; after Close the key is left to expire.
-func (c *Client) dropLatch(key string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return
-	}
-	if c.janitor == nil {
-		c.janitor = newLatchJanitor(c.rdb, c.opts.cleanupTimeout)
-	}
-	c.janitor.add(key)
 }
 
 // usable returns the configuration error or ErrClosed.

@@ -1,6 +1,7 @@
 -- fair_unlock.lua: release one hold of a Redisson RFairLock, idempotently
 -- (RedissonFairLock.unlockInnerAsync with the unlock latch), with explicit
--- integers instead of nil.
+-- integers instead of nil and one HGET in place of HEXISTS + HINCRBY on
+-- the final unlock.
 -- KEYS[1]: the lock hash <name>
 -- KEYS[2]: the wait queue redisson_lock_queue:{<name>}
 -- KEYS[3]: the deadlines redisson_lock_timeout:{<name>}
@@ -43,11 +44,12 @@ if redis.call('exists', KEYS[1]) == 0 then
   redis.call('set', KEYS[5], 2, 'px', ARGV[6])
   return 2
 end
-if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
+local count = redis.call('hget', KEYS[1], ARGV[3])
+if count == false then
   return -1
 end
-local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1)
-if counter > 0 then
+if tonumber(count) > 1 then
+  redis.call('hincrby', KEYS[1], ARGV[3], -1)
   redis.call('pexpire', KEYS[1], ARGV[2])
   redis.call('set', KEYS[5], 0, 'px', ARGV[6])
   return 0

@@ -8,7 +8,8 @@ const (
 	// DefaultWatchdogTimeout is Redisson's lockWatchdogTimeout.
 	DefaultWatchdogTimeout = 30 * time.Second
 	// DefaultUnlockLatchTTL is about Redisson's unlock-latch window with its
-	// default retry settings (16-20 s).
+	// default retry settings (16-20 s), and covers DefaultUnlockAttempts
+	// attempts at go-redis's default 3 s read and write timeouts.
 	DefaultUnlockLatchTTL = 20 * time.Second
 	// DefaultCleanupTimeout bounds the clean-up a lock runs on a fresh context
 	// after the caller's context ended during an acquire.
@@ -69,8 +70,13 @@ func WithClientID(id string) Option {
 
 // WithUnlockLatchTTL sets how long an unlock latch key
 // (redisson_unlock_latch:{name}:<requestId>) lives, that is how long a
-// retried unlock of the same call stays idempotent. If d <= 0, the default
-// 20 s (DefaultUnlockLatchTTL) is used.
+// retried unlock of the same call stays idempotent. It must outlast an
+// Unlock's retry window: the Unlock attempts option times the longest an
+// attempt may wait for its reply (go-redis's write plus read timeout, or
+// the ctx deadline with ContextTimeoutEnabled), plus tens of ms of backoff.
+// Latches are not deleted (they expire), so about cycles/s × d of them are
+// live at any time, some 100 bytes each. If d <= 0, the default 20 s
+// (DefaultUnlockLatchTTL) is used.
 func WithUnlockLatchTTL(d time.Duration) Option {
 	return func(o *options) {
 		if d > 0 {

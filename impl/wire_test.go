@@ -89,10 +89,16 @@ func TestWireLayout(t *testing.T) {
 	if err := <-waiting; err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "latches of answered unlocks deleted", func() bool {
-		latches, err := rdb.Keys(ctx, "redisson_unlock_latch:*").Result()
-		return err == nil && len(latches) == 0
-	})
+	// Each unlock left its latch, expiring within the latch TTL.
+	latches, err := rdb.Keys(ctx, "redisson_unlock_latch:{wire}:*").Result()
+	if err != nil || len(latches) != 2 {
+		t.Fatalf("latches %v, %v; want the two unlocks'", latches, err)
+	}
+	for _, k := range latches {
+		if ttl, err := rdb.PTTL(ctx, k).Result(); err != nil || ttl <= 0 || ttl > DefaultUnlockLatchTTL {
+			t.Fatalf("latch %s PTTL %v, %v; want in (0, %v]", k, ttl, err, DefaultUnlockLatchTTL)
+		}
+	}
 	if ok, err := c2.Reentrant("wire", "2").ForceUnlock(ctx); !ok || err != nil {
 		t.Fatal(ok, err)
 	}
