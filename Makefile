@@ -42,5 +42,9 @@ vet:
 fmt:
 	gofmt -l -w .
 
+## nightly: every scenario × reentrant, fair, fenced, simple × 3 seeds; matrix in results/runs/nightly/<time>/matrix.md.
+nightly: deps build
+	./bin/lockcheck nightly --seeds $${SEEDS:-3}
+
 clean:
 	rm -rf bin

@@ -55,6 +55,8 @@ func commands() []command {
 		{"bench", "benchmark lock kinds and peer libraries side by side on one Redis", benchCmd},
 		{"subjects", "list the lock implementations that can be run", subjectsCmd},
 		{"workloads", "list the workloads", workloadsCmd},
+		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
+		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
 	}
 }
 

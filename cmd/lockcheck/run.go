@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,7 @@ type runFlags struct {
 	watchdog    time.Duration
 	checkTime   time.Duration
 	maxWait     time.Duration
+	scenario    string
 }
 
 const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
@@ -36,6 +38,7 @@ const runExamples = `  lockcheck run                                        # re
   lockcheck run --subject reentrant,fair,simple --duration 5s --json
   lockcheck run --subject mutant-unlock-no-owner-check --duration 10s   # exits 1: caught
   lockcheck run --redis redis://user:secret@10.0.0.5:6379/0 --subject reentrant
+  lockcheck run --scenario client-stall --subject fenced --seed 3      # exits 0: the violation was detected as expected
 `
 
 func runCmd(ctx context.Context, e *env, args []string) (int, error) {
@@ -53,8 +56,12 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
 	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default 1s for the hunt workload, else off)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
+	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
+	}
+	if f.scenario != "" {
+		return runScenarioCmd(ctx, e, fs, &f)
 	}
 	plan, err := f.plan()
 	if err != nil {
@@ -181,24 +188,37 @@ type runRecord struct {
 // runOne runs one subject into its own run directory: config.json first,
 // history.jsonl appended as the run goes, the rest at the end.
 func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, out string) (results.Summary, string, error) {
+	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed)
+	sum, dir, _, err := runIn(ctx, e, cfg, dir, workloads.Deps{Dial: tgt.dial})
+	return sum, dir, err
+}
+
+// runIn runs cfg with deps into dir. deps.History, if set, also receives the
+// history. degraded is the run's error when the run happened but not as
+// asked (its faults or its history failed): the summary's verdict is then
+// Unknown. err is an error that left no run to judge.
+func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, deps workloads.Deps) (sum results.Summary, _ string, degraded, err error) {
 	start := time.Now()
-	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, start, cfg.Seed)
 	if err := results.WriteConfig(dir, runRecord{Config: cfg, Start: start}); err != nil {
-		return results.Summary{}, "", err
+		return results.Summary{}, "", nil, err
 	}
 	histPath := filepath.Join(dir, results.HistoryFile)
 	hf, err := os.OpenFile(histPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return results.Summary{}, "", err
+		return results.Summary{}, "", nil, err
 	}
 	defer hf.Close()
-	deps := workloads.Deps{Dial: tgt.dial, History: hf}
+	if deps.History != nil {
+		deps.History = io.MultiWriter(hf, deps.History)
+	} else {
+		deps.History = hf
+	}
 	if e.terminal {
 		deps.Progress = e.stdout
 	}
 	res, err := workloads.Run(ctx, cfg, deps)
 	if res == nil {
-		return results.Summary{}, dir, err
+		return results.Summary{}, dir, nil, err
 	}
 	var warnings []string
 	warnings = append(warnings, res.Warnings...)
@@ -219,13 +239,13 @@ func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, o
 		fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", cfg.Subject, w)
 	}
 	if err != nil && !errors.Is(err, workloads.ErrHistoryWrite) && !errors.Is(err, workloads.ErrNemesis) {
-		return sum, dir, err
+		return sum, dir, nil, err
 	}
 	if err != nil {
 		// The run happened but not as asked: never report it as valid.
 		sum.Report.Verdict = model.Unknown
 	}
-	return sum, dir, nil
+	return sum, dir, err, nil
 }
 
 // exitFor is 0 when every summary is valid, else 1.

@@ -1,0 +1,280 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+)
+
+// referenceSubjects are the lock kinds nightly runs by default.
+const referenceSubjects = "reentrant,fair,fenced,simple"
+
+func scenariosCmd(_ context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "scenarios", "scenarios", "  lockcheck scenarios\n  lockcheck run --scenario partition-short --subject fair\n")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	t := tablewriter.NewTable(e.stdout,
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+	)
+	t.Header([]string{"scenario", "kind", "run", "expected (reentrant, fair, fenced, simple)", "what happens"})
+	for _, sc := range scenario.Catalog() {
+		kind := "unsafe"
+		if sc.Safe {
+			kind = "safe"
+		}
+		if err := t.Append([]string{sc.Name, kind, sc.Duration.String(), expectedLabels(sc), sc.Doc}); err != nil {
+			return exitUsage, err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return exitUsage, err
+	}
+	return exitValid, nil
+}
+
+// expectedLabels renders the scenario's expectation for the reference locks,
+// grouping subjects that expect the same.
+func expectedLabels(sc scenario.Scenario) string {
+	var order []string
+	by := map[string][]string{}
+	for _, n := range splitList(referenceSubjects) {
+		s, err := workloads.Subjects.Lookup(n)
+		if err != nil {
+			continue
+		}
+		l := sc.Expectation(s).Label
+		if _, ok := by[l]; !ok {
+			order = append(order, l)
+		}
+		by[l] = append(by[l], n)
+	}
+	if len(order) == 1 {
+		return order[0]
+	}
+	var parts []string
+	for _, l := range order {
+		parts = append(parts, strings.Join(by[l], ",")+": "+l)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// runScenarioCmd is `lockcheck run --scenario NAME`: one run per subject,
+// each in results/runs/<scenario>/<time>-<seed>-<subject>, exit 0 when every
+// verdict is the expected one.
+func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (int, error) {
+	for _, name := range []string{"workload", "redis", "persistence", "clients", "watchdog-lease"} {
+		if flagSet(fs, name) {
+			return exitUsage, usagef("--%s cannot be combined with --scenario: the scenario fixes it", name)
+		}
+	}
+	sc, err := scenario.Lookup(f.scenario)
+	if err != nil {
+		return exitUsage, usagef("--scenario: %v", err)
+	}
+	subjects, err := lookupSubjects(f.subjects)
+	if err != nil {
+		return exitUsage, err
+	}
+	if f.duration < 0 || f.checkTime < 0 {
+		return exitUsage, usagef("--duration and --check-timeout must not be negative")
+	}
+	if f.seed == 0 {
+		f.seed = time.Now().UnixNano() % 1_000_000
+	}
+	fmt.Fprintf(e.stderr, "lockcheck run: scenario %s, seed %d\n", sc.Name, f.seed)
+	var sums []results.Summary
+	var dirs []string
+	code := exitValid
+	for _, subj := range subjects {
+		dir := results.RunDir(f.out, sc.Name, time.Now(), f.seed) + "-" + subj.Name
+		sum, dir, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
+		if err != nil {
+			return exitUsage, err
+		}
+		exp := sc.Expectation(subj)
+		ok, why := exp.Match(sum.Report)
+		switch {
+		case degraded != nil:
+			fmt.Fprintf(e.stderr, "lockcheck run: %s: the run did not get its faults: %v\n", subj.Name, degraded)
+			code = exitUsage
+		case !ok:
+			fmt.Fprintf(e.stdout, "%s on %s: NOT as expected (%s): %s\n", subj.Name, sc.Name, exp.Label, why)
+			code = max(code, exitInvalid)
+		default:
+			fmt.Fprintf(e.stdout, "%s on %s: as expected (%s)\n", subj.Name, sc.Name, exp.Label)
+		}
+		sums = append(sums, sum)
+		dirs = append(dirs, dir)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if f.asJSON {
+		if err := results.WriteJSON(e.stdout, sums); err != nil {
+			return exitUsage, err
+		}
+	} else {
+		if err := results.Render(e.stdout, sums); err != nil {
+			return exitUsage, err
+		}
+		for _, d := range dirs {
+			fmt.Fprintf(e.stdout, "run directory: %s\n", d)
+		}
+	}
+	if ctx.Err() != nil && code == exitValid {
+		code = exitInvalid
+	}
+	return code, nil
+}
+
+// runScenario runs one subject on sc into dir.
+func runScenario(ctx context.Context, e *env, sc scenario.Scenario, subject string, seed int64, d, checkTimeout time.Duration, dir string) (results.Summary, string, error, error) {
+	p, err := sc.Prepare(ctx, scenario.Options{Subject: subject, Seed: seed, Duration: d, CheckTimeout: checkTimeout})
+	if err != nil {
+		return results.Summary{}, "", nil, err
+	}
+	defer p.Close()
+	return runIn(ctx, e, p.Config, dir, p.Deps)
+}
+
+func lookupSubjects(list string) ([]workloads.Subject, error) {
+	var out []workloads.Subject
+	for _, n := range splitList(list) {
+		s, err := workloads.Subjects.Lookup(n)
+		if err != nil {
+			return nil, usagef("--subject: %v", err)
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, usagef("--subject: no subject named")
+	}
+	return out, nil
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			set = true
+		}
+	})
+	return set
+}
+
+const nightlyExamples = `  lockcheck nightly                                   # every scenario × reentrant, fair, fenced, simple × 3 seeds
+  lockcheck nightly --seeds 5 --subjects reentrant,fair
+  lockcheck nightly --scenarios client-stall,partition-long --subjects mutant-check-then-set
+`
+
+func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "nightly", "nightly [flags]", nightlyExamples)
+	nseeds := fs.Int("seeds", 3, "seeds per scenario × subject (1..N)")
+	subjList := fs.String("subjects", referenceSubjects, "comma-separated subjects")
+	scList := fs.String("scenarios", "", "comma-separated scenarios (default: all, see 'lockcheck scenarios')")
+	out := fs.String("out", "results", "base directory: runs go to <out>/runs/nightly/<time>/")
+	duration := fs.Duration("duration", 0, "length of each run (default: the scenario's)")
+	checkTime := fs.Duration("check-timeout", 0, "bound on each linearizability check (default 60s)")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	if *nseeds < 1 {
+		return exitUsage, usagef("--seeds: %d, want >= 1", *nseeds)
+	}
+	if *duration < 0 || *checkTime < 0 {
+		return exitUsage, usagef("--duration and --check-timeout must not be negative")
+	}
+	subjects, err := lookupSubjects(*subjList)
+	if err != nil {
+		return exitUsage, err
+	}
+	scs := scenario.Catalog()
+	if *scList != "" {
+		scs = nil
+		for _, n := range splitList(*scList) {
+			sc, err := scenario.Lookup(n)
+			if err != nil {
+				return exitUsage, usagef("--scenarios: %v", err)
+			}
+			scs = append(scs, sc)
+		}
+	}
+	seeds := make([]int64, *nseeds)
+	for i := range seeds {
+		seeds[i] = int64(i + 1)
+	}
+	start := time.Now()
+	base := filepath.Join(*out, "runs", "nightly", start.UTC().Format("20060102T150405"))
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return exitUsage, err
+	}
+	fmt.Fprintf(e.stderr, "lockcheck nightly: %d scenarios × %d subjects × %d seeds into %s\n", len(scs), len(subjects), len(seeds), base)
+	quiet := &env{stdout: discard{}, stderr: discard{}}
+	run := func(ctx context.Context, c scenario.Cell) (model.Report, string, error) {
+		dir := filepath.Join(base, c.Scenario.Name, c.Subject.Name+"-"+strconv.FormatInt(c.Seed, 10))
+		sum, dir, degraded, err := runScenario(ctx, quiet, c.Scenario, c.Subject.Name, c.Seed, *duration, *checkTime, dir)
+		if err == nil && degraded != nil {
+			err = degraded
+		}
+		return sum.Report, dir, err
+	}
+	done := func(o scenario.Outcome) {
+		status := "as expected"
+		if !o.OK {
+			status = "NOT as expected: " + o.Why
+		}
+		fmt.Fprintf(e.stderr, "  %-24s %-10s seed %d: %-8s %s\n", o.Scenario.Name, o.Subject.Name, o.Seed, o.Report.Verdict, status)
+	}
+	outs := scenario.Matrix(ctx, scs, subjects, seeds, run, done)
+	title := fmt.Sprintf("lockcheck nightly %s (%s)", start.UTC().Format(time.RFC3339), time.Since(start).Round(time.Second))
+	mf, err := os.Create(filepath.Join(base, "matrix.md"))
+	if err != nil {
+		return exitUsage, err
+	}
+	werr := scenario.WriteMarkdown(mf, title, outs)
+	if cerr := mf.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return exitUsage, werr
+	}
+	if err := scenario.WriteTable(e.stdout, outs, false); err != nil {
+		return exitUsage, err
+	}
+	fmt.Fprintf(e.stdout, "matrix: %s\n", filepath.Join(base, "matrix.md"))
+	verr := scenario.Verdict(outs)
+	switch {
+	case errors.Is(verr, scenario.ErrInfrastructure):
+		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
+		return exitUsage, nil
+	case verr != nil:
+		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
+		return exitInvalid, nil
+	case ctx.Err() != nil:
+		fmt.Fprintln(e.stderr, "lockcheck nightly: interrupted")
+		return exitInvalid, nil
+	}
+	return exitValid, nil
+}
+
+// discard is an io.Writer that drops everything (per-run chatter of nightly).
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
