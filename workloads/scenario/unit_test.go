@@ -1,0 +1,142 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+func TestCatalogIsRunnable(t *testing.T) {
+	seen := map[string]bool{}
+	var safe, unsafe int
+	for _, sc := range Catalog() {
+		if sc.Name == "" || sc.Doc == "" || sc.Topology == nil || seen[sc.Name] {
+			t.Fatalf("bad or duplicate scenario %+v", sc.Name)
+		}
+		seen[sc.Name] = true
+		if sc.Safe {
+			safe++
+		} else {
+			unsafe++
+			if sc.Faults == nil {
+				t.Errorf("%s: an unsafe scenario without faults", sc.Name)
+			}
+		}
+		for _, n := range []string{"reentrant", "fair", "fenced", "simple"} {
+			subj, err := workloads.Subjects.Lookup(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sc.Config(Options{Subject: n, Seed: 1}).Validate(); err != nil {
+				t.Errorf("%s/%s: %v", sc.Name, n, err)
+			}
+			exp := sc.Expectation(subj)
+			if exp.Informational() {
+				t.Errorf("%s/%s: a reference lock without an expectation", sc.Name, n)
+			}
+			if exp.Detects() == sc.Safe {
+				t.Errorf("%s/%s: expectation %q contradicts safe=%v", sc.Name, n, exp.Label, sc.Safe)
+			}
+		}
+	}
+	if safe < 6 || unsafe < 3 {
+		t.Fatalf("catalog has %d safe and %d unsafe scenarios", safe, unsafe)
+	}
+	if _, err := Lookup("nope"); !errors.Is(err, ErrUnknownScenario) {
+		t.Fatalf("Lookup(nope) = %v", err)
+	}
+}
+
+func report(v model.Verdict, checkers map[string]model.Verdict) model.Report {
+	r := model.Report{Verdict: v}
+	for c, cv := range checkers {
+		r.Results = append(r.Results, model.Result{Checker: c, Verdict: cv})
+	}
+	return r
+}
+
+func TestExpectMatch(t *testing.T) {
+	fencedOK := report(model.Invalid, map[string]model.Verdict{
+		model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Valid, model.CheckFencing: model.Valid,
+	})
+	if ok, why := ExpectFencesHeld.Match(fencedOK); !ok {
+		t.Fatalf("fences held not matched: %s", why)
+	}
+	broken := report(model.Invalid, map[string]model.Verdict{
+		model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid, model.CheckFencing: model.Valid,
+	})
+	if ok, why := ExpectFencesHeld.Match(broken); ok || !strings.Contains(why, model.CheckMutualExclusion) {
+		t.Fatalf("a broken register matched fences-held (%q)", why)
+	}
+	if ok, _ := ExpectValid.Match(broken); ok {
+		t.Fatal("invalid matched valid")
+	}
+	if ok, why := ExpectFencesHeld.Match(report(model.Invalid, nil)); ok || !strings.Contains(why, "did not run") {
+		t.Fatalf("missing checkers matched (%q)", why)
+	}
+	if ok, _ := ExpectAny.Match(broken); !ok {
+		t.Fatal("ExpectAny rejected a report")
+	}
+}
+
+func TestHoldersFollowsTheHistory(t *testing.T) {
+	h := newHolders(3)
+	var buf bytes.Buffer
+	line := func(o model.Op) {
+		b, _ := json.Marshal(map[string]any{"op": o})
+		buf.Write(append(b, '\n'))
+	}
+	line(model.Op{Process: 1, Kind: model.Acquire, Outcome: model.OK})
+	line(model.Op{Process: 2, Kind: model.Acquire, Outcome: model.OK})
+	line(model.Op{Process: 2, Kind: model.Release, Outcome: model.OK})
+	line(model.Op{Process: 7, Kind: model.Acquire, Outcome: model.OK}) // a replacement: not a worker index
+	// written in two pieces, split mid-line
+	b := buf.Bytes()
+	_, _ = h.Write(b[:len(b)/2])
+	_, _ = h.Write(b[len(b)/2:])
+	if got := h.Holding(); len(got) != 1 || got[0] != 1 {
+		t.Fatalf("Holding = %v, want [1]", got)
+	}
+	buf.Reset()
+	line(model.Op{Process: 1, Kind: model.Release, Outcome: model.Info})
+	_, _ = h.Write(buf.Bytes())
+	if got := h.Holding(); len(got) != 0 {
+		t.Fatalf("Holding after an info release = %v, want none", got)
+	}
+}
+
+func TestMatrixTableAndVerdict(t *testing.T) {
+	sc, _ := Lookup("client-stall")
+	safe, _ := Lookup("no-faults")
+	ref, _ := workloads.Subjects.Lookup("reentrant")
+	outs := []Outcome{
+		{Cell: Cell{Scenario: safe, Subject: ref, Seed: 1}, Expect: ExpectValid, Report: report(model.Valid, nil), OK: true},
+		{Cell: Cell{Scenario: sc, Subject: ref, Seed: 1}, Expect: ExpectDetected, Report: report(model.Invalid, map[string]model.Verdict{model.CheckLinearizable: model.Invalid}), OK: true},
+		{Cell: Cell{Scenario: sc, Subject: ref, Seed: 2}, Expect: ExpectDetected, Report: report(model.Valid, nil), Why: "verdict valid, want invalid"},
+	}
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, "t", outs); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{"1/2", "invalid (lin)", "valid !", "NO (1/2)", "Not as expected", "client-stall / reentrant / seed 2"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("matrix.md lacks %q:\n%s", want, md)
+		}
+	}
+	if err := Verdict(outs); !errors.Is(err, ErrUnexpected) {
+		t.Fatalf("Verdict = %v, want ErrUnexpected", err)
+	}
+	outs[2].Err = errors.New("no redis")
+	if err := Verdict(outs); !errors.Is(err, ErrInfrastructure) {
+		t.Fatalf("Verdict = %v, want ErrInfrastructure", err)
+	}
+	if err := Verdict(outs[:2]); err != nil {
+		t.Fatalf("Verdict = %v, want nil", err)
+	}
+}
