@@ -52,10 +52,11 @@ func benchUncontended(b *testing.B, newLocker func(c *Client, name, owner string
 // share of grants that went to a different worker than the previous holder
 // (%handoff), and the hand-off latency from the moment the previous holder
 // called Unlock to the grant of a different worker (handoff-p50-µs,
-// handoff-p99-µs; same-owner re-grants excluded).
+// handoff-p99-µs; same-owner re-grants excluded), and the acquire and
+// unlock scripts the server ran per cycle (scripts/op: 2 without a herd).
 func benchContended(b *testing.B, newLocker func(c *Client, name, owner string) Locker) {
 	s := redistest.Start(b, faults.ServerConfig{})
-	for _, workers := range []int{2, 8} {
+	for _, workers := range []int{2, 8, 32} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			clients := make([]*Client, workers)
 			for i := range clients {
@@ -73,6 +74,8 @@ func benchContended(b *testing.B, newLocker func(c *Client, name, owner string) 
 				firstErr   error
 			)
 			remaining.Store(int64(b.N))
+			stats := redistest.Client(b, s)
+			_, scriptsBefore := serverCommands(b, stats)
 			b.ResetTimer()
 			start := time.Now()
 			for i := range workers {
@@ -107,7 +110,9 @@ func benchContended(b *testing.B, newLocker func(c *Client, name, owner string) 
 			if firstErr != nil {
 				b.Fatal(firstErr)
 			}
+			_, scriptsAfter := serverCommands(b, stats)
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "cycles/s")
+			b.ReportMetric(float64(scriptsAfter-scriptsBefore)/float64(b.N), "scripts/op")
 			b.ReportMetric(100*float64(len(handoffs))/float64(b.N), "%handoff")
 			if len(handoffs) > 0 {
 				slices.Sort(handoffs)

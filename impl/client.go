@@ -37,6 +37,7 @@ type Client struct {
 	opts options
 	err  error // configuration error, returned by every lock call
 	hub  *hub
+	herd *jitter // delays of waiters that lost wake-ups (herd.go)
 
 	closing chan struct{} // closed by Close
 
@@ -55,12 +56,16 @@ func NewClient(rdb redis.UniversalClient, opts ...Option) *Client {
 	if o.clientID == "" {
 		o.clientID = uuid.NewString()
 	}
+	if !o.jitterSeeded {
+		o.jitterSeed = seedOf(o.clientID)
+	}
 	return &Client{
 		rdb:       rdb,
 		id:        o.clientID,
 		opts:      o,
 		err:       checkNoRetries(rdb),
 		hub:       newHub(rdb, o.cleanupTimeout),
+		herd:      newJitter(o.jitterSeed),
 		closing:   make(chan struct{}),
 		watchdogs: make(map[*watchdog]struct{}),
 	}

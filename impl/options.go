@@ -32,6 +32,8 @@ type options struct {
 	cleanupTimeout  time.Duration
 	unlockAttempts  int
 	threadWaitTime  time.Duration
+	jitterSeed      uint64
+	jitterSeeded    bool
 }
 
 func defaultOptions() options {
@@ -121,5 +123,15 @@ func WithThreadWaitTime(d time.Duration) Option {
 		if d > 0 {
 			o.threadWaitTime = d
 		}
+	}
+}
+
+// WithJitterSeed seeds the random delays a Client's reentrant and fenced
+// waiters take before retrying after an unlock message they lost to another
+// waiter (see herdStep). By default the seed is derived from the client id.
+func WithJitterSeed(seed uint64) Option {
+	return func(o *options) {
+		o.jitterSeed = seed
+		o.jitterSeeded = true
 	}
 }

@@ -98,7 +98,7 @@ func (l *ReentrantLock) acquire(ctx context.Context, wait, lease time.Duration) 
 		g, err = l.tryOnce(ctx, lease)
 		return g.ok, g.ttl, err
 	}
-	ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, wait, try)
+	ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, wait, true, try)
 	if uncertain {
 		return l.resolve(ctx, err, before, since, lease)
 	}

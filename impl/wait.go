@@ -27,6 +27,10 @@ const minWait = time.Millisecond
 // message, a (re)subscription, the holder's ttl or the end of wait, whichever
 // comes first, and tries again. wait < 0 waits until ctx ends; wait == 0
 // makes exactly one attempt. No subscription is left behind when it returns.
+// A wake-up that arrived before an attempt is answered by that attempt (it
+// does not cause another one). With spread (a channel shared by all
+// waiters), a waiter whose attempts after wake-ups keep failing waits a
+// random delay before the next one (herd.go).
 //
 // It returns acquired, or:
 //   - (false, false, nil): wait ran out while the lock was held by another;
@@ -36,7 +40,7 @@ const minWait = time.Millisecond
 //     (err is its error; ctx may have ended during it). The lock kind must
 //     resolve or undo it on a fresh context (Client.cleanupContext), or, for
 //     the fair lock, remove its queue entry.
-func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, try attemptFunc) (acquired, uncertain bool, err error) {
+func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, spread bool, try attemptFunc) (acquired, uncertain bool, err error) {
 	var deadline time.Time
 	if wait >= 0 {
 		deadline = time.Now().Add(wait)
@@ -53,9 +57,17 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 			timer.Stop()
 		}
 	}()
+	woken := false // the next attempt answers a wake-up
+	lost := 0      // attempts after wake-ups that failed
 	for {
 		if ctx.Err() != nil {
 			return false, false, errors.Join(ErrNotObtained, ctx.Err())
+		}
+		if sub != nil {
+			select {
+			case <-sub.wakeC():
+			default:
+			}
 		}
 		ok, ttl, err := try(ctx)
 		if err != nil {
@@ -63,6 +75,9 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		}
 		if ok {
 			return true, false, nil
+		}
+		if woken {
+			lost++
 		}
 		sleep := ttl
 		if ttl < 0 {
@@ -86,8 +101,28 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		} else {
 			timer.Reset(sleep)
 		}
+		woken = false
 		select {
 		case <-sub.wakeC():
+			woken = true
+		case <-timer.C:
+		case <-ctx.Done():
+			return false, false, errors.Join(ErrNotObtained, ctx.Err())
+		case <-c.closing:
+			return false, false, ErrClosed
+		}
+		if !woken || !spread {
+			continue
+		}
+		d := c.herd.delay(lost)
+		if !deadline.IsZero() {
+			d = min(d, time.Until(deadline))
+		}
+		if d <= 0 {
+			continue
+		}
+		timer.Reset(d)
+		select {
 		case <-timer.C:
 		case <-ctx.Done():
 			return false, false, errors.Join(ErrNotObtained, ctx.Err())

@@ -1,0 +1,54 @@
+package impl
+
+import (
+	"hash/fnv"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// An unlock message on a reentrant lock's channel wakes every waiter of every
+// Client (Redisson wakes one waiter per client; with one client per process
+// that is all of them), and each runs its acquire script: with n waiters, one
+// grant costs about n scripts, and the server's time goes to failed
+// attempts. A waiter whose attempts after a wake-up keep failing therefore
+// waits a random delay before its next attempt after a wake-up, uniform in
+// [0, min(lost × herdStep, herdMax)) where lost counts those failures in
+// this call. The retries after an unlock spread out: the first takes the
+// lock, and a waiter still asleep when further unlock messages come answers
+// them all with one attempt. The first attempt after a wake-up is never
+// delayed, so an uncontended hand-off is as fast as before.
+const (
+	herdStep = 250 * time.Microsecond
+	herdMax  = 2 * time.Millisecond
+)
+
+// jitter is a Client's seeded source of wake-up delays, safe for concurrent
+// use.
+type jitter struct {
+	mu  sync.Mutex
+	rng *rand.Rand
+}
+
+func newJitter(seed uint64) *jitter {
+	return &jitter{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// seedOf derives the default jitter seed from a client id.
+func seedOf(clientID string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(clientID)) // hash.Hash.Write never fails
+	return h.Sum64()
+}
+
+// delay returns the wait before the next attempt of a waiter whose last
+// lost attempts after wake-ups failed (0 when lost is 0).
+func (j *jitter) delay(lost int) time.Duration {
+	span := min(time.Duration(lost)*herdStep, herdMax)
+	if span <= 0 {
+		return 0
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return time.Duration(j.rng.Int64N(int64(span)))
+}
