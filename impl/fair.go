@@ -23,7 +23,10 @@ import (
 // again at the tail. A waiter that gives up (wait over, ctx ended) removes
 // itself and moves everyone behind it earlier by its wait. TryLock with
 // wait 0 never queues. Deadlines use the client clock: skew between clients
-// skews evictions.
+// skews evictions. Beyond Redisson, an unlock's wake-up is never lost with
+// the head it went to: when a waiter leaves the queue, or a script purges a
+// stale head, while the lock is free, the new head is woken (otherwise it
+// would sleep until the holder's TTL it last saw, a whole lease).
 //
 // Reentrancy, leases, the watchdog, Lost and Abandon work as for
 // ReentrantLock. Unlike Redisson, Unlock of a lock nobody holds (its lease
@@ -34,8 +37,8 @@ type FairLock struct {
 	view    *ReentrantLock // the same hash: read-only queries and renewal
 	name    string
 	field   string
-	channel string // this owner's wake-up channel
-	keys    []string
+	channel string   // this owner's wake-up channel
+	keys    []string // the lock, its queue and deadlines, the channel prefix
 
 	hold       holdState
 	onEnqueued func(at time.Time)
@@ -68,7 +71,7 @@ func (c *Client) Fair(name, owner string) *FairLock {
 		name:    name,
 		field:   view.field,
 		channel: FairChannelName(name, view.field),
-		keys:    []string{name, QueueName(name), TimeoutName(name)},
+		keys:    []string{name, QueueName(name), TimeoutName(name), ChannelName(name)},
 	}
 }
 
@@ -185,9 +188,11 @@ func (l *FairLock) tryOnce(ctx context.Context, once bool, lease, wait time.Dura
 	)
 	leaseArg := millis(l.leaseOrWatchdog(lease))
 	if once {
-		vals, err = fairTryAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, now.UnixMilli(), millis(wait)).Int64Slice()
+		vals, err = fairTryAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, now.UnixMilli(), millis(wait),
+			unlockMessage, publishCommand).Int64Slice()
 	} else {
-		vals, err = fairAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, millis(wait), now.UnixMilli()).Int64Slice()
+		vals, err = fairAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, millis(wait), now.UnixMilli(),
+			unlockMessage, publishCommand).Int64Slice()
 	}
 	if err != nil {
 		return fairReply{}, err
@@ -285,7 +290,7 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 func (l *FairLock) leave(wait time.Duration) error {
 	cctx, cancel := l.c.cleanupContext()
 	defer cancel()
-	keys := []string{l.keys[1], l.keys[2], l.name, ChannelName(l.name)}
+	keys := []string{l.keys[1], l.keys[2], l.name, l.keys[3]}
 	return retryUnknown(cctx, func(ctx context.Context) error {
 		return fairAcquireFailed.Run(ctx, l.c.rdb, keys, l.field, millis(wait), unlockMessage, publishCommand).Err()
 	})

@@ -8,7 +8,9 @@
 -- ARGV[1]: the unlock message, 0
 -- ARGV[2]: the caller's clock, epoch ms
 -- ARGV[3]: the publish command, PUBLISH (or SPUBLISH)
--- Returns 1 when the lock existed (deleted, head woken), else 0.
+-- Returns 1 when the lock existed (deleted, head woken), else 0 (the head
+-- is woken all the same when a stale head was purged).
+local purged = false
 while true do
   local first = redis.call('lindex', KEYS[2], 0)
   if first == false then
@@ -18,15 +20,16 @@ while true do
   if deadline ~= false and tonumber(deadline) <= tonumber(ARGV[2]) then
     redis.call('zrem', KEYS[3], first)
     redis.call('lpop', KEYS[2])
+    purged = true
   else
     break
   end
 end
-if redis.call('del', KEYS[1]) == 1 then
+local deleted = redis.call('del', KEYS[1])
+if deleted == 1 or purged then
   local head = redis.call('lindex', KEYS[2], 0)
   if head ~= false then
     redis.call(ARGV[3], KEYS[4] .. ':' .. head, ARGV[1])
   end
-  return 1
 end
-return 0
+return deleted

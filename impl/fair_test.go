@@ -273,8 +273,8 @@ func TestFairAbandonedWaiterPurged(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead := OwnerField("dead-client", "1")
-	vals, err := fairAcquire.Run(ctx, rdb, []string{"abandoned", QueueName("abandoned"), TimeoutName("abandoned")},
-		30000, dead, threadWait.Milliseconds(), time.Now().UnixMilli()).Int64Slice()
+	vals, err := fairAcquire.Run(ctx, rdb, []string{"abandoned", QueueName("abandoned"), TimeoutName("abandoned"), ChannelName("abandoned")},
+		30000, dead, threadWait.Milliseconds(), time.Now().UnixMilli(), unlockMessage, publishCommand).Int64Slice()
 	if err != nil || len(vals) != 4 || vals[0] != 0 || vals[3] != 1 {
 		t.Fatalf("raw enqueue of the dead waiter = %v, %v", vals, err)
 	}
@@ -740,14 +740,14 @@ func TestFairDeadlineArithmetic(t *testing.T) {
 	rdb := redistest.Client(t, s)
 	ctx := ctxT(t)
 	const lease, wait = 30000, 5000
-	keys := []string{"arith", QueueName("arith"), TimeoutName("arith")}
+	keys := []string{"arith", QueueName("arith"), TimeoutName("arith"), ChannelName("arith")}
 	now := time.Now().UnixMilli()
-	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "holder", wait, now).Int64Slice(); err != nil || vals[0] != 1 {
+	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "holder", wait, now, unlockMessage, publishCommand).Int64Slice(); err != nil || vals[0] != 1 {
 		t.Fatalf("holder: %v, %v", vals, err)
 	}
 	ttls := make([]int64, 5)
 	for i := 1; i <= 4; i++ {
-		vals, err := fairAcquire.Run(ctx, rdb, keys, lease, fmt.Sprint("w", i), wait, now).Int64Slice()
+		vals, err := fairAcquire.Run(ctx, rdb, keys, lease, fmt.Sprint("w", i), wait, now, unlockMessage, publishCommand).Int64Slice()
 		if err != nil || len(vals) != 4 || vals[0] != 0 || vals[3] != 1 {
 			t.Fatalf("waiter %d: %v, %v", i, vals, err)
 		}
@@ -767,7 +767,7 @@ func TestFairDeadlineArithmetic(t *testing.T) {
 		return int64(v) - now
 	}
 	before := []int64{0, score("w1"), score("w2"), score("w3"), score("w4")}
-	if err := fairAcquireFailed.Run(ctx, rdb, []string{keys[1], keys[2], keys[0], ChannelName("arith")},
+	if err := fairAcquireFailed.Run(ctx, rdb, []string{keys[1], keys[2], keys[0], keys[3]},
 		"w2", wait, unlockMessage, publishCommand).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -775,7 +775,7 @@ func TestFairDeadlineArithmetic(t *testing.T) {
 		t.Fatalf("after w2 left: %v; want w1 unchanged, w3, w4 moved %d ms earlier (from %v)", got, wait, before)
 	}
 	rdb.Del(ctx, "arith") // the holder's lease ends
-	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "w1", wait, now).Int64Slice(); err != nil || vals[0] != 1 {
+	if vals, err := fairAcquire.Run(ctx, rdb, keys, lease, "w1", wait, now, unlockMessage, publishCommand).Int64Slice(); err != nil || vals[0] != 1 {
 		t.Fatalf("w1 at the head of a free lock: %v, %v", vals, err)
 	}
 	if got := []int64{score("w3"), score("w4")}; !slices.Equal(got, []int64{before[3] - 2*wait, before[4] - 2*wait}) {

@@ -6,13 +6,18 @@
 -- KEYS[1]: the lock hash <name>
 -- KEYS[2]: the wait queue redisson_lock_queue:{<name>}
 -- KEYS[3]: the deadlines redisson_lock_timeout:{<name>}
+-- KEYS[4]: the channel prefix redisson_lock__channel:{<name>}; a waiter is
+--          woken on KEYS[4] .. ':' .. <its owner field>
 -- ARGV[1]: lease in ms
 -- ARGV[2]: owner field <clientId>:<owner>
 -- ARGV[3]: the caller's clock, epoch ms
 -- ARGV[4]: wait in ms (subtracted from the remaining deadlines on a grant)
+-- ARGV[5]: the wake-up message, 0
+-- ARGV[6]: the publish command, PUBLISH (or SPUBLISH)
 -- Returns {1, holdCount} when granted (first hold or reentry), else
 --         {0, pttl} (the lock's PTTL; -2 when the lock is free but others
 --         queue ahead). It never adds the caller to the queue.
+local purged = false
 while true do
   local first = redis.call('lindex', KEYS[2], 0)
   if first == false then
@@ -22,8 +27,18 @@ while true do
   if deadline ~= false and tonumber(deadline) <= tonumber(ARGV[3]) then
     redis.call('zrem', KEYS[3], first)
     redis.call('lpop', KEYS[2])
+    purged = true
   else
     break
+  end
+end
+
+-- A purged head may have taken an unlock's wake-up with it: when the lock
+-- is free, wake the new head (unless it is the caller, who goes on here).
+if purged and redis.call('exists', KEYS[1]) == 0 then
+  local head = redis.call('lindex', KEYS[2], 0)
+  if head ~= false and head ~= ARGV[2] then
+    redis.call(ARGV[6], KEYS[4] .. ':' .. head, ARGV[5])
   end
 end
 

@@ -85,3 +85,60 @@ func (h *scriptCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 func (h *scriptCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return next
 }
+
+// A head whose deadline passed is purged by whichever script runs next; if
+// the lock is free then, the new head must be woken: an unlock woke only
+// the purged head (here a process that is gone), and the next waiter
+// sleeps on the holder's TTL (20 s here).
+func TestFairPurgedHeadWakesNext(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	c, rdb := newTestClient(t, s)
+	nc, nrdb := newTestClient(t, s)
+	scripts := &scriptCounter{}
+	nrdb.AddHook(scripts)
+	ctx := ctxT(t)
+	const name = "purgewake"
+	holder := c.Fair(name, "h")
+	if err := holder.Lock(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	// The head queues as if its clock were 19 s behind, so its deadline
+	// (the lock's 20 s TTL + 1 ms on its clock) passes in about 1 s; its
+	// process is gone.
+	head := c.Fair(name, "head")
+	if r, err := head.tryOnce(ctx, false, time.Second, time.Millisecond, time.Now().Add(-19*time.Second)); err != nil || r.ok {
+		t.Fatalf("head attempt = %+v, %v; want queued", r, err)
+	}
+	deadline, err := rdb.ZScore(ctx, TimeoutName(name), head.Field()).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := nc.Fair(name, "next")
+	errc := make(chan error, 1)
+	go func() {
+		lctx, cancel := context.WithTimeout(ctx, 8*time.Second)
+		defer cancel()
+		errc <- next.Lock(lctx, time.Second)
+	}()
+	eventually(t, 5*time.Second, "next queued and asleep", func() bool { return scripts.n.Load() >= 2 })
+	if err := holder.Unlock(ctx); err != nil { // wakes the head, which is gone
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the head's deadline passed", func() bool {
+		return float64(time.Now().UnixMilli()) > deadline
+	})
+	// A one-shot attempt purges the head and finds next at the head.
+	if ok, err := c.Fair(name, "other").TryLock(ctx, 0, time.Second); ok || err != nil {
+		t.Fatalf("TryLock behind a queued waiter = %v, %v; want false", ok, err)
+	}
+	if err := <-errc; err != nil {
+		if errors.Is(err, ErrNotObtained) {
+			t.Fatal("the new head was not woken when the stale head of a free lock was purged")
+		}
+		t.Fatal(err)
+	}
+	if err := next.Unlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fairClean(t, rdb, name)
+}
