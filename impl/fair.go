@@ -168,7 +168,7 @@ func (l *FairLock) acquire(ctx context.Context, wait, lease time.Duration) (bool
 		if !uncertain {
 			if queued {
 				if cerr := l.leave(waitArg); cerr != nil {
-					return false, fmt.Errorf("lock %q: leave the queue: %w", l.name, errors.Join(err, cerr))
+					return false, l.leaveFailed(ctx, err, cerr)
 				}
 			}
 			return false, err
@@ -273,14 +273,28 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 		}
 		return true, true, nil
 	case ctx.Err() != nil:
-		return false, true, errors.Join(ErrNotObtained, ctx.Err(), l.leave(wait))
+		if cerr := l.leave(wait); cerr != nil {
+			return false, true, l.leaveFailed(ctx, errors.Join(tryErr, ctx.Err()), cerr)
+		}
+		return false, true, errors.Join(ErrNotObtained, ctx.Err())
 	case !deadline.IsZero() && !time.Now().Before(deadline):
 		if cerr := l.leave(wait); cerr != nil {
-			return false, true, fmt.Errorf("lock %q: leave the queue: %w", l.name, errors.Join(tryErr, cerr))
+			return false, true, l.leaveFailed(ctx, tryErr, cerr)
 		}
 		return false, true, nil
 	}
 	return false, false, nil
+}
+
+// leaveFailed is the error of a request that gave up (err) but whose queue
+// entry may remain because leave failed (cerr). It never wraps
+// ErrNotObtained, which promises that nothing was left behind: the entry
+// delays the waiters behind it until its deadline.
+func (l *FairLock) leaveFailed(ctx context.Context, err, cerr error) error {
+	if errors.Is(err, ErrNotObtained) {
+		err = ctx.Err()
+	}
+	return fmt.Errorf("lock %q: gave up, but the queue entry may remain: %w", l.name, errors.Join(err, cerr))
 }
 
 // leave runs the acquire-failed script on a fresh bounded context; when the

@@ -142,3 +142,40 @@ func TestFairPurgedHeadWakesNext(t *testing.T) {
 	}
 	fairClean(t, rdb, name)
 }
+
+// ErrNotObtained promises that nothing was left behind. A cancelled waiter
+// whose queue entry could not be removed (the server stopped answering)
+// must report an unknown outcome instead.
+func TestFairCancelLeaveFailedIsNotNotObtained(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	c, _ := newTestClient(t, s, WithCleanupTimeout(200*time.Millisecond))
+	ctx := ctxT(t)
+	const name = "leavefail"
+	if err := c.Fair(name, "h").Lock(ctx, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	w := c.Fair(name, "w")
+	enq := make(chan struct{}, 1)
+	w.OnEnqueued(func(time.Time) { enq <- struct{}{} })
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- w.Lock(wctx, time.Second) }()
+	<-enq
+	if err := s.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := s.Resume(); err != nil {
+			t.Error(err)
+		}
+	}()
+	cancel()
+	err := <-errc
+	if err == nil || errors.Is(err, ErrNotObtained) {
+		t.Fatalf("Lock = %v; want an error that does not wrap ErrNotObtained (the queue entry may remain)", err)
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Lock = %v; want it to wrap context.Canceled", err)
+	}
+}
