@@ -46,5 +46,9 @@ fmt:
 nightly: deps build
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
 
+## bench: the full benchmark table (all subjects, interleaved rounds) into results/bench/; QUICK=1 for under a minute.
+bench: deps build
+	./bin/lockcheck bench $(if $(QUICK),--quick,)
+
 clean:
 	rm -rf bin
