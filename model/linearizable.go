@@ -154,8 +154,19 @@ func explainSegment(h *History, seg segment, opts Options) Example {
 	ex.Ops = append(ex.Ops, *stuck.op)
 	sort.SliceStable(ex.Ops, func(a, b int) bool { return ex.Ops[a].Call < ex.Ops[b].Call })
 	ex.Faults = overlapping(h, ex.Ops)
-	if first != nil && stuck.kind == Acquire {
-		ex.Cause, ex.LeaseCouldExpire = leaseCause(first, stuck.op, ex.Faults, opts)
+	horizon := h.horizon()
+	switch {
+	case first != nil && r == grantedWhileHeld:
+		var e holdEnd
+		var earlier, later *Op
+		earlier, later, e, ex.Cause = grantCause(first, stuck.op, ex.Faults, horizon, opts)
+		ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.lease, e.lost != nil
+		if earlier != first {
+			ex.Summary = why(r, lockState{Held: true, Owner: earlier.Process}, &stepInput{process: later.Process})
+		}
+	case first != nil && stuck.kind == Acquire:
+		e := holdCouldEnd(first, stuck.op, ex.Faults, horizon, opts)
+		ex.Cause, ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.verdict(), e.lease, e.lost != nil
 	}
 	return ex
 }
@@ -203,34 +214,4 @@ func overlapping(h *History, ops []Op) []Fault {
 		}
 	}
 	return out
-}
-
-// leaseCause says whether the hold granted by first could have run out
-// before second took effect, and what that means.
-func leaseCause(first, second *Op, faults []Fault, opts Options) (string, bool) {
-	latest := second.effectiveDeadline() // second took effect by then
-	var could bool
-	var how string
-	if first.Lease > 0 {
-		could = first.Call+first.Lease <= latest
-		how = fmt.Sprintf("p%d's explicit lease of %s (granted no earlier than %s) ", first.Process, fmtDur(first.Lease), fmtTime(first.Call))
-	} else {
-		w := opts.watchdogLease()
-		how = fmt.Sprintf("p%d's watchdog-renewed hold (lease %s) ", first.Process, fmtDur(w))
-		for _, f := range faults {
-			if latest-max(f.Start, first.Call) >= w*2/3 {
-				could = true
-				how += fmt.Sprintf("stopped being renewed during %s and ", f)
-				break
-			}
-		}
-	}
-	switch {
-	case could && len(faults) > 0:
-		return how + "could have run out by " + fmtTime(latest) + ": expected under the overlapping fault (a lease-based lock is not a mutex once a hold outlives its lease)", true
-	case could:
-		return how + "could have run out by " + fmtTime(latest) + " with no fault recorded: the holder kept the lock longer than its lease", true
-	default:
-		return how + "could not have run out by " + fmtTime(latest) + ": an implementation bug", false
-	}
 }

@@ -115,11 +115,17 @@ func explainOverlap(h *History, resource string, a, b *Op, opts Options) Example
 	}
 	sort.SliceStable(ex.Ops, func(i, j int) bool { return ex.Ops[i].Call < ex.Ops[j].Call })
 	ex.Faults = overlapping(h, ex.Ops)
-	if ga != nil && gb != nil {
-		ex.Cause, ex.LeaseCouldExpire = leaseCause(ga, gb, ex.Faults, opts)
-	} else if ga != nil {
-		ex.Cause, ex.LeaseCouldExpire = leaseCause(ga, b, ex.Faults, opts)
+	var e holdEnd
+	switch {
+	case ga != nil && gb != nil:
+		_, _, e, ex.Cause = grantCause(ga, gb, ex.Faults, h.horizon(), opts)
+	case ga != nil:
+		e = holdCouldEnd(ga, b, ex.Faults, h.horizon(), opts)
+		ex.Cause = e.verdict()
+	default:
+		return ex
 	}
+	ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.lease, e.lost != nil
 	return ex
 }
 

@@ -39,13 +39,21 @@ type Example struct {
 	Ops []Op `json:"ops,omitempty"`
 	// Faults are the fault windows that overlap the ops.
 	Faults []Fault `json:"faults,omitempty"`
-	// Cause is the explanation: whether the first holder's lease could have
-	// run out by then (expected under the overlapping faults) or not (an
-	// implementation bug). Empty when it does not apply.
+	// Cause is the explanation: which grant came first (as the op intervals
+	// and fencing tokens allow), and whether that holder's hold could have
+	// ended before the conflicting op took effect: lost with the server's
+	// data during a lossy fault (Options.LossyFaults), or run out (its
+	// lease); expected under the overlapping faults. Only when no allowed
+	// order of the grants lets the first hold end does it say
+	// "implementation bug". Empty when it does not apply.
 	Cause string `json:"cause,omitempty"`
 	// LeaseCouldExpire is true when the first holder's lease could have run
 	// out before the conflicting op took effect.
 	LeaseCouldExpire bool `json:"lease_could_expire,omitempty"`
+	// HoldCouldBeLost is true when a lossy fault window (a server kill,
+	// restart or failover) lies between the two grants: the first hold may
+	// have been forgotten with the server's data.
+	HoldCouldBeLost bool `json:"hold_could_be_lost,omitempty"`
 }
 
 // String renders the example over several lines.
@@ -139,6 +147,13 @@ type Options struct {
 	Fair bool
 	// MaxExamples caps Result.Examples (0: 5).
 	MaxExamples int
+	// LossyFaults names the fault windows (Fault.Name) during which a
+	// server may lose the locks it holds: a kill or restart without
+	// persistence, a failover with asynchronous replication. A conflicting
+	// grant after such a window is explained as expected, not as a bug.
+	// nil means DefaultLossyFaults; a non-nil empty slice means no fault
+	// loses data (e.g. every server persists with appendfsync always).
+	LossyFaults []string
 	// MaxWait, if > 0, makes the liveness checker report Invalid when an
 	// acquire that overlapped no fault window waited longer than this.
 	MaxWait time.Duration

@@ -1,0 +1,157 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// DefaultLossyFaults are the fault names (faults.Fault.Name, as recorded in
+// Fault.Name) after which a Redis server may have forgotten the locks it
+// held: a kill and restart (empty without persistence), and every failover
+// (replication is asynchronous, so a promoted replica may lack the newest
+// grants). Options.LossyFaults replaces this list.
+var DefaultLossyFaults = []string{
+	"redis-kill",            // faults.KillRestart: SIGKILL, restart on the same data dir
+	"redis-restart-empty",   // faults.RestartEmpty: restart without persistence
+	"sentinel-kill-master",  // master killed, Sentinel promotes a replica
+	"sentinel-pause-master", // a pause past down-after fails over (and splits the brain)
+	"sentinel-failover",     // SENTINEL FAILOVER
+	"cluster-kill-master",   // master killed, the cluster promotes a replica
+	"cluster-failover",      // CLUSTER FAILOVER (FORCE/TAKEOVER skip the sync)
+}
+
+// lossy reports whether a window named name may have lost the server's data.
+func (o Options) lossy(name string) bool {
+	if o.LossyFaults != nil {
+		return slices.Contains(o.LossyFaults, name)
+	}
+	return slices.Contains(DefaultLossyFaults, name)
+}
+
+// holdEnd is one answer to "could first's hold have ended before second was
+// granted?", with first granted no earlier than its call and second no later
+// than its effective deadline.
+type holdEnd struct {
+	first, second *Op
+	lost          *Fault // a lossy window between the two grants, if any
+	lease         bool   // first's lease could have run out
+	how           string // what was found, without the verdict
+	faulted       bool   // some fault overlapped the ops
+}
+
+// ended reports whether the hold could have ended before the second grant.
+func (e holdEnd) ended() bool { return e.lost != nil || e.lease }
+
+// verdict renders e with what it means.
+func (e holdEnd) verdict() string {
+	switch {
+	case e.lost != nil:
+		return e.how + ": expected under that fault (a restart without persistence, or an asynchronous failover, forgets locks)"
+	case e.lease && e.faulted:
+		return e.how + ": expected under the overlapping fault (a lease-based lock is not a mutex once a hold outlives its lease)"
+	case e.lease:
+		return e.how + " with no fault recorded: the holder kept the lock longer than its lease"
+	default:
+		return e.how + ": an implementation bug"
+	}
+}
+
+// holdCouldEnd says whether the hold granted by first could have ended
+// before second took effect: lost with the server's data during a lossy
+// fault window placed between the two grants, or run out (its lease). faults
+// are the windows overlapping the ops; horizon ends open windows.
+func holdCouldEnd(first, second *Op, faults []Fault, horizon int64, opts Options) holdEnd {
+	e := holdEnd{first: first, second: second, faulted: len(faults) > 0}
+	latest := second.effectiveDeadline() // second took effect by then
+	for i, f := range faults {
+		// The loss must come after first's grant (no earlier than its call)
+		// and before second's (no later than its deadline).
+		if opts.lossy(f.Name) && max(first.Call, f.Start) <= min(f.end(horizon), latest) {
+			e.lost = &faults[i]
+			e.how = fmt.Sprintf("p%d's hold may have been lost with the server's state during %s", first.Process, f)
+			return e
+		}
+	}
+	if first.Lease > 0 {
+		e.lease = first.Call+first.Lease <= latest
+		e.how = fmt.Sprintf("p%d's explicit lease of %s (granted no earlier than %s) ", first.Process, fmtDur(first.Lease), fmtTime(first.Call))
+	} else {
+		w := opts.watchdogLease()
+		e.how = fmt.Sprintf("p%d's watchdog-renewed hold (lease %s) ", first.Process, fmtDur(w))
+		for _, f := range faults {
+			if latest-max(f.Start, first.Call) >= w*2/3 {
+				e.lease = true
+				e.how += fmt.Sprintf("stopped being renewed during %s and ", f)
+				break
+			}
+		}
+	}
+	if e.lease {
+		e.how += "could have run out by " + fmtTime(latest)
+	} else {
+		e.how += "could not have run out by " + fmtTime(latest)
+	}
+	return e
+}
+
+// tokensOrder reports whether the fencing tokens of two grants order them:
+// both carry distinct tokens and no lossy window (which may reset the token
+// counter) overlaps either grant or the time between them.
+func tokensOrder(a, b *Op, faults []Fault, horizon int64, opts Options) bool {
+	if a.Token == 0 || b.Token == 0 || a.Token == b.Token {
+		return false
+	}
+	lo, hi := min(a.Call, b.Call), max(a.effectiveDeadline(), b.effectiveDeadline())
+	for _, f := range faults {
+		if opts.lossy(f.Name) && f.Start <= hi && f.end(horizon) >= lo {
+			return false
+		}
+	}
+	return true
+}
+
+// grantCause explains two grants of one lock to different live processes
+// that cannot both hold it: a, the holder in the checker's partial order,
+// and b, the grant it could not place after a. A grant can sit anywhere in
+// its [call, deadline]; fencing tokens, when present and trustworthy, order
+// the grants. Among the orders that allows, it prefers one in which the
+// earlier hold could have ended (lease or lost data) before the later grant.
+// It returns the earlier and later grant of the chosen order and the cause;
+// the cause says "implementation bug" only when no allowed order explains
+// the pair.
+func grantCause(a, b *Op, faults []Fault, horizon int64, opts Options) (first, second *Op, e holdEnd, cause string) {
+	byTokens := tokensOrder(a, b, faults, horizon, opts)
+	allowed := func(x, y *Op) bool {
+		if byTokens && x.Token > y.Token {
+			return false
+		}
+		return x.Call < y.effectiveDeadline()
+	}
+	ab, ba := allowed(a, b), allowed(b, a)
+	if !ab && !ba {
+		// Tokens contradict the intervals (the fencing checker reports
+		// that): fall back to the intervals alone.
+		byTokens = false
+		ab, ba = allowed(a, b), allowed(b, a)
+	}
+	eab, eba := holdCouldEnd(a, b, faults, horizon, opts), holdCouldEnd(b, a, faults, horizon, opts)
+	order := ""
+	if byTokens {
+		order = fmt.Sprintf("tokens %d < %d order the grants: ", min(a.Token, b.Token), max(a.Token, b.Token))
+	}
+	switch {
+	case ab && !ba:
+		return a, b, eab, order + eab.verdict()
+	case ba && !ab:
+		return b, a, eba, order + eba.verdict()
+	case eab.ended() && eba.ended():
+		return a, b, eab, fmt.Sprintf("the order of p%d's and p%d's grants is ambiguous (their intervals overlap); with p%d's first, %s",
+			a.Process, b.Process, a.Process, eab.verdict())
+	case eba.ended():
+		return b, a, eba, fmt.Sprintf("p%d's grant may have come first (the intervals overlap), and then %s", b.Process, eba.verdict())
+	case eab.ended():
+		return a, b, eab, fmt.Sprintf("p%d's grant may have come first (the intervals overlap), and then %s", a.Process, eab.verdict())
+	default:
+		return a, b, eab, fmt.Sprintf("in either order of the grants (their intervals overlap): %s; %s", eab.how, eba.verdict())
+	}
+}
