@@ -11,14 +11,16 @@ import (
 // Client (Redisson wakes one waiter per client; with one client per process
 // that is all of them), and each runs its acquire script: with n waiters, one
 // grant costs about n scripts, and the server's time goes to failed
-// attempts. A waiter whose attempts after a wake-up keep failing therefore
-// waits a random delay before its next attempt after a wake-up, uniform in
-// [0, min(lost × herdStep, herdMax)) where lost counts those failures in
-// this call. The retries after an unlock spread out: the first takes the
-// lock, and a waiter still asleep when further unlock messages come answers
-// them all with one attempt. The first attempt after a wake-up is never
-// delayed, so an uncontended hand-off is as fast as before.
+// attempts. A waiter whose attempts after wake-ups keep failing (more than
+// herdFree times in one call: a crowd, not a hand-off between a few)
+// therefore waits a random delay before its next attempt after a wake-up,
+// uniform in [0, min((lost-herdFree) × herdStep, herdMax)). The retries
+// after an unlock spread out: the first takes the lock, and a waiter still
+// asleep when further unlock messages come answers them all with one
+// attempt. A few waiters, or a waiter's first wake-ups, are never delayed,
+// so hand-offs between a few processes are as fast as before.
 const (
+	herdFree = 8
 	herdStep = 250 * time.Microsecond
 	herdMax  = 2 * time.Millisecond
 )
@@ -42,9 +44,9 @@ func seedOf(clientID string) uint64 {
 }
 
 // delay returns the wait before the next attempt of a waiter whose last
-// lost attempts after wake-ups failed (0 when lost is 0).
+// lost attempts after wake-ups failed (0 while lost <= herdFree).
 func (j *jitter) delay(lost int) time.Duration {
-	span := min(time.Duration(lost)*herdStep, herdMax)
+	span := min(time.Duration(lost-herdFree)*herdStep, herdMax)
 	if span <= 0 {
 		return 0
 	}

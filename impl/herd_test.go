@@ -14,11 +14,13 @@ import (
 
 func TestJitterDelay(t *testing.T) {
 	a, b := newJitter(7), newJitter(7)
-	if d := a.delay(0); d != 0 {
-		t.Fatalf("delay(0) = %v; want 0", d)
+	for lost := range herdFree + 1 {
+		if d := a.delay(lost); d != 0 {
+			t.Fatalf("delay(%d) = %v; want 0", lost, d)
+		}
 	}
-	for lost := 1; lost <= 40; lost++ {
-		span := min(time.Duration(lost)*herdStep, herdMax)
+	for lost := herdFree + 1; lost <= 40; lost++ {
+		span := min(time.Duration(lost-herdFree)*herdStep, herdMax)
 		da, db := a.delay(lost), b.delay(lost)
 		if da != db {
 			t.Fatalf("delay(%d) = %v and %v with the same seed", lost, da, db)
