@@ -45,6 +45,12 @@ type RunConfig struct {
 	// this long to release what they hold before their ops are cut off
 	// (ending as info). Default 10 s.
 	StopTimeout time.Duration `json:"stop_timeout"`
+	// LossyFaults names the faults that may make Redis forget locks (a
+	// kill without persistence, a failover), so the explanation of a
+	// violation can blame them (nil: model.DefaultLossyFaults; empty: none).
+	// A topology that survives kills (appendfsync always) leaves its kill
+	// fault out.
+	LossyFaults []string `json:"lossy_faults,omitempty"`
 	// Redis describes the target, for the record only (the caller's Dial
 	// decides where clients connect). Never put a password here.
 	Redis string `json:"redis,omitempty"`

@@ -202,6 +202,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		WatchdogLease: lease,
 		Fair:          subj.Fair,
 		MaxWait:       cfg.MaxWait,
+		LossyFaults:   cfg.LossyFaults,
 	}
 	start := time.Now()
 	res.Report = model.Check(res.History, res.CheckOptions)
