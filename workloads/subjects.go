@@ -34,6 +34,7 @@ func builtinSubjects() []Subject {
 		},
 	}
 	s = append(s, fairSubjects()...)
+	s = append(s, RedlockSubject(nil))
 	for _, p := range peers.All() {
 		name := p.Name
 		s = append(s, Subject{

@@ -67,7 +67,7 @@ func needServer(w World) (*faults.Server, error) {
 
 // Catalog returns every named scenario, safe ones first.
 func Catalog() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		{
 			Name: "no-faults", Safe: true, Doc: "the contended workload with no fault at all",
 			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: SingleServer(faults.PersistNone),
@@ -179,7 +179,7 @@ func Catalog() []Scenario {
 			},
 			Expect: partitionLongExpect,
 		},
-	}
+	}, topologyScenarios()...)
 }
 
 // stallPlan is short sections on one lock, so a stall request is met at

@@ -20,6 +20,9 @@ type Expect struct {
 	// Checkers are verdicts individual checkers must give (a checker
 	// listed here must have run).
 	Checkers map[string]model.Verdict
+	// Skip, if set, says why the subject cannot run on the scenario's
+	// topology: the cell is recorded as skipped, never run, never failed.
+	Skip string
 }
 
 // Informational reports whether e requires nothing.

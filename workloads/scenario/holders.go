@@ -16,10 +16,19 @@ import (
 // process); once it is retired its replacement's id no longer names the
 // worker, and Holders forgets it.
 type Holders struct {
-	mu    sync.Mutex
-	n     int
-	holds map[int]int // process -> holds
-	buf   []byte
+	mu     sync.Mutex
+	n      int
+	holds  map[int]int // process -> holds
+	grants int         // acquires granted to the followed processes
+	buf    []byte
+}
+
+// Grants returns how many acquires of the followed processes were granted
+// so far (a fault can wait for a grant made while it is in effect).
+func (h *Holders) Grants() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.grants
 }
 
 func newHolders(processes int) *Holders {
@@ -75,6 +84,7 @@ func (h *Holders) line(b []byte) {
 	switch {
 	case o.Kind == model.Acquire && o.Outcome == model.OK:
 		h.holds[o.Process]++
+		h.grants++
 	case o.Kind == model.Release && o.Outcome == model.OK:
 		h.holds[o.Process] = max(0, h.holds[o.Process]-1)
 	case o.Kind == model.Release && o.Outcome == model.Fail, o.Outcome == model.Info, o.Kind == model.Abandon:

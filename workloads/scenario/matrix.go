@@ -56,8 +56,9 @@ func Matrix(ctx context.Context, scenarios []Scenario, subjects []workloads.Subj
 				}
 				c := Cell{Scenario: sc, Subject: subj, Seed: seed}
 				o := Outcome{Cell: c, Expect: sc.Expectation(subj)}
-				o.Report, o.Dir, o.Err = run(ctx, c)
-				if o.Err == nil {
+				if o.Expect.Skip != "" {
+					o.OK, o.Why = true, o.Expect.Skip
+				} else if o.Report, o.Dir, o.Err = run(ctx, c); o.Err == nil {
 					o.OK, o.Why = o.Expect.Match(o.Report)
 				} else {
 					o.Why = o.Err.Error()
@@ -130,6 +131,9 @@ func got(o Outcome) string {
 	if o.Err != nil {
 		return "ERROR"
 	}
+	if o.Expect.Skip != "" {
+		return "skipped"
+	}
 	s := string(o.Report.Verdict)
 	var bad []string
 	for _, r := range o.Report.Results {
@@ -194,10 +198,13 @@ func tableRows(outs []Outcome) ([]string, [][]string) {
 			line = append(line, "")
 		}
 		rate := "-"
-		if !r.safe {
+		if !r.safe && r.expect.Skip == "" {
 			rate = fmt.Sprintf("%d/%d", detected, len(r.outs))
 		}
 		status := "yes"
+		if r.expect.Skip != "" {
+			status = "skipped: " + r.expect.Skip
+		}
 		if ok < len(r.outs) {
 			status = fmt.Sprintf("NO (%d/%d)", ok, len(r.outs))
 		}

@@ -55,6 +55,9 @@ type Scenario struct {
 	Faults FaultsFunc
 	// Expect, if set, overrides DefaultExpect for some subjects.
 	Expect func(s workloads.Subject) (Expect, bool)
+	// Skip, if set, says why s cannot run on this scenario ("" : it can).
+	// Nil means DefaultSkip.
+	Skip func(s workloads.Subject) string
 }
 
 // FaultsFunc draws a run's faults and schedule from its world. The schedule
@@ -80,6 +83,9 @@ type World struct {
 
 // Expectation returns what s must produce under this scenario.
 func (sc Scenario) Expectation(s workloads.Subject) Expect {
+	if why := sc.skip(s); why != "" {
+		return Expect{Label: "skipped", Skip: why}
+	}
 	if sc.Expect != nil {
 		if e, ok := sc.Expect(s); ok {
 			return e
@@ -162,10 +168,15 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	cfg.Redis = env.Desc
+	reg, err := env.registry(o.Registry)
+	if err != nil {
+		_ = env.Close()
+		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
 	holders := newHolders(cfg.Plan.Processes)
 	deps := workloads.Deps{
 		Dial:     env.Dial,
-		Registry: o.Registry,
+		Registry: reg,
 		History:  holders.tee(o.History),
 		Meta:     map[string]string{"scenario": sc.Name},
 		Progress: o.Progress,

@@ -30,6 +30,17 @@ type Env struct {
 	// Desc describes the deployment for the record (no password).
 	Desc string
 
+	// Sentinel, Cluster and Nodes are the topologies lockcheck started
+	// (nil when not this topology); Firewall cuts links between their
+	// servers (nil when the topology has none). See topology_*.go.
+	Sentinel *faults.Sentinel
+	Cluster  *faults.Cluster
+	Nodes    *faults.Nodes
+	Firewall *faults.Firewall
+	// RedlockNodes, if set, are the addresses the "redlock" subject runs
+	// on in this world (Prepare binds it to them).
+	RedlockNodes []string
+
 	closeOnce sync.Once
 	closers   []func() error
 	closeErr  error

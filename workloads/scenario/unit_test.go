@@ -36,6 +36,9 @@ func TestCatalogIsRunnable(t *testing.T) {
 				t.Errorf("%s/%s: %v", sc.Name, n, err)
 			}
 			exp := sc.Expectation(subj)
+			if exp.Skip != "" {
+				continue
+			}
 			if exp.Informational() {
 				t.Errorf("%s/%s: a reference lock without an expectation", sc.Name, n)
 			}

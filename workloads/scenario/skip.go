@@ -1,0 +1,68 @@
+package scenario
+
+import (
+	"strings"
+
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// Reasons a subject cannot run on a topology (the matrix records them).
+const (
+	skipNeedsNodes    = "needs N independent nodes (the redlock topology)"
+	skipNeedsReplicas = "WAIT needs replicas behind one master connection (the Sentinel topology)"
+	skipNeedsOneRedis = "needs one Redis (single server, Sentinel or Cluster), not N independent nodes"
+)
+
+// needsNodes says s runs over N independent nodes (the RedLock).
+func needsNodes(s workloads.Subject) bool { return s.Name == workloads.RedlockName }
+
+// needsReplicas says s follows its lock commands with WAIT, which only
+// means something with replicas (the "-wait" subjects).
+func needsReplicas(s workloads.Subject) bool { return strings.HasSuffix(s.Name, "-wait") }
+
+// DefaultSkip is the Skip of a scenario on one Redis without replicas (the
+// single-server topology): the RedLock and the WAIT-synced locks cannot run.
+func DefaultSkip(s workloads.Subject) string {
+	switch {
+	case needsNodes(s):
+		return skipNeedsNodes
+	case needsReplicas(s):
+		return skipNeedsReplicas
+	}
+	return ""
+}
+
+// skipOnSentinel lets the WAIT-synced locks run (a master with replicas).
+func skipOnSentinel(s workloads.Subject) string {
+	if needsNodes(s) {
+		return skipNeedsNodes
+	}
+	return ""
+}
+
+// skipOnNodes lets only the RedLock run.
+func skipOnNodes(s workloads.Subject) string {
+	if !needsNodes(s) {
+		return skipNeedsOneRedis
+	}
+	return ""
+}
+
+func (sc Scenario) skip(s workloads.Subject) string {
+	if sc.Skip != nil {
+		return sc.Skip(s)
+	}
+	return DefaultSkip(s)
+}
+
+// registry returns the registry a run in e resolves subjects with: base
+// (nil: workloads.Subjects), with the redlock subject bound to e's nodes.
+func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
+	if base == nil {
+		base = workloads.Subjects
+	}
+	if len(e.RedlockNodes) == 0 {
+		return base, nil
+	}
+	return base.With(workloads.RedlockSubject(e.RedlockNodes))
+}

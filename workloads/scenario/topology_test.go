@@ -1,0 +1,71 @@
+package scenario
+
+import (
+	"os"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// slow skips t unless LOCKCHECK_SLOW=1 (the nightly runs these scenarios).
+func slow(t *testing.T) {
+	t.Helper()
+	if os.Getenv("LOCKCHECK_SLOW") != "1" {
+		t.Skip("slow topology scenario: set LOCKCHECK_SLOW=1 (lockcheck nightly runs it)")
+	}
+}
+
+// checkerVerdict returns what checker said in res (or "" if it did not run).
+func checkerVerdict(res *workloads.Result, checker string) model.Verdict {
+	r, ok := res.Report.Result(checker)
+	if !ok {
+		return ""
+	}
+	return r.Verdict
+}
+
+func TestClusterNoFaultsValid(t *testing.T) {
+	res := runScenario(t, "cluster-no-faults", "reentrant", 1)
+	if res.Stats.Granted == 0 {
+		t.Fatal("nothing granted on the cluster")
+	}
+	if res.Stats.Info > 0 {
+		t.Fatalf("%d indeterminate ops without faults (CROSSSLOT or routing errors?)", res.Stats.Info)
+	}
+	expectMet(t, "cluster-no-faults", "reentrant", res)
+}
+
+func TestClusterNoFaultsFair(t *testing.T) {
+	slow(t)
+	res := runScenario(t, "cluster-no-faults", "fair", 2)
+	expectMet(t, "cluster-no-faults", "fair", res)
+}
+
+func TestSentinelFailoverHeldDetected(t *testing.T) {
+	res := runScenario(t, "sentinel-failover-held", "reentrant", 1)
+	if len(res.History.Faults) != 1 || res.History.Faults[0].Name != "sentinel-lag-kill-master" {
+		t.Fatalf("fault windows %+v, want one sentinel-lag-kill-master", res.History.Faults)
+	}
+	expectMet(t, "sentinel-failover-held", "reentrant", res)
+}
+
+func TestRedlockRestartEmptyDetected(t *testing.T) {
+	res := runScenario(t, "redlock-restart-empty", "redlock", 1)
+	if len(res.History.Faults) == 0 {
+		t.Fatal("no fault window recorded")
+	}
+	expectMet(t, "redlock-restart-empty", "redlock", res)
+}
+
+func TestSentinelFailoverIdleValid(t *testing.T) {
+	slow(t)
+	res := runScenario(t, "sentinel-failover-idle", "fair", 1)
+	expectMet(t, "sentinel-failover-idle", "fair", res)
+}
+
+func TestSentinelSplitBrainDetected(t *testing.T) {
+	slow(t)
+	res := runScenario(t, "sentinel-split-brain", "reentrant", 1)
+	expectMet(t, "sentinel-split-brain", "reentrant", res)
+}

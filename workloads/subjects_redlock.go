@@ -1,0 +1,58 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// RedlockName is the name of the RedLock subject.
+const RedlockName = "redlock"
+
+// ErrNoRedlockNodes is returned when the redlock subject runs without node
+// addresses: it needs N independent Redis nodes, not the run's client.
+var ErrNoRedlockNodes = errors.New("redlock needs N independent nodes: run it on a scenario with the redlock topology, or pass --redlock-nodes ADDRS")
+
+// RedlockSubject returns the RedLock subject over the independent Redis
+// nodes at addrs (host:port): quorum N/2+1, validity = lease − elapsed −
+// drift, no watchdog (a hold taken with lease <= 0 lasts the run's watchdog
+// lease). It ignores the client connection the runner dials; each client
+// connection gets its own clients to every node. With no addrs its makers
+// fail with ErrNoRedlockNodes (the default registry lists it that way, so
+// that `lockcheck subjects` shows it; scenarios and the CLI bind it with
+// Registry.With).
+func RedlockSubject(addrs []string) Subject {
+	addrs = append([]string(nil), addrs...)
+	return Subject{
+		Name: RedlockName, Kind: KindReference,
+		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
+		Configure: func(o OpenOptions) impl.MakerFunc {
+			if len(addrs) == 0 {
+				return func(context.Context, redis.UniversalClient) (impl.Maker, error) {
+					return nil, ErrNoRedlockNodes
+				}
+			}
+			return impl.RedlockAddrMaker(addrs, impl.WithRedlockLease(o.WatchdogLease), impl.WithRedlockSeed(uint64(o.Seed)))
+		},
+	}
+}
+
+// With returns a new registry holding r's subjects with each of subjects
+// added, replacing a subject of the same name (e.g. the redlock subject
+// bound to a topology's nodes). r is not changed.
+func (r *Registry) With(subjects ...Subject) (*Registry, error) {
+	replace := map[string]bool{}
+	for _, s := range subjects {
+		replace[s.Name] = true
+	}
+	var all []Subject
+	for _, s := range r.All() {
+		if !replace[s.Name] {
+			all = append(all, s)
+		}
+	}
+	return NewRegistry(append(all, subjects...)...)
+}
