@@ -31,6 +31,7 @@ type runFlags struct {
 	checkTime   time.Duration
 	maxWait     time.Duration
 	scenario    string
+	remote      remoteFlags
 }
 
 const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
@@ -57,6 +58,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default 1s for the hunt workload, else off)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
+	f.remote.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
@@ -71,7 +73,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("--persistence: %v", err)
 	}
-	tgt, err := openTarget(ctx, f.redis, persistence)
+	tgt, err := f.openTarget(ctx, persistence)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -189,7 +191,7 @@ type runRecord struct {
 // history.jsonl appended as the run goes, the rest at the end.
 func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, out string) (results.Summary, string, error) {
 	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed)
-	sum, dir, _, err := runIn(ctx, e, cfg, dir, workloads.Deps{Dial: tgt.dial})
+	sum, dir, _, err := runIn(ctx, e, cfg, dir, workloads.Deps{Dial: tgt.dial, Registry: tgt.registry})
 	return sum, dir, err
 }
 

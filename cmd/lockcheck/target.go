@@ -8,6 +8,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
 // target is the Redis a run talks to: a redis-server lockcheck started, or an
@@ -17,6 +19,11 @@ type target struct {
 	addr   *faults.RedisAddr // nil for our own server
 	opts   func() *redis.Options
 	desc   string // safe to print: never holds a password
+	// env, if set, is a Sentinel or Cluster deployment (remote.go): it
+	// dials the clients and is closed with the target.
+	env *scenario.Env
+	// registry resolves subjects (nil: workloads.Subjects).
+	registry *workloads.Registry
 }
 
 // openTarget starts a redis-server (redisURL == "") or connects to redisURL
@@ -44,7 +51,10 @@ func openTarget(ctx context.Context, redisURL string, persistence faults.Persist
 }
 
 // dial returns a client for one of the run's client connections.
-func (t *target) dial(_ context.Context, _ int) (redis.UniversalClient, error) {
+func (t *target) dial(ctx context.Context, i int) (redis.UniversalClient, error) {
+	if t.env != nil {
+		return t.env.Dial(ctx, i)
+	}
 	o := t.opts()
 	o.MaxRetries = -1
 	o.ContextTimeoutEnabled = true
@@ -52,6 +62,9 @@ func (t *target) dial(_ context.Context, _ int) (redis.UniversalClient, error) {
 }
 
 func (t *target) Close() error {
+	if t.env != nil {
+		return t.env.Close()
+	}
 	if t.server == nil {
 		return nil
 	}
