@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // FairLock is one owner's handle on a Redisson-compatible fair lock
@@ -187,12 +189,17 @@ func (l *FairLock) tryOnce(ctx context.Context, once bool, lease, wait time.Dura
 		err  error
 	)
 	leaseArg := millis(l.leaseOrWatchdog(lease))
+	var cmd *redis.Cmd
 	if once {
-		vals, err = fairTryAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, now.UnixMilli(), millis(wait),
-			unlockMessage, publishCommand).Int64Slice()
+		cmd = fairTryAcquire.Run(ctx, l.c.scripter(true), l.keys, leaseArg, l.field, now.UnixMilli(), millis(wait),
+			unlockMessage, publishCommand)
 	} else {
-		vals, err = fairAcquire.Run(ctx, l.c.rdb, l.keys, leaseArg, l.field, millis(wait), now.UnixMilli(),
-			unlockMessage, publishCommand).Int64Slice()
+		cmd = fairAcquire.Run(ctx, l.c.scripter(true), l.keys, leaseArg, l.field, millis(wait), now.UnixMilli(),
+			unlockMessage, publishCommand)
+	}
+	vals, err = cmd.Int64Slice()
+	if errors.Is(err, ErrNotSynced) {
+		vals, err = l.unsynced(cmd, once, lease, err)
 	}
 	if err != nil {
 		return fairReply{}, err
@@ -357,7 +364,7 @@ func (l *FairLock) unlockScript(ctx context.Context, lease time.Duration) (int64
 	keys := []string{l.name, l.keys[1], l.keys[2], ChannelName(l.name), ""}
 	return l.c.unlockWithLatch(ctx, l.name, func(ctx context.Context, latch string) (int64, error) {
 		keys[4] = latch
-		return fairUnlock.Run(ctx, l.c.rdb, keys, unlockMessage, leaseArg, l.field,
+		return fairUnlock.Run(ctx, l.c.scripter(false), keys, unlockMessage, leaseArg, l.field,
 			time.Now().UnixMilli(), publishCommand, l.c.latchTTLMillis()).Int64()
 	})
 }

@@ -34,6 +34,8 @@ type options struct {
 	threadWaitTime  time.Duration
 	jitterSeed      uint64
 	jitterSeeded    bool
+	syncReplicas    int           // WithSyncReplicas (synced.go)
+	syncTimeout     time.Duration // WithSyncReplicas
 }
 
 func defaultOptions() options {

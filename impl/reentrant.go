@@ -118,7 +118,11 @@ func (l *ReentrantLock) tryOnce(ctx context.Context, lease time.Duration) (grant
 		keys = append(keys, TokenName(l.name))
 		script = fencedAcquire
 	}
-	vals, err := script.Run(ctx, l.c.rdb, keys, millis(l.leaseOrWatchdog(lease)), l.field).Int64Slice()
+	cmd := script.Run(ctx, l.c.scripter(true), keys, millis(l.leaseOrWatchdog(lease)), l.field)
+	vals, err := cmd.Int64Slice()
+	if errors.Is(err, ErrNotSynced) {
+		return l.unsynced(cmd, lease, err)
+	}
 	if err != nil {
 		return grant{}, err
 	}
@@ -237,13 +241,13 @@ func (l *ReentrantLock) unlockScript(ctx context.Context, lease time.Duration) (
 	keys := []string{l.name, l.channel, ""}
 	return l.c.unlockWithLatch(ctx, l.name, func(ctx context.Context, latch string) (int64, error) {
 		keys[2] = latch
-		return reentrantUnlock.Run(ctx, l.c.rdb, keys,
+		return reentrantUnlock.Run(ctx, l.c.scripter(false), keys,
 			unlockMessage, millis(lease), l.field, publishCommand, l.c.latchTTLMillis()).Int64()
 	})
 }
 
 func (l *ReentrantLock) renew(ctx context.Context) (bool, error) {
-	n, err := reentrantRenew.Run(ctx, l.c.rdb, []string{l.name},
+	n, err := reentrantRenew.Run(ctx, l.c.scripter(false), []string{l.name},
 		millis(l.c.opts.watchdogTimeout), l.field).Int64()
 	return n == 1, err
 }

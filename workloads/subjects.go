@@ -35,6 +35,7 @@ func builtinSubjects() []Subject {
 	}
 	s = append(s, fairSubjects()...)
 	s = append(s, RedlockSubject(nil))
+	s = append(s, waitSubjects()...)
 	for _, p := range peers.All() {
 		name := p.Name
 		s = append(s, Subject{
