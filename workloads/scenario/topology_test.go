@@ -69,3 +69,18 @@ func TestSentinelSplitBrainDetected(t *testing.T) {
 	res := runScenario(t, "sentinel-split-brain", "reentrant", 1)
 	expectMet(t, "sentinel-split-brain", "reentrant", res)
 }
+
+func TestSentinelWaitScenarios(t *testing.T) {
+	slow(t)
+	for _, c := range []struct{ scenario, subject string }{
+		{"sentinel-failover-held", "reentrant-wait"},
+		{"sentinel-failover-wait", "reentrant-wait"},
+		{"sentinel-failover-wait", "fenced"},
+	} {
+		t.Run(c.scenario+"/"+c.subject, func(t *testing.T) {
+			res := runScenario(t, c.scenario, c.subject, 1)
+			t.Logf("mutex %s, fencing %s", checkerVerdict(res, model.CheckMutualExclusion), checkerVerdict(res, model.CheckFencing))
+			expectMet(t, c.scenario, c.subject, res)
+		})
+	}
+}
