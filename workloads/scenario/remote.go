@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -131,9 +133,15 @@ func (r Remote) addProxies(ctx context.Context, env *Env, clients int) error {
 	env.onClose(tp.Close)
 	host := r.ToxiproxyListenHost
 	if host == "" {
-		if host, _, err = net.SplitHostPort(r.Toxiproxy); err != nil {
-			return fmt.Errorf("toxiproxy %q: %w", r.Toxiproxy, err)
+		ep := r.Toxiproxy
+		if !strings.Contains(ep, "://") {
+			ep = "http://" + ep
 		}
+		u, err := url.Parse(ep)
+		if err != nil || u.Hostname() == "" {
+			return fmt.Errorf("toxiproxy endpoint %q: want host:port or http://host:port", r.Toxiproxy)
+		}
+		host = u.Hostname()
 	}
 	tag := time.Now().UnixNano() % 1_000_000_000
 	for i := range clients {

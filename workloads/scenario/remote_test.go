@@ -1,0 +1,85 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/Shopify/toxiproxy/v2"
+	"github.com/gorilla/mux"
+	"github.com/redis/go-redis/v9"
+	"github.com/rs/zerolog"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// toxiproxyAPI serves a real toxiproxy HTTP API from this process (the
+// library's handlers on an httptest server: v2.5.0's Listen cannot be shut
+// down) and returns its endpoint.
+func toxiproxyAPI(t *testing.T) string {
+	t.Helper()
+	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
+	r := mux.NewRouter()
+	r.HandleFunc("/proxies", api.ProxyIndex).Methods("GET")
+	r.HandleFunc("/proxies", api.ProxyCreate).Methods("POST")
+	r.HandleFunc("/proxies/{proxy}", api.ProxyShow).Methods("GET")
+	r.HandleFunc("/proxies/{proxy}", api.ProxyUpdate).Methods("POST")
+	r.HandleFunc("/proxies/{proxy}", api.ProxyDelete).Methods("DELETE")
+	r.HandleFunc("/proxies/{proxy}/toxics", api.ToxicCreate).Methods("POST")
+	r.HandleFunc("/proxies/{proxy}/toxics/{toxic}", api.ToxicDelete).Methods("DELETE")
+	srv := httptest.NewServer(r)
+	t.Cleanup(func() {
+		srv.Close()
+		_ = api.Collection.Clear()
+	})
+	return srv.URL
+}
+
+// TestRemotePartitionThroughToxiproxy runs a remote scenario against a
+// redis-server given by address, its network faults made by a toxiproxy
+// server driven over HTTP.
+func TestRemotePartitionThroughToxiproxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: starts redis-server")
+	}
+	s := redistest.Start(t, faults.ServerConfig{})
+	rem := Remote{Redis: &redis.Options{Addr: s.Addr()}, Toxiproxy: toxiproxyAPI(t), Desc: "test redis " + s.Addr()}
+	sc, err := RemoteScenario("remote-partition-short", rem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := sc.Run(ctx, Options{Subject: "reentrant", Seed: 1, CheckTimeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.History.Faults) == 0 || res.History.Faults[0].Name != "proxy-blackhole" {
+		t.Fatalf("fault windows %+v, want proxy black holes", res.History.Faults)
+	}
+	subj, _ := workloads.Subjects.Lookup("reentrant")
+	if ok, why := sc.Expectation(subj).Match(res.Report); !ok {
+		t.Fatalf("remote-partition-short/reentrant: %s\n%s", why, res.Report)
+	}
+}
+
+func TestRemoteScenarioBinding(t *testing.T) {
+	if _, err := RemoteScenario("no-faults", Remote{Redis: &redis.Options{Addr: "10.0.0.1:6379"}}); !errors.Is(err, ErrNotRemote) {
+		t.Fatalf("catalog scenario bound as remote: %v", err)
+	}
+	if _, err := RemoteScenario("remote-no-faults", Remote{}); err == nil {
+		t.Fatal("a Remote naming no deployment was accepted")
+	}
+	if _, err := RemoteScenario("remote-no-faults", Remote{Cluster: &redis.ClusterOptions{}, Toxiproxy: "h:8474"}); err == nil {
+		t.Fatal("toxiproxy with a Cluster was accepted")
+	}
+	for _, sc := range RemoteCatalog() {
+		if sc.Doc == "" || sc.Topology == nil {
+			t.Errorf("%s: no doc or topology", sc.Name)
+		}
+	}
+}
