@@ -1,0 +1,59 @@
+package scenario
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+func TestMatrixSkipsSubjectsATopologyCannotRun(t *testing.T) {
+	sc := Scenario{Name: "nodes-only", Doc: "d", Safe: true, Skip: skipOnNodes}
+	redlock, err := workloads.Subjects.Lookup(workloads.RedlockName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reentrant, err := workloads.Subjects.Lookup("reentrant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]int{}
+	run := func(_ context.Context, c Cell) (model.Report, string, error) {
+		ran[c.Subject.Name]++
+		return model.Report{Verdict: model.Valid}, "", nil
+	}
+	outs := Matrix(context.Background(), []Scenario{sc}, []workloads.Subject{redlock, reentrant}, []int64{1, 2}, run, nil)
+	if ran["reentrant"] != 0 || ran[workloads.RedlockName] != 2 {
+		t.Fatalf("ran %v: want only redlock, twice", ran)
+	}
+	if err := Verdict(outs); err != nil {
+		t.Fatalf("a skipped cell failed the matrix: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := WriteTable(&buf, outs, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "skipped: "+skipNeedsOneRedis) {
+		t.Fatalf("table does not give the skip reason:\n%s", buf.String())
+	}
+}
+
+func TestDefaultSkip(t *testing.T) {
+	for name, want := range map[string]string{
+		"reentrant": "", "fair": "", workloads.RedlockName: skipNeedsNodes, "reentrant-wait": skipNeedsReplicas, "fair-wait": skipNeedsReplicas,
+	} {
+		s, err := workloads.Subjects.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := DefaultSkip(s); got != want {
+			t.Errorf("DefaultSkip(%s) = %q, want %q", name, got, want)
+		}
+		if got := skipOnSentinel(s); (got != "") != (name == workloads.RedlockName) {
+			t.Errorf("skipOnSentinel(%s) = %q", name, got)
+		}
+	}
+}
