@@ -170,7 +170,7 @@ func laggingFailover(w World, grantWait time.Duration, onlyPreferred bool) (faul
 					return err
 				}
 			}
-			kill = t.KillMaster()
+			kill = killMaster(t)
 			return kill.Start(ctx)
 		},
 		func(ctx context.Context) error {
@@ -196,7 +196,7 @@ func idleKill(w World) (faults.Fault, error) {
 	if err != nil {
 		return nil, err
 	}
-	kill := t.KillMaster()
+	kill := killMaster(t)
 	return faults.Func("sentinel-kill-master", "idle master",
 		func(ctx context.Context) error {
 			sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -218,6 +218,56 @@ func idleKill(w World) (faults.Fault, error) {
 			}
 			return t.WaitSynced(ctx)
 		}), nil
+}
+
+// killMaster SIGKILLs the Sentinels' master (Start). Stop waits until every
+// running Sentinel reports another master (bounded by ctx) and leaves the old
+// node down for the rest of the run. faults.Sentinel.KillMaster's Stop
+// restarts it at once: without persistence it comes back as an empty,
+// writable master until REPLICAOF, and a client that asks a Sentinel still
+// naming the old address locks there (observed: two grants at once in a
+// failover with no lock held), which would blame the locks for the harness.
+func killMaster(t *faults.Sentinel) faults.Fault {
+	var old string
+	return faults.Func("sentinel-kill-master", "master",
+		func(ctx context.Context) error {
+			m, err := t.Master(ctx)
+			if err != nil {
+				return err
+			}
+			old = m.Addr()
+			return m.Kill()
+		},
+		func(ctx context.Context) error {
+			if old == "" {
+				return nil
+			}
+			for {
+				if allMovedFrom(ctx, t, old) {
+					old = ""
+					return nil
+				}
+				if err := sleepCtx(ctx, 100*time.Millisecond); err != nil {
+					return fmt.Errorf("sentinels still name the killed master %s: %w", old, err)
+				}
+			}
+		})
+}
+
+// allMovedFrom reports whether every running Sentinel names a master other
+// than old.
+func allMovedFrom(ctx context.Context, t *faults.Sentinel, old string) bool {
+	for _, s := range t.Sentinels {
+		if !s.Running() || s.Paused() {
+			continue
+		}
+		o := directOptions(s.Addr())
+		addr, err := faults.SentinelMasterAddr(ctx, o, t.MasterName())
+		if err != nil || addr == old {
+			return false
+		}
+	}
+	return true
 }
 
 // splitBrain freezes the Sentinel master (SIGSTOP) for longer than
