@@ -247,6 +247,9 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	done := func(o scenario.Outcome) {
 		status := "as expected"
+		if o.Expect.Skip != "" {
+			status = "skipped: " + o.Expect.Skip
+		}
 		if !o.OK {
 			status = "NOT as expected: " + o.Why
 		}
