@@ -124,9 +124,8 @@ func needSentinel(w World) (*faults.Sentinel, error) {
 // lagging replicas (all of them, or only the preferred Nodes[1]) with an
 // nftables partition, waits (up to grantWait) until a lock is granted on
 // the master meanwhile — a grant the lagging replicas never see — then
-// SIGKILLs it. Stop heals the partition and waits until the Sentinels
-// promoted a replica and the old master rejoined as a replica of it
-// (bounded by ctx).
+// SIGKILLs it (for good, see killMaster). Stop waits until every Sentinel
+// names the promoted replica, then heals the partition (bounded by ctx).
 func laggingFailover(w World, grantWait time.Duration, onlyPreferred bool) (faults.Fault, error) {
 	t, err := needSentinel(w)
 	if err != nil {
@@ -174,12 +173,16 @@ func laggingFailover(w World, grantWait time.Duration, onlyPreferred bool) (faul
 			return kill.Start(ctx)
 		},
 		func(ctx context.Context) error {
+			// Heal only after the promotion: the killed master's kernel
+			// still retransmits what its replication socket had sent, and
+			// a partition healed before the promotion lets that reach the
+			// replica (observed: a grant survived the failover).
 			var errs []error
-			if part != nil {
-				errs = append(errs, part.Stop(ctx))
-			}
 			if kill != nil {
 				errs = append(errs, kill.Stop(ctx))
+			}
+			if part != nil {
+				errs = append(errs, part.Stop(ctx))
 			}
 			if err := errors.Join(errs...); err != nil {
 				return err
