@@ -65,7 +65,7 @@ func redlockAmnesia(w World, unreachable time.Duration) (faults.Fault, error) {
 	}
 	s := w.Env.Nodes.Servers
 	forget := faults.RestartEmpty(s[1])
-	return faults.Func("redlock-restart-empty", fmt.Sprintf("%s (while %s is unreachable)", s[1].Addr(), s[2].Addr()),
+	return faults.Func("redis-restart-empty", fmt.Sprintf("%s (while %s is unreachable)", s[1].Addr(), s[2].Addr()),
 		func(ctx context.Context) error {
 			if err := s[2].Pause(); err != nil {
 				return err

@@ -135,11 +135,13 @@ func laggingFailover(w World, grantWait time.Duration, onlyPreferred bool) (faul
 		return nil, errors.New("scenario: laggingFailover needs the topology's Firewall")
 	}
 	var part, kill faults.Fault
-	target := "master↔replicas"
+	// Named as the kill it ends with, so that explanations know the
+	// window may lose the master's state (model.DefaultLossyFaults).
+	target := "master, after a partition from its replicas"
 	if onlyPreferred {
-		target = "master↔preferred replica"
+		target = "master, after a partition from the preferred replica"
 	}
-	return faults.Func("sentinel-lag-kill-master", target,
+	return faults.Func("sentinel-kill-master", target,
 		func(ctx context.Context) error {
 			sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()

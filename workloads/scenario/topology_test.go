@@ -44,8 +44,8 @@ func TestClusterNoFaultsFair(t *testing.T) {
 
 func TestSentinelFailoverHeldDetected(t *testing.T) {
 	res := runScenario(t, "sentinel-failover-held", "reentrant", 1)
-	if len(res.History.Faults) != 1 || res.History.Faults[0].Name != "sentinel-lag-kill-master" {
-		t.Fatalf("fault windows %+v, want one sentinel-lag-kill-master", res.History.Faults)
+	if len(res.History.Faults) != 1 || res.History.Faults[0].Name != "sentinel-kill-master" {
+		t.Fatalf("fault windows %+v, want one sentinel-kill-master", res.History.Faults)
 	}
 	expectMet(t, "sentinel-failover-held", "reentrant", res)
 }
