@@ -50,7 +50,20 @@ type Subject struct {
 	Fair bool
 	// Catches names, for a mutant, the checker that must catch it.
 	Catches string
+	// Needs names the topology the subject needs beyond one Redis (e.g.
+	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
+	// topologies refuse it or skip it.
+	Needs string
 }
+
+// Topology needs of subjects (Subject.Needs).
+const (
+	// NeedsReplicas: a master with replicas (WAIT-synced locks refuse
+	// every acquire without one).
+	NeedsReplicas = "replicas"
+	// NeedsRedlockNodes: N independent Redis nodes.
+	NeedsRedlockNodes = "redlock-nodes"
+)
 
 // OpenOptions are the run settings a subject's Configure receives.
 type OpenOptions struct {

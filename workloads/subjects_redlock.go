@@ -27,7 +27,7 @@ var ErrNoRedlockNodes = errors.New("redlock needs N independent nodes: run it on
 func RedlockSubject(addrs []string) Subject {
 	addrs = append([]string(nil), addrs...)
 	return Subject{
-		Name: RedlockName, Kind: KindReference,
+		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes,
 		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			if len(addrs) == 0 {

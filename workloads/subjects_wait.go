@@ -16,14 +16,14 @@ const SyncTimeout = 200 * time.Millisecond
 func waitSubjects() []Subject {
 	return []Subject{
 		{
-			Name: "reentrant-wait", Kind: KindReference, Reentrant: true,
+			Name: "reentrant-wait", Kind: KindReference, Reentrant: true, Needs: NeedsReplicas,
 			Doc: "reentrant lock with WAIT 1 200ms after every lock command (Redisson 3.x syncedEval); needs replicas",
 			Configure: func(o OpenOptions) impl.MakerFunc {
 				return impl.ReentrantMaker(impl.WithWatchdogTimeout(o.WatchdogLease), impl.WithSyncReplicas(1, SyncTimeout))
 			},
 		},
 		{
-			Name: "fair-wait", Kind: KindReference, Reentrant: true, Fair: true,
+			Name: "fair-wait", Kind: KindReference, Reentrant: true, Fair: true, Needs: NeedsReplicas,
 			Doc: "fair lock with WAIT 1 200ms after every lock command; needs replicas",
 			Configure: func(o OpenOptions) impl.MakerFunc {
 				return impl.FairMaker(impl.WithWatchdogTimeout(o.WatchdogLease), impl.WithSyncReplicas(1, SyncTimeout))
