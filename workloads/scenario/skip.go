@@ -1,10 +1,6 @@
 package scenario
 
-import (
-	"strings"
-
-	"github.com/lockcheck/lockcheck/workloads"
-)
+import "github.com/lockcheck/lockcheck/workloads"
 
 // Reasons a subject cannot run on a topology (the matrix records them).
 const (
@@ -14,11 +10,11 @@ const (
 )
 
 // needsNodes says s runs over N independent nodes (the RedLock).
-func needsNodes(s workloads.Subject) bool { return s.Name == workloads.RedlockName }
+func needsNodes(s workloads.Subject) bool { return s.Needs == workloads.NeedsRedlockNodes }
 
 // needsReplicas says s follows its lock commands with WAIT, which only
 // means something with replicas (the "-wait" subjects).
-func needsReplicas(s workloads.Subject) bool { return strings.HasSuffix(s.Name, "-wait") }
+func needsReplicas(s workloads.Subject) bool { return s.Needs == workloads.NeedsReplicas }
 
 // DefaultSkip is the Skip of a scenario on one Redis without replicas (the
 // single-server topology): the RedLock and the WAIT-synced locks cannot run.
