@@ -48,6 +48,9 @@ type Scenario struct {
 	// MaxWait, if > 0, makes the liveness checker flag an acquire that
 	// waited longer outside every fault window.
 	MaxWait time.Duration
+	// LossyFaults names the faults that may make Redis forget locks, for
+	// the explanations of violations (nil: model.DefaultLossyFaults).
+	LossyFaults []string
 	// Topology builds the world of one run for the given number of client
 	// connections.
 	Topology Topology
@@ -145,6 +148,7 @@ func (sc Scenario) Config(o Options) workloads.RunConfig {
 		cfg.WatchdogLease = sc.WatchdogLease
 	}
 	cfg.MaxWait = sc.MaxWait
+	cfg.LossyFaults = sc.LossyFaults
 	if o.CheckTimeout > 0 {
 		cfg.CheckTimeout = o.CheckTimeout
 	}
