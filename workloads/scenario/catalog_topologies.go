@@ -107,8 +107,16 @@ func topologyScenarios() []Scenario {
 				return []faults.Fault{f}, faults.Schedule{{At: 1500 * time.Millisecond, Duration: 3500 * time.Millisecond}}, err
 			},
 			Expect: func(s workloads.Subject) (Expect, bool) {
-				if needsReplicas(s) {
+				switch {
+				case needsReplicas(s):
 					return Expect{Label: "valid (the thawed master has no replica left to acknowledge a WAIT)", Verdict: model.Valid}, true
+				case s.Fair:
+					// The thawed master still queues the waiters that moved to
+					// the new master; they never poll it again, so the pinned
+					// clients wait behind them for threadWaitTime (5 min) and
+					// are granted there only when its queue was empty at the
+					// pause (2 of 5 seeds in the nightly of issue 8).
+					return Expect{Label: "measured (caught only when the thawed master's queue was empty)"}, true
 				}
 				return failoverExpect(s)
 			},

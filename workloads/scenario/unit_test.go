@@ -39,6 +39,9 @@ func TestCatalogIsRunnable(t *testing.T) {
 			if exp.Skip != "" {
 				continue
 			}
+			if exp.Informational() && strings.HasPrefix(exp.Label, "measured") {
+				continue // says what it measures, and why it cannot promise more
+			}
 			if exp.Informational() {
 				t.Errorf("%s/%s: a reference lock without an expectation", sc.Name, n)
 			}
