@@ -43,6 +43,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"bad persistence", []string{"run", "--persistence", "rdb"}, "unknown persistence"},
 		{"bad redis url", []string{"run", "--redis", "redis://user:hunter2@[::1"}, "--redis"},
 		{"unreachable redis", []string{"run", "--redis", "127.0.0.1:1", "--duration", "1s"}, "unreachable"},
+		{"subject needs replicas", []string{"run", "--subject", "reentrant-wait"}, "needs a master with replicas"},
+		{"subject needs nodes", []string{"run", "--subject", "redlock"}, "needs independent nodes"},
 		{"stray argument", []string{"run", "extra"}, "unexpected arguments: extra"},
 		{"check without dir", []string{"check"}, "want exactly one run directory"},
 		{"check missing dir", []string{"check", filepath.Join(t.TempDir(), "nope")}, "nope"},

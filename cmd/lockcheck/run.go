@@ -94,19 +94,25 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 			break
 		}
 	}
-	if f.asJSON {
-		if err := results.WriteJSON(e.stdout, sums); err != nil {
-			return exitUsage, err
-		}
-	} else {
-		if err := results.Render(e.stdout, sums); err != nil {
-			return exitUsage, err
-		}
-		for _, d := range dirs {
-			fmt.Fprintf(e.stdout, "run directory: %s\n", d)
-		}
+	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
+		return exitUsage, err
 	}
 	return exitFor(sums), nil
+}
+
+// printSummaries prints the runs' summaries as a table followed by their
+// run directories, or as JSON.
+func printSummaries(e *env, sums []results.Summary, dirs []string, asJSON bool) error {
+	if asJSON {
+		return results.WriteJSON(e.stdout, sums)
+	}
+	if err := results.Render(e.stdout, sums); err != nil {
+		return err
+	}
+	for _, d := range dirs {
+		fmt.Fprintf(e.stdout, "run directory: %s\n", d)
+	}
+	return nil
 }
 
 // runPlan is a validated `run` command line: one RunConfig per subject.
@@ -121,8 +127,15 @@ func (f *runFlags) plan() (runPlan, error) {
 		return runPlan{}, usagef("--subject: no subject named")
 	}
 	for _, n := range names {
-		if _, err := workloads.Subjects.Lookup(n); err != nil {
+		subj, err := workloads.Subjects.Lookup(n)
+		if err != nil {
 			return runPlan{}, usagef("--subject: %v", err)
+		}
+		switch {
+		case subj.Needs == workloads.NeedsReplicas && f.remote.sentinel == "":
+			return runPlan{}, usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
+		case subj.Needs == workloads.NeedsRedlockNodes && f.remote.redlockNodes == "":
+			return runPlan{}, usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
 		}
 	}
 	if f.workload == "" {

@@ -136,17 +136,8 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 			break
 		}
 	}
-	if f.asJSON {
-		if err := results.WriteJSON(e.stdout, sums); err != nil {
-			return exitUsage, err
-		}
-	} else {
-		if err := results.Render(e.stdout, sums); err != nil {
-			return exitUsage, err
-		}
-		for _, d := range dirs {
-			fmt.Fprintf(e.stdout, "run directory: %s\n", d)
-		}
+	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
+		return exitUsage, err
 	}
 	if ctx.Err() != nil && code == exitValid {
 		code = exitInvalid
