@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet fmt check bench nightly faults clean
+.PHONY: all deps build run test test-short vet fmt bench nightly clean
 
 all: vet test
 
@@ -42,7 +42,7 @@ vet:
 fmt:
 	gofmt -l -w .
 
-## nightly: every scenario × reentrant, fair, fenced, simple × 3 seeds; matrix in results/runs/nightly/<time>/matrix.md.
+## nightly: every scenario × every reference lock (reentrant, fair, fenced, simple, redlock, reentrant-wait; each where its topology allows) × 3 seeds; matrix in results/runs/nightly/<time>/matrix.md.
 nightly: deps build
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
 
