@@ -2,46 +2,14 @@ package faults_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/Shopify/toxiproxy/v2"
-	"github.com/gorilla/mux"
 	"github.com/redis/go-redis/v9"
-	"github.com/rs/zerolog"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 )
-
-// startToxiproxyAPI runs a real toxiproxy HTTP API in this process on
-// 127.0.0.1:0 and returns its endpoint. toxiproxy v2.5.0's ApiServer.Listen
-// has no shutdown and exits the process on a bind error, so the test mounts
-// the library's own handlers on an httptest server instead (the same routes
-// Listen registers); t.Cleanup stops the proxies and the server.
-func startToxiproxyAPI(t *testing.T) string {
-	t.Helper()
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	r := mux.NewRouter()
-	r.HandleFunc("/reset", api.ResetState).Methods("POST")
-	r.HandleFunc("/proxies", api.ProxyIndex).Methods("GET")
-	r.HandleFunc("/proxies", api.ProxyCreate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyShow).Methods("GET")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyUpdate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyDelete).Methods("DELETE")
-	r.HandleFunc("/proxies/{proxy}/toxics", api.ToxicIndex).Methods("GET")
-	r.HandleFunc("/proxies/{proxy}/toxics", api.ToxicCreate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}/toxics/{toxic}", api.ToxicShow).Methods("GET")
-	r.HandleFunc("/proxies/{proxy}/toxics/{toxic}", api.ToxicUpdate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}/toxics/{toxic}", api.ToxicDelete).Methods("DELETE")
-	srv := httptest.NewServer(r)
-	t.Cleanup(func() {
-		srv.Close()
-		_ = api.Collection.Clear()
-	})
-	return srv.URL
-}
 
 // linkKinds builds a Link in front of upstream, in-process or through the
 // HTTP API of a toxiproxy server, so each network test runs on both.
@@ -58,7 +26,7 @@ var linkKinds = []struct {
 		return p
 	}},
 	{"remote", func(t *testing.T, name, upstream string) faults.Link {
-		r, err := faults.NewRemote(startToxiproxyAPI(t), 5*time.Second)
+		r, err := faults.NewRemote(redistest.ToxiproxyAPI(t), 5*time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

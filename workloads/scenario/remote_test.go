@@ -3,41 +3,15 @@ package scenario
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/Shopify/toxiproxy/v2"
-	"github.com/gorilla/mux"
 	"github.com/redis/go-redis/v9"
-	"github.com/rs/zerolog"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/workloads"
 )
-
-// toxiproxyAPI serves a real toxiproxy HTTP API from this process (the
-// library's handlers on an httptest server: v2.5.0's Listen cannot be shut
-// down) and returns its endpoint.
-func toxiproxyAPI(t *testing.T) string {
-	t.Helper()
-	api := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
-	r := mux.NewRouter()
-	r.HandleFunc("/proxies", api.ProxyIndex).Methods("GET")
-	r.HandleFunc("/proxies", api.ProxyCreate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyShow).Methods("GET")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyUpdate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}", api.ProxyDelete).Methods("DELETE")
-	r.HandleFunc("/proxies/{proxy}/toxics", api.ToxicCreate).Methods("POST")
-	r.HandleFunc("/proxies/{proxy}/toxics/{toxic}", api.ToxicDelete).Methods("DELETE")
-	srv := httptest.NewServer(r)
-	t.Cleanup(func() {
-		srv.Close()
-		_ = api.Collection.Clear()
-	})
-	return srv.URL
-}
 
 // TestRemotePartitionThroughToxiproxy runs a remote scenario against a
 // redis-server given by address, its network faults made by a toxiproxy
@@ -47,7 +21,7 @@ func TestRemotePartitionThroughToxiproxy(t *testing.T) {
 		t.Skip("integration test: starts redis-server")
 	}
 	s := redistest.Start(t, faults.ServerConfig{})
-	rem := Remote{Redis: &redis.Options{Addr: s.Addr()}, Toxiproxy: toxiproxyAPI(t), Desc: "test redis " + s.Addr()}
+	rem := Remote{Redis: &redis.Options{Addr: s.Addr()}, Toxiproxy: redistest.ToxiproxyAPI(t), Desc: "test redis " + s.Addr()}
 	sc, err := RemoteScenario("remote-partition-short", rem)
 	if err != nil {
 		t.Fatal(err)
