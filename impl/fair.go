@@ -338,25 +338,7 @@ func retryUnknown(ctx context.Context, call func(ctx context.Context) error) err
 // locked, or its lease ran out). An error other than ErrNotOwner means the
 // outcome is unknown; renewal is stopped either way.
 func (l *FairLock) Unlock(ctx context.Context) error {
-	if err := l.c.usable(); err != nil {
-		return err
-	}
-	lease := l.hold.beforeUnlock()
-	res, err := l.unlockScript(ctx, lease)
-	if err != nil {
-		return fmt.Errorf("lock %q: unlock: %w", l.name, err)
-	}
-	switch res {
-	case 1:
-		l.hold.released(true)
-		return nil
-	case 0:
-		l.hold.released(false)
-		return nil
-	default:
-		l.hold.notOwner()
-		return fmt.Errorf("lock %q: owner %q: %w", l.name, l.field, ErrNotOwner)
-	}
+	return l.c.releaseHold(ctx, &l.hold, l.name, l.field, l.unlockScript)
 }
 
 func (l *FairLock) unlockScript(ctx context.Context, lease time.Duration) (int64, error) {

@@ -213,25 +213,7 @@ func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, s
 // ErrNotOwner means the outcome is unknown; renewal is stopped either way, so
 // a hold left behind expires within its lease.
 func (l *ReentrantLock) Unlock(ctx context.Context) error {
-	if err := l.c.usable(); err != nil {
-		return err
-	}
-	lease := l.hold.beforeUnlock()
-	res, err := l.unlockScript(ctx, lease)
-	if err != nil {
-		return fmt.Errorf("lock %q: unlock: %w", l.name, err)
-	}
-	switch res {
-	case 1:
-		l.hold.released(true)
-		return nil
-	case 0:
-		l.hold.released(false)
-		return nil
-	default:
-		l.hold.notOwner()
-		return fmt.Errorf("lock %q: owner %q: %w", l.name, l.field, ErrNotOwner)
-	}
+	return l.c.releaseHold(ctx, &l.hold, l.name, l.field, l.unlockScript)
 }
 
 // unlockScript runs the unlock script with the latch; lease (<= 0: the

@@ -3,6 +3,7 @@ package impl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -63,3 +64,31 @@ func millis(d time.Duration) int64 { return max(d.Milliseconds(), 1) }
 
 // isNil reports a nil reply (missing key or field).
 func isNil(err error) bool { return errors.Is(err, redis.Nil) }
+
+// releaseHold runs one unlock of a handle's hold through unlockScript (the
+// lock kind's latch-guarded unlock script, given the lease to re-arm on a
+// partial unlock) and keeps h in step with its answer: 1 released the last
+// hold, 0 released one of several, anything else means this owner holds
+// nothing (ErrNotOwner). It stops renewal before the script runs when this
+// is the final hold, so no renewal can race the unlock.
+func (c *Client) releaseHold(ctx context.Context, h *holdState, name, field string, unlockScript func(ctx context.Context, lease time.Duration) (int64, error)) error {
+	if err := c.usable(); err != nil {
+		return err
+	}
+	lease := h.beforeUnlock()
+	res, err := unlockScript(ctx, lease)
+	if err != nil {
+		return fmt.Errorf("lock %q: unlock: %w", name, err)
+	}
+	switch res {
+	case 1:
+		h.released(true)
+		return nil
+	case 0:
+		h.released(false)
+		return nil
+	default:
+		h.notOwner()
+		return fmt.Errorf("lock %q: owner %q: %w", name, field, ErrNotOwner)
+	}
+}
