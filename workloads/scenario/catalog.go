@@ -94,17 +94,7 @@ func Catalog() []Scenario {
 			Name: "redis-pause-short", Safe: true,
 			Doc:  "redis-server frozen (SIGSTOP) for 0.5–0.9 s at a time, shorter than the lease",
 			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
-			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
-				srv, err := needServer(w)
-				if err != nil {
-					return nil, nil, err
-				}
-				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
-					Faults: 1, Total: w.Duration - time.Second,
-					Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(900)},
-				})
-				return []faults.Fault{faults.Pause(srv)}, s, err
-			},
+			Faults: serverFault(faults.Pause, faults.Span{Min: ms(500), Max: ms(1000)}, faults.Span{Min: ms(500), Max: ms(900)}),
 		},
 		{
 			Name: "restart-aof-always", Safe: true,
@@ -113,17 +103,7 @@ func Catalog() []Scenario {
 			// A kill loses nothing with appendfsync always: a violation
 			// here is never explained away by the kill.
 			LossyFaults: []string{},
-			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
-				srv, err := needServer(w)
-				if err != nil {
-					return nil, nil, err
-				}
-				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
-					Faults: 1, Total: w.Duration - time.Second,
-					Quiet: faults.Span{Min: ms(700), Max: ms(1200)}, Duration: faults.Span{Min: ms(200), Max: ms(500)},
-				})
-				return []faults.Fault{faults.KillRestart(srv)}, s, err
-			},
+			Faults:      serverFault(faults.KillRestart, faults.Span{Min: ms(700), Max: ms(1200)}, faults.Span{Min: ms(200), Max: ms(500)}),
 		},
 		{
 			Name: "client-crash", Safe: true,
@@ -160,17 +140,7 @@ func Catalog() []Scenario {
 			Name: "restart-no-persistence", Safe: false,
 			Doc:  "redis-server without persistence killed and at once restarted empty, every 0.8–1.2 s, while locks are held: every lock (and fencing counter) is forgotten",
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
-			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
-				srv, err := needServer(w)
-				if err != nil {
-					return nil, nil, err
-				}
-				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
-					Faults: 1, Total: w.Duration - time.Second,
-					Quiet: faults.Span{Min: ms(800), Max: ms(1200)}, Duration: faults.Span{Min: ms(10), Max: ms(10)},
-				})
-				return []faults.Fault{faults.RestartEmpty(srv)}, s, err
-			},
+			Faults: serverFault(faults.RestartEmpty, faults.Span{Min: ms(800), Max: ms(1200)}, faults.Span{Min: ms(10), Max: ms(10)}),
 		},
 		{
 			Name: "partition-long", Safe: false,
@@ -278,4 +248,20 @@ func Names() []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// serverFault is the faults of a scenario that breaks the one server with
+// fault, one window at a time: quiet then broken for a span each, drawn from
+// the run's seed, until a second before the end.
+func serverFault(fault func(*faults.Server) faults.Fault, quiet, broken faults.Span) FaultsFunc {
+	return func(w World) ([]faults.Fault, faults.Schedule, error) {
+		srv, err := needServer(w)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+			Faults: 1, Total: w.Duration - time.Second, Quiet: quiet, Duration: broken,
+		})
+		return []faults.Fault{fault(srv)}, s, err
+	}
 }
