@@ -381,7 +381,15 @@ func (w *worker) retireInfo() {
 		return
 	}
 	w.retire(false)
+	// The replacement starts like a restarted client, not at once: while
+	// Redis is down, an immediate restart would only pile up info ops that
+	// tell nothing and make the history needlessly hard to check.
+	w.sleep(restartPause, true)
 }
+
+// restartPause is how long a worker waits before its replacement process
+// issues its first op.
+const restartPause = 100 * time.Millisecond
 
 // stallPoint freezes the worker here while a stall is requested: it stops
 // the handle's renewal (Abandon: the hold is no longer renewed, as when a
