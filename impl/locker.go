@@ -107,3 +107,14 @@ type ForceUnlocker interface {
 type Enqueuer interface {
 	OnEnqueued(func(at time.Time))
 }
+
+// Freezer is implemented by handles whose lock client runs in a process of
+// its own (external drivers). Freeze stops that whole process, background
+// renewal included, the way a GC pause or a frozen VM would (SIGSTOP); Thaw
+// lets it go on where it stopped (SIGCONT). Both are idempotent. The harness
+// freezes such a handle's process for a client stall instead of abandoning
+// the handle.
+type Freezer interface {
+	Freeze() error
+	Thaw() error
+}

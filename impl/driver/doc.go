@@ -1,0 +1,96 @@
+// Package driver runs locks written in any language as lockcheck subjects:
+// lockcheck starts an external program, the driver, once per logical client
+// process and talks to it over the driver's stdin and stdout in JSON Lines.
+// A Maker from this package implements impl.Maker and its handles implement
+// impl.Locker, so the harness drives an external lock exactly as it drives a
+// Go one. Serve is the other side of the protocol, for drivers written in Go.
+//
+// # Why one process per logical client
+//
+// A logical client (a Jepsen process, owner token "p<id>") issues one op at a
+// time, and lockcheck's client faults act on a whole client: a stall is a
+// SIGSTOP of the driver's process group (its watchdog threads stop too, as in
+// a GC pause or a frozen VM), a crash is a SIGKILL. One driver process per
+// logical client makes those faults exact and keeps the protocol strictly
+// request/response: no multiplexing, no request ids to route. The owner
+// identity of a driver is the process itself: every lock the driver takes is
+// taken by one owner (Redisson's clientId:threadId of one thread), and taking
+// a lock the driver already holds is a reentry.
+//
+// # Protocol, version 1
+//
+// Every message is one JSON object on one line (UTF-8, '\n'-terminated).
+//
+// Startup. The driver's first line on stdout is its banner, printed before it
+// reads anything:
+//
+//	{"protocol":1,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog"]}
+//
+// Capabilities, all optional: "reentrant" (the same driver may lock a lock it
+// holds again; one unlock releases one hold), "fair" (grants follow request
+// order), "fenced" (every ok reply to lock and trylock carries "token", a
+// fencing token that strictly increases with every grant of the lock),
+// "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
+// unlock), "holdcount" (the holdcount request). A driver without "watchdog"
+// treats lease_ms <= 0 as a lease of watchdog_ms.
+//
+// Requests. lockcheck then sends requests, one at a time: it sends the next
+// only after the reply to the previous one. Every request has "id" (1, 2, ...),
+// "op", and "timeout_ms", the time the driver has to answer. Replies carry the
+// request's "id" and a "status":
+//
+//	"ok"     it happened (hello accepted, lock granted, one hold released, ...)
+//	"fail"   it definitely did not happen: not obtained in time, or unlock by
+//	         a driver that does not hold the lock
+//	"error"  anything else, with "error": a message. The outcome is unknown:
+//	         lockcheck records the op as info and retires the client (its
+//	         driver is killed; a new client with a new driver takes over).
+//	         Add "redis_error": true when Redis itself answered the command
+//	         with an error reply (WRONGTYPE, NOSCRIPT, ...): an acquire refused
+//	         by Redis is then recorded as fail, as for Go locks.
+//
+// The requests:
+//
+//	{"id":1,"op":"hello","protocol":1,"timeout_ms":10000,
+//	 "redis":["127.0.0.1:40211"],"username":"","password":"","db":0,
+//	 "client":"p3","watchdog_ms":1500,"seed":7}
+//	    Connect to Redis. "redis" lists addresses (one for a single server;
+//	    it is a fault proxy's address when the run injects network faults);
+//	    "client" is the logical client's name, for logs and client ids;
+//	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
+//	    library's watchdog timeout with it); "seed" seeds any randomness the
+//	    driver owns. Reply ok once connected, error when it cannot connect.
+//	{"id":2,"op":"lock","name":"lockcheck:9f3a:l0","lease_ms":0,"timeout_ms":5000}
+//	    Block until granted: ok (with "token" when fenced). A driver whose
+//	    library can give up cleanly (leaving nothing behind in Redis) may
+//	    reply fail when timeout_ms runs out; otherwise it just does not
+//	    answer, and lockcheck kills it (info).
+//	{"id":3,"op":"trylock","name":"lockcheck:9f3a:l0","wait_ms":150,"lease_ms":2000,"timeout_ms":5000}
+//	    Wait at most wait_ms: ok (with "token" when fenced) or fail.
+//	{"id":4,"op":"unlock","name":"lockcheck:9f3a:l0","timeout_ms":5000}
+//	    Release one hold: ok, or fail when this driver holds no hold.
+//	{"id":5,"op":"holdcount","name":"lockcheck:9f3a:l0","timeout_ms":5000}
+//	    ok with "count": how many holds this driver has (capability holdcount).
+//	{"id":6,"op":"token","name":"lockcheck:9f3a:l0","timeout_ms":5000}
+//	    ok with "token": the fencing token of the current hold (capability
+//	    fenced; lockcheck uses the token of the acquire reply when present).
+//
+// Lock names are complete Redis key names: lockcheck prefixes them per run,
+// the driver uses them as they are. An op the driver does not know is
+// answered with error.
+//
+// Deadlines. A reply that does not arrive within timeout_ms plus a grace
+// (Options.ReplyGrace) ends the op as info; the driver's process group is
+// killed and the client replaced. So is a driver that prints anything that is
+// not the reply it owes (garbage, a reply with another id), or exits.
+//
+// Stderr is free for logs: lockcheck keeps its last lines and quotes them
+// when a driver fails.
+//
+// Exit. On end of input (lockcheck closed stdin) the driver exits promptly
+// with status 0 without unlocking anything: lockcheck has already released
+// what it meant to release, and what is still held runs out with its lease,
+// as after a crash. A driver that cannot start (bad arguments, a missing
+// library) prints why on stderr and exits with a non-zero status before or
+// instead of its banner.
+package driver

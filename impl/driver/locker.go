@@ -1,0 +1,162 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Locker is a handle on one lock for one owner, served by the owner's driver
+// process. It implements impl.Locker, impl.Abandoner (the process is killed),
+// impl.Freezer (the process is stopped and continued) and impl.HoldCounter
+// (for drivers with CapHoldCount).
+type Locker struct {
+	m     *Maker
+	name  string
+	owner string
+	token int64 // of the current grant (fenced drivers)
+}
+
+var (
+	_ impl.Locker      = (*Locker)(nil)
+	_ impl.Abandoner   = (*Locker)(nil)
+	_ impl.Freezer     = (*Locker)(nil)
+	_ impl.HoldCounter = (*Locker)(nil)
+	_ impl.Fenced      = (*FencedLocker)(nil)
+)
+
+// FencedLocker is the handle of a driver with CapFenced.
+type FencedLocker struct{ *Locker }
+
+// Token returns the fencing token of the last grant (0 before any).
+func (l *FencedLocker) Token() int64 { return l.token }
+
+// ReplyError is a driver's error reply: the outcome of the request is
+// unknown, unless Redis refused the command (Redis: Redis answered it with
+// an error, so it did not take effect).
+type ReplyError struct {
+	Driver string
+	Op     string
+	Msg    string
+	Redis  bool
+}
+
+func (e *ReplyError) Error() string {
+	return fmt.Sprintf("driver %s: %s: %s", e.Driver, e.Op, e.Msg)
+}
+
+// redisReply marks a ReplyError that Redis gave; errors.As with go-redis's
+// redis.Error matches it, so callers treat it as they treat go-redis's.
+type redisReply struct{ *ReplyError }
+
+// RedisError marks the error as an error reply from Redis (redis.Error).
+func (redisReply) RedisError() {}
+
+func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
+	p, err := l.m.proc(ctx, l.owner)
+	if err != nil {
+		return Reply{}, err
+	}
+	req.Name = l.name
+	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
+	if err != nil {
+		return Reply{}, err
+	}
+	if rep.Status == StatusError {
+		e := &ReplyError{Driver: p.banner.String(), Op: req.Op, Msg: rep.Error}
+		if rep.RedisError {
+			return rep, redisReply{e}
+		}
+		return rep, e
+	}
+	return rep, nil
+}
+
+// Lock asks the driver for the lock and waits for its answer: until ctx's
+// deadline plus the reply grace. A driver that gives up in time answers
+// fail, returned as impl.ErrNotObtained joined with
+// context.DeadlineExceeded.
+func (l *Locker) Lock(ctx context.Context, lease time.Duration) error {
+	rep, err := l.do(ctx, Request{Op: OpLock, LeaseMS: millis(lease)})
+	if err != nil {
+		return err
+	}
+	if rep.Status == StatusFail {
+		return errors.Join(impl.ErrNotObtained, context.DeadlineExceeded)
+	}
+	return l.granted(ctx, rep)
+}
+
+// TryLock asks the driver to wait at most wait for the lock.
+func (l *Locker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	rep, err := l.do(ctx, Request{Op: OpTryLock, WaitMS: millis(wait), LeaseMS: millis(lease)})
+	if err != nil {
+		return false, err
+	}
+	if rep.Status == StatusFail {
+		return false, nil
+	}
+	return true, l.granted(ctx, rep)
+}
+
+// granted keeps the token of a fenced grant, asking for it when the reply
+// did not carry it.
+func (l *Locker) granted(ctx context.Context, rep Reply) error {
+	l.token = rep.Token
+	if rep.Token != 0 || !l.m.fenced() {
+		return nil
+	}
+	rep, err := l.do(ctx, Request{Op: OpToken})
+	if err != nil {
+		return fmt.Errorf("granted, but no fencing token: %w", err)
+	}
+	l.token = rep.Token
+	return nil
+}
+
+// Unlock asks the driver to release one hold; its fail is impl.ErrNotOwner.
+func (l *Locker) Unlock(ctx context.Context) error {
+	rep, err := l.do(ctx, Request{Op: OpUnlock})
+	if err != nil {
+		return err
+	}
+	if rep.Status == StatusFail {
+		return fmt.Errorf("%w (driver %s)", impl.ErrNotOwner, l.m.opts.name())
+	}
+	return nil
+}
+
+// HoldCount asks the driver how many holds its owner has on the lock.
+func (l *Locker) HoldCount(ctx context.Context) (int, error) {
+	rep, err := l.do(ctx, Request{Op: OpHoldCount})
+	if err != nil {
+		return 0, err
+	}
+	if rep.Status != StatusOK {
+		return 0, fmt.Errorf("driver %s: holdcount: %s", l.m.opts.name(), rep.Status)
+	}
+	return rep.Count, nil
+}
+
+// Abandon kills the owner's driver process (SIGKILL to its process group):
+// nothing is unlocked and its renewal dies with it, as in a crash. Every
+// handle of the owner is abandoned with it.
+func (l *Locker) Abandon() { l.m.abandon(l.owner) }
+
+// Freeze stops the owner's driver process group (SIGSTOP), renewal threads
+// included. A handle whose driver has not started has nothing to freeze.
+func (l *Locker) Freeze() error { return l.signal(syscall.SIGSTOP) }
+
+// Thaw continues a frozen driver process group (SIGCONT).
+func (l *Locker) Thaw() error { return l.signal(syscall.SIGCONT) }
+
+func (l *Locker) signal(sig syscall.Signal) error {
+	if p := l.m.running(l.owner); p != nil {
+		return p.signal(sig)
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Options configure the driver processes of a Maker.
+type Options struct {
+	// Command is the driver's argv (required).
+	Command []string
+	// Dir is the driver's working directory ("": lockcheck's).
+	Dir string
+	// Env is added to lockcheck's environment for the driver.
+	Env []string
+	// Name names the driver in messages ("": Command[0]).
+	Name string
+	// Capabilities are those the harness relies on (see CapReentrant, ...):
+	// a driver whose banner lacks one of them is refused. Handles implement
+	// impl.Fenced only with CapFenced here.
+	Capabilities []string
+	// WatchdogLease is hello's watchdog_ms (0: impl.DefaultWatchdogTimeout).
+	WatchdogLease time.Duration
+	// Seed is hello's seed.
+	Seed int64
+	// StartTimeout bounds a driver's start: banner and hello (0: 10 s).
+	StartTimeout time.Duration
+	// ReplyGrace is how long past a request's timeout_ms a reply may still
+	// arrive before the driver is killed (0: 1 s).
+	ReplyGrace time.Duration
+	// DefaultTimeout is a request's timeout_ms when its ctx has no deadline
+	// (0: 30 s).
+	DefaultTimeout time.Duration
+	// ExitWait is how long a driver has to exit once its input ends, at
+	// Close (0: 2 s).
+	ExitWait time.Duration
+}
+
+func (o *Options) name() string {
+	if o.Name != "" {
+		return o.Name
+	}
+	return o.Command[0]
+}
+
+func (o Options) withDefaults() Options {
+	if o.WatchdogLease <= 0 {
+		o.WatchdogLease = impl.DefaultWatchdogTimeout
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 10 * time.Second
+	}
+	if o.ReplyGrace <= 0 {
+		o.ReplyGrace = time.Second
+	}
+	if o.DefaultTimeout <= 0 {
+		o.DefaultTimeout = 30 * time.Second
+	}
+	if o.ExitWait <= 0 {
+		o.ExitWait = 2 * time.Second
+	}
+	return o
+}
+
+// endpoint is where drivers connect: hello's connection fields.
+type endpoint struct {
+	addrs              []string
+	username, password string
+	db                 int
+}
+
+// endpointOf reads the address and credentials of a single-server go-redis
+// client (a fault proxy's address when the run dials through one).
+func endpointOf(rdb redis.UniversalClient) (endpoint, error) {
+	c, ok := rdb.(*redis.Client)
+	if !ok {
+		return endpoint{}, fmt.Errorf("driver: %T is not a single-server client: drivers connect to one Redis address", rdb)
+	}
+	o := c.Options()
+	if o.Addr == "" || o.Addr == "FailoverClient" || strings.HasPrefix(o.Network, "unix") {
+		return endpoint{}, fmt.Errorf("driver: client address %q is not a TCP host:port a driver can dial", o.Addr)
+	}
+	return endpoint{addrs: []string{o.Addr}, username: o.Username, password: o.Password, db: o.DB}, nil
+}
+
+// Open returns a MakerFunc whose Makers run the driver of opts, one process
+// per owner, connected to the address of the client they are opened on.
+func Open(opts Options) impl.MakerFunc {
+	opts = opts.withDefaults()
+	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+		if len(opts.Command) == 0 {
+			return nil, errors.New("driver: no command")
+		}
+		ep, err := endpointOf(rdb)
+		if err != nil {
+			return nil, err
+		}
+		return &Maker{opts: opts, ep: ep, procs: map[string]*proc{}}, nil
+	}
+}
+
+// Maker makes handles whose lock client is a driver process: one process per
+// owner, started by the owner's first request. Close ends them all.
+type Maker struct {
+	opts Options
+	ep   endpoint
+
+	mu     sync.Mutex
+	procs  map[string]*proc
+	starts map[string]*sync.Mutex // one start at a time per owner
+	closed bool
+}
+
+var _ impl.Maker = (*Maker)(nil)
+
+// NewLocker returns the handle of owner on lock name. Handles of one owner
+// share its driver process.
+func (m *Maker) NewLocker(name, owner string) impl.Locker {
+	l := &Locker{m: m, name: name, owner: owner}
+	if slices.Contains(m.opts.Capabilities, CapFenced) {
+		return &FencedLocker{l}
+	}
+	return l
+}
+
+// proc returns owner's driver process, starting it within ctx (bounded by
+// StartTimeout) if it has none yet. A process that failed stays the owner's:
+// its error is the answer to every later request, since a failed driver's
+// client is retired.
+func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil, impl.ErrClosed
+	}
+	if p, ok := m.procs[owner]; ok {
+		m.mu.Unlock()
+		return p, nil
+	}
+	if m.starts == nil {
+		m.starts = map[string]*sync.Mutex{}
+	}
+	sm, ok := m.starts[owner]
+	if !ok {
+		sm = &sync.Mutex{}
+		m.starts[owner] = sm
+	}
+	m.mu.Unlock()
+
+	sm.Lock()
+	defer sm.Unlock()
+	m.mu.Lock()
+	p, ok := m.procs[owner]
+	m.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := m.start(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		go p.kill()
+		return nil, impl.ErrClosed
+	}
+	m.procs[owner] = p
+	return p, nil
+}
+
+// start starts a driver process and says hello.
+func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
+	defer cancel()
+	p, err := startProc(ctx, &m.opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range m.opts.Capabilities {
+		if !p.banner.Has(c) {
+			p.kill()
+			return nil, fmt.Errorf("%w: %s announces capabilities %v, the subject needs %v", ErrDriver, p.banner, p.banner.Capabilities, m.opts.Capabilities)
+		}
+	}
+	rep, err := p.call(ctx, Request{
+		Op: OpHello, Protocol: Version, Redis: m.ep.addrs, Username: m.ep.username, Password: m.ep.password, DB: m.ep.db,
+		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed,
+	}, m.opts.StartTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Status != StatusOK {
+		p.kill()
+		return nil, fmt.Errorf("%w: %s refused hello: %s %s", ErrDriver, p.banner, rep.Status, rep.Error)
+	}
+	return p, nil
+}
+
+// abandon kills owner's process, if it has one, without unlocking anything.
+func (m *Maker) abandon(owner string) {
+	m.mu.Lock()
+	p := m.procs[owner]
+	m.mu.Unlock()
+	if p != nil {
+		p.kill()
+	}
+}
+
+// running returns owner's process, or nil when it has none.
+func (m *Maker) running(owner string) *proc {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.procs[owner]
+}
+
+// Close ends every driver process: stdin closed, ExitWait to exit, then
+// killed. Nothing is unlocked. It reports drivers that did not exit cleanly.
+func (m *Maker) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	procs := make([]*proc, 0, len(m.procs))
+	for _, p := range m.procs {
+		procs = append(procs, p)
+	}
+	m.mu.Unlock()
+	errs := make([]error, len(procs))
+	var wg sync.WaitGroup
+	for i, p := range procs {
+		wg.Go(func() { errs[i] = p.close(m.opts.ExitWait) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+func (m *Maker) fenced() bool { return slices.Contains(m.opts.Capabilities, CapFenced) }

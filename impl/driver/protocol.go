@@ -1,0 +1,112 @@
+package driver
+
+import (
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Version is the protocol version this package speaks.
+const Version = 1
+
+// Capabilities a driver may announce in its banner.
+const (
+	CapReentrant = "reentrant"
+	CapFair      = "fair"
+	CapFenced    = "fenced"
+	CapWatchdog  = "watchdog"
+	CapHoldCount = "holdcount"
+)
+
+// Ops of the requests.
+const (
+	OpHello     = "hello"
+	OpLock      = "lock"
+	OpTryLock   = "trylock"
+	OpUnlock    = "unlock"
+	OpHoldCount = "holdcount"
+	OpToken     = "token"
+)
+
+// Banner is the first line a driver prints.
+type Banner struct {
+	Protocol     int      `json:"protocol"`
+	Driver       string   `json:"driver"`
+	Version      string   `json:"version,omitempty"`
+	Capabilities []string `json:"capabilities"`
+}
+
+// Has reports whether the banner announces capability c.
+func (b Banner) Has(c string) bool { return slices.Contains(b.Capabilities, c) }
+
+// String names the driver and its version.
+func (b Banner) String() string {
+	if b.Version == "" {
+		return b.Driver
+	}
+	return b.Driver + " " + b.Version
+}
+
+// Request is one request to a driver. Fields a request does not use are
+// left out of its JSON (a missing number means 0).
+type Request struct {
+	ID        int64  `json:"id"`
+	Op        string `json:"op"`
+	TimeoutMS int64  `json:"timeout_ms"`
+
+	// hello
+	Protocol   int      `json:"protocol,omitempty"`
+	Redis      []string `json:"redis,omitempty"`
+	Username   string   `json:"username,omitempty"`
+	Password   string   `json:"password,omitempty"`
+	DB         int      `json:"db,omitempty"`
+	Client     string   `json:"client,omitempty"`
+	WatchdogMS int64    `json:"watchdog_ms,omitempty"`
+	Seed       int64    `json:"seed,omitempty"`
+
+	// lock, trylock, unlock, holdcount, token
+	Name    string `json:"name,omitempty"`
+	LeaseMS int64  `json:"lease_ms,omitempty"`
+	WaitMS  int64  `json:"wait_ms,omitempty"`
+}
+
+// Status is a reply's outcome.
+type Status string
+
+// Reply statuses.
+const (
+	StatusOK    Status = "ok"
+	StatusFail  Status = "fail"
+	StatusError Status = "error"
+)
+
+// Reply is a driver's answer to one request.
+type Reply struct {
+	ID     int64  `json:"id"`
+	Status Status `json:"status"`
+	// Error is the message of an error reply.
+	Error string `json:"error,omitempty"`
+	// RedisError marks an error reply that Redis itself gave to the command.
+	RedisError bool `json:"redis_error,omitempty"`
+	// Token is a fenced grant's token (lock, trylock, token).
+	Token int64 `json:"token,omitempty"`
+	// Count is holdcount's answer.
+	Count int `json:"count,omitempty"`
+}
+
+// millis converts d to whole milliseconds, rounding a positive sub-millisecond
+// duration up so that it never reads as 0 ("none").
+func millis(d time.Duration) int64 {
+	if d > 0 && d < time.Millisecond {
+		return 1
+	}
+	return d.Milliseconds()
+}
+
+// describe renders a request for error messages.
+func (r Request) describe() string {
+	if r.Name == "" {
+		return r.Op + " #" + strconv.FormatInt(r.ID, 10)
+	}
+	return r.Op + " " + r.Name + " #" + strconv.FormatInt(r.ID, 10)
+}
