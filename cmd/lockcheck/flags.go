@@ -36,7 +36,8 @@ func newFlags(e *env, name, synopsis, examples string) *flag.FlagSet {
 func parseFlags(fs *flag.FlagSet, args []string, maxArgs int) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			// fs.Parse has printed the usage already (flag calls Usage
+			// before it returns ErrHelp): print nothing more.
 			return errHelp
 		}
 		return usageError{err}

@@ -57,6 +57,7 @@ func commands() []command {
 		{"workloads", "list the workloads", workloadsCmd},
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
+		{"version", "print lockcheck's module version, Go version and VCS revision", versionCmd},
 	}
 }
 
@@ -118,7 +119,8 @@ Examples:
   lockcheck run                                   # own redis-server, reentrant and fair locks, ~30 s
   lockcheck run --subject fenced --workload counter --duration 10s --seed 7
   lockcheck run --subject mutant-unlock-no-owner-check --duration 10s
-  lockcheck run --scenario redis-pause --subject fair
+  lockcheck run --scenario redis-pause-short --subject fair
+  lockcheck scenarios client-stall                # one scenario in detail
   lockcheck check results/runs/mixed-reentrant/20261122T101500-42
   lockcheck nightly --seeds 3
   lockcheck bench --quick

@@ -8,11 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
@@ -24,62 +20,6 @@ import (
 // scenario's topology cannot run is skipped there: redlock runs only on the
 // redlock topology, reentrant-wait only on Sentinel).
 const referenceSubjects = "reentrant,fair,fenced,simple,redlock,reentrant-wait"
-
-func scenariosCmd(_ context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "scenarios", "scenarios", "  lockcheck scenarios\n  lockcheck run --scenario partition-short --subject fair\n")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return exitUsage, err
-	}
-	t := tablewriter.NewTable(e.stdout,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-	)
-	t.Header([]string{"scenario", "kind", "run", "expected (reference subjects that run on it)", "what happens"})
-	for _, sc := range scenario.Catalog() {
-		kind := "unsafe"
-		if sc.Safe {
-			kind = "safe"
-		}
-		if err := t.Append([]string{sc.Name, kind, sc.Duration.String(), expectedLabels(sc), sc.Doc}); err != nil {
-			return exitUsage, err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return exitUsage, err
-	}
-	fmt.Fprintln(e.stdout, "\nAgainst an existing deployment (lockcheck run --redis URL | --sentinel ADDRS --master NAME | --cluster ADDRS --scenario NAME):")
-	for _, sc := range scenario.RemoteCatalog() {
-		fmt.Fprintf(e.stdout, "  %-26s %s\n", sc.Name, sc.Doc)
-	}
-	return exitValid, nil
-}
-
-// expectedLabels renders the scenario's expectation for the reference locks,
-// grouping subjects that expect the same.
-func expectedLabels(sc scenario.Scenario) string {
-	var order []string
-	by := map[string][]string{}
-	for _, n := range splitList(referenceSubjects + ",fair-wait") {
-		s, err := workloads.Subjects.Lookup(n)
-		if err != nil || sc.Expectation(s).Skip != "" {
-			continue
-		}
-		l := sc.Expectation(s).Label
-		if _, ok := by[l]; !ok {
-			order = append(order, l)
-		}
-		by[l] = append(by[l], n)
-	}
-	if len(order) == 1 {
-		return order[0]
-	}
-	var parts []string
-	for _, l := range order {
-		parts = append(parts, strings.Join(by[l], ",")+": "+l)
-	}
-	return strings.Join(parts, "; ")
-}
 
 // runScenarioCmd is `lockcheck run --scenario NAME`: one run per subject,
 // each in results/runs/<scenario>/<time>-<seed>-<subject>, exit 0 when every

@@ -17,8 +17,8 @@ func TestScenariosListing(t *testing.T) {
 			t.Errorf("listing lacks %s:\n%s", n, out)
 		}
 	}
-	if !strings.Contains(out, "mutex broken, fences held") {
-		t.Errorf("listing lacks the fenced expectation:\n%s", out)
+	if _, out, _ := lockcheck(t, "scenarios", "client-stall"); !strings.Contains(out, "mutex broken, fences held") {
+		t.Errorf("client-stall's detail lacks the fenced expectation:\n%s", out)
 	}
 }
 
