@@ -13,9 +13,12 @@ import (
 //
 // Stall freezes the worker at the stall point of its next critical section
 // (between the read of the protected register and the write), while it
-// holds the lock. To stop the hold's renewal the way a whole-process pause
-// would, the handle is abandoned (impl.Abandoner: renewal stops, nothing is
-// unlocked); a subject without Abandoner keeps renewing. Unstall lets the
+// holds the lock. A handle whose lock client is a process of its own (an
+// external driver, impl.Freezer) has that process frozen with SIGSTOP until
+// Unstall: a real pause, renewal threads included. Otherwise, to stop the
+// hold's renewal the way a whole-process pause would, the handle is
+// abandoned (impl.Abandoner: renewal stops, nothing is unlocked); a subject
+// without either keeps renewing. Unstall lets the
 // worker write (with its possibly stale fencing token) and Unlock through
 // the same handle: Unlock still checks ownership in Redis, so it answers
 // truthfully (ok if the hold survived, not-owner if the lease ran out).
@@ -26,7 +29,7 @@ import (
 //
 // Crash cancels every op of the worker's current process (those in flight
 // end as info), abandons its handles without unlocking (their holds run out
-// within one lease), records a model.Abandon op unless an info op already
+// within one lease; an external driver's process is SIGKILLed), records a model.Abandon op unless an info op already
 // retired it, and starts a new process id on the same worker.
 type clients struct{ r *runner }
 

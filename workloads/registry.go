@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,9 @@ type Subject struct {
 	Fair bool
 	// Catches names, for a mutant, the checker that must catch it.
 	Catches string
+	// Parts are the subjects of a mixed fleet (Mix): process id p runs
+	// Parts[p % len(Parts)]. Open and Configure are then unused.
+	Parts []Subject
 	// Needs names the topology the subject needs beyond one Redis (e.g.
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
@@ -132,8 +136,18 @@ func (r *Registry) Register(s Subject) error {
 }
 
 // Lookup returns the subject called name, or an error wrapping
-// ErrUnknownSubject that lists the known names.
+// ErrUnknownSubject that lists the known names. A name "A+B" that nobody
+// registered is the mix of A and B (Mix).
 func (r *Registry) Lookup(name string) (Subject, error) {
+	if strings.Contains(name, MixSeparator) {
+		r.mu.RLock()
+		s, ok := r.m[name]
+		r.mu.RUnlock()
+		if ok {
+			return s, nil
+		}
+		return r.lookupMix(name)
+	}
 	r.mu.RLock()
 	s, ok := r.m[name]
 	r.mu.RUnlock()
@@ -151,7 +165,7 @@ func (r *Registry) All() []Subject {
 		out = append(out, s)
 	}
 	r.mu.RUnlock()
-	order := map[Kind]int{KindReference: 0, KindPeer: 1, KindUser: 2, KindMutant: 3}
+	order := map[Kind]int{KindReference: 0, KindPeer: 1, KindExternal: 2, KindUser: 3, KindMutant: 4}
 	sort.Slice(out, func(i, j int) bool {
 		if oi, oj := order[out[i].Kind], order[out[j].Kind]; oi != oj {
 			return oi < oj

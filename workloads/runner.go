@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -81,6 +82,9 @@ type SubjectInfo struct {
 	Reentrant     bool          `json:"reentrant"`
 	Fair          bool          `json:"fair"`
 	WatchdogLease time.Duration `json:"watchdog_lease"`
+	// Parts are the subjects process ids cycle through (model.MetaParts):
+	// the parts of a mix, else the subject alone.
+	Parts []string `json:"parts"`
 }
 
 // Stats are a run's basic figures.
@@ -153,7 +157,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	makerFunc, lease := subj.MakerFor(OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
+	makerFuncs, lease := subj.makerFuncs(OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
 	r := &runner{
 		cfg: cfg, plan: plan, subj: subj, watchdogLease: lease,
 		regs:   map[string]*register{},
@@ -166,7 +170,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	if nclients == 0 {
 		nclients = plan.Processes
 	}
-	if err := r.open(ctx, deps.Dial, makerFunc, nclients); err != nil {
+	if err := r.open(ctx, deps.Dial, makerFuncs, nclients); err != nil {
 		r.closeClients()
 		return nil, err
 	}
@@ -183,7 +187,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 
 	res := &Result{
 		Config: cfg, Plan: plan, Start: r.base,
-		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease},
+		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease, Parts: subj.partNames()},
 	}
 	var errs []error
 	if err := r.execute(ctx, deps); err != nil {
@@ -222,7 +226,7 @@ type runner struct {
 	prefix        string // Redis key prefix of this run's locks
 
 	rdbs   []redis.UniversalClient
-	makers []impl.Maker
+	makers [][]impl.Maker // per client connection, one Maker per part
 	closed bool
 
 	base    time.Time
@@ -236,8 +240,8 @@ type runner struct {
 	nOps, nOK, nFail, nInfo atomic.Int64
 }
 
-// open dials the clients and opens one Maker on each.
-func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redis.UniversalClient, error), mf impl.MakerFunc, n int) error {
+// open dials the clients and opens on each one Maker per part.
+func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redis.UniversalClient, error), mfs []impl.MakerFunc, n int) error {
 	for i := range n {
 		rdb, err := dial(ctx, i)
 		if err != nil {
@@ -247,11 +251,16 @@ func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redi
 			return fmt.Errorf("dial client %d: nil client", i)
 		}
 		r.rdbs = append(r.rdbs, rdb)
-		m, err := mf(ctx, rdb)
-		if err != nil {
-			return fmt.Errorf("open %s on client %d: %w", r.subj.Name, i, err)
+		var ms []impl.Maker
+		for j, mf := range mfs {
+			m, err := mf(ctx, rdb)
+			if err != nil {
+				r.makers = append(r.makers, ms)
+				return fmt.Errorf("open %s on client %d: %w", r.subj.partNames()[j], i, err)
+			}
+			ms = append(ms, m)
 		}
-		r.makers = append(r.makers, m)
+		r.makers = append(r.makers, ms)
 	}
 	return nil
 }
@@ -263,8 +272,10 @@ func (r *runner) closeClients() {
 		return
 	}
 	r.closed = true
-	for _, m := range r.makers {
-		_ = m.Close()
+	for _, ms := range r.makers {
+		for _, m := range ms {
+			_ = m.Close()
+		}
 	}
 	for _, c := range r.rdbs {
 		_ = c.Close()
@@ -286,6 +297,7 @@ func (r *runner) meta(extra map[string]string) map[string]string {
 	m["watchdog_lease"] = r.watchdogLease.String()
 	m["fair"] = strconv.FormatBool(r.subj.Fair)
 	m["key_prefix"] = r.prefix
+	m[model.MetaParts] = strings.Join(r.subj.partNames(), ",")
 	m["start"] = time.Now().UTC().Format(time.RFC3339Nano)
 	return m
 }
@@ -328,7 +340,7 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 	defer cancelStop()
 
 	for i := range r.plan.Processes {
-		w := &worker{r: r, slot: i, name: fmt.Sprintf("w%d", i), maker: r.makers[i%len(r.makers)], hard: hard, stop: stop}
+		w := &worker{r: r, slot: i, name: fmt.Sprintf("w%d", i), makers: r.makers[i%len(r.makers)], hard: hard, stop: stop}
 		w.newProcess(i)
 		r.workers = append(r.workers, w)
 	}

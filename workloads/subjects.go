@@ -57,6 +57,9 @@ func builtinSubjects() []Subject {
 			WatchdogLease: peers.DefaultWatchdogLease,
 		})
 	}
+	for _, d := range shippedDrivers() {
+		s = append(s, d.Subject())
+	}
 	for _, m := range mutants.All() {
 		name := m.Name
 		s = append(s, Subject{

@@ -29,7 +29,9 @@ type worker struct {
 	r     *runner
 	slot  int
 	name  string
-	maker impl.Maker
+	// makers has one Maker per part of the subject; process id p uses
+	// makers[p % len(makers)].
+	makers []impl.Maker
 	hard  context.Context // cut off every op (end of the run's grace period)
 	stop  context.Context // done: start no new cycle (the current one finishes)
 
@@ -134,7 +136,7 @@ func (w *worker) retire(abandon bool) {
 func (w *worker) handle(lock string) impl.Locker {
 	h, ok := w.p.handles[lock]
 	if !ok {
-		h = w.maker.NewLocker(w.r.prefix+lock, w.p.owner)
+		h = w.makers[w.p.id%len(w.makers)].NewLocker(w.r.prefix+lock, w.p.owner)
 		w.p.handles[lock] = h
 	}
 	return h
@@ -392,9 +394,11 @@ func (w *worker) retireInfo() {
 const restartPause = 100 * time.Millisecond
 
 // stallPoint freezes the worker here while a stall is requested: it stops
-// the handle's renewal (Abandon: the hold is no longer renewed, as when a
-// whole process pauses, but the handle can still Unlock truthfully later),
-// reports frozen and waits for Unstall or a crash.
+// the handle's renewal — by freezing the handle's own process when it has
+// one (impl.Freezer: SIGSTOP of a driver, thawed at Unstall), else by
+// Abandon (the hold is no longer renewed, as when a whole process pauses,
+// but the handle can still Unlock truthfully later) — reports frozen and
+// waits for Unstall or a crash.
 func (w *worker) stallPoint(h impl.Locker) {
 	w.mu.Lock()
 	s := w.stall
@@ -402,7 +406,12 @@ func (w *worker) stallPoint(h impl.Locker) {
 	if s == nil {
 		return
 	}
+	var thaw func() error
 	froze := s.freeze(func() {
+		if f, ok := h.(impl.Freezer); ok && f.Freeze() == nil {
+			thaw = f.Thaw // a real process pause: its renewal stops with it
+			return
+		}
 		if a, ok := h.(impl.Abandoner); ok {
 			a.Abandon()
 		}
@@ -413,6 +422,9 @@ func (w *worker) stallPoint(h impl.Locker) {
 	select {
 	case <-s.resume:
 	case <-w.p.ctx.Done():
+	}
+	if thaw != nil {
+		_ = thaw()
 	}
 	w.mu.Lock()
 	if w.stall == s {

@@ -1,0 +1,151 @@
+package workloads
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// externalRegistry holds the reference locks and the test binary's Go
+// drivers.
+func externalRegistry(t *testing.T, drivers ...Subject) *Registry {
+	t.Helper()
+	reg, err := NewRegistry(append(builtinSubjects(), drivers...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestExternalDriverIsValid: the reentrant lock behind the protocol passes
+// the default workload like the in-process one, and its history says which
+// implementation each process ran.
+func TestExternalDriverIsValid(t *testing.T) {
+	s := startRedis(t)
+	reg := externalRegistry(t, goDriver("go-driver", "ok"))
+	res := run(t, s, RunConfig{Subject: "go-driver", Workload: DefaultWorkload, Seed: 3, Duration: 3 * time.Second}, Deps{Registry: reg})
+	t.Log(summary(res))
+	if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 || res.Stats.Info != 0 {
+		t.Fatalf("%s: want valid with grants and no info ops\n%s", summary(res), res.Report)
+	}
+	if res.Subject.Kind != KindExternal || res.History.Header.Meta[model.MetaParts] != "go-driver" {
+		t.Fatalf("subject %+v, parts %q", res.Subject, res.History.Header.Meta[model.MetaParts])
+	}
+}
+
+// TestExternalDriverMisbehaves: a driver that hangs, crashes or prints
+// garbage mid-run yields info ops naming the failure and replacement
+// processes; the run ends on time and the (correct) lock stays valid.
+func TestExternalDriverMisbehaves(t *testing.T) {
+	s := startRedis(t)
+	for _, mode := range []string{"hang@12", "crash@12", "garbage@12"} {
+		t.Run(mode, func(t *testing.T) {
+			name := "go-" + strings.ReplaceAll(mode, "@", "-")
+			reg := externalRegistry(t, goDriver(name, mode))
+			start := time.Now()
+			cfg := RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 5, Duration: 3 * time.Second, OpTimeout: time.Second, StopTimeout: 3 * time.Second}
+			res := run(t, s, cfg, Deps{Registry: reg})
+			t.Log(summary(res), "in", time.Since(start).Round(time.Millisecond))
+			if took := time.Since(start); took > 20*time.Second {
+				t.Fatalf("run took %v", took)
+			}
+			if res.Stats.Info == 0 || res.Stats.Processes <= res.Plan.Processes {
+				t.Fatalf("%s: want info ops and replaced processes (%d processes for %d slots)", summary(res), res.Stats.Processes, res.Plan.Processes)
+			}
+			for _, o := range res.History.Ops {
+				if o.Outcome == model.Info && !strings.Contains(o.Error, "driver failed") && !strings.Contains(o.Error, "context canceled") {
+					t.Fatalf("info op with an unclear error: %s: %q", o, o.Error)
+				}
+			}
+			if res.Report.Verdict == model.Invalid {
+				t.Fatalf("the lock is correct, the driver is not: want no violation\n%s", res.Report)
+			}
+		})
+	}
+}
+
+// TestExternalStallIsSIGSTOP: a client stall freezes the driver's process
+// (state T), renewal included, so a stall past the lease breaks mutual
+// exclusion as it does for an in-process lock.
+func TestExternalStallIsSIGSTOP(t *testing.T) {
+	s := startRedis(t)
+	reg := externalRegistry(t, goDriver("go-driver", "ok"))
+	plan := Plan{
+		Processes: 3, Locks: []string{"st"}, Hold: Range{Min: 5 * time.Millisecond, Max: 30 * time.Millisecond},
+		Think: Range{Max: 10 * time.Millisecond}, Counter: true, OpTimeout: 5 * time.Second,
+	}
+	stopped := make(chan bool, 1)
+	deps := Deps{Registry: reg, Nemesis: func(c faults.Clients) (*faults.Nemesis, error) {
+		return &faults.Nemesis{
+			Faults:   []faults.Fault{faults.Stall(c, c.Targets()[0])},
+			Schedule: faults.Schedule{{At: 500 * time.Millisecond, Duration: 3 * time.Second}},
+			Started: func(faults.Window) {
+				stopped <- stoppedChild(5 * time.Second)
+			},
+		}, nil
+	}}
+	res := run(t, s, RunConfig{Subject: "go-driver", Plan: &plan, Seed: 2, Duration: 5 * time.Second}, deps)
+	t.Log(summary(res))
+	if !<-stopped {
+		t.Fatal("no driver process was in the stopped state during the stall")
+	}
+	if got, ok := res.Report.Result(model.CheckMutualExclusion); !ok || got.Verdict != model.Invalid {
+		t.Fatalf("stall past the lease: want mutual exclusion broken\n%s", res.Report)
+	}
+}
+
+// stoppedChild polls, until within, for a child of this process in the
+// stopped state (SIGSTOP).
+func stoppedChild(within time.Duration) bool {
+	me := strconv.Itoa(os.Getpid())
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+			if err != nil {
+				continue
+			}
+			s := string(b)
+			i := strings.LastIndexByte(s, ')')
+			if i < 0 {
+				continue
+			}
+			f := strings.Fields(s[i+1:])
+			if len(f) > 1 && f[0] == "T" && f[1] == me {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestMixedFleet: processes alternate between the in-process reentrant lock
+// and the same lock behind the protocol, on the same lock names: they share
+// keys, scripts and messages, so together they are still a mutex.
+func TestMixedFleet(t *testing.T) {
+	s := startRedis(t)
+	reg := externalRegistry(t, goDriver("go-driver", "ok"))
+	res := run(t, s, RunConfig{Subject: "reentrant+go-driver", Workload: DefaultWorkload, Seed: 4, Duration: 3 * time.Second}, Deps{Registry: reg})
+	t.Log(summary(res))
+	if res.Report.Verdict != model.Valid {
+		t.Fatalf("%s\n%s", summary(res), res.Report)
+	}
+	parts := res.History.Header.Parts()
+	if strings.Join(parts, ",") != "reentrant,go-driver" || res.Subject.Kind != KindMixed {
+		t.Fatalf("parts %v, kind %s", parts, res.Subject.Kind)
+	}
+	granted := map[string]int{}
+	for _, o := range res.History.Ops {
+		if o.Kind == model.Acquire && o.Outcome == model.OK {
+			granted[model.PartOf(parts, o.Process)]++
+		}
+	}
+	if granted["reentrant"] == 0 || granted["go-driver"] == 0 {
+		t.Fatalf("grants per part %v: want both", granted)
+	}
+}

@@ -1,0 +1,159 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
+)
+
+// KindExternal marks subjects whose lock runs in a driver process (any
+// language) speaking impl/driver's protocol.
+const KindExternal Kind = "external"
+
+// Driver describes an external lock: a program that speaks the driver
+// protocol (see package impl/driver).
+type Driver struct {
+	// Name is the subject's name.
+	Name string
+	// Doc is the subject's one-line description.
+	Doc string
+	// Command is the driver's argv.
+	Command []string
+	// Dir is its working directory. A relative Dir is a folder of the
+	// drivers shipped with lockcheck (DriversDir).
+	Dir string
+	// Env is added to lockcheck's environment for the driver.
+	Env []string
+	// Capabilities are what the driver announces (driver.CapReentrant, ...):
+	// they decide the workload (reentry) and the checkers (fairness), and a
+	// driver whose banner lacks one is refused.
+	Capabilities []string
+	// Installed, if set, reports what is missing for the driver to run
+	// (an interpreter, its packages) and how to install it.
+	Installed func(dir string) error
+}
+
+// Subject returns d as a subject of kind external. Its Configure passes the
+// run's watchdog lease and seed to the driver's hello; opening it fails with
+// Installed's error when the driver cannot run here.
+func (d Driver) Subject() Subject {
+	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
+	return Subject{
+		Name: d.Name, Kind: KindExternal, Doc: d.Doc,
+		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair),
+		Configure: func(o OpenOptions) impl.MakerFunc {
+			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+				dir, err := d.dir()
+				if err != nil {
+					return nil, err
+				}
+				if d.Installed != nil {
+					if err := d.Installed(dir); err != nil {
+						return nil, fmt.Errorf("subject %s: %w", d.Name, err)
+					}
+				}
+				return driver.Open(driver.Options{
+					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed,
+				})(ctx, rdb)
+			}
+		},
+	}
+}
+
+func (d Driver) dir() (string, error) {
+	if d.Dir == "" || filepath.IsAbs(d.Dir) {
+		return d.Dir, nil
+	}
+	base, err := DriversDir()
+	if err != nil {
+		return "", fmt.Errorf("subject %s: %w", d.Name, err)
+	}
+	return filepath.Join(base, d.Dir), nil
+}
+
+// ErrNoDrivers is returned by DriversDir when the shipped drivers are nowhere
+// to be found.
+var ErrNoDrivers = errors.New("the drivers shipped with lockcheck (impl/drivers) were not found: run lockcheck from its source tree or set LOCKCHECK_DRIVERS")
+
+// DriversDir returns the folder of the shipped drivers: $LOCKCHECK_DRIVERS,
+// else impl/drivers in the working directory or one of its parents, else
+// impl/drivers beside the executable's folder (bin/lockcheck in a checkout).
+func DriversDir() (string, error) {
+	if d := os.Getenv("LOCKCHECK_DRIVERS"); d != "" {
+		return d, nil
+	}
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		starts = append(starts, filepath.Dir(exe))
+	}
+	for _, s := range starts {
+		for dir := s; ; dir = filepath.Dir(dir) {
+			p := filepath.Join(dir, "impl", "drivers")
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				return p, nil
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return "", ErrNoDrivers
+}
+
+// needNode reports a missing node or a driver folder whose npm packages were
+// not installed.
+func needNode(dir string) error {
+	if _, err := exec.LookPath("node"); err != nil {
+		return errors.New("node is not installed: run make deps")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+		return fmt.Errorf("its npm packages are not installed (%s/node_modules): run make deps", dir)
+	}
+	return nil
+}
+
+// needPythonRedis reports a missing python3-redis for Debian's python3.
+func needPythonRedis(string) error {
+	if err := exec.Command(debianPython, "-c", "import redis").Run(); err != nil {
+		return fmt.Errorf("%s cannot import redis (Debian package python3-redis): run make deps", debianPython)
+	}
+	return nil
+}
+
+// debianPython is the interpreter python3-redis installs for.
+const debianPython = "/usr/bin/python3"
+
+// shippedDrivers are the drivers in impl/drivers.
+func shippedDrivers() []Driver {
+	return []Driver{
+		{
+			Name: "node-redisson", Dir: "node-redisson", Command: []string{"node", "driver.js"},
+			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
+			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
+			Installed:    needNode,
+		},
+		{
+			Name: "node-redlock", Dir: "node-redlock", Command: []string{"node", "driver.js"},
+			Doc:       "npm redlock 4 on one Redis node (SET NX PX, compare-and-delete, retries) over the driver protocol",
+			Installed: needNode,
+		},
+		{
+			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
+			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
+			Installed: needPythonRedis,
+		},
+	}
+}
