@@ -26,14 +26,14 @@ const outCrashed model.Outcome = ""
 // time, each with its own owner token and handles. A fault names a worker
 // ("w3"), not a process: the worker survives the retirement of its process.
 type worker struct {
-	r     *runner
-	slot  int
-	name  string
+	r    *runner
+	slot int
+	name string
 	// makers has one Maker per part of the subject; process id p uses
 	// makers[p % len(makers)].
 	makers []impl.Maker
-	hard  context.Context // cut off every op (end of the run's grace period)
-	stop  context.Context // done: start no new cycle (the current one finishes)
+	hard   context.Context // cut off every op (end of the run's grace period)
+	stop   context.Context // done: start no new cycle (the current one finishes)
 
 	p *process // current process; only the worker's goroutine replaces it
 
