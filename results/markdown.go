@@ -40,6 +40,10 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 	if n := starved(st); n > 0 {
 		fmt.Fprintf(bw, "%d processes made blocking acquires and were never granted.\n", n)
 	}
+	if len(s.Parts) > 0 {
+		fmt.Fprintf(bw, "\n## Implementations\n\n")
+		writeParts(bw, s.Subject, s.Parts, "- ")
+	}
 	fmt.Fprintf(bw, "\n## Checkers\n")
 	for _, r := range s.Report.Results {
 		fmt.Fprintf(bw, "\n### %s: %s\n\n%s\n", r.Checker, r.Verdict, strings.TrimSpace(r.Explanation))

@@ -16,12 +16,14 @@ type Summary struct {
 	Seed   int64        `json:"seed,omitempty"`
 	Report model.Report `json:"report"`
 	Stats  Stats        `json:"stats"`
+	// Parts split a mixed fleet's figures by implementation (nil for one).
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // Summarize computes the summary of one subject's run from its history and
 // the checkers' report.
 func Summarize(subject, workload string, seed int64, h *model.History, rep model.Report) Summary {
-	return Summary{Subject: subject, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h)}
+	return Summary{Subject: subject, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h), Parts: ComputeParts(h)}
 }
 
 // Verdict is the run's combined verdict (the report's).

@@ -110,12 +110,18 @@ func renderTable(w io.Writer, sums []Summary, opts ...tablewriter.Option) error 
 // with its op counts (ok, fail, info), grants per second, acquire latency
 // p50/p99/max, one column per checker with its verdict ("-" where it did not
 // run) and the combined verdict.
+//
+// A mixed fleet's row is followed by what each implementation did.
 func Render(w io.Writer, sums []Summary) error {
-	return renderTable(w, sums,
+	err := renderTable(w, sums,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
 		tablewriter.WithRowAutoWrap(tw.WrapNone),
 		tablewriter.WithHeaderAlignment(tw.AlignCenter),
 	)
+	for _, s := range sums {
+		writeParts(w, s.Subject, s.Parts, "  ")
+	}
+	return err
 }
 
 // RenderMarkdown writes the same table as Render in GitHub Markdown.

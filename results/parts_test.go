@@ -1,0 +1,47 @@
+package results
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+func TestComputeParts(t *testing.T) {
+	h := &model.History{Header: model.Header{Meta: map[string]string{model.MetaParts: "reentrant,node-redlock"}}}
+	add := func(p int, k model.Kind, out model.Outcome, err string) {
+		h.Ops = append(h.Ops, model.Op{Process: p, Lock: "l", Kind: k, Outcome: out, Error: err})
+	}
+	add(0, model.Acquire, model.OK, "")
+	add(0, model.Release, model.OK, "")
+	add(2, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value")
+	add(4, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value")
+	add(1, model.Acquire, model.OK, "")
+	add(1, model.Release, model.Info, "driver node-redlock: unlock lockcheck:0a1b2c3d:l0: Unable to fully release the lock on resource 17")
+	add(3, model.Release, model.Info, "driver node-redlock: unlock lockcheck:99887766:l1: Unable to fully release the lock on resource 4")
+	parts := ComputeParts(h)
+	if len(parts) != 2 {
+		t.Fatalf("parts = %+v", parts)
+	}
+	re, rl := parts[0], parts[1]
+	if re.Subject != "reentrant" || re.Processes != 3 || re.Acquires != (Counts{OK: 1, Fail: 2}) || re.Releases.OK != 1 {
+		t.Errorf("reentrant part = %+v", re)
+	}
+	if len(re.Errors) != 1 || re.Errors[0].Count != 2 || !strings.HasPrefix(re.Errors[0].Error, "WRONGTYPE") {
+		t.Errorf("reentrant errors = %+v", re.Errors)
+	}
+	if rl.Processes != 2 || rl.Releases.Info != 2 || len(rl.Errors) != 1 || rl.Errors[0].Count != 2 {
+		t.Errorf("node-redlock part = %+v (errors masked alike: %+v)", rl, rl.Errors)
+	}
+	var b strings.Builder
+	writeParts(&b, "reentrant+node-redlock", parts, "- ")
+	for _, want := range []string{"- reentrant: 3 processes; acquires 1 ok, 2 fail", "2× WRONGTYPE", "- node-redlock: 2 processes"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+	h.Header.Meta[model.MetaParts] = "reentrant"
+	if ComputeParts(h) != nil {
+		t.Error("one implementation: want no parts")
+	}
+}
