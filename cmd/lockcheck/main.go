@@ -57,6 +57,7 @@ func commands() []command {
 		{"workloads", "list the workloads", workloadsCmd},
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
+		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},
 		{"version", "print lockcheck's module version, Go version and VCS revision", versionCmd},
 	}
 }

@@ -32,6 +32,7 @@ type runFlags struct {
 	maxWait     time.Duration
 	scenario    string
 	remote      remoteFlags
+	driver      driverFlags
 }
 
 const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
@@ -59,7 +60,11 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	f.remote.add(fs)
+	f.driver.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	if err := f.driver.register(ctx, fs, &f.subjects); err != nil {
 		return exitUsage, err
 	}
 	if f.scenario != "" {

@@ -254,3 +254,18 @@ func assertGone(t *testing.T, pid int) {
 		t.Fatalf("process %d still exists", pid)
 	}
 }
+
+func TestProbe(t *testing.T) {
+	b, err := Probe(context.Background(), fakeOptions("ok"))
+	if err != nil || b.Driver != "fake" || !b.Has(CapReentrant) || b.Has(CapFair) {
+		t.Fatalf("Probe = %+v, %v", b, err)
+	}
+	o := fakeOptions("early")
+	if _, err := Probe(context.Background(), o); !errors.Is(err, ErrDriver) || !strings.Contains(err.Error(), "cannot find my library") {
+		t.Fatalf("Probe of a driver that exits early: %v", err)
+	}
+	o.Command = []string{"/nonexistent/driver"}
+	if _, err := Probe(context.Background(), o); !errors.Is(err, ErrDriver) {
+		t.Fatalf("Probe of a missing program: %v", err)
+	}
+}

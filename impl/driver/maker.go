@@ -243,3 +243,21 @@ func (m *Maker) Close() error {
 }
 
 func (m *Maker) fenced() bool { return slices.Contains(m.opts.Capabilities, CapFenced) }
+
+// Probe starts the driver of opts, reads its banner and ends it (stdin
+// closed; killed if it does not exit within ExitWait). It needs no Redis:
+// it tells what the driver is and what it can do before a run relies on it.
+func Probe(ctx context.Context, opts Options) (Banner, error) {
+	opts = opts.withDefaults()
+	if len(opts.Command) == 0 {
+		return Banner{}, errors.New("driver: no command")
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
+	defer cancel()
+	p, err := startProc(ctx, &opts)
+	if err != nil {
+		return Banner{}, err
+	}
+	_ = p.close(opts.ExitWait)
+	return p.banner, nil
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// driverFlags are run's flags for a lock outside lockcheck: --driver 'CMD
+// ARGS' and --driver-name.
+type driverFlags struct {
+	command string
+	name    string
+}
+
+func (d *driverFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&d.command, "driver", "", "run this command as an external subject: a driver speaking lockcheck's protocol (see README, 'Check a lock written in another language'); --subject defaults to it")
+	fs.StringVar(&d.name, "driver-name", "driver", "the subject name of --driver's lock")
+}
+
+// register probes --driver's banner and registers it as an external subject
+// with the capabilities it announces. When --subject was not given, the run
+// is of the driver alone.
+func (d *driverFlags) register(ctx context.Context, fs *flag.FlagSet, subjects *string) error {
+	if d.command == "" {
+		return nil
+	}
+	argv, err := driver.SplitCommand(d.command)
+	if err != nil {
+		return usagef("--driver: %v", err)
+	}
+	b, err := driver.Probe(ctx, driver.Options{Command: argv, Name: d.name})
+	if err != nil {
+		return usagef("--driver: %v", err)
+	}
+	s := workloads.Driver{
+		Name: d.name, Command: argv, Capabilities: b.Capabilities,
+		Doc: fmt.Sprintf("%s over the driver protocol (--driver)", b),
+	}.Subject()
+	if err := workloads.Subjects.Register(s); err != nil {
+		return usagef("--driver-name: %v", err)
+	}
+	if !flagSet(fs, "subject") {
+		*subjects = d.name
+	}
+	return nil
+}
+
+// goDriverSubject is the reentrant lock served over the protocol by this
+// very binary (`lockcheck driver reentrant`): the protocol's overhead
+// measured against the same lock in-process, and a template for drivers.
+func goDriverSubject() workloads.Subject {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return workloads.Driver{
+		Name: "go-reentrant", Command: []string{exe, "driver", "reentrant"},
+		Doc:          "lockcheck's reentrant lock served over the driver protocol by lockcheck itself (protocol overhead, driver template)",
+		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
+	}.Subject()
+}
+
+func init() {
+	if err := workloads.Subjects.Register(goDriverSubject()); err != nil {
+		panic(err)
+	}
+}
+
+const driverExamples = `  lockcheck driver reentrant     # serves the reentrant lock on stdin/stdout
+  lockcheck run --driver 'lockcheck driver fenced' --driver-name go-fenced --duration 10s
+`
+
+// driverCmd serves a Go subject over the driver protocol on stdin/stdout.
+func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "driver", "driver SUBJECT", driverExamples)
+	if err := parseFlags(fs, args, 1); err != nil {
+		return exitUsage, err
+	}
+	if fs.NArg() != 1 {
+		return exitUsage, usagef("name one subject (see 'lockcheck subjects')")
+	}
+	subj, err := workloads.Subjects.Lookup(fs.Arg(0))
+	if err != nil {
+		return exitUsage, usagef("%v", err)
+	}
+	if subj.Kind == workloads.KindExternal || len(subj.Parts) > 0 {
+		return exitUsage, usagef("subject %s is not a Go lock", subj.Name)
+	}
+	err = driver.Serve(ctx, os.Stdin, e.stdout, driver.Served{
+		Banner: driver.Banner{Driver: "lockcheck-" + subj.Name, Version: driverVersion(), Capabilities: goCapabilities(subj)},
+		Open: func(watchdog time.Duration, seed int64) impl.MakerFunc {
+			mf, _ := subj.MakerFor(workloads.OpenOptions{WatchdogLease: watchdog, Seed: seed})
+			return mf
+		},
+	})
+	if err != nil {
+		return exitUsage, err
+	}
+	return exitValid, nil
+}
+
+// goCapabilities are what a Go subject can announce as a driver. Its
+// reentrant locks are Redisson-style, renewed by a watchdog; fencing tokens
+// are the fenced lock's.
+func goCapabilities(s workloads.Subject) []string {
+	var caps []string
+	if s.Reentrant {
+		caps = append(caps, driver.CapReentrant, driver.CapWatchdog)
+	}
+	if s.Fair {
+		caps = append(caps, driver.CapFair)
+	}
+	if s.Name == "fenced" {
+		caps = append(caps, driver.CapFenced)
+	}
+	return caps
+}
+
+// driverVersion is the binary's module version ("(devel)" in a checkout).
+func driverVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "unknown"
+}
