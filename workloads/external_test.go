@@ -74,7 +74,17 @@ func TestExternalDriverMisbehaves(t *testing.T) {
 // exclusion as it does for an in-process lock.
 func TestExternalStallIsSIGSTOP(t *testing.T) {
 	s := startRedis(t)
-	reg := externalRegistry(t, goDriver("go-driver", "ok"))
+	res := stallRun(t, s, "go-driver", externalRegistry(t, goDriver("go-driver", "ok")))
+	if got, ok := res.Report.Result(model.CheckMutualExclusion); !ok || got.Verdict != model.Invalid {
+		t.Fatalf("stall past the lease: want mutual exclusion broken\n%s", res.Report)
+	}
+}
+
+// stallRun runs an external subject of reg (nil: Subjects) with one worker
+// stalled for 3 s, past the 1.5 s lease, and fails the test unless a driver
+// process was stopped (SIGSTOP) meanwhile.
+func stallRun(t *testing.T, s *faults.Server, subject string, reg *Registry) *Result {
+	t.Helper()
 	plan := Plan{
 		Processes: 3, Locks: []string{"st"}, Hold: Range{Min: 5 * time.Millisecond, Max: 30 * time.Millisecond},
 		Think: Range{Max: 10 * time.Millisecond}, Counter: true, OpTimeout: 5 * time.Second,
@@ -89,14 +99,12 @@ func TestExternalStallIsSIGSTOP(t *testing.T) {
 			},
 		}, nil
 	}}
-	res := run(t, s, RunConfig{Subject: "go-driver", Plan: &plan, Seed: 2, Duration: 5 * time.Second}, deps)
+	res := run(t, s, RunConfig{Subject: subject, Plan: &plan, Seed: 2, Duration: 5 * time.Second}, deps)
 	t.Log(summary(res))
 	if !<-stopped {
 		t.Fatal("no driver process was in the stopped state during the stall")
 	}
-	if got, ok := res.Report.Result(model.CheckMutualExclusion); !ok || got.Verdict != model.Invalid {
-		t.Fatalf("stall past the lease: want mutual exclusion broken\n%s", res.Report)
-	}
+	return res
 }
 
 // stoppedChild polls, until within, for a child of this process in the
