@@ -135,8 +135,10 @@ var (
 // subject or workload, or a client or Maker that cannot be opened. It
 // returns a Result together with an error wrapping ErrNemesis or
 // ErrHistoryWrite when the run happened but around it something failed;
-// treat such a run as invalid. Cancelling ctx ends the run early (the
-// result is checked as usual).
+// treat such a run as invalid. Cancelling ctx ends the run early: the
+// nemesis heals its faults, processes get at most InterruptStopTimeout to
+// release what they hold, and the result is checked as usual (the caller
+// says the run was interrupted).
 func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -382,7 +384,7 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 	go func() { wg.Wait(); close(workersDone) }()
 	select {
 	case <-workersDone:
-	case <-time.After(r.cfg.StopTimeout):
+	case <-time.After(r.stopTimeout(ctx)):
 		cancelHard()
 		<-workersDone
 	}
@@ -392,6 +394,22 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 		return fmt.Errorf("%w: %w", ErrNemesis, nemErr)
 	}
 	return nil
+}
+
+// InterruptStopTimeout bounds how long the processes of an interrupted run
+// (ctx ended before Duration) get to release what they hold before their
+// ops are cut off, when it is shorter than RunConfig.StopTimeout: a user
+// who pressed Ctrl-C wants the run to end now, and a process blocked on a
+// faulted Redis would otherwise hold the run for the whole StopTimeout.
+const InterruptStopTimeout = 500 * time.Millisecond
+
+// stopTimeout is how long processes get to stop: StopTimeout, or at most
+// InterruptStopTimeout once ctx has ended.
+func (r *runner) stopTimeout(ctx context.Context) time.Duration {
+	if ctx.Err() != nil {
+		return min(r.cfg.StopTimeout, InterruptStopTimeout)
+	}
+	return r.cfg.StopTimeout
 }
 
 // stats counts the history.

@@ -1,0 +1,64 @@
+package workloads
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// stuckMaker's lockers block in every call until their ctx ends, as a lock
+// client talking to a frozen Redis does.
+type stuckMaker struct{}
+
+func (stuckMaker) NewLocker(string, string) impl.Locker { return stuckLocker{} }
+func (stuckMaker) Close() error                         { return nil }
+
+type stuckLocker struct{}
+
+func (stuckLocker) Lock(ctx context.Context, _ time.Duration) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func (stuckLocker) TryLock(ctx context.Context, _, _ time.Duration) (bool, error) {
+	<-ctx.Done()
+	return false, ctx.Err()
+}
+
+func (stuckLocker) Unlock(ctx context.Context) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// An interrupted run stops within about InterruptStopTimeout even when its
+// processes are blocked on Redis and StopTimeout is long (it used to wait
+// the whole StopTimeout).
+func TestInterruptedRunStopsFast(t *testing.T) {
+	reg, err := NewRegistry(Subject{Name: "stuck", Kind: KindUser, Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) {
+		return stuckMaker{}, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultRunConfig()
+	cfg.Subject, cfg.Duration, cfg.StopTimeout = "stuck", time.Minute, 20*time.Second
+	cfg.OpTimeout = time.Minute
+	ctx, cancel := context.WithCancel(t.Context())
+	timer := time.AfterFunc(300*time.Millisecond, cancel)
+	defer timer.Stop()
+	start := time.Now()
+	res, err := Run(ctx, cfg, Deps{Registry: reg, Dial: func(context.Context, int) (redis.UniversalClient, error) {
+		return redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}), nil
+	}})
+	took := time.Since(start)
+	if res == nil {
+		t.Fatalf("Run: no result: %v", err)
+	}
+	if took > 300*time.Millisecond+InterruptStopTimeout+time.Second {
+		t.Fatalf("an interrupted run took %v to stop (StopTimeout %v)", took, cfg.StopTimeout)
+	}
+}
