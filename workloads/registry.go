@@ -67,6 +67,9 @@ const (
 	NeedsReplicas = "replicas"
 	// NeedsRedlockNodes: N independent Redis nodes.
 	NeedsRedlockNodes = "redlock-nodes"
+	// NeedsOneAddress: one Redis at one host:port (external drivers are
+	// told an address, not a Sentinel or Cluster client).
+	NeedsOneAddress = "one-address"
 )
 
 // OpenOptions are the run settings a subject's Configure receives.

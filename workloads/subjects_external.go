@@ -48,7 +48,7 @@ type Driver struct {
 func (d Driver) Subject() Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
 	return Subject{
-		Name: d.Name, Kind: KindExternal, Doc: d.Doc,
+		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: NeedsOneAddress,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair),
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {

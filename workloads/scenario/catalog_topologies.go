@@ -62,8 +62,11 @@ func topologyScenarios() []Scenario {
 			Doc:  "Redis Cluster (3 masters + 3 replicas), go-redis ClusterClients, the contended workload, no fault: every key of a lock in one slot",
 			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: ClusterTopology(faults.ClusterConfig{}),
 			Skip: func(s workloads.Subject) string {
-				if needsReplicas(s) {
+				switch {
+				case needsReplicas(s):
 					return "WAIT after a script needs one connection to the master; not wired for ClusterClient"
+				case needsAddress(s):
+					return skipNeedsAddress
 				}
 				return DefaultSkip(s)
 			},

@@ -7,7 +7,12 @@ const (
 	skipNeedsNodes    = "needs N independent nodes (the redlock topology)"
 	skipNeedsReplicas = "WAIT needs replicas behind one master connection (the Sentinel topology)"
 	skipNeedsOneRedis = "needs one Redis (single server, Sentinel or Cluster), not N independent nodes"
+	skipNeedsAddress  = "an external driver dials one Redis address; Sentinel and Cluster clients are not in the protocol"
 )
+
+// needsAddress says s is (or mixes in) an external driver, which connects to
+// one host:port.
+func needsAddress(s workloads.Subject) bool { return s.Needs == workloads.NeedsOneAddress }
 
 // needsNodes says s runs over N independent nodes (the RedLock).
 func needsNodes(s workloads.Subject) bool { return s.Needs == workloads.NeedsRedlockNodes }
@@ -30,8 +35,11 @@ func DefaultSkip(s workloads.Subject) string {
 
 // skipOnSentinel lets the WAIT-synced locks run (a master with replicas).
 func skipOnSentinel(s workloads.Subject) string {
-	if needsNodes(s) {
+	switch {
+	case needsNodes(s):
 		return skipNeedsNodes
+	case needsAddress(s):
+		return skipNeedsAddress
 	}
 	return ""
 }
