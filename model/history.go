@@ -9,10 +9,7 @@
 // example time.Since(base).Nanoseconds() with one base per run).
 package model
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Kind says what an Op did.
 type Kind string
@@ -189,6 +186,9 @@ type History struct {
 	// Truncated is set by ReadHistory when the last line was incomplete and
 	// dropped; nil otherwise.
 	Truncated *Truncation
+	// lines[i] is the 1-based line of Ops[i] in the file ReadHistory read
+	// (nil for histories built in memory); Validate names it.
+	lines []int32
 }
 
 // horizon is the latest time in the history.
@@ -201,61 +201,6 @@ func (h *History) horizon() int64 {
 		t = max(t, f.Start, f.End)
 	}
 	return t
-}
-
-// Validate reports the first way in which h is not a well-formed history: an
-// op with Return < Call, an unknown kind or outcome, two ops of one process
-// overlapping in time, or an op of a process after it was retired. A malformed
-// history is a harness bug, not a finding about the lock.
-func (h *History) Validate() error {
-	idx := make([]int, len(h.Ops))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		oa, ob := &h.Ops[idx[a]], &h.Ops[idx[b]]
-		if oa.Process != ob.Process {
-			return oa.Process < ob.Process
-		}
-		return oa.Call < ob.Call
-	})
-	for i, k := range idx {
-		o := &h.Ops[k]
-		if o.Return < o.Call {
-			return fmt.Errorf("op %d (%v): return before call", k, *o)
-		}
-		switch o.Kind {
-		case Acquire, Release, Abandon, Section:
-		default:
-			return fmt.Errorf("op %d: unknown kind %q", k, o.Kind)
-		}
-		switch o.Outcome {
-		case OK, Fail, Info:
-		default:
-			if o.Kind != Abandon {
-				return fmt.Errorf("op %d: unknown outcome %q", k, o.Outcome)
-			}
-		}
-		if i == 0 {
-			continue
-		}
-		p := &h.Ops[idx[i-1]]
-		if p.Process != o.Process {
-			continue
-		}
-		if p.retires() {
-			return fmt.Errorf("process %d issued %v after it was retired by %v", o.Process, *o, *p)
-		}
-		if o.Call < p.Return {
-			return fmt.Errorf("process %d runs two ops at once: %v and %v", o.Process, *p, *o)
-		}
-	}
-	for i, f := range h.Faults {
-		if f.End != 0 && f.End < f.Start {
-			return fmt.Errorf("fault %d (%s): ends before it starts", i, f.Name)
-		}
-	}
-	return nil
 }
 
 func fmtDur(ns int64) string {

@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 )
 
@@ -109,79 +107,4 @@ func WriteHistory(w io.Writer, h *History) error {
 		}
 	}
 	return bw.Flush()
-}
-
-// ErrMalformed is wrapped by ReadHistory's errors for lines that are not
-// valid records.
-var ErrMalformed = errors.New("model: malformed history line")
-
-// ReadHistory reads a JSON Lines history. A last line without a trailing
-// newline that does not parse (a run that crashed mid-write) is dropped and
-// reported in History.Truncated; any other malformed line is an error that
-// wraps ErrMalformed and names its 1-based line number. Blank lines are
-// skipped; the header line is optional.
-func ReadHistory(r io.Reader) (*History, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
-	h := &History{}
-	for n := 1; ; n++ {
-		b, err := br.ReadBytes('\n')
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("model: read history line %d: %w", n, err)
-		}
-		last := err != nil // io.EOF: no trailing newline (or nothing at all)
-		if t := bytes.TrimSpace(b); len(t) > 0 {
-			if perr := parseLine(h, t); perr != nil {
-				if last {
-					h.Truncated = &Truncation{Line: n, Bytes: len(b)}
-					return h, nil
-				}
-				return nil, fmt.Errorf("%w %d: %v", ErrMalformed, n, perr)
-			}
-		}
-		if last {
-			return h, nil
-		}
-	}
-}
-
-// ReadFile reads a history file with ReadHistory.
-func ReadFile(path string) (*History, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	h, err := ReadHistory(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return h, nil
-}
-
-func parseLine(h *History, b []byte) error {
-	var l line
-	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&l); err != nil {
-		return err
-	}
-	if dec.More() {
-		return errors.New("trailing data after the record")
-	}
-	set := 0
-	if l.Header != nil {
-		set++
-		h.Header = *l.Header
-	}
-	if l.Op != nil {
-		set++
-		h.Ops = append(h.Ops, *l.Op)
-	}
-	if l.Fault != nil {
-		set++
-		h.Faults = append(h.Faults, *l.Fault)
-	}
-	if set != 1 {
-		return fmt.Errorf("want exactly one of header, op, fault; got %d", set)
-	}
-	return nil
 }

@@ -100,7 +100,7 @@ func TestValidate(t *testing.T) {
 		bad  string
 	}{
 		{"ok", hist(acq(0, "L", 0, 5, OK), rel(0, "L", 5, 7, OK)), ""},
-		{"return before call", hist(acq(0, "L", 5, 4, OK)), "return before call"},
+		{"return before call", hist(acq(0, "L", 5, 4, OK)), "before it is called"},
 		{"overlap", hist(acq(0, "L", 0, 5, OK), rel(0, "L", 4, 7, OK)), "two ops at once"},
 		{"after retirement", hist(acq(0, "L", 0, 5, Info), rel(0, "L", 6, 7, OK)), "retired"},
 		{"kind", hist(Op{Process: 0, Lock: "L", Kind: "steal", Outcome: OK}), "unknown kind"},

@@ -27,6 +27,9 @@ const (
 	CheckFencing         = "fencing"
 	CheckFairness        = "fairness"
 	CheckLiveness        = "liveness"
+	// CheckComplete is the result Check adds for a truncated history: it is
+	// the prefix of a run that did not finish, so it is Unknown.
+	CheckComplete = "complete"
 )
 
 // Example is one concrete violation (or notable event) with the ops involved.
@@ -105,16 +108,23 @@ type Report struct {
 	// says Unknown, else Valid.
 	Verdict Verdict  `json:"verdict"`
 	Results []Result `json:"results"`
-	// Truncated repeats History.Truncated: the run crashed mid-write.
+	// Truncated repeats History.Truncated: the run crashed mid-write, and
+	// the history is a prefix of a run that did not finish. Such a report
+	// has a CheckComplete result that is Unknown, so its Verdict is never
+	// Valid: Invalid when the prefix holds a violation, else Unknown.
 	Truncated *Truncation `json:"truncated,omitempty"`
 }
+
+// Incomplete reports whether the checked history is the prefix of a run
+// that did not finish.
+func (r Report) Incomplete() bool { return r.Truncated != nil }
 
 // String renders every result.
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "verdict: %s\n", r.Verdict)
 	if r.Truncated != nil {
-		fmt.Fprintf(&b, "history truncated: line %d dropped (%d bytes)\n", r.Truncated.Line, r.Truncated.Bytes)
+		fmt.Fprintf(&b, "incomplete: the history is a prefix of a run that did not finish (line %d cut short, %d bytes dropped)\n", r.Truncated.Line, r.Truncated.Bytes)
 	}
 	for _, res := range r.Results {
 		b.WriteString(res.String())
@@ -196,12 +206,19 @@ func (o Options) fair(h *History) bool {
 // Check runs every applicable checker on h and combines their verdicts.
 // Linearizability and liveness always run; mutual exclusion and fencing run
 // when h has Section ops (fencing also when grants carry tokens); fairness
-// runs for fair locks. A malformed history (see History.Validate) yields a
-// single Unknown result naming the problem.
+// runs for fair locks. A truncated history (History.Truncated) gets a
+// CheckComplete result that is Unknown. A malformed history (see History.Validate), or one
+// without ops (it decided nothing), yields a single Unknown result naming
+// the problem.
 func Check(h *History, opts Options) Report {
 	rep := Report{Truncated: h.Truncated}
 	if err := h.Validate(); err != nil {
 		rep.Results = []Result{{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "malformed history (a harness bug): " + err.Error()}}
+		rep.Verdict = Unknown
+		return rep
+	}
+	if len(h.Ops) == 0 {
+		rep.Results = []Result{{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "the history has no ops: it decided nothing"}}
 		rep.Verdict = Unknown
 		return rep
 	}
@@ -224,6 +241,10 @@ func Check(h *History, opts Options) Report {
 		rep.Results = append(rep.Results, CheckFair(h, opts))
 	}
 	rep.Results = append(rep.Results, CheckLive(h, opts))
+	if t := h.Truncated; t != nil {
+		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
+			"the history is a prefix of a run that did not finish (its last line, line %d, was cut short): a violation found in it is real, but the rest of the run was never checked", t.Line)})
+	}
 	rep.Verdict = combine(rep.Results)
 	return rep
 }

@@ -27,8 +27,12 @@ type HTMLOptions struct {
 // partition per lock segment, the longest linearizations found, states
 // described as lock holders) to w. Fault windows that overlap the drawn span
 // are added as porcupine annotations, one row per fault name. Each segment's
-// check is bounded by opts.Timeout.
+// check is bounded by opts.Timeout. A history that fails History.Validate is
+// refused with its error (porcupine cannot draw it).
 func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
+	if err := h.Validate(); err != nil {
+		return err
+	}
 	maxOps := sel.MaxOps
 	if maxOps <= 0 {
 		maxOps = 5000

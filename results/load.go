@@ -17,12 +17,14 @@ var (
 	// ErrNoRun: the path does not exist or is not a directory.
 	ErrNoRun = errors.New("results: no run directory")
 	// ErrNoHistory: the directory has no history.jsonl, or it holds no
-	// records.
+	// ops (a run that decided nothing).
 	ErrNoHistory = errors.New("results: run directory has no history")
 	// ErrNoConfig: the run directory has no config.json.
 	ErrNoConfig = errors.New("results: run directory has no config")
 	// ErrCorrupt: config.json, history.jsonl or result.json cannot be
-	// parsed. For history.jsonl the error also wraps model.ErrMalformed.
+	// parsed, or the history is not one a run can record. For
+	// history.jsonl the error also wraps model.ErrMalformed (a line, named
+	// by number) or model.ErrInvalid (see model.History.Validate).
 	ErrCorrupt = errors.New("results: corrupt run file")
 )
 
@@ -54,9 +56,10 @@ func (r *Run) DecodeConfig(v any) error {
 	return nil
 }
 
-// LoadRun reads the run directory dir back: history.jsonl (required),
+// LoadRun reads the run directory dir back: history.jsonl (required, with
+// its header and at least one op, and valid by model.History.Validate),
 // config.json and result.json (optional). Its errors wrap ErrNoRun,
-// ErrNoHistory or ErrCorrupt and name the file concerned.
+// ErrNoHistory or ErrCorrupt and name the file and line concerned.
 func LoadRun(dir string) (*Run, error) {
 	fi, err := os.Stat(dir)
 	switch {
@@ -84,6 +87,11 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%w: %s holds no records", ErrNoHistory, hp)
 	case h.Header.Version > model.FormatVersion:
 		return nil, fmt.Errorf("%w: %s has format version %d, newer than %d", ErrCorrupt, hp, h.Header.Version, model.FormatVersion)
+	case len(h.Ops) == 0:
+		return nil, fmt.Errorf("%w: %s holds no ops: the run decided nothing", ErrNoHistory, hp)
+	}
+	if err := h.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, hp, err)
 	}
 	run.History = h
 

@@ -12,7 +12,11 @@ import (
 
 func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "check", "check [--json] DIR",
-		"  lockcheck check results/runs/mixed-reentrant/20261122T101500-42\n")
+		"  lockcheck check results/runs/mixed-reentrant/20261122T101500-42\n\n"+
+			"Exit status: 0 valid; 1 a violation (or an undecided checker); 2 bad input (a\n"+
+			"missing or corrupt run directory, a history line that cannot occur, named by\n"+
+			"its number, or a history without ops) or a history cut short by a run that\n"+
+			"did not finish and holds no violation (verdict unknown, 'complete' column).\n")
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return exitUsage, err
@@ -36,7 +40,7 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if run.History.Truncated != nil {
-		fmt.Fprintf(e.stderr, "lockcheck check: the history's last line was incomplete (line %d, a crashed run): checking the rest\n", run.History.Truncated.Line)
+		fmt.Fprintf(e.stderr, "lockcheck check: the history's last line was incomplete (line %d): the run did not finish; checking the prefix\n", run.History.Truncated.Line)
 	}
 	rep := model.Check(run.History, opts)
 	sum, err := results.WriteRun(dir, results.RunArtifacts{
@@ -58,5 +62,15 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	return exitFor([]results.Summary{sum}), nil
+	return checkExit(sum), nil
+}
+
+// checkExit maps a re-checked run to an exit status: a violation is 1 even
+// in a truncated history; a truncated history without one decided nothing
+// about the run (2); otherwise as exitFor.
+func checkExit(sum results.Summary) int {
+	if sum.Report.Incomplete() && sum.Verdict() != model.Invalid {
+		return exitUsage
+	}
+	return exitFor([]results.Summary{sum})
 }

@@ -1,0 +1,99 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// ErrInvalid is wrapped by every error of History.Validate and by
+// ReadHistory's errors for records that parse but cannot occur in a real run
+// (an op that returns before it is called, an unknown kind or outcome, a
+// negative process, an unnamed lock, a fault that ends before it starts).
+// Such a history is bad input, not a finding about the lock.
+var ErrInvalid = errors.New("model: invalid history")
+
+// validate checks what one op must satisfy on its own.
+func (o *Op) validate() error {
+	switch {
+	case o.Return < o.Call:
+		return fmt.Errorf("op returns (%d) before it is called (%d)", o.Return, o.Call)
+	case o.Process < 0:
+		return fmt.Errorf("negative process id %d", o.Process)
+	case o.Lock == "":
+		return errors.New("op names no lock")
+	}
+	switch o.Kind {
+	case Acquire, Release, Abandon, Section:
+	default:
+		return fmt.Errorf("unknown kind %q", o.Kind)
+	}
+	switch o.Outcome {
+	case OK, Fail, Info:
+	default:
+		if o.Kind != Abandon || o.Outcome != "" {
+			return fmt.Errorf("unknown outcome %q", o.Outcome)
+		}
+	}
+	return nil
+}
+
+// validate checks one fault window.
+func (f *Fault) validate() error {
+	switch {
+	case f.Name == "":
+		return errors.New("fault names nothing")
+	case f.End != 0 && f.End < f.Start:
+		return fmt.Errorf("fault %s ends (%d) before it starts (%d)", f.Name, f.End, f.Start)
+	}
+	return nil
+}
+
+// where names op i for an error: its line when h was read from a file.
+func (h *History) where(i int) string {
+	if i < len(h.lines) {
+		return fmt.Sprintf("line %d", h.lines[i])
+	}
+	return fmt.Sprintf("op %d", i)
+}
+
+// Validate reports the first way in which h is not a well-formed history:
+// an op that fails the per-record checks (see ErrInvalid), two ops of one
+// process overlapping in time, an op of a process after it was retired, or
+// a fault window that ends before it starts. Every error wraps ErrInvalid
+// and names the op's line when h was read by ReadHistory. A malformed
+// history is a harness bug, not a finding about the lock.
+func (h *History) Validate() error {
+	for i := range h.Ops {
+		if err := h.Ops[i].validate(); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrInvalid, h.where(i), err)
+		}
+	}
+	for i := range h.Faults {
+		if err := h.Faults[i].validate(); err != nil {
+			return fmt.Errorf("%w: fault %d: %w", ErrInvalid, i, err)
+		}
+	}
+	idx := make([]int32, len(h.Ops))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		oa, ob := &h.Ops[idx[a]], &h.Ops[idx[b]]
+		if oa.Process != ob.Process {
+			return oa.Process < ob.Process
+		}
+		return oa.Call < ob.Call
+	})
+	for i := 1; i < len(idx); i++ {
+		p, o := &h.Ops[idx[i-1]], &h.Ops[idx[i]]
+		switch {
+		case p.Process != o.Process:
+		case p.retires():
+			return fmt.Errorf("%w: %s: process %d issued %v after it was retired by %v", ErrInvalid, h.where(int(idx[i])), o.Process, *o, *p)
+		case o.Call < p.Return:
+			return fmt.Errorf("%w: %s: process %d runs two ops at once: %v and %v", ErrInvalid, h.where(int(idx[i])), o.Process, *p, *o)
+		}
+	}
+	return nil
+}
