@@ -58,11 +58,20 @@ func (e holdEnd) verdict() string {
 
 // holdCouldEnd says whether the hold granted by first could have ended
 // before second took effect: lost with the server's data during a lossy
-// fault window placed between the two grants, or run out (its lease). faults
-// are the windows overlapping the ops; horizon ends open windows.
+// fault window placed between the two grants, or run out (its lease): an
+// explicit lease by its length, a watchdog-renewed hold only if a fault
+// window that overlaps the hold lasts long enough for renewals to lapse.
+// Windows that end before first's call or start after second's deadline
+// are never blamed. faults are the windows overlapping the ops; horizon
+// ends open windows.
 func holdCouldEnd(first, second *Op, faults []Fault, horizon int64, opts Options) holdEnd {
-	e := holdEnd{first: first, second: second, faulted: len(faults) > 0}
 	latest := second.effectiveDeadline() // second took effect by then
+	e := holdEnd{first: first, second: second}
+	for _, f := range faults {
+		// Only a window that overlaps the hold before second's grant can
+		// have ended it.
+		e.faulted = e.faulted || (f.Start <= latest && f.end(horizon) >= first.Call)
+	}
 	for i, f := range faults {
 		// The loss must come after first's grant (no earlier than its call)
 		// and before second's (no later than its deadline).
@@ -79,7 +88,10 @@ func holdCouldEnd(first, second *Op, faults []Fault, horizon int64, opts Options
 		w := opts.watchdogLease()
 		e.how = fmt.Sprintf("p%d's watchdog-renewed hold (lease %s) ", first.Process, fmtDur(w))
 		for _, f := range faults {
-			if latest-max(f.Start, first.Call) >= w*2/3 {
+			// Renewals stop only while the fault lasts: the hold runs out
+			// no earlier than 2/3 of a lease after the window (or the
+			// grant) starts, and only if the window lasts that long.
+			if min(f.end(horizon), latest)-max(f.Start, first.Call) >= w*2/3 {
 				e.lease = true
 				e.how += fmt.Sprintf("stopped being renewed during %s and ", f)
 				break

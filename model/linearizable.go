@@ -93,8 +93,11 @@ func checkSegments(segs []segment, deadline time.Time) []porcupine.CheckResult {
 
 // explainSegment finds, in an illegal segment, the op that no sequential
 // order can accommodate, the ops it conflicts with and why.
+// Only the ops the contradiction needs are considered (minimalConflict);
+// the example names all of them.
 func explainSegment(h *History, seg segment, opts Options) Example {
 	ex := Example{Lock: seg.lock}
+	seg.ops = minimalConflict(seg.ops, min(opts.timeout(), 10*time.Second))
 	_, info := porcupine.CheckOperationsVerbose(mutexModel, seg.ops, min(opts.timeout(), 10*time.Second))
 	var longest []porcupine.Operation
 	for _, part := range info.PartialLinearizationsOperations() {
@@ -145,14 +148,8 @@ func explainSegment(h *History, seg segment, opts Options) Example {
 		first = grant.op
 	case s.Held:
 		first = lastGrant(h, seg.lock, s.Owner, stuck.call)
-	case freed != nil && freed.op != nil:
-		ex.Ops = append(ex.Ops, *freed.op)
 	}
-	if first != nil {
-		ex.Ops = append(ex.Ops, *first)
-	}
-	ex.Ops = append(ex.Ops, *stuck.op)
-	sort.SliceStable(ex.Ops, func(a, b int) bool { return ex.Ops[a].Call < ex.Ops[b].Call })
+	ex.Ops = neededOps(seg, first, freed, stuck)
 	ex.Faults = overlapping(h, ex.Ops)
 	horizon := h.horizon()
 	switch {
@@ -169,6 +166,38 @@ func explainSegment(h *History, seg segment, opts Options) Example {
 		ex.Cause, ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.verdict(), e.lease, e.lost != nil
 	}
 	return ex
+}
+
+// neededOps lists, earliest call first, the ops of the conflict: the op
+// that made the state the stuck op met (first, the grant of the holder, or
+// freed, the release that freed the lock), the stuck op, and every recorded
+// op of the (minimal) segment that overlaps the time between them.
+func neededOps(seg segment, first *Op, freed, stuck *stepInput) []Op {
+	var out []Op
+	seen := map[*Op]bool{}
+	add := func(o *Op) {
+		if o != nil && !seen[o] {
+			seen[o] = true
+			out = append(out, *o)
+		}
+	}
+	lo, hi := stuck.call, stuck.deadline
+	switch {
+	case first != nil:
+		lo = min(lo, first.Call)
+		add(first)
+	case freed != nil && freed.op != nil:
+		lo = min(lo, freed.call)
+		add(freed.op)
+	}
+	add(stuck.op)
+	for _, op := range seg.ops {
+		if in := op.Input.(*stepInput); in.op != nil && in.call <= hi && in.deadline >= lo {
+			add(in.op)
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Call < out[b].Call })
+	return out
 }
 
 // lastGrant finds the ok acquire that gave p its current holds on lock
