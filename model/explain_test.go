@@ -26,17 +26,17 @@ func hasOp(ex Example, want Op) bool {
 
 // The failed TryLock is what makes this history contradictory: without it
 // p3 could be granted and release before p1's grant. The explanation must
-// name it, and must not name a failed TryLock the contradiction does not
-// need.
+// name it, and must not name p4's failed TryLock, which p3's hold explains
+// and the contradiction does not need (though it overlaps the conflict).
 //
-//	p1 |------------acq ok------------|        |rel ok|
+//	p1 |------------acq ok-------------------|  |rel ok|
 //	p2     |try fail|
-//	p3               |acq ok||rel ok|
-//	p4                          |try fail|
-//	   0   10      20 25   30 31  32  40  45    110  120
+//	p3                |acq ok|  |rel ok|
+//	p4                  |try fail|
+//	   0   10      20 25 26  29 30 31  32       100  110  120
 func TestExplanationNamesTheNeededFailedTryLock(t *testing.T) {
 	needed := try(2, "L", 10, 20, Fail)
-	noise := try(4, "L", 40, 45, Fail)
+	noise := try(4, "L", 26, 29, Fail)
 	h := hist(
 		acq(1, "L", 0, 100, OK), rel(1, "L", 110, 120, OK),
 		needed,

@@ -1,64 +1,62 @@
 package model
 
 import (
-	"slices"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 )
 
-// minimalConflict shrinks an illegal segment's ops to a subset that is
-// still illegal, so that an explanation names every op the contradiction
-// needs and none it does not. It first drops whole processes (a process's
-// ops only make sense together: an ok release without its acquire is a
-// different contradiction), halving chunks as in delta debugging, until no
-// process can be dropped; then it drops single fail ops (they change no
-// state) that are not needed. When budget runs out it returns the smallest
-// illegal subset found so far.
+// minimalConflict drops from an illegal segment the fail ops that its
+// contradiction does not need, so that an explanation names the fail ops
+// it needs (a failed TryLock that forces a grant early) and none it does
+// not. Only fail ops are dropped: they change no state, so dropping one
+// removes a constraint and can never create a contradiction that was not
+// there (dropping a grant could: another's fail would then meet a free
+// lock). Chunks of halving size go first, as in delta debugging, so many
+// unneeded fail ops go in a few checks. When budget runs out it returns
+// what it has, still illegal.
 func minimalConflict(ops []porcupine.Operation, budget time.Duration) []porcupine.Operation {
 	deadline := time.Now().Add(budget)
-	illegal := func(sub []porcupine.Operation) bool {
-		left := time.Until(deadline)
-		return left > 0 && porcupine.CheckOperationsTimeout(mutexModel, sub, left) == porcupine.Illegal
-	}
-	var procs []int
-	for _, op := range ops {
-		if !slices.Contains(procs, op.ClientId) {
-			procs = append(procs, op.ClientId)
+	var fails []int // indices into ops of the droppable fail ops
+	for i, op := range ops {
+		if in := op.Input.(*stepInput); in.outcome == Fail && in.op != nil {
+			fails = append(fails, i)
 		}
 	}
-	keep := func(ps []int) []porcupine.Operation {
+	dropped := make([]bool, len(ops))
+	without := func(cand []int) []porcupine.Operation {
+		gone := map[int]bool{}
+		for _, i := range cand {
+			gone[i] = true
+		}
 		var out []porcupine.Operation
-		for _, op := range ops {
-			if slices.Contains(ps, op.ClientId) {
+		for i, op := range ops {
+			if !dropped[i] && !gone[i] {
 				out = append(out, op)
 			}
 		}
 		return out
 	}
-	for chunk := max(len(procs)/2, 1); ; chunk = max(chunk/2, 1) {
-		for i := 0; i < len(procs) && len(procs) > 1 && time.Now().Before(deadline); {
-			end := min(i+chunk, len(procs))
-			cand := slices.Concat(procs[:i], procs[end:])
-			if illegal(keep(cand)) {
-				procs = cand
+	illegal := func(sub []porcupine.Operation) bool {
+		left := time.Until(deadline)
+		return left > 0 && porcupine.CheckOperationsTimeout(mutexModel, sub, left) == porcupine.Illegal
+	}
+	for chunk := max(len(fails)/2, 1); len(fails) > 0; chunk /= 2 {
+		var kept []int
+		for i := 0; i < len(fails); i += chunk {
+			cand := fails[i:min(i+chunk, len(fails))]
+			if illegal(without(cand)) {
+				for _, k := range cand {
+					dropped[k] = true
+				}
 			} else {
-				i = end
+				kept = append(kept, cand...)
 			}
 		}
-		if chunk == 1 {
+		fails = kept
+		if chunk == 1 || time.Now().After(deadline) {
 			break
 		}
 	}
-	cur := keep(procs)
-	for i := 0; i < len(cur) && time.Now().Before(deadline); {
-		if in := cur[i].Input.(*stepInput); in.outcome == Fail && in.op != nil {
-			if cand := slices.Delete(slices.Clone(cur), i, i+1); illegal(cand) {
-				cur = cand
-				continue
-			}
-		}
-		i++
-	}
-	return cur
+	return without(nil)
 }
