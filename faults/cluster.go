@@ -141,7 +141,7 @@ func (c *Cluster) startNode(ctx context.Context) (*Server, error) {
 func (c *Cluster) form(ctx context.Context) error {
 	clients := make([]*redis.Client, len(c.Nodes))
 	for i, s := range c.Nodes {
-		clients[i] = redis.NewClient(adminOptions(s.Addr()))
+		clients[i] = redis.NewClient(adminOptions(s))
 		defer clients[i].Close()
 	}
 	ids := make([]string, len(c.Nodes))
@@ -217,7 +217,11 @@ func (c *Cluster) Node(addr string) (*Server, error) {
 	return nil, fmt.Errorf("no cluster node at %s", addr)
 }
 
-// ClusterOptions returns options for a go-redis ClusterClient that recovers
+// Password is the password of every node of c. Never print it.
+func (c *Cluster) Password() string { return c.Nodes[0].Password() }
+
+// ClusterOptions returns options for a go-redis ClusterClient (with the
+// nodes' password) that recovers
 // from a dead master within seconds: ClusterStateReloadInterval 1 s (the
 // default of 60 s keeps dialling a dead master for up to a minute,
 // go-redis#3979), no hidden retries of a command on one node (MaxRetries
@@ -226,6 +230,7 @@ func (c *Cluster) Node(addr string) (*Server, error) {
 func (c *Cluster) ClusterOptions() *redis.ClusterOptions {
 	return &redis.ClusterOptions{
 		Addrs:                      c.Addrs(),
+		Password:                   c.Password(),
 		ClusterStateReloadInterval: time.Second,
 		MaxRetries:                 -1,
 		ContextTimeoutEnabled:      true,
@@ -280,7 +285,7 @@ type slotRange struct {
 // clusterView returns s's CLUSTER INFO and its slot map (from CLUSTER SLOTS),
 // ordered by slot.
 func clusterView(ctx context.Context, s *Server) (string, []slotRange, error) {
-	rdb := redis.NewClient(adminOptions(s.Addr()))
+	rdb := redis.NewClient(adminOptions(s))
 	defer rdb.Close()
 	info, err := rdb.ClusterInfo(ctx).Result()
 	if err != nil {
@@ -318,7 +323,7 @@ func (c *Cluster) live() []*Server {
 func (c *Cluster) Slot(ctx context.Context, key string) (int64, error) {
 	var errs []error
 	for _, s := range c.live() {
-		rdb := redis.NewClient(adminOptions(s.Addr()))
+		rdb := redis.NewClient(adminOptions(s))
 		slot, err := rdb.ClusterKeySlot(ctx, key).Result()
 		_ = rdb.Close()
 		if err == nil {
@@ -380,7 +385,7 @@ func (c *Cluster) WaitSynced(ctx context.Context) error {
 	err := poll(ctx, 50*time.Millisecond, func() (bool, error) {
 		clear(byMaster)
 		for _, s := range c.live() {
-			rdb := redis.NewClient(adminOptions(s.Addr()))
+			rdb := redis.NewClient(adminOptions(s))
 			info, err := rdb.Info(ctx, "replication").Result()
 			_ = rdb.Close()
 			if err != nil {
@@ -416,7 +421,7 @@ func (c *Cluster) Close() error { return closeAll(c.Nodes) }
 
 // replicasOf returns the addresses of the replicas master lists as online.
 func replicasOf(ctx context.Context, master *Server) ([]string, error) {
-	rdb := redis.NewClient(adminOptions(master.Addr()))
+	rdb := redis.NewClient(adminOptions(master))
 	defer rdb.Close()
 	info, err := rdb.Info(ctx, "replication").Result()
 	if err != nil {

@@ -70,7 +70,11 @@ func (c *Cluster) Failover(key string, mode ClusterFailoverMode) Fault {
 			if len(replicas) == 0 {
 				return fmt.Errorf("cluster failover: master %s has no online replica", m.Addr())
 			}
-			inner = ClusterFailover(adminOptions(replicas[0]), mode)
+			r, err := c.Node(replicas[0])
+			if err != nil {
+				return err
+			}
+			inner = ClusterFailover(adminOptions(r), mode)
 			return inner.Start(ctx)
 		},
 		stop: noop,

@@ -83,6 +83,17 @@ func (a *RedisAddr) Options() *redis.Options {
 	return &o
 }
 
+// HasPassword reports whether the address carries a password.
+func (a *RedisAddr) HasPassword() bool { return a.opts.Password != "" }
+
+// WithPassword returns a copy of a that authenticates with password (and
+// a's username, if any). a is not changed.
+func (a *RedisAddr) WithPassword(password string) *RedisAddr {
+	o := a.Options()
+	o.Password = password
+	return &RedisAddr{opts: o}
+}
+
 // TLS reports whether the connection uses TLS (rediss://).
 func (a *RedisAddr) TLS() bool { return a.opts.TLSConfig != nil }
 

@@ -70,7 +70,7 @@ func TestConnectPing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	admin, err := ParseRedisAddr(s.Addr())
+	admin, err := ParseRedisAddr("redis://:" + s.Password() + "@" + s.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}

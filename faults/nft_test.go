@@ -43,7 +43,7 @@ func newFirewall(t *testing.T) *faults.Firewall {
 // pingFrom PINGs to from the source address from, with a short timeout.
 func pingFrom(ctx context.Context, from, to string) error {
 	rdb := redis.NewClient(&redis.Options{
-		Addr: to, MaxRetries: -1, PoolSize: 1, ContextTimeoutEnabled: true,
+		Addr: to, Password: faults.ProcessPassword(), MaxRetries: -1, PoolSize: 1, ContextTimeoutEnabled: true,
 		DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond,
 		Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}

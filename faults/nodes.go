@@ -49,6 +49,9 @@ func StartNodes(ctx context.Context, cfg NodesConfig) (*Nodes, error) {
 // Addrs returns the nodes' host:port addresses, in order.
 func (n *Nodes) Addrs() []string { return addrsOf(n.Servers) }
 
+// Password is the password of every node. Never print it.
+func (n *Nodes) Password() string { return n.Servers[0].Password() }
+
 // Close kills every node and removes its files. It is idempotent.
 func (n *Nodes) Close() error { return closeAll(n.Servers) }
 

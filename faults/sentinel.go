@@ -147,11 +147,20 @@ func (t *Sentinel) startSentinel(ctx context.Context, master *Server) (*Server, 
 	t.dirs = append(t.dirs, dir)
 	host, port := splitAddr(master.Addr())
 	name := t.cfg.MasterName
-	conf := fmt.Sprintf("sentinel monitor %s %s %s %d\n"+
+	// The Sentinels share the data nodes' password: requirepass for their
+	// clients, sentinel-pass towards each other, auth-pass towards the
+	// master and replicas.
+	pw := master.Password()
+	conf := fmt.Sprintf("requirepass %s\n"+
+		"sentinel sentinel-pass %s\n"+
+		"sentinel monitor %s %s %s %d\n"+
+		"sentinel auth-pass %s %s\n"+
 		"sentinel down-after-milliseconds %s %d\n"+
 		"sentinel failover-timeout %s %d\n"+
 		"sentinel parallel-syncs %s 1\n",
+		pw, pw,
 		name, host, port, t.cfg.Quorum,
+		name, pw,
 		name, t.cfg.DownAfter.Milliseconds(),
 		name, t.cfg.FailoverTimeout.Milliseconds(),
 		name)
@@ -167,6 +176,7 @@ func (t *Sentinel) startSentinel(ctx context.Context, master *Server) (*Server, 
 		ConfigFile:   path,
 		Args:         []string{"--sentinel", "--bind-source-addr", h},
 		StartTimeout: t.cfg.Server.StartTimeout,
+		Password:     pw,
 	})
 }
 
@@ -174,7 +184,7 @@ func (t *Sentinel) startSentinel(ctx context.Context, master *Server) (*Server, 
 // every other Sentinel.
 func (t *Sentinel) waitSentinelsReady(ctx context.Context) error {
 	for _, s := range t.Sentinels {
-		sc := redis.NewSentinelClient(adminOptions(s.Addr()))
+		sc := redis.NewSentinelClient(adminOptions(s))
 		err := poll(ctx, 100*time.Millisecond, func() (bool, error) {
 			m, err := sc.Master(ctx, t.cfg.MasterName).Result()
 			if err != nil {
@@ -206,7 +216,7 @@ func (t *Sentinel) CurrentMaster(ctx context.Context) (string, error) {
 		if !s.Running() || s.Paused() {
 			continue
 		}
-		addr, err := SentinelMasterAddr(ctx, adminOptions(s.Addr()), t.cfg.MasterName)
+		addr, err := SentinelMasterAddr(ctx, adminOptions(s), t.cfg.MasterName)
 		if err == nil {
 			return addr, nil
 		}
@@ -253,13 +263,20 @@ func (t *Sentinel) WaitSynced(ctx context.Context) error {
 	return waitSyncedOn(ctx, master, replicas)
 }
 
+// Password is the password of every data node and Sentinel of t. Never
+// print it.
+func (t *Sentinel) Password() string { return t.Nodes[0].Password() }
+
 // FailoverOptions returns options for a go-redis FailoverClient that follows
-// the master through the Sentinels, with no hidden retries (MaxRetries -1),
-// 1 s timeouts and ctx deadlines honoured. Change them before use as needed.
+// the master through the Sentinels, with the topology's password (for the
+// Sentinels and the data nodes), no hidden retries (MaxRetries -1), 1 s
+// timeouts and ctx deadlines honoured. Change them before use as needed.
 func (t *Sentinel) FailoverOptions() *redis.FailoverOptions {
 	return &redis.FailoverOptions{
 		MasterName:            t.cfg.MasterName,
 		SentinelAddrs:         t.SentinelAddrs(),
+		Password:              t.Password(),
+		SentinelPassword:      t.Password(),
 		MaxRetries:            -1,
 		ContextTimeoutEnabled: true,
 		DialTimeout:           time.Second,
@@ -305,7 +322,7 @@ func SentinelMasterAddr(ctx context.Context, opt *redis.Options, name string) (s
 // listed with state=online and an offset at least the master's offset at
 // the first poll.
 func waitSyncedOn(ctx context.Context, master *Server, replicas []*Server) error {
-	rdb := redis.NewClient(adminOptions(master.Addr()))
+	rdb := redis.NewClient(adminOptions(master))
 	defer rdb.Close()
 	target := int64(-1)
 	var last string
@@ -388,10 +405,11 @@ func parseReplication(info string) replicationInfo {
 	return r
 }
 
-// adminOptions are options for lockcheck's own short admin connections.
-func adminOptions(addr string) *redis.Options {
+// adminOptions are options for lockcheck's own short admin connections to
+// s (a data node or a Sentinel), with its password.
+func adminOptions(s *Server) *redis.Options {
 	return &redis.Options{
-		Addr: addr, MaxRetries: -1, ContextTimeoutEnabled: true, PoolSize: 2,
+		Addr: s.Addr(), Password: s.Password(), MaxRetries: -1, ContextTimeoutEnabled: true, PoolSize: 2,
 		DialTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: time.Second,
 	}
 }

@@ -84,7 +84,7 @@ func (t *Sentinel) PauseMaster() Fault {
 
 // Failover returns SentinelFailover aimed at the first Sentinel of t.
 func (t *Sentinel) Failover() Fault {
-	return SentinelFailover(adminOptions(t.Sentinels[0].Addr()), t.cfg.MasterName)
+	return SentinelFailover(adminOptions(t.Sentinels[0]), t.cfg.MasterName)
 }
 
 // waitMasterNot polls the Sentinels until they report a master other than
@@ -142,7 +142,7 @@ func SentinelFailover(opt *redis.Options, master string) Fault {
 
 // replicaOf makes s a replica of master (host:port).
 func replicaOf(ctx context.Context, s *Server, master string) error {
-	rdb := redis.NewClient(adminOptions(s.Addr()))
+	rdb := redis.NewClient(adminOptions(s))
 	defer rdb.Close()
 	host, port := splitAddr(master)
 	if err := rdb.ReplicaOf(ctx, host, port).Err(); err != nil {

@@ -79,6 +79,13 @@ type ServerConfig struct {
 	ConfigFile string
 	// StartTimeout bounds each start until the server answers PING. Default 10 s.
 	StartTimeout time.Duration
+	// Password is the server's requirepass, and its masterauth (a replica
+	// authenticates to its master with it). Default: ProcessPassword().
+	// It reaches redis-server through a config file of mode 0600 in Dir,
+	// never through the command line. With ConfigFile set, that file must
+	// set requirepass itself (Sentinel does, see StartSentinel); Password
+	// then only tells Options what to authenticate with.
+	Password string
 }
 
 // Server is a redis-server process started and owned by lockcheck. It binds a
@@ -118,6 +125,9 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 10 * time.Second
+	}
+	if cfg.Password == "" {
+		cfg.Password = ProcessPassword()
 	}
 	s := &Server{cfg: cfg}
 	if s.cfg.Dir == "" {
@@ -178,11 +188,17 @@ func (s *Server) Running() bool {
 	return s.runningLocked()
 }
 
-// Options returns go-redis options that reach this server with the given
-// timeouts, no hidden retries (MaxRetries -1) and context deadlines honoured.
+// Password is the server's requirepass (see ServerConfig.Password). Never
+// print it.
+func (s *Server) Password() string { return s.cfg.Password }
+
+// Options returns go-redis options that reach this server with its
+// password, 1 s timeouts, no hidden retries (MaxRetries -1) and context
+// deadlines honoured.
 func (s *Server) Options() *redis.Options {
 	return &redis.Options{
 		Addr:                  s.Addr(),
+		Password:              s.cfg.Password,
 		MaxRetries:            -1,
 		ContextTimeoutEnabled: true,
 		DialTimeout:           time.Second,
@@ -220,14 +236,22 @@ func (s *Server) start(ctx context.Context) error {
 		"--logfile", "redis.log",
 		"--save", "",
 		"--daemonize", "no",
+		// Protected mode only refuses non-loopback clients without a
+		// password; every server has a password (ServerConfig.Password).
 		"--protected-mode", "no",
 		"--repl-diskless-sync-delay", "0",
 	}
 	args = append(args, s.cfg.Persistence.args()...)
 	args = append(args, s.cfg.Args...)
-	if s.cfg.ConfigFile != "" {
-		args = append([]string{s.cfg.ConfigFile}, args...)
+	conf := s.cfg.ConfigFile
+	if conf == "" {
+		var err error
+		if conf, err = writeAuthConfig(s.cfg.Dir, s.cfg.Password); err != nil {
+			s.mu.Unlock()
+			return err
+		}
 	}
+	args = append([]string{conf}, args...)
 	cmd := exec.Command(s.cfg.Bin, args...)
 	cmd.Dir = s.cfg.Dir
 	// Own process group (so a terminal's Ctrl-C does not reach it first) and
@@ -249,7 +273,7 @@ func (s *Server) start(ctx context.Context) error {
 
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
 	defer cancel()
-	err := waitPing(ctx, s.Addr(), exited)
+	err := waitPing(ctx, s.Addr(), s.cfg.Password, exited)
 	if err == nil {
 		return nil
 	}
@@ -261,10 +285,11 @@ func (s *Server) start(ctx context.Context) error {
 	return fmt.Errorf("redis-server on %s did not answer PING: %w\n%s%s", s.Addr(), err, stderr.String(), tail(log, 2000))
 }
 
-// waitPing polls addr with PING until it answers, the process exits or ctx ends.
-func waitPing(ctx context.Context, addr string, exited <-chan struct{}) error {
+// waitPing polls addr with PING, authenticated with password, until it
+// answers, the process exits or ctx ends.
+func waitPing(ctx context.Context, addr, password string, exited <-chan struct{}) error {
 	rdb := redis.NewClient(&redis.Options{
-		Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond,
+		Addr: addr, Password: password, MaxRetries: -1, DialTimeout: 200 * time.Millisecond,
 		ReadTimeout: 500 * time.Millisecond, PoolSize: 1,
 	})
 	defer rdb.Close()

@@ -44,7 +44,7 @@ var linkKinds = []struct {
 // client's settings: no hidden retries, a 300 ms read/write bound.
 func viaLink(t *testing.T, l faults.Link) *redis.Client {
 	rdb := redis.NewClient(&redis.Options{
-		Addr: l.Addr(), MaxRetries: -1, ContextTimeoutEnabled: true,
+		Addr: l.Addr(), Password: faults.ProcessPassword(), MaxRetries: -1, ContextTimeoutEnabled: true,
 		DialTimeout: 300 * time.Millisecond, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
 		PoolSize: 2,
 	})

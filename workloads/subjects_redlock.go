@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -24,7 +25,14 @@ var ErrNoRedlockNodes = errors.New("redlock needs N independent nodes: run it on
 // fail with ErrNoRedlockNodes (the default registry lists it that way, so
 // that `lockcheck subjects` shows it; scenarios and the CLI bind it with
 // Registry.With).
-func RedlockSubject(addrs []string) Subject {
+func RedlockSubject(addrs []string) Subject { return RedlockSubjectAuth(addrs, "") }
+
+// RedlockSubjectAuth is RedlockSubject on nodes that require password
+// ("" : none; the nodes of a topology lockcheck starts all require one).
+// Each client connection dials its own client per node (MaxRetries -1,
+// DialerRetries 1 so that a dead node fails at once, ContextTimeoutEnabled,
+// 1 s timeouts), closed with its Maker.
+func RedlockSubjectAuth(addrs []string, password string) Subject {
 	addrs = append([]string(nil), addrs...)
 	return Subject{
 		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes,
@@ -35,9 +43,51 @@ func RedlockSubject(addrs []string) Subject {
 					return nil, ErrNoRedlockNodes
 				}
 			}
-			return impl.RedlockAddrMaker(addrs, impl.WithRedlockLease(o.WatchdogLease), impl.WithRedlockSeed(uint64(o.Seed)))
+			opts := []impl.RedlockOption{impl.WithRedlockLease(o.WatchdogLease), impl.WithRedlockSeed(uint64(o.Seed))}
+			if password == "" {
+				return impl.RedlockAddrMaker(addrs, opts...)
+			}
+			return redlockAuthMaker(addrs, password, opts)
 		},
 	}
+}
+
+// redlockAuthMaker opens, per client connection, one authenticated client
+// per node and a RedLock Maker over them whose Close closes them.
+func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption) impl.MakerFunc {
+	return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+		var nodes []redis.UniversalClient
+		var owned []*redis.Client
+		for _, a := range addrs {
+			c := redis.NewClient(&redis.Options{
+				Addr: a, Password: password, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true,
+				DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
+			})
+			owned = append(owned, c)
+			nodes = append(nodes, c)
+		}
+		m, err := impl.RedlockMaker(nodes, opts...)(ctx, rdb)
+		if err != nil {
+			return nil, errors.Join(err, closeClients(owned))
+		}
+		return &ownedMaker{Maker: m, owned: owned}, nil
+	}
+}
+
+// ownedMaker is a Maker that also owns the clients it runs on.
+type ownedMaker struct {
+	impl.Maker
+	owned []*redis.Client
+}
+
+func (m *ownedMaker) Close() error { return errors.Join(m.Maker.Close(), closeClients(m.owned)) }
+
+func closeClients(cs []*redis.Client) error {
+	var errs []error
+	for _, c := range cs {
+		errs = append(errs, c.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // With returns a new registry holding r's subjects with each of subjects

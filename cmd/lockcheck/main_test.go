@@ -99,6 +99,7 @@ func TestListings(t *testing.T) {
 // re-checks the saved run directories.
 func TestRunAndCheck(t *testing.T) {
 	srv := redistest.Start(t, faults.ServerConfig{})
+	t.Setenv(envRedisPassword, srv.Password())
 	out := t.TempDir()
 	code, stdout, stderr := lockcheck(t, "run", "--redis", srv.Addr(), "--subject", "reentrant", "--workload", "counter",
 		"--duration", "2s", "--seed", "5", "--out", out)

@@ -17,8 +17,8 @@ import (
 
 // remoteFlags name an existing deployment (besides --redis) and the tools
 // lockcheck reaches it with. Passwords come from the environment, never
-// from a flag: LOCKCHECK_REDIS_PASSWORD for the data nodes (Sentinel and
-// Cluster; --redis carries its own in the URL) and
+// from a flag: LOCKCHECK_REDIS_PASSWORD for the data nodes (Sentinel,
+// Cluster, and --redis when its URL carries none) and
 // LOCKCHECK_SENTINEL_PASSWORD for the Sentinels.
 type remoteFlags struct {
 	sentinel     string
@@ -61,21 +61,21 @@ func (r *remoteFlags) deployment(redisURL string) (scenario.Remote, error) {
 	case r.toxiproxy != "" && redisURL == "":
 		return rem, usagef("--toxiproxy needs --redis (the proxies forward to one Redis)")
 	}
-	pw := os.Getenv("LOCKCHECK_REDIS_PASSWORD")
+	pw := os.Getenv(envRedisPassword)
 	timeouts := func() (time.Duration, time.Duration) { return 2 * time.Second, time.Second }
 	dial, rw := timeouts()
 	switch {
 	case redisURL != "":
-		a, err := faults.ParseRedisAddr(redisURL)
+		a, err := parseRedisFlag(redisURL)
 		if err != nil {
-			return rem, usagef("--redis: %v", err)
+			return rem, err
 		}
 		rem.Redis, rem.Desc = a.Options(), a.Redacted()
 	case r.sentinel != "":
 		addrs := splitList(r.sentinel)
 		rem.Sentinel = &redis.FailoverOptions{
 			MasterName: r.master, SentinelAddrs: addrs, Password: pw,
-			SentinelPassword: os.Getenv("LOCKCHECK_SENTINEL_PASSWORD"),
+			SentinelPassword: os.Getenv(envSentinelPassword),
 			DialTimeout:      dial, ReadTimeout: rw, WriteTimeout: rw,
 		}
 		rem.Desc = fmt.Sprintf("Sentinel master %q via %s", r.master, strings.Join(addrs, ","))
@@ -98,7 +98,7 @@ func (r *remoteFlags) registry() (*workloads.Registry, error) {
 	if len(nodes) == 0 {
 		return workloads.Subjects, nil
 	}
-	return workloads.Subjects.With(workloads.RedlockSubject(nodes))
+	return workloads.Subjects.With(workloads.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
 }
 
 // openRemoteTarget opens a target on a Sentinel or Cluster deployment (a

@@ -23,6 +23,8 @@ func TestRemoteSentinelFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	t.Setenv(envRedisPassword, s.Password())
+	t.Setenv(envSentinelPassword, s.Password())
 	before, err := s.CurrentMaster(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -56,6 +58,7 @@ func TestRemoteClusterClientKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	t.Setenv(envRedisPassword, c.Password())
 	code, stdout, stderr := lockcheck(t, "run", "--cluster", strings.Join(c.Addrs(), ","),
 		"--scenario", "remote-client-kill", "--subject", "reentrant,fair", "--seed", "2", "--out", t.TempDir())
 	if code != exitValid {
@@ -77,6 +80,7 @@ func TestRemoteRedisClientPause(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
+	t.Setenv(envRedisPassword, srv.Password())
 	code, stdout, stderr := lockcheck(t, "run", "--redis", "redis://"+srv.Addr()+"/0",
 		"--scenario", "remote-client-pause", "--subject", "fenced", "--seed", "3", "--out", t.TempDir())
 	if code != exitValid {
@@ -95,6 +99,7 @@ func TestRunRedlockNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer n.Close()
+	t.Setenv(envRedisPassword, n.Password())
 	code, stdout, stderr := lockcheck(t, "run", "--subject", "redlock", "--redlock-nodes", strings.Join(n.Addrs(), ","),
 		"--workload", "counter", "--duration", "3s", "--seed", "4", "--out", t.TempDir())
 	if code != exitValid {

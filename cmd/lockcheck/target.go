@@ -36,9 +36,9 @@ func openTarget(ctx context.Context, redisURL string, persistence faults.Persist
 		}
 		return &target{server: s, opts: s.Options, desc: "redis-server " + s.Addr() + " (started by lockcheck, persistence " + string(persistence) + ")"}, nil
 	}
-	a, err := faults.ParseRedisAddr(redisURL)
+	a, err := parseRedisFlag(redisURL)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--redis: %w", err)}
+		return nil, err
 	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

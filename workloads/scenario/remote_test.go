@@ -21,7 +21,7 @@ func TestRemotePartitionThroughToxiproxy(t *testing.T) {
 		t.Skip("integration test: starts redis-server")
 	}
 	s := redistest.Start(t, faults.ServerConfig{})
-	rem := Remote{Redis: &redis.Options{Addr: s.Addr()}, Toxiproxy: redistest.ToxiproxyAPI(t), Desc: "test redis " + s.Addr()}
+	rem := Remote{Redis: s.Options(), Toxiproxy: redistest.ToxiproxyAPI(t), Desc: "test redis " + s.Addr()}
 	sc, err := RemoteScenario("remote-partition-short", rem)
 	if err != nil {
 		t.Fatal(err)

@@ -68,5 +68,5 @@ func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
 	if len(e.RedlockNodes) == 0 {
 		return base, nil
 	}
-	return base.With(workloads.RedlockSubject(e.RedlockNodes))
+	return base.With(workloads.RedlockSubjectAuth(e.RedlockNodes, e.RedlockPassword))
 }

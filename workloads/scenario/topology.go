@@ -40,6 +40,8 @@ type Env struct {
 	// RedlockNodes, if set, are the addresses the "redlock" subject runs
 	// on in this world (Prepare binds it to them).
 	RedlockNodes []string
+	// RedlockPassword is the password of the RedlockNodes ("" : none).
+	RedlockPassword string
 
 	closeOnce sync.Once
 	closers   []func() error

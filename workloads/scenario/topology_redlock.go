@@ -30,10 +30,10 @@ func RedlockTopology(n int) Topology {
 		}
 		env.onClose(nodes.Close)
 		env.Nodes = nodes
-		env.RedlockNodes = nodes.Addrs()
+		env.RedlockNodes, env.RedlockPassword = nodes.Addrs(), nodes.Password()
 		var direct []*redis.Client
 		for _, a := range nodes.Addrs() {
-			c := redis.NewClient(directOptions(a))
+			c := redis.NewClient(directOptions(a, nodes.Password()))
 			env.onClose(c.Close)
 			direct = append(direct, c)
 		}
@@ -46,7 +46,7 @@ func RedlockTopology(n int) Topology {
 		}
 		env.Desc = fmt.Sprintf("%d independent redis-servers %v (started by lockcheck, persistence none)", n, nodes.Addrs())
 		env.Dial = func(context.Context, int) (redis.UniversalClient, error) {
-			return redis.NewClient(directOptions(nodes.Addrs()[0])), nil
+			return redis.NewClient(directOptions(nodes.Addrs()[0], nodes.Password())), nil
 		}
 		return env, nil
 	}

@@ -70,7 +70,7 @@ func SentinelTopology(o SentinelOptions) Topology {
 			master, len(t.Nodes)-1, t.SentinelAddrs(), max(0, clients-o.Pinned), min(clients, o.Pinned), master)
 		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
 			if i < o.Pinned {
-				return redis.NewClient(directOptions(master)), nil
+				return redis.NewClient(directOptions(master, t.Password())), nil
 			}
 			return t.NewFailoverClient(), nil
 		}
@@ -93,17 +93,18 @@ func (e *Env) addFirewall(ctx context.Context) error {
 	return nil
 }
 
-// directOptions are a lock client's options for one Redis address: no
-// hidden retries, ctx deadlines honoured, 1 s timeouts.
-func directOptions(addr string) *redis.Options {
+// directOptions are a lock client's options for one Redis address of a
+// topology lockcheck started (password is the topology's): no hidden
+// retries, ctx deadlines honoured, 1 s timeouts.
+func directOptions(addr, password string) *redis.Options {
 	return &redis.Options{
-		Addr: addr, MaxRetries: -1, ContextTimeoutEnabled: true,
+		Addr: addr, Password: password, MaxRetries: -1, ContextTimeoutEnabled: true,
 		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
 	}
 }
 
 func setConfig(ctx context.Context, s *faults.Server, key, value string) error {
-	rdb := redis.NewClient(directOptions(s.Addr()))
+	rdb := redis.NewClient(directOptions(s.Addr(), s.Password()))
 	defer rdb.Close()
 	if err := rdb.ConfigSet(ctx, key, value).Err(); err != nil {
 		return fmt.Errorf("config set %s %s on %s: %w", key, value, s.Addr(), err)
@@ -266,7 +267,7 @@ func allMovedFrom(ctx context.Context, t *faults.Sentinel, old string) bool {
 		if !s.Running() || s.Paused() {
 			continue
 		}
-		o := directOptions(s.Addr())
+		o := directOptions(s.Addr(), s.Password())
 		addr, err := faults.SentinelMasterAddr(ctx, o, t.MasterName())
 		if err != nil || addr == old {
 			return false
