@@ -64,6 +64,9 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
+	if err := checkRunFlags(fs, &f); err != nil {
+		return exitUsage, err
+	}
 	if err := f.driver.register(ctx, fs, &f.subjects); err != nil {
 		return exitUsage, err
 	}
@@ -72,6 +75,9 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	plan, err := f.plan()
 	if err != nil {
+		return exitUsage, err
+	}
+	if err := checkClients(e, plan, f.clients); err != nil {
 		return exitUsage, err
 	}
 	persistence, err := faults.ParsePersistence(f.persistence)
@@ -101,6 +107,10 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
 		return exitUsage, err
+	}
+	if interrupted(ctx) {
+		reportInterrupted(e, "run", dirs)
+		return exitInterrupted, nil
 	}
 	return exitFor(sums), nil
 }
@@ -242,6 +252,10 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 	}
 	var warnings []string
 	warnings = append(warnings, res.Warnings...)
+	if interrupted(ctx) {
+		warnings = append(warnings, interruptedWarning(time.Since(start), cfg.Duration))
+		markInterrupted(&res.Report)
+	}
 	if err != nil {
 		warnings = append(warnings, err.Error())
 		fmt.Fprintf(e.stderr, "lockcheck run: %s: %v\n", cfg.Subject, err)

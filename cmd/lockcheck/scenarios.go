@@ -48,9 +48,14 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	var sums []results.Summary
 	var dirs []string
 	code := exitValid
+	// With --json, stdout carries the JSON summaries alone.
+	status := e.stdout
+	if f.asJSON {
+		status = e.stderr
+	}
 	for _, subj := range subjects {
 		if skip := sc.Expectation(subj).Skip; skip != "" {
-			fmt.Fprintf(e.stdout, "%s on %s: skipped (%s)\n", subj.Name, sc.Name, skip)
+			fmt.Fprintf(status, "%s on %s: skipped (%s)\n", subj.Name, sc.Name, skip)
 			continue
 		}
 		dir := results.RunDir(f.out, sc.Name, time.Now(), f.seed) + "-" + subj.Name
@@ -61,14 +66,16 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		exp := sc.Expectation(subj)
 		ok, why := exp.Match(sum.Report)
 		switch {
+		case interrupted(ctx):
+			fmt.Fprintf(status, "%s on %s: interrupted (verdict %s on a prefix of the run; expected %s): nothing decided\n", subj.Name, sc.Name, sum.Verdict(), exp.Label)
 		case degraded != nil:
 			fmt.Fprintf(e.stderr, "lockcheck run: %s: the run did not get its faults: %v\n", subj.Name, degraded)
 			code = exitUsage
 		case !ok:
-			fmt.Fprintf(e.stdout, "%s on %s: NOT as expected (%s): %s\n", subj.Name, sc.Name, exp.Label, why)
+			fmt.Fprintf(status, "%s on %s: NOT as expected (%s): %s\n", subj.Name, sc.Name, exp.Label, why)
 			code = max(code, exitInvalid)
 		default:
-			fmt.Fprintf(e.stdout, "%s on %s: as expected (%s)\n", subj.Name, sc.Name, exp.Label)
+			fmt.Fprintf(status, "%s on %s: as expected (%s)\n", subj.Name, sc.Name, exp.Label)
 		}
 		sums = append(sums, sum)
 		dirs = append(dirs, dir)
@@ -79,8 +86,9 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
 		return exitUsage, err
 	}
-	if ctx.Err() != nil && code == exitValid {
-		code = exitInvalid
+	if interrupted(ctx) {
+		reportInterrupted(e, "run", dirs)
+		return exitInterrupted, nil
 	}
 	return code, nil
 }
@@ -205,14 +213,14 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fmt.Fprintf(e.stdout, "matrix: %s\n", filepath.Join(base, "matrix.md"))
 	verr := scenario.Verdict(outs)
 	switch {
+	case interrupted(ctx):
+		reportInterrupted(e, "nightly", []string{base})
+		return exitInterrupted, nil
 	case errors.Is(verr, scenario.ErrInfrastructure):
 		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
 		return exitUsage, nil
 	case verr != nil:
 		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
-		return exitInvalid, nil
-	case ctx.Err() != nil:
-		fmt.Fprintln(e.stderr, "lockcheck nightly: interrupted")
 		return exitInvalid, nil
 	}
 	return exitValid, nil

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// exitInterrupted is the exit status of a run stopped by SIGINT or SIGTERM:
+// it decided nothing, like bad input or a broken infrastructure.
+const exitInterrupted = exitUsage
+
+// interrupted reports whether the command's ctx ended, which in the CLI
+// means SIGINT or SIGTERM (main's signal.NotifyContext).
+func interrupted(ctx context.Context) bool { return ctx.Err() != nil }
+
+// interruptedWarning is the warning an interrupted run records in its
+// config.json and prints.
+func interruptedWarning(ran, planned time.Duration) string {
+	return fmt.Sprintf("interrupted after %v of %v: the history is a prefix of the planned run; a valid verdict on it decides nothing",
+		ran.Round(time.Millisecond), planned)
+}
+
+// markInterrupted downgrades the verdict of an interrupted run: a prefix of
+// a run cannot show that the lock is valid (Valid becomes Unknown), while a
+// violation found in it is still a violation.
+func markInterrupted(rep *model.Report) {
+	if rep.Verdict == model.Valid {
+		rep.Verdict = model.Unknown
+	}
+}
+
+// reportInterrupted tells the user that the command stopped on a signal,
+// after the faults were healed, and where what it had was written.
+func reportInterrupted(e *env, cmd string, dirs []string) {
+	where := "nothing was written"
+	if len(dirs) > 0 {
+		where = "what ran is in " + strings.Join(dirs, ", ")
+	}
+	fmt.Fprintf(e.stderr, "lockcheck %s: interrupted: stopped early after healing every fault; %s; nothing was decided (exit %d)\n",
+		cmd, where, exitInterrupted)
+}
