@@ -46,9 +46,10 @@ fmt:
 nightly: deps build
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
 
-## bench: the full benchmark table (all subjects, interleaved rounds) into results/bench/; QUICK=1 for under a minute.
+## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
+## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).
 bench: deps build
-	./bin/lockcheck bench $(if $(QUICK),--quick,)
+	./bin/lockcheck bench $(if $(QUICK),--quick,--record)
 
 clean:
 	rm -rf bin

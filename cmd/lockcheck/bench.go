@@ -3,17 +3,30 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"time"
 
 	"github.com/lockcheck/lockcheck/workloads/bench"
 )
 
+// recordDir is the committed benchmark track record; only `bench --record`
+// writes there.
+const recordDir = "results/bench"
+
 func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "bench", "bench [--quick] [--out DIR] [--redis ADDR]",
-		"  lockcheck bench --quick            # under a minute\n  lockcheck bench                    # full table, a few minutes\n")
-	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute)")
-	out := fs.String("out", "results/bench", "directory for latest.{md,csv,png,json} and history.csv")
-	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts")
+	fs := newFlags(e, "bench", "bench [--quick] [--record] [--out DIR] [--redis ADDR]",
+		"  lockcheck bench --quick            # under a minute, into results/runs/bench/<time>\n"+
+			"  lockcheck bench                    # full table, a few minutes, into results/runs/bench/<time>\n"+
+			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n")
+	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute); never recorded")
+	record := fs.Bool("record", false, "write the full run into the committed track record "+recordDir+"/ (latest.* replaced, history.csv appended)")
+	out := fs.String("out", "", "directory for latest.{md,csv,png,json} and history.csv (default: results/runs/bench/<time>, or "+recordDir+" with --record)")
+	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts (password: $LOCKCHECK_REDIS_PASSWORD or the URL)")
 	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	dir, err := benchDir(*out, *record, *quick, time.Now())
+	if err != nil {
 		return exitUsage, err
 	}
 	cfg := bench.Config{Quick: *quick, Progress: e.stderr}
@@ -26,14 +39,43 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	rep, err := bench.Run(ctx, cfg, nil)
 	if err != nil {
+		if interrupted(ctx) {
+			reportInterrupted(e, "bench", nil)
+			return exitInterrupted, nil
+		}
 		return exitUsage, err
 	}
 	if err := rep.WriteTables(e.stdout); err != nil {
 		return exitUsage, err
 	}
-	if err := rep.WriteDir(*out); err != nil {
+	if err := rep.WriteDir(dir); err != nil {
 		return exitUsage, err
 	}
-	fmt.Fprintf(e.stdout, "written to %s\n", *out)
+	fmt.Fprintf(e.stdout, "written to %s\n", dir)
 	return exitValid, nil
+}
+
+// benchDir is where a benchmark run writes: --out if given, else the
+// committed record with --record, else a run directory of its own. The
+// committed record takes only full runs asked for with --record, so that a
+// quick run or a user's run never replaces the track record.
+func benchDir(out string, record, quick bool, now time.Time) (string, error) {
+	if record && quick {
+		return "", usagef("--record takes a full run: drop --quick (quick runs go to a run directory)")
+	}
+	switch {
+	case out != "" && !record && samePath(out, recordDir):
+		return "", usagef("--out %s is the committed track record: add --record (a full run) to replace it", out)
+	case out != "":
+		return out, nil
+	case record:
+		return recordDir, nil
+	}
+	return filepath.Join("results", "runs", "bench", now.UTC().Format("20060102T150405")), nil
+}
+
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && aa == bb
 }
