@@ -28,8 +28,9 @@ var firewallSeq atomic.Uint32
 // with nftables: it owns one table, "inet lockcheck_<pid>_<n>", with one
 // input chain (policy accept) holding the drop rules of the faults in effect.
 // Nothing outside that table is touched; Close deletes it. A process that
-// dies without Close leaves its table behind (nft delete table inet <name>
-// removes it; the name carries the pid).
+// dies without Close (SIGKILL) leaves its table behind; the name carries the
+// pid, and SweepStale, which lockcheck runs at start-up, deletes the tables
+// of processes that are gone (by hand: nft delete table inet <name>).
 //
 // Rules match addresses only, so give every server its own address
 // (LoopbackHost; the topologies in this package do) and make it send from it

@@ -140,7 +140,7 @@ func startNode(ctx context.Context, tmpl ServerConfig, args []string) (*Server, 
 }
 
 func (t *Sentinel) startSentinel(ctx context.Context, master *Server) (*Server, error) {
-	dir, err := os.MkdirTemp("", "lockcheck-sentinel-")
+	dir, err := os.MkdirTemp("", sentinelDirPattern())
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	}
 	s := &Server{cfg: cfg}
 	if s.cfg.Dir == "" {
-		dir, err := os.MkdirTemp("", "lockcheck-redis-")
+		dir, err := os.MkdirTemp("", redisDirPattern())
 		if err != nil {
 			return nil, fmt.Errorf("redis-server data dir: %w", err)
 		}

@@ -85,6 +85,9 @@ func run(ctx context.Context, e *env, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
+		if sweepsAtStart[c.name] && !helpAsked(args[1:]) {
+			sweepStale(ctx, e)
+		}
 		code, err := c.run(ctx, e, args[1:])
 		if err == nil {
 			return code
