@@ -7,18 +7,31 @@ PKGS ?= ./...
 all: vet test
 
 # deps installs what the tests and runs need when it is missing: redis-server
-# (and redis-cli) and nftables, from Debian/Ubuntu packages.
+# (and redis-cli), nftables, node and npm (the node drivers) and python3-redis
+# for /usr/bin/python3 (the redis-py driver), from Debian/Ubuntu packages; then
+# the npm packages of each node driver (impl/drivers/*/package-lock.json) when
+# its node_modules is missing or older than its package-lock.json.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v redis-cli >/dev/null 2>&1 || missing="$$missing redis-tools"; \
 	command -v nft >/dev/null 2>&1 || missing="$$missing nftables"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
 	if [ -n "$$missing" ]; then \
 	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
 	  echo "installing$$missing ..." >&2; \
-	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi; \
+	for lock in impl/drivers/*/package-lock.json; do \
+	  [ -f "$$lock" ] || continue; \
+	  dir=$${lock%/package-lock.json}; \
+	  [ -d "$$dir/node_modules" ] && [ ! "$$lock" -nt "$$dir/node_modules" ] && continue; \
+	  echo "installing the npm packages of $$dir ..." >&2; \
+	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
+	done
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
