@@ -84,12 +84,15 @@ func ComputeParts(h *model.History) []Part {
 
 var (
 	keyPrefixRE = regexp.MustCompile(`lockcheck:[0-9a-f]{8}:`)
+	shaRE       = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 	numberRE    = regexp.MustCompile(`[0-9]+`)
 )
 
-// maskError keeps what two occurrences of the same error share.
+// maskError keeps what two occurrences of the same error share: run key
+// prefixes, script digests and numbers are masked.
 func maskError(e string) string {
 	e = keyPrefixRE.ReplaceAllString(e, "")
+	e = shaRE.ReplaceAllString(e, "<sha>")
 	e = numberRE.ReplaceAllString(e, "N")
 	if len(e) > 160 {
 		e = e[:157] + "..."

@@ -14,8 +14,8 @@ func TestComputeParts(t *testing.T) {
 	}
 	add(0, model.Acquire, model.OK, "")
 	add(0, model.Release, model.OK, "")
-	add(2, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value")
-	add(4, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value")
+	add(2, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value script: 2c1e4a7f0b9d8e6c5a4b3c2d1e0f9a8b7c6d5e4f, on @user_script:1.")
+	add(4, model.Acquire, model.Fail, "WRONGTYPE Operation against a key holding the wrong kind of value script: 2c1e4a7f0b9d8e6c5a4b3c2d1e0f9a8b7c6d5e4f, on @user_script:1.")
 	add(1, model.Acquire, model.OK, "")
 	add(1, model.Release, model.Info, "driver node-redlock: unlock lockcheck:0a1b2c3d:l0: Unable to fully release the lock on resource 17")
 	add(3, model.Release, model.Info, "driver node-redlock: unlock lockcheck:99887766:l1: Unable to fully release the lock on resource 4")
@@ -27,7 +27,7 @@ func TestComputeParts(t *testing.T) {
 	if re.Subject != "reentrant" || re.Processes != 3 || re.Acquires != (Counts{OK: 1, Fail: 2}) || re.Releases.OK != 1 {
 		t.Errorf("reentrant part = %+v", re)
 	}
-	if len(re.Errors) != 1 || re.Errors[0].Count != 2 || !strings.HasPrefix(re.Errors[0].Error, "WRONGTYPE") {
+	if len(re.Errors) != 1 || re.Errors[0].Count != 2 || !strings.HasPrefix(re.Errors[0].Error, "WRONGTYPE") || !strings.Contains(re.Errors[0].Error, "script: <sha>, on @user_script:N") {
 		t.Errorf("reentrant errors = %+v", re.Errors)
 	}
 	if rl.Processes != 2 || rl.Releases.Info != 2 || len(rl.Errors) != 1 || rl.Errors[0].Count != 2 {

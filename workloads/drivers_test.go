@@ -1,6 +1,10 @@
 package workloads
 
 import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,5 +90,64 @@ func TestMixedKeyLayouts(t *testing.T) {
 	}
 	if wrongType["reentrant"] == 0 {
 		t.Fatalf("WRONGTYPE errors by part %v: want the reentrant lock to meet redlock's string keys", wrongType)
+	}
+}
+
+// TestDriverSelftests runs each shipped driver's own protocol self-test
+// (every request, not-owner, expiry, EOF, ... against its own redis-server).
+func TestDriverSelftests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs redis-server (skipped with -short)")
+	}
+	for name, argv := range map[string][]string{
+		"node-redisson": {"node", "selftest.js"},
+		"node-redlock":  {"node", "selftest.js"},
+		"redis-py":      {"bash", "selftest.sh"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			shipped(t, name)
+			dir, err := DriversDir()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+			cmd.Dir = filepath.Join(dir, name)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+			}
+		})
+	}
+}
+
+// TestExampleDriver: the example driver README.md shows is the file in
+// impl/drivers/example, and it passes the default workload.
+func TestExampleDriver(t *testing.T) {
+	dir, err := DriversDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "example", "driver.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), string(src)) {
+		t.Fatal("README.md does not show impl/drivers/example/driver.py as it is")
+	}
+	if err := needPythonRedis(""); err != nil {
+		t.Skipf("example driver cannot run here: %v", err)
+	}
+	s := startRedis(t)
+	reg := externalRegistry(t, Driver{Name: "example", Dir: "example", Command: []string{debianPython, "driver.py"}}.Subject())
+	res := run(t, s, RunConfig{Subject: "example", Workload: DefaultWorkload, Seed: 1, Duration: 3 * time.Second}, Deps{Registry: reg})
+	t.Log(summary(res))
+	if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
+		t.Fatalf("%s\n%s", summary(res), res.Report)
 	}
 }
