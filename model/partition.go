@@ -9,7 +9,28 @@ import (
 // segment is a slice of one lock's history that porcupine checks on its own.
 type segment struct {
 	lock string
-	ops  []porcupine.Operation // Input is *stepInput
+	ops  []porcupine.Operation // Input is *stepInput; nil when tooBig
+	// n counts the segment's ops, real counts those recorded in the
+	// history (not synthetic); they are kept when ops is not.
+	n, real int
+	// tooBig is set when n exceeds Options.MaxSegmentOps: the ops are not
+	// kept, and the segment is undecided.
+	tooBig bool
+}
+
+// add appends op to s unless s grew past limit (<= 0: none).
+func (s *segment) add(op porcupine.Operation, limit int) {
+	s.n++
+	if op.Input.(*stepInput).src >= 0 {
+		s.real++
+	}
+	switch {
+	case s.tooBig:
+	case limit > 0 && len(s.ops) >= limit:
+		s.tooBig, s.ops = true, nil
+	default:
+		s.ops = append(s.ops, op)
+	}
 }
 
 // segments splits h's lock ops (Acquire, Release, Abandon) per lock name and
@@ -24,70 +45,91 @@ type segment struct {
 // (#ok acquires - #ok releases) holds, because its holds end only through its
 // own releases. When those counts are inconsistent (negative, or two live
 // holders) there is no cut, and porcupine sees the violation.
+//
+// segments holds every segment at once; the checkers stream them one lock at
+// a time (lockIndex.segmentsOf) instead.
 func segments(h *History, opts Options) []segment {
-	watchdog := opts.watchdogLease()
-	byLock := map[string][]*stepInput{}
-	var locks []string
-	retiredAt := map[int]*Op{}    // process -> op that retired it
-	touched := map[int][]string{} // process -> locks it used, in first-use order
-	type procLock struct {
-		p    int
-		lock string
+	ix := indexLocks(h)
+	var out []segment
+	for _, l := range ix.locks {
+		ix.segmentsOf(h, l, opts, func(s segment) bool { out = append(out, s); return true })
 	}
-	seen := map[procLock]bool{} // avoids duplicates in touched
+	return out
+}
+
+// lockIndex groups a history's lock ops by lock name in one pass (4 bytes
+// an op), so that one lock's segments can be built, checked and dropped
+// before the next lock's are built.
+type lockIndex struct {
+	locks     []string           // sorted
+	byLock    map[string][]int32 // lock -> indices in History.Ops
+	retiredAt map[int]int32      // process -> index of the op that retired it
+}
+
+func indexLocks(h *History) *lockIndex {
+	ix := &lockIndex{byLock: map[string][]int32{}, retiredAt: map[int]int32{}}
 	for i := range h.Ops {
 		o := &h.Ops[i]
 		if o.Kind == Section {
 			continue
 		}
-		if _, ok := byLock[o.Lock]; !ok {
-			locks = append(locks, o.Lock)
+		if _, ok := ix.byLock[o.Lock]; !ok {
+			ix.locks = append(ix.locks, o.Lock)
 		}
+		ix.byLock[o.Lock] = append(ix.byLock[o.Lock], int32(i))
+		if o.retires() {
+			ix.retiredAt[o.Process] = int32(i)
+		}
+	}
+	sort.Strings(ix.locks)
+	return ix
+}
+
+// segmentsOf builds lock's segments in time order and passes each to emit;
+// it stops, returning false, when emit does. A process retired on another
+// lock is retired on this one too (a synthetic Abandon at that op).
+func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func(segment) bool) bool {
+	watchdog := opts.watchdogLease()
+	idx := ix.byLock[lock]
+	slab := make([]stepInput, 0, len(idx))
+	seen := map[int]bool{}
+	for _, i := range idx {
+		o := &h.Ops[i]
 		lease := o.Lease
 		if lease <= 0 {
 			lease = watchdog
 		}
-		byLock[o.Lock] = append(byLock[o.Lock], &stepInput{
-			src: i, kind: o.Kind, outcome: o.Outcome, process: o.Process,
+		slab = append(slab, stepInput{
+			src: int(i), kind: o.Kind, outcome: o.Outcome, process: o.Process,
 			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o,
 		})
-		if o.retires() {
-			retiredAt[o.Process] = o
-		}
-		key := procLock{o.Process, o.Lock}
-		if !seen[key] {
-			seen[key] = true
-			touched[o.Process] = append(touched[o.Process], o.Lock)
+		seen[o.Process] = true
+	}
+	procs := make([]int, 0, len(seen))
+	for p := range seen {
+		procs = append(procs, p)
+	}
+	sort.Ints(procs)
+	for _, p := range procs {
+		if r, ok := ix.retiredAt[p]; ok && h.Ops[r].Lock != lock {
+			ro := &h.Ops[r]
+			slab = append(slab, stepInput{src: -1, kind: Abandon, outcome: Info, process: p, call: ro.Call, deadline: ro.effectiveDeadline()})
 		}
 	}
-	// A process retired on one lock is retired on every lock it used.
-	for p, r := range retiredAt {
-		for _, l := range touched[p] {
-			if l == r.Lock {
-				continue
-			}
-			byLock[l] = append(byLock[l], &stepInput{
-				src: -1, kind: Abandon, outcome: Info, process: p,
-				call: r.Call, deadline: r.effectiveDeadline(),
-			})
-		}
+	ins := make([]*stepInput, len(slab))
+	for i := range slab {
+		ins[i] = &slab[i]
 	}
-	sort.Strings(locks)
-	var out []segment
-	for _, l := range locks {
-		ins := byLock[l]
-		sort.SliceStable(ins, func(a, b int) bool {
-			if ins[a].call != ins[b].call {
-				return ins[a].call < ins[b].call
-			}
-			return ins[a].deadline < ins[b].deadline
-		})
-		if opts.Fair {
-			markContended(ins)
+	sort.SliceStable(ins, func(a, b int) bool {
+		if ins[a].call != ins[b].call {
+			return ins[a].call < ins[b].call
 		}
-		out = append(out, split(l, ins)...)
+		return ins[a].deadline < ins[b].deadline
+	})
+	if opts.Fair {
+		markContended(ins)
 	}
-	return out
+	return split(lock, ins, opts.maxSegmentOps(), emit)
 }
 
 // markContended flags fail acquires during which another process had an
@@ -132,9 +174,10 @@ func markContended(ins []*stepInput) {
 	}
 }
 
-// split cuts one lock's ops (sorted by call) at quiet points.
-func split(lock string, ins []*stepInput) []segment {
-	var out []segment
+// split cuts one lock's ops (sorted by call) at quiet points and passes
+// each segment to emit, stopping (false) when emit does. A segment of more
+// than limit ops (<= 0: no limit) is emitted tooBig, without its ops.
+func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bool {
 	cur := segment{lock: lock}
 	bal := map[int]int{}     // live process -> holds
 	lease := map[int]int64{} // live process -> longest lease among its holds
@@ -157,25 +200,27 @@ func split(lock string, ins []*stepInput) []segment {
 	}
 	for i, in := range ins {
 		if i > 0 && maxRet < in.call && retiredUntil < in.call && negative == 0 && positive <= 1 {
-			out = append(out, cur)
+			if !emit(cur) {
+				return false
+			}
 			cur = segment{lock: lock}
 			if positive == 1 {
 				for p, b := range bal {
 					if b > 0 {
 						st := lockState{Held: true, Owner: p, Count: b, Lease: lease[p]}
-						cur.ops = append(cur.ops, porcupine.Operation{
+						cur.add(porcupine.Operation{
 							ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1},
 							Call: in.call - 1, Return: in.call - 1,
-						})
+						}, limit)
 					}
 				}
 			}
 		}
 		ret := in.deadline
-		cur.ops = append(cur.ops, porcupine.Operation{
+		cur.add(porcupine.Operation{
 			ClientId: in.process, Input: in, Output: in.outcome,
 			Call: in.call, Return: ret, Metadata: metadataOf(in),
-		})
+		}, limit)
 		maxRet = max(maxRet, ret)
 		p := in.process
 		switch {
@@ -197,10 +242,10 @@ func split(lock string, ins []*stepInput) []segment {
 			delete(lease, p)
 		}
 	}
-	if len(cur.ops) > 0 {
-		out = append(out, cur)
+	if cur.n > 0 {
+		return emit(cur)
 	}
-	return out
+	return true
 }
 
 func metadataOf(in *stepInput) interface{} {

@@ -164,6 +164,14 @@ type Options struct {
 	// nil means DefaultLossyFaults; a non-nil empty slice means no fault
 	// loses data (e.g. every server persists with appendfsync always).
 	LossyFaults []string
+	// MaxSegmentOps bounds the ops of one segment (a stretch of one lock's
+	// history without a quiet point) that porcupine is given (0: 32768;
+	// < 0: no bound). porcupine remembers each configuration it visits
+	// with a bitmap of the segment's ops, so a segment of n ops may take
+	// about n*n/8 bytes: 128 MiB at the default, tens of GB for a
+	// contended lock's million-op segment. A larger segment is not checked
+	// and makes the verdict Unknown, saying so.
+	MaxSegmentOps int
 	// MaxWait, if > 0, makes the liveness checker report Invalid when an
 	// acquire that overlapped no fault window waited longer than this.
 	MaxWait time.Duration
@@ -181,6 +189,16 @@ func (o Options) timeout() time.Duration {
 		return o.Timeout
 	}
 	return 60 * time.Second
+}
+
+func (o Options) maxSegmentOps() int {
+	switch {
+	case o.MaxSegmentOps > 0:
+		return o.MaxSegmentOps
+	case o.MaxSegmentOps < 0:
+		return 0
+	}
+	return 1 << 15
 }
 
 func (o Options) maxExamples() int {

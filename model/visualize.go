@@ -41,25 +41,22 @@ func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 	var picked [][]porcupine.Operation
 	n := 0
 	lo, hi := int64(-1), int64(0)
-	for _, seg := range segments(h, opts) {
-		if len(sel.Locks) > 0 && !slices.Contains(sel.Locks, seg.lock) {
-			continue
-		}
-		if len(seg.ops) == 0 {
-			continue
+	pick := func(seg segment) bool {
+		if len(seg.ops) == 0 { // empty, or too big to draw
+			return true
 		}
 		first, last := seg.ops[0].Call, int64(0)
 		for _, op := range seg.ops {
 			first, last = min(first, op.Call), max(last, op.Return)
 		}
 		if sel.To != 0 && (last < sel.From || first > sel.To) {
-			continue
+			return true
 		}
 		if sel.OnlyIllegal && porcupine.CheckOperationsTimeout(mutexModel, seg.ops, max(time.Until(deadline), time.Millisecond)) != porcupine.Illegal {
-			continue
+			return true
 		}
 		if n > 0 && n+len(seg.ops) > maxOps {
-			break
+			return false
 		}
 		n += len(seg.ops)
 		picked = append(picked, seg.ops)
@@ -67,6 +64,17 @@ func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 			lo = first
 		}
 		hi = max(hi, last)
+		return true
+	}
+	// One lock's segments at a time, stopping once the page is full.
+	ix := indexLocks(h)
+	for _, l := range ix.locks {
+		if len(sel.Locks) > 0 && !slices.Contains(sel.Locks, l) {
+			continue
+		}
+		if !ix.segmentsOf(h, l, opts, pick) {
+			break
+		}
 	}
 	// Dense, zero-based client ids for porcupine's rows.
 	var procs []int

@@ -1,0 +1,56 @@
+package model
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// TestGenerateLargeHistory writes a simulated valid history (sections and
+// fencing tokens included, 2% info ops, $LOCKCHECK_GEN_LOCKS locks, default
+// 64) of $LOCKCHECK_GEN_OPS ops to
+// $LOCKCHECK_GEN_DIR/history.jsonl, for measuring `lockcheck check` on large
+// inputs without committing them:
+//
+//	LOCKCHECK_GEN_DIR=/tmp/big LOCKCHECK_GEN_OPS=1000000 go test -run TestGenerateLargeHistory ./model/
+//	/usr/bin/time -v ./bin/lockcheck check /tmp/big
+//
+// It is skipped unless both variables are set.
+func TestGenerateLargeHistory(t *testing.T) {
+	dir, n := os.Getenv("LOCKCHECK_GEN_DIR"), os.Getenv("LOCKCHECK_GEN_OPS")
+	if dir == "" || n == "" {
+		t.Skip("set LOCKCHECK_GEN_DIR and LOCKCHECK_GEN_OPS to generate a history")
+	}
+	ops, err := strconv.Atoi(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locks := 64
+	if v := os.Getenv("LOCKCHECK_GEN_LOCKS"); v != "" {
+		if locks, err = strconv.Atoi(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, _ := simulate(rand.New(rand.NewPCG(uint64(ops), 1)), simConfig{locks: locks, procs: 8, ops: ops, infoRate: 0.02, sections: true})
+	h.Header.Meta = map[string]string{"generator": "TestGenerateLargeHistory"}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "history.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := WriteHistory(w, h); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
