@@ -187,7 +187,9 @@ type History struct {
 	// dropped; nil otherwise.
 	Truncated *Truncation
 	// lines[i] is the 1-based line of Ops[i] in the file ReadHistory read
-	// (nil for histories built in memory); Validate names it.
+	// (nil for histories built in memory); Validate names it while Ops
+	// still has one op per line (a caller that reorders Ops in place
+	// misleads it).
 	lines []int32
 }
 

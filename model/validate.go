@@ -51,7 +51,7 @@ func (f *Fault) validate() error {
 
 // where names op i for an error: its line when h was read from a file.
 func (h *History) where(i int) string {
-	if i < len(h.lines) {
+	if len(h.lines) == len(h.Ops) {
 		return fmt.Sprintf("line %d", h.lines[i])
 	}
 	return fmt.Sprintf("op %d", i)
