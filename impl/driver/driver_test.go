@@ -17,7 +17,7 @@ import (
 
 // openFake opens a Maker on the fake driver in mode. The go-redis client is
 // never dialled: it only carries the address the driver is told.
-func openFake(t *testing.T, opts Options) *Maker {
+func openFake(t testing.TB, opts Options) *Maker {
 	t.Helper()
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:9", Password: "s3cret"})
 	t.Cleanup(func() { _ = rdb.Close() })
