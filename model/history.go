@@ -166,6 +166,20 @@ type Header struct {
 	Version int `json:"version"`
 	// Meta is opaque run metadata (seed, subject, scenario, ...).
 	Meta map[string]string `json:"meta,omitempty"`
+	// Ends promises an End record as the history's last line once the run
+	// is over: a history that promises one and lacks it is the prefix of a
+	// run that did not finish (killed between two lines), never valid.
+	Ends bool `json:"ends,omitempty"`
+}
+
+// End is the last record of a history whose run is over.
+type End struct {
+	// Interrupted says the run was stopped early (SIGINT, SIGTERM, a
+	// cancelled context): what it recorded is real, but the run it was
+	// asked for did not happen.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// At is the run's time when it ended (ns on the history's clock).
+	At int64 `json:"at"`
 }
 
 // FormatVersion is the JSON Lines format version this package writes.
@@ -186,6 +200,8 @@ type History struct {
 	// Truncated is set by ReadHistory when the last line was incomplete and
 	// dropped; nil otherwise.
 	Truncated *Truncation
+	// End is the history's End record (nil: none was written).
+	End *End
 	// lines[i] is the 1-based line of Ops[i] in the file ReadHistory read
 	// (nil for histories built in memory); Validate names it while Ops
 	// still has one op per line (a caller that reorders Ops in place
@@ -222,3 +238,18 @@ func fmtDur(ns int64) string {
 
 // fmtTime renders a history time as seconds from the base.
 func fmtTime(ns int64) string { return fmt.Sprintf("%.6fs", float64(ns)/1e9) }
+
+// Unfinished says why h is not the history of a whole run ("" when it is, or
+// cannot tell): its last line was cut short, it promised an End record and
+// has none, or its run was interrupted.
+func (h *History) Unfinished() string {
+	switch {
+	case h.Truncated != nil:
+		return fmt.Sprintf("its last line, line %d, was cut short", h.Truncated.Line)
+	case h.Header.Ends && h.End == nil:
+		return "it has no end record: the run was killed before it finished"
+	case h.End != nil && h.End.Interrupted:
+		return "the run was interrupted before its duration was over"
+	}
+	return ""
+}

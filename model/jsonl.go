@@ -14,6 +14,7 @@ type line struct {
 	Header *Header `json:"header,omitempty"`
 	Op     *Op     `json:"op,omitempty"`
 	Fault  *Fault  `json:"fault,omitempty"`
+	End    *End    `json:"end,omitempty"`
 }
 
 // Recorder appends a history to an io.Writer as JSON Lines while a run goes,
@@ -54,6 +55,15 @@ func (r *Recorder) Fault(f Fault) error {
 	defer r.mu.Unlock()
 	r.h.Faults = append(r.h.Faults, f)
 	return r.write(line{Fault: &f})
+}
+
+// End records the end of the run: the history's last line (see
+// Header.Ends). Nothing may be recorded after it.
+func (r *Recorder) End(e End) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.h.End = &e
+	return r.write(line{End: &e})
 }
 
 // History returns a copy of everything recorded so far.
@@ -103,6 +113,11 @@ func WriteHistory(w io.Writer, h *History) error {
 	}
 	for _, f := range h.Faults {
 		if err := r.Fault(f); err != nil {
+			return err
+		}
+	}
+	if h.End != nil {
+		if err := r.End(*h.End); err != nil {
 			return err
 		}
 	}

@@ -127,14 +127,14 @@ func (rd *reader) parse(b []byte) error {
 		return rd.malformed(err)
 	}
 	set := 0
-	for _, isSet := range []bool{l.Header != nil, l.Op != nil, l.Fault != nil} {
+	for _, isSet := range []bool{l.Header != nil, l.Op != nil, l.Fault != nil, l.End != nil} {
 		if isSet {
 			set++
 		}
 	}
 	switch {
 	case set != 1:
-		return rd.malformed(fmt.Errorf("want exactly one of header, op, fault; got %d", set))
+		return rd.malformed(fmt.Errorf("want exactly one of header, op, fault, end; got %d", set))
 	case l.Header != nil && rd.header:
 		return fmt.Errorf("%w %d: a second header", ErrMalformed, rd.n)
 	case l.Header != nil:
@@ -143,6 +143,10 @@ func (rd *reader) parse(b []byte) error {
 		return nil
 	case !rd.header:
 		return fmt.Errorf("%w %d: %w: the first record must be the header", ErrMalformed, rd.n, ErrNoHeader)
+	case rd.h.End != nil:
+		return fmt.Errorf("%w %d: a record after the end record", ErrMalformed, rd.n)
+	case l.End != nil:
+		rd.h.End = l.End
 	case l.Op != nil:
 		if err := l.Op.validate(); err != nil {
 			return rd.invalid(err)

@@ -113,18 +113,21 @@ type Report struct {
 	// has a CheckComplete result that is Unknown, so its Verdict is never
 	// Valid: Invalid when the prefix holds a violation, else Unknown.
 	Truncated *Truncation `json:"truncated,omitempty"`
+	// Unfinished says why the history is not that of a whole run
+	// (History.Unfinished; "" when it is).
+	Unfinished string `json:"unfinished,omitempty"`
 }
 
 // Incomplete reports whether the checked history is the prefix of a run
 // that did not finish.
-func (r Report) Incomplete() bool { return r.Truncated != nil }
+func (r Report) Incomplete() bool { return r.Truncated != nil || r.Unfinished != "" }
 
 // String renders every result.
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "verdict: %s\n", r.Verdict)
-	if r.Truncated != nil {
-		fmt.Fprintf(&b, "incomplete: the history is a prefix of a run that did not finish (line %d cut short, %d bytes dropped)\n", r.Truncated.Line, r.Truncated.Bytes)
+	if r.Unfinished != "" {
+		fmt.Fprintf(&b, "incomplete: the history is a prefix of a run that did not finish (%s)\n", r.Unfinished)
 	}
 	for _, res := range r.Results {
 		b.WriteString(res.String())
@@ -230,7 +233,7 @@ func (o Options) fair(h *History) bool {
 // without ops (it decided nothing), yields a single Unknown result naming
 // the problem.
 func Check(h *History, opts Options) Report {
-	rep := Report{Truncated: h.Truncated}
+	rep := Report{Truncated: h.Truncated, Unfinished: h.Unfinished()}
 	if err := h.Validate(); err != nil {
 		rep.Results = []Result{{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "malformed history (a harness bug): " + err.Error()}}
 		rep.Verdict = Unknown
@@ -260,9 +263,9 @@ func Check(h *History, opts Options) Report {
 		rep.Results = append(rep.Results, CheckFair(h, opts))
 	}
 	rep.Results = append(rep.Results, CheckLive(h, opts))
-	if t := h.Truncated; t != nil {
+	if why := rep.Unfinished; why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
-			"the history is a prefix of a run that did not finish (its last line, line %d, was cut short): a violation found in it is real, but the rest of the run was never checked", t.Line)})
+			"the history is a prefix of a run that did not finish (%s): a violation found in it is real, but the rest of the run was never checked", why)})
 	}
 	rep.Verdict = combine(rep.Results)
 	return rep

@@ -56,6 +56,8 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 	}
 	if t := s.Report.Truncated; t != nil {
 		fmt.Fprintf(bw, "\nThe history's last line (line %d, %d bytes) was incomplete and was dropped: the run crashed mid-write.\n", t.Line, t.Bytes)
+	} else if s.Report.Unfinished != "" {
+		fmt.Fprintf(bw, "\nThe run did not finish: %s.\n", s.Report.Unfinished)
 	}
 	if h != nil && len(h.Faults) > 0 {
 		fmt.Fprintf(bw, "\n## Faults\n\n")

@@ -42,6 +42,9 @@ func run(t testing.TB, s *faults.Server, cfg RunConfig, deps Deps) *Result {
 	if len(h.Ops) != len(res.History.Ops) || len(h.Faults) != len(res.History.Faults) {
 		t.Fatalf("history on disk has %d ops, %d faults; in memory %d, %d", len(h.Ops), len(h.Faults), len(res.History.Ops), len(res.History.Faults))
 	}
+	if !h.Header.Ends || h.End == nil || h.Unfinished() != "" {
+		t.Fatalf("history on disk: ends %v, end record %+v: want a finished run", h.Header.Ends, h.End)
+	}
 	if h.Header.Meta["seed"] == "" || h.Header.Meta["plan"] == "" {
 		t.Fatalf("header meta = %v", h.Header.Meta)
 	}

@@ -180,7 +180,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 
 	meta := r.meta(deps.Meta)
 	r.base = time.Now()
-	rec, err := model.NewRecorder(deps.History, model.Header{Meta: meta})
+	rec, err := model.NewRecorder(deps.History, model.Header{Meta: meta, Ends: true})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrHistoryWrite, err)
 	}
@@ -196,6 +196,9 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		errs = append(errs, err)
 		res.Warnings = append(res.Warnings, err.Error())
 	}
+	// The end record: a history without one is a run that was killed, and
+	// one that says interrupted is a run that was stopped early.
+	_ = rec.End(model.End{Interrupted: ctx.Err() != nil, At: r.now()})
 	if err := rec.Err(); err != nil {
 		errs = append(errs, fmt.Errorf("%w: %w", ErrHistoryWrite, err))
 	}

@@ -46,8 +46,8 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 	if *maxSeg != 0 {
 		opts.MaxSegmentOps = *maxSeg
 	}
-	if run.History.Truncated != nil {
-		fmt.Fprintf(e.stderr, "lockcheck check: the history's last line was incomplete (line %d): the run did not finish; checking the prefix\n", run.History.Truncated.Line)
+	if why := run.History.Unfinished(); why != "" {
+		fmt.Fprintf(e.stderr, "lockcheck check: the run did not finish (%s); checking the prefix\n", why)
 	}
 	rep := model.Check(run.History, opts)
 	sum, err := results.WriteRun(dir, results.RunArtifacts{
