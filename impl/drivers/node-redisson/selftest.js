@@ -1,187 +1,84 @@
 #!/usr/bin/env node
-// Self-test of the node-redisson driver against a real redis-server: starts
-// its own redis-server on a free 127.0.0.1 port (redis-server must be on
-// PATH), talks to driver processes over the driver protocol (version 1) and
-// ends with "N passed, N failed" (exit 1 if any failed).
+// Self-test of the node-redisson driver against a real redis-server (the
+// harness in ../selftest-harness.js starts its own); ends with "N passed, N
+// failed" (exit 1 if any failed).
 //
 //   node impl/drivers/node-redisson/selftest.js
 'use strict';
 
-const { spawn } = require('child_process');
-const net = require('net');
 const path = require('path');
-const readline = require('readline');
 const Redis = require('ioredis');
+const { WATCHDOG_MS, Driver, check, expect, freePort, hello, run, sleep } = require('../selftest-harness.js');
 
-const DRIVER = path.join(__dirname, 'driver.js');
-const WATCHDOG_MS = 900;
 const L = 'selftest:l0';
 
-let passed = 0;
-let failed = 0;
-function check(desc, ok, detail) {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${desc}${ok || detail === undefined ? '' : `: ${detail}`}`);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-// Driver is one driver process: next() reads its next stdout line.
-class Driver {
-  constructor(name) {
-    this.name = name;
-    this.proc = spawn(process.execPath, [DRIVER], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.lines = [];
-    this.waiters = [];
-    this.stderr = '';
-    this.proc.stderr.on('data', (d) => (this.stderr += d));
-    readline.createInterface({ input: this.proc.stdout }).on('line', (l) => {
-      const w = this.waiters.shift();
-      if (w) w(l);
-      else this.lines.push(l);
-    });
-    this.exited = new Promise((resolve) => this.proc.on('exit', (code) => resolve(code)));
-    this.id = 0;
+run(path.join(__dirname, 'driver.js'), Redis, async ({ port, rc, drivers }) => {
+  const a = new Driver('a');
+  const b = new Driver('b');
+  drivers.push(a, b);
+  for (const d of [a, b]) {
+    const banner = await d.next();
+    check(`${d.name}: banner`, /^\{"protocol":1,"driver":"node-redisson","version":"1\.0\.4","capabilities":\["reentrant","watchdog"\]\}$/.test(banner), banner);
   }
-  next(ms = 10000) {
-    if (this.lines.length) return Promise.resolve(this.lines.shift());
-    return new Promise((resolve) => {
-      const t = setTimeout(() => resolve('<no reply>'), ms);
-      this.waiters.push((l) => { clearTimeout(t); resolve(l); });
-    });
+  await expect(a, 'lock before hello', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 1000 }, 'error');
+  await expect(a, 'hello', hello(port, { client: 'a' }), 'ok');
+  await expect(b, 'hello', hello(port, { client: 'b' }), 'ok');
+  await expect(a, 'unknown op', { op: 'frobnicate', timeout_ms: 1000 }, 'error');
+
+  // Reentry, ownership, watchdog.
+  await expect(a, 'lock (watchdog)', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 2000 }, 'ok');
+  await expect(a, 'lock again (reentry)', { op: 'trylock', name: L, wait_ms: 0, lease_ms: 0, timeout_ms: 2000 }, 'ok');
+  const h = await rc.hgetall(L);
+  const fields = Object.keys(h);
+  check('one owner field, two holds', fields.length === 1 && h[fields[0]] === '2' && /:a$/.test(fields[0]), JSON.stringify(h));
+  await expect(b, 'trylock while a holds', { op: 'trylock', name: L, wait_ms: 300, lease_ms: 2000, timeout_ms: 2000 }, 'fail', 0, 800);
+  await expect(b, 'unlock of a\'s lock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
+  check('a\'s lock survives b\'s unlock', (await rc.hget(L, fields[0])) === '2');
+  await sleep(3 * WATCHDOG_MS);
+  const pttl = await rc.pttl(L);
+  check(`watchdog keeps the hold past 3x watchdog_ms (pttl ${pttl})`, pttl > 0 && pttl <= WATCHDOG_MS, pttl);
+  await expect(a, 'unlock (one of two holds)', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+  check('one hold left', (await rc.hget(L, fields[0])) === '1');
+  await expect(a, 'unlock (last hold)', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+  check('key gone after the last unlock', (await rc.exists(L)) === 0);
+  await expect(a, 'unlock again', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
+
+  // Leases, waiting, the unlock message.
+  await expect(b, 'trylock lease 1001 ms', { op: 'trylock', name: L, wait_ms: 0, lease_ms: 1001, timeout_ms: 2000 }, 'ok');
+  const leased = await rc.pttl(L);
+  check(`lease is lease_ms (pttl ${leased})`, leased > 900 && leased <= 1001, leased);
+  await expect(b, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+  await expect(b, 'lock lease 5000 ms', { op: 'lock', name: L, lease_ms: 5000, timeout_ms: 2000 }, 'ok');
+  const waiting = a.rq({ op: 'lock', name: L, lease_ms: 5000, timeout_ms: 5000 });
+  await sleep(300);
+  await expect(b, 'unlock while a waits', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+  const woke = await waiting;
+  check(`a's blocked lock granted on b's unlock message (${woke.ms} ms)`, woke.reply.status === 'ok' && woke.ms < 1500, JSON.stringify(woke.reply));
+  await expect(a, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+  await expect(a, 'lock lease 300 ms', { op: 'lock', name: L, lease_ms: 300, timeout_ms: 2000 }, 'ok');
+  await expect(b, 'lock waits for a\'s lease to run out', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 3000 }, 'ok', 150, 1500);
+  await expect(a, 'unlock after its lease ran out', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
+  await expect(b, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
+
+  // Redis error replies.
+  await rc.set('selftest:str', 'x');
+  const e1 = await expect(a, 'lock on a string key', { op: 'lock', name: 'selftest:str', lease_ms: 0, timeout_ms: 2000 }, 'error');
+  check('... WRONGTYPE with redis_error', e1.redis_error === true && /WRONGTYPE/.test(e1.error), JSON.stringify(e1));
+  const e2 = await expect(a, 'unlock of a string key', { op: 'unlock', name: 'selftest:str', timeout_ms: 2000 }, 'error');
+  check('... WRONGTYPE with redis_error', e2.redis_error === true, JSON.stringify(e2));
+
+  // A hello that cannot connect.
+  const c = new Driver('c');
+  drivers.push(c);
+  await c.next();
+  await expect(c, 'hello to a closed port', hello(await freePort(), { timeout_ms: 700 }), 'error', 0, 1200);
+
+  // End of input: exit 0 without unlocking.
+  await expect(a, 'lock before EOF', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 2000 }, 'ok');
+  for (const d of drivers) {
+    d.proc.stdin.end();
+    const code = await d.exited;
+    check(`${d.name}: exits 0 on EOF`, code === 0, code);
   }
-  // rq sends a request and resolves to {reply, ms}.
-  async rq(req) {
-    const id = ++this.id;
-    const t0 = Date.now();
-    this.proc.stdin.write(JSON.stringify({ id, ...req }) + '\n');
-    const line = await this.next();
-    let reply;
-    try {
-      reply = JSON.parse(line);
-    } catch (e) {
-      reply = { bad: line };
-    }
-    if (reply.id !== id) reply.status = `wrong reply ${line}`;
-    return { reply, ms: Date.now() - t0 };
-  }
-}
-
-// expect sends req to driver d and checks the reply's status (and optionally
-// its latency in [lo, hi] ms).
-async function expect(d, desc, req, status, lo, hi) {
-  const { reply, ms } = await d.rq(req);
-  const timed = lo === undefined || (ms >= lo && ms <= hi);
-  check(`${d.name}: ${desc} -> ${status} (${ms} ms)`, reply.status === status && timed,
-    `${JSON.stringify(reply)}${timed ? '' : `, not within [${lo}, ${hi}] ms`}`);
-  return reply;
-}
-
-const hello = (port, extra = {}) => ({
-  op: 'hello', protocol: 1, timeout_ms: 2000, redis: [`127.0.0.1:${port}`], username: '', password: '',
-  db: 0, client: 't', watchdog_ms: WATCHDOG_MS, seed: 1, ...extra,
-});
-
-async function main() {
-  const port = await freePort();
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
-    { stdio: 'ignore' });
-  const rc = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 100 });
-  rc.on('error', () => {});
-  const drivers = [];
-  try {
-    for (let i = 0; i < 50; i++) {
-      try { await rc.connect(); break; } catch (e) { await sleep(100); }
-    }
-    const a = new Driver('a');
-    const b = new Driver('b');
-    drivers.push(a, b);
-    for (const d of [a, b]) {
-      const banner = await d.next();
-      check(`${d.name}: banner`, /^\{"protocol":1,"driver":"node-redisson","version":"1\.0\.4","capabilities":\["reentrant","watchdog"\]\}$/.test(banner), banner);
-    }
-    await expect(a, 'lock before hello', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 1000 }, 'error');
-    await expect(a, 'hello', hello(port, { client: 'a' }), 'ok');
-    await expect(b, 'hello', hello(port, { client: 'b' }), 'ok');
-    await expect(a, 'unknown op', { op: 'frobnicate', timeout_ms: 1000 }, 'error');
-
-    // Reentry, ownership, watchdog.
-    await expect(a, 'lock (watchdog)', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 2000 }, 'ok');
-    await expect(a, 'lock again (reentry)', { op: 'trylock', name: L, wait_ms: 0, lease_ms: 0, timeout_ms: 2000 }, 'ok');
-    const h = await rc.hgetall(L);
-    const fields = Object.keys(h);
-    check('one owner field, two holds', fields.length === 1 && h[fields[0]] === '2' && /:a$/.test(fields[0]), JSON.stringify(h));
-    await expect(b, 'trylock while a holds', { op: 'trylock', name: L, wait_ms: 300, lease_ms: 2000, timeout_ms: 2000 }, 'fail', 0, 800);
-    await expect(b, 'unlock of a\'s lock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
-    check('a\'s lock survives b\'s unlock', (await rc.hget(L, fields[0])) === '2');
-    await sleep(3 * WATCHDOG_MS);
-    const pttl = await rc.pttl(L);
-    check(`watchdog keeps the hold past 3x watchdog_ms (pttl ${pttl})`, pttl > 0 && pttl <= WATCHDOG_MS, pttl);
-    await expect(a, 'unlock (one of two holds)', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-    check('one hold left', (await rc.hget(L, fields[0])) === '1');
-    await expect(a, 'unlock (last hold)', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-    check('key gone after the last unlock', (await rc.exists(L)) === 0);
-    await expect(a, 'unlock again', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
-
-    // Leases, waiting, the unlock message.
-    await expect(b, 'trylock lease 1001 ms', { op: 'trylock', name: L, wait_ms: 0, lease_ms: 1001, timeout_ms: 2000 }, 'ok');
-    const leased = await rc.pttl(L);
-    check(`lease is lease_ms (pttl ${leased})`, leased > 900 && leased <= 1001, leased);
-    await expect(b, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-    await expect(b, 'lock lease 5000 ms', { op: 'lock', name: L, lease_ms: 5000, timeout_ms: 2000 }, 'ok');
-    const waiting = a.rq({ op: 'lock', name: L, lease_ms: 5000, timeout_ms: 5000 });
-    await sleep(300);
-    await expect(b, 'unlock while a waits', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-    const woke = await waiting;
-    check(`a's blocked lock granted on b's unlock message (${woke.ms} ms)`, woke.reply.status === 'ok' && woke.ms < 1500, JSON.stringify(woke.reply));
-    await expect(a, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-    await expect(a, 'lock lease 300 ms', { op: 'lock', name: L, lease_ms: 300, timeout_ms: 2000 }, 'ok');
-    await expect(b, 'lock waits for a\'s lease to run out', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 3000 }, 'ok', 150, 1500);
-    await expect(a, 'unlock after its lease ran out', { op: 'unlock', name: L, timeout_ms: 2000 }, 'fail');
-    await expect(b, 'unlock', { op: 'unlock', name: L, timeout_ms: 2000 }, 'ok');
-
-    // Redis error replies.
-    await rc.set('selftest:str', 'x');
-    const e1 = await expect(a, 'lock on a string key', { op: 'lock', name: 'selftest:str', lease_ms: 0, timeout_ms: 2000 }, 'error');
-    check('... WRONGTYPE with redis_error', e1.redis_error === true && /WRONGTYPE/.test(e1.error), JSON.stringify(e1));
-    const e2 = await expect(a, 'unlock of a string key', { op: 'unlock', name: 'selftest:str', timeout_ms: 2000 }, 'error');
-    check('... WRONGTYPE with redis_error', e2.redis_error === true, JSON.stringify(e2));
-
-    // A hello that cannot connect.
-    const c = new Driver('c');
-    drivers.push(c);
-    await c.next();
-    await expect(c, 'hello to a closed port', hello(await freePort(), { timeout_ms: 700 }), 'error', 0, 1200);
-
-    // End of input: exit 0 without unlocking.
-    await expect(a, 'lock before EOF', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 2000 }, 'ok');
-    for (const d of drivers) {
-      d.proc.stdin.end();
-      const code = await d.exited;
-      check(`${d.name}: exits 0 on EOF`, code === 0, code);
-    }
-    check('EOF left a\'s hold in place', (await rc.exists(L)) === 1);
-  } finally {
-    for (const d of drivers) d.proc.kill('SIGKILL');
-    rc.disconnect();
-    server.kill();
-  }
-  if (failed) for (const d of [...new Set(drivers)]) if (d.stderr) console.log(`--- ${d.name} stderr:\n${d.stderr.trim()}`);
-  console.log(`${passed} passed, ${failed} failed`);
-  process.exit(failed ? 1 : 0);
-}
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
+  check('EOF left a\'s hold in place', (await rc.exists(L)) === 1);
 });
