@@ -116,7 +116,6 @@ type Maker struct {
 
 	mu     sync.Mutex
 	procs  map[string]*proc
-	starts map[string]*sync.Mutex // one start at a time per owner
 	closed bool
 }
 
@@ -135,33 +134,18 @@ func (m *Maker) NewLocker(name, owner string) impl.Locker {
 // proc returns owner's driver process, starting it within ctx (bounded by
 // StartTimeout) if it has none yet. A process that failed stays the owner's:
 // its error is the answer to every later request, since a failed driver's
-// client is retired.
+// client is retired. An owner's handles are used by one goroutine at a time
+// (impl.Locker), so two starts for one owner do not race; if they did, the
+// first to finish would win and the other be killed.
 func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return nil, impl.ErrClosed
-	}
-	if p, ok := m.procs[owner]; ok {
-		m.mu.Unlock()
-		return p, nil
-	}
-	if m.starts == nil {
-		m.starts = map[string]*sync.Mutex{}
-	}
-	sm, ok := m.starts[owner]
-	if !ok {
-		sm = &sync.Mutex{}
-		m.starts[owner] = sm
-	}
-	m.mu.Unlock()
-
-	sm.Lock()
-	defer sm.Unlock()
-	m.mu.Lock()
 	p, ok := m.procs[owner]
+	closed := m.closed
 	m.mu.Unlock()
-	if ok {
+	switch {
+	case closed:
+		return nil, impl.ErrClosed
+	case ok:
 		return p, nil
 	}
 	p, err := m.start(ctx, owner)
@@ -169,13 +153,19 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 		return nil, err
 	}
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.closed {
-		go p.kill()
+	won, ok := m.procs[owner]
+	if !ok && !m.closed {
+		m.procs[owner], won = p, p
+	}
+	closed = m.closed
+	m.mu.Unlock()
+	if won != p {
+		p.kill()
+	}
+	if closed {
 		return nil, impl.ErrClosed
 	}
-	m.procs[owner] = p
-	return p, nil
+	return won, nil
 }
 
 // start starts a driver process and says hello.

@@ -114,11 +114,6 @@ func (p *proc) next(ctx context.Context, timeout <-chan time.Time) ([]byte, erro
 	select {
 	case line := <-p.lines:
 		return line, nil
-	default:
-	}
-	select {
-	case line := <-p.lines:
-		return line, nil
 	case <-p.done:
 		select {
 		case line := <-p.lines: // printed just before it exited
