@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -93,6 +94,13 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if subj.Kind == workloads.KindExternal || len(subj.Parts) > 0 {
 		return exitUsage, usagef("subject %s is not a Go lock", subj.Name)
+	}
+	if os.Getenv("GOMAXPROCS") == "" {
+		// A driver is one logical client doing one request at a time; with
+		// one driver process per client, more Ps only add idle-P spinning
+		// and wake-ups across processes (measured: 0.72x -> 0.83x of the
+		// in-process lock's grants/s on 2 cores).
+		runtime.GOMAXPROCS(1)
 	}
 	err = driver.Serve(ctx, os.Stdin, e.stdout, driver.Served{
 		Banner: driver.Banner{Driver: "lockcheck-" + subj.Name, Version: driverVersion(), Capabilities: goCapabilities(subj)},
