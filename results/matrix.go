@@ -1,0 +1,126 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// MatrixFileName is the JSON matrix every nightly run (or shard) writes
+// beside matrix.md in its directory; `lockcheck report` merges these.
+const MatrixFileName = "matrix.json"
+
+// matrixVersion is MatrixFile.Version; a reader refuses any other.
+const matrixVersion = 1
+
+// MatrixFile is matrix.json: the cells one nightly run (the whole matrix or
+// one shard of it) ran, with their verdicts and run directories.
+type MatrixFile struct {
+	Version int    `json:"version"`
+	Title   string `json:"title"`
+	// Shard is "I/N" for a shard, "" for the whole matrix.
+	Shard   string    `json:"shard,omitempty"`
+	Started time.Time `json:"started"`
+	// Wall is how long the whole nightly run took.
+	Wall time.Duration `json:"wall_ns"`
+	// Interrupted is true when the run stopped early (Ctrl-C, SIGTERM):
+	// its cells are a prefix of the shard.
+	Interrupted bool         `json:"interrupted,omitempty"`
+	Cells       []MatrixCell `json:"cells"`
+}
+
+// MatrixCell is one scenario × subject × seed.
+type MatrixCell struct {
+	Scenario string `json:"scenario"`
+	Subject  string `json:"subject"`
+	Seed     int64  `json:"seed"`
+	// Safe is the scenario's kind: a safe scenario must pass, an unsafe one
+	// must be detected.
+	Safe bool `json:"safe"`
+	// Expected is the expectation's label ("valid", "detected", ...).
+	Expected string `json:"expected"`
+	// Informational is true when the expectation requires nothing (a
+	// mutant on a safe scenario): its verdict is shown, never counted as a
+	// false positive or a miss.
+	Informational bool `json:"informational,omitempty"`
+	// Skip says why the cell was not run ("" when it ran).
+	Skip    string        `json:"skip,omitempty"`
+	Verdict model.Verdict `json:"verdict,omitempty"`
+	// Invalid lists the checkers that said invalid.
+	Invalid []string `json:"invalid,omitempty"`
+	// OK says the verdict met the expectation (skipped cells are OK).
+	OK bool `json:"ok"`
+	// Why says how it did not, or why it was skipped.
+	Why string `json:"why,omitempty"`
+	// Error is an infrastructure error: the run is no verdict.
+	Error string `json:"error,omitempty"`
+	// Dir is the run directory, relative to the directory of the
+	// matrix.json that lists the cell ("" when none was written).
+	Dir string `json:"dir,omitempty"`
+	// Wall is how long the cell took: start-up, run and check.
+	Wall time.Duration `json:"wall_ns"`
+	// FirstDetection is when, from the run's start, the first violation
+	// was complete (see FirstViolation); 0 when none was found.
+	FirstDetection time.Duration `json:"first_detection_ns,omitempty"`
+}
+
+// Key names the cell: scenario/subject/seed.
+func (c MatrixCell) Key() string { return fmt.Sprintf("%s/%s/%d", c.Scenario, c.Subject, c.Seed) }
+
+// Detected reports whether the cell ran and some checker said invalid.
+func (c MatrixCell) Detected() bool {
+	return c.Error == "" && c.Skip == "" && c.Verdict == model.Invalid
+}
+
+// FirstViolation returns the earliest time into the run at which a violation
+// that a checker reported invalid was complete: for each example, the
+// latest return among its ops; the least over all examples. ok is false
+// when no invalid result carries an op.
+func FirstViolation(rep model.Report) (at time.Duration, ok bool) {
+	for _, r := range rep.Results {
+		if r.Verdict != model.Invalid {
+			continue
+		}
+		for _, e := range r.Examples {
+			var last int64
+			for _, op := range e.Ops {
+				last = max(last, op.Return, op.Call)
+			}
+			if len(e.Ops) > 0 && (!ok || time.Duration(last) < at) {
+				at, ok = time.Duration(last), true
+			}
+		}
+	}
+	return at, ok
+}
+
+// WriteMatrixJSON writes m as indented JSON, with its version set.
+func WriteMatrixJSON(w io.Writer, m MatrixFile) error {
+	m.Version = matrixVersion
+	if m.Cells == nil {
+		m.Cells = []MatrixCell{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(m)
+}
+
+// LoadMatrix reads a matrix.json, naming the file in every error.
+func LoadMatrix(path string) (MatrixFile, error) {
+	var m MatrixFile
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: not a lockcheck matrix: %v", path, err)
+	}
+	if m.Version != matrixVersion {
+		return m, fmt.Errorf("%s: matrix version %d, this lockcheck reads version %d", path, m.Version, matrixVersion)
+	}
+	return m, nil
+}
