@@ -57,6 +57,7 @@ func commands() []command {
 		{"workloads", "list the workloads", workloadsCmd},
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
+		{"report", "merge nightly outputs (shards from any number of machines) into one matrix: Markdown, JSON, HTML", reportCmd},
 		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},
 		{"version", "print lockcheck's module version, Go version and VCS revision", versionCmd},
 	}
@@ -127,6 +128,7 @@ Examples:
   lockcheck scenarios client-stall                # one scenario in detail
   lockcheck check results/runs/mixed-reentrant/20261122T101500-42
   lockcheck nightly --seeds 3
+  lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…
   lockcheck bench --quick
 
 Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input or infrastructure error.

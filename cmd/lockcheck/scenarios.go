@@ -131,6 +131,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 const nightlyExamples = `  lockcheck nightly                                   # every scenario × reentrant, fair, fenced, simple, redlock, reentrant-wait × 3 seeds
   lockcheck nightly --seeds 5 --subjects reentrant,fair
   lockcheck nightly --scenarios client-stall,partition-long --subjects mutant-check-then-set
+  lockcheck nightly --seeds 20 --shard 2/4 --out shard-2   # one of 4 machines; merge with lockcheck report
 `
 
 func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
@@ -141,8 +142,13 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	out := fs.String("out", "results", "base directory: runs go to <out>/runs/nightly/<time>/")
 	duration := fs.Duration("duration", 0, "length of each run (default: the scenario's)")
 	checkTime := fs.Duration("check-timeout", 0, "bound on each linearizability check (default 60s)")
+	shardFlag := fs.String("shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
+	}
+	shard, err := scenario.ParseShard(*shardFlag)
+	if err != nil {
+		return exitUsage, usagef("--shard: %v", err)
 	}
 	if *nseeds < 1 {
 		return exitUsage, usagef("--seeds: %d, want >= 1", *nseeds)
@@ -170,13 +176,15 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 		seeds[i] = int64(i + 1)
 	}
 	start := time.Now()
-	base := filepath.Join(*out, "runs", "nightly", start.UTC().Format("20060102T150405"))
+	base := filepath.Join(*out, "runs", "nightly", start.UTC().Format("20060102T150405")+shardSuffix(shard))
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return exitUsage, err
 	}
-	fmt.Fprintf(e.stderr, "lockcheck nightly: %d scenarios × %d subjects × %d seeds into %s\n", len(scs), len(subjects), len(seeds), base)
+	fmt.Fprintf(e.stderr, "lockcheck nightly: %d scenarios × %d subjects × %d seeds%s into %s\n", len(scs), len(subjects), len(seeds), shardNote(shard), base)
 	quiet := &env{stdout: discard{}, stderr: discard{}}
+	walls := &cellWalls{}
 	run := func(ctx context.Context, c scenario.Cell) (model.Report, string, error) {
+		defer walls.time(c)()
 		dir := filepath.Join(base, c.Scenario.Name, c.Subject.Name+"-"+strconv.FormatInt(c.Seed, 10))
 		sum, dir, degraded, err := runScenario(ctx, quiet, c.Scenario, c.Subject.Name, c.Seed, *duration, *checkTime, dir)
 		if err == nil && degraded != nil {
@@ -194,18 +202,10 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		fmt.Fprintf(e.stderr, "  %-24s %-10s seed %d: %-8s %s\n", o.Scenario.Name, o.Subject.Name, o.Seed, o.Report.Verdict, status)
 	}
-	outs := scenario.Matrix(ctx, scs, subjects, seeds, run, done)
-	title := fmt.Sprintf("lockcheck nightly %s (%s)", start.UTC().Format(time.RFC3339), time.Since(start).Round(time.Second))
-	mf, err := os.Create(filepath.Join(base, "matrix.md"))
-	if err != nil {
+	outs := scenario.ShardMatrix(ctx, shard, scs, subjects, seeds, run, done)
+	m := nightlyMatrix{base: base, shard: shard, start: start, outs: outs, walls: walls, interrupted: interrupted(ctx)}
+	if err := m.write(); err != nil {
 		return exitUsage, err
-	}
-	werr := scenario.WriteMarkdown(mf, title, outs)
-	if cerr := mf.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return exitUsage, werr
 	}
 	if err := scenario.WriteTable(e.stdout, outs, false); err != nil {
 		return exitUsage, err
