@@ -25,10 +25,15 @@ import (
 // again at the tail. A waiter that gives up (wait over, ctx ended) removes
 // itself and moves everyone behind it earlier by its wait. TryLock with
 // wait 0 never queues. Deadlines use the client clock: skew between clients
-// skews evictions. Beyond Redisson, an unlock's wake-up is never lost with
-// the head it went to: when a waiter leaves the queue, or a script purges a
-// stale head, while the lock is free, the new head is woken (otherwise it
-// would sleep until the holder's TTL it last saw, a whole lease).
+// skews evictions. Beyond Redisson, a grant moves the remaining deadlines
+// (Redisson: earlier by the grantee's wait) no further than leaves the new
+// head its wait after the new hold's lease: otherwise, once the queue had
+// stayed busy longer than a lease, a live head with a short wait was
+// evicted by the next caller, who overtook it. Also beyond Redisson, an
+// unlock's wake-up is never lost with the head it went to: when a waiter
+// leaves the queue, or a script purges a stale head, while the lock is
+// free, the new head is woken (otherwise it would sleep until the holder's
+// TTL it last saw, a whole lease).
 //
 // Reentrancy, leases, the watchdog, Lost and Abandon work as for
 // ReentrantLock. Unlike Redisson, Unlock of a lock nobody holds (its lease

@@ -48,15 +48,25 @@ if purged and redis.call('exists', KEYS[1]) == 0 then
 end
 
 -- Grant: the lock is free and nobody, or the caller, is at the head. Every
--- remaining waiter's deadline moves ARGV[3] earlier (no timeout drift).
+-- remaining waiter's deadline moves by the same amount (their spacing, each
+-- one's wait, stays): Redisson moves them ARGV[3] earlier (no timeout
+-- drift), which anchors the new head's deadline at the start of the busy
+-- period; beyond Redisson, never so far that the new head keeps less than
+-- its wait after this hold's lease (deadline >= now + lease + its wait, as
+-- if it had queued just now), or a long busy period evicts live waiters.
 if (redis.call('exists', KEYS[1]) == 0)
     and ((redis.call('exists', KEYS[2]) == 0)
       or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+  local mine = redis.call('zscore', KEYS[3], ARGV[2])
+  local shift = -tonumber(ARGV[3])
+  if mine ~= false then
+    shift = math.max(shift, tonumber(ARGV[4]) + tonumber(ARGV[1]) - tonumber(mine))
+  end
   redis.call('lpop', KEYS[2])
   redis.call('zrem', KEYS[3], ARGV[2])
   local waiters = redis.call('zrange', KEYS[3], 0, -1)
   for i = 1, #waiters, 1 do
-    redis.call('zincrby', KEYS[3], -tonumber(ARGV[3]), waiters[i])
+    redis.call('zincrby', KEYS[3], shift, waiters[i])
   end
   redis.call('hset', KEYS[1], ARGV[2], 1)
   redis.call('pexpire', KEYS[1], ARGV[1])

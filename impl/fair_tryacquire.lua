@@ -42,14 +42,22 @@ if purged and redis.call('exists', KEYS[1]) == 0 then
   end
 end
 
+-- Grant: as in fair_acquire.lua, the remaining deadlines move ARGV[4]
+-- earlier (Redisson), but never so far that the new head keeps less than
+-- its wait after this hold's lease.
 if (redis.call('exists', KEYS[1]) == 0)
     and ((redis.call('exists', KEYS[2]) == 0)
       or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
+  local mine = redis.call('zscore', KEYS[3], ARGV[2])
+  local shift = -tonumber(ARGV[4])
+  if mine ~= false then
+    shift = math.max(shift, tonumber(ARGV[3]) + tonumber(ARGV[1]) - tonumber(mine))
+  end
   redis.call('lpop', KEYS[2])
   redis.call('zrem', KEYS[3], ARGV[2])
   local waiters = redis.call('zrange', KEYS[3], 0, -1)
   for i = 1, #waiters, 1 do
-    redis.call('zincrby', KEYS[3], -tonumber(ARGV[4]), waiters[i])
+    redis.call('zincrby', KEYS[3], shift, waiters[i])
   end
   redis.call('hset', KEYS[1], ARGV[2], 1)
   redis.call('pexpire', KEYS[1], ARGV[1])
