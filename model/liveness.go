@@ -56,8 +56,16 @@ func Waits(h *History) []ProcessWaits {
 }
 
 // CheckLive summarises waits: acquires, grants, give-ups, the longest wait
-// per process and starved processes. It is Valid unless opts.MaxWait is set
-// and an acquire that overlapped no fault window waited longer.
+// per process and starved processes, and bounds them (Options.MaxWait):
+//   - MaxWait > 0: an acquire that overlapped no fault window and waited
+//     longer is a violation;
+//   - MaxWait == 0 (the default): an acquire that spent longer than
+//     DefaultWaitLeases of its lock's longest lease on a free lock (no other
+//     process may have held it, no fault window open) is a violation: a
+//     lost wake-up;
+//   - MaxWait < 0: no bound; the verdict is Valid.
+//
+// The explanation states the bound used.
 func CheckLive(h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckLiveness, Verdict: Valid}
@@ -82,31 +90,87 @@ func CheckLive(h *History, opts Options) Result {
 	}
 	res.Explanation = fmt.Sprintf("%d acquires by %d processes: %d granted, %d gave up, %d unknown; %d starved; longest waits: %s",
 		acq, len(ws), ok, failed, unknown, starved, strings.Join(parts, ", "))
-	if opts.MaxWait > 0 {
-		horizon := h.horizon()
-		for i := range h.Ops {
-			o := &h.Ops[i]
-			if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait {
-				continue
-			}
-			faulted := false
-			for _, f := range h.Faults {
-				faulted = faulted || (f.Start <= o.Return && f.end(horizon) >= o.Call)
-			}
-			if faulted {
-				continue
-			}
-			res.Count++
-			if len(res.Examples) < opts.maxExamples() {
-				res.Examples = append(res.Examples, Example{Lock: o.Lock, Ops: []Op{*o},
-					Summary: fmt.Sprintf("p%d waited %s (> %s) with no fault", o.Process, time.Duration(o.Return-o.Call), opts.MaxWait)})
-			}
+	bound(h, opts, &res)
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// bound applies opts.MaxWait (see CheckLive) to res.
+func bound(h *History, opts Options, res *Result) {
+	switch {
+	case opts.MaxWait < 0:
+		res.Explanation += "; no bound on waits (off)"
+		return
+	case opts.MaxWait == 0:
+		bounds, bad, n := checkFreeWaits(h, opts)
+		res.Count, res.Examples = n, bad
+		res.Explanation += "; bound: " + describeBounds(bounds)
+		if n > 0 {
+			res.Explanation += fmt.Sprintf("; %d waits over the bound on a free lock outside faults", n)
 		}
+	default:
+		res.Explanation += fmt.Sprintf("; bound: %s per acquire outside faults (set)", opts.MaxWait)
+		res.Count, res.Examples = checkTotalWaits(h, opts)
 		if res.Count > 0 {
-			res.Verdict = Invalid
 			res.Explanation += fmt.Sprintf("; %d waits over %s outside faults", res.Count, opts.MaxWait)
 		}
 	}
-	res.Elapsed = time.Since(start)
-	return res
+	if res.Count > 0 {
+		res.Verdict = Invalid
+	}
+}
+
+// checkTotalWaits counts the acquires that overlapped no fault window and
+// waited longer than opts.MaxWait.
+func checkTotalWaits(h *History, opts Options) (n int, bad []Example) {
+	horizon := h.horizon()
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait {
+			continue
+		}
+		faulted := false
+		for _, f := range h.Faults {
+			faulted = faulted || (f.Start <= o.Return && f.end(horizon) >= o.Call)
+		}
+		if faulted {
+			continue
+		}
+		n++
+		if len(bad) < opts.maxExamples() {
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{*o},
+				Summary: fmt.Sprintf("p%d waited %s (> %s) with no fault", o.Process, time.Duration(o.Return-o.Call), opts.MaxWait)})
+		}
+	}
+	return n, bad
+}
+
+// describeBounds renders the derived liveness bounds, e.g. "3s (lock s) of
+// free lock per acquire outside faults (2 leases, derived from the run's
+// leases)".
+func describeBounds(bounds map[string]time.Duration) string {
+	if len(bounds) == 0 {
+		return fmt.Sprintf("%d leases of free lock per acquire outside faults (no acquires)", DefaultWaitLeases)
+	}
+	by := map[time.Duration][]string{}
+	var ds []time.Duration
+	for l, d := range bounds {
+		if by[d] == nil {
+			ds = append(ds, d)
+		}
+		by[d] = append(by[d], l)
+	}
+	sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
+	var parts []string
+	for _, d := range ds {
+		names := by[d]
+		sort.Strings(names)
+		what := "lock " + names[0]
+		if len(names) > 1 {
+			what = fmt.Sprintf("%d locks", len(names))
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s)", d, what))
+	}
+	return fmt.Sprintf("%s of free lock per acquire outside faults (%d leases, derived from the run's leases)",
+		strings.Join(parts, ", "), DefaultWaitLeases)
 }

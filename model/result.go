@@ -176,8 +176,10 @@ type Options struct {
 	// segment) needs far less and must stay decidable. A larger segment is
 	// not checked and makes the verdict Unknown, saying so.
 	MaxSegmentOps int
-	// MaxWait, if > 0, makes the liveness checker report Invalid when an
-	// acquire that overlapped no fault window waited longer than this.
+	// MaxWait bounds waits for the liveness checker (CheckLive): > 0, an
+	// acquire that overlapped no fault window and waited longer is
+	// Invalid; 0, the bound is derived from the leases (DefaultWaitLeases
+	// of waiting on a free lock outside faults); < 0, no bound.
 	MaxWait time.Duration
 }
 

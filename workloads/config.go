@@ -33,8 +33,11 @@ type RunConfig struct {
 	// subjects that take run settings (Subject.Configure). Short leases make
 	// the holds of retired processes run out fast. Default 1.5 s.
 	WatchdogLease time.Duration `json:"watchdog_lease"`
-	// MaxWait, if > 0, makes the liveness checker report an acquire that
-	// waited longer than this outside every fault window.
+	// MaxWait bounds waits for the liveness checker (model.Options.MaxWait):
+	// > 0, an acquire that waited longer than this outside every fault
+	// window is a violation; 0, the bound is derived from the run's leases
+	// (model.DefaultWaitLeases of waiting on a free lock outside faults);
+	// < 0, no bound.
 	MaxWait time.Duration `json:"max_wait,omitempty"`
 	// InFlight is how long a request may still reach Redis after its client
 	// gave up on it; it is added to the deadline of every info op (which is
@@ -125,7 +128,7 @@ func (c RunConfig) Validate() error {
 		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
 	case c.Clients < 0:
 		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
-	case c.OpTimeout < 0, c.CheckTimeout < 0, c.MaxWait < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
+	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
 		return errors.New("run config: negative timeout")
 	}
 	p, err := c.ResolvePlan()

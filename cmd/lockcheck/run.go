@@ -56,7 +56,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
-	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default 1s for the hunt workload, else off)")
+	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 1s for the hunt workload, else 2 leases of waiting on a free lock outside faults, derived from the run's leases)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	f.remote.add(fs)
@@ -173,11 +173,14 @@ func (f *runFlags) plan() (runPlan, error) {
 	if f.clients < 0 {
 		return runPlan{}, usagef("--clients: %d is negative", f.clients)
 	}
-	if f.maxWait < 0 {
+	switch {
+	case f.maxWait < 0: // not given: the hunt's 1 s, else derived from the leases
 		f.maxWait = 0
 		if f.workload == "hunt" {
 			f.maxWait = time.Second
 		}
+	case f.maxWait == 0: // --max-wait 0: off
+		f.maxWait = -1
 	}
 	if f.watchdog < 0 || f.checkTime < 0 {
 		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")

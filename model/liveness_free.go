@@ -1,0 +1,162 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// DefaultWaitLeases is the liveness bound used when Options.MaxWait is 0, in
+// leases: an acquire (granted or given up) that spent longer than this many
+// of its lock's longest lease waiting on a free lock, outside every fault
+// window, is a violation. A lock that bounds every wait by the holder's TTL
+// (Redisson's waiting) loses at most one lease per lost wake-up, and a
+// wake-up is lost only through a fault; a lost wake-up without that bound
+// leaves the waiter on the free lock until its context ends.
+const DefaultWaitLeases = 2
+
+// span is a time interval [from, to] in history nanoseconds.
+type span struct{ from, to int64 }
+
+// holdSpans returns, per process, the intervals in which it may have held
+// lock: from the grant's reply (a grant takes effect before it, by the
+// reply's latency) to the final release's reply; a hold whose release is
+// unknown (info) or that a retired acquire (info) may have taken lasts one
+// lease past the op's deadline (a retired handle no longer renews); a hold
+// never released lasts to the horizon.
+func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map[int][]span {
+	type state struct {
+		count int
+		start int64
+		lease int64
+	}
+	cur := map[int]*state{}
+	out := map[int][]span{}
+	for _, o := range opsByCall(h, lock) {
+		s := cur[o.Process]
+		if s == nil {
+			s = &state{}
+			cur[o.Process] = s
+		}
+		switch {
+		case o.Kind == Acquire && o.Outcome == OK:
+			if s.count == 0 {
+				s.start, s.lease = o.Return, lease(o)
+			}
+			s.count++
+		case o.Kind == Acquire && o.Outcome == Info:
+			from := o.Call
+			if s.count > 0 {
+				from = s.start
+			}
+			out[o.Process] = append(out[o.Process], span{from, o.effectiveDeadline() + lease(o)})
+			s.count = 0
+		case o.Kind == Release && s.count > 0:
+			end := o.Return
+			switch o.Outcome {
+			case OK:
+				if s.count--; s.count > 0 {
+					continue
+				}
+			case Info:
+				end = o.effectiveDeadline() + s.lease
+			}
+			out[o.Process] = append(out[o.Process], span{s.start, end})
+			s.count = 0
+		}
+	}
+	for p, s := range cur {
+		if s.count > 0 {
+			out[p] = append(out[p], span{s.start, horizon})
+		}
+	}
+	return out
+}
+
+// opsByCall returns lock's acquires and releases ordered by call time.
+func opsByCall(h *History, lock string) []Op {
+	var ops []Op
+	for _, o := range h.Ops {
+		if o.Lock == lock && (o.Kind == Acquire || o.Kind == Release) {
+			ops = append(ops, o)
+		}
+	}
+	sort.SliceStable(ops, func(a, b int) bool { return ops[a].Call < ops[b].Call })
+	return ops
+}
+
+// uncovered returns how much of [from, to] no span in covers (covers is
+// sorted by from).
+func uncovered(from, to int64, covers []span) int64 {
+	free, at := int64(0), from
+	for _, c := range covers {
+		if c.from >= to {
+			break
+		}
+		if c.to <= at {
+			continue
+		}
+		if c.from > at {
+			free += c.from - at
+		}
+		at = max(at, c.to)
+		if at >= to {
+			return free
+		}
+	}
+	return free + max(0, to-at)
+}
+
+// checkFreeWaits flags acquires (granted or given up) that spent longer
+// than DefaultWaitLeases of their lock's longest lease on a free lock: time
+// in which no other process may have held it and no fault window was open.
+// It returns the bound it used per lock and the violations.
+func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, bad []Example, count int) {
+	horizon := h.horizon()
+	lease := func(o Op) int64 {
+		if o.Lease > 0 {
+			return o.Lease
+		}
+		return opts.watchdogLease()
+	}
+	var faults []span
+	for _, f := range h.Faults {
+		faults = append(faults, span{f.Start, f.end(horizon)})
+	}
+	bounds = map[string]time.Duration{}
+	for _, l := range lockNames(h) {
+		var longest int64
+		for _, o := range h.Ops {
+			if o.Lock == l && o.Kind == Acquire {
+				longest = max(longest, lease(o))
+			}
+		}
+		bound := DefaultWaitLeases * longest
+		bounds[l] = time.Duration(bound)
+		holds := holdSpans(h, l, lease, horizon)
+		for _, o := range h.Ops {
+			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= bound {
+				continue
+			}
+			covers := append([]span(nil), faults...)
+			for p, hs := range holds {
+				if p != o.Process {
+					covers = append(covers, hs...)
+				}
+			}
+			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+			free := uncovered(o.Call, o.Return, covers)
+			if free <= bound {
+				continue
+			}
+			count++
+			if len(bad) < opts.maxExamples() {
+				bad = append(bad, Example{Lock: l, Ops: []Op{o},
+					Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s: %d leases)",
+						o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound), DefaultWaitLeases),
+					Cause: "no holder and no fault explains the wait: a lost wake-up"})
+			}
+		}
+	}
+	return bounds, bad, count
+}

@@ -1,0 +1,78 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// The default liveness bound (Options.MaxWait == 0) is DefaultWaitLeases of
+// waiting on a free lock outside faults; with testLease = 1000 that is 2000.
+func TestLivenessDefaultBound(t *testing.T) {
+	// p0 holds [10, 110]; p1 waits from 5 to 5000.
+	held := []Op{acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK)}
+	tests := []struct {
+		name string
+		h    *History
+		opts Options
+		want Verdict
+	}{
+		{"lost wake-up: waits 4.9 leases on a free lock", hist(append(held, acq(1, "L", 5, 5000, OK))...), Options{}, Invalid},
+		{"a waiter that gave up counts too", hist(append(held, acq(1, "L", 5, 5000, Fail))...), Options{}, Invalid},
+		{"off", hist(append(held, acq(1, "L", 5, 5000, OK))...), Options{MaxWait: -1}, Valid},
+		{"within the bound", hist(append(held, acq(1, "L", 5, 2000, OK))...), Options{}, Valid},
+		{"a long wait behind holders is not a lost wake-up", hist(
+			acq(0, "L", 0, 10, OK), rel(0, "L", 2000, 2010, OK),
+			acq(2, "L", 5, 2020, OK), rel(2, "L", 4000, 4010, OK),
+			acq(1, "L", 6, 4100, OK)), Options{}, Valid},
+		{"free time inside a fault window does not count", &History{
+			Ops:    append(held, acq(1, "L", 5, 5000, OK)),
+			Faults: []Fault{{Name: "pause", Start: 200, End: 4900}}}, Options{}, Valid},
+		{"a retired acquire may hold one lease past its deadline", hist(append(held,
+			withDeadline(acq(2, "L", 100, 200, Info), 300), acq(1, "L", 5, 3000, OK))...), Options{}, Valid},
+		{"a hold never released lasts to the end", hist(acq(0, "L", 0, 10, OK), acq(1, "L", 5, 5000, Fail)), Options{}, Valid},
+		{"the bound scales with the lease", hist(append(held, withLease(acq(1, "L", 5, 5000, OK), 3000))...), Options{}, Valid},
+		{"a set bound counts the whole wait", hist(
+			acq(0, "L", 0, 10, OK), rel(0, "L", 2000, 2010, OK),
+			acq(1, "L", 6, 2100, OK)), Options{MaxWait: 1000}, Invalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := CheckLive(tt.h, tt.opts)
+			if res.Verdict != tt.want {
+				t.Fatalf("verdict %s, want %s: %s %v", res.Verdict, tt.want, res.Explanation, res.Examples)
+			}
+			if !strings.Contains(res.Explanation, "bound") {
+				t.Fatalf("explanation does not state the bound: %s", res.Explanation)
+			}
+		})
+	}
+}
+
+// The explanation says which bound applied, so a valid verdict is never
+// mistaken for a checked bound when it was off.
+func TestLivenessStatesBound(t *testing.T) {
+	h := hist(acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK))
+	for _, tt := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "2µs (lock L) of free lock per acquire outside faults (2 leases, derived from the run's leases)"},
+		{Options{MaxWait: -1}, "no bound on waits (off)"},
+		{Options{MaxWait: 5}, "bound: 5ns per acquire outside faults (set)"},
+	} {
+		if res := CheckLive(h, tt.opts); !strings.Contains(res.Explanation, tt.want) {
+			t.Errorf("MaxWait %v: %q does not say %q", tt.opts.MaxWait, res.Explanation, tt.want)
+		}
+	}
+}
+
+func TestUncovered(t *testing.T) {
+	covers := []span{{0, 10}, {5, 20}, {30, 40}, {35, 38}, {60, 100}}
+	for _, tt := range []struct{ from, to, want int64 }{
+		{0, 100, 10 + 20}, {15, 35, 10}, {40, 60, 20}, {100, 150, 50}, {2, 8, 0},
+	} {
+		if got := uncovered(tt.from, tt.to, covers); got != tt.want {
+			t.Errorf("uncovered(%d, %d) = %d, want %d", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
