@@ -18,8 +18,15 @@ type Expect struct {
 	// cell is informational).
 	Verdict model.Verdict
 	// Checkers are verdicts individual checkers must give (a checker
-	// listed here must have run).
+	// listed here must have run): on an unsafe scenario, Invalid for the
+	// checkers that own the property it breaks (they must fire).
 	Checkers map[string]model.Verdict
+	// Quiet are checkers that must not fire (report Invalid); one that did
+	// not run is quiet. An unsafe scenario detected only by a bystander (a
+	// fair lock whose stalled holder delays its queue, say) does not meet
+	// an expectation that names the owner in Checkers and the bystander
+	// here.
+	Quiet []string
 	// Skip, if set, says why the subject cannot run on the scenario's
 	// topology: the cell is recorded as skipped, never run, never failed.
 	Skip string
@@ -52,6 +59,11 @@ func (e Expect) Match(rep model.Report) (bool, string) {
 			why = append(why, fmt.Sprintf("%s %s, want %s", c, r.Verdict, want))
 		}
 	}
+	for _, c := range e.Quiet {
+		if r, ok := rep.Result(c); ok && r.Verdict == model.Invalid {
+			why = append(why, c+" invalid, must not fire")
+		}
+	}
 	return len(why) == 0, strings.Join(why, "; ")
 }
 
@@ -80,6 +92,52 @@ var (
 	// not trip over it).
 	ExpectAny = Expect{Label: "-"}
 )
+
+// DefaultOwners are the checkers that own the property the catalog's unsafe
+// scenarios break, mutual exclusion: the lock's own history stops being
+// linearizable (the protected register may or may not see the overlap).
+var DefaultOwners = []string{model.CheckLinearizable}
+
+// Bystanders are the checkers of properties no unsafe scenario breaks
+// outside its fault windows (they excuse what overlaps a fault): on an
+// unsafe scenario they must stay quiet for every subject but mutants.
+var Bystanders = []string{model.CheckFairness, model.CheckLiveness}
+
+// OwnedBy completes e, the expectation of subject s on an unsafe scenario
+// whose broken property owners own: a detecting expectation that names no
+// checker requires every owner to fire, and one that names no quiet
+// checkers requires the bystanders it does not name to stay quiet (except
+// for mutants, which may break anything). Other expectations are returned
+// unchanged.
+func OwnedBy(e Expect, owners []string, s workloads.Subject) Expect {
+	if !e.Detects() {
+		return e
+	}
+	if len(e.Checkers) == 0 {
+		e.Checkers = map[string]model.Verdict{}
+		for _, c := range owners {
+			e.Checkers[c] = model.Invalid
+		}
+		e.Label = "detected by " + abbrevs(owners)
+	}
+	if e.Quiet == nil && s.Kind != workloads.KindMutant {
+		e.Quiet = []string{}
+		for _, c := range Bystanders {
+			if _, named := e.Checkers[c]; !named {
+				e.Quiet = append(e.Quiet, c)
+			}
+		}
+	}
+	return e
+}
+
+func abbrevs(checkers []string) string {
+	out := make([]string, len(checkers))
+	for i, c := range checkers {
+		out[i] = abbrev(c)
+	}
+	return strings.Join(out, "+")
+}
 
 // DefaultExpect is the expectation of a scenario without an override:
 // reference, peer and user locks pass safe scenarios; every lock is caught

@@ -167,9 +167,28 @@ func abbrev(checker string) string {
 	return checker
 }
 
+// detected1 says whether a cell detected the violation: its verdict is
+// invalid and every checker its expectation requires to fire did (a cell
+// made invalid only by a bystander did not detect it).
+func detected1(o Outcome) bool {
+	if o.Err != nil || o.Report.Verdict != model.Invalid {
+		return false
+	}
+	for c, want := range o.Expect.Checkers {
+		if want != model.Invalid {
+			continue
+		}
+		if r, ok := o.Report.Result(c); !ok || r.Verdict != model.Invalid {
+			return false
+		}
+	}
+	return true
+}
+
 // tableRows returns the matrix's header and rows: scenario, subject,
 // expected, one column per seed, detection rate (unsafe scenarios: cells
-// whose verdict is invalid), and whether the row is as expected.
+// where the checkers that own the property fired), and whether the row is
+// as expected.
 func tableRows(outs []Outcome) ([]string, [][]string) {
 	rs := rows(outs)
 	nseeds := 0
@@ -187,7 +206,7 @@ func tableRows(outs []Outcome) ([]string, [][]string) {
 		detected, ok := 0, 0
 		for _, o := range r.outs {
 			line = append(line, fmt.Sprintf("%d: %s", o.Seed, got(o)))
-			if o.Err == nil && o.Report.Verdict == model.Invalid {
+			if detected1(o) {
 				detected++
 			}
 			if o.OK {

@@ -46,7 +46,8 @@ type Scenario struct {
 	// WatchdogLease is the lease of watchdog-renewed holds (0: 1.5 s).
 	WatchdogLease time.Duration
 	// MaxWait, if > 0, makes the liveness checker flag an acquire that
-	// waited longer outside every fault window.
+	// waited longer outside every fault window; 0 leaves the bound derived
+	// from the leases (see workloads.RunConfig.MaxWait); < 0 turns it off.
 	MaxWait time.Duration
 	// LossyFaults names the faults that may make Redis forget locks, for
 	// the explanations of violations (nil: model.DefaultLossyFaults).
@@ -58,6 +59,10 @@ type Scenario struct {
 	Faults FaultsFunc
 	// Expect, if set, overrides DefaultExpect for some subjects.
 	Expect func(s workloads.Subject) (Expect, bool)
+	// Owners are the checkers that own the property an unsafe scenario
+	// breaks: each must fire for every subject whose expectation detects
+	// and names no checker (nil: DefaultOwners). See OwnedBy.
+	Owners []string
 	// Skip, if set, says why s cannot run on this scenario ("" : it can).
 	// Nil means DefaultSkip.
 	Skip func(s workloads.Subject) string
@@ -84,17 +89,29 @@ type World struct {
 	Duration time.Duration
 }
 
-// Expectation returns what s must produce under this scenario.
+// Expectation returns what s must produce under this scenario. On an
+// unsafe scenario a detecting expectation names the checkers that must fire
+// (the scenario's Owners unless it says otherwise) and the bystanders that
+// must not (OwnedBy): "invalid for any reason" is not a detection.
 func (sc Scenario) Expectation(s workloads.Subject) Expect {
 	if why := sc.skip(s); why != "" {
 		return Expect{Label: "skipped", Skip: why}
 	}
+	e, ok := Expect{}, false
 	if sc.Expect != nil {
-		if e, ok := sc.Expect(s); ok {
-			return e
-		}
+		e, ok = sc.Expect(s)
 	}
-	return DefaultExpect(sc.Safe, s)
+	if !ok {
+		e = DefaultExpect(sc.Safe, s)
+	}
+	if sc.Safe {
+		return e
+	}
+	owners := sc.Owners
+	if owners == nil {
+		owners = DefaultOwners
+	}
+	return OwnedBy(e, owners, s)
 }
 
 // Options are one run of a scenario.

@@ -1,0 +1,109 @@
+package scenario
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+func subject(t *testing.T, name string) workloads.Subject {
+	t.Helper()
+	s, err := workloads.Subjects.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// fairnessOnly is the report of issue 14 item 5: the fair lock on
+// client-stall, invalid through the fairness checker alone while mutual
+// exclusion held.
+var fairnessOnly = report(model.Invalid, map[string]model.Verdict{
+	model.CheckLinearizable: model.Valid, model.CheckMutualExclusion: model.Valid,
+	model.CheckFairness: model.Invalid, model.CheckLiveness: model.Valid,
+})
+
+// An unsafe scenario is met only when the checkers that own the broken
+// property fire and the bystanders stay quiet, for every subject: "invalid
+// for any reason" is not a detection.
+func TestUnsafeExpectationsNameOwners(t *testing.T) {
+	owned := report(model.Invalid, map[string]model.Verdict{
+		model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid,
+		model.CheckFairness: model.Valid, model.CheckLiveness: model.Valid,
+	})
+	ownedPlusFair := report(model.Invalid, map[string]model.Verdict{
+		model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid,
+		model.CheckFairness: model.Invalid, model.CheckLiveness: model.Valid,
+	})
+	for _, tt := range []struct{ scenario, subject string }{
+		{"client-stall", "fair"}, {"client-stall", "reentrant"}, {"client-stall", "redsync"},
+		{"restart-no-persistence", "fair"}, {"restart-no-persistence", "simple"}, {"restart-no-persistence", "redislock"},
+		{"partition-long", "simple"},
+	} {
+		sc, err := Lookup(tt.scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := sc.Expectation(subject(t, tt.subject))
+		if e.Checkers[model.CheckLinearizable] != model.Invalid {
+			t.Errorf("%s/%s: expectation %q does not require linearizable to fire: %+v", tt.scenario, tt.subject, e.Label, e.Checkers)
+		}
+		if !slices.Contains(e.Quiet, model.CheckFairness) || !slices.Contains(e.Quiet, model.CheckLiveness) {
+			t.Errorf("%s/%s: bystanders not required quiet: %v", tt.scenario, tt.subject, e.Quiet)
+		}
+		if ok, why := e.Match(fairnessOnly); ok || !strings.Contains(why, model.CheckLinearizable) || !strings.Contains(why, "fairness invalid, must not fire") {
+			t.Errorf("%s/%s: fairness alone met %q (%q)", tt.scenario, tt.subject, e.Label, why)
+		}
+		if ok, why := e.Match(ownedPlusFair); ok || !strings.Contains(why, "fairness") {
+			t.Errorf("%s/%s: a firing bystander met %q (%q)", tt.scenario, tt.subject, e.Label, why)
+		}
+		if ok, why := e.Match(owned); !ok {
+			t.Errorf("%s/%s: the owners' detection did not meet %q: %s", tt.scenario, tt.subject, e.Label, why)
+		}
+	}
+}
+
+// Mutants may break anything: on an unsafe scenario only the owners must
+// fire; safe scenarios and informational cells are unchanged.
+func TestOwnedByLeavesOthers(t *testing.T) {
+	mutant := workloads.Subject{Name: "m", Kind: workloads.KindMutant}
+	e := OwnedBy(ExpectDetected, DefaultOwners, mutant)
+	if e.Quiet != nil || e.Checkers[model.CheckLinearizable] != model.Invalid || e.Label != "detected by lin" {
+		t.Fatalf("mutant: %+v", e)
+	}
+	if got := OwnedBy(ExpectAny, DefaultOwners, subject(t, "fair")); !got.Informational() {
+		t.Fatalf("informational cell got requirements: %+v", got)
+	}
+	sc, _ := Lookup("no-faults")
+	if e := sc.Expectation(subject(t, "fair")); e.Quiet != nil || len(e.Checkers) != 0 || e.Verdict != model.Valid {
+		t.Fatalf("safe scenario: %+v", e)
+	}
+	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, subject(t, "fenced"))
+	if fenced.Checkers[model.CheckMutualExclusion] != model.Valid || !slices.Equal(fenced.Quiet, Bystanders) {
+		t.Fatalf("fences held: %+v", fenced)
+	}
+}
+
+// The matrix shows a cell detected only by a bystander as unexpected and
+// does not count it as a detection.
+func TestMatrixBystanderIsUnexpected(t *testing.T) {
+	sc, _ := Lookup("client-stall")
+	fair := subject(t, "fair")
+	e := sc.Expectation(fair)
+	o := Outcome{Cell: Cell{Scenario: sc, Subject: fair, Seed: 7}, Expect: e, Report: fairnessOnly}
+	o.OK, o.Why = e.Match(o.Report)
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, "t", []Outcome{o}); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{"7: invalid (fair) !", "| 0/1 ", "NO (0/1)", "client-stall / fair / seed 7: linearizable valid, want invalid"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("matrix.md lacks %q:\n%s", want, md)
+		}
+	}
+}
