@@ -168,13 +168,14 @@ type Options struct {
 	// loses data (e.g. every server persists with appendfsync always).
 	LossyFaults []string
 	// MaxSegmentOps bounds the ops of one segment (a stretch of one lock's
-	// history without a quiet point) that porcupine is given (0: 524288;
+	// history without a quiet point) that porcupine is given (0: 131072;
 	// < 0: no bound). porcupine remembers each configuration it visits
 	// with a bitmap of the segment's ops, so a segment of n ops may take up
-	// to about n*n/8 bytes; measured here, a contended lock's 1.24M-op
-	// segment took 13 GB, while a 30 s contended run (60-100k ops, one
-	// segment) needs far less and must stay decidable. A larger segment is
-	// not checked and makes the verdict Unknown, saying so.
+	// to about n*n/8 bytes (2 GiB at the default; measured here, a 60k-op
+	// segment with 2% info ops allocated 640 MB, a 1.24M-op one took 13 GB),
+	// while a 30 s contended run (about 60k ops in one segment) must stay
+	// decidable. A larger segment is not checked and makes the verdict
+	// Unknown, saying so.
 	MaxSegmentOps int
 	// MaxWait bounds waits for the liveness checker (CheckLive): > 0, an
 	// acquire that overlapped no fault window and waited longer is
@@ -204,7 +205,7 @@ func (o Options) maxSegmentOps() int {
 	case o.MaxSegmentOps < 0:
 		return 0
 	}
-	return 1 << 19
+	return 1 << 17
 }
 
 func (o Options) maxExamples() int {

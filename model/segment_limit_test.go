@@ -23,7 +23,10 @@ func TestSegmentOverLimitIsUndecided(t *testing.T) {
 
 // A contended lock has no quiet point, so its whole history is one segment;
 // porcupine's visited-configuration cache would take ~n²/8 bytes for it.
-// Checking such a history must allocate in proportion to its ops.
+// Checking such a history with a segment bound below its size must allocate
+// in proportion to its ops. (The default bound, 131072, keeps a 30 s
+// contended run decidable; this 60k-op history with 2% info ops would then
+// be checked, allocating ~10 KB an op.)
 func TestCheckOneContendedLockAllocatesLinearly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 60k ops")
@@ -31,7 +34,7 @@ func TestCheckOneContendedLockAllocatesLinearly(t *testing.T) {
 	h, _ := simulate(rand.New(rand.NewPCG(60_000, 1)), simConfig{locks: 1, procs: 8, ops: 60_000, infoRate: 0.02})
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	res := CheckLinearizability(h, Options{})
+	res := CheckLinearizability(h, Options{MaxSegmentOps: 1 << 15})
 	runtime.ReadMemStats(&after)
 	if res.Verdict == Invalid {
 		t.Fatalf("a simulated valid history: %s", res.Explanation)

@@ -20,7 +20,7 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 			"its number, or a history without ops) or a history cut short by a run that\n"+
 			"did not finish and holds no violation (verdict unknown, 'complete' column).\n")
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
-	maxSeg := fs.Int("max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 524288; -1: no bound, memory ~ n²/8 bytes)")
+	maxSeg := fs.Int("max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 131072; -1: no bound, memory ~ n²/8 bytes)")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return exitUsage, err
 	}
