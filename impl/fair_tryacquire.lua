@@ -48,16 +48,21 @@ end
 if (redis.call('exists', KEYS[1]) == 0)
     and ((redis.call('exists', KEYS[2]) == 0)
       or (redis.call('lindex', KEYS[2], 0) == ARGV[2])) then
-  local mine = redis.call('zscore', KEYS[3], ARGV[2])
+  -- One ZRANGE WITHSCORES reads the caller's deadline and the others'
+  -- (no extra command on the uncontended path).
+  local all = redis.call('zrange', KEYS[3], 0, -1, 'withscores')
   local shift = -tonumber(ARGV[4])
-  if mine ~= false then
-    shift = math.max(shift, tonumber(ARGV[3]) + tonumber(ARGV[1]) - tonumber(mine))
+  for i = 1, #all, 2 do
+    if all[i] == ARGV[2] then
+      shift = math.max(shift, tonumber(ARGV[3]) + tonumber(ARGV[1]) - tonumber(all[i + 1]))
+    end
   end
   redis.call('lpop', KEYS[2])
   redis.call('zrem', KEYS[3], ARGV[2])
-  local waiters = redis.call('zrange', KEYS[3], 0, -1)
-  for i = 1, #waiters, 1 do
-    redis.call('zincrby', KEYS[3], shift, waiters[i])
+  for i = 1, #all, 2 do
+    if all[i] ~= ARGV[2] then
+      redis.call('zincrby', KEYS[3], shift, all[i])
+    end
   end
   redis.call('hset', KEYS[1], ARGV[2], 1)
   redis.call('pexpire', KEYS[1], ARGV[1])
