@@ -24,8 +24,21 @@ func BenchmarkReentrantContendedHandoff(b *testing.B) {
 	benchContended(b, func(c *Client, name, owner string) Locker { return c.Reentrant(name, owner) })
 }
 
+// BenchmarkFencedUncontended is BenchmarkReentrantUncontended for the fenced
+// lock (one more INCR per grant).
+func BenchmarkFencedUncontended(b *testing.B) {
+	benchUncontended(b, func(c *Client, name, owner string) Locker { return c.Fenced(name, owner) })
+}
+
+// BenchmarkFencedContendedHandoff is BenchmarkReentrantContendedHandoff for
+// the fenced lock.
+func BenchmarkFencedContendedHandoff(b *testing.B) {
+	benchContended(b, func(c *Client, name, owner string) Locker { return c.Fenced(name, owner) })
+}
+
 // benchUncontended measures one lock/unlock cycle of one owner on a free
-// lock, lease 0 (watchdog) and 10 s.
+// lock, lease 0 (watchdog) and 10 s, reporting cycles/s and allocs/op (one
+// op is one cycle).
 func benchUncontended(b *testing.B, newLocker func(c *Client, name, owner string) Locker) {
 	s := redistest.Start(b, faults.ServerConfig{})
 	for _, lease := range []time.Duration{0, 10 * time.Second} {
@@ -33,6 +46,7 @@ func benchUncontended(b *testing.B, newLocker func(c *Client, name, owner string
 			c, _ := newTestClient(b, s, WithWatchdogTimeout(30*time.Second))
 			l := newLocker(c, "bench-uncontended", "o")
 			ctx := context.Background()
+			b.ReportAllocs()
 			start := time.Now()
 			for b.Loop() {
 				if err := l.Lock(ctx, lease); err != nil {
@@ -53,7 +67,8 @@ func benchUncontended(b *testing.B, newLocker func(c *Client, name, owner string
 // (%handoff), and the hand-off latency from the moment the previous holder
 // called Unlock to the grant of a different worker (handoff-p50-µs,
 // handoff-p99-µs; same-owner re-grants excluded), and the acquire and
-// unlock scripts the server ran per cycle (scripts/op: 2 without a herd).
+// unlock scripts the server ran per cycle (scripts/op: 2 without a herd),
+// and allocs/op: the allocations of all workers per cycle.
 func benchContended(b *testing.B, newLocker func(c *Client, name, owner string) Locker) {
 	s := redistest.Start(b, faults.ServerConfig{})
 	for _, workers := range []int{2, 8, 32} {
@@ -76,6 +91,7 @@ func benchContended(b *testing.B, newLocker func(c *Client, name, owner string) 
 			remaining.Store(int64(b.N))
 			stats := redistest.Client(b, s)
 			_, scriptsBefore := serverCommands(b, stats)
+			b.ReportAllocs()
 			b.ResetTimer()
 			start := time.Now()
 			for i := range workers {

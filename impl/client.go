@@ -41,9 +41,10 @@ type Client struct {
 
 	closing chan struct{} // closed by Close
 
-	mu        sync.Mutex
-	closed    bool
-	watchdogs map[*watchdog]struct{}
+	renewals *renewer // the watchdogs of every hold (renewer.go)
+
+	mu     sync.Mutex
+	closed bool
 }
 
 // NewClient makes a Client on rdb. It does not touch the network: the
@@ -60,14 +61,14 @@ func NewClient(rdb redis.UniversalClient, opts ...Option) *Client {
 		o.jitterSeed = seedOf(o.clientID)
 	}
 	return &Client{
-		rdb:       rdb,
-		id:        o.clientID,
-		opts:      o,
-		err:       checkNoRetries(rdb),
-		hub:       newHub(rdb, o.cleanupTimeout),
-		herd:      newJitter(o.jitterSeed),
-		closing:   make(chan struct{}),
-		watchdogs: make(map[*watchdog]struct{}),
+		rdb:      rdb,
+		id:       o.clientID,
+		opts:     o,
+		err:      checkNoRetries(rdb),
+		hub:      newHub(rdb, o.cleanupTimeout),
+		herd:     newJitter(o.jitterSeed),
+		closing:  make(chan struct{}),
+		renewals: newRenewer(o.watchdogTimeout),
 	}
 }
 
@@ -126,15 +127,8 @@ func (c *Client) Close() error {
 	}
 	c.closed = true
 	close(c.closing)
-	wds := make([]*watchdog, 0, len(c.watchdogs))
-	for w := range c.watchdogs {
-		wds = append(wds, w)
-	}
 	c.mu.Unlock()
-	for _, w := range wds {
-		w.stop()
-		w.lost.mark()
-	}
+	c.renewals.close()
 	return c.hub.close()
 }
 

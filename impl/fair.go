@@ -165,7 +165,7 @@ func (l *FairLock) acquire(ctx context.Context, wait, lease time.Duration) (bool
 		if !deadline.IsZero() {
 			left = max(time.Until(deadline), 0)
 		}
-		ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, left, false, try)
+		ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, left, nil, try)
 		if ok {
 			if err := l.hold.granted(l.c, since, lease, r.count, l.view.renew); err != nil {
 				return false, err // Client closed: the hold is not renewed and expires

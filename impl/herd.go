@@ -54,3 +54,14 @@ func (j *jitter) delay(lost int) time.Duration {
 	defer j.mu.Unlock()
 	return time.Duration(j.rng.Int64N(int64(span)))
 }
+
+// period returns a poll period drawn uniformly from [mean/2, 3×mean/2), so
+// pollers of one lock do not fall into step.
+func (j *jitter) period(mean time.Duration) time.Duration {
+	if mean <= 1 {
+		return mean
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return mean/2 + time.Duration(j.rng.Int64N(int64(mean)))
+}

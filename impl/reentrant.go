@@ -31,6 +31,7 @@ type ReentrantLock struct {
 
 	hold  holdState
 	token int64 // fenced: token of the last grant; guarded by hold.mu
+	crowd crowd // how crowded the lock was in recent calls (crowd.go)
 }
 
 func newReentrant(c *Client, name, owner string, fenced bool) *ReentrantLock {
@@ -98,7 +99,7 @@ func (l *ReentrantLock) acquire(ctx context.Context, wait, lease time.Duration) 
 		g, err = l.tryOnce(ctx, lease)
 		return g.ok, g.ttl, err
 	}
-	ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, wait, true, try)
+	ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, wait, &l.crowd, try)
 	if uncertain {
 		return l.resolve(ctx, err, before, since, lease)
 	}

@@ -28,9 +28,11 @@ const minWait = time.Millisecond
 // comes first, and tries again. wait < 0 waits until ctx ends; wait == 0
 // makes exactly one attempt. No subscription is left behind when it returns.
 // A wake-up that arrived before an attempt is answered by that attempt (it
-// does not cause another one). With spread (a channel shared by all
-// waiters), a waiter whose attempts after wake-ups keep failing waits a
-// random delay before the next one (herd.go).
+// does not cause another one). With a crowd (a channel shared by all
+// waiters; the handle's memory of its previous calls), a waiter whose
+// attempts after wake-ups keep failing waits a random delay before the next
+// one (herd.go), and a call on a lock found crowded polls before it listens
+// (crowd.go).
 //
 // It returns acquired, or:
 //   - (false, false, nil): wait ran out while the lock was held by another;
@@ -40,11 +42,13 @@ const minWait = time.Millisecond
 //     (err is its error; ctx may have ended during it). The lock kind must
 //     resolve or undo it on a fresh context (Client.cleanupContext), or, for
 //     the fair lock, remove its queue entry.
-func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, spread bool, try attemptFunc) (acquired, uncertain bool, err error) {
+func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, cr *crowd, try attemptFunc) (acquired, uncertain bool, err error) {
+	start := time.Now()
 	var deadline time.Time
 	if wait >= 0 {
-		deadline = time.Now().Add(wait)
+		deadline = start.Add(wait)
 	}
+	listenAt, period := cr.plan()
 	var sub *subscription
 	defer func() {
 		if sub != nil {
@@ -59,6 +63,11 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 	}()
 	woken := false // the next attempt answers a wake-up
 	lost := 0      // attempts after wake-ups that failed
+	defer func() {
+		if err == nil && !uncertain {
+			cr.done(time.Since(start), lost)
+		}
+	}()
 	for {
 		if ctx.Err() != nil {
 			return false, false, errors.Join(ErrNotObtained, ctx.Err())
@@ -91,6 +100,12 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 			sleep = min(sleep, left)
 		}
 		sleep = max(sleep, minWait)
+		if age := time.Since(start); age < listenAt {
+			if err := c.poll(ctx, &timer, min(sleep, c.herd.period(period), listenAt-age)); err != nil {
+				return false, false, err
+			}
+			continue
+		}
 		if sub == nil {
 			if sub, err = c.hub.subscribe(channel); err != nil {
 				return false, false, err
@@ -111,7 +126,7 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		case <-c.closing:
 			return false, false, ErrClosed
 		}
-		if !woken || !spread {
+		if !woken || cr == nil {
 			continue
 		}
 		d := c.herd.delay(lost)
@@ -129,5 +144,23 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		case <-c.closing:
 			return false, false, ErrClosed
 		}
+	}
+}
+
+// poll sleeps d on *timer (made on first use) before a polling attempt. It
+// returns ctx's end (wrapping ErrNotObtained) or ErrClosed.
+func (c *Client) poll(ctx context.Context, timer **time.Timer, d time.Duration) error {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-(*timer).C:
+		return nil
+	case <-ctx.Done():
+		return errors.Join(ErrNotObtained, ctx.Err())
+	case <-c.closing:
+		return ErrClosed
 	}
 }

@@ -22,92 +22,93 @@ func newLostSignal() *lostSignal { return &lostSignal{c: make(chan struct{})} }
 
 func (l *lostSignal) mark() { l.once.Do(func() { close(l.c) }) }
 
-// watchdog keeps one hold alive: every timeout/3 it runs renew, which
-// PEXPIREs the lock to timeout if this owner still holds it (Redisson's
-// LockTask, one goroutine per hold instead of one per client).
+// watchdog keeps one hold alive: every timeout/3 the Client's renewer
+// (renewer.go, one scheduler for all the Client's holds, as Redisson's
+// LockTask) runs renew, which PEXPIREs the lock to timeout if this owner
+// still holds it.
 //
 // How a lock kind uses it: start it (Client.startWatchdog) after a grant
 // with lease <= 0, passing its own owner-checked renew script and the time
 // the granting request was sent; stop it synchronously before the final
-// unlock script runs (stop waits for the goroutine, so no renewal can follow
-// the unlock, unlike Redisson #7272). holdState does both for a lock kind.
+// unlock script runs (stop cancels a renewal in flight and waits for it, so
+// no renewal can follow the unlock, unlike Redisson #7272). holdState does
+// both for a lock kind.
 //
 // Guarantees: after an error the renewal is retried (every timeout/12) until
 // it succeeds, the hold is reported gone, or stop; lost is marked when renew
-// reports the hold gone (the watchdog then exits) or when no renewal succeeded
+// reports the hold gone (renewal then ends) or when no renewal succeeded
 // within timeout of the last successful one (renewal still goes on, in case
-// the hold survived, but lost stays marked).
+// the hold survived, but lost stays marked); Client.Close stops every
+// watchdog and marks its hold lost.
 type watchdog struct {
-	c      *Client
-	lost   *lostSignal
-	cancel context.CancelFunc
-	done   chan struct{}
+	r     *renewer
+	renew renewFunc
+	lost  *lostSignal
+
+	// Guarded by r.mu.
+	due        time.Time          // when the next renewal is due
+	validUntil time.Time          // the hold is guaranteed until then
+	stopped    bool               // stop was called, or the hold is gone
+	inflight   chan struct{}      // non-nil while a renewal runs; closed at its end
+	cancel     context.CancelFunc // cancels the renewal in flight
 }
 
-// startWatchdog starts a watchdog for a hold granted by a request sent at
-// since. It returns ErrClosed when the Client is closed.
+// startWatchdog starts renewing a hold granted by a request sent at since.
+// It returns ErrClosed when the Client is closed.
 func (c *Client) startWatchdog(since time.Time, renew renewFunc, lost *lostSignal) (*watchdog, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	w := &watchdog{c: c, lost: lost, cancel: cancel, done: make(chan struct{})}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		cancel()
-		return nil, ErrClosed
-	}
-	c.watchdogs[w] = struct{}{}
-	c.mu.Unlock()
-	go w.run(ctx, since, c.opts.watchdogTimeout, renew, lost)
-	return w, nil
+	return c.renewals.add(since, renew, lost)
 }
 
-// stop ends the renewal and waits for the goroutine to exit. It does not
-// unlock. It is idempotent and safe for concurrent use.
+// stop ends the renewal, waiting for one in flight to return, so that no
+// renewal runs after stop returns. It does not unlock. It is idempotent and
+// safe for concurrent use.
 func (w *watchdog) stop() {
-	w.cancel()
-	<-w.done
-	w.c.mu.Lock()
-	delete(w.c.watchdogs, w)
-	w.c.mu.Unlock()
+	r := w.r
+	r.mu.Lock()
+	done := w.stopLocked()
+	r.mu.Unlock()
+	if done != nil {
+		<-done
+	}
 }
 
-func (w *watchdog) run(ctx context.Context, since time.Time, timeout time.Duration, renew renewFunc, lost *lostSignal) {
-	defer close(w.done)
-	period := timeout / 3
-	retry := max(timeout/12, time.Millisecond)
-	validUntil := since.Add(timeout) // the hold is guaranteed until then
-	timer := time.NewTimer(period)
-	defer timer.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-timer.C:
-		}
-		sent := time.Now()
-		bound := validUntil
-		if !bound.After(sent) {
-			bound = sent.Add(period) // already lost: keep trying, bounded
-		}
-		rctx, cancel := context.WithDeadline(ctx, bound)
-		held, err := renew(rctx)
-		cancel()
-		if ctx.Err() != nil {
-			return
-		}
-		next := period
-		switch {
-		case err != nil:
-			next = retry
-		case !held:
-			lost.mark()
-			return
-		default:
-			validUntil = sent.Add(timeout)
-		}
-		if !time.Now().Before(validUntil) {
-			lost.mark()
-		}
-		timer.Reset(next)
+// stopLocked marks w stopped, removes it from the renewer and cancels a
+// renewal in flight, whose end the returned channel (nil: none) reports.
+func (w *watchdog) stopLocked() <-chan struct{} {
+	w.stopped = true
+	delete(w.r.holds, w)
+	if w.inflight != nil {
+		w.cancel()
 	}
+	return w.inflight
+}
+
+// renewOnce runs one renewal of w sent at sent (bounded by ctx) and
+// schedules the next one from its answer.
+func (r *renewer) renewOnce(ctx context.Context, w *watchdog, sent time.Time) {
+	defer r.wg.Done()
+	held, err := w.renew(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w.cancel()
+	close(w.inflight)
+	w.inflight, w.cancel = nil, nil
+	if w.stopped {
+		return
+	}
+	switch {
+	case err != nil:
+		w.due = time.Now().Add(r.retry())
+	case !held:
+		w.lost.mark()
+		w.stopLocked()
+		return
+	default:
+		w.validUntil = sent.Add(r.timeout)
+		w.due = sent.Add(r.period())
+	}
+	if !time.Now().Before(w.validUntil) {
+		w.lost.mark()
+	}
+	r.kickLocked(w.due)
 }
