@@ -48,7 +48,10 @@ func startProc(ctx context.Context, o *Options) (*proc, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(cmd.Environ(), o.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so that stalls and crashes reach a wrapper's
+	// children too; killed with lockcheck (a stopped driver would never
+	// read the end of its input).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot block Wait
 	p := &proc{
 		name: o.name(), cmd: cmd, grace: o.ReplyGrace,
