@@ -14,22 +14,37 @@ import (
 const recordDir = "results/bench"
 
 func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "bench", "bench [--quick] [--record] [--out DIR] [--redis ADDR]",
+	fs := newFlags(e, "bench", "bench [--quick] [--record] [--subjects A,B,...] [--workers 1,8,32] [--duration D] [--rounds N] [--json] [--out DIR] [--redis ADDR]",
 		"  lockcheck bench --quick            # under a minute, into results/runs/bench/<time>\n"+
 			"  lockcheck bench                    # full table, a few minutes, into results/runs/bench/<time>\n"+
-			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n")
+			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n"+
+			"  lockcheck bench --subjects reentrant,redislock-tuned,go-reentrant --workers 1,8,32 --duration 2s --json\n")
 	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute); never recorded")
 	record := fs.Bool("record", false, "write the full run into the committed track record "+recordDir+"/ (latest.* replaced, history.csv appended)")
 	out := fs.String("out", "", "directory for latest.{md,csv,png,json} and history.csv (default: results/runs/bench/<time>, or "+recordDir+" with --record)")
+	subjects := fs.String("subjects", "", "comma-separated subjects to measure, any of 'lockcheck subjects' that runs on one Redis (default: reentrant, fair, fenced, simple and the peers)")
+	workers := fs.String("workers", "", "comma-separated worker counts (default: uncontended 1,8,32 and contended 2,8,32); contended cells take those >= 2")
+	duration := fs.Duration("duration", 0, "measuring window of one cell per round (default 1s, 300ms with --quick)")
+	rounds := fs.Int("rounds", 0, "interleaved rounds (default 5, 2 with --quick)")
+	asJSON := fs.Bool("json", false, "print the tables as one JSON document instead of boxed tables")
 	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts (password: $LOCKCHECK_REDIS_PASSWORD or the URL)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
+	}
+	if *record {
+		if err := benchCustom(func(f string) bool { return flagSet(fs, f) }); err != nil {
+			return exitUsage, err
+		}
 	}
 	dir, err := benchDir(*out, *record, *quick, time.Now())
 	if err != nil {
 		return exitUsage, err
 	}
-	cfg := bench.Config{Quick: *quick, Progress: e.stderr}
+	cfg, subjs, err := benchConfig(*quick, *subjects, *workers, *duration, *rounds)
+	if err != nil {
+		return exitUsage, err
+	}
+	cfg.Progress = e.stderr
 	if *redisURL != "" {
 		tgt, err := openTarget(ctx, *redisURL, "")
 		if err != nil {
@@ -37,7 +52,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		cfg.Redis = tgt.opts()
 	}
-	rep, err := bench.Run(ctx, cfg, nil)
+	rep, err := bench.Run(ctx, cfg, subjs)
 	if err != nil {
 		if interrupted(ctx) {
 			reportInterrupted(e, "bench", nil)
@@ -45,14 +60,39 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		}
 		return exitUsage, err
 	}
-	if err := rep.WriteTables(e.stdout); err != nil {
+	write := rep.WriteTables
+	if *asJSON {
+		write = rep.WriteTablesJSON
+	}
+	if err := write(e.stdout); err != nil {
 		return exitUsage, err
 	}
 	if err := rep.WriteDir(dir); err != nil {
 		return exitUsage, err
 	}
-	fmt.Fprintf(e.stdout, "written to %s\n", dir)
+	fmt.Fprintf(e.stderr, "written to %s\n", dir)
 	return exitValid, nil
+}
+
+// benchConfig builds the engine's configuration and subjects from the flags
+// (zero values keep the mode's defaults).
+func benchConfig(quick bool, subjects, workers string, d time.Duration, rounds int) (bench.Config, []bench.Subject, error) {
+	cfg := bench.Config{Quick: quick, Duration: d, Rounds: rounds}
+	switch {
+	case d < 0:
+		return cfg, nil, usagef("--duration %v: want > 0", d)
+	case rounds < 0:
+		return cfg, nil, usagef("--rounds %d: want > 0", rounds)
+	}
+	if workers != "" {
+		u, c, err := benchWorkers(workers)
+		if err != nil {
+			return cfg, nil, err
+		}
+		cfg.Uncontended, cfg.Contended = u, c
+	}
+	subjs, err := benchSubjects(subjects)
+	return cfg, subjs, err
 }
 
 // benchDir is where a benchmark run writes: --out if given, else the

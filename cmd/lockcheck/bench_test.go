@@ -36,3 +36,39 @@ func TestBenchDir(t *testing.T) {
 		t.Errorf("bench --quick --record: exit %d\n%s", code, stderr)
 	}
 }
+
+// --workers fills both kinds of cells (contended ones from 2 workers);
+// --subjects takes any registered subject that runs on one Redis and says
+// why it refuses the others; --record refuses a custom matrix.
+func TestBenchFlags(t *testing.T) {
+	u, c, err := benchWorkers("1, 8,32")
+	if err != nil || len(u) != 3 || len(c) != 2 || c[0] != 8 {
+		t.Errorf("benchWorkers(1,8,32) = %v, %v, %v", u, c, err)
+	}
+	if _, c, _ := benchWorkers("1"); c == nil || len(c) != 0 {
+		t.Errorf("benchWorkers(1): contended %#v, want empty non-nil (skip)", c)
+	}
+	for _, bad := range []string{"0", "x", ""} {
+		if _, _, err := benchWorkers(bad); err == nil {
+			t.Errorf("benchWorkers(%q): no error", bad)
+		}
+	}
+	subjs, err := benchSubjects("redislock-tuned,reentrant,go-reentrant")
+	if err != nil || len(subjs) != 3 || subjs[0].Name != "redislock-tuned" || subjs[2].Open == nil {
+		t.Fatalf("benchSubjects: %v, %v", subjs, err)
+	}
+	for list, want := range map[string]string{
+		"nope":             "unknown subject",
+		"reentrant-wait":   "replicas",
+		"reentrant+simple": "mixed fleet",
+		"redlock":          "redlock-nodes",
+	} {
+		if _, err := benchSubjects(list); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("benchSubjects(%q): %v; want %q", list, err, want)
+		}
+	}
+	set := func(f string) bool { return f == "workers" }
+	if err := benchCustom(set); err == nil || !strings.Contains(err.Error(), "--workers") {
+		t.Errorf("benchCustom(workers): %v", err)
+	}
+}
