@@ -25,6 +25,9 @@ const (
 	crowdLost = 1
 	// crowdMinWait is the shortest recent wait for which polling pays.
 	crowdMinWait = 2 * time.Millisecond
+	// crowdMaxPoll bounds the polling phase, so a handle that waited long
+	// lately does not wait longer still before it listens.
+	crowdMaxPoll = 20 * time.Millisecond
 )
 
 // crowd is one handle's memory of how crowded its lock was: the mean wait
@@ -42,7 +45,8 @@ func (c *crowd) plan() (listenAt, period time.Duration) {
 	if c == nil || c.lost <= crowdLost || c.wait < crowdMinWait {
 		return 0, 0
 	}
-	return c.wait * 7 / 8, max(c.wait/2, minWait)
+	listenAt = min(c.wait*7/8, crowdMaxPoll)
+	return listenAt, max(listenAt/2, minWait)
 }
 
 // done records a call that waited wait and lost lost wake-ups.
