@@ -19,10 +19,15 @@ import (
 // asleep when further unlock messages come answers them all with one
 // attempt. A few waiters, or a waiter's first wake-ups, are never delayed,
 // so hand-offs between a few processes are as fast as before.
+//
+// Those delays grow with the attempts a waiter lost, so by themselves they
+// would hold back most the waiter that waited longest; from herdOld into its
+// call a waiter is therefore never delayed (it answers every wake-up at once).
 const (
 	herdFree = 8
 	herdStep = 250 * time.Microsecond
 	herdMax  = 2 * time.Millisecond
+	herdOld  = 30 * time.Millisecond
 )
 
 // jitter is a Client's seeded source of wake-up delays, safe for concurrent
@@ -43,11 +48,12 @@ func seedOf(clientID string) uint64 {
 	return h.Sum64()
 }
 
-// delay returns the wait before the next attempt of a waiter whose last
-// lost attempts after wake-ups failed (0 while lost <= herdFree).
-func (j *jitter) delay(lost int) time.Duration {
+// delay returns the wait before the next attempt of a waiter, waiting for
+// age so far, whose last lost attempts after wake-ups failed (0 while lost
+// <= herdFree, and from age herdOld on).
+func (j *jitter) delay(lost int, age time.Duration) time.Duration {
 	span := min(time.Duration(lost-herdFree)*herdStep, herdMax)
-	if span <= 0 {
+	if span <= 0 || age >= herdOld {
 		return 0
 	}
 	j.mu.Lock()

@@ -15,18 +15,21 @@ import (
 func TestJitterDelay(t *testing.T) {
 	a, b := newJitter(7), newJitter(7)
 	for lost := range herdFree + 1 {
-		if d := a.delay(lost); d != 0 {
+		if d := a.delay(lost, 0); d != 0 {
 			t.Fatalf("delay(%d) = %v; want 0", lost, d)
 		}
 	}
 	for lost := herdFree + 1; lost <= 40; lost++ {
 		span := min(time.Duration(lost-herdFree)*herdStep, herdMax)
-		da, db := a.delay(lost), b.delay(lost)
+		da, db := a.delay(lost, 0), b.delay(lost, 0)
 		if da != db {
 			t.Fatalf("delay(%d) = %v and %v with the same seed", lost, da, db)
 		}
 		if da < 0 || da >= span {
 			t.Fatalf("delay(%d) = %v; want in [0, %v)", lost, da, span)
+		}
+		if d := a.delay(lost, herdOld); d != 0 {
+			t.Fatalf("delay(%d) at age %v = %v; want 0", lost, herdOld, d)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Dura
 		if !woken || cr == nil {
 			continue
 		}
-		d := c.herd.delay(lost)
+		d := c.herd.delay(lost, time.Since(start))
 		if !deadline.IsZero() {
 			d = min(d, time.Until(deadline))
 		}
