@@ -244,7 +244,7 @@ func WriteReport(dir string, r Report) ([]string, error) {
 		write func(io.Writer, Report) error
 	}{{ReportJSON, WriteReportJSON}, {ReportMarkdown, WriteReportMarkdown}, {ReportHTML, WriteReportHTML}} {
 		p := filepath.Join(dir, f.name)
-		if err := writeWith(p, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+		if err := WriteFileWith(p, func(w io.Writer) error { return f.write(w, r) }); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
@@ -252,9 +252,9 @@ func WriteReport(dir string, r Report) ([]string, error) {
 	return paths, nil
 }
 
-// writeWith creates path and writes it with write, reporting the first error
-// of writing or closing.
-func writeWith(path string, write func(io.Writer) error) error {
+// WriteFileWith creates path and writes it with write, reporting the first
+// error of writing or closing.
+func WriteFileWith(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -20,7 +20,7 @@ func writeMatrix(t *testing.T, dir, shard string, cells ...MatrixCell) string {
 		t.Fatal(err)
 	}
 	p := filepath.Join(d, MatrixFileName)
-	if err := writeWith(p, func(w io.Writer) error {
+	if err := WriteFileWith(p, func(w io.Writer) error {
 		return WriteMatrixJSON(w, MatrixFile{Shard: shard, Started: time.Unix(0, 0), Wall: time.Minute, Cells: cells})
 	}); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"sync"
 	"time"
@@ -76,8 +76,8 @@ func (m nightlyMatrix) write() error {
 	if m.shard.N > 0 {
 		title += ", shard " + m.shard.String()
 	}
-	if err := writeFileWith(filepath.Join(m.base, "matrix.md"), func(f *os.File) error {
-		return scenario.WriteMarkdown(f, title, m.outs)
+	if err := results.WriteFileWith(filepath.Join(m.base, "matrix.md"), func(w io.Writer) error {
+		return scenario.WriteMarkdown(w, title, m.outs)
 	}); err != nil {
 		return err
 	}
@@ -85,8 +85,8 @@ func (m nightlyMatrix) write() error {
 	for _, o := range m.outs {
 		mf.Cells = append(mf.Cells, m.cell(o))
 	}
-	return writeFileWith(filepath.Join(m.base, results.MatrixFileName), func(f *os.File) error {
-		return results.WriteMatrixJSON(f, mf)
+	return results.WriteFileWith(filepath.Join(m.base, results.MatrixFileName), func(w io.Writer) error {
+		return results.WriteMatrixJSON(w, mf)
 	})
 }
 
@@ -115,18 +115,4 @@ func (m nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
 		}
 	}
 	return c
-}
-
-// writeFileWith creates path, writes it with write and closes it, returning
-// the first error.
-func writeFileWith(path string, write func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	werr := write(f)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	return werr
 }

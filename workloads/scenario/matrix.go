@@ -47,6 +47,11 @@ type RunCell func(ctx context.Context, c Cell) (model.Report, string, error)
 // and compares each verdict with the scenario's expectation for the subject.
 // done, if set, is called after each cell. It stops early when ctx ends.
 func Matrix(ctx context.Context, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
+	return matrix(ctx, nil, scenarios, subjects, seeds, run, done)
+}
+
+// matrix is Matrix over the cells keep accepts (nil: all).
+func matrix(ctx context.Context, keep func(Cell) bool, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
 	var out []Outcome
 	for _, sc := range scenarios {
 		for _, subj := range subjects {
@@ -55,6 +60,9 @@ func Matrix(ctx context.Context, scenarios []Scenario, subjects []workloads.Subj
 					return out
 				}
 				c := Cell{Scenario: sc, Subject: subj, Seed: seed}
+				if keep != nil && !keep(c) {
+					continue
+				}
 				o := Outcome{Cell: c, Expect: sc.Expectation(subj)}
 				if o.Expect.Skip != "" {
 					o.OK, o.Why = true, o.Expect.Skip

@@ -64,19 +64,5 @@ func (s Shard) Has(scenario, subject string, seed int64) bool {
 // ShardMatrix is Matrix restricted to the cells of sh, in Matrix's order.
 // Cells of other shards are neither run nor returned.
 func ShardMatrix(ctx context.Context, sh Shard, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
-	var out []Outcome
-	for _, sc := range scenarios {
-		for _, subj := range subjects {
-			for _, seed := range seeds {
-				if ctx.Err() != nil {
-					return out
-				}
-				if !sh.Has(sc.Name, subj.Name, seed) {
-					continue
-				}
-				out = append(out, Matrix(ctx, []Scenario{sc}, []workloads.Subject{subj}, []int64{seed}, run, done)...)
-			}
-		}
-	}
-	return out
+	return matrix(ctx, func(c Cell) bool { return sh.Has(c.Scenario.Name, c.Subject.Name, c.Seed) }, scenarios, subjects, seeds, run, done)
 }
