@@ -125,7 +125,7 @@ var _ impl.Maker = (*Maker)(nil)
 // share its driver process.
 func (m *Maker) NewLocker(name, owner string) impl.Locker {
 	l := &Locker{m: m, name: name, owner: owner}
-	if slices.Contains(m.opts.Capabilities, CapFenced) {
+	if m.fenced() {
 		return &FencedLocker{l}
 	}
 	return l

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# A lockcheck driver (protocol 1) in 30 lines: SET NX PX, compare-and-delete.
+# A lockcheck driver (protocol 1) in under 40 lines: SET NX PX, compare-and-delete.
 import json, sys, time, uuid
 import redis
 
