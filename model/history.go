@@ -28,6 +28,14 @@ const (
 	// (presenting Token when the resource is fenced). Outcome ok: the write
 	// was accepted; fail: it was rejected (stale token); info: unknown.
 	Section Kind = "section"
+	// Expire records that a hold was let run out on purpose: the process
+	// kept working past the explicit lease of its last acquire, so the
+	// server dropped the hold at some instant within [Call, Return] (the
+	// acquire's call and return plus the lease, widened by the clock's
+	// granularity). Its process did nothing: it may overlap the process's
+	// own ops. A later release by that process must fail (not the owner).
+	// Outcome is ok.
+	Expire Kind = "expire"
 )
 
 // Outcome is what the client learned about an Op, as in Jepsen.
@@ -76,7 +84,12 @@ type Op struct {
 	Write int64 `json:"write,omitempty"`
 	// Seq is the position of a Section's accepted write in the resource's own
 	// order of accepted writes (1-based; 0: unknown).
-	Seq     int64   `json:"seq,omitempty"`
+	Seq int64 `json:"seq,omitempty"`
+	// Overrun marks a Section that outlasted its hold's lease on purpose
+	// (an Expire op of its process ends the hold inside it): other
+	// sections may overlap it and its read may be stale; its write, if
+	// the resource accepted it, still sets the value later sections read.
+	Overrun bool    `json:"overrun,omitempty"`
 	Outcome Outcome `json:"outcome"`
 	// Error is the raw error text the client saw, if any.
 	Error string `json:"err,omitempty"`

@@ -231,7 +231,7 @@ func lastGrant(h *History, lock string, p int, t int64) *Op {
 	var mine []*Op
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Process == p && o.Lock == lock && o.Call < t && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release) {
+		if o.Process == p && o.Lock == lock && o.Call < t && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
 			mine = append(mine, o)
 		}
 	}
@@ -244,6 +244,8 @@ func lastGrant(h *History, lock string, p int, t int64) *Op {
 				grant = o
 			}
 			bal++
+		} else if o.Kind == Expire {
+			bal = 0
 		} else if bal > 0 {
 			bal--
 		}

@@ -51,6 +51,9 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 			}
 			out[o.Process] = append(out[o.Process], span{from, o.effectiveDeadline() + lease(o)})
 			s.count = 0
+		case o.Kind == Expire && s.count > 0:
+			out[o.Process] = append(out[o.Process], span{s.start, o.Return})
+			s.count = 0
 		case o.Kind == Release && s.count > 0:
 			end := o.Return
 			switch o.Outcome {
@@ -73,11 +76,12 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 	return out
 }
 
-// opsByCall returns lock's acquires and releases ordered by call time.
+// opsByCall returns lock's acquires, releases and expiries ordered by call
+// time.
 func opsByCall(h *History, lock string) []Op {
 	var ops []Op
 	for _, o := range h.Ops {
-		if o.Lock == lock && (o.Kind == Acquire || o.Kind == Release) {
+		if o.Lock == lock && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
 			ops = append(ops, o)
 		}
 	}

@@ -10,7 +10,9 @@ import (
 // mutex whose live owner holds Count holds, plus the bound on holds that
 // retired processes may still have.
 //
-// Holds of live processes end only through their own release. A hold of a
+// Holds of live processes end only through their own release, or through
+// an Expire op (a lease let run out on purpose, at an instant within the
+// op's interval). A hold of a
 // retired process (taken by an Info acquire, or held when its process was
 // retired) may vanish at any moment (its lease ran out) and must have
 // vanished by RetiredUntil. Because such holds only ever vanish, "some
@@ -147,6 +149,11 @@ func step(s lockState, in *stepInput) (bool, lockState, refusal) {
 			return true, retire(0), noRefusal
 		}
 		return true, s, noRefusal
+	case Expire:
+		if s.Held && s.Owner == p {
+			return true, lockState{}, noRefusal // the server dropped p's hold
+		}
+		return true, s, noRefusal // released before its lease ran out
 	}
 	return false, s, unexpectedOp
 }

@@ -232,6 +232,10 @@ func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bo
 			if bal[p] == 0 {
 				delete(lease, p)
 			}
+		case in.kind == Expire:
+			adjust(p, -bal[p])
+			delete(bal, p)
+			delete(lease, p)
 		}
 		if in.outcome == Info || in.kind == Abandon {
 			if bal[p] > 0 || (in.kind == Acquire && bal[p] == 0) {
