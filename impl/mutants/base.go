@@ -28,31 +28,42 @@ var (
 	renewSrc string
 	//go:embed renew_any.lua
 	renewAnySrc string
+	//go:embed unlock_frees_expired.lua
+	unlockFreesExpiredSrc string
 
-	acquireScript        = redis.NewScript(acquireSrc)
-	acquireNoCountScript = redis.NewScript(acquireNoCountSrc)
-	unlockScript         = redis.NewScript(unlockSrc)
-	unlockDelScript      = redis.NewScript(unlockDelSrc)
-	renewScript          = redis.NewScript(renewSrc)
-	renewAnyScript       = redis.NewScript(renewAnySrc)
+	acquireScript            = redis.NewScript(acquireSrc)
+	acquireNoCountScript     = redis.NewScript(acquireNoCountSrc)
+	unlockScript             = redis.NewScript(unlockSrc)
+	unlockDelScript          = redis.NewScript(unlockDelSrc)
+	renewScript              = redis.NewScript(renewSrc)
+	renewAnyScript           = redis.NewScript(renewAnySrc)
+	unlockFreesExpiredScript = redis.NewScript(unlockFreesExpiredSrc)
 )
 
 // flaw is one deliberate bug of the base lock; a mutant has exactly one.
 type flaw int
 
 const (
-	checkThenSet   flaw = 1 << iota // acquire: EXISTS/HEXISTS, then HINCRBY+PEXPIRE in another round trip
-	unlockNoOwner                   // unlock: plain DEL, no owner check
-	reentryNoCount                  // acquire: reentry sets the count to 1
-	renewAnyone                     // keep-alive on every hold, never stopped by Unlock, renews without owner check
-	pubsubOnlyWait                  // waiting: subscribe after the failed attempt, wake only on messages
-	errorIsSuccess                  // acquire: any error reads as "acquired"
-	wakeupIsGrant                   // waiting: an unlock message is taken as the grant
+	checkThenSet       flaw = 1 << iota // acquire: EXISTS/HEXISTS, then HINCRBY+PEXPIRE in another round trip
+	unlockNoOwner                       // unlock: plain DEL, no owner check
+	reentryNoCount                      // acquire: reentry sets the count to 1
+	renewAnyone                         // keep-alive on every hold, never stopped by Unlock, renews without owner check
+	pubsubOnlyWait                      // waiting: subscribe after the failed attempt, wake only on messages
+	errorIsSuccess                      // acquire: any error reads as "acquired"
+	wakeupIsGrant                       // waiting: an unlock message is taken as the grant
+	watchdogLate                        // keep-alive: renews every lease + lease/10 instead of lease/3
+	unlockFreesExpired                  // unlock: a caller whose field is gone deletes the key anyway
+	cancelOrphan                        // acquire: an abandoned acquire goes on in the background and keeps its hold renewed
+	renewGivesUp                        // keep-alive: stops for good after one failed renewal
 )
 
 // DefaultWatchdogLease is the mutants' lease for Lock(ctx, 0), renewed every
 // third of it (Redisson's lockWatchdogTimeout).
 const DefaultWatchdogLease = 30 * time.Second
+
+// orphanBound bounds how long an abandoned acquire of the cancelOrphan
+// mutant goes on in the background.
+const orphanBound = 2 * time.Second
 
 // config is one mutant's configuration.
 type config struct {
@@ -76,13 +87,15 @@ func open(cfg config) impl.MakerFunc {
 	}
 }
 
-// maker owns the renewal goroutines of its handles.
+// maker owns every goroutine of its handles (renewals, and the abandoned
+// acquires of the cancelOrphan mutant); Close stops them and waits for them.
 type maker struct {
 	rdb    redis.UniversalClient
 	cfg    config
-	ctx    context.Context
+	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	mu     sync.Mutex // orders spawn against Close
 	closed atomic.Bool
 }
 
@@ -91,10 +104,28 @@ func (m *maker) NewLocker(name, owner string) impl.Locker {
 }
 
 func (m *maker) Close() error {
+	m.mu.Lock()
 	m.closed.Store(true)
+	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
 	return nil
+}
+
+// spawn runs f in a goroutine that Close waits for; f must return soon
+// after m.ctx ends. It runs nothing and returns false once Close began.
+func (m *maker) spawn(f func()) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed.Load() {
+		return false
+	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		f()
+	}()
+	return true
 }
 
 // locker is a Redisson-style reentrant lock handle (hash, Lua, pub/sub
@@ -190,6 +221,23 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 	if watchdog {
 		lease = l.m.cfg.watchdogLease
 	}
+	ok, err := l.attempt(wctx, lease, block)
+	switch {
+	case ok:
+		l.granted(lease, watchdog)
+		return true, nil
+	case err == nil:
+		return false, nil // not blocking, and held by another owner
+	}
+	return l.giveUp(ctx, wctx, lease, watchdog, block, err)
+}
+
+// attempt tries to acquire under wctx and, when block is set, waits between
+// attempts for an unlock message or the holder's TTL. It touches no state
+// of the handle. It returns true when granted; false and nil when not
+// blocking and the lock is held; false and the cause when it gave up
+// (wctx ended, or an attempt or the subscription failed).
+func (l *locker) attempt(wctx context.Context, lease time.Duration, block bool) (bool, error) {
 	var sub *redis.PubSub
 	defer func() {
 		if sub != nil {
@@ -204,17 +252,16 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 	if block && !l.m.cfg.has(pubsubOnlyWait) {
 		// Correct: subscribe before the attempt, so no unlock is missed.
 		if err := subscribe(); err != nil {
-			return l.giveUp(ctx, wctx, lease, watchdog, err)
+			return false, err
 		}
 	}
 	var timer *time.Timer
 	for {
 		ok, ttl, err := l.tryAcquire(wctx, lease)
 		if err != nil {
-			return l.giveUp(ctx, wctx, lease, watchdog, err)
+			return false, err
 		}
 		if ok {
-			l.granted(lease, watchdog)
 			return true, nil
 		}
 		if !block {
@@ -227,7 +274,7 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 			// then waits for a message alone (an expired holder sends none).
 			if sub == nil {
 				if err := subscribe(); err != nil {
-					return l.giveUp(ctx, wctx, lease, watchdog, err)
+					return false, err
 				}
 			}
 		} else {
@@ -244,11 +291,10 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 		}
 		select {
 		case <-wctx.Done():
-			return l.giveUp(ctx, wctx, lease, watchdog, wctx.Err())
+			return false, wctx.Err()
 		case <-sub.Channel():
 			if l.m.cfg.has(wakeupIsGrant) {
-				l.granted(lease, watchdog) // BUG: the wake-up is not a grant
-				return true, nil
+				return true, nil // BUG: the wake-up is not a grant
 			}
 		case <-timeout:
 		}
@@ -257,9 +303,11 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 
 // giveUp makes the last attempt (with the ended context: it can only fail,
 // unless a flaw reads its error as success) and reports the outcome.
-func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog bool, cause error) (bool, error) {
+func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog, block bool, cause error) (bool, error) {
 	if wctx.Err() != nil {
-		if ok, _, _ := l.tryAcquire(wctx, lease); ok {
+		if l.m.cfg.has(cancelOrphan) {
+			l.orphan(ctx, lease, block) // BUG: the attempt goes on without the caller
+		} else if ok, _, _ := l.tryAcquire(wctx, lease); ok {
 			l.granted(lease, watchdog)
 			return true, nil
 		}
@@ -271,6 +319,24 @@ func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog
 		return false, nil
 	}
 	return false, fmt.Errorf("mutant lock %q: %w", l.name, cause)
+}
+
+// orphan is the cancelOrphan flaw: the acquire its caller gave up goes on in
+// the background, on a context that is not the caller's, for up to
+// orphanBound (or until the Maker closes). A grant there is recorded
+// nowhere in the handle (its caller was told it failed) yet starts a
+// keep-alive with the watchdog lease that only the hold's end or Close
+// stops: nobody owns the hold, and it never runs out.
+func (l *locker) orphan(ctx context.Context, lease time.Duration, block bool) {
+	m := l.m
+	m.spawn(func() {
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanBound)
+		defer cancel()
+		defer context.AfterFunc(m.ctx, cancel)()
+		if ok, _ := l.attempt(bctx, lease, block); ok {
+			m.startRenewer(l, m.cfg.watchdogLease, renewScript)
+		}
+	})
 }
 
 func (l *locker) granted(lease time.Duration, watchdog bool) {
@@ -292,8 +358,11 @@ func (l *locker) Unlock(ctx context.Context) error {
 		return impl.ErrClosed
 	}
 	script := unlockScript
-	if l.m.cfg.has(unlockNoOwner) {
+	switch {
+	case l.m.cfg.has(unlockNoOwner):
 		script = unlockDelScript
+	case l.m.cfg.has(unlockFreesExpired):
+		script = unlockFreesExpiredScript // BUG: frees the lock for a caller whose lease ran out
 	}
 	lease := l.lease
 	if lease <= 0 {
@@ -327,7 +396,8 @@ func (l *locker) Abandon() {
 var _ impl.Abandoner = (*locker)(nil)
 
 // renewer re-arms one handle's lease every lease/3 until stopped, the hold is
-// gone (renew script returns 0), or its Maker closes.
+// gone (renew script returns 0), or its Maker closes. A failed renewal (an
+// error) is retried at the next tick.
 type renewer struct {
 	once  sync.Once
 	stopc chan struct{}
@@ -337,10 +407,11 @@ type renewer struct {
 func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewer {
 	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{})}
 	every := max(lease/3, time.Millisecond)
+	if m.cfg.has(watchdogLate) {
+		every = lease + lease/10 // BUG: the lease runs out before each renewal
+	}
 	keys, field := []string{l.name}, l.field
-	m.wg.Add(1)
-	go func() {
-		defer m.wg.Done()
+	spawned := m.spawn(func() {
 		defer close(r.done)
 		t := time.NewTicker(every)
 		defer t.Stop()
@@ -355,11 +426,17 @@ func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Scrip
 			ctx, cancel := context.WithTimeout(m.ctx, every)
 			n, err := script.Run(ctx, m.rdb, keys, lease.Milliseconds(), field).Int64()
 			cancel()
-			if err == nil && n == 0 {
+			switch {
+			case err != nil && m.cfg.has(renewGivesUp):
+				return // BUG: one failed renewal ends the keep-alive of a live hold
+			case err == nil && n == 0:
 				return // the hold is gone
 			}
 		}
-	}()
+	})
+	if !spawned {
+		close(r.done)
+	}
 	return r
 }
 

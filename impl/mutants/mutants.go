@@ -31,7 +31,7 @@ func All() []Mutant { return AllWithLease(DefaultWatchdogLease) }
 
 // AllWithLease returns every mutant with watchdogLease as the lease of
 // watchdog-renewed holds (Lock(ctx, 0)); a short one makes the renewal
-// mutant bite sooner.
+// mutants bite sooner.
 func AllWithLease(watchdogLease time.Duration) []Mutant {
 	mk := func(f flaw) impl.MakerFunc { return open(config{flaws: f, watchdogLease: watchdogLease}) }
 	return []Mutant{
@@ -76,6 +76,30 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Doc:     "a waiter takes the unlock message itself as the grant instead of acquiring again: every woken waiter believes it holds the lock",
 			Catches: "mutual exclusion and linearizability (several waiters granted by one release)",
 			Open:    mk(wakeupIsGrant),
+		},
+		{
+			Name:    "mutant-watchdog-late",
+			Doc:     "the keep-alive renews every lease + lease/10 instead of every lease/3: the lease runs out shortly before each renewal, which then finds no field and stops",
+			Catches: "mutual exclusion and linearizability with holds that outlast the watchdog lease (a waiter is granted while the holder still works)",
+			Open:    mk(watchdogLate),
+		},
+		{
+			Name:    "mutant-unlock-frees-expired",
+			Doc:     "an unlock whose lease ran out (its field is gone) deletes the key and publishes the wake-up anyway, then answers not-owner: a late unlock frees the next holder",
+			Catches: "linearizability and mutual exclusion with explicit leases that run out before the unlock: the late unlock frees the next holder, and a third process is granted while it holds",
+			Open:    mk(unlockFreesExpired),
+		},
+		{
+			Name:    "mutant-cancel-keeps-renewal",
+			Doc:     "an acquire that gives up (wait ran out, ctx ended, even mid-script) goes on in the background for up to 2 s; a grant there starts a watchdog renewal for a hold nobody owns, renewed until the Maker closes",
+			Catches: "liveness and linearizability: an orphan hold nobody owns is renewed for ever; acquires of other processes fail on a lock every live holder released",
+			Open:    mk(cancelOrphan),
+		},
+		{
+			Name:    "mutant-renew-gives-up",
+			Doc:     "the keep-alive stops for good after its first failed renewal (dropped connection, refused dial, timeout): after a reconnect the hold runs out while its holder works",
+			Catches: "mutual exclusion and linearizability with holds that outlast the watchdog lease while the holder's connection drops and reconnects",
+			Open:    mk(renewGivesUp),
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -22,19 +23,31 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 type env struct {
 	t   *testing.T
+	srv *faults.Server
 	rdb *redis.Client
 	m   impl.Maker
 }
 
+// newEnv starts a redis-server and opens a Maker with flaw f (0: the base
+// lock) and a 300 ms watchdog lease on a client of it.
 func newEnv(t *testing.T, f flaw) *env {
 	t.Helper()
-	rdb := redistest.Client(t, redistest.Start(t, faults.ServerConfig{}))
-	m, err := open(config{flaws: f, watchdogLease: 300 * time.Millisecond})(t.Context(), rdb)
+	srv := redistest.Start(t, faults.ServerConfig{})
+	e := &env{t: t, srv: srv, rdb: redistest.Client(t, srv)}
+	e.m = e.open(f, e.rdb)
+	return e
+}
+
+// open opens a Maker with flaw f and a 300 ms watchdog lease on rdb, closed
+// when the test ends.
+func (e *env) open(f flaw, rdb redis.UniversalClient) impl.Maker {
+	e.t.Helper()
+	m, err := open(config{flaws: f, watchdogLease: 300 * time.Millisecond})(e.t.Context(), rdb)
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = m.Close() })
-	return &env{t: t, rdb: rdb, m: m}
+	e.t.Cleanup(func() { _ = m.Close() })
+	return m
 }
 
 func (e *env) locker(name, owner string) *locker { return e.m.NewLocker(name, owner).(*locker) }
@@ -42,12 +55,37 @@ func (e *env) locker(name, owner string) *locker { return e.m.NewLocker(name, ow
 // poll waits until cond holds or fails the test after 10 s.
 func (e *env) poll(what string, cond func() bool) {
 	e.t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	e.pollWithin(what, 10*time.Second, cond)
+}
+
+// pollWithin waits until cond holds or fails the test after d.
+func (e *env) pollWithin(what string, d time.Duration, cond func() bool) {
+	e.t.Helper()
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if cond() {
 			return
 		}
 	}
-	e.t.Fatalf("timed out waiting for %s", what)
+	e.t.Fatalf("timed out after %v waiting for %s", d, what)
+}
+
+// stays fails the test unless cond holds at every sample for d.
+func (e *env) stays(what string, d time.Duration, cond func() bool) {
+	e.t.Helper()
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if !cond() {
+			e.t.Fatalf("%s no longer holds", what)
+		}
+	}
+}
+
+func (e *env) exists(key string) bool {
+	e.t.Helper()
+	n, err := e.rdb.Exists(e.t.Context(), key).Result()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return n == 1
 }
 
 func (e *env) fields(key string) map[string]string {
@@ -67,8 +105,8 @@ func TestAllListsDistinctDocumentedMutants(t *testing.T) {
 		}
 		seen[m.Name] = true
 	}
-	if len(seen) < 6 {
-		t.Fatalf("%d mutants, want at least 6", len(seen))
+	if len(seen) < 11 {
+		t.Fatalf("%d mutants, want at least 11", len(seen))
 	}
 }
 
@@ -301,5 +339,257 @@ func TestWakeupIsGrantWakesAll(t *testing.T) {
 		if err != nil {
 			t.Fatalf("waiter: %v; want both granted (the bug)", err)
 		}
+	}
+}
+
+// With the flaw, the lease runs out before the late renewal: a waiter bounded
+// by the holder's TTL is granted although the holder never unlocked.
+func TestWatchdogLateGrantsWaiterWhileHolderWorks(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		granted bool
+	}{{"base", 0, false}, {"mutant", watchdogLate, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			a, b := e.locker("late", "a"), e.locker("late", "b")
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
+				t.Fatal(err)
+			}
+			wctx, cancel := context.WithTimeout(ctx, time.Second)
+			err := b.Lock(wctx, 10*time.Second)
+			cancel()
+			if !tc.granted {
+				if !errors.Is(err, impl.ErrNotObtained) {
+					t.Fatalf("b.Lock while a holds = %v; want ErrNotObtained", err)
+				}
+				if f := e.fields("late"); len(f) != 1 || f["a"] != "1" {
+					t.Fatalf("hash = %v, want a's hold", f)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("b.Lock while a still works = %v; want granted (the bug)", err)
+			}
+			if a.holds != 1 {
+				t.Fatalf("a believes it holds %d times, want 1", a.holds)
+			}
+			if f := e.fields("late"); len(f) != 1 || f["b"] != "1" {
+				t.Fatalf("hash = %v, want only b", f)
+			}
+			// The late, owner-checked renewal finds no field of a and stops.
+			e.pollWithin("a's keep-alive to stop", time.Second, func() bool { return !a.ren.alive() })
+		})
+	}
+}
+
+// With the flaw, an unlock that comes after its lease ran out frees the next
+// holder's lock (and still answers not-owner).
+func TestUnlockFreesExpiredFreesNextHolder(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		f     flaw
+		freed bool
+	}{{"base", 0, false}, {"mutant", unlockFreesExpired, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			a, b, c := e.locker("ufe", "a"), e.locker("ufe", "b"), e.locker("ufe", "c")
+			if err := a.Lock(ctx, 100*time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+			e.poll("a's lease to run out", func() bool { return !e.exists("ufe") })
+			if err := b.Lock(ctx, 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
+				t.Fatalf("late Unlock = %v, want ErrNotOwner", err)
+			}
+			f := e.fields("ufe")
+			if !tc.freed {
+				if len(f) != 1 || f["b"] != "1" {
+					t.Fatalf("hash = %v after a's late unlock, want b's hold", f)
+				}
+				return
+			}
+			if len(f) != 0 {
+				t.Fatalf("hash = %v after a's late unlock, want gone (the bug)", f)
+			}
+			if ok, err := c.TryLock(ctx, 0, 10*time.Second); !ok || err != nil {
+				t.Fatalf("c's TryLock while b holds = %v, %v; want true (the bug)", ok, err)
+			}
+		})
+	}
+}
+
+// With the flaw, an acquire whose caller gave up goes on in the background,
+// is granted once the holder releases, and the hold nobody owns is renewed.
+func TestCancelKeepsRenewalOrphansHold(t *testing.T) {
+	giveUps := []struct {
+		name string
+		call func(ctx context.Context, l *locker) error
+	}{
+		{"TryLock wait ran out", func(ctx context.Context, l *locker) error {
+			if ok, err := l.TryLock(ctx, 50*time.Millisecond, 200*time.Millisecond); ok || err != nil {
+				return fmt.Errorf("TryLock(50ms) on a held lock = %v, %v; want false, nil", ok, err)
+			}
+			return nil
+		}},
+		{"Lock ctx ended", func(ctx context.Context, l *locker) error {
+			cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+			defer cancel()
+			if err := l.Lock(cctx, 200*time.Millisecond); !errors.Is(err, impl.ErrNotObtained) {
+				return fmt.Errorf("Lock on a held lock until ctx ends = %v; want ErrNotObtained", err)
+			}
+			return nil
+		}},
+	}
+	for _, tc := range []struct {
+		name   string
+		f      flaw
+		orphan bool
+	}{{"base", 0, false}, {"mutant", cancelOrphan, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			for i, g := range giveUps {
+				key := fmt.Sprintf("orphan%d", i)
+				a, b := e.locker(key, "a"), e.locker(key, "b")
+				if err := b.Lock(ctx, 10*time.Second); err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				if err := g.call(ctx, a); err != nil {
+					t.Fatalf("%s: %v", g.name, err)
+				}
+				if d := time.Since(start); d > orphanBound/2 {
+					t.Fatalf("%s: returned after %v; the caller must not wait for the background", g.name, d)
+				}
+				if err := b.Unlock(ctx); err != nil {
+					t.Fatal(err)
+				}
+				if !tc.orphan {
+					e.stays(g.name+": lock free after b's unlock", 300*time.Millisecond, func() bool { return !e.exists(key) })
+					continue
+				}
+				e.poll(g.name+": a's orphan hold", func() bool {
+					f := e.fields(key)
+					return len(f) == 1 && f["a"] == "1"
+				})
+				if a.holds != 0 || a.ren != nil {
+					t.Fatalf("%s: handle a believes it holds %d (renewer %v); its call failed", g.name, a.holds, a.ren)
+				}
+				// 1 s is several 300 ms watchdog leases (and five 200 ms
+				// explicit ones): only a keep-alive keeps the hold.
+				e.stays(g.name+": orphan hold renewed", time.Second, func() bool {
+					ttl, err := e.rdb.PTTL(ctx, key).Result()
+					return err == nil && ttl > 0 && e.fields(key)["a"] == "1"
+				})
+			}
+		})
+	}
+}
+
+// dialSwitch is a go-redis Dialer that can drop every connection it made and
+// refuse dials until healed.
+type dialSwitch struct {
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	mu      sync.Mutex
+	conns   []net.Conn
+	down    bool
+	refused int
+}
+
+var errRefused = errors.New("test: dial refused")
+
+func (s *dialSwitch) Dial(ctx context.Context, network, addr string) (net.Conn, error) {
+	s.mu.Lock()
+	down := s.down
+	if down {
+		s.refused++
+	}
+	s.mu.Unlock()
+	if down {
+		return nil, errRefused
+	}
+	c, err := s.dial(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.down { // cut while dialing
+		s.refused++
+		_ = c.Close()
+		return nil, errRefused
+	}
+	s.conns = append(s.conns, c)
+	return c, nil
+}
+
+// cut closes every connection and refuses dials until heal.
+func (s *dialSwitch) cut() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = true
+	for _, c := range s.conns {
+		_ = c.Close()
+	}
+	s.conns = nil
+}
+
+func (s *dialSwitch) heal() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.down = false
+}
+
+func (s *dialSwitch) refusals() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
+// With the flaw, one renewal that fails while the holder's connection is
+// cut ends the keep-alive: after the reconnect the hold runs out while its
+// holder works. The base lock renews again at the next tick.
+func TestRenewGivesUpAfterReconnect(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		expires bool
+	}{{"base", 0, false}, {"mutant", renewGivesUp, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, 0)
+			ctx := t.Context()
+			opt := e.srv.Options()
+			opt.DialerRetries = 1 // a refused dial fails the command at once
+			sw := &dialSwitch{dial: redis.NewDialer(opt)}
+			opt.Dialer = sw.Dial
+			rdb := redis.NewClient(opt)
+			t.Cleanup(func() { _ = rdb.Close() })
+			a := e.open(tc.f, rdb).NewLocker("rgu", "a").(*locker)
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease, renewed every 100 ms
+				t.Fatal(err)
+			}
+			// Cut until one renewal has failed (only the keep-alive uses rdb
+			// now), then reconnect: the hold has 200 ms left at least.
+			sw.cut()
+			e.poll("a renewal to fail", func() bool { return sw.refusals() > 0 })
+			sw.heal()
+			if !tc.expires {
+				e.stays("a's hold after the reconnect", time.Second, func() bool { return e.exists("rgu") })
+				if !a.ren.alive() {
+					t.Fatal("base keep-alive stopped")
+				}
+				return
+			}
+			e.pollWithin("a's hold to run out (the bug)", time.Second, func() bool { return !e.exists("rgu") })
+			if a.holds != 1 || a.ren.alive() {
+				t.Fatalf("a holds %d, keep-alive alive %v; want 1 hold it believes in and no keep-alive", a.holds, a.ren.alive())
+			}
+		})
 	}
 }
