@@ -96,3 +96,40 @@ func TestExpireEndsTheHoldForLiveness(t *testing.T) {
 		t.Fatalf("wait on an expired hold: %s: %s", r.Verdict, r.Explanation)
 	}
 }
+
+func TestFreeWaitBoundsOneStretchNotTheSum(t *testing.T) {
+	// p2 waits 1000 through ten hand-offs with gaps of 20: 200 free in
+	// total, none longer than 20. Then p3 waits through one free stretch
+	// of 300.
+	var ops []Op
+	for i := range 10 {
+		p := 10 + i
+		at := int64(i * 100)
+		ops = append(ops, acq(p, "L", at, at+1, OK), rel(p, "L", at+80, at+81, OK))
+	}
+	ops = append(ops, acq(2, "L", 0, 1000, OK), rel(2, "L", 1001, 1002, OK))
+	opts := Options{FreeWait: 50, MaxWait: -1}
+	if r := CheckLive(hist(ops...), opts); r.Verdict != Valid {
+		t.Fatalf("short gaps: %s: %s", r.Verdict, r.Explanation)
+	}
+	ops = append(ops, acq(3, "L", 1003, 1400, OK), rel(3, "L", 1401, 1402, OK))
+	if r := CheckLive(hist(ops...), opts); r.Verdict != Invalid || r.Count != 1 {
+		t.Fatalf("one long stretch: %s (%d): %s", r.Verdict, r.Count, r.Explanation)
+	}
+}
+
+func TestOverrunWriteLandingInsideTheNextSectionIsExpected(t *testing.T) {
+	// p0 writes 5; p2 reads it; p1's overrun write (read 3, write 4) lands
+	// while p2 works; p2 writes 6 and p3 reads 6: expected.
+	seq := func(o Op, n int64) Op { o.Seq = n; return o }
+	overrun := seq(sec(1, "L", 0, 20, 3, 4, OK), 2)
+	overrun.Overrun = true
+	h := hist(
+		seq(sec(0, "L", -10, -5, 4, 5, OK), 1),
+		overrun,
+		seq(sec(2, "L", 10, 30, 5, 6, OK), 3),
+		seq(sec(3, "L", 40, 50, 6, 7, OK), 4))
+	if r := CheckMutex(h, Options{}); r.Verdict != Valid {
+		t.Fatalf("%s: %s %v", r.Verdict, r.Explanation, r.Examples)
+	}
+}

@@ -63,7 +63,10 @@ func Waits(h *History) []ProcessWaits {
 //     DefaultWaitLeases of its lock's longest lease on a free lock (no other
 //     process may have held it, no fault window open) is a violation: a
 //     lost wake-up;
-//   - MaxWait < 0: no bound; the verdict is Valid.
+//   - MaxWait < 0: no bound.
+//
+// FreeWait > 0 adds a bound on each acquire's longest continuous stretch of
+// waiting on a free lock outside faults.
 //
 // The explanation states the bound used.
 func CheckLive(h *History, opts Options) Result {
@@ -100,7 +103,6 @@ func bound(h *History, opts Options, res *Result) {
 	switch {
 	case opts.MaxWait < 0:
 		res.Explanation += "; no bound on waits (off)"
-		return
 	case opts.MaxWait == 0:
 		bounds, bad, n := checkFreeWaits(h, opts)
 		res.Count, res.Examples = n, bad
@@ -113,6 +115,19 @@ func bound(h *History, opts Options, res *Result) {
 		res.Count, res.Examples = checkTotalWaits(h, opts)
 		if res.Count > 0 {
 			res.Explanation += fmt.Sprintf("; %d waits over %s outside faults", res.Count, opts.MaxWait)
+		}
+	}
+	if opts.FreeWait > 0 {
+		n, bad := checkFreeStretches(h, opts)
+		res.Explanation += fmt.Sprintf("; and %s of continuous waiting on a free lock outside faults", opts.FreeWait)
+		if n > 0 {
+			res.Explanation += fmt.Sprintf(" (%d over it)", n)
+		}
+		res.Count += n
+		for _, e := range bad {
+			if len(res.Examples) < opts.maxExamples() {
+				res.Examples = append(res.Examples, e)
+			}
 		}
 	}
 	if res.Count > 0 {

@@ -89,6 +89,26 @@ func opsByCall(h *History, lock string) []Op {
 	return ops
 }
 
+// longestUncovered returns the longest stretch of [from, to] that no span
+// in covers covers (covers is sorted by from).
+func longestUncovered(from, to int64, covers []span) int64 {
+	longest, at := int64(0), from
+	for _, c := range covers {
+		if c.from >= to {
+			break
+		}
+		if c.to <= at {
+			continue
+		}
+		longest = max(longest, c.from-at)
+		at = max(at, c.to)
+		if at >= to {
+			return longest
+		}
+	}
+	return max(longest, to-at)
+}
+
 // uncovered returns how much of [from, to] no span in covers (covers is
 // sorted by from).
 func uncovered(from, to int64, covers []span) int64 {
@@ -163,4 +183,48 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 		}
 	}
 	return bounds, bad, count
+}
+
+// checkFreeStretches flags acquires (granted or given up) that waited
+// through one continuous stretch of free lock longer than opts.FreeWait.
+func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
+	horizon := h.horizon()
+	lease := func(o Op) int64 {
+		if o.Lease > 0 {
+			return o.Lease
+		}
+		return opts.watchdogLease()
+	}
+	var faults []span
+	for _, f := range h.Faults {
+		faults = append(faults, span{f.Start, f.end(horizon)})
+	}
+	bound := int64(opts.FreeWait)
+	for _, l := range lockNames(h) {
+		holds := holdSpans(h, l, lease, horizon)
+		for _, o := range h.Ops {
+			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= bound {
+				continue
+			}
+			covers := append([]span(nil), faults...)
+			for p, hs := range holds {
+				if p != o.Process {
+					covers = append(covers, hs...)
+				}
+			}
+			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+			stretch := longestUncovered(o.Call, o.Return, covers)
+			if stretch <= bound {
+				continue
+			}
+			count++
+			if len(bad) < opts.maxExamples() {
+				bad = append(bad, Example{Lock: l, Ops: []Op{o},
+					Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
+						o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), opts.FreeWait),
+					Cause: "no holder and no fault explains the wait: a lost wake-up"})
+			}
+		}
+	}
+	return count, bad
 }

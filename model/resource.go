@@ -82,10 +82,11 @@ func CheckMutex(h *History, opts Options) Result {
 		if withSeq {
 			sort.SliceStable(acc, func(a, b int) bool { return acc[a].Seq < acc[b].Seq })
 			for i := 1; i < len(acc); i++ {
-				if acc[i].Read != acc[i-1].Write && !acc[i].Overrun {
+				prev := previousWrite(acc, i)
+				if prev != nil && acc[i].Read != prev.Write && !acc[i].Overrun {
 					lost++
-					add(Example{Lock: r, Ops: []Op{*acc[i-1], *acc[i]}, Faults: overlapping(h, []Op{*acc[i-1], *acc[i]}),
-						Summary: fmt.Sprintf("lost update: write #%d read %d but the previous accepted write (#%d) wrote %d", acc[i].Seq, acc[i].Read, acc[i-1].Seq, acc[i-1].Write)})
+					add(Example{Lock: r, Ops: []Op{*prev, *acc[i]}, Faults: overlapping(h, []Op{*prev, *acc[i]}),
+						Summary: fmt.Sprintf("lost update: write #%d read %d but the previous accepted write (#%d) wrote %d", acc[i].Seq, acc[i].Read, prev.Seq, prev.Write)})
 				}
 			}
 		} else {
@@ -114,6 +115,19 @@ func CheckMutex(h *History, opts Options) Result {
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// previousWrite returns the accepted write (acc in Seq order) whose value
+// acc[i] must have read: the one before it, passing over overrun writes
+// that may have landed after acc[i]'s read (they returned after acc[i]
+// began: an overlap the overrun makes expected). nil: none to compare.
+func previousWrite(acc []*Op, i int) *Op {
+	for j := i - 1; j >= 0; j-- {
+		if !acc[j].Overrun || acc[j].Return <= acc[i].Call {
+			return acc[j]
+		}
+	}
+	return nil
 }
 
 // explainOverlap explains two overlapping critical sections a (earlier) and b.

@@ -182,6 +182,12 @@ type Options struct {
 	// Invalid; 0, the bound is derived from the leases (DefaultWaitLeases
 	// of waiting on a free lock outside faults); < 0, no bound.
 	MaxWait time.Duration
+	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
+	// of waiting on a free lock (no other process may have held it, no
+	// fault window open): a waiter that missed its wake-up and sits on a
+	// lock nobody holds. Unlike the derived bound it does not add up the
+	// hand-off gaps of a long wait, so it can be far shorter than a lease.
+	FreeWait time.Duration
 }
 
 func (o Options) watchdogLease() int64 {

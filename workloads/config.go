@@ -39,6 +39,10 @@ type RunConfig struct {
 	// (model.DefaultWaitLeases of waiting on a free lock outside faults);
 	// < 0, no bound.
 	MaxWait time.Duration `json:"max_wait,omitempty"`
+	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
+	// of waiting on a free lock outside faults (model.Options.FreeWait): a
+	// missed wake-up, made visible by the quiet phases of a plan's Phases.
+	FreeWait time.Duration `json:"free_wait,omitempty"`
 	// InFlight is how long a request may still reach Redis after its client
 	// gave up on it; it is added to the deadline of every info op (which is
 	// also held back to the end of any fault active when it returned).
@@ -128,7 +132,7 @@ func (c RunConfig) Validate() error {
 		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
 	case c.Clients < 0:
 		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
-	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
+	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0, c.FreeWait < 0:
 		return errors.New("run config: negative timeout")
 	}
 	p, err := c.ResolvePlan()

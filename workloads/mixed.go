@@ -34,6 +34,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		names[i] = p.Name
 		m.Reentrant = m.Reentrant && p.Reentrant
 		m.Fair = m.Fair && p.Fair
+		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		if p.Needs != "" {
 			m.Needs = p.Needs
 		}

@@ -61,6 +61,19 @@ type Plan struct {
 	// cut renewal off (a partition longer than the lease) need. A lock
 	// without a watchdog is unsafe under such a plan even without faults.
 	LongHolds bool `json:"long_holds,omitempty"`
+	// CancelPercent is the share of first acquires (not reentries) whose
+	// context the process cancels CancelAfter after the call: before the
+	// request is sent, while it is in flight, while it waits. A cancelled
+	// acquire that did not return a grant must leave nothing behind that
+	// is renewed; one whose outcome is unknown retires its process, whose
+	// handle is dropped without Abandon (which would stop the very renewal
+	// that must not run). Subjects whose handles are processes of their own
+	// (external drivers) are not cancelled.
+	CancelPercent int   `json:"cancel_percent,omitempty"`
+	CancelAfter   Range `json:"cancel_after,omitempty"`
+	// Phases, if set, shape the run in time (see Phases): storms, quiet
+	// phases, long holds with reconnects, overruns.
+	Phases *Phases `json:"phases,omitempty"`
 }
 
 // Validate reports the first thing wrong with p.
@@ -78,8 +91,15 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: max_reentry = %d, want >= 0", p.MaxReentry)
 	case p.OpTimeout <= 0:
 		return fmt.Errorf("plan: op_timeout = %v, want > 0", p.OpTimeout)
+	case p.CancelPercent < 0 || p.CancelPercent > 100:
+		return fmt.Errorf("plan: cancel_percent = %d, want 0..100", p.CancelPercent)
 	}
-	for name, r := range map[string]Range{"wait": p.Wait, "hold": p.Hold, "think": p.Think} {
+	if p.Phases != nil {
+		if err := p.Phases.validate(); err != nil {
+			return err
+		}
+	}
+	for name, r := range map[string]Range{"wait": p.Wait, "hold": p.Hold, "think": p.Think, "cancel_after": p.CancelAfter} {
 		if r.Min < 0 || r.Max < r.Min {
 			return fmt.Errorf("plan: %s range [%v, %v] is not a valid interval", name, r.Min, r.Max)
 		}

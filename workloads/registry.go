@@ -49,6 +49,11 @@ type Subject struct {
 	Reentrant bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
+	// NoWatchdog says holds taken with lease <= 0 are not renewed: they
+	// last the watchdog lease and run out. Plans leave out the long holds
+	// that only renewal keeps safe (Phases.LongHold). A lock registered
+	// without it is assumed to renew, as Redisson's Lock(ctx, 0) does.
+	NoWatchdog bool
 	// Catches names, for a mutant, the checker that must catch it.
 	Catches string
 	// Parts are the subjects of a mixed fleet (Mix): process id p runs

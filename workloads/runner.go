@@ -47,6 +47,12 @@ type Deps struct {
 	// Duration: the nemesis is cancelled (and heals everything) when
 	// Duration ends.
 	Nemesis func(c faults.Clients) (*faults.Nemesis, error)
+	// Reconnect, if set, cuts client i's connections for outage — every
+	// open connection closed, dials refused (faults.Cutter) — and returns
+	// at once; the client then reconnects on its own. Plans whose long
+	// holds have outages (Phases.Outage) need it; without it those holds
+	// run without their reconnect (a warning says so).
+	Reconnect func(i int, outage time.Duration)
 	// Progress receives a progress line once a second when it is a terminal
 	// (an *os.File on a TTY); otherwise nothing is written.
 	Progress io.Writer
@@ -168,6 +174,8 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	for _, l := range plan.Locks {
 		r.regs[l] = &register{}
 	}
+	r.reconnect = deps.Reconnect
+	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, deps.Reconnect != nil)
 	nclients := cfg.Clients
 	if nclients == 0 {
 		nclients = plan.Processes
@@ -192,6 +200,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease, Parts: subj.partNames()},
 	}
 	var errs []error
+	res.Warnings = append(res.Warnings, r.phaseWarnings()...)
 	if err := r.execute(ctx, deps); err != nil {
 		errs = append(errs, err)
 		res.Warnings = append(res.Warnings, err.Error())
@@ -211,6 +220,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		WatchdogLease: lease,
 		Fair:          subj.Fair,
 		MaxWait:       cfg.MaxWait,
+		FreeWait:      cfg.FreeWait,
 		LossyFaults:   cfg.LossyFaults,
 	}
 	start := time.Now()
@@ -239,6 +249,10 @@ type runner struct {
 	regs    map[string]*register
 	tracker *faultTracker
 	workers []*worker
+	// sched is the run's phases (nil: the plan's mix throughout);
+	// reconnect is Deps.Reconnect.
+	sched     schedule
+	reconnect func(i int, outage time.Duration)
 	nextPID atomic.Int64
 
 	// live counters for the progress line
@@ -306,6 +320,9 @@ func (r *runner) meta(extra map[string]string) map[string]string {
 	m["start"] = time.Now().UTC().Format(time.RFC3339Nano)
 	return m
 }
+
+// phaseNow returns the run's current phase (nil: no phases).
+func (r *runner) phaseNow() *phase { return r.sched.at(time.Duration(r.now())) }
 
 // now is the run's clock: nanoseconds since base (monotonic).
 func (r *runner) now() int64 { return int64(time.Since(r.base)) }

@@ -26,7 +26,7 @@ func builtinSubjects() []Subject {
 			},
 		},
 		{
-			Name: "simple", Kind: KindReference,
+			Name: "simple", Kind: KindReference, NoWatchdog: true,
 			Doc: "single-key SET NX PX lock, compare-and-delete unlock, bounded polling; no watchdog (lease <= 0: the run's watchdog lease)",
 			Configure: func(o OpenOptions) impl.MakerFunc {
 				return impl.SimpleMaker(impl.WithSimpleLease(o.WatchdogLease), impl.WithSimpleSeed(uint64(o.Seed)))
@@ -39,7 +39,7 @@ func builtinSubjects() []Subject {
 	for _, p := range peers.All() {
 		name := p.Name
 		s = append(s, Subject{
-			Name: name, Kind: KindPeer, Doc: p.Doc,
+			Name: name, Kind: KindPeer, Doc: p.Doc, NoWatchdog: true,
 			Configure: func(o OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {

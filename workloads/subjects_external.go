@@ -49,7 +49,7 @@ func (d Driver) Subject() Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
 	return Subject{
 		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: NeedsOneAddress,
-		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair),
+		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog),
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.dir()

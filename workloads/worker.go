@@ -107,7 +107,8 @@ func (w *worker) newProcess(id int) {
 // retire abandons the current process's handles (so their renewal stops and
 // their holds run out within one lease) and starts a new process. abandon
 // records a model.Abandon op first (for a retirement that no info op made).
-func (w *worker) retire(abandon bool) {
+// drop leaves the handles as they are instead (see retireInfo).
+func (w *worker) retire(abandon, drop bool) {
 	p := w.p
 	if abandon {
 		lock := p.held
@@ -121,7 +122,7 @@ func (w *worker) retire(abandon bool) {
 		w.r.record(model.Op{Process: p.id, Lock: lock, Kind: model.Abandon, Call: t, Return: t, Outcome: model.OK})
 	}
 	for _, h := range p.handles {
-		if a, ok := h.(impl.Abandoner); ok {
+		if a, ok := h.(impl.Abandoner); ok && !drop {
 			a.Abandon()
 		}
 	}
@@ -184,31 +185,42 @@ func (w *worker) crashed() bool {
 	if c == nil {
 		return false
 	}
-	w.retire(!w.retiredByInfo)
+	w.retire(!w.retiredByInfo, false)
 	w.retiredByInfo = false
 	close(c.done)
 	return true
 }
 
-// cycle is one acquire, optional reentries, critical sections and releases.
+// cycle is one acquire, optional reentries, critical sections and releases
+// — or what the run's current phase asks instead (phases.go).
 func (w *worker) cycle() {
 	r, p := w.r, w.p
 	plan := r.plan
-	if !w.sleep(plan.Think.Draw(p.rng), true) {
+	ph := r.phaseNow()
+	storm := ph != nil && ph.kind == phaseStorm
+	switch {
+	case ph == nil, storm:
+	case ph.kind == phaseQuiet:
+		w.sleep(ph.end-time.Duration(r.now()), true)
+		return
+	case ph.claim():
+		w.special(ph)
+		return
+	}
+	if !storm && !w.sleep(plan.Think.Draw(p.rng), true) {
 		return
 	}
 	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
 	h := w.handle(lock)
 	p.lastOp = lock
-	out := w.acquire(h, lock)
-	if out != model.OK {
+	if w.acquire(h, lock, w.drawAcquire(h, storm)).Outcome != model.OK {
 		return // fail: try again; info: retired
 	}
 	p.held = lock
 	holds := 1
-	if r.subj.Reentrant && plan.MaxReentry > 0 {
+	if r.subj.Reentrant && plan.MaxReentry > 0 && !storm {
 		for k := p.rng.IntN(plan.MaxReentry + 1); k > 0; k-- {
-			switch w.acquire(h, lock) {
+			switch w.acquire(h, lock, w.drawReentry()).Outcome {
 			case model.OK:
 				holds++
 			case model.Info, outCrashed:
@@ -217,30 +229,74 @@ func (w *worker) cycle() {
 		}
 	}
 	for holds > 0 {
-		if !w.section(h, lock) {
+		hold := plan.Hold.Draw(p.rng)
+		if storm {
+			hold = 0
+		}
+		if !w.section(h, lock, sectionSpec{hold: hold}) {
 			return
 		}
-		switch w.release(h, lock) {
-		case model.OK:
-			holds--
-		case model.Fail:
-			holds = 0 // the lock says we hold nothing
-		default:
-			return // info (retired) or crashed
+		if !w.releaseHold(h, lock, &holds) {
+			return
 		}
 	}
 	p.held = ""
 }
 
-// acquire runs Lock or TryLock (drawn from the plan's mix) and records it.
-func (w *worker) acquire(h impl.Locker, lock string) model.Outcome {
+// releaseHold releases one of holds and counts it down (to 0 when the lock
+// says we hold nothing). It reports false when the process was retired or
+// crashed.
+func (w *worker) releaseHold(h impl.Locker, lock string, holds *int) bool {
+	switch w.release(h, lock) {
+	case model.OK:
+		*holds--
+	case model.Fail:
+		*holds = 0 // the lock says we hold nothing
+	default:
+		return false // info (retired) or crashed
+	}
+	return true
+}
+
+// acquireHow is how one acquire is made.
+type acquireHow struct {
+	try   bool          // TryLock (else Lock)
+	wait  time.Duration // TryLock's wait
+	lease time.Duration // 0: watchdog
+	// cancel >= 0 cancels the call's context that long after the call.
+	cancel time.Duration
+}
+
+// drawAcquire draws a first acquire from the plan's mix (a storm's is a
+// blocking Lock), cancelled now and then when the plan asks for it.
+func (w *worker) drawAcquire(h impl.Locker, storm bool) acquireHow {
+	plan, rng := w.r.plan, w.p.rng
+	a := acquireHow{lease: plan.Lease, cancel: -1}
+	a.try = rng.IntN(100) < plan.TryLockPercent && !storm
+	a.wait = plan.Wait.Draw(rng)
+	if plan.CancelPercent > 0 && rng.IntN(100) < plan.CancelPercent {
+		if _, ownProcess := h.(impl.Freezer); !ownProcess {
+			a.cancel = plan.CancelAfter.Draw(rng)
+		}
+	}
+	return a
+}
+
+// drawReentry draws a reentrant acquire (never cancelled: an unknown
+// outcome would retire a process that still holds).
+func (w *worker) drawReentry() acquireHow {
+	plan, rng := w.r.plan, w.p.rng
+	return acquireHow{try: rng.IntN(100) < plan.TryLockPercent, wait: plan.Wait.Draw(rng), lease: plan.Lease, cancel: -1}
+}
+
+// acquire runs Lock or TryLock as a says and records it. It returns the op
+// recorded (Outcome outCrashed, nothing recorded, when the process crashed
+// before the call).
+func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	r, p := w.r, w.p
-	plan := r.plan
-	try := p.rng.IntN(100) < plan.TryLockPercent
-	wait := plan.Wait.Draw(p.rng)
-	o := model.Op{Process: p.id, Lock: lock, Kind: model.Acquire, Lease: int64(plan.Lease), Blocking: !try}
-	if try {
-		o.Wait = int64(wait)
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Acquire, Lease: int64(a.lease), Blocking: !a.try}
+	if a.try {
+		o.Wait = int64(a.wait)
 	}
 	var enq time.Time
 	if e, ok := h.(impl.Enqueuer); ok {
@@ -251,18 +307,21 @@ func (w *worker) acquire(h impl.Locker, lock string) model.Outcome {
 	// rightly calls a violation. Only a crash (or the end of StopTimeout)
 	// cuts it off, and then it ends as info.
 	if p.ctx.Err() != nil {
-		return outCrashed
+		return model.Op{Outcome: outCrashed}
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, plan.OpTimeout)
+	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
 	defer cancel()
+	if a.cancel >= 0 {
+		defer time.AfterFunc(a.cancel, cancel).Stop()
+	}
 
 	o.Call = r.now()
 	var err error
 	granted := true
-	if try {
-		granted, err = h.TryLock(ctx, wait, plan.Lease)
+	if a.try {
+		granted, err = h.TryLock(ctx, a.wait, a.lease)
 	} else {
-		err = h.Lock(ctx, plan.Lease)
+		err = h.Lock(ctx, a.lease)
 	}
 	o.Return = r.now()
 	switch {
@@ -275,6 +334,9 @@ func (w *worker) acquire(h impl.Locker, lock string) model.Outcome {
 	}
 	if err != nil {
 		o.Error = err.Error()
+		if a.cancel >= 0 {
+			o.Error = fmt.Sprintf("cancelled by the workload after %v: %s", a.cancel, o.Error)
+		}
 	}
 	if !enq.IsZero() {
 		o.Enqueued = r.at(enq)
@@ -286,9 +348,11 @@ func (w *worker) acquire(h impl.Locker, lock string) model.Outcome {
 	}
 	r.record(o)
 	if o.Outcome == model.Info {
-		w.retireInfo()
+		// A cancelled acquire's handle is dropped, not abandoned: Abandon
+		// would stop a renewal that a correct lock never started for it.
+		w.retireInfo(a.cancel >= 0)
 	}
-	return o.Outcome
+	return o
 }
 
 // release runs Unlock and records it.
@@ -312,31 +376,40 @@ func (w *worker) release(h impl.Locker, lock string) model.Outcome {
 	}
 	r.record(o)
 	if o.Outcome == model.Info {
-		w.retireInfo()
+		w.retireInfo(false)
 	}
 	return o.Outcome
+}
+
+// sectionSpec is how one critical section goes.
+type sectionSpec struct {
+	hold time.Duration
+	// outage, if > 0, cuts the holder's client connections for that long
+	// halfway through the hold (a reconnect).
+	outage time.Duration
+	// overrun marks a section that outlasts its lease on purpose.
+	overrun bool
 }
 
 // section is one critical section: read the lock's register, hold, write
 // read+1 presenting the handle's fencing token. A stall fault freezes the
 // worker between the read and the write. It reports false when the process
 // crashed meanwhile (and was retired).
-func (w *worker) section(h impl.Locker, lock string) bool {
+func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 	r, p := w.r, w.p
-	hold := r.plan.Hold.Draw(p.rng)
 	if !r.plan.Counter {
 		w.stallPoint(h)
-		return w.sleep(hold, false)
+		return w.hold(spec)
 	}
 	var token int64
 	if f, ok := h.(impl.Fenced); ok {
 		token = f.Token()
 	}
 	reg := r.regs[lock]
-	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now()}
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now(), Overrun: spec.overrun}
 	o.Read = reg.read()
 	w.stallPoint(h)
-	if !w.sleep(hold, false) {
+	if !w.hold(spec) {
 		return false
 	}
 	o.Write = o.Read + 1
@@ -350,6 +423,14 @@ func (w *worker) section(h impl.Locker, lock string) bool {
 	}
 	r.record(o)
 	return true
+}
+
+// hold sleeps through a critical section, with its outage halfway.
+func (w *worker) hold(spec sectionSpec) bool {
+	if spec.outage <= 0 {
+		return w.sleep(spec.hold, false)
+	}
+	return w.sleep(spec.hold/2, false) && w.reconnect(spec.outage) && w.sleep(spec.hold-spec.hold/2-spec.outage, false)
 }
 
 // sleep waits d. It returns false when the process crashed meanwhile (or,
@@ -374,15 +455,16 @@ func (w *worker) sleep(d time.Duration, interruptible bool) bool {
 	}
 }
 
-// retireInfo retires the process after one of its ops ended as info.
-func (w *worker) retireInfo() {
+// retireInfo retires the process after one of its ops ended as info; drop
+// leaves its handles as they are instead of abandoning them.
+func (w *worker) retireInfo(drop bool) {
 	if w.p.ctx.Err() != nil {
 		// crashed in flight: the crash handler retires it (without an
 		// Abandon op: the info op already retired it).
 		w.retiredByInfo = true
 		return
 	}
-	w.retire(false)
+	w.retire(false, drop)
 	// The replacement starts like a restarted client, not at once: while
 	// Redis is down, an immediate restart would only pile up info ops that
 	// tell nothing and make the history needlessly hard to check.

@@ -138,5 +138,29 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 		MaxReentry:     2,
 		Counter:        true,
 		OpTimeout:      3 * time.Second,
+		CancelPercent:  rapid.IntRange(2, 6).Draw(t, "cancel_percent"),
+		CancelAfter:    Range{0, time.Duration(rapid.IntRange(200, 3000).Draw(t, "cancel_after_max_us")) * time.Microsecond},
+		Phases:         huntPhases.Draw(t, "phases"),
 	}
 })
+
+// huntPhases draws the hunt's phases: short churns, storms that end with
+// missed wake-ups likely, quiet phases longer than the hunt's free-wait
+// bound (HuntFreeWait), long holds of 2-3 watchdog leases with a reconnect
+// halfway, and overruns of a few hundred milliseconds.
+var huntPhases = rapid.Custom(func(t *rapid.T) *Phases {
+	return &Phases{
+		Churn:        Range{ms(300), ms(rapid.IntRange(400, 1200).Draw(t, "churn_max_ms"))},
+		Storm:        Range{ms(150), ms(rapid.IntRange(200, 400).Draw(t, "storm_max_ms"))},
+		Quiet:        Range{HuntFreeWait + ms(400), HuntFreeWait + ms(rapid.IntRange(500, 900).Draw(t, "quiet_extra_max_ms"))},
+		LongHold:     Scale{2.2, 2.2 + float64(rapid.IntRange(0, 8).Draw(t, "long_hold_extra_tenths"))/10},
+		Outage:       Scale{0.36, 0.44},
+		OverrunLease: Range{ms(150), ms(rapid.IntRange(200, 400).Draw(t, "overrun_lease_max_ms"))},
+		Overrun:      Range{ms(40), ms(rapid.IntRange(60, 200).Draw(t, "overrun_max_ms"))},
+	}
+})
+
+// HuntFreeWait is the free-wait bound (RunConfig.FreeWait) that runs of the
+// hunt workload use unless told otherwise: a waiter that sits this long on
+// a lock nobody holds missed its wake-up.
+const HuntFreeWait = 500 * time.Millisecond

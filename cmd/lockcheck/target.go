@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -24,6 +25,9 @@ type target struct {
 	env *scenario.Env
 	// registry resolves subjects (nil: workloads.Subjects).
 	registry *workloads.Registry
+
+	mu      sync.Mutex
+	cutters map[int]*faults.Cutter // client -> its connection cutter
 }
 
 // openTarget starts a redis-server (redisURL == "") or connects to redisURL
@@ -58,7 +62,35 @@ func (t *target) dial(ctx context.Context, i int) (redis.UniversalClient, error)
 	o := t.opts()
 	o.MaxRetries = -1
 	o.ContextTimeoutEnabled = true
+	c := faults.NewCutter()
+	c.Install(o)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cutters == nil {
+		t.cutters = map[int]*faults.Cutter{}
+	}
+	t.cutters[i] = c
 	return redis.NewClient(o), nil
+}
+
+// reconnect cuts client i's connections for outage (workloads.Deps.Reconnect).
+func (t *target) reconnect(i int, outage time.Duration) {
+	t.mu.Lock()
+	c := t.cutters[i]
+	t.mu.Unlock()
+	if c != nil {
+		c.Cut(outage)
+	}
+}
+
+// deps returns the run dependencies of a run on t: its clients, its
+// registry and, where t dials the clients itself, reconnects.
+func (t *target) deps() workloads.Deps {
+	d := workloads.Deps{Dial: t.dial, Registry: t.registry}
+	if t.env == nil {
+		d.Reconnect = t.reconnect
+	}
+	return d
 }
 
 func (t *target) Close() error {

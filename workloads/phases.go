@@ -1,0 +1,201 @@
+package workloads
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"time"
+)
+
+// Phases shape a run in time so that the bugs that hide in steady churn show
+// within seconds. The run repeats one round, drawn afresh each time from the
+// run's seed:
+//
+//	churn → long hold → storm → quiet → churn → overrun → storm → quiet → …
+//
+// Churn is the plan's own mix. In a long hold or an overrun, one process
+// (each round another) makes one special cycle while the others go on
+// churning, so they wait for the lock it holds and take it the moment it
+// is free. A phase a plan leaves at zero (or that the run cannot do: a long
+// hold without a watchdog, longer than half the run) is left out.
+type Phases struct {
+	// Churn is how long the plan's own mix runs between special phases.
+	Churn Range `json:"churn"`
+	// Storm is how long every process makes blocking Lock calls with no
+	// hold and no think time: hand-offs as fast as the lock allows, so that
+	// when the storm ends some waiter has likely just missed a wake-up.
+	Storm Range `json:"storm,omitempty"`
+	// Quiet is how long no process starts an acquire (acquires in flight go
+	// on): a waiter that missed its wake-up now waits on a free lock, which
+	// the liveness checker's free-wait bound (RunConfig.FreeWait) sees.
+	Quiet Range `json:"quiet,omitempty"`
+	// LongHold, in watchdog leases, is how long the special process of a
+	// long-hold phase holds a watchdog-renewed lock (Lock(ctx, 0)): several
+	// leases, kept by renewal alone. Zero: no long holds.
+	LongHold Scale `json:"long_hold,omitempty"`
+	// Outage, in watchdog leases, is how long the long holder's client
+	// connections are cut halfway through its hold (every open connection
+	// closed, dials refused, Deps.Reconnect) before it reconnects: longer
+	// than a renewal period, so a renewal fails, and short enough that a
+	// renewal retried after the outage keeps the hold. Zero: no reconnects.
+	Outage Scale `json:"outage,omitempty"`
+	// OverrunLease is the explicit lease of an overrun phase's hold, and
+	// Overrun how long its holder keeps working past that lease before its
+	// late unlock, which must fail (not the owner) without freeing the
+	// next holder. The hold's end is recorded as a model.Expire op, its
+	// critical section as an Overrun section. Zero: no overruns.
+	OverrunLease Range `json:"overrun_lease,omitempty"`
+	Overrun      Range `json:"overrun,omitempty"`
+}
+
+// Scale is a closed interval of multiples of some unit (the run's watchdog
+// lease), drawn uniformly.
+type Scale struct {
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+}
+
+// Of draws a multiple of unit in [Min, Max] from rng.
+func (s Scale) Of(unit time.Duration, rng *rand.Rand) time.Duration {
+	f := s.Min
+	if s.Max > s.Min {
+		f += rng.Float64() * (s.Max - s.Min)
+	}
+	return time.Duration(f * float64(unit))
+}
+
+func (s Scale) zero() bool { return s.Max <= 0 }
+
+// validate reports the first thing wrong with ph.
+func (ph *Phases) validate() error {
+	if ph.Churn.Max <= 0 {
+		return fmt.Errorf("plan: phases: churn [%v, %v] must be longer than 0", ph.Churn.Min, ph.Churn.Max)
+	}
+	ranges := map[string]Range{"churn": ph.Churn, "storm": ph.Storm, "quiet": ph.Quiet, "overrun_lease": ph.OverrunLease, "overrun": ph.Overrun}
+	for name, r := range ranges {
+		if r.Min < 0 || r.Max < r.Min {
+			return fmt.Errorf("plan: phases: %s range [%v, %v] is not a valid interval", name, r.Min, r.Max)
+		}
+	}
+	for name, s := range map[string]Scale{"long_hold": ph.LongHold, "outage": ph.Outage} {
+		if s.Min < 0 || s.Max < s.Min {
+			return fmt.Errorf("plan: phases: %s [%g, %g] leases is not a valid interval", name, s.Min, s.Max)
+		}
+	}
+	switch {
+	case !ph.LongHold.zero() && ph.LongHold.Min < 1:
+		return fmt.Errorf("plan: phases: long holds of %g leases do not outlast one lease", ph.LongHold.Min)
+	case !ph.Outage.zero() && (ph.Outage.Max >= 0.5 || ph.Outage.Min <= 1.0/3):
+		return fmt.Errorf("plan: phases: outages of [%g, %g] leases must outlast a renewal period (1/3) and leave time to renew (< 1/2)", ph.Outage.Min, ph.Outage.Max)
+	case ph.OverrunLease.Max > 0 && ph.OverrunLease.Min < 50*time.Millisecond:
+		return fmt.Errorf("plan: phases: overrun leases from %v are too short to tell an expiry from a slow reply (want >= 50ms)", ph.OverrunLease.Min)
+	}
+	return nil
+}
+
+// phaseKind is what processes do in a phase.
+type phaseKind uint8
+
+const (
+	phaseChurn phaseKind = iota
+	phaseStorm
+	phaseQuiet
+	phaseLongHold
+	phaseOverrun
+)
+
+func (k phaseKind) String() string {
+	return [...]string{"churn", "storm", "quiet", "long-hold", "overrun"}[k]
+}
+
+// phase is one stretch of a run's schedule, on the run's clock.
+type phase struct {
+	kind       phaseKind
+	start, end time.Duration
+	// claimed is set by the first worker that starts a cycle in a long-hold
+	// or overrun phase: that cycle is the phase's special one.
+	claimed atomic.Bool
+	// hold is the special cycle's hold (long hold: the whole hold; overrun:
+	// the lease), outage its outage, over how far it runs past the lease.
+	hold, outage, over time.Duration
+}
+
+// claim reports whether the caller makes p's special cycle (true once).
+func (p *phase) claim() bool {
+	return (p.kind == phaseLongHold || p.kind == phaseOverrun) && p.claimed.CompareAndSwap(false, true)
+}
+
+// schedule is a run's phases in time order, covering [0, until).
+type schedule []*phase
+
+// at returns the phase at run time t (the last one after the end; nil for
+// an empty schedule).
+func (s schedule) at(t time.Duration) *phase {
+	for _, p := range s {
+		if t < p.end {
+			return p
+		}
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	return s[len(s)-1]
+}
+
+// scheduleFor draws the schedule of a run: ph's rounds from the run's seed
+// until the run's duration. watchdog is the lease of
+// holds taken with lease <= 0, renewed says the subject renews them (long
+// holds are left out otherwise, and when one would last over half the run),
+// and reconnect that the runner can cut a client's connections.
+func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renewed, reconnect bool) schedule {
+	if ph == nil {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed0f9a5e5))
+	var s schedule
+	at := time.Duration(0)
+	add := func(p *phase, d time.Duration) {
+		if d <= 0 {
+			return
+		}
+		p.start, p.end = at, at+d
+		at = p.end
+		s = append(s, p)
+	}
+	for round := 0; at < duration; round++ {
+		add(&phase{kind: phaseChurn}, max(ph.Churn.Draw(rng), time.Millisecond))
+		special := &phase{}
+		switch {
+		case round%2 == 0 && !ph.LongHold.zero() && renewed:
+			special.kind, special.hold = phaseLongHold, ph.LongHold.Of(watchdog, rng)
+			if !ph.Outage.zero() && reconnect {
+				special.outage = ph.Outage.Of(watchdog, rng)
+			}
+			if special.hold <= duration/2 {
+				add(special, special.hold+watchdog/2)
+			}
+		case round%2 == 1 && ph.OverrunLease.Max > 0:
+			special.kind, special.hold, special.over = phaseOverrun, ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
+			add(special, special.hold+special.over+100*time.Millisecond)
+		}
+		add(&phase{kind: phaseStorm}, ph.Storm.Draw(rng))
+		add(&phase{kind: phaseQuiet}, ph.Quiet.Draw(rng))
+	}
+	return s
+}
+
+// phaseWarnings says which of the plan's phases the run leaves out.
+func (r *runner) phaseWarnings() []string {
+	ph := r.plan.Phases
+	if ph == nil {
+		return nil
+	}
+	var out []string
+	if !ph.LongHold.zero() && r.subj.NoWatchdog {
+		out = append(out, "no long holds: "+r.subj.Name+" does not renew holds (NoWatchdog)")
+	}
+	if !ph.LongHold.zero() && !r.subj.NoWatchdog && !ph.Outage.zero() && r.reconnect == nil {
+		out = append(out, "no reconnects: this target cannot cut a client's connections (Deps.Reconnect)")
+	}
+	return out
+}
