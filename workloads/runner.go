@@ -253,7 +253,7 @@ type runner struct {
 	// reconnect is Deps.Reconnect.
 	sched     schedule
 	reconnect func(i int, outage time.Duration)
-	nextPID atomic.Int64
+	nextPID   atomic.Int64
 
 	// live counters for the progress line
 	nOps, nOK, nFail, nInfo atomic.Int64
