@@ -51,6 +51,7 @@ type env struct {
 func commands() []command {
 	return []command{
 		{"run", "run a workload against a lock, check the history, write a run directory", runCmd},
+		{"hunt", "draw seeds, plans and scenarios until a violation or the budget runs out; print the shrunk reproduction", huntCmd},
 		{"check", "re-check a saved run directory", checkCmd},
 		{"bench", "benchmark lock kinds and peer libraries side by side on one Redis", benchCmd},
 		{"subjects", "list the lock implementations that can be run", subjectsCmd},
@@ -126,6 +127,7 @@ Examples:
   lockcheck run --subject mutant-unlock-no-owner-check --duration 10s
   lockcheck run --scenario redis-pause-short --subject fair
   lockcheck scenarios client-stall                # one scenario in detail
+  lockcheck hunt --subject fair --budget 10m      # hunt for a violation; prints the shrunk command that reproduces it
   lockcheck check results/runs/mixed-reentrant/20261122T101500-42
   lockcheck nightly --seeds 3
   lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…

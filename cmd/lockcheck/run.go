@@ -31,6 +31,8 @@ type runFlags struct {
 	checkTime   time.Duration
 	maxWait     time.Duration
 	scenario    string
+	planFile    string
+	givenPlan   *workloads.Plan // --plan's (or a hunt's): replaces the workload's plan for the seed
 	remote      remoteFlags
 	driver      driverFlags
 }
@@ -41,6 +43,7 @@ const runExamples = `  lockcheck run                                        # re
   lockcheck run --subject mutant-unlock-no-owner-check --duration 10s   # exits 1: caught
   lockcheck run --redis redis://user:secret@10.0.0.5:6379/0 --subject reentrant
   lockcheck run --scenario client-stall --subject fenced --seed 3      # exits 0: the violation was detected as expected
+  lockcheck run --subject mutant-check-then-set --seed 9 --duration 2s --plan plan.json   # a plan a hunt shrank
 `
 
 func runCmd(ctx context.Context, e *env, args []string) (int, error) {
@@ -59,6 +62,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 1s for the hunt workload, else 2 leases of waiting on a free lock outside faults, derived from the run's leases)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
+	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt') instead of the workload's plan for the seed")
 	f.remote.add(fs)
 	f.driver.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -154,6 +158,9 @@ func (f *runFlags) plan() (runPlan, error) {
 		}
 	}
 	if f.workload == "" {
+		f.workload = f.planWorkload()
+	}
+	if f.workload == "" {
 		f.workload = defaultWorkload(names)
 	}
 	if _, err := workloads.LookupWorkload(f.workload); err != nil {
@@ -200,6 +207,7 @@ func (f *runFlags) plan() (runPlan, error) {
 			cfg.CheckTimeout = f.checkTime
 		}
 		cfg.MaxWait = f.maxWait
+		cfg.Plan = f.givenPlan
 		if err := cfg.Validate(); err != nil {
 			return runPlan{}, usageError{err}
 		}

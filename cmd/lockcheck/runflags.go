@@ -15,6 +15,16 @@ func checkRunFlags(fs *flag.FlagSet, f *runFlags) error {
 	if flagSet(fs, "max-wait") && f.maxWait < 0 {
 		return usagef("--max-wait %v is negative: want a duration >= 0 (0 turns the liveness bound off)", f.maxWait)
 	}
+	if f.planFile != "" {
+		if f.scenario != "" {
+			return usagef("--plan cannot be combined with --scenario: the scenario fixes the plan")
+		}
+		p, err := loadPlanFile(f.planFile)
+		if err != nil {
+			return usageError{err}
+		}
+		f.givenPlan = &p
+	}
 	return nil
 }
 

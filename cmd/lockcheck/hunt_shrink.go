@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// Shrinking bounds: a find is shrunk for at most maxShrink (and never past
+// the budget), and a candidate counts as failing when one of shrinkTries
+// runs of it is a find (runs are not deterministic: the machine chooses
+// the interleaving).
+const (
+	maxShrink   = 3 * time.Minute
+	shrinkTries = 2
+)
+
+// shrinkStep is one simplification of a failing draw, tried while it keeps
+// the draw failing. apply returns the simpler draw, or false when the step
+// changes nothing (already as simple, or not a field of this kind of
+// draw). A step never turns the protected counter off: it is what makes
+// overlapping critical sections visible.
+type shrinkStep struct {
+	name  string
+	apply func(d huntDraw) (huntDraw, bool)
+}
+
+// shrinkSteps are tried in order, each repeated while it still fails, and
+// the whole list again until a pass keeps nothing. To shrink a new plan
+// field, add a planStep (or phaseStep) here.
+var shrinkSteps = []shrinkStep{
+	{"halve the duration", func(d huntDraw) (huntDraw, bool) {
+		if d.duration <= minHuntRun {
+			return d, false
+		}
+		d.duration = max(d.duration/2, minHuntRun).Truncate(100 * time.Millisecond)
+		return d, true
+	}},
+	{"halve the processes", planStep(func(p *workloads.Plan) bool {
+		if p.Processes <= 2 {
+			return false
+		}
+		p.Processes = max(p.Processes/2, 2)
+		return true
+	})},
+	{"try_lock_percent 0", planStep(func(p *workloads.Plan) bool { return zero(&p.TryLockPercent) })},
+	{"max_reentry 0", planStep(func(p *workloads.Plan) bool { return zero(&p.MaxReentry) })},
+	{"no phases", planStep(func(p *workloads.Plan) bool { return zero(&p.Phases) })},
+	{"no long holds", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.LongHold) })},
+	{"no outages", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Outage) })},
+	{"no overruns", phaseStep(func(ph *workloads.Phases) bool {
+		lease, overrun := zero(&ph.OverrunLease), zero(&ph.Overrun)
+		return lease || overrun
+	})},
+	{"no storms", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Storm) })},
+	{"no quiet phases", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
+	{"cancel_percent 0", planStep(func(p *workloads.Plan) bool { return zero(&p.CancelPercent) })},
+}
+
+// zero sets *v to its zero value and reports whether that changed it.
+func zero[T comparable](v *T) bool {
+	var z T
+	was := *v
+	*v = z
+	return was != z
+}
+
+// planStep is a step that edits the plan of a plain run (a scenario fixes
+// its plan: the step does not apply). edit reports whether it changed p.
+func planStep(edit func(p *workloads.Plan) bool) func(huntDraw) (huntDraw, bool) {
+	return func(d huntDraw) (huntDraw, bool) {
+		if d.scenario != nil {
+			return d, false
+		}
+		p := d.plan
+		p.Locks = slices.Clone(p.Locks)
+		if !edit(&p) {
+			return d, false
+		}
+		d.plan = p
+		return d, true
+	}
+}
+
+// phaseStep is a planStep on the plan's phases (a copy: the phases of the
+// draw it came from stay as they were); it does not apply without phases.
+func phaseStep(edit func(ph *workloads.Phases) bool) func(huntDraw) (huntDraw, bool) {
+	return planStep(func(p *workloads.Plan) bool {
+		if p.Phases == nil {
+			return false
+		}
+		ph := *p.Phases
+		p.Phases = &ph
+		return edit(&ph)
+	})
+}
+
+// shrink simplifies a find with the steps while the budget (at most
+// maxShrink of it) and ctx last. It returns the simplest draw that still
+// failed, as the run that showed it, the names of the steps kept, and
+// whether no step is left to try (false: time or ctx ran out first). The
+// result is never less failing than found: a candidate is kept only when
+// one of its runs was a find (any find: not necessarily the same checker).
+func (h *hunter) shrink(ctx context.Context, found huntRun) (huntRun, []string, bool) {
+	deadline := time.Now().Add(maxShrink)
+	if h.deadline.Before(deadline) {
+		deadline = h.deadline
+	}
+	best, kept := found, []string(nil)
+	for progress := true; progress; {
+		progress = false
+		for _, st := range shrinkSteps {
+			for {
+				cand, ok := st.apply(best.draw)
+				if !ok || !h.runnable(cand) {
+					break
+				}
+				r, verdict := h.tryCandidate(ctx, st.name, cand, deadline)
+				if verdict == outOfTime {
+					return best, kept, false
+				}
+				if verdict == passes {
+					break
+				}
+				best, progress, kept = r, true, append(kept, st.name)
+			}
+		}
+	}
+	return best, kept, true
+}
+
+// runnable reports whether d makes a valid run (a step may take a plan
+// somewhere Validate rejects: the step is then not taken).
+func (h *hunter) runnable(d huntDraw) bool {
+	if d.scenario != nil {
+		return true
+	}
+	_, err := h.flags.plainConfig(d.seed, d.duration, d.plan)
+	return err == nil
+}
+
+// candidateVerdict is what the runs of a shrink candidate showed.
+type candidateVerdict int
+
+const (
+	stillFails candidateVerdict = iota
+	passes
+	outOfTime // no room left, ctx ended, or a run could not be made
+)
+
+// tryCandidate runs cand up to shrinkTries times, stopping at the first
+// find.
+func (h *hunter) tryCandidate(ctx context.Context, step string, cand huntDraw, deadline time.Time) (huntRun, candidateVerdict) {
+	for try := 1; try <= shrinkTries; try++ {
+		if ctx.Err() != nil || time.Until(deadline) < cand.duration {
+			return huntRun{}, outOfTime
+		}
+		h.shrinkRuns++
+		r, err := h.exec(ctx, "shrink", cand)
+		if err != nil {
+			fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrinking stopped: %s: %v\n", step, err)
+			return huntRun{}, outOfTime
+		}
+		if ctx.Err() != nil {
+			return huntRun{}, outOfTime // a prefix of a run: not a candidate's verdict
+		}
+		if r.find {
+			fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrink: %s: kept (still fails)\n", step)
+			return r, stillFails
+		}
+	}
+	fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrink: %s: passed %d times, not kept\n", step, shrinkTries)
+	return huntRun{}, passes
+}
