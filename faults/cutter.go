@@ -94,3 +94,32 @@ func (cc *cutConn) Close() error {
 	})
 	return cc.Conn.Close()
 }
+
+// Cutters keeps one Cutter per client of a run, by client index; the zero
+// value is ready to use and safe for concurrent use.
+type Cutters struct {
+	mu sync.Mutex
+	m  map[int]*Cutter
+}
+
+// Install gives client i a new Cutter on o (see Cutter.Install).
+func (cs *Cutters) Install(i int, o *redis.Options) {
+	c := NewCutter()
+	c.Install(o)
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.m == nil {
+		cs.m = map[int]*Cutter{}
+	}
+	cs.m[i] = c
+}
+
+// Cut cuts client i's connections for outage (nothing without a Cutter).
+func (cs *Cutters) Cut(i int, outage time.Duration) {
+	cs.mu.Lock()
+	c := cs.m[i]
+	cs.mu.Unlock()
+	if c != nil {
+		c.Cut(outage)
+	}
+}

@@ -288,7 +288,7 @@ func (l *FairLock) resolve(ctx context.Context, tryErr error, before int, since 
 		if cerr := l.leave(wait); cerr != nil {
 			return false, true, l.leaveFailed(ctx, errors.Join(tryErr, ctx.Err()), cerr)
 		}
-		return false, true, errors.Join(ErrNotObtained, ctx.Err())
+		return false, true, errInFlight(l.name, tryErr, ctx.Err())
 	case !deadline.IsZero() && !time.Now().Before(deadline):
 		if cerr := l.leave(wait); cerr != nil {
 			return false, true, l.leaveFailed(ctx, tryErr, cerr)

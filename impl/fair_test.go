@@ -592,8 +592,8 @@ func TestFairCancelLeavesNothing(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, ErrNotObtained) {
-			t.Fatalf("cancelled Lock = %v; want ErrNotObtained", err)
+		if !errors.Is(err, ErrNotObtained) && !errors.Is(err, errCancelledInFlight) {
+			t.Fatalf("cancelled Lock = %v; want ErrNotObtained, or an unknown outcome with the request in flight", err)
 		}
 	}
 	time.Sleep(2 * testWatchdog)

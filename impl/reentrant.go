@@ -160,9 +160,11 @@ func (l *ReentrantLock) granted(since time.Time, lease time.Duration, g grant) e
 // owner's hold count on a fresh, bounded context: only this owner changes its
 // field, so a count above the one held before means the script ran. If it ran
 // and the caller still waits, the grant stands; if the caller's ctx ended, it
-// is undone with one unlock. If the count cannot be read, the error says the
-// outcome is unknown; a first hold taken that way has no watchdog and expires
-// within its lease.
+// is undone with one unlock (ErrNotObtained). If the caller's ctx ended and
+// the script had not run, it may still be on its way (see below): the error
+// says the outcome is unknown (errInFlight), never ErrNotObtained. If the
+// count cannot be read, the error says the outcome is unknown too; a first
+// hold taken that way has no watchdog and expires within its lease.
 //
 // Residual window: the read runs on another connection than the aborted
 // attempt, so an attempt still in transit (held up in a slow proxy) can run
@@ -191,7 +193,7 @@ func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, s
 					l.name, errors.Join(ctx.Err(), uerr))
 			}
 		}
-		return false, errors.Join(ErrNotObtained, ctx.Err())
+		return false, errInFlight(l.name, tryErr, ctx.Err())
 	}
 	if !applied {
 		return false, fmt.Errorf("lock %q: acquire: %w", l.name, tryErr)

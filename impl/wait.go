@@ -3,6 +3,7 @@ package impl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -164,3 +165,18 @@ func (c *Client) poll(ctx context.Context, timer **time.Timer, d time.Duration) 
 		return ErrClosed
 	}
 }
+
+// errInFlight is the error of an acquire whose ctx ended while its script
+// was on its way and that a read on another connection found not applied:
+// the script may still run after that read (Redis orders requests per
+// connection, not across them), so the outcome is unknown and the error
+// does not wrap ErrNotObtained. A hold taken that way is a first hold
+// without a watchdog: it expires within its lease. Found by lockcheck's
+// hunt workload, whose cancellations land mid-request: the caller, told
+// ErrNotObtained, acquired again and re-entered the hold it had been told
+// it did not have.
+func errInFlight(lock string, tryErr, ctxErr error) error {
+	return fmt.Errorf("lock %q: %w: %w", lock, errCancelledInFlight, errors.Join(tryErr, ctxErr))
+}
+
+var errCancelledInFlight = errors.New("acquire cancelled with its request in flight: outcome unknown")

@@ -15,8 +15,20 @@ import (
 
 // dialer returns a Deps.Dial that connects straight to s.
 func dialer(s *faults.Server) func(context.Context, int) (redis.UniversalClient, error) {
-	return func(context.Context, int) (redis.UniversalClient, error) {
-		return redis.NewClient(s.Options()), nil
+	return directDeps(s).Dial
+}
+
+// directDeps returns Deps that connect straight to s, each client through
+// a faults.Cutter that Reconnect cuts.
+func directDeps(s *faults.Server) Deps {
+	cs := &faults.Cutters{}
+	return Deps{
+		Dial: func(_ context.Context, i int) (redis.UniversalClient, error) {
+			o := s.Options()
+			cs.Install(i, o)
+			return redis.NewClient(o), nil
+		},
+		Reconnect: cs.Cut,
 	}
 }
 
@@ -25,7 +37,8 @@ func dialer(s *faults.Server) func(context.Context, int) (redis.UniversalClient,
 func run(t testing.TB, s *faults.Server, cfg RunConfig, deps Deps) *Result {
 	t.Helper()
 	if deps.Dial == nil {
-		deps.Dial = dialer(s)
+		d := directDeps(s)
+		deps.Dial, deps.Reconnect = d.Dial, d.Reconnect
 	}
 	var buf bytes.Buffer
 	deps.History = &buf

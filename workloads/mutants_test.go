@@ -50,19 +50,59 @@ func crashScenario(cfg *RunConfig, deps *Deps) {
 	}
 }
 
+// leasePlan is mutantPlan in phases (phases.go) with a short watchdog
+// lease: a long hold of 2.2-2.5 leases with a reconnect halfway, an
+// overrun with a late unlock, storms and quiet phases, and cancelled
+// acquires. The bugs that live where leases run out show in it.
+func leasePlan() Plan {
+	p := mutantPlan()
+	p.Workload = "mutant-leases"
+	p.CancelPercent, p.CancelAfter = 5, Range{0, 2 * time.Millisecond}
+	p.Phases = &Phases{
+		Churn: Range{200 * time.Millisecond, 300 * time.Millisecond}, Storm: Range{150 * time.Millisecond, 200 * time.Millisecond},
+		Quiet:    Range{HuntFreeWait + 200*time.Millisecond, HuntFreeWait + 300*time.Millisecond},
+		LongHold: Scale{2.2, 2.5}, Outage: Scale{0.36, 0.44},
+		OverrunLease: Range{150 * time.Millisecond, 200 * time.Millisecond}, Overrun: Range{50 * time.Millisecond, 100 * time.Millisecond},
+	}
+	return p
+}
+
+// leaseScenario runs leasePlan for 5 s with a 600 ms watchdog lease: one
+// round with a long hold, one with an overrun.
+func leaseScenario(cfg *RunConfig) {
+	p := leasePlan()
+	cfg.Plan = &p
+	cfg.Duration = 5 * time.Second
+	cfg.WatchdogLease = 600 * time.Millisecond
+	cfg.FreeWait = HuntFreeWait
+}
+
+// how names the run that catches a mutant.
+type how int
+
+const (
+	byHunt   how = iota // mutantPlan, 2.5 s
+	byCrash             // crashScenario
+	byLeases            // leaseScenario
+)
+
 // mutantCatch says how each mutant is caught: the checker that must say
-// invalid, and whether it takes the crash scenario.
+// invalid, and the run that makes it show.
 var mutantCatch = map[string]struct {
 	checker string
-	crash   bool
+	run     how
 }{
 	"mutant-check-then-set":        {checker: model.CheckMutualExclusion},
 	"mutant-unlock-no-owner-check": {checker: model.CheckLinearizable},
 	"mutant-reentry-no-count":      {checker: model.CheckLinearizable},
 	"mutant-renew-any-owner":       {checker: model.CheckLinearizable},
-	"mutant-pubsub-only-wait":      {checker: model.CheckLiveness, crash: true},
+	"mutant-pubsub-only-wait":      {checker: model.CheckLiveness, run: byCrash},
 	"mutant-error-is-success":      {checker: model.CheckLinearizable},
 	"mutant-wakeup-is-grant":       {checker: model.CheckMutualExclusion},
+	"mutant-watchdog-late":         {checker: model.CheckLinearizable, run: byLeases},
+	"mutant-unlock-frees-expired":  {checker: model.CheckLinearizable, run: byLeases},
+	"mutant-cancel-keeps-renewal":  {checker: model.CheckLinearizable, run: byLeases},
+	"mutant-renew-gives-up":        {checker: model.CheckLinearizable, run: byLeases},
 }
 
 // TestMutantsAreCaught runs every mutant on the run that must catch it, and
@@ -79,7 +119,7 @@ func TestMutantsAreCaught(t *testing.T) {
 			continue
 		}
 		t.Run(subj.Name, func(t *testing.T) {
-			cfg, deps := mutantRun(subj.Name, catch.crash)
+			cfg, deps := mutantRun(subj.Name, catch.run)
 			start := time.Now()
 			res := run(t, s, cfg, deps)
 			t.Logf("%s in %v", summary(res), time.Since(start).Round(time.Millisecond))
@@ -91,38 +131,61 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 		})
 	}
-	for _, ref := range []string{"reentrant", "fenced"} {
-		for _, crash := range []bool{false, true} {
-			name := ref + "/hunt"
-			if crash {
-				name = ref + "/crash"
-			}
+	for _, ref := range []string{"reentrant", "fenced", "fair"} {
+		for _, by := range []how{byHunt, byCrash, byLeases} {
+			name := ref + "/" + [...]string{"hunt", "crash", "leases"}[by]
 			t.Run(name, func(t *testing.T) {
-				cfg, deps := mutantRun(ref, crash)
+				cfg, deps := mutantRun(ref, by)
 				res := run(t, s, cfg, deps)
 				t.Log(summary(res))
 				if res.Report.Verdict != model.Valid {
 					t.Fatalf("reference lock fails the mutant run: %s\n%s", res.Report.Verdict, res.Report)
 				}
-				if crash && res.Stats.Abandons+res.Stats.Info == 0 {
+				if by == byCrash && res.Stats.Abandons+res.Stats.Info == 0 {
 					t.Fatalf("the crashes retired nothing: %+v", res.Stats)
+				}
+				if by == byLeases {
+					checkLeasePhasesRan(t, res)
 				}
 			})
 		}
 	}
 }
 
-func mutantRun(subject string, crash bool) (RunConfig, Deps) {
+// checkLeasePhasesRan fails t unless the lease run had its long hold (with
+// a reconnect), its overrun (an Expire op and a failed late unlock).
+func checkLeasePhasesRan(t *testing.T, res *Result) {
+	t.Helper()
+	var expires, reconnects int
+	for _, o := range res.History.Ops {
+		if o.Kind == model.Expire {
+			expires++
+		}
+	}
+	for _, f := range res.History.Faults {
+		if f.Name == "reconnect" {
+			reconnects++
+		}
+	}
+	if expires == 0 || reconnects == 0 {
+		t.Fatalf("lease run had %d expiries and %d reconnects, want both", expires, reconnects)
+	}
+}
+
+func mutantRun(subject string, by how) (RunConfig, Deps) {
 	cfg := DefaultRunConfig()
 	cfg.Subject, cfg.Seed = subject, 3
 	cfg.CheckTimeout = 30 * time.Second
 	var deps Deps
-	if crash {
+	switch by {
+	case byCrash:
 		crashScenario(&cfg, &deps)
-		return cfg, deps
+	case byLeases:
+		leaseScenario(&cfg)
+	default:
+		p := mutantPlan()
+		cfg.Plan = &p
+		cfg.Duration = 2500 * time.Millisecond
 	}
-	p := mutantPlan()
-	cfg.Plan = &p
-	cfg.Duration = 2500 * time.Millisecond
 	return cfg, deps
 }

@@ -11,13 +11,15 @@ import (
 // within seconds. The run repeats one round, drawn afresh each time from the
 // run's seed:
 //
-//	churn → long hold → storm → quiet → churn → overrun → storm → quiet → …
+//	churn → overruns → storm → quiet → churn → long hold → storm → quiet → …
 //
-// Churn is the plan's own mix. In a long hold or an overrun, one process
-// (each round another) makes one special cycle while the others go on
-// churning, so they wait for the lock it holds and take it the moment it
-// is free. A phase a plan leaves at zero (or that the run cannot do: a long
-// hold without a watchdog, longer than half the run) is left out.
+// Churn is the plan's own mix. In a long hold one process (the first to
+// start a cycle in it) makes one special cycle, and in an overrun phase
+// processes make overrun cycles one after the other, while the others go
+// on churning: they wait for the lock the special cycle holds and take it
+// the moment it is free. A phase a plan leaves at zero (or that the run
+// cannot do: a long hold without a watchdog, or longer than half the run)
+// is left out.
 type Phases struct {
 	// Churn is how long the plan's own mix runs between special phases.
 	Churn Range `json:"churn"`
@@ -112,18 +114,29 @@ func (k phaseKind) String() string {
 type phase struct {
 	kind       phaseKind
 	start, end time.Duration
-	// claimed is set by the first worker that starts a cycle in a long-hold
-	// or overrun phase: that cycle is the phase's special one.
-	claimed atomic.Bool
+	// busy is set while a worker makes the phase's special cycle; once
+	// (long hold) says the phase has only one.
+	busy, once atomic.Bool
 	// hold is the special cycle's hold (long hold: the whole hold; overrun:
 	// the lease), outage its outage, over how far it runs past the lease.
 	hold, outage, over time.Duration
 }
 
-// claim reports whether the caller makes p's special cycle (true once).
-func (p *phase) claim() bool {
-	return (p.kind == phaseLongHold || p.kind == phaseOverrun) && p.claimed.CompareAndSwap(false, true)
+// claim reports whether the caller, starting a cycle at run time now, makes
+// one of p's special cycles: a long-hold phase has one, an overrun phase
+// one after the other while there is time for another. The caller calls
+// done when its special cycle ends.
+func (p *phase) claim(now time.Duration) bool {
+	switch {
+	case p.kind == phaseLongHold:
+		return p.once.CompareAndSwap(false, true)
+	case p.kind == phaseOverrun && now+p.hold+p.over < p.end:
+		return p.busy.CompareAndSwap(false, true)
+	}
+	return false
 }
+
+func (p *phase) done() { p.busy.Store(false) }
 
 // schedule is a run's phases in time order, covering [0, until).
 type schedule []*phase
@@ -162,27 +175,39 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 		at = p.end
 		s = append(s, p)
 	}
+	var specials []phaseKind // the special phases the run can do, in turn
+	if !ph.LongHold.zero() && renewed && ph.LongHold.Min*float64(watchdog) <= float64(duration/2) {
+		specials = append(specials, phaseLongHold)
+	}
+	if ph.OverrunLease.Max > 0 {
+		specials = append([]phaseKind{phaseOverrun}, specials...) // first: it is short
+	}
 	for round := 0; at < duration; round++ {
 		add(&phase{kind: phaseChurn}, max(ph.Churn.Draw(rng), time.Millisecond))
-		special := &phase{}
-		switch {
-		case round%2 == 0 && !ph.LongHold.zero() && renewed:
-			special.kind, special.hold = phaseLongHold, ph.LongHold.Of(watchdog, rng)
-			if !ph.Outage.zero() && reconnect {
-				special.outage = ph.Outage.Of(watchdog, rng)
-			}
-			if special.hold <= duration/2 {
+		if len(specials) > 0 {
+			special := &phase{kind: specials[round%len(specials)]}
+			switch special.kind {
+			case phaseLongHold:
+				special.hold = ph.LongHold.Of(watchdog, rng)
+				if !ph.Outage.zero() && reconnect {
+					special.outage = ph.Outage.Of(watchdog, rng)
+				}
 				add(special, special.hold+watchdog/2)
+			case phaseOverrun:
+				special.hold, special.over = ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
+				add(special, overrunsPerPhase*(special.hold+special.over+100*time.Millisecond))
 			}
-		case round%2 == 1 && ph.OverrunLease.Max > 0:
-			special.kind, special.hold, special.over = phaseOverrun, ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
-			add(special, special.hold+special.over+100*time.Millisecond)
 		}
 		add(&phase{kind: phaseStorm}, ph.Storm.Draw(rng))
 		add(&phase{kind: phaseQuiet}, ph.Quiet.Draw(rng))
 	}
 	return s
 }
+
+// overrunsPerPhase is about how many overruns, one after the other, an
+// overrun phase has time for: each late unlock is a chance to free the
+// next holder, and the next holder may have released already.
+const overrunsPerPhase = 3
 
 // phaseWarnings says which of the plan's phases the run leaves out.
 func (r *runner) phaseWarnings() []string {

@@ -203,8 +203,9 @@ func (w *worker) cycle() {
 	case ph.kind == phaseQuiet:
 		w.sleep(ph.end-time.Duration(r.now()), true)
 		return
-	case ph.claim():
+	case ph.claim(time.Duration(r.now())):
 		w.special(ph)
+		ph.done()
 		return
 	}
 	if !storm && !w.sleep(plan.Think.Draw(p.rng), true) {

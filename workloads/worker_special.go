@@ -34,7 +34,7 @@ func (w *worker) special(ph *phase) {
 		if !w.section(h, lock, sectionSpec{hold: ph.hold, outage: ph.outage}) {
 			return
 		}
-	case o.Return-o.Call >= int64(lease/4):
+	case o.Return-o.Call >= int64(lease/2):
 		// Granted late: when the server set the lease is too uncertain to
 		// tell an expiry from a slow reply. A short section instead.
 		if !w.section(h, lock, sectionSpec{}) {

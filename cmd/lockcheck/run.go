@@ -59,7 +59,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
-	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 1s for the hunt workload, else 2 leases of waiting on a free lock outside faults, derived from the run's leases)")
+	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 2 leases of waiting on a free lock outside faults, derived from the run's leases; plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt') instead of the workload's plan for the seed")
@@ -181,11 +181,8 @@ func (f *runFlags) plan() (runPlan, error) {
 		return runPlan{}, usagef("--clients: %d is negative", f.clients)
 	}
 	switch {
-	case f.maxWait < 0: // not given: the hunt's 1 s, else derived from the leases
+	case f.maxWait < 0: // not given: derived from the leases
 		f.maxWait = 0
-		if f.workload == "hunt" {
-			f.maxWait = time.Second
-		}
 	case f.maxWait == 0: // --max-wait 0: off
 		f.maxWait = -1
 	}
@@ -208,6 +205,9 @@ func (f *runFlags) plan() (runPlan, error) {
 		}
 		cfg.MaxWait = f.maxWait
 		cfg.Plan = f.givenPlan
+		if plan, err := cfg.ResolvePlan(); err == nil && plan.Phases != nil && plan.Phases.Quiet.Max > 0 {
+			cfg.FreeWait = workloads.HuntFreeWait // its quiet phases show missed wake-ups
+		}
 		if err := cfg.Validate(); err != nil {
 			return runPlan{}, usageError{err}
 		}
@@ -230,7 +230,7 @@ type runRecord struct {
 // history.jsonl appended as the run goes, the rest at the end.
 func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, out string) (results.Summary, string, error) {
 	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed)
-	sum, dir, _, err := runIn(ctx, e, cfg, dir, workloads.Deps{Dial: tgt.dial, Registry: tgt.registry})
+	sum, dir, _, err := runIn(ctx, e, cfg, dir, tgt.deps())
 	return sum, dir, err
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -25,9 +24,8 @@ type target struct {
 	env *scenario.Env
 	// registry resolves subjects (nil: workloads.Subjects).
 	registry *workloads.Registry
-
-	mu      sync.Mutex
-	cutters map[int]*faults.Cutter // client -> its connection cutter
+	// cutters cut the connections of the clients dial made.
+	cutters faults.Cutters
 }
 
 // openTarget starts a redis-server (redisURL == "") or connects to redisURL
@@ -62,25 +60,8 @@ func (t *target) dial(ctx context.Context, i int) (redis.UniversalClient, error)
 	o := t.opts()
 	o.MaxRetries = -1
 	o.ContextTimeoutEnabled = true
-	c := faults.NewCutter()
-	c.Install(o)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.cutters == nil {
-		t.cutters = map[int]*faults.Cutter{}
-	}
-	t.cutters[i] = c
+	t.cutters.Install(i, o)
 	return redis.NewClient(o), nil
-}
-
-// reconnect cuts client i's connections for outage (workloads.Deps.Reconnect).
-func (t *target) reconnect(i int, outage time.Duration) {
-	t.mu.Lock()
-	c := t.cutters[i]
-	t.mu.Unlock()
-	if c != nil {
-		c.Cut(outage)
-	}
 }
 
 // deps returns the run dependencies of a run on t: its clients, its
@@ -88,7 +69,7 @@ func (t *target) reconnect(i int, outage time.Duration) {
 func (t *target) deps() workloads.Deps {
 	d := workloads.Deps{Dial: t.dial, Registry: t.registry}
 	if t.env == nil {
-		d.Reconnect = t.reconnect
+		d.Reconnect = t.cutters.Cut
 	}
 	return d
 }
