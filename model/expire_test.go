@@ -133,3 +133,14 @@ func TestOverrunWriteLandingInsideTheNextSectionIsExpected(t *testing.T) {
 		t.Fatalf("%s: %s %v", r.Verdict, r.Explanation, r.Examples)
 	}
 }
+
+func TestCancelledAcquireMayFailOnAFreeLock(t *testing.T) {
+	o := acq(1, "L", 0, 1, Fail)
+	if r := CheckLinearizability(hist(o), Options{}); r.Verdict != Invalid {
+		t.Fatalf("a blocking acquire failed on a free lock: %s", r.Verdict)
+	}
+	o.Cancelled = true
+	if r := CheckLinearizability(hist(o), Options{}); r.Verdict != Valid {
+		t.Fatalf("a cancelled acquire failed on a free lock: %s: %s", r.Verdict, r.Explanation)
+	}
+}

@@ -72,6 +72,9 @@ type Op struct {
 	Wait int64 `json:"wait,omitempty"`
 	// Blocking is true for Lock (wait until granted or ctx ends).
 	Blocking bool `json:"blocking,omitempty"`
+	// Cancelled says the process itself cancelled the acquire's context
+	// while it ran: failing is then legal whatever the lock's state.
+	Cancelled bool `json:"cancelled,omitempty"`
 	// Token is the fencing token granted (Acquire ok) or presented (Section).
 	Token int64 `json:"token,omitempty"`
 	// Enqueued is, for a fair lock's Acquire, when the request was known to

@@ -41,6 +41,7 @@ type stepInput struct {
 	deadline  int64 // latest time an Info op may take effect
 	lease     int64 // effective lease of an Acquire
 	contended bool  // fair lock: another request was in flight during a fail acquire
+	cancelled bool  // the caller cancelled the acquire: a fail needs no holder
 	init      *lockState
 	op        *Op // the recorded op (nil for synthetic ops)
 }
@@ -112,7 +113,7 @@ func step(s lockState, in *stepInput) (bool, lockState, refusal) {
 			switch {
 			case s.Held && s.Owner == p:
 				return false, s, reentrantFailed
-			case s.Held, s.RetiredUntil != 0, in.contended:
+			case s.Held, s.RetiredUntil != 0, in.contended, in.cancelled:
 				return true, s, noRefusal
 			}
 			return false, s, failedWhileFree

@@ -101,7 +101,7 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 		}
 		slab = append(slab, stepInput{
 			src: int(i), kind: o.Kind, outcome: o.Outcome, process: o.Process,
-			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o,
+			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o, cancelled: o.Cancelled,
 		})
 		seen[o.Process] = true
 	}

@@ -336,6 +336,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if err != nil {
 		o.Error = err.Error()
 		if a.cancel >= 0 {
+			o.Cancelled = true
 			o.Error = fmt.Sprintf("cancelled by the workload after %v: %s", a.cancel, o.Error)
 		}
 	}

@@ -24,6 +24,7 @@
 package peers
 
 import (
+	"errors"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -78,3 +79,8 @@ func All() []Subject {
 		{"redislock-tuned", "bsm/redislock tuned: LinearBackoff(10 ms)", RedislockTuned(nil)},
 	}
 }
+
+// errInFlight is part of the error of an acquire whose ctx ended while its
+// request may still be on its way to Redis: the outcome is unknown, so the
+// error does not wrap impl.ErrNotObtained (which promises nothing was left).
+var errInFlight = errors.New("acquire cancelled with its request in flight: outcome unknown")

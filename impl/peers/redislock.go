@@ -113,6 +113,10 @@ func (l *redislockLocker) acquire(ctx, wctx context.Context, lease time.Duration
 		switch {
 		case cerr != nil:
 			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(err, cerr))
+		case ctx.Err() != nil && !errors.Is(err, redislock.ErrNotObtained):
+			// The SET may still be on its way: the release above ran on
+			// another connection and may have come first.
+			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
 		case ctx.Err() != nil:
 			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
 		case wctx.Err() != nil:

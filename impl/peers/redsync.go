@@ -130,6 +130,10 @@ func (l *redsyncLocker) acquire(ctx, wctx context.Context, lease time.Duration, 
 			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(err, cerr))
 		}
 		switch {
+		case ctx.Err() != nil && !redsyncContended(err):
+			// The SET may still be on its way: the cleanup above ran on
+			// another connection and may have come first.
+			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
 		case ctx.Err() != nil:
 			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
 		case wctx.Err() != nil || redsyncContended(err) || attemptTimeout:
