@@ -66,6 +66,8 @@ type Stats struct {
 	ByKind map[model.Kind]Counts `json:"by_kind"`
 	// Abandons counts processes that stopped without unlocking.
 	Abandons int `json:"abandons,omitempty"`
+	// Expiries counts holds let run out on purpose (model.Expire ops).
+	Expiries int `json:"expiries,omitempty"`
 	// Grants is the number of ok acquires (reentrant ones included).
 	Grants int `json:"grants"`
 	// OpsPerSec and GrantsPerSec are Ops.Total() and Grants over Span.
@@ -191,6 +193,10 @@ func ComputeStats(h *model.History) Stats {
 		o := &h.Ops[i]
 		if o.Kind == model.Abandon {
 			st.Abandons++
+			continue
+		}
+		if o.Kind == model.Expire {
+			st.Expiries++ // the server's act, not an op of the client
 			continue
 		}
 		st.Ops.add(o.Outcome)

@@ -115,8 +115,9 @@ func TestMutantsAreCaught(t *testing.T) {
 		}
 		catch, ok := mutantCatch[subj.Name]
 		if !ok {
-			t.Errorf("%s: no catching run defined for this mutant", subj.Name)
-			continue
+			// A mutant added without an entry: the lease run (churn and
+			// every phase) must catch it, by whichever checker.
+			catch.run = byLeases
 		}
 		t.Run(subj.Name, func(t *testing.T) {
 			cfg, deps := mutantRun(subj.Name, catch.run)
@@ -126,7 +127,7 @@ func TestMutantsAreCaught(t *testing.T) {
 			if res.Report.Verdict != model.Invalid {
 				t.Fatalf("mutant not caught: verdict %s\n%s", res.Report.Verdict, res.Report)
 			}
-			if r, ok := res.Report.Result(catch.checker); !ok || r.Verdict != model.Invalid {
+			if r, ok := res.Report.Result(catch.checker); catch.checker != "" && (!ok || r.Verdict != model.Invalid) {
 				t.Fatalf("checker %s did not catch it:\n%s", catch.checker, res.Report)
 			}
 		})

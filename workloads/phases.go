@@ -195,7 +195,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 				add(special, special.hold+watchdog/2)
 			case phaseOverrun:
 				special.hold, special.over = ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
-				add(special, overrunsPerPhase*(special.hold+special.over+100*time.Millisecond))
+				add(special, overrunsPerPhase*(special.hold+special.over+50*time.Millisecond))
 			}
 		}
 		add(&phase{kind: phaseStorm}, ph.Storm.Draw(rng))
@@ -207,7 +207,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 // overrunsPerPhase is about how many overruns, one after the other, an
 // overrun phase has time for: each late unlock is a chance to free the
 // next holder, and the next holder may have released already.
-const overrunsPerPhase = 3
+const overrunsPerPhase = 5
 
 // phaseWarnings says which of the plan's phases the run leaves out.
 func (r *runner) phaseWarnings() []string {

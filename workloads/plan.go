@@ -61,14 +61,19 @@ type Plan struct {
 	// cut renewal off (a partition longer than the lease) need. A lock
 	// without a watchdog is unsafe under such a plan even without faults.
 	LongHolds bool `json:"long_holds,omitempty"`
-	// CancelPercent is the share of first acquires (not reentries) whose
-	// context the process cancels CancelAfter after the call: before the
-	// request is sent, while it is in flight, while it waits. A cancelled
-	// acquire that did not return a grant must leave nothing behind that
-	// is renewed; one whose outcome is unknown retires its process, whose
-	// handle is dropped without Abandon (which would stop the very renewal
-	// that must not run). Subjects whose handles are processes of their own
-	// (external drivers) are not cancelled.
+	// CancelPercent is the share of cycles made on a lock's side lock
+	// ("<lock>~cancel"), half of them a Lock whose context the process
+	// cancels CancelAfter after the call (drawn skewed toward its Min) —
+	// before the request is sent,
+	// while it is in flight, while it waits — and half a TryLock that is
+	// not cancelled and fails when a cancelled acquire left a hold that is
+	// renewed. A cancelled acquire that did not return a grant must leave
+	// nothing behind that is renewed; one whose outcome is unknown retires
+	// its process, whose handle is dropped without Abandon (which would
+	// stop the very renewal that must not run). The side lock keeps the
+	// holds such acquires may leave (which run out with their lease) off
+	// the plan's locks. External drivers (processes of their own) are not
+	// cancelled.
 	CancelPercent int   `json:"cancel_percent,omitempty"`
 	CancelAfter   Range `json:"cancel_after,omitempty"`
 	// Phases, if set, shape the run in time (see Phases): storms, quiet

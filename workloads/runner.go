@@ -104,6 +104,8 @@ type Stats struct {
 	Releases int `json:"releases"`
 	Sections int `json:"sections"`
 	Abandons int `json:"abandons"`
+	// Expiries counts holds let run out on purpose (model.Expire ops).
+	Expiries int `json:"expiries"`
 	// Processes is how many process ids were used (initial + replacements).
 	Processes int `json:"processes"`
 	// Elapsed is from the first op to the end of the run (before checking).
@@ -173,6 +175,9 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	}
 	for _, l := range plan.Locks {
 		r.regs[l] = &register{}
+		if plan.CancelPercent > 0 {
+			r.regs[cancelLock(l)] = &register{}
+		}
 	}
 	r.reconnect = deps.Reconnect
 	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, deps.Reconnect != nil)
@@ -441,6 +446,10 @@ func (r *runner) stats(h *model.History) Stats {
 		last = max(last, o.Return)
 		if o.Kind == model.Abandon {
 			s.Abandons++
+			continue
+		}
+		if o.Kind == model.Expire {
+			s.Expiries++
 			continue
 		}
 		switch o.Outcome {

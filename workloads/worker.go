@@ -212,9 +212,13 @@ func (w *worker) cycle() {
 		return
 	}
 	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
+	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && w.cancellable() {
+		w.cancelCycle(cancelLock(lock))
+		return
+	}
 	h := w.handle(lock)
 	p.lastOp = lock
-	if w.acquire(h, lock, w.drawAcquire(h, storm)).Outcome != model.OK {
+	if w.acquire(h, lock, w.drawAcquire(storm)).Outcome != model.OK {
 		return // fail: try again; info: retired
 	}
 	p.held = lock
@@ -269,18 +273,10 @@ type acquireHow struct {
 }
 
 // drawAcquire draws a first acquire from the plan's mix (a storm's is a
-// blocking Lock), cancelled now and then when the plan asks for it.
-func (w *worker) drawAcquire(h impl.Locker, storm bool) acquireHow {
+// blocking Lock).
+func (w *worker) drawAcquire(storm bool) acquireHow {
 	plan, rng := w.r.plan, w.p.rng
-	a := acquireHow{lease: plan.Lease, cancel: -1}
-	a.try = rng.IntN(100) < plan.TryLockPercent && !storm
-	a.wait = plan.Wait.Draw(rng)
-	if plan.CancelPercent > 0 && rng.IntN(100) < plan.CancelPercent {
-		if _, ownProcess := h.(impl.Freezer); !ownProcess {
-			a.cancel = plan.CancelAfter.Draw(rng)
-		}
-	}
-	return a
+	return acquireHow{lease: plan.Lease, cancel: -1, try: rng.IntN(100) < plan.TryLockPercent && !storm, wait: plan.Wait.Draw(rng)}
 }
 
 // drawReentry draws a reentrant acquire (never cancelled: an unknown

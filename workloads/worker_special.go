@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"math/rand/v2"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
@@ -87,4 +88,57 @@ func (w *worker) reconnect(outage time.Duration) bool {
 	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now()}
 	_ = r.rec.Fault(fw)
 	return ok
+}
+
+// skewedDraw draws from r with most draws near r.Min (the cube of a
+// uniform): a cancellation point early in an acquire's life — before the
+// request is sent, or while it is in flight — is where the outcome is in
+// doubt, and it lasts only a round trip.
+func skewedDraw(r Range, rng *rand.Rand) time.Duration {
+	u := rng.Float64()
+	return r.Min + time.Duration(u*u*u*float64(r.Max-r.Min))
+}
+
+// cancelLock is the side lock of lock on which cancelled acquires are made:
+// an acquire cancelled in flight may leave a hold that runs out only with
+// its lease, and on the side lock that stalls nobody but other cancelled
+// acquires and the probes that watch for it.
+func cancelLock(lock string) string { return lock + "~cancel" }
+
+// cancellable reports whether the current process's handles may be
+// cancelled: not when each is a process of its own (an external driver),
+// which a dropped handle would leave running.
+func (w *worker) cancellable() bool {
+	s := w.r.subj
+	if len(s.Parts) > 0 {
+		s = s.Parts[w.p.id%len(s.Parts)]
+	}
+	return s.Kind != KindExternal
+}
+
+// cancelCycle is a cycle on lock (a side lock): half the time a blocking
+// Lock whose context the process cancels CancelAfter after the call (before
+// the request is sent, in flight, while it waits), else a TryLock that is
+// not cancelled — the probe that fails, past every bound the model allows,
+// when a cancelled acquire left a hold that is renewed. A granted acquire
+// holds a little longer than the plan's sections, so that cancelled
+// acquires often find the lock held and are cut off while they wait.
+func (w *worker) cancelCycle(lock string) {
+	p, plan := w.p, w.r.plan
+	h := w.handle(lock)
+	p.lastOp = lock
+	a := acquireHow{lease: plan.Lease, cancel: -1}
+	if p.rng.IntN(2) == 0 {
+		a.cancel = skewedDraw(plan.CancelAfter, p.rng)
+	} else {
+		a.try, a.wait = true, plan.Wait.Draw(p.rng)
+	}
+	if w.acquire(h, lock, a).Outcome != model.OK {
+		return
+	}
+	p.held = lock
+	holds := 1
+	if w.section(h, lock, sectionSpec{hold: plan.Hold.Max + Range{5 * time.Millisecond, 20 * time.Millisecond}.Draw(p.rng)}) && w.releaseHold(h, lock, &holds) {
+		p.held = ""
+	}
 }

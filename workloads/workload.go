@@ -150,7 +150,7 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 // huntPhases draws the hunt's phases: short churns, storms that end with
 // missed wake-ups likely, quiet phases longer than the hunt's free-wait
 // bound (HuntFreeWait), long holds of 2-3 watchdog leases with a reconnect
-// halfway, and overruns of a few hundred milliseconds.
+// halfway, and overruns of 100-250 ms leases, 30-120 ms past them.
 var huntPhases = rapid.Custom(func(t *rapid.T) *Phases {
 	return &Phases{
 		Churn:        Range{ms(300), ms(rapid.IntRange(400, 1200).Draw(t, "churn_max_ms"))},
@@ -158,8 +158,8 @@ var huntPhases = rapid.Custom(func(t *rapid.T) *Phases {
 		Quiet:        Range{HuntFreeWait + ms(400), HuntFreeWait + ms(rapid.IntRange(500, 900).Draw(t, "quiet_extra_max_ms"))},
 		LongHold:     Scale{2.2, 2.2 + float64(rapid.IntRange(0, 8).Draw(t, "long_hold_extra_tenths"))/10},
 		Outage:       Scale{0.36, 0.44},
-		OverrunLease: Range{ms(150), ms(rapid.IntRange(200, 400).Draw(t, "overrun_lease_max_ms"))},
-		Overrun:      Range{ms(40), ms(rapid.IntRange(60, 200).Draw(t, "overrun_max_ms"))},
+		OverrunLease: Range{ms(100), ms(rapid.IntRange(150, 250).Draw(t, "overrun_lease_max_ms"))},
+		Overrun:      Range{ms(30), ms(rapid.IntRange(60, 120).Draw(t, "overrun_max_ms"))},
 	}
 })
 
