@@ -131,11 +131,11 @@ func uncovered(from, to int64, covers []span) int64 {
 	return free + max(0, to-at)
 }
 
-// checkFreeWaits flags acquires (granted or given up) that spent longer
-// than DefaultWaitLeases of their lock's longest lease on a free lock: time
-// in which no other process may have held it and no fault window was open.
-// It returns the bound it used per lock and the violations.
-func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, bad []Example, count int) {
+// freeWaits calls f for every acquire (granted or given up) on lock l that
+// waited longer than bound(l), with the spans in which something else
+// explains its wait (another process's possible holds, fault windows),
+// sorted by start. bound is called once per lock, with the lease of an op.
+func freeWaits(h *History, opts Options, bound func(l string, lease func(Op) int64) int64, f func(o Op, bound int64, covers []span)) {
 	horizon := h.horizon()
 	lease := func(o Op) int64 {
 		if o.Lease > 0 {
@@ -144,87 +144,77 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 		return opts.watchdogLease()
 	}
 	var faults []span
-	for _, f := range h.Faults {
-		faults = append(faults, span{f.Start, f.end(horizon)})
+	for _, fw := range h.Faults {
+		faults = append(faults, span{fw.Start, fw.end(horizon)})
 	}
-	bounds = map[string]time.Duration{}
 	for _, l := range lockNames(h) {
+		b := bound(l, lease)
+		holds := holdSpans(h, l, lease, horizon)
+		for _, o := range h.Ops {
+			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= b {
+				continue
+			}
+			covers := append([]span(nil), faults...)
+			for p, hs := range holds {
+				if p != o.Process {
+					covers = append(covers, hs...)
+				}
+			}
+			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+			f(o, b, covers)
+		}
+	}
+}
+
+// lostWakeUp is the cause of a wait on a free lock.
+const lostWakeUp = "no holder and no fault explains the wait: a lost wake-up"
+
+// checkFreeWaits flags acquires (granted or given up) that spent longer
+// than DefaultWaitLeases of their lock's longest lease on a free lock: time
+// in which no other process may have held it and no fault window was open.
+// It returns the bound it used per lock and the violations.
+func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, bad []Example, count int) {
+	bounds = map[string]time.Duration{}
+	bound := func(l string, lease func(Op) int64) int64 {
 		var longest int64
 		for _, o := range h.Ops {
 			if o.Lock == l && o.Kind == Acquire {
 				longest = max(longest, lease(o))
 			}
 		}
-		bound := DefaultWaitLeases * longest
-		bounds[l] = time.Duration(bound)
-		holds := holdSpans(h, l, lease, horizon)
-		for _, o := range h.Ops {
-			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= bound {
-				continue
-			}
-			covers := append([]span(nil), faults...)
-			for p, hs := range holds {
-				if p != o.Process {
-					covers = append(covers, hs...)
-				}
-			}
-			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
-			free := uncovered(o.Call, o.Return, covers)
-			if free <= bound {
-				continue
-			}
-			count++
-			if len(bad) < opts.maxExamples() {
-				bad = append(bad, Example{Lock: l, Ops: []Op{o},
-					Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s: %d leases)",
-						o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound), DefaultWaitLeases),
-					Cause: "no holder and no fault explains the wait: a lost wake-up"})
-			}
-		}
+		bounds[l] = time.Duration(DefaultWaitLeases * longest)
+		return DefaultWaitLeases * longest
 	}
+	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
+		free := uncovered(o.Call, o.Return, covers)
+		if free <= bound {
+			return
+		}
+		count++
+		if len(bad) < opts.maxExamples() {
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp,
+				Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s: %d leases)",
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound), DefaultWaitLeases)})
+		}
+	})
 	return bounds, bad, count
 }
 
 // checkFreeStretches flags acquires (granted or given up) that waited
 // through one continuous stretch of free lock longer than opts.FreeWait.
 func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
-	horizon := h.horizon()
-	lease := func(o Op) int64 {
-		if o.Lease > 0 {
-			return o.Lease
+	bound := func(string, func(Op) int64) int64 { return int64(opts.FreeWait) }
+	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
+		stretch := longestUncovered(o.Call, o.Return, covers)
+		if stretch <= bound {
+			return
 		}
-		return opts.watchdogLease()
-	}
-	var faults []span
-	for _, f := range h.Faults {
-		faults = append(faults, span{f.Start, f.end(horizon)})
-	}
-	bound := int64(opts.FreeWait)
-	for _, l := range lockNames(h) {
-		holds := holdSpans(h, l, lease, horizon)
-		for _, o := range h.Ops {
-			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= bound {
-				continue
-			}
-			covers := append([]span(nil), faults...)
-			for p, hs := range holds {
-				if p != o.Process {
-					covers = append(covers, hs...)
-				}
-			}
-			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
-			stretch := longestUncovered(o.Call, o.Return, covers)
-			if stretch <= bound {
-				continue
-			}
-			count++
-			if len(bad) < opts.maxExamples() {
-				bad = append(bad, Example{Lock: l, Ops: []Op{o},
-					Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
-						o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), opts.FreeWait),
-					Cause: "no holder and no fault explains the wait: a lost wake-up"})
-			}
+		count++
+		if len(bad) < opts.maxExamples() {
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp,
+				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), opts.FreeWait)})
 		}
-	}
+	})
 	return count, bad
 }
