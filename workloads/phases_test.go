@@ -1,0 +1,97 @@
+package workloads
+
+import (
+	"testing"
+	"time"
+)
+
+func testPhases() *Phases {
+	return &Phases{
+		Churn: Range{ms(300), ms(400)}, Storm: Range{ms(150), ms(200)}, Quiet: Range{ms(900), ms(1000)},
+		LongHold: Scale{2.2, 3}, Outage: Scale{0.36, 0.44},
+		OverrunLease: Range{ms(100), ms(200)}, Overrun: Range{ms(30), ms(100)},
+	}
+}
+
+func TestScheduleCoversTheRunAndTakesTurns(t *testing.T) {
+	lease := 1500 * time.Millisecond
+	s := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true)
+	var at time.Duration
+	var specials []phaseKind
+	for _, p := range s {
+		if p.start != at || p.end <= p.start {
+			t.Fatalf("phase %v [%v, %v] does not follow %v", p.kind, p.start, p.end, at)
+		}
+		at = p.end
+		switch p.kind {
+		case phaseLongHold:
+			if p.hold < 2200*lease/1000 || p.hold > 3*lease || p.outage < 36*lease/100 || p.outage > 44*lease/100 {
+				t.Errorf("long hold %v with outage %v, want 2.2-3 and 0.36-0.44 leases", p.hold, p.outage)
+			}
+			specials = append(specials, p.kind)
+		case phaseOverrun:
+			if p.hold < ms(100) || p.hold > ms(200) || p.end-p.start < overrunsPerPhase*(p.hold+p.over) {
+				t.Errorf("overrun phase %v-%v with lease %v cannot hold %d overruns", p.start, p.end, p.hold, overrunsPerPhase)
+			}
+			specials = append(specials, p.kind)
+		}
+	}
+	if at < 20*time.Second {
+		t.Fatalf("schedule ends at %v, before the run", at)
+	}
+	if len(specials) < 2 || specials[0] != phaseOverrun || specials[1] != phaseLongHold {
+		t.Fatalf("specials %v: want overruns first, then a long hold, in turn", specials)
+	}
+	again := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true)
+	for i := range s {
+		if s[i].kind != again[i].kind || s[i].end != again[i].end || s[i].hold != again[i].hold {
+			t.Fatalf("phase %d differs for the same seed", i)
+		}
+	}
+}
+
+func TestScheduleLeavesOutWhatTheRunCannotDo(t *testing.T) {
+	lease := 1500 * time.Millisecond
+	for name, tc := range map[string]struct {
+		renewed, reconnect bool
+		duration, lease    time.Duration
+		longHolds, outages bool
+	}{
+		"no watchdog":          {renewed: false, reconnect: true, duration: 20 * time.Second, lease: lease},
+		"no reconnects":        {renewed: true, reconnect: false, duration: 20 * time.Second, lease: lease, longHolds: true},
+		"long holds over half": {renewed: true, reconnect: true, duration: 20 * time.Second, lease: 30 * time.Second},
+		"everything":           {renewed: true, reconnect: true, duration: 20 * time.Second, lease: lease, longHolds: true, outages: true},
+	} {
+		var long, outage bool
+		for _, p := range scheduleFor(testPhases(), 1, tc.duration, tc.lease, tc.renewed, tc.reconnect) {
+			long = long || p.kind == phaseLongHold
+			outage = outage || p.outage > 0
+		}
+		if long != tc.longHolds || outage != tc.outages {
+			t.Errorf("%s: long holds %v, outages %v; want %v, %v", name, long, outage, tc.longHolds, tc.outages)
+		}
+	}
+	if s := scheduleFor(nil, 1, time.Second, lease, true, true); s != nil || s.at(0) != nil {
+		t.Fatal("no phases must give no schedule")
+	}
+}
+
+func TestPhasesValidate(t *testing.T) {
+	for name, mod := range map[string]func(*Phases){
+		"no churn":            func(p *Phases) { p.Churn = Range{} },
+		"long hold < 1 lease": func(p *Phases) { p.LongHold = Scale{0.5, 2} },
+		"outage too long":     func(p *Phases) { p.Outage = Scale{0.4, 0.6} },
+		"outage too short":    func(p *Phases) { p.Outage = Scale{0.2, 0.4} },
+		"overrun lease 10ms":  func(p *Phases) { p.OverrunLease = Range{ms(10), ms(100)} },
+		"inverted storm":      func(p *Phases) { p.Storm = Range{ms(200), ms(100)} },
+	} {
+		p := testPhases()
+		mod(p)
+		if err := p.validate(); err == nil {
+			t.Errorf("%s: validate accepted %+v", name, *p)
+		}
+	}
+	if err := testPhases().validate(); err != nil {
+		t.Fatal(err)
+	}
+}
