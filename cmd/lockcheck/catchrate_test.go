@@ -21,7 +21,8 @@ import (
 // seeds (and, as controls, passes the reference locks over half as many),
 // with the median time to the first violation. It takes about 12 s a run,
 // so it runs only when asked (make catch-rates) and writes its table to
-// LOCKCHECK_CATCH_OUT (default results/catch-rates.md).
+// LOCKCHECK_CATCH_OUT (default results/catch-rates.md); LOCKCHECK_CATCH_RUNS
+// keeps the run directories.
 func TestCatchRates(t *testing.T) {
 	seeds, _ := strconv.Atoi(os.Getenv("LOCKCHECK_CATCH_RATES"))
 	if seeds <= 0 {
@@ -36,7 +37,10 @@ func TestCatchRates(t *testing.T) {
 	if only := os.Getenv("LOCKCHECK_CATCH_SUBJECTS"); only != "" {
 		subjects = strings.Split(only, ",")
 	}
-	out := t.TempDir()
+	out := os.Getenv("LOCKCHECK_CATCH_RUNS") // keep the run directories there
+	if out == "" {
+		out = t.TempDir()
+	}
 	var rows []catchRow
 	for _, subj := range subjects {
 		n := seeds
