@@ -144,3 +144,29 @@ func TestCancelledAcquireMayFailOnAFreeLock(t *testing.T) {
 		t.Fatalf("a cancelled acquire failed on a free lock: %s: %s", r.Verdict, r.Explanation)
 	}
 }
+
+func TestOverrunWriteLandingJustBeforeTheNextReadIsExpected(t *testing.T) {
+	// p1's overrun write (3 → 4) lands just before p3 reads, but returns
+	// after p3 began: p3 may have read 4 or 6.
+	seq := func(o Op, n int64) Op { o.Seq = n; return o }
+	overrun := seq(sec(1, "L", 0, 45, 3, 4, OK), 3)
+	overrun.Overrun = true
+	for _, read := range []int64{4, 6} {
+		h := hist(
+			seq(sec(0, "L", -10, -5, 4, 5, OK), 1),
+			seq(sec(2, "L", 10, 30, 5, 6, OK), 2),
+			overrun,
+			seq(sec(3, "L", 40, 50, read, read+1, OK), 4))
+		if r := CheckMutex(h, Options{}); r.Verdict != Valid {
+			t.Errorf("p3 read %d: %s: %s %v", read, r.Verdict, r.Explanation, r.Examples)
+		}
+	}
+	h := hist(
+		seq(sec(0, "L", -10, -5, 4, 5, OK), 1),
+		seq(sec(2, "L", 10, 30, 5, 6, OK), 2),
+		overrun,
+		seq(sec(3, "L", 40, 50, 5, 6, OK), 4))
+	if r := CheckMutex(h, Options{}); r.Verdict != Invalid {
+		t.Errorf("p3 read the value before p2's write: %s", r.Verdict)
+	}
+}

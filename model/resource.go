@@ -82,8 +82,8 @@ func CheckMutex(h *History, opts Options) Result {
 		if withSeq {
 			sort.SliceStable(acc, func(a, b int) bool { return acc[a].Seq < acc[b].Seq })
 			for i := 1; i < len(acc); i++ {
-				prev := previousWrite(acc, i)
-				if prev != nil && acc[i].Read != prev.Write && !acc[i].Overrun {
+				prev, ok := readExplained(acc, i)
+				if !ok && !acc[i].Overrun {
 					lost++
 					add(Example{Lock: r, Ops: []Op{*prev, *acc[i]}, Faults: overlapping(h, []Op{*prev, *acc[i]}),
 						Summary: fmt.Sprintf("lost update: write #%d read %d but the previous accepted write (#%d) wrote %d", acc[i].Seq, acc[i].Read, prev.Seq, prev.Write)})
@@ -117,17 +117,22 @@ func CheckMutex(h *History, opts Options) Result {
 	return res
 }
 
-// previousWrite returns the accepted write (acc in Seq order) whose value
-// acc[i] must have read: the one before it, passing over overrun writes
-// that may have landed after acc[i]'s read (they returned after acc[i]
-// began: an overlap the overrun makes expected). nil: none to compare.
-func previousWrite(acc []*Op, i int) *Op {
+// readExplained reports whether acc[i] (acc in Seq order) read a value some
+// accepted write before it left: the one just before it, or — passing back
+// over overrun writes that returned after acc[i] began, which may have
+// landed before or after its read (an overlap the overrun makes expected)
+// — one of those or the first write before them. prev is the write it is
+// held to when the read is not explained.
+func readExplained(acc []*Op, i int) (prev *Op, ok bool) {
 	for j := i - 1; j >= 0; j-- {
+		if acc[j].Write == acc[i].Read {
+			return acc[j], true
+		}
 		if !acc[j].Overrun || acc[j].Return <= acc[i].Call {
-			return acc[j]
+			return acc[j], false
 		}
 	}
-	return nil
+	return nil, true
 }
 
 // explainOverlap explains two overlapping critical sections a (earlier) and b.

@@ -11,13 +11,15 @@ import (
 // within seconds. The run repeats one round, drawn afresh each time from the
 // run's seed:
 //
-//	churn → overruns → storm → quiet → churn → long hold → storm → quiet → …
+//	churn → overruns → quiet → storm → quiet → churn → long hold → storm → quiet → …
 //
 // Churn is the plan's own mix. In a long hold one process (the first to
 // start a cycle in it) makes one special cycle, and in an overrun phase
 // processes make overrun cycles one after the other, while the others go
 // on churning: they wait for the lock the special cycle holds and take it
-// the moment it is free. A phase a plan leaves at zero (or that the run
+// the moment it is free. The last overrun's lease runs out in the quiet
+// phase after it, so a waiter that expected an unlock message is left on
+// a free lock. A phase a plan leaves at zero (or that the run
 // cannot do: a long hold without a watchdog, or longer than half the run)
 // is left out.
 type Phases struct {
@@ -130,7 +132,8 @@ func (p *phase) claim(now time.Duration) bool {
 	switch {
 	case p.kind == phaseLongHold:
 		return p.once.CompareAndSwap(false, true)
-	case p.kind == phaseOverrun && now+p.hold+p.over < p.end:
+	case p.kind == phaseOverrun && now+p.hold/2 < p.end:
+		// The last may run out after the phase, in the quiet one after it.
 		return p.busy.CompareAndSwap(false, true)
 	}
 	return false
@@ -196,6 +199,10 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 			case phaseOverrun:
 				special.hold, special.over = ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
 				add(special, overrunsPerPhase*(special.hold+special.over+50*time.Millisecond))
+				// The last overrun's lease runs out in this quiet phase:
+				// a waiter that waits for an unlock message only (none
+				// comes when a lease runs out) now sits on a free lock.
+				add(&phase{kind: phaseQuiet}, ph.Quiet.Draw(rng))
 			}
 		}
 		add(&phase{kind: phaseStorm}, ph.Storm.Draw(rng))
