@@ -141,6 +141,13 @@ func (p *phase) claim(now time.Duration) bool {
 
 func (p *phase) done() { p.busy.Store(false) }
 
+// windingDown reports whether an overrun phase has no time for another
+// overrun at now: no cycle starts then, so that the last overrun's lease
+// runs out with nobody about to release (and publish) but its waiters.
+func (p *phase) windingDown(now time.Duration) bool {
+	return p.kind == phaseOverrun && now+p.hold/2 >= p.end
+}
+
 // schedule is a run's phases in time order, covering [0, until).
 type schedule []*phase
 
@@ -222,10 +229,7 @@ func (r *runner) phaseWarnings() []string {
 	if ph == nil {
 		return nil
 	}
-	var out []string
-	if !ph.LongHold.zero() && r.subj.NoWatchdog {
-		out = append(out, "no long holds: "+r.subj.Name+" does not renew holds (NoWatchdog)")
-	}
+	var out []string // a lock without a watchdog gets no long holds: by design, no warning
 	if !ph.LongHold.zero() && !r.subj.NoWatchdog && !ph.Outage.zero() && r.reconnect == nil {
 		out = append(out, "no reconnects: this target cannot cut a client's connections (Deps.Reconnect)")
 	}

@@ -198,12 +198,13 @@ func (w *worker) cycle() {
 	plan := r.plan
 	ph := r.phaseNow()
 	storm := ph != nil && ph.kind == phaseStorm
+	now := time.Duration(r.now())
 	switch {
 	case ph == nil, storm:
-	case ph.kind == phaseQuiet:
-		w.sleep(ph.end-time.Duration(r.now()), true)
+	case ph.kind == phaseQuiet, ph.windingDown(now):
+		w.sleep(ph.end-now, true)
 		return
-	case ph.claim(time.Duration(r.now())):
+	case ph.claim(now):
 		w.special(ph)
 		ph.done()
 		return

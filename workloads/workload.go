@@ -31,7 +31,7 @@ const DefaultWorkload = "mixed"
 // Workloads lists every named workload.
 func Workloads() []Workload {
 	return []Workload{
-		{Name: "mixed", Doc: "a few processes on a few locks: Lock and TryLock, reentry, watchdog or explicit leases, a protected counter; in phases with long holds, overruns, storms and quiet spells, some acquires cancelled", Gen: mixedGen},
+		{Name: "mixed", Doc: "a few processes on a few locks: Lock and TryLock, reentry, watchdog or explicit leases, a protected counter", Gen: mixedGen},
 		{Name: "counter", Doc: "processes on one lock read-modify-write a protected register in every critical section", Gen: counterGen},
 		{Name: "contended", Doc: "many processes on one lock with short critical sections: hand-offs and fairness", Gen: contendedGen},
 		{Name: "many-locks", Doc: "many processes spread over many locks: mostly uncontended grants", Gen: manyLocksGen},
@@ -82,9 +82,6 @@ var mixedGen = rapid.Custom(func(t *rapid.T) Plan {
 		MaxReentry:     rapid.IntRange(0, 2).Draw(t, "max_reentry"),
 		Counter:        true,
 		OpTimeout:      5 * time.Second,
-		CancelPercent:  rapid.IntRange(0, 4).Draw(t, "cancel_percent"),
-		CancelAfter:    Range{0, time.Duration(rapid.IntRange(200, 3000).Draw(t, "cancel_after_max_us")) * time.Microsecond},
-		Phases:         huntPhases.Draw(t, "phases"),
 	}
 })
 
