@@ -27,7 +27,7 @@ func TestRunFlagValidation(t *testing.T) {
 		{[]string{"run", "--max-wait", "-1s"}, "--max-wait -1s is negative"},
 		{[]string{"run", "--max-wait", "-5ms", "--subject", "fair"}, "--max-wait"},
 		{[]string{"run", "--clients", "100000"}, "--clients 100000"},
-		{[]string{"run", "--clients", "9", "--workload", "counter", "--subject", "reentrant"}, "want 1.."},
+		{[]string{"run", "--clients", "11", "--workload", "counter", "--subject", "reentrant"}, "want 1.."},
 	} {
 		code, _, stderr := lockcheck(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
