@@ -179,41 +179,20 @@ func markContended(ins []*stepInput) {
 // than limit ops (<= 0: no limit) is emitted tooBig, without its ops.
 func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bool {
 	cur := segment{lock: lock}
-	bal := map[int]int{}     // live process -> holds
-	lease := map[int]int64{} // live process -> longest lease among its holds
+	b := newBalances()
 	var maxRet, retiredUntil int64
-	positive, negative := 0, 0
-	adjust := func(p, d int) {
-		b := bal[p]
-		if b > 0 {
-			positive--
-		} else if b < 0 {
-			negative--
-		}
-		b += d
-		bal[p] = b
-		if b > 0 {
-			positive++
-		} else if b < 0 {
-			negative++
-		}
-	}
 	for i, in := range ins {
-		if i > 0 && maxRet < in.call && retiredUntil < in.call && negative == 0 && positive <= 1 {
+		if i > 0 && maxRet < in.call && retiredUntil < in.call && b.determined() {
 			if !emit(cur) {
 				return false
 			}
 			cur = segment{lock: lock}
-			if positive == 1 {
-				for p, b := range bal {
-					if b > 0 {
-						st := lockState{Held: true, Owner: p, Count: b, Lease: lease[p]}
-						cur.add(porcupine.Operation{
-							ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1},
-							Call: in.call - 1, Return: in.call - 1,
-						}, limit)
-					}
-				}
+			if p, st, ok := b.holder(); ok {
+				st.Lease = b.lease[p]
+				cur.add(porcupine.Operation{
+					ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1},
+					Call: in.call - 1, Return: in.call - 1,
+				}, limit)
 			}
 		}
 		ret := in.deadline
@@ -222,28 +201,8 @@ func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bo
 			Call: in.call, Return: ret, Metadata: metadataOf(in),
 		}, limit)
 		maxRet = max(maxRet, ret)
-		p := in.process
-		switch {
-		case in.kind == Acquire && in.outcome == OK:
-			adjust(p, 1)
-			lease[p] = max(lease[p], in.lease)
-		case in.kind == Release && in.outcome == OK:
-			adjust(p, -1)
-			if bal[p] == 0 {
-				delete(lease, p)
-			}
-		case in.kind == Expire:
-			adjust(p, -bal[p])
-			delete(bal, p)
-			delete(lease, p)
-		}
-		if in.outcome == Info || in.kind == Abandon {
-			if bal[p] > 0 || (in.kind == Acquire && bal[p] == 0) {
-				retiredUntil = max(retiredUntil, in.deadline+max(lease[p], in.lease))
-			}
-			adjust(p, -bal[p])
-			delete(bal, p)
-			delete(lease, p)
+		if until, retired := b.apply(in); retired {
+			retiredUntil = max(retiredUntil, until)
 		}
 	}
 	if cur.n > 0 {

@@ -3,6 +3,8 @@ package workloads
 import (
 	"testing"
 	"time"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 func testPhases() *Phases {
@@ -93,5 +95,22 @@ func TestPhasesValidate(t *testing.T) {
 	}
 	if err := testPhases().validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An overrun's late unlock comes after its hold's Expire window closed,
+// however late in its call the grant arrived (it once was timed from the
+// acquire's call, and a grant that took 40 ms made the unlock not late).
+func TestOverrunEndsAfterItsExpireWindow(t *testing.T) {
+	ph := &phase{hold: ms(100), over: ms(30)}
+	for _, took := range []time.Duration{0, ms(1), ms(40), ms(49)} {
+		grant := model.Op{Kind: model.Acquire, Outcome: model.OK, Call: int64(ms(1000)), Return: int64(ms(1000) + took)}
+		end, expire := overrunTimes(grant, ph)
+		if int64(end) <= expire.Return {
+			t.Errorf("grant after %v: unlock at %v inside the expire window [%v, %v]", took, end, time.Duration(expire.Call), time.Duration(expire.Return))
+		}
+		if expire.Call > grant.Call+int64(ph.hold) || expire.Return < grant.Return+int64(ph.hold) {
+			t.Errorf("grant after %v: expire window [%v, %v] misses the lease's end", took, time.Duration(expire.Call), time.Duration(expire.Return))
+		}
 	}
 }

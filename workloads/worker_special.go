@@ -56,16 +56,28 @@ func (w *worker) special(ph *phase) {
 // Expire op. The late unlock that follows must fail.
 func (w *worker) overrun(h impl.Locker, lock string, o model.Op, ph *phase) bool {
 	r := w.r
-	end := time.Duration(o.Call) + ph.hold + ph.over
+	end, expire := overrunTimes(o, ph)
 	if !w.section(h, lock, sectionSpec{hold: end - time.Duration(r.now()), overrun: true}) {
 		return false
 	}
-	r.record(model.Op{
-		Process: w.p.id, Lock: lock, Kind: model.Expire, Outcome: model.OK,
+	expire.Process, expire.Lock = w.p.id, lock
+	r.record(expire)
+	return true
+}
+
+// overrunTimes returns when the overrun of grant o ends (its late unlock is
+// called) and the Expire op of its hold. The server set the lease somewhere
+// inside the acquire's call, so the hold ran out inside [call, return] plus
+// the lease (widened by expirySlack); the overrun ends ph.over after the
+// latest of those instants, so that its unlock is late whenever the grant
+// came.
+func overrunTimes(o model.Op, ph *phase) (time.Duration, model.Op) {
+	expire := model.Op{
+		Kind: model.Expire, Outcome: model.OK,
 		Call:   o.Call + int64(ph.hold-expirySlack),
 		Return: o.Return + int64(ph.hold+expirySlack),
-	})
-	return true
+	}
+	return time.Duration(expire.Return) + ph.over, expire
 }
 
 // reconnect cuts the current process's client connections for outage

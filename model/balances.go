@@ -1,0 +1,101 @@
+package model
+
+// balances tracks, op by op in call order, how many holds each live process
+// of one lock has in every linearization of the ops seen so far: the state
+// split may start a segment with. A live process's holds end only through
+// its own releases or an Expire op, so its count is #ok acquires - #ok
+// releases since its last Expire, while that is well defined.
+//
+// An Expire ends p's holds at an unknown instant inside its window
+// [call, deadline]. An ok release of p called inside the window may come
+// before that instant (its lease had not run out yet), so it does not count
+// against the holds the Expire already dropped. An ok acquire of p called
+// inside the window may come before or after the instant: p's count is then
+// unknown until p is retired, and no cut is made.
+type balances struct {
+	bal                map[int]int   // live process -> holds
+	lease              map[int]int64 // live process -> longest lease among its holds
+	expiring           map[int]int64 // process -> end of its open Expire window
+	uncertain          map[int]bool  // processes whose count is unknown
+	positive, negative int
+}
+
+func newBalances() *balances {
+	return &balances{bal: map[int]int{}, lease: map[int]int64{}, expiring: map[int]int64{}, uncertain: map[int]bool{}}
+}
+
+// determined reports whether the counts fix one state: no process below
+// zero or unknown, and at most one holder.
+func (b *balances) determined() bool {
+	return b.negative == 0 && b.positive <= 1 && len(b.uncertain) == 0
+}
+
+// holder returns the one live holder's state, if there is one.
+func (b *balances) holder() (int, lockState, bool) {
+	if b.positive != 1 {
+		return 0, lockState{}, false
+	}
+	for p, n := range b.bal {
+		if n > 0 {
+			return p, lockState{Held: true, Owner: p, Count: n}, true
+		}
+	}
+	return 0, lockState{}, false
+}
+
+// apply takes in into account. When in retires a process that may still
+// hold the lock, it returns until when that hold may last, and true.
+func (b *balances) apply(in *stepInput) (int64, bool) {
+	p := in.process
+	inWindow := in.call <= b.expiring[p]
+	switch {
+	case in.kind == Acquire && in.outcome == OK:
+		if inWindow {
+			b.uncertain[p] = true
+		}
+		b.adjust(p, 1)
+		b.lease[p] = max(b.lease[p], in.lease)
+	case in.kind == Release && in.outcome == OK:
+		if inWindow && b.bal[p] == 0 {
+			return 0, false // released before its lease ran out
+		}
+		b.adjust(p, -1)
+		if b.bal[p] == 0 {
+			delete(b.lease, p)
+		}
+	case in.kind == Expire:
+		b.drop(p)
+		b.expiring[p] = max(b.expiring[p], in.deadline)
+	}
+	if in.outcome != Info && in.kind != Abandon {
+		return 0, false
+	}
+	held := b.bal[p] > 0 || b.uncertain[p] || (in.kind == Acquire && b.bal[p] == 0)
+	until := in.deadline + max(b.lease[p], in.lease)
+	b.drop(p)
+	delete(b.uncertain, p)
+	return until, held
+}
+
+// drop ends every hold of p.
+func (b *balances) drop(p int) {
+	b.adjust(p, -b.bal[p])
+	delete(b.bal, p)
+	delete(b.lease, p)
+}
+
+func (b *balances) adjust(p, d int) {
+	n := b.bal[p]
+	if n > 0 {
+		b.positive--
+	} else if n < 0 {
+		b.negative--
+	}
+	n += d
+	b.bal[p] = n
+	if n > 0 {
+		b.positive++
+	} else if n < 0 {
+		b.negative++
+	}
+}
