@@ -14,7 +14,10 @@
 // (redislock) or released (redsync) rather than stranded. Whenever Lock or
 // TryLock gives up after an attempt whose outcome it could not read, it
 // deletes its token with a compare-and-delete on a fresh bounded context, so
-// nothing is left behind.
+// nothing is left behind. TryLock's wait bounds the retries, never a
+// request in flight: it answers false only after an attempt Redis answered
+// with "held" (a wait shorter than a round trip once made both libraries
+// refuse a free lock, because the deadline cut the request off).
 //
 // Neither library has a watchdog; both have a manual extend (redsync Extend,
 // redislock Refresh). A lease <= 0 therefore takes Options.WatchdogLease and a
@@ -43,7 +46,7 @@ type Options struct {
 	// WatchdogLease is the lease used when Lock/TryLock get a lease <= 0; the
 	// adapter extends it every WatchdogLease/3. Default DefaultWatchdogLease.
 	WatchdogLease time.Duration
-	// Seed seeds the retry jitter of the tuned redsync subject (each handle
+	// Seed seeds the retry delays of the redsync subjects (each handle
 	// mixes it with its lock name and owner). Default 0.
 	Seed uint64
 }
@@ -73,7 +76,7 @@ type Subject struct {
 // "redsync", "redsync-tuned", "redislock", "redislock-tuned".
 func All() []Subject {
 	return []Subject{
-		{"redsync", "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay", Redsync(nil)},
+		{"redsync", "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay (seeded)", Redsync(nil)},
 		{"redsync-tuned", "go-redsync/redsync v4.17.0 tuned: retry delay 5-15 ms (seeded jitter)", RedsyncTuned(nil)},
 		{"redislock", "bsm/redislock at the retry of its docs' example: LinearBackoff(100 ms) (its own default, NoRetry, cannot wait)", Redislock(nil)},
 		{"redislock-tuned", "bsm/redislock tuned: LinearBackoff(10 ms)", RedislockTuned(nil)},

@@ -206,3 +206,36 @@ func testWatchdog(t *testing.T, rdb *redis.Client, m impl.Maker, key string) {
 	a.(impl.Abandoner).Abandon()
 	waitGone(t, rdb, key)
 }
+
+// TestTryLockOnAFreeLockIsGranted probes the contract that a false from
+// TryLock means another owner held the lock: on a free lock, even a wait of
+// microseconds (shorter than a round trip) must not answer false. The wait
+// bounds retries, never a request in flight.
+func TestTryLockOnAFreeLockIsGranted(t *testing.T) {
+	rdb := redistest.Client(t, redistest.Start(t, faults.ServerConfig{}))
+	for _, s := range subjects() {
+		t.Run(s.Name, func(t *testing.T) {
+			m := open(t, rdb, s)
+			for _, wait := range []time.Duration{time.Microsecond, 10 * time.Microsecond, 50 * time.Microsecond, time.Millisecond} {
+				l := m.NewLocker(s.Name+"-free", "p1")
+				refused := 0
+				for range 100 {
+					ok, err := l.TryLock(t.Context(), wait, time.Second)
+					if err != nil {
+						t.Fatalf("wait %v: %v", wait, err)
+					}
+					if !ok {
+						refused++
+						continue
+					}
+					if err := l.Unlock(t.Context()); err != nil {
+						t.Fatalf("wait %v: unlock: %v", wait, err)
+					}
+				}
+				if refused > 0 {
+					t.Errorf("wait %v: %d of 100 TryLocks on a free lock answered false", wait, refused)
+				}
+			}
+		})
+	}
+}

@@ -63,67 +63,84 @@ type redislockLocker struct {
 
 // Lock obtains with the subject's strategy until granted or ctx ends.
 func (l *redislockLocker) Lock(ctx context.Context, lease time.Duration) error {
-	_, err := l.acquire(ctx, ctx, lease, l.strategy)
-	return err
-}
-
-// TryLock: wait <= 0 is one Obtain with NoRetry; otherwise Obtain polls with
-// the subject's strategy until granted or wait runs out.
-func (l *redislockLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
-	if wait <= 0 {
-		return l.acquire(ctx, ctx, lease, nil)
+	token, lease, watchdog, err := l.begin(lease)
+	if err != nil {
+		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	return l.acquire(ctx, wctx, lease, l.strategy)
+	for {
+		lock, err := l.c.Obtain(ctx, l.name, lease, &redislock.Options{Token: token, RetryStrategy: l.strategy()})
+		if err == nil {
+			l.granted(lock, lease, watchdog)
+			return nil
+		}
+		if ctx.Err() == nil && (errors.Is(err, redislock.ErrNotObtained) || errors.Is(err, context.DeadlineExceeded)) {
+			continue // Obtain's own ttl deadline (ctx without one), or strategy exhausted
+		}
+		return l.giveUp(ctx, token, err)
+	}
 }
 
-// acquire obtains under wctx (ctx or a child of it); strategy nil means one
-// attempt. It returns (false, nil) when wctx ran out while ctx did not.
-func (l *redislockLocker) acquire(ctx, wctx context.Context, lease time.Duration, strategy func() redislock.RetryStrategy) (bool, error) {
+// TryLock makes one attempt (Obtain with NoRetry) and, while wait lasts,
+// another after each backoff of the subject's strategy. The wait bounds the
+// retries, never a request in flight: false follows an attempt Redis
+// answered with "held by another token".
+func (l *redislockLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	until := time.Now().Add(wait)
+	token, lease, watchdog, err := l.begin(lease)
+	if err != nil {
+		return false, err
+	}
+	strategy := l.strategy()
+	for {
+		lock, err := l.c.Obtain(ctx, l.name, lease, &redislock.Options{Token: token, RetryStrategy: redislock.NoRetry()})
+		switch {
+		case err == nil:
+			l.granted(lock, lease, watchdog)
+			return true, nil
+		case !errors.Is(err, redislock.ErrNotObtained):
+			return false, l.giveUp(ctx, token, err)
+		}
+		if !pauseBefore(ctx, until, strategy.NextBackoff()) {
+			if ctx.Err() != nil {
+				return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
+			}
+			return false, nil
+		}
+	}
+}
+
+// begin starts an acquire: its token (one per call, so that a repeated
+// Obtain after an unread reply re-acquires rather than strands), its
+// effective lease, and whether the hold is watchdog-renewed.
+func (l *redislockLocker) begin(lease time.Duration) (string, time.Duration, bool, error) {
 	if l.m.closed.Load() {
-		return false, impl.ErrClosed
+		return "", 0, false, impl.ErrClosed
 	}
 	watchdog := lease <= 0
 	if watchdog {
 		lease = l.watchdogLease
 	}
 	l.seq++
-	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
-	for {
-		opt := &redislock.Options{Token: token, RetryStrategy: redislock.NoRetry()}
-		if strategy != nil {
-			opt.RetryStrategy = strategy()
-		}
-		lock, err := l.c.Obtain(wctx, l.name, lease, opt)
-		if err == nil {
-			l.granted(lock, lease, watchdog)
-			return true, nil
-		}
-		if errors.Is(err, redislock.ErrNotObtained) && strategy == nil {
-			return false, nil // one attempt, held by another token
-		}
-		if wctx.Err() == nil && (errors.Is(err, redislock.ErrNotObtained) || errors.Is(err, context.DeadlineExceeded)) {
-			continue // Obtain's own ttl deadline (ctx without one), or strategy exhausted
-		}
-		// Giving up: an attempt may have landed; take back our token.
-		cctx, cancel := cleanupCtx(ctx)
-		cerr := releaseScript.Run(cctx, l.m.rdb, []string{l.name}, token).Err()
-		cancel()
-		switch {
-		case cerr != nil:
-			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(err, cerr))
-		case ctx.Err() != nil && !errors.Is(err, redislock.ErrNotObtained):
-			// The SET may still be on its way: the release above ran on
-			// another connection and may have come first.
-			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
-		case ctx.Err() != nil:
-			return false, fmt.Errorf("redislock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
-		case wctx.Err() != nil:
-			return false, nil // cleaned up: definitely not held
-		}
-		return false, fmt.Errorf("redislock %q: %w", l.name, err)
+	return l.owner + ":" + strconv.FormatUint(l.seq, 10), lease, watchdog, nil
+}
+
+// giveUp ends an acquire whose last attempt failed with err (not "held"):
+// the attempt may have landed, so it takes back token first.
+func (l *redislockLocker) giveUp(ctx context.Context, token string, err error) error {
+	cctx, cancel := cleanupCtx(ctx)
+	cerr := releaseScript.Run(cctx, l.m.rdb, []string{l.name}, token).Err()
+	cancel()
+	switch {
+	case cerr != nil:
+		return fmt.Errorf("redislock %q: %w", l.name, errors.Join(err, cerr))
+	case ctx.Err() != nil && !errors.Is(err, redislock.ErrNotObtained):
+		// The SET may still be on its way: the release above ran on
+		// another connection and may have come first.
+		return fmt.Errorf("redislock %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
+	case ctx.Err() != nil:
+		return fmt.Errorf("redislock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
 	}
+	return fmt.Errorf("redislock %q: %w", l.name, err)
 }
 
 func (l *redislockLocker) granted(lock *redislock.Lock, lease time.Duration, watchdog bool) {

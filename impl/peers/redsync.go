@@ -17,30 +17,34 @@ import (
 )
 
 // Redsync returns a MakerFunc for redsync mutexes at redsync's defaults
-// (32 tries per LockContext, retry delay uniform in 50-250 ms from redsync's
-// own global random source, drift factor 0.01, per-attempt timeout 5% of the
-// expiry) on one go-redis v9 pool. The expiry is the lease of each call.
-func Redsync(o *Options) impl.MakerFunc { return redsyncMaker(o, false) }
+// (32 tries per LockContext, retry delay uniform in 50-250 ms, drift factor
+// 0.01, per-attempt timeout 5% of the expiry) on one go-redis v9 pool. The
+// expiry is the lease of each call. The retry delay is drawn from a
+// per-handle *rand.Rand seeded from Options.Seed, the name and owner (the
+// distribution of redsync's default, not its global source).
+func Redsync(o *Options) impl.MakerFunc {
+	return redsyncMaker(o, 50*time.Millisecond, 200*time.Millisecond)
+}
 
-// RedsyncTuned is Redsync with a short retry delay: uniform in 5-15 ms, drawn
-// from a per-handle *rand.Rand seeded from Options.Seed, the name and owner.
-func RedsyncTuned(o *Options) impl.MakerFunc { return redsyncMaker(o, true) }
+// RedsyncTuned is Redsync with a short retry delay: uniform in 5-15 ms.
+func RedsyncTuned(o *Options) impl.MakerFunc {
+	return redsyncMaker(o, 5*time.Millisecond, 10*time.Millisecond)
+}
 
-func redsyncMaker(o *Options, tuned bool) impl.MakerFunc {
+// redsyncMaker makes handles whose retry delay is uniform in
+// [minDelay, minDelay+spread).
+func redsyncMaker(o *Options, minDelay, spread time.Duration) impl.MakerFunc {
 	lease, seed := o.watchdogLease(), o.seed()
 	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 		rs := redsync.New(goredis.NewPool(rdb))
 		return openMaker(rdb, func(m *maker, name, owner string) impl.Locker {
+			h := fnv.New64a()
+			h.Write([]byte(name + "\x00" + owner))
+			rnd := rand.New(rand.NewPCG(seed, h.Sum64()))
 			l := &redsyncLocker{m: m, rs: rs, name: name, owner: owner, watchdogLease: lease}
-			if tuned {
-				h := fnv.New64a()
-				h.Write([]byte(name + "\x00" + owner))
-				rnd := rand.New(rand.NewPCG(seed, h.Sum64()))
-				// Called only from the goroutine using the handle.
-				l.opts = append(l.opts, redsync.WithRetryDelayFunc(func(int) time.Duration {
-					return 5*time.Millisecond + time.Duration(rnd.Int64N(int64(10*time.Millisecond)))
-				}))
-			}
+			// Called only from the goroutine using the handle.
+			l.delay = func(int) time.Duration { return minDelay + time.Duration(rnd.Int64N(int64(spread))) }
+			l.opts = append(l.opts, redsync.WithRetryDelayFunc(l.delay))
 			return l
 		})
 	}
@@ -53,6 +57,7 @@ type redsyncLocker struct {
 	rs            *redsync.Redsync
 	name, owner   string
 	opts          []redsync.Option
+	delay         func(try int) time.Duration
 	watchdogLease time.Duration
 
 	seq uint64
@@ -71,76 +76,100 @@ func (l *redsyncLocker) newMutex(lease time.Duration) *redsync.Mutex {
 	return l.rs.NewMutex(l.name, opts...)
 }
 
-// redsyncContended reports whether err only says "held by someone else".
+// redsyncContended reports whether err says the lock was not obtained
+// without an error of its own: held by someone else, or redsync's tries
+// ran out.
 func redsyncContended(err error) bool {
+	return errors.Is(err, redsync.ErrFailed) || redsyncTaken(err)
+}
+
+// redsyncTaken reports whether err says Redis answered "held by another
+// value".
+func redsyncTaken(err error) bool {
 	var taken *redsync.ErrTaken
 	var nodeTaken *redsync.ErrNodeTaken
-	return errors.Is(err, redsync.ErrFailed) || errors.As(err, &taken) || errors.As(err, &nodeTaken)
+	return errors.As(err, &taken) || errors.As(err, &nodeTaken)
 }
 
 // Lock calls LockContext (32 tries) again until it succeeds or ctx ends:
 // redsync gives up after its tries, which the contract does not allow.
 func (l *redsyncLocker) Lock(ctx context.Context, lease time.Duration) error {
-	_, err := l.acquire(ctx, ctx, lease, true)
-	return err
-}
-
-// TryLock: wait <= 0 is TryLockContext (one attempt); otherwise LockContext
-// is called again until granted or wait runs out.
-func (l *redsyncLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
-	if wait <= 0 {
-		return l.acquire(ctx, ctx, lease, false)
+	mu, lease, watchdog, err := l.begin(lease)
+	if err != nil {
+		return err
 	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	return l.acquire(ctx, wctx, lease, true)
+	for {
+		err := mu.LockContext(ctx)
+		if err == nil {
+			l.granted(mu, lease, watchdog)
+			return nil
+		}
+		attemptTimeout := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
+		if ctx.Err() == nil && (redsyncContended(err) || attemptTimeout) {
+			continue // tries exhausted, or redsync's per-attempt timeout
+		}
+		return l.giveUp(ctx, mu, err)
+	}
 }
 
-// acquire attempts under wctx (a child of ctx, or ctx itself). It returns
-// (false, nil) when wctx ran out while ctx did not.
-func (l *redsyncLocker) acquire(ctx, wctx context.Context, lease time.Duration, block bool) (bool, error) {
+// TryLock makes one attempt (TryLockContext) and, while wait lasts,
+// another after each retry delay. The wait bounds the retries, never a
+// request in flight: false follows an attempt Redis answered with "taken".
+// Any other failed attempt (redsync's per-attempt timeout, a grant that came
+// too late for the drift and was released) has an outcome the caller cannot
+// know: it is cleaned up and returned as an error.
+func (l *redsyncLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	until := time.Now().Add(wait)
+	mu, lease, watchdog, err := l.begin(lease)
+	if err != nil {
+		return false, err
+	}
+	for try := 1; ; try++ {
+		err := mu.TryLockContext(ctx)
+		switch {
+		case err == nil:
+			l.granted(mu, lease, watchdog)
+			return true, nil
+		case !redsyncTaken(err):
+			return false, l.giveUp(ctx, mu, err)
+		}
+		if !pauseBefore(ctx, until, l.delay(try)) {
+			if ctx.Err() != nil {
+				return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
+			}
+			return false, nil
+		}
+	}
+}
+
+// begin starts an acquire: a fresh mutex with this call's token and the
+// effective lease, and whether the hold is watchdog-renewed.
+func (l *redsyncLocker) begin(lease time.Duration) (*redsync.Mutex, time.Duration, bool, error) {
 	if l.m.closed.Load() {
-		return false, impl.ErrClosed
+		return nil, 0, false, impl.ErrClosed
 	}
 	watchdog := lease <= 0
 	if watchdog {
 		lease = l.watchdogLease
 	}
-	mu := l.newMutex(lease)
-	for {
-		var err error
-		if block {
-			err = mu.LockContext(wctx)
-		} else {
-			err = mu.TryLockContext(wctx)
-		}
-		if err == nil {
-			l.granted(mu, lease, watchdog)
-			return true, nil
-		}
-		attemptTimeout := errors.Is(err, context.DeadlineExceeded) && wctx.Err() == nil
-		if wctx.Err() == nil && redsyncContended(err) && !block {
-			return false, nil
-		}
-		if block && wctx.Err() == nil && (redsyncContended(err) || attemptTimeout) {
-			continue // tries exhausted, or redsync's per-attempt timeout
-		}
-		// Giving up: an attempt may have landed; take back our token.
-		if cerr := l.cleanup(ctx, mu); cerr != nil {
-			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(err, cerr))
-		}
-		switch {
-		case ctx.Err() != nil && !redsyncContended(err):
-			// The SET may still be on its way: the cleanup above ran on
-			// another connection and may have come first.
-			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
-		case ctx.Err() != nil:
-			return false, fmt.Errorf("redsync %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
-		case wctx.Err() != nil || redsyncContended(err) || attemptTimeout:
-			return false, nil // cleaned up: definitely not held
-		}
-		return false, fmt.Errorf("redsync %q: %w", l.name, err)
+	return l.newMutex(lease), lease, watchdog, nil
+}
+
+// giveUp ends an acquire whose last attempt failed with err: an attempt may
+// have landed, so it takes back the call's token first.
+func (l *redsyncLocker) giveUp(ctx context.Context, mu *redsync.Mutex, err error) error {
+	if cerr := l.cleanup(ctx, mu); cerr != nil {
+		return fmt.Errorf("redsync %q: %w", l.name, errors.Join(err, cerr))
 	}
+	switch {
+	case ctx.Err() != nil && !redsyncContended(err):
+		// The SET may still be on its way: the cleanup above ran on
+		// another connection and may have come first.
+		return fmt.Errorf("redsync %q: %w", l.name, errors.Join(errInFlight, err, ctx.Err()))
+	case ctx.Err() != nil:
+		return fmt.Errorf("redsync %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
+	}
+	return fmt.Errorf("redsync %q: %w", l.name, err)
 }
 
 func (l *redsyncLocker) cleanup(ctx context.Context, mu *redsync.Mutex) error {
