@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/model"
 )
 
@@ -149,5 +150,44 @@ func TestExampleDriver(t *testing.T) {
 	t.Log(summary(res))
 	if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 		t.Fatalf("%s\n%s", summary(res), res.Report)
+	}
+}
+
+// TestShippedDriversTryLockOnAFreeLock probes every shipped driver for the
+// adapter fault once found in the Go peers: a TryLock whose short wait cut
+// its own request off and answered false on a free lock, which the Locker
+// contract reads as "another owner held it".
+func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
+	s := startRedis(t)
+	rdb := redistest.Client(t, s)
+	for _, d := range shippedDrivers() {
+		t.Run(d.Name, func(t *testing.T) {
+			subj := shipped(t, d.Name)
+			m, err := subj.Configure(OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), rdb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = m.Close() })
+			l := m.NewLocker("probe:"+d.Name, "p1")
+			for _, wait := range []time.Duration{0, 10 * time.Microsecond, time.Millisecond, 2 * time.Millisecond} {
+				refused := 0
+				for range 30 {
+					ok, err := l.TryLock(t.Context(), wait, time.Second)
+					if err != nil {
+						t.Fatalf("wait %v: %v", wait, err)
+					}
+					if !ok {
+						refused++
+						continue
+					}
+					if err := l.Unlock(t.Context()); err != nil {
+						t.Fatalf("wait %v: unlock: %v", wait, err)
+					}
+				}
+				if refused > 0 {
+					t.Errorf("wait %v: %d of 30 TryLocks on a free lock answered false", wait, refused)
+				}
+			}
+		})
 	}
 }
