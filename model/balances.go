@@ -47,7 +47,8 @@ func (b *balances) holder() (int, lockState, bool) {
 // hold the lock, it returns until when that hold may last, and true.
 func (b *balances) apply(in *stepInput) (int64, bool) {
 	p := in.process
-	inWindow := in.call <= b.expiring[p]
+	end, expiring := b.expiring[p]
+	inWindow := expiring && in.call <= end
 	switch {
 	case in.kind == Acquire && in.outcome == OK:
 		if inWindow {

@@ -26,8 +26,12 @@ func CheckLinearizability(h *History, opts Options) Result {
 	switch {
 	case t.illegal > 0:
 		res.Verdict = Invalid
-		res.Count = t.illegal
-		res.Explanation = fmt.Sprintf("not linearizable: %d of %d segments admit no sequential order of a reentrant owner-aware mutex; %s", t.illegal, t.nsegs, shape)
+		res.Count = len(t.firsts)
+		res.Explanation = fmt.Sprintf("not linearizable: %d of %d segments admit no sequential order of a reentrant owner-aware mutex", t.illegal, t.nsegs)
+		if follow := t.illegal - len(t.firsts); follow > 0 {
+			res.Explanation += fmt.Sprintf(" (the first contradiction on each of %d locks is shown; %d later segments start from a state computed from outcomes already contradicted, so they follow from it and are not counted)", len(t.firsts), follow)
+		}
+		res.Explanation += "; " + shape
 		for _, is := range t.examples {
 			res.Examples = append(res.Examples, explainSegment(h, is.seg, opts))
 		}
@@ -52,7 +56,8 @@ type tally struct {
 	nops, locks, nsegs, largest int
 	illegal, undecided          int
 	tooBig                      int        // segments over Options.MaxSegmentOps
-	examples                    []numbered // the first opts.maxExamples() illegal segments, in order
+	examples                    []numbered // the first illegal segment of each lock (at most opts.maxExamples()), in order
+	firsts                      map[string]numbered
 }
 
 // numbered is a segment with its position in lock-then-time order.
@@ -101,14 +106,28 @@ func checkStream(h *History, opts Options, deadline time.Time) *tally {
 	return t
 }
 
-// record counts one verdict, keeping the earliest illegal segments.
+// record counts one verdict, keeping the earliest illegal segment of each
+// lock (up to keep of them). A later illegal segment of a lock that already
+// has one follows it: the state it starts from was computed from outcomes
+// already shown to contradict each other, so it is counted apart and not
+// explained as a violation of its own.
 func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 	switch v {
 	case porcupine.Unknown:
 		t.undecided++
 	case porcupine.Illegal:
 		t.illegal++
-		t.examples = append(t.examples, ns)
+		if t.firsts == nil {
+			t.firsts = map[string]numbered{}
+		}
+		if f, ok := t.firsts[ns.seg.lock]; ok && f.n < ns.n {
+			return
+		}
+		t.firsts[ns.seg.lock] = ns
+		t.examples = t.examples[:0]
+		for _, f := range t.firsts {
+			t.examples = append(t.examples, f)
+		}
 		sort.Slice(t.examples, func(a, b int) bool { return t.examples[a].n < t.examples[b].n })
 		if len(t.examples) > keep {
 			t.examples = t.examples[:keep]
@@ -120,9 +139,21 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 // order can accommodate, the ops it conflicts with and why.
 // Only the ops the contradiction needs are considered (minimalConflict);
 // the example names all of them.
+// A contradiction that disappears when a single failed op is set aside is
+// labelled a refusal (ClassRefusal), never two holders.
 func explainSegment(h *History, seg segment, opts Options) Example {
-	ex := Example{Lock: seg.lock}
 	seg.ops = minimalConflict(seg.ops, min(opts.timeout(), 10*time.Second))
+	if refused := refusalIn(seg.ops, min(opts.timeout(), 10*time.Second)); refused != nil {
+		return explainRefusal(h, seg, refused, explainConflict(h, seg, opts))
+	}
+	return explainConflict(h, seg, opts)
+}
+
+// explainConflict explains a minimal illegal segment: the stuck op, the
+// state it met and who made it so, and, for two holders, whether the
+// first hold could have ended.
+func explainConflict(h *History, seg segment, opts Options) Example {
+	ex := Example{Lock: seg.lock}
 	_, info := porcupine.CheckOperationsVerbose(mutexModel, seg.ops, min(opts.timeout(), 10*time.Second))
 	var longest []porcupine.Operation
 	for _, part := range info.PartialLinearizationsOperations() {
@@ -167,6 +198,10 @@ func explainSegment(h *History, seg segment, opts Options) Example {
 		summary = fmt.Sprintf("no sequential order explains %v (after %d ops the lock was %s)", *stuck.op, len(longest), describeState(s))
 	}
 	ex.Summary = summary
+	ex.Class = ClassSafety
+	if r != grantedWhileHeld && r != releasedNotHeld {
+		ex.Class = ClassRefusal
+	}
 	var first *Op
 	switch {
 	case s.Held && grant != nil && grant.op != nil:

@@ -144,11 +144,7 @@ func checkTotalWaits(h *History, opts Options) (n int, bad []Example) {
 		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait {
 			continue
 		}
-		faulted := false
-		for _, f := range h.Faults {
-			faulted = faulted || (f.Start <= o.Return && f.end(horizon) >= o.Call)
-		}
-		if faulted {
+		if faultedAt(h, o, horizon) {
 			continue
 		}
 		n++

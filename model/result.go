@@ -27,6 +27,9 @@ const (
 	CheckFencing         = "fencing"
 	CheckFairness        = "fairness"
 	CheckLiveness        = "liveness"
+	// CheckContract checks each call against the Locker contract's timing:
+	// a TryLock answers within its wait plus a slack.
+	CheckContract = "contract"
 	// CheckComplete is the result Check adds for a truncated history: it is
 	// the prefix of a run that did not finish, so it is Unknown.
 	CheckComplete = "complete"
@@ -57,12 +60,18 @@ type Example struct {
 	// restart or failover) lies between the two grants: the first hold may
 	// have been forgotten with the server's data.
 	HoldCouldBeLost bool `json:"hold_could_be_lost,omitempty"`
+	// Class says what the violation broke.
+	Class Class `json:"class,omitempty"`
 }
 
 // String renders the example over several lines.
 func (e Example) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", e.Lock, e.Summary)
+	fmt.Fprintf(&b, "%s: %s", e.Lock, e.Summary)
+	if e.Class != "" {
+		fmt.Fprintf(&b, " [%s]", e.Class)
+	}
+	b.WriteString("\n")
 	for _, o := range e.Ops {
 		fmt.Fprintf(&b, "  op    %v\n", o)
 	}
@@ -79,6 +88,8 @@ func (e Example) String() string {
 type Result struct {
 	Checker string  `json:"checker"`
 	Verdict Verdict `json:"verdict"`
+	// Class is, for an Invalid result, what its worst violation broke.
+	Class Class `json:"class,omitempty"`
 	// Explanation is a human-readable paragraph: what was checked and what
 	// was found.
 	Explanation string `json:"explanation"`
@@ -93,7 +104,11 @@ type Result struct {
 // String renders the result for a terminal.
 func (r Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-16s %-7s %s\n", r.Checker, r.Verdict, r.Explanation)
+	v := string(r.Verdict)
+	if r.Class != "" {
+		v += " (" + string(r.Class) + ")"
+	}
+	fmt.Fprintf(&b, "%-16s %-7s %s\n", r.Checker, v, r.Explanation)
 	for _, e := range r.Examples {
 		for _, l := range strings.Split(strings.TrimRight(e.String(), "\n"), "\n") {
 			b.WriteString("    " + l + "\n")
@@ -188,6 +203,10 @@ type Options struct {
 	// lock nobody holds. Unlike the derived bound it does not add up the
 	// hand-off gaps of a long wait, so it can be far shorter than a lease.
 	FreeWait time.Duration
+	// TryLockSlack is how far past its wait (plus a quarter of it) a
+	// TryLock outside faults may answer (CheckTiming; 0:
+	// DefaultTryLockSlack; < 0: not checked).
+	TryLockSlack time.Duration
 }
 
 func (o Options) watchdogLease() int64 {
@@ -271,7 +290,10 @@ func Check(h *History, opts Options) Report {
 	if opts.Fair {
 		rep.Results = append(rep.Results, CheckFair(h, opts))
 	}
-	rep.Results = append(rep.Results, CheckLive(h, opts))
+	rep.Results = append(rep.Results, CheckLive(h, opts), CheckTiming(h, opts))
+	for i := range rep.Results {
+		rep.Results[i].classify()
+	}
 	if why := rep.Unfinished; why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
 			"the history is a prefix of a run that did not finish (%s): a violation found in it is real, but the rest of the run was never checked", why)})

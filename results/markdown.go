@@ -46,7 +46,7 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 	}
 	fmt.Fprintf(bw, "\n## Checkers\n")
 	for _, r := range s.Report.Results {
-		fmt.Fprintf(bw, "\n### %s: %s\n\n%s\n", r.Checker, r.Verdict, strings.TrimSpace(r.Explanation))
+		fmt.Fprintf(bw, "\n### %s: %s\n\n%s\n", r.Checker, verdictText(r.Verdict, r.Class), strings.TrimSpace(r.Explanation))
 		if r.Count > len(r.Examples) && len(r.Examples) > 0 {
 			fmt.Fprintf(bw, "\n%d violations; the first %d:\n", r.Count, len(r.Examples))
 		}

@@ -52,6 +52,8 @@ type MatrixCell struct {
 	Verdict model.Verdict `json:"verdict,omitempty"`
 	// Invalid lists the checkers that said invalid.
 	Invalid []string `json:"invalid,omitempty"`
+	// Class is what the worst violation broke (model.Report.Class).
+	Class model.Class `json:"class,omitempty"`
 	// OK says the verdict met the expectation (skipped cells are OK).
 	OK bool `json:"ok"`
 	// Why says how it did not, or why it was skipped.

@@ -21,7 +21,11 @@ func cellText(c MatrixCell) string {
 	default:
 		s = string(c.Verdict)
 		if len(c.Invalid) > 0 {
-			s += " (" + strings.Join(c.Invalid, ",") + ")"
+			s += " (" + strings.Join(c.Invalid, ",")
+			if c.Class != "" {
+				s += "; " + string(c.Class)
+			}
+			s += ")"
 		}
 	}
 	if !c.OK {

@@ -23,6 +23,7 @@ var checkerOrder = []string{
 	model.CheckFencing,
 	model.CheckFairness,
 	model.CheckLiveness,
+	model.CheckContract,
 }
 
 // Checkers returns the names of the checkers that ran in any of sums, in
@@ -69,12 +70,21 @@ func tableRow(s Summary, checkers []string) []string {
 	}
 	for _, c := range checkers {
 		if r, ok := s.Report.Result(c); ok {
-			row = append(row, string(r.Verdict))
+			row = append(row, verdictText(r.Verdict, r.Class))
 		} else {
 			row = append(row, "-")
 		}
 	}
-	return append(row, string(s.Report.Verdict))
+	return append(row, verdictText(s.Report.Verdict, s.Report.Class()))
+}
+
+// verdictText is a verdict with the class of an invalid one: "invalid
+// (refusal)".
+func verdictText(v model.Verdict, c model.Class) string {
+	if v == model.Invalid && c != "" {
+		return string(v) + " (" + string(c) + ")"
+	}
+	return string(v)
 }
 
 // numericColumns is the number of figure columns after subject and workload.

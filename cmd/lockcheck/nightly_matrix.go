@@ -105,6 +105,7 @@ func (m nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
 				c.Invalid = append(c.Invalid, r.Checker)
 			}
 		}
+		c.Class = o.Report.Class()
 		c.FirstDetection, _ = results.FirstViolation(o.Report)
 	}
 	if o.Dir != "" {

@@ -101,7 +101,7 @@ func TestMatrixBystanderIsUnexpected(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := buf.String()
-	for _, want := range []string{"7: invalid (fair) !", "| 0/1 ", "NO (0/1)", "client-stall / fair / seed 7: linearizable valid, want invalid"} {
+	for _, want := range []string{"7: invalid (fair; fairness) !", "| 0/1 ", "NO (0/1)", "client-stall / fair / seed 7: linearizable valid, want invalid"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("matrix.md lacks %q:\n%s", want, md)
 		}

@@ -150,7 +150,7 @@ func got(o Outcome) string {
 		}
 	}
 	if len(bad) > 0 {
-		s += " (" + strings.Join(bad, ",") + ")"
+		s += " (" + strings.Join(bad, ",") + "; " + string(o.Report.Class()) + ")" // the class never empty: every checker has one
 	}
 	if !o.OK {
 		s += " !"
@@ -171,6 +171,8 @@ func abbrev(checker string) string {
 		return "fair"
 	case model.CheckLiveness:
 		return "live"
+	case model.CheckContract:
+		return "timing"
 	}
 	return checker
 }
@@ -266,8 +268,9 @@ func WriteTable(w io.Writer, outs []Outcome, markdown bool) error {
 // its reason and run directory.
 func WriteMarkdown(w io.Writer, title string, outs []Outcome) error {
 	fmt.Fprintf(w, "# %s\n\n", title)
-	fmt.Fprintln(w, "Cells: `<seed>: <verdict> (<checkers that said invalid>)`; `!` marks a verdict that is not the expected one.")
-	fmt.Fprintln(w, "Checkers: lin = linearizable, mutex = mutual exclusion on the protected register, fence = fencing tokens, fair = FIFO, live = liveness.")
+	fmt.Fprintln(w, "Cells: `<seed>: <verdict> (<checkers that said invalid>; <class>)`; `!` marks a verdict that is not the expected one.")
+	fmt.Fprintln(w, "Checkers: lin = linearizable, mutex = mutual exclusion on the protected register, fence = fencing tokens, fair = FIFO, live = liveness, timing = TryLock within its wait.")
+	fmt.Fprintln(w, "Classes: safety = two holders or a lost update; refusal = refused while free (a contract or progress problem); contract = a call overstayed its wait; fairness; liveness.")
 	fmt.Fprintln(w)
 	if err := WriteTable(w, outs, true); err != nil {
 		return err

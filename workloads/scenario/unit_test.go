@@ -130,7 +130,7 @@ func TestMatrixTableAndVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := buf.String()
-	for _, want := range []string{"1/2", "invalid (lin)", "valid !", "NO (1/2)", "Not as expected", "client-stall / reentrant / seed 2"} {
+	for _, want := range []string{"1/2", "invalid (lin; safety)", "valid !", "NO (1/2)", "Not as expected", "client-stall / reentrant / seed 2"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("matrix.md lacks %q:\n%s", want, md)
 		}

@@ -1,0 +1,94 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// A failed TryLock on a free lock that forces an order in which a grant
+// meets another holder: the contradiction disappears once that one refusal
+// is set aside, so it is a refusal, never "two holders" nor "an
+// implementation bug".
+func TestRefusalIsNotCalledTwoHolders(t *testing.T) {
+	h := hist(
+		acq(1, "L", 0, 10, OK),
+		try(2, "L", 1, 2, Fail),
+		acq(3, "L", 3, 4, OK),
+		rel(3, "L", 5, 6, OK),
+		rel(1, "L", 11, 12, OK),
+	)
+	rep := Check(h, Options{})
+	r, _ := rep.Result(CheckLinearizable)
+	if r.Verdict != Invalid || r.Class != ClassRefusal || rep.Class() != ClassRefusal {
+		t.Fatalf("want an invalid refusal, got %s (%s), report class %q:\n%s", r.Verdict, r.Class, rep.Class(), r)
+	}
+	text := r.String()
+	if !strings.Contains(text, "p2 failed to acquire a free lock") || strings.Contains(text, "implementation bug") || strings.Contains(text, "held it") && strings.Contains(text, "granted") {
+		t.Errorf("explanation does not name the refusal alone:\n%s", text)
+	}
+}
+
+func TestTwoHoldersAreSafety(t *testing.T) {
+	h := hist(acq(1, "L", 0, 1, OK), acq(2, "L", 2, 3, OK))
+	rep := Check(h, Options{})
+	if r, _ := rep.Result(CheckLinearizable); r.Verdict != Invalid || r.Class != ClassSafety {
+		t.Fatalf("want invalid safety, got %s (%s):\n%s", r.Verdict, r.Class, r)
+	}
+	if rep.Class() != ClassSafety {
+		t.Fatalf("report class %q", rep.Class())
+	}
+}
+
+func TestClassWorse(t *testing.T) {
+	for _, c := range []struct{ a, b, want Class }{
+		{"", ClassLiveness, ClassLiveness},
+		{ClassLiveness, "", ClassLiveness},
+		{ClassRefusal, ClassSafety, ClassSafety},
+		{ClassSafety, ClassFairness, ClassSafety},
+		{ClassContract, ClassRefusal, ClassRefusal},
+	} {
+		if got := c.a.Worse(c.b); got != c.want {
+			t.Errorf("%q.Worse(%q) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// A TryLock that answers long after its wait, outside faults, breaks the
+// contract; inside a fault window it is not judged.
+func TestTryLockOverstayingItsWait(t *testing.T) {
+	ms := int64(1e6)
+	slow := try(1, "L", 0, 139*ms, Fail)
+	slow.Wait = 18 * ms
+	h := hist(acq(2, "L", 0, 1, OK), slow, rel(2, "L", 140*ms, 141*ms, OK))
+	r := CheckTiming(h, Options{})
+	if r.Verdict != Invalid || r.Count != 1 {
+		t.Fatalf("want one contract violation, got %s:\n%s", r.Verdict, r)
+	}
+	h.Faults = []Fault{{Name: "latency", Start: 10 * ms, End: 20 * ms}}
+	if r := CheckTiming(h, Options{}); r.Verdict != Valid {
+		t.Fatalf("a TryLock that met a fault is not judged: %s", r)
+	}
+	h.Faults = nil
+	h.Ops[1].Return = 18*ms + int64(DefaultTryLockSlack) // within the slack
+	if r := CheckTiming(h, Options{}); r.Verdict != Valid {
+		t.Fatalf("within the slack: %s", r)
+	}
+}
+
+// Once a lock's history contradicts itself, the states computed for later
+// segments rest on contradicted outcomes: only the first contradiction is
+// explained and counted; the later ones are said to follow from it.
+func TestLaterContradictionsFollowTheFirst(t *testing.T) {
+	h := hist(
+		acq(1, "L", 0, 1, OK), acq(2, "L", 2, 3, OK), rel(1, "L", 4, 5, OK), rel(2, "L", 6, 7, OK),
+		acq(3, "L", 10, 11, OK), acq(4, "L", 12, 13, OK), rel(3, "L", 14, 15, OK), rel(4, "L", 16, 17, OK),
+		acq(5, "M", 0, 1, OK), acq(6, "M", 2, 3, OK),
+	)
+	r := CheckLinearizability(h, Options{})
+	if r.Verdict != Invalid || r.Count != 2 || len(r.Examples) != 2 {
+		t.Fatalf("want 2 contradictions (one per lock) with 2 examples, got %s count %d, %d examples:\n%s", r.Verdict, r.Count, len(r.Examples), r)
+	}
+	if r.Examples[0].Lock != "L" || r.Examples[0].Ops[0].Process != 1 || !strings.Contains(r.Explanation, "1 later segments") {
+		t.Errorf("the first contradiction on L is not the one explained, or the later one is not said to follow:\n%s", r)
+	}
+}

@@ -1,0 +1,69 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// DefaultTryLockSlack is how long past its wait (plus a quarter of the
+// wait) a TryLock may take to answer outside fault windows: a round trip, a
+// scheduler's hiccup on a busy machine, a driver's pipe.
+const DefaultTryLockSlack = 100 * time.Millisecond
+
+// CheckTiming checks each call against the Locker contract's timing: a
+// TryLock that answered (ok or fail, not cancelled) while no fault window
+// was open must answer within its wait plus a slack (Options.TryLockSlack,
+// plus a quarter of the wait). A TryLock that overstays its wait holds its
+// caller up past what it asked for; a violation is ClassContract. The wait
+// bounds retries, not a request in flight, so a call that met a fault is
+// not judged.
+func CheckTiming(h *History, opts Options) Result {
+	start := time.Now()
+	res := Result{Checker: CheckContract, Verdict: Valid}
+	slack := opts.tryLockSlack()
+	if slack < 0 {
+		res.Explanation = "TryLock timing not checked (off)"
+		return res
+	}
+	horizon := h.horizon()
+	judged := 0
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || faultedAt(h, o, horizon) {
+			continue
+		}
+		judged++
+		allowed := time.Duration(o.Wait) + time.Duration(o.Wait)/4 + slack
+		if took := time.Duration(o.Return - o.Call); took > allowed {
+			res.Count++
+			if len(res.Examples) < opts.maxExamples() {
+				res.Examples = append(res.Examples, Example{Lock: o.Lock, Ops: []Op{*o}, Class: ClassContract,
+					Summary: fmt.Sprintf("p%d's TryLock with a wait of %s answered %s after %s (allowed %s, no fault)", o.Process, time.Duration(o.Wait), o.Outcome, took, allowed)})
+			}
+		}
+	}
+	res.Explanation = fmt.Sprintf("%d TryLocks outside faults answered within their wait + %s + wait/4", judged, slack)
+	if res.Count > 0 {
+		res.Verdict = Invalid
+		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside faults answered later than their wait + %s + wait/4", res.Count, judged, slack)
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// faultedAt reports whether a fault window overlaps o.
+func faultedAt(h *History, o *Op, horizon int64) bool {
+	for _, f := range h.Faults {
+		if f.Start <= o.Return && f.end(horizon) >= o.Call {
+			return true
+		}
+	}
+	return false
+}
+
+func (o Options) tryLockSlack() time.Duration {
+	if o.TryLockSlack == 0 {
+		return DefaultTryLockSlack
+	}
+	return o.TryLockSlack
+}

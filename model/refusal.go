@@ -1,0 +1,63 @@
+package model
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// refusalIn returns the failed op of an illegal segment without which the
+// segment is linearizable, or nil when there is none. Such a contradiction
+// is a refusal: the lock said "no" (an acquire refused, an owner told it
+// held nothing) where every order has no one else holding the lock; no two
+// holders are involved. ops is best a minimal conflict, whose few failed ops
+// are each needed.
+func refusalIn(ops []porcupine.Operation, budget time.Duration) *stepInput {
+	deadline := time.Now().Add(budget)
+	for i, op := range ops {
+		in := op.Input.(*stepInput)
+		if in.outcome != Fail || in.op == nil {
+			continue
+		}
+		left := time.Until(deadline)
+		if left <= 0 {
+			return nil
+		}
+		rest := append(append([]porcupine.Operation(nil), ops[:i]...), ops[i+1:]...)
+		if porcupine.CheckOperationsTimeout(mutexModel, rest, left) == porcupine.Ok {
+			return in
+		}
+	}
+	return nil
+}
+
+// explainRefusal relabels ex, the explanation of a segment whose
+// contradiction is the refusal refused: a refusal, whatever op the
+// explanation got stuck on, with the refused op among its ops.
+func explainRefusal(h *History, seg segment, refused *stepInput, ex Example) Example {
+	p := refused.process
+	if ex.Class == ClassSafety { // the explanation blamed two holders
+		ex.Summary = fmt.Sprintf("p%d failed to acquire a free lock (refused while no one held it)", p)
+		if refused.kind == Release {
+			ex.Summary = fmt.Sprintf("p%d was told it was not the owner while it held the lock", p)
+		}
+	}
+	ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassRefusal, false, false
+	ex.Cause = fmt.Sprintf("with p%d's %s %s set aside, every other outcome has a sequential order and no two holders are involved: "+
+		"a contract or progress problem of the lock or its adapter, not a safety one", p, refused.kind, refused.outcome)
+	if !containsOp(ex.Ops, refused.op) {
+		ex.Ops = neededOps(seg, nil, nil, refused)
+		ex.Faults = overlapping(h, ex.Ops)
+	}
+	return ex
+}
+
+func containsOp(ops []Op, o *Op) bool {
+	for i := range ops {
+		if ops[i] == *o {
+			return true
+		}
+	}
+	return false
+}
