@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates clean
+.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates fp-campaign clean
 
 all: vet test
 
@@ -64,6 +64,12 @@ nightly: deps build
 ## results/catch-rates.md. About 12 s a run: 50 minutes at the default.
 catch-rates: deps
 	LOCKCHECK_CATCH_RATES=$${SEEDS:-20} $(GO) test -count=1 -timeout 150m -run '^TestCatchRates$$' -v ./cmd/lockcheck/
+
+## fp-campaign: every lock not known to be broken (reference, peers, drivers) on `lockcheck run --workload hunt
+## --duration 10s` over SEEDS fresh seeds (default 30, from a block derived from the date; FIRST=<seed> to choose),
+## into results/false-positives.md. The target is 0 invalid. About 12 s a run: 80 minutes at the default.
+fp-campaign: deps
+	LOCKCHECK_FP_SEEDS=$${SEEDS:-30} LOCKCHECK_FP_FIRST=$${FIRST:-} $(GO) test -count=1 -timeout 180m -run '^TestFalsePositives$$' -v ./cmd/lockcheck/
 
 ## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).
