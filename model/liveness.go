@@ -165,7 +165,12 @@ func describeBounds(bounds map[string]time.Duration) string {
 	}
 	by := map[time.Duration][]string{}
 	var ds []time.Duration
+	var unbounded []string
 	for l, d := range bounds {
+		if d < 0 {
+			unbounded = append(unbounded, l)
+			continue
+		}
 		if by[d] == nil {
 			ds = append(ds, d)
 		}
@@ -182,6 +187,14 @@ func describeBounds(bounds map[string]time.Duration) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s)", d, what))
 	}
-	return fmt.Sprintf("%s of free lock per acquire outside faults (%d leases, derived from the run's leases)",
+	s := fmt.Sprintf("%s of free lock per acquire outside faults (%d leases, derived from the run's leases)",
 		strings.Join(parts, ", "), DefaultWaitLeases)
+	if len(ds) == 0 {
+		s = "none"
+	}
+	if len(unbounded) > 0 {
+		sort.Strings(unbounded)
+		s += fmt.Sprintf("; NOT bounded on %s: its lease leaves no room below the op timeout, so a waiter that sits out a whole op on a free lock passes", strings.Join(unbounded, ", "))
+	}
+	return s
 }

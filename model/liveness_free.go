@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"time"
 )
@@ -182,8 +183,13 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 				longest = max(longest, lease(o))
 			}
 		}
-		bounds[l] = time.Duration(DefaultWaitLeases * longest)
-		return DefaultWaitLeases * longest
+		b, ok := waitBound(longest, opts.OpTimeout)
+		if !ok {
+			bounds[l] = -1
+			return math.MaxInt64 // no room below an op's length: not bounded
+		}
+		bounds[l] = time.Duration(b)
+		return b
 	}
 	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
 		free := uncovered(o.Call, o.Return, covers)
@@ -193,8 +199,8 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 		count++
 		if len(bad) < opts.maxExamples() {
 			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp,
-				Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s: %d leases)",
-					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound), DefaultWaitLeases)})
+				Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s)",
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound))})
 		}
 	})
 	return bounds, bad, count
@@ -217,4 +223,23 @@ func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
 		}
 	})
 	return count, bad
+}
+
+// waitBound is the derived bound on an acquire's waiting on a free lock,
+// given its lock's longest lease: DefaultWaitLeases leases (a waiter that
+// missed its wake-up waits out at most the holder's lease before it tries
+// again), kept below opTimeout (> 0), the longest an op may last, so that
+// a waiter that sits out a whole op on a free lock is seen. When two
+// leases outlast an op, the bound lies halfway between one lease and the
+// op's length; ok is false when even one lease leaves no room below it.
+func waitBound(longest int64, opTimeout time.Duration) (b int64, ok bool) {
+	b = DefaultWaitLeases * longest
+	switch op := int64(opTimeout); {
+	case op <= 0 || b < op:
+		return b, true
+	case 10*longest >= 9*op:
+		return 0, false
+	default:
+		return (longest + op) / 2, true
+	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The default liveness bound (Options.MaxWait == 0) is DefaultWaitLeases of
@@ -74,5 +75,37 @@ func TestUncovered(t *testing.T) {
 		if got := uncovered(tt.from, tt.to, covers); got != tt.want {
 			t.Errorf("uncovered(%d, %d) = %d, want %d", tt.from, tt.to, got, tt.want)
 		}
+	}
+}
+
+// Two leases that outlast an op can never fire: the bound stays below the
+// op timeout, and a lease with no room below it is said to be unbounded.
+func TestWaitBoundStaysBelowTheOpTimeout(t *testing.T) {
+	const s = int64(time.Second)
+	for _, tc := range []struct {
+		lease int64
+		op    time.Duration
+		want  int64
+		ok    bool
+	}{
+		{s, 0, 2 * s, true},
+		{s, 5 * time.Second, 2 * s, true},
+		{3100 * int64(time.Millisecond), 5 * time.Second, 4050 * int64(time.Millisecond), true},
+		{4600 * int64(time.Millisecond), 5 * time.Second, 0, false},
+	} {
+		got, ok := waitBound(tc.lease, tc.op)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("lease %v, op %v: bound %v %v, want %v %v", time.Duration(tc.lease), tc.op, time.Duration(got), ok, time.Duration(tc.want), tc.ok)
+		}
+	}
+	// A blocking acquire that sat out its whole 5 s op on a free lock with
+	// a 3.1 s lease around: caught.
+	ms := int64(time.Millisecond)
+	h := hist(withLease(acq(1, "L", 0, ms, OK), 3100*ms), rel(1, "L", 2*ms, 3*ms, OK), withLease(acq(2, "L", 10*ms, 5010*ms, Fail), 3100*ms))
+	if r := CheckLive(h, Options{OpTimeout: 5 * time.Second}); r.Verdict != Invalid {
+		t.Fatalf("a waiter that sat out its op on a free lock passed: %s", r)
+	}
+	if r := CheckLive(h, Options{OpTimeout: 3 * time.Second}); r.Verdict != Valid || !strings.Contains(r.Explanation, "NOT bounded") {
+		t.Fatalf("an unbounded lock must say so: %s", r)
 	}
 }

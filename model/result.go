@@ -203,6 +203,12 @@ type Options struct {
 	// lock nobody holds. Unlike the derived bound it does not add up the
 	// hand-off gaps of a long wait, so it can be far shorter than a lease.
 	FreeWait time.Duration
+	// OpTimeout, > 0, is how long an op may last (the workload's op
+	// timeout): the derived liveness bound is kept below it, so that a
+	// waiter that sits out a whole op on a free lock is seen; when a lease
+	// leaves no room below it, the explanation says the lock's waits are
+	// not bounded.
+	OpTimeout time.Duration
 	// TryLockSlack is how far past its wait (plus a quarter of it) a
 	// TryLock outside faults may answer (CheckTiming; 0:
 	// DefaultTryLockSlack; < 0: not checked).

@@ -42,6 +42,8 @@ type RunConfig struct {
 	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
 	// of waiting on a free lock outside faults (model.Options.FreeWait): a
 	// missed wake-up, made visible by the quiet phases of a plan's Phases.
+	// 0: HuntFreeWait for a plan with quiet phases, else none; < 0: none.
+	// The CLI and the library judge the same config alike.
 	FreeWait time.Duration `json:"free_wait,omitempty"`
 	// InFlight is how long a request may still reach Redis after its client
 	// gave up on it; it is added to the deadline of every info op (which is
@@ -132,7 +134,7 @@ func (c RunConfig) Validate() error {
 		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
 	case c.Clients < 0:
 		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
-	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0, c.FreeWait < 0:
+	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
 		return errors.New("run config: negative timeout")
 	}
 	p, err := c.ResolvePlan()
@@ -143,4 +145,17 @@ func (c RunConfig) Validate() error {
 		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
 	}
 	return nil
+}
+
+// freeWait is the free-wait bound the checks of a run of plan use (see
+// FreeWait): quiet phases show missed wake-ups, so a plan that has them is
+// bound by HuntFreeWait unless the config says otherwise.
+func (c RunConfig) freeWait(plan *Plan) time.Duration {
+	switch {
+	case c.FreeWait > 0:
+		return c.FreeWait
+	case c.FreeWait == 0 && plan.Phases != nil && plan.Phases.Quiet.Max > 0:
+		return HuntFreeWait
+	}
+	return 0
 }

@@ -114,3 +114,27 @@ func TestOverrunEndsAfterItsExpireWindow(t *testing.T) {
 		}
 	}
 }
+
+// The free-wait bound of a plan with quiet phases is the library's
+// default, so that `go test` users of Run and the CLI judge alike.
+func TestFreeWaitDefaultsByPlan(t *testing.T) {
+	for _, tc := range []struct {
+		workload string
+		set      time.Duration
+		want     time.Duration
+	}{
+		{"hunt", 0, HuntFreeWait},
+		{"hunt", -1, 0},
+		{"hunt", ms(300), ms(300)},
+		{DefaultWorkload, 0, 0},
+	} {
+		cfg := RunConfig{Subject: "reentrant", Workload: tc.workload, Seed: 3, Duration: ms(1000), FreeWait: tc.set}
+		plan, err := cfg.ResolvePlan()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.freeWait(&plan); got != tc.want {
+			t.Errorf("%s with FreeWait %v: bound %v, want %v", tc.workload, tc.set, got, tc.want)
+		}
+	}
+}

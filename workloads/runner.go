@@ -225,7 +225,8 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		WatchdogLease: lease,
 		Fair:          subj.Fair,
 		MaxWait:       cfg.MaxWait,
-		FreeWait:      cfg.FreeWait,
+		FreeWait:      cfg.freeWait(&plan),
+		OpTimeout:     plan.OpTimeout,
 		LossyFaults:   cfg.LossyFaults,
 	}
 	start := time.Now()

@@ -205,9 +205,6 @@ func (f *runFlags) plan() (runPlan, error) {
 		}
 		cfg.MaxWait = f.maxWait
 		cfg.Plan = f.givenPlan
-		if plan, err := cfg.ResolvePlan(); err == nil && plan.Phases != nil && plan.Phases.Quiet.Max > 0 {
-			cfg.FreeWait = workloads.HuntFreeWait // its quiet phases show missed wake-ups
-		}
 		if err := cfg.Validate(); err != nil {
 			return runPlan{}, usageError{err}
 		}
