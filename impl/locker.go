@@ -71,6 +71,17 @@ type Fenced interface {
 	Token() int64
 }
 
+// Preparer is implemented by handles whose client must be readied before
+// its first call: an external driver's process is spawned, prints its
+// banner and says hello. The harness calls Prepare, unrecorded, before a
+// process's first op, so that the op's time measures the lock and not the
+// client's start-up (a JVM's second, counted as waiting on a free lock,
+// once made liveness fail). Prepare is idempotent; an error means the
+// client could not be readied, and the op that follows meets it too.
+type Preparer interface {
+	Prepare(ctx context.Context) error
+}
+
 // LeaseWatcher is implemented by watchdog-renewed handles.
 type LeaseWatcher interface {
 	// Lost returns a channel that is closed when the current hold can no

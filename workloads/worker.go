@@ -139,8 +139,20 @@ func (w *worker) handle(lock string) impl.Locker {
 	if !ok {
 		h = w.makers[w.p.id%len(w.makers)].NewLocker(w.r.prefix+lock, w.p.owner)
 		w.p.handles[lock] = h
+		w.prepare(h)
 	}
 	return h
+}
+
+// prepare readies h's client before its first op is timed (impl.Preparer):
+// a driver's start-up is not the lock's waiting. Its error is left for
+// the op that follows, which meets it too and is recorded.
+func (w *worker) prepare(h impl.Locker) {
+	if pr, ok := h.(impl.Preparer); ok {
+		ctx, cancel := context.WithTimeout(w.p.ctx, w.r.plan.OpTimeout)
+		defer cancel()
+		_ = pr.Prepare(ctx)
+	}
 }
 
 // run is the worker's goroutine: cycles until the run stops.

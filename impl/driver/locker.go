@@ -24,6 +24,7 @@ type Locker struct {
 var (
 	_ impl.Locker      = (*Locker)(nil)
 	_ impl.Abandoner   = (*Locker)(nil)
+	_ impl.Preparer    = (*Locker)(nil)
 	_ impl.Freezer     = (*Locker)(nil)
 	_ impl.HoldCounter = (*Locker)(nil)
 	_ impl.Fenced      = (*FencedLocker)(nil)
@@ -159,4 +160,11 @@ func (l *Locker) signal(sig syscall.Signal) error {
 		return p.signal(sig)
 	}
 	return nil
+}
+
+// Prepare starts the owner's driver process (banner and hello) unless it
+// runs already.
+func (l *Locker) Prepare(ctx context.Context) error {
+	_, err := l.m.proc(ctx, l.owner)
+	return err
 }

@@ -1,0 +1,96 @@
+package workloads
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// slowStart wraps a Maker so that each owner's client takes startup to
+// start, lazily on its first call, as an external driver's process does.
+type slowStart struct {
+	impl.Maker
+	startup time.Duration
+	mu      sync.Mutex
+	started map[string]bool
+}
+
+func (s *slowStart) NewLocker(name, owner string) impl.Locker {
+	return &slowLocker{Locker: s.Maker.NewLocker(name, owner), s: s, owner: owner}
+}
+
+func (s *slowStart) start(ctx context.Context, owner string) error {
+	s.mu.Lock()
+	first := !s.started[owner]
+	s.started[owner] = true
+	s.mu.Unlock()
+	if !first {
+		return nil
+	}
+	t := time.NewTimer(s.startup)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+type slowLocker struct {
+	impl.Locker
+	s     *slowStart
+	owner string
+}
+
+func (l *slowLocker) Prepare(ctx context.Context) error { return l.s.start(ctx, l.owner) }
+
+func (l *slowLocker) Lock(ctx context.Context, lease time.Duration) error {
+	if err := l.s.start(ctx, l.owner); err != nil {
+		return err
+	}
+	return l.Locker.Lock(ctx, lease)
+}
+
+func (l *slowLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	if err := l.s.start(ctx, l.owner); err != nil {
+		return false, err
+	}
+	return l.Locker.TryLock(ctx, wait, lease)
+}
+
+// A client's start-up is not the lock's waiting: the runner readies each
+// process's client (impl.Preparer) before its first op is timed. Counted as
+// waiting, 700 ms of start-up on a free lock broke the 500 ms free-wait
+// bound of hunt plans (node drivers, a JVM's second).
+func TestStartupIsNotWaiting(t *testing.T) {
+	s := startRedis(t)
+	slow := Subject{
+		Name: "slow-start", Reentrant: true, NoWatchdog: false,
+		Configure: func(o OpenOptions) impl.MakerFunc {
+			inner := impl.ReentrantMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
+			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+				m, err := inner(ctx, rdb)
+				if err != nil {
+					return nil, err
+				}
+				return &slowStart{Maker: m, startup: 700 * time.Millisecond, started: map[string]bool{}}, nil
+			}
+		},
+	}
+	reg, err := Subjects.With(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, s, RunConfig{Subject: "slow-start", Workload: "hunt", Seed: 11, Duration: 3 * time.Second}, Deps{Registry: reg})
+	t.Log(summary(res))
+	if r, _ := res.Report.Result(model.CheckLiveness); r.Verdict != model.Valid {
+		t.Fatalf("start-up counted as waiting:\n%s", res.Report)
+	}
+}
