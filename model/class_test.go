@@ -57,9 +57,9 @@ func TestClassWorse(t *testing.T) {
 // contract; inside a fault window it is not judged.
 func TestTryLockOverstayingItsWait(t *testing.T) {
 	ms := int64(1e6)
-	slow := try(1, "L", 0, 139*ms, Fail)
+	slow := try(1, "L", 0, 400*ms, Fail)
 	slow.Wait = 18 * ms
-	h := hist(acq(2, "L", 0, 1, OK), slow, rel(2, "L", 140*ms, 141*ms, OK))
+	h := hist(acq(2, "L", 0, 1, OK), slow, rel(2, "L", 401*ms, 402*ms, OK))
 	r := CheckTiming(h, Options{})
 	if r.Verdict != Invalid || r.Count != 1 {
 		t.Fatalf("want one contract violation, got %s:\n%s", r.Verdict, r)

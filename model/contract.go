@@ -8,7 +8,7 @@ import (
 // DefaultTryLockSlack is how long past its wait (plus a quarter of the
 // wait) a TryLock may take to answer outside fault windows: a round trip, a
 // scheduler's hiccup on a busy machine, a driver's pipe.
-const DefaultTryLockSlack = 100 * time.Millisecond
+const DefaultTryLockSlack = 250 * time.Millisecond
 
 // CheckTiming checks each call against the Locker contract's timing: a
 // TryLock that answered (ok or fail, not cancelled) while no fault window

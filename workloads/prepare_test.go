@@ -1,8 +1,13 @@
 package workloads
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,4 +98,40 @@ func TestStartupIsNotWaiting(t *testing.T) {
 	if r, _ := res.Report.Result(model.CheckLiveness); r.Verdict != model.Valid {
 		t.Fatalf("start-up counted as waiting:\n%s", res.Report)
 	}
+}
+
+// The harness's own stalls are recorded as hiccup windows, so that no
+// checker blames the lock for them.
+func TestHiccupsAreRecorded(t *testing.T) {
+	var buf bytes.Buffer
+	rec, err := model.NewRecorder(&buf, model.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{rec: rec, base: time.Now()}
+	hc := watchHiccups(r)
+	// Stop the world longer than the threshold: every goroutine waits.
+	deadline := time.Now().Add(5 * time.Second)
+	for len(rec.History().Faults) == 0 && time.Now().Before(deadline) {
+		stopTheWorld(3 * hiccupThreshold)
+	}
+	hc.stop()
+	fs := rec.History().Faults
+	if len(fs) == 0 {
+		t.Fatal("no hiccup window recorded for a stop-the-world pause")
+	}
+	if f := fs[0]; f.Name != HiccupFault || f.End-f.Start < int64(hiccupThreshold) {
+		t.Fatalf("hiccup window %+v", f)
+	}
+}
+
+// stopTheWorld stops this whole process for d (SIGSTOP, and a child that
+// sends SIGCONT), as a frozen VM or a starved machine would.
+func stopTheWorld(d time.Duration) {
+	cont := exec.Command("sh", "-c", fmt.Sprintf("sleep %.3f; kill -CONT %d", d.Seconds(), os.Getpid()))
+	if cont.Start() != nil {
+		return
+	}
+	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+	_ = cont.Wait()
 }

@@ -399,6 +399,7 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 		close(nemDone)
 	}
 	prog := startProgress(deps.Progress, r)
+	hic := watchHiccups(r)
 
 	<-runCtx.Done()
 	<-nemDone // the nemesis heals everything before it returns
@@ -415,6 +416,7 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 		<-workersDone
 	}
 	prog.stop()
+	hic.stop()
 	r.tracker.flush()
 	if nemErr != nil {
 		return fmt.Errorf("%w: %w", ErrNemesis, nemErr)
