@@ -214,7 +214,9 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	// one that says interrupted is a run that was stopped early.
 	_ = rec.End(model.End{Interrupted: ctx.Err() != nil, At: r.now()})
 	if err := rec.Err(); err != nil {
-		errs = append(errs, fmt.Errorf("%w: %w", ErrHistoryWrite, err))
+		err = fmt.Errorf("%w: %w", ErrHistoryWrite, err)
+		errs = append(errs, err)
+		res.Warnings = append(res.Warnings, err.Error())
 	}
 	r.closeClients()
 
@@ -418,7 +420,9 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 	prog.stop()
 	hic.stop()
 	r.tracker.flush()
-	if nemErr != nil {
+	if nemErr != nil && (ctx.Err() == nil || !errors.Is(nemErr, ctx.Err())) {
+		// (a nemesis cut short by an interrupt did not fail: the run was
+		// stopped, which the end record says)
 		return fmt.Errorf("%w: %w", ErrNemesis, nemErr)
 	}
 	return nil

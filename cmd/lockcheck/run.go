@@ -264,10 +264,7 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 		warnings = append(warnings, interruptedWarning(time.Since(start), cfg.Duration))
 		markInterrupted(&res.Report)
 	}
-	if err != nil {
-		warnings = append(warnings, err.Error())
-		fmt.Fprintf(e.stderr, "lockcheck run: %s: %v\n", cfg.Subject, err)
-	}
+	// (err's parts are among res.Warnings, each said once below)
 	rec := runRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: warnings}
 	sum, werr := results.WriteRun(dir, results.RunArtifacts{
 		Subject: cfg.Subject, Workload: cfg.Workload, Seed: cfg.Seed,
