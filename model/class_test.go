@@ -92,3 +92,20 @@ func TestLaterContradictionsFollowTheFirst(t *testing.T) {
 		t.Errorf("the first contradiction on L is not the one explained, or the later one is not said to follow:\n%s", r)
 	}
 }
+
+// A holder told it no longer holds after the server lost its data forgot
+// nothing of its own: the hold was lost, a safety matter under that fault.
+func TestReleaseRefusedAfterALossyFaultIsSafety(t *testing.T) {
+	h := hist(acq(1, "L", 0, 1, OK), rel(1, "L", 10, 11, Fail))
+	r := CheckLinearizability(h, Options{})
+	r.classify()
+	if r.Class != ClassRefusal {
+		t.Fatalf("no fault: want a refusal, got %s (%s)", r.Class, r)
+	}
+	h.Faults = []Fault{{Name: "redis-restart-empty", Start: 4, End: 6}}
+	r = CheckLinearizability(h, Options{})
+	r.classify()
+	if r.Class != ClassSafety || !strings.Contains(r.String(), "hold was lost") {
+		t.Fatalf("after a restart without persistence: want a lost hold (safety), got %s:\n%s", r.Class, r)
+	}
+}

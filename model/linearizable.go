@@ -144,7 +144,7 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 func explainSegment(h *History, seg segment, opts Options) Example {
 	seg.ops = minimalConflict(seg.ops, min(opts.timeout(), 10*time.Second))
 	if refused := refusalIn(seg.ops, min(opts.timeout(), 10*time.Second)); refused != nil {
-		return explainRefusal(h, seg, refused, explainConflict(h, seg, opts))
+		return explainRefusal(h, seg, refused, explainConflict(h, seg, opts), opts)
 	}
 	return explainConflict(h, seg, opts)
 }

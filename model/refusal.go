@@ -35,8 +35,20 @@ func refusalIn(ops []porcupine.Operation, budget time.Duration) *stepInput {
 // explainRefusal relabels ex, the explanation of a segment whose
 // contradiction is the refusal refused: a refusal, whatever op the
 // explanation got stuck on, with the refused op among its ops.
-func explainRefusal(h *History, seg segment, refused *stepInput, ex Example) Example {
+//
+// A release refused during a lossy fault window is not relabelled: the
+// server forgot the hold (ClassSafety), and its holder went on believing
+// it held the lock.
+func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options) Example {
 	p := refused.process
+	if refused.kind == Release {
+		if f := lossyDuring(h, ex.Ops, refused.op, opts); f != nil {
+			ex.Class, ex.HoldCouldBeLost = ClassSafety, true
+			ex.Summary = fmt.Sprintf("p%d was told it was not the owner while it held the lock: its hold was lost", p)
+			ex.Cause = fmt.Sprintf("the server forgot p%d's hold during %s (a lossy fault); its holder went on believing it held the lock, expected under that fault", p, f)
+			return ex
+		}
+	}
 	if ex.Class == ClassSafety { // the explanation blamed two holders
 		ex.Summary = fmt.Sprintf("p%d failed to acquire a free lock (refused while no one held it)", p)
 		if refused.kind == Release {
@@ -60,4 +72,21 @@ func containsOp(ops []Op, o *Op) bool {
 		}
 	}
 	return false
+}
+
+// lossyDuring returns a lossy fault window open between the earliest of
+// ops (the conflict, the holder's grant among them) and the release o's
+// return, or nil.
+func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
+	lo := o.Call
+	for _, op := range ops {
+		lo = min(lo, op.Call)
+	}
+	horizon := h.horizon()
+	for i := range h.Faults {
+		if f := &h.Faults[i]; opts.lossy(f.Name) && f.Start <= o.Return && f.end(horizon) >= lo {
+			return f
+		}
+	}
+	return nil
 }
