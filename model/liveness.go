@@ -103,6 +103,17 @@ func bound(h *History, opts Options, res *Result) {
 	switch {
 	case opts.MaxWait < 0:
 		res.Explanation += "; no bound on waits (off)"
+	case opts.MaxWait == 0 && opts.TTLWakeups:
+		bounds, n, bad := checkTTLStretches(h, opts)
+		res.Count, res.Examples = n, bad
+		res.Explanation += "; bound: " + describeTTLBounds(bounds)
+		if n > 0 {
+			res.Explanation += fmt.Sprintf("; %d waits over it", n)
+		}
+		if res.Count > 0 {
+			res.Verdict = Invalid
+		}
+		return
 	case opts.MaxWait == 0:
 		bounds, bad, n := checkFreeWaits(h, opts)
 		res.Count, res.Examples = n, bad

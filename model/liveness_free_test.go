@@ -109,3 +109,26 @@ func TestWaitBoundStaysBelowTheOpTimeout(t *testing.T) {
 		t.Fatalf("an unbounded lock must say so: %s", r)
 	}
 }
+
+// A lock whose waiters wake at the TTL they saw may sit out one lease on a
+// free lock after a missed message, and no longer.
+func TestTTLWakeupsBoundOneStretchByALease(t *testing.T) {
+	ms := int64(time.Millisecond)
+	waited := func(free int64) *History {
+		return hist(
+			withLease(acq(1, "L", 0, ms, OK), 1500*ms), rel(1, "L", 100*ms, 101*ms, OK),
+			withLease(acq(2, "L", 50*ms, 101*ms+free, OK), 1500*ms), rel(2, "L", 102*ms+free, 103*ms+free, OK),
+		)
+	}
+	opts := Options{FreeWait: 500 * time.Millisecond}
+	if r := CheckLive(waited(1400*ms), opts); r.Verdict != Invalid {
+		t.Fatalf("prompt bound: a 1.4 s stretch on a free lock passed: %s", r)
+	}
+	opts.TTLWakeups = true
+	if r := CheckLive(waited(1400*ms), opts); r.Verdict != Valid {
+		t.Fatalf("TTL wake-ups: a 1.4 s stretch with a 1.5 s lease failed: %s", r)
+	}
+	if r := CheckLive(waited(2500*ms), opts); r.Verdict != Invalid {
+		t.Fatalf("TTL wake-ups: a 2.5 s stretch with a 1.5 s lease passed: %s", r)
+	}
+}

@@ -209,6 +209,12 @@ type Options struct {
 	// leaves no room below it, the explanation says the lock's waits are
 	// not bounded.
 	OpTimeout time.Duration
+	// TTLWakeups says the lock's waiters may miss an unlock message and
+	// wait out the TTL they last saw (Redisson's documented bound): the
+	// liveness checker then bounds each stretch of waiting on a free lock
+	// by the lock's longest lease plus FreeWait (or TTLWakeupSlack when
+	// FreeWait is 0), instead of the prompt bounds.
+	TTLWakeups bool
 	// TryLockSlack is how far past its wait (plus a quarter of it) a
 	// TryLock outside faults may answer (CheckTiming; 0:
 	// DefaultTryLockSlack; < 0: not checked).

@@ -35,6 +35,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		m.Reentrant = m.Reentrant && p.Reentrant
 		m.Fair = m.Fair && p.Fair
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
+		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
 		if p.Needs != "" {
 			m.Needs = p.Needs
 		}

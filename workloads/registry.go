@@ -54,6 +54,14 @@ type Subject struct {
 	// that only renewal keeps safe (Phases.LongHold). A lock registered
 	// without it is assumed to renew, as Redisson's Lock(ctx, 0) does.
 	NoWatchdog bool
+	// TTLWakeups says a waiter that missed an unlock message may wait out
+	// the TTL it last saw before it tries again: Redisson's documented
+	// bound (every wait is bounded by the holder's TTL), which a lock whose
+	// wake-ups do not reach other processes meets only that way. Liveness
+	// then judges each stretch of waiting on a free lock against one lease
+	// (model.Options.TTLWakeups) instead of the prompt bounds that polling
+	// locks and lockcheck's own meet.
+	TTLWakeups bool
 	// Catches names, for a mutant, the checker that must catch it.
 	Catches string
 	// Parts are the subjects of a mixed fleet (Mix): process id p runs

@@ -226,6 +226,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		Timeout:       cfg.CheckTimeout,
 		WatchdogLease: lease,
 		Fair:          subj.Fair,
+		TTLWakeups:    subj.TTLWakeups,
 		MaxWait:       cfg.MaxWait,
 		FreeWait:      cfg.freeWait(&plan),
 		OpTimeout:     plan.OpTimeout,

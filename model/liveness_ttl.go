@@ -1,0 +1,63 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// TTLWakeupSlack is what a waiter of a lock with TTL wake-ups
+// (Options.TTLWakeups) may take beyond the TTL it waited out, when
+// Options.FreeWait does not say: a round trip and a retry on a busy
+// machine.
+const TTLWakeupSlack = 500 * time.Millisecond
+
+// checkTTLStretches flags acquires (granted or given up) that waited
+// through one continuous stretch of free lock longer than their lock's
+// longest lease plus the slack: a waiter that missed its wake-up may wait
+// out the TTL it last saw, and no longer, before it tries again. It returns
+// the bound used per lock.
+func checkTTLStretches(h *History, opts Options) (bounds map[string]time.Duration, count int, bad []Example) {
+	slack := opts.FreeWait
+	if slack <= 0 {
+		slack = TTLWakeupSlack
+	}
+	bounds = map[string]time.Duration{}
+	bound := func(l string, lease func(Op) int64) int64 {
+		var longest int64
+		for _, o := range h.Ops {
+			if o.Lock == l && o.Kind == Acquire {
+				longest = max(longest, lease(o))
+			}
+		}
+		bounds[l] = time.Duration(longest) + slack
+		return int64(bounds[l])
+	}
+	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
+		stretch := longestUncovered(o.Call, o.Return, covers)
+		if stretch <= bound {
+			return
+		}
+		count++
+		if len(bad) < opts.maxExamples() {
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp + " not recovered within the TTL",
+				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s: a lease and the slack)",
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), time.Duration(bound))})
+		}
+	})
+	return bounds, count, bad
+}
+
+// describeTTLBounds renders the per-lock stretch bounds of TTL wake-ups.
+func describeTTLBounds(bounds map[string]time.Duration) string {
+	var parts []string
+	for l, d := range bounds {
+		parts = append(parts, fmt.Sprintf("%s (lock %s)", d, l))
+	}
+	sort.Strings(parts)
+	if len(parts) == 0 {
+		parts = []string{"none (no acquires)"}
+	}
+	return "waiters wake at the TTL they saw (TTL wake-ups): one stretch of waiting on a free lock outside faults of at most " + strings.Join(parts, ", ")
+}
