@@ -146,9 +146,10 @@ func shippedDrivers() []Driver {
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
-			// Its unlock messages wake waiters of its own process only:
-			// waiters in other processes wait out the TTL (measured: waits
-			// of 1.50 s with a 1.5 s watchdog lease on a free lock).
+			// Its waiters sometimes wait out a whole TTL on a free lock
+			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
+			// within Redisson's documented bound; a plain hand-off does
+			// wake them (probe-wakeup.js, the library alone).
 			TTLWakeups: true,
 		},
 		{
