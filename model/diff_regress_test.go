@@ -93,3 +93,26 @@ func TestUncertainHoldKeepsItsLeaseWhenRetired(t *testing.T) {
 		t.Fatalf("verdict %s", v)
 	}
 }
+
+// While an Expire makes its process's count unknown, so is the lease of its
+// holds: p0 may still hold the acquire of 56 (lease 100000) when retired at
+// 116. The splitter once bounded that hold by the leases it counted after
+// the release of 60 (none), cut, and called p4's failed acquire a refusal
+// on a free lock.
+func TestUncertainHoldKeepsLaterLeasesWhenRetired(t *testing.T) {
+	h := hist(
+		withLease(try(0, "L", 2, 3, OK), 30),
+		Op{Process: 0, Lock: "L", Kind: Expire, Call: 32, Return: 33, Outcome: OK},
+		withLease(try(0, "L", 31, 53, OK), 0),
+		withLease(try(0, "L", 56, 57, OK), 100000),
+		rel(0, "L", 60, 61, OK),
+		Op{Process: 0, Lock: "L", Kind: Abandon, Call: 116, Return: 116, Outcome: OK},
+		try(4, "L", 237, 238, Fail),
+	)
+	if err := h.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if v := checkSplitEqualsWhole(t, h, Options{WatchdogLease: 60}); v != Valid {
+		t.Fatalf("verdict %s", v)
+	}
+}
