@@ -116,3 +116,20 @@ func TestUncertainHoldKeepsLaterLeasesWhenRetired(t *testing.T) {
 		t.Fatalf("verdict %s", v)
 	}
 }
+
+// A cancelled acquire may fail "whatever the lock's state" (Op.Cancelled),
+// also when its process holds the lock: the cancellation may come before the
+// request is sent. step once required a reentrant acquire to succeed even
+// when cancelled (found by the brute force, which follows the doc).
+func TestCancelledReentrantAcquireMayFail(t *testing.T) {
+	c := try(0, "L", 2, 3, Fail)
+	c.Cancelled = true
+	h := hist(acq(0, "L", 0, 1, OK), c, rel(0, "L", 4, 5, OK))
+	if v, _ := checkBrute(t, h, Options{}); v != Valid {
+		t.Fatalf("verdict %s", v)
+	}
+	h.Ops[1].Cancelled = false
+	if v, _ := checkBrute(t, h, Options{}); v != Invalid {
+		t.Fatalf("not cancelled: verdict %s", v)
+	}
+}
