@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates clean
+.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates checker-soak clean
 
 all: vet test
 
@@ -64,6 +64,15 @@ nightly: deps build
 ## results/catch-rates.md. About 12 s a run: 50 minutes at the default.
 catch-rates: deps
 	LOCKCHECK_CATCH_RATES=$${SEEDS:-20} $(GO) test -count=1 -timeout 150m -run '^TestCatchRates$$' -v ./cmd/lockcheck/
+
+## checker-soak: the linearizability checker's differential tests (split vs unsplit, model vs brute force) on
+## CHECKS random histories each (default 20000; `make test` runs 500), then every fuzz target of model/ for
+## FUZZTIME each (default 1m).
+checker-soak:
+	LOCKCHECK_DIFF_CHECKS=$${CHECKS:-20000} $(GO) test -count=1 -timeout 60m -run '^(TestGroundTruthHistoriesAreValid|TestSplitEqualsWhole|TestBruteForceAgreesWithModel)$$' -v ./model/
+	for f in $$($(GO) test -list '^Fuzz' ./model/ | grep '^Fuzz'); do \
+	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $${FUZZTIME:-1m} ./model/ || exit 1; \
+	done
 
 ## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).

@@ -297,7 +297,7 @@ func checkBrute(t interface {
 // The model agrees with an exhaustive search over linearizations of an
 // independent statement of the lock's semantics.
 func TestBruteForceAgreesWithModel(t *testing.T) {
-	diffChecks(t, 300)
+	diffChecks(t, 500)
 	rapid.Check(t, func(t *rapid.T) {
 		h, opts, perturbed := genHistory(t, genConfig{maxSteps: 9, maxLocks: 2, perturb: true})
 		v, _ := checkBrute(t, h, opts)

@@ -121,7 +121,7 @@ func checkSplitEqualsWhole(t interface {
 // A correct lock's histories are never called invalid, and the segmented
 // verdict equals the unsplit one.
 func TestGroundTruthHistoriesAreValid(t *testing.T) {
-	diffChecks(t, 300)
+	diffChecks(t, 500)
 	rapid.Check(t, func(t *rapid.T) {
 		h, opts, _ := genHistory(t, genConfig{maxSteps: 80, maxLocks: 2})
 		if v := checkSplitEqualsWhole(t, h, opts); v != Valid {
@@ -134,7 +134,7 @@ func TestGroundTruthHistoriesAreValid(t *testing.T) {
 // On histories perturbed into (mostly) invalid ones, segmenting changes no
 // verdict.
 func TestSplitEqualsWhole(t *testing.T) {
-	diffChecks(t, 300)
+	diffChecks(t, 500)
 	invalid := 0
 	rapid.Check(t, func(t *rapid.T) {
 		h, opts, _ := genHistory(t, genConfig{maxSteps: 80, maxLocks: 2, perturb: true})
