@@ -99,6 +99,9 @@ func (g *generator) newProc() int { g.next++; return g.next - 1 }
 // step advances the clock, lets leases run out, and has one idle process
 // act on one lock.
 func (g *generator) step() {
+	if g.nearExpiry() {
+		return
+	}
 	gap := int64(rapid.IntRange(1, 20).Draw(g.t, "gap"))
 	if rapid.IntRange(0, 9).Draw(g.t, "quiet") == 0 {
 		gap += int64(rapid.IntRange(50, 400).Draw(g.t, "quietGap"))
@@ -117,6 +120,33 @@ func (g *generator) step() {
 	si := idle[rapid.IntRange(0, len(idle)-1).Draw(g.t, "slot")]
 	l := g.locks[rapid.IntRange(0, len(g.locks)-1).Draw(g.t, "lock")]
 	g.act(si, l)
+}
+
+// nearExpiry sometimes has a holder whose explicit lease is about to run
+// out release just before it does (often inside its Expire window: ok) or
+// just after (a late release: fail).
+func (g *generator) nearExpiry() bool {
+	if rapid.IntRange(0, 3).Draw(g.t, "nearExpiry") != 0 {
+		return false
+	}
+	for _, l := range g.locks {
+		if l.owner < 0 || l.expiry == 0 {
+			continue
+		}
+		si := g.slotOf(l.owner)
+		at := l.expiry + int64(rapid.IntRange(-8, 8).Draw(g.t, "aroundExpiry"))
+		if at <= g.now || g.slots[si].busy >= at {
+			continue
+		}
+		g.now = at
+		g.flush(at)
+		s := &g.slots[si]
+		call, ret := g.interval(*s)
+		s.busy = ret
+		g.release(si, l, Op{Process: s.id, Lock: l.name, Call: call, Return: ret})
+		return true
+	}
+	return false
 }
 
 // flush applies what the server does on its own before t: explicit leases
