@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates fp-campaign clean
+.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates fp-campaign checker-soak clean
 
 all: vet test
 
@@ -70,6 +70,15 @@ catch-rates: deps
 ## into results/false-positives.md. The target is 0 invalid. About 12 s a run: 80 minutes at the default.
 fp-campaign: deps
 	LOCKCHECK_FP_SEEDS=$${SEEDS:-30} LOCKCHECK_FP_FIRST=$${FIRST:-} $(GO) test -count=1 -timeout 180m -run '^TestFalsePositives$$' -v ./cmd/lockcheck/
+
+## checker-soak: the linearizability checker's differential tests (split vs unsplit, model vs brute force) on
+## CHECKS random histories each (default 20000; `make test` runs 500), then every fuzz target of model/ for
+## FUZZTIME each (default 1m).
+checker-soak:
+	LOCKCHECK_DIFF_CHECKS=$${CHECKS:-20000} $(GO) test -count=1 -timeout 60m -run '^(TestGroundTruthHistoriesAreValid|TestSplitEqualsWhole|TestBruteForceAgreesWithModel)$$' -v ./model/
+	for f in $$($(GO) test -list '^Fuzz' ./model/ | grep '^Fuzz'); do \
+	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $${FUZZTIME:-1m} ./model/ || exit 1; \
+	done
 
 ## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).

@@ -11,17 +11,27 @@ package model
 // before that instant (its lease had not run out yet), so it does not count
 // against the holds the Expire already dropped. An ok acquire of p called
 // inside the window may come before or after the instant: p's count is then
-// unknown until p is retired, and no cut is made.
+// unknown until p is retired, and no cut is made. So is it when an ok
+// acquire of p is still in flight at the Expire's call: the Expire may take
+// effect before that acquire does, and the acquire's hold then outlasts it.
+// While p's count is unknown, so is the lease of its holds: when p is
+// retired, its holds may last the longest lease it ever asked for.
+// A process retired while its Expire window is open may be retired before
+// the Expire takes effect: the holds the Expire dropped then count as a
+// retired process's (they may last a lease past the retirement).
 type balances struct {
 	bal                map[int]int   // live process -> holds
 	lease              map[int]int64 // live process -> longest lease among its holds
 	expiring           map[int]int64 // process -> end of its open Expire window
+	granted            map[int]int64 // process -> return of its latest ok acquire
+	expired            map[int]int64 // process -> longest lease among the holds its latest Expire dropped
+	everLease          map[int]int64 // process -> longest lease among all its ok acquires
 	uncertain          map[int]bool  // processes whose count is unknown
 	positive, negative int
 }
 
 func newBalances() *balances {
-	return &balances{bal: map[int]int{}, lease: map[int]int64{}, expiring: map[int]int64{}, uncertain: map[int]bool{}}
+	return &balances{bal: map[int]int{}, lease: map[int]int64{}, expiring: map[int]int64{}, granted: map[int]int64{}, expired: map[int]int64{}, everLease: map[int]int64{}, uncertain: map[int]bool{}}
 }
 
 // determined reports whether the counts fix one state: no process below
@@ -56,6 +66,8 @@ func (b *balances) apply(in *stepInput) (int64, bool) {
 		}
 		b.adjust(p, 1)
 		b.lease[p] = max(b.lease[p], in.lease)
+		b.granted[p] = in.deadline
+		b.everLease[p] = max(b.everLease[p], in.lease)
 	case in.kind == Release && in.outcome == OK:
 		if inWindow && b.bal[p] == 0 {
 			return 0, false // released before its lease ran out
@@ -65,14 +77,29 @@ func (b *balances) apply(in *stepInput) (int64, bool) {
 			delete(b.lease, p)
 		}
 	case in.kind == Expire:
+		if b.granted[p] >= in.call {
+			b.uncertain[p] = true
+		}
+		delete(b.expired, p)
+		if b.bal[p] > 0 {
+			b.expired[p] = b.lease[p]
+		}
 		b.drop(p)
 		b.expiring[p] = max(b.expiring[p], in.deadline)
 	}
 	if in.outcome != Info && in.kind != Abandon {
 		return 0, false
 	}
-	held := b.bal[p] > 0 || b.uncertain[p] || (in.kind == Acquire && b.bal[p] == 0)
-	until := in.deadline + max(b.lease[p], in.lease)
+	lease, expired := b.expired[p]
+	expired = expired && inWindow
+	if !expired {
+		lease = 0
+	}
+	if b.uncertain[p] {
+		lease = max(lease, b.everLease[p])
+	}
+	held := b.bal[p] > 0 || b.uncertain[p] || expired || (in.kind == Acquire && b.bal[p] == 0)
+	until := in.deadline + max(b.lease[p], in.lease, lease)
 	b.drop(p)
 	delete(b.uncertain, p)
 	return until, held

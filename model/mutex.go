@@ -111,9 +111,11 @@ func step(s lockState, in *stepInput) (bool, lockState, refusal) {
 			return true, lockState{Held: true, Owner: p, Count: 1, Lease: in.lease}, noRefusal
 		case Fail:
 			switch {
+			case in.cancelled:
+				return true, s, noRefusal // may fail whatever the state, even the owner's reentry
 			case s.Held && s.Owner == p:
 				return false, s, reentrantFailed
-			case s.Held, s.RetiredUntil != 0, in.contended, in.cancelled:
+			case s.Held, s.RetiredUntil != 0, in.contended:
 				return true, s, noRefusal
 			}
 			return false, s, failedWhileFree
