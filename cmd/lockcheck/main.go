@@ -3,8 +3,9 @@
 //
 // Exit status: 0 when every verdict is as expected (valid for a plain run),
 // 1 when a run is invalid (or a verdict is not the expected one), 2 on bad
-// input or an infrastructure error (no redis-server, an unreachable Redis, a
-// missing or corrupt run directory).
+// input, an infrastructure error (no redis-server, an unreachable Redis, a
+// missing or corrupt run directory, a history that could not be written), a
+// verdict unknown (a check out of time) or SIGINT/SIGTERM.
 package main
 
 import (
@@ -133,6 +134,7 @@ Examples:
   lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…
   lockcheck bench --quick
 
-Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input or infrastructure error.
+Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input, infrastructure error,
+unknown verdict or interrupted.
 `)
 }

@@ -87,7 +87,7 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		return exitUsage, err
 	}
 	if interrupted(ctx) {
-		reportInterrupted(e, "run", dirs)
+		reportInterrupted(e, "run", dirs, sums)
 		return exitInterrupted, nil
 	}
 	return code, nil
@@ -214,7 +214,7 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	verr := scenario.Verdict(outs)
 	switch {
 	case interrupted(ctx):
-		reportInterrupted(e, "nightly", []string{base})
+		reportInterrupted(e, "nightly", []string{base}, nil)
 		return exitInterrupted, nil
 	case errors.Is(verr, scenario.ErrInfrastructure):
 		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
