@@ -60,6 +60,7 @@ func commands() []command {
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
 		{"report", "merge nightly outputs (shards from any number of machines) into one matrix: Markdown, JSON, HTML", reportCmd},
+		{"sweep", "remove the nftables tables and temporary directories of lockcheck runs that were killed (for cron)", sweepCmd},
 		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},
 		{"version", "print lockcheck's module version, Go version and VCS revision", versionCmd},
 	}
@@ -89,7 +90,7 @@ func run(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		if sweepsAtStart[c.name] && !helpAsked(args[1:]) {
-			sweepStale(ctx, e)
+			_ = sweepStale(ctx, e) // a warning on stderr: the command goes on
 		}
 		code, err := c.run(ctx, e, args[1:])
 		if err == nil {
