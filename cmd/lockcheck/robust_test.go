@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -140,5 +141,66 @@ func TestReportCheckInterrupted(t *testing.T) {
 	reportInterrupted(&env{stderr: &stderr}, "run", []string{"DIR"}, []results.Summary{sum})
 	if s := stderr.String(); !strings.Contains(s, "interrupted while checking") || strings.Contains(s, "prefix") {
 		t.Errorf("message: %s", s)
+	}
+}
+
+// An interrupted nightly's matrix.md says the cut-short cell was
+// interrupted, not merely "not as expected".
+func TestInterruptedNightlyCellSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts redis-server")
+	}
+	out := t.TempDir()
+	args := append(append([]string(nil), tinyNightly...), "--out", out)
+	code, stdout, stderr := lockcheckUntil(t, 1500*time.Millisecond, args...)
+	if code != exitInterrupted {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitInterrupted, stdout, stderr)
+	}
+	mds, _ := filepath.Glob(filepath.Join(out, "runs", "nightly", "*", "matrix.md"))
+	if len(mds) != 1 {
+		t.Fatalf("matrix.md files: %v", mds)
+	}
+	md, _ := os.ReadFile(mds[0])
+	if !strings.Contains(string(md), "seed 1: interrupted") || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("matrix.md does not say the cell was interrupted:\n%s\n%s", md, stderr)
+	}
+}
+
+// A refused --redis says so once, in lockcheck's words: go-redis's own
+// log line ("redis: … pool.go: … failed to dial") is not printed.
+func TestRefusedRedisOneMessage(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	var stderr bytes.Buffer
+	cmd := cliCommand(t, "run", "--redis", addr, "--subject", "reentrant", "--duration", "1s", "--out", t.TempDir())
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitUsage {
+		t.Fatalf("exit %v, want %d\n%s", err, exitUsage, stderr.String())
+	}
+	if s := stderr.String(); !strings.Contains(s, "unreachable") || strings.Contains(s, "pool.go") || strings.Contains(s, "redis: 20") {
+		t.Errorf("stderr should say unreachable once, without go-redis's log line:\n%s", s)
+	}
+	before, _ := redisLog.lines()
+	lockcheck(t, "run", "--redis", addr, "--subject", "reentrant", "--duration", "1s", "--out", t.TempDir())
+	if n, last := redisLog.lines(); n == before {
+		t.Errorf("go-redis's log line did not reach redisLog (last: %q)", last)
+	}
+}
+
+// The shrink log names what a step did: 2.5s -> 2s is not a halving.
+func TestShrinkStepLabelSaysWhatItDid(t *testing.T) {
+	from := huntDraw{duration: 2500 * time.Millisecond}
+	to, ok := shrinkSteps[0].apply(from)
+	if !ok || to.duration != 2*time.Second {
+		t.Fatalf("the duration step made %v (%v)", to.duration, ok)
+	}
+	if l := shrinkSteps[0].label(from, to); strings.Contains(l, "halve") || !strings.Contains(l, "2.5s -> 2s") {
+		t.Errorf("label %q", l)
 	}
 }
