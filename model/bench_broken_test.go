@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,5 +56,25 @@ func BenchmarkCheckBroken(b *testing.B) {
 			}
 			b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N)/float64(len(h.Ops)), "ns/histop")
 		})
+	}
+}
+
+// Every overlap is classified, explained or not: the explanation counts
+// those a hold's end under the faults could cause, while only the first
+// MaxExamples carry examples.
+func TestMutexClassifiesEveryOverlap(t *testing.T) {
+	h := brokenHistory(600) // 100 rounds, each an overlap of two sections
+	res := CheckMutex(h, Options{MaxExamples: 3})
+	if res.Count != 200 || len(res.Examples) != 3 || !strings.Contains(res.Explanation, "0 could follow from a hold that ended under the faults (expected) and 100 could not") {
+		t.Fatalf("count %d, %d examples: %s", res.Count, len(res.Examples), res.Explanation)
+	}
+	for i := range h.Ops {
+		if h.Ops[i].Kind == Acquire {
+			h.Ops[i].Lease = 100 // runs out before the other's grant: expected
+		}
+	}
+	res = CheckMutex(h, Options{MaxExamples: 3})
+	if !strings.Contains(res.Explanation, "100 could follow from a hold that ended under the faults (expected) and 0 could not") {
+		t.Fatalf("short leases: %s", res.Explanation)
 	}
 }

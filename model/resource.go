@@ -73,11 +73,11 @@ func checkMutex(ctx context.Context, h *History, opts Options) Result {
 		res.Verdict = Invalid
 	}
 	res.Explanation = fmt.Sprintf("%d critical sections on %d resources: %d overlapping, %d lost updates, %d overlaps fenced off by the resource", t.total, len(names), t.overlaps, t.lost, t.fenced)
-	if t.overlaps > 0 {
-		res.Explanation += fmt.Sprintf("; of the overlaps, %d could follow from a hold that ended under the faults (expected) and %d could not", t.expected, t.overlaps-t.expected)
-	}
 	if t.overrun > 0 {
 		res.Explanation += fmt.Sprintf(", %d sections outlasted their lease on purpose (overlaps with them expected)", t.overrun)
+	}
+	if t.overlaps > 0 {
+		res.Explanation += fmt.Sprintf("; of the overlaps, %d could follow from a hold that ended under the faults (expected) and %d could not", t.expected, t.overlaps-t.expected)
 	}
 	if why := stopReason(ctx, opts); why != "" && res.Verdict == Valid {
 		res = stoppedResult(CheckMutualExclusion, why)
