@@ -199,8 +199,8 @@ func explainSegment(ctx context.Context, h *History, seg segment, opts Options) 
 		first = lastGrant(h, seg.lock, s.Owner, stuck.call)
 	}
 	ex.Ops = neededOps(seg, first, freed, stuck)
+	ex.Faults = overlapping(h, ex.Ops)
 	horizon := h.horizon()
-	ex.Faults = overlappingUntil(h, ex.Ops, horizon)
 	switch {
 	case first != nil && r == grantedWhileHeld:
 		var e holdEnd
