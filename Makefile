@@ -40,10 +40,11 @@ build:
 run: deps build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers.
+## test: unit and integration tests (with -race); starts its own redis-servers; then 20 s of fuzzing the history reader and checkers.
 test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 14m $(PKGS)
+	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
 
 ## test-short: unit tests only, no Redis needed.
 test-short:
@@ -55,8 +56,9 @@ vet:
 fmt:
 	gofmt -l -w .
 
-## nightly: every scenario × every reference lock (reentrant, fair, fenced, simple, redlock, reentrant-wait; each where its topology allows) × 3 seeds; matrix in results/runs/nightly/<time>/matrix.md.
+## nightly: FUZZTIME (default 10m) of fuzzing the history reader and checkers, then every scenario × every reference lock (reentrant, fair, fenced, simple, redlock, reentrant-wait; each where its topology allows) × 3 seeds; matrix in results/runs/nightly/<time>/matrix.md.
 nightly: deps build
+	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=$${FUZZTIME:-10m} ./model/
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
 
 ## catch-rates: every mutant on `lockcheck run --workload hunt --duration 10s` over SEEDS seeds (default 20; the

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -25,7 +24,7 @@ const DefaultNftTimeout = 10 * time.Second
 var firewallSeq atomic.Uint32
 
 // Firewall cuts server↔server links between lockcheck's loopback addresses
-// with nftables: it owns one table, "inet lockcheck_<pid>_<n>", with one
+// with nftables: it owns one table, "inet lockcheck_<pid>_<start>_<n>" (see owner), with one
 // input chain (policy accept) holding the drop rules of the faults in effect.
 // Nothing outside that table is touched; Close deletes it. A process that
 // dies without Close (SIGKILL) leaves its table behind; the name carries the
@@ -50,7 +49,7 @@ func NewFirewall(ctx context.Context) (*Firewall, error) {
 	if _, err := exec.LookPath("nft"); err != nil {
 		return nil, fmt.Errorf("%w (nft not found)", ErrNoFirewall)
 	}
-	f := &Firewall{table: fmt.Sprintf("lockcheck_%d_%d", os.Getpid(), firewallSeq.Add(1))}
+	f := &Firewall{table: fmt.Sprintf("lockcheck_%d_%d_%d", self().pid, self().start, firewallSeq.Add(1))}
 	script := fmt.Sprintf("add table inet %s\nadd chain inet %s input { type filter hook input priority 0; policy accept; }\n", f.table, f.table)
 	if _, err := nft(ctx, script, "-f", "-"); err != nil {
 		if strings.Contains(err.Error(), "Operation not permitted") {

@@ -8,21 +8,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
-	"syscall"
 )
 
-// Temporary directories carry the pid of the process that made them, so
-// that SweepStale can tell a dead run's leftovers from a live run's.
+// Temporary directories carry the pid and start time of the process that
+// made them (owner), so that SweepStale can tell a dead run's leftovers
+// from a live run's, even when a new process got the dead one's pid.
 var (
-	redisDirPattern    = func() string { return fmt.Sprintf("lockcheck-redis-%d-", os.Getpid()) }
-	sentinelDirPattern = func() string { return fmt.Sprintf("lockcheck-sentinel-%d-", os.Getpid()) }
+	redisDirPattern    = func() string { return fmt.Sprintf("lockcheck-redis-%d-%d-", self().pid, self().start) }
+	sentinelDirPattern = func() string { return fmt.Sprintf("lockcheck-sentinel-%d-%d-", self().pid, self().start) }
 )
 
+// The owner's start time is optional in what they match: names made
+// before it was recorded are judged by their pid alone.
 var (
-	staleTableRE = regexp.MustCompile(`^table inet (lockcheck_(\d+)_\d+)$`)
-	staleDirRE   = regexp.MustCompile(`^lockcheck-(?:redis|sentinel)-(\d+)-`)
+	staleTableRE = regexp.MustCompile(`^table inet (lockcheck_(\d+)(?:_(\d+))?_\d+)$`)
+	staleDirRE   = regexp.MustCompile(`^lockcheck-(?:redis|sentinel)-(\d+)-(?:(\d+)-)?`)
 )
 
 // Swept is what SweepStale removed.
@@ -34,11 +35,13 @@ type Swept struct {
 }
 
 // SweepStale removes what lockcheck processes that are gone left behind
-// (a SIGKILL skips every Close): the nftables tables "lockcheck_<pid>_<n>"
-// of Firewalls, whose drop rules would otherwise keep cutting 127.x links
-// for good, and the temporary directories "lockcheck-redis-<pid>-*" and
-// "lockcheck-sentinel-<pid>-*" in tmpDir ("" : os.TempDir()). Only what
-// carries the pid of a process that no longer exists is touched: a running
+// (a SIGKILL skips every Close): the nftables tables
+// "lockcheck_<pid>_<start>_<n>" of Firewalls, whose drop rules would
+// otherwise keep cutting 127.x links for good, and the temporary
+// directories "lockcheck-redis-<pid>-<start>-*" and
+// "lockcheck-sentinel-<pid>-<start>-*" in tmpDir ("" : os.TempDir()). Only
+// what names a process that no longer runs is touched — no process has the
+// pid, or the one that has it started at another time — so a running
 // lockcheck's table and directories stay. (Their redis-servers died with
 // them: Pdeathsig.) Without nft or CAP_NET_ADMIN the tables are left alone
 // silently; the error reports what could not be removed. Bounded by ctx
@@ -66,7 +69,10 @@ func SweepStale(ctx context.Context, tmpDir string) (Swept, error) {
 	}
 	for _, e := range entries {
 		m := staleDirRE.FindStringSubmatch(e.Name())
-		if m == nil || !e.IsDir() || !pidGone(m[1]) {
+		if m == nil || !e.IsDir() {
+			continue
+		}
+		if o, ok := parseOwner(m[1], m[2]); !ok || !o.gone() {
 			continue
 		}
 		p := filepath.Join(tmpDir, e.Name())
@@ -95,20 +101,12 @@ func staleTables(ctx context.Context) ([]string, error) {
 	var stale []string
 	for _, line := range strings.Split(out, "\n") {
 		m := staleTableRE.FindStringSubmatch(strings.TrimSpace(line))
-		if m != nil && pidGone(m[2]) {
+		if m == nil {
+			continue
+		}
+		if o, ok := parseOwner(m[2], m[3]); ok && o.gone() {
 			stale = append(stale, m[1])
 		}
 	}
 	return stale, nil
-}
-
-// pidGone reports whether no process with the given pid exists. A pid that
-// cannot be parsed, or a process we may not signal (EPERM: it exists), is
-// not gone.
-func pidGone(s string) bool {
-	pid, err := strconv.Atoi(s)
-	if err != nil || pid <= 0 {
-		return false
-	}
-	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

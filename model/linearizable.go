@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"sort"
@@ -19,9 +20,17 @@ import (
 // GOMAXPROCS workers, so beyond h itself memory holds one lock's ops (about
 // 100 bytes an op) and the segments in flight, never every lock's at once.
 func CheckLinearizability(h *History, opts Options) Result {
+	ctx, cancel := withTimeout(context.Background(), opts)
+	defer cancel()
+	return checkLinearizability(ctx, h, opts)
+}
+
+// checkLinearizability is CheckLinearizability bounded by ctx (which
+// carries the timeout) instead of opts.Timeout.
+func checkLinearizability(ctx context.Context, h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckLinearizable}
-	t := checkStream(h, opts, start.Add(opts.timeout()))
+	t := checkStream(ctx, h, opts)
 	shape := fmt.Sprintf("%d lock ops on %d locks in %d segments (largest %d)", t.nops, t.locks, t.nsegs, t.largest)
 	switch {
 	case t.illegal > 0:
@@ -33,15 +42,19 @@ func CheckLinearizability(h *History, opts Options) Result {
 		}
 		res.Explanation += "; " + shape
 		for _, is := range t.examples {
-			res.Examples = append(res.Examples, explainSegment(h, is.seg, opts))
+			res.Examples = append(res.Examples, explainSegment(ctx, h, is.seg, opts))
 		}
-	case t.undecided > 0:
+	case t.undecided > 0 || ctx.Err() != nil:
 		res.Verdict = Unknown
 		res.Count = t.undecided
-		res.Explanation = fmt.Sprintf("undecided: %d of %d segments not decided within %s; %s", t.undecided-t.tooBig, t.nsegs, opts.timeout(), shape)
+		within := "within " + opts.timeout().String()
+		if why := stopReason(ctx, opts); why != "" {
+			within = "(the check was " + why + ")"
+		}
+		res.Explanation = fmt.Sprintf("undecided: %d of %d segments not decided %s; %s", t.undecided-t.tooBig, t.nsegs, within, shape)
 		if t.tooBig > 0 {
-			res.Explanation = fmt.Sprintf("undecided: %d of %d segments have more than %d ops (no quiet point: some acquire is always in flight) and were not checked (porcupine would need ~n²/8 bytes; see Options.MaxSegmentOps), %d not decided within %s; %s",
-				t.tooBig, t.nsegs, opts.maxSegmentOps(), t.undecided-t.tooBig, opts.timeout(), shape)
+			res.Explanation = fmt.Sprintf("undecided: %d of %d segments have more than %d ops (no quiet point: some acquire is always in flight) and were not checked (porcupine would need ~n²/8 bytes; see Options.MaxSegmentOps), %d not decided %s; %s",
+				t.tooBig, t.nsegs, opts.maxSegmentOps(), t.undecided-t.tooBig, within, shape)
 		}
 	default:
 		res.Verdict = Valid
@@ -67,9 +80,9 @@ type numbered struct {
 }
 
 // checkStream builds h's segments lock by lock and checks them on
-// GOMAXPROCS workers until deadline; segments not decided by then are
-// Unknown.
-func checkStream(h *History, opts Options, deadline time.Time) *tally {
+// GOMAXPROCS workers until ctx ends; segments not decided by then are
+// Unknown, and none is built after it.
+func checkStream(ctx context.Context, h *History, opts Options) *tally {
 	t := &tally{}
 	var mu sync.Mutex
 	segs := make(chan numbered, runtime.GOMAXPROCS(0))
@@ -78,8 +91,8 @@ func checkStream(h *History, opts Options, deadline time.Time) *tally {
 		wg.Go(func() {
 			for ns := range segs {
 				v := porcupine.Unknown
-				if left := time.Until(deadline); left > 0 && !ns.seg.tooBig {
-					v = porcupine.CheckOperationsTimeout(mutexModel, ns.seg.ops, left)
+				if !ns.seg.tooBig {
+					v = checkOps(ctx, ns.seg.ops)
 				}
 				mu.Lock()
 				t.record(ns, v, opts.maxExamples())
@@ -98,8 +111,11 @@ func checkStream(h *History, opts Options, deadline time.Time) *tally {
 			}
 			segs <- numbered{t.nsegs, s}
 			t.nsegs++
-			return true
+			return ctx.Err() == nil
 		})
+		if ctx.Err() != nil {
+			break
+		}
 	}
 	close(segs)
 	wg.Wait()
@@ -141,20 +157,28 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 // the example names all of them.
 // A contradiction that disappears when a single failed op is set aside is
 // labelled a refusal (ClassRefusal), never two holders.
-func explainSegment(h *History, seg segment, opts Options) Example {
-	seg.ops = minimalConflict(seg.ops, min(opts.timeout(), 10*time.Second))
-	if refused := refusalIn(seg.ops, min(opts.timeout(), 10*time.Second)); refused != nil {
-		return explainRefusal(h, seg, refused, explainConflict(h, seg, opts), opts)
+func explainSegment(ctx context.Context, h *History, seg segment, opts Options) Example {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	m, release := stoppable(ctx)
+	defer release()
+	seg.ops = minimalConflict(ctx, m, seg.ops)
+	if refused := refusalIn(ctx, m, seg.ops); refused != nil {
+		return explainRefusal(h, seg, refused, explainConflict(ctx, m, h, seg, opts), opts)
 	}
-	return explainConflict(h, seg, opts)
+	return explainConflict(ctx, m, h, seg, opts)
 }
 
 // explainConflict explains a minimal illegal segment: the stuck op, the
 // state it met and who made it so, and, for two holders, whether the
 // first hold could have ended.
-func explainConflict(h *History, seg segment, opts Options) Example {
+func explainConflict(ctx context.Context, m porcupine.Model, h *History, seg segment, opts Options) Example {
 	ex := Example{Lock: seg.lock}
-	_, info := porcupine.CheckOperationsVerbose(mutexModel, seg.ops, min(opts.timeout(), 10*time.Second))
+	_, info := porcupine.CheckOperationsVerbose(m, seg.ops, 0)
+	if ctx.Err() != nil {
+		ex.Summary = "no sequential order explains these outcomes (not explained further: the check was stopped)"
+		return ex
+	}
 	var longest []porcupine.Operation
 	for _, part := range info.PartialLinearizationsOperations() {
 		for _, l := range part {
@@ -257,52 +281,5 @@ func neededOps(seg segment, first *Op, freed, stuck *stepInput) []Op {
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Call < out[b].Call })
-	return out
-}
-
-// lastGrant finds the ok acquire that gave p its current holds on lock
-// (the one that took p's count from 0) before time t.
-func lastGrant(h *History, lock string, p int, t int64) *Op {
-	var mine []*Op
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Process == p && o.Lock == lock && o.Call < t && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
-			mine = append(mine, o)
-		}
-	}
-	sort.Slice(mine, func(a, b int) bool { return mine[a].Call < mine[b].Call })
-	var grant *Op
-	bal := 0
-	for _, o := range mine {
-		if o.Kind == Acquire {
-			if bal == 0 {
-				grant = o
-			}
-			bal++
-		} else if o.Kind == Expire {
-			bal = 0
-		} else if bal > 0 {
-			bal--
-		}
-	}
-	return grant
-}
-
-// overlapping returns the fault windows that overlap the span of ops.
-func overlapping(h *History, ops []Op) []Fault {
-	if len(ops) == 0 {
-		return nil
-	}
-	lo, hi := ops[0].Call, ops[0].Return
-	for _, o := range ops {
-		lo, hi = min(lo, o.Call), max(hi, o.effectiveDeadline())
-	}
-	horizon := h.horizon()
-	var out []Fault
-	for _, f := range h.Faults {
-		if f.Start <= hi && f.end(horizon) >= lo {
-			out = append(out, f)
-		}
-	}
 	return out
 }

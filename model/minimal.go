@@ -1,7 +1,7 @@
 package model
 
 import (
-	"time"
+	"context"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -14,9 +14,8 @@ import (
 // there (dropping a grant could: another's fail would then meet a free
 // lock). Chunks of halving size go first, as in delta debugging, so many
 // unneeded fail ops go in a few checks. When budget runs out it returns
-// what it has, still illegal.
-func minimalConflict(ops []porcupine.Operation, budget time.Duration) []porcupine.Operation {
-	deadline := time.Now().Add(budget)
+// what it has, still illegal. m is the mutex model (see stoppable).
+func minimalConflict(ctx context.Context, m porcupine.Model, ops []porcupine.Operation) []porcupine.Operation {
 	var fails []int // indices into ops of the droppable fail ops
 	for i, op := range ops {
 		if in := op.Input.(*stepInput); in.outcome == Fail && in.op != nil {
@@ -38,8 +37,7 @@ func minimalConflict(ops []porcupine.Operation, budget time.Duration) []porcupin
 		return out
 	}
 	illegal := func(sub []porcupine.Operation) bool {
-		left := time.Until(deadline)
-		return left > 0 && porcupine.CheckOperationsTimeout(mutexModel, sub, left) == porcupine.Illegal
+		return ctx.Err() == nil && !porcupine.CheckOperations(m, sub) && ctx.Err() == nil
 	}
 	for chunk := max(len(fails)/2, 1); len(fails) > 0; chunk /= 2 {
 		var kept []int
@@ -54,7 +52,7 @@ func minimalConflict(ops []porcupine.Operation, budget time.Duration) []porcupin
 			}
 		}
 		fails = kept
-		if chunk == 1 || time.Now().After(deadline) {
+		if chunk == 1 || ctx.Err() != nil {
 			break
 		}
 	}

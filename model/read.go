@@ -123,7 +123,7 @@ func readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 // parse decodes one non-blank line into rd.h.
 func (rd *reader) parse(b []byte) error {
 	var l line
-	if err := json.Unmarshal(b, &l); err != nil {
+	if err := decodeStrict(b, &l); err != nil {
 		return rd.malformed(err)
 	}
 	set := 0
@@ -146,6 +146,9 @@ func (rd *reader) parse(b []byte) error {
 	case rd.h.End != nil:
 		return fmt.Errorf("%w %d: a record after the end record", ErrMalformed, rd.n)
 	case l.End != nil:
+		if err := l.End.validate(); err != nil {
+			return rd.invalid(err)
+		}
 		rd.h.End = l.End
 	case l.Op != nil:
 		if err := l.Op.validate(); err != nil {
@@ -158,6 +161,20 @@ func (rd *reader) parse(b []byte) error {
 			return rd.invalid(err)
 		}
 		rd.h.Faults = append(rd.h.Faults, *l.Fault)
+	}
+	return nil
+}
+
+// decodeStrict decodes one JSON value from b into v: a field v does not
+// have (a misspelt "leas") is an error, and so is anything after the value.
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("data after the record at offset %d", dec.InputOffset())
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
 package model
 
 import (
+	"context"
 	"fmt"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -13,19 +13,17 @@ import (
 // held nothing) where every order has no one else holding the lock; no two
 // holders are involved. ops is best a minimal conflict, whose few failed ops
 // are each needed.
-func refusalIn(ops []porcupine.Operation, budget time.Duration) *stepInput {
-	deadline := time.Now().Add(budget)
+func refusalIn(ctx context.Context, m porcupine.Model, ops []porcupine.Operation) *stepInput {
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
 		if in.outcome != Fail || in.op == nil {
 			continue
 		}
-		left := time.Until(deadline)
-		if left <= 0 {
+		if ctx.Err() != nil {
 			return nil
 		}
 		rest := append(append([]porcupine.Operation(nil), ops[:i]...), ops[i+1:]...)
-		if porcupine.CheckOperationsTimeout(mutexModel, rest, left) == porcupine.Ok {
+		if porcupine.CheckOperations(m, rest) && ctx.Err() == nil {
 			return in
 		}
 	}

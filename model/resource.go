@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -36,85 +37,130 @@ func sectionsByResource(h *History) (map[string][]*Op, []string) {
 // without Seq, no two accepted writes read the same value. A section marked
 // Overrun (it outlasted its lease on purpose) may overlap any other and
 // read a stale value; the sections after it are held to the value it
-// wrote, if its write was accepted.
+// wrote, if its write was accepted. Every overlap is classified (could the
+// first hold have ended under the faults?), the first
+// Options.MaxExamples are explained in full, and the time it takes grows
+// as n log n in the history's ops.
 func CheckMutex(h *History, opts Options) Result {
+	ctx, cancel := withTimeout(context.Background(), opts)
+	defer cancel()
+	return checkMutex(ctx, h, opts)
+}
+
+// mutexTally counts what checkMutex found.
+type mutexTally struct {
+	overlaps, expected, lost, fenced, overrun, total int
+}
+
+// checkMutex is CheckMutex bounded by ctx.
+func checkMutex(ctx context.Context, h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckMutualExclusion, Verdict: Valid}
 	by, names := sectionsByResource(h)
-	overlaps, lost, fenced, overrun, total := 0, 0, 0, 0, 0
-	add := func(e Example) {
-		if len(res.Examples) < opts.maxExamples() {
-			res.Examples = append(res.Examples, e)
-		}
-	}
+	x := newExplainer(h, opts)
+	var t mutexTally
 	for _, r := range names {
+		if ctx.Err() != nil {
+			break
+		}
 		ops := by[r]
-		total += len(ops)
-		// Overlapping sections: sweep by call, remembering the live section
-		// that reaches furthest.
-		var reach *Op
-		for _, o := range ops {
-			if o.Overrun {
-				overrun++ // outlasted its lease on purpose: overlaps expected
-				continue
-			}
-			if reach != nil && reach.Process != o.Process && o.Call < reach.Return {
-				if reach.Outcome == Fail || o.Outcome == Fail {
-					fenced++
-				} else {
-					overlaps++
-					add(explainOverlap(h, r, reach, o, opts))
-				}
-			}
-			if o.Outcome != Fail && (reach == nil || o.Return > reach.Return) {
-				reach = o
-			}
-		}
-		// Lost updates among accepted writes.
-		var acc []*Op
-		withSeq := true
-		for _, o := range ops {
-			if o.Outcome == OK {
-				acc = append(acc, o)
-				withSeq = withSeq && o.Seq > 0
-			}
-		}
-		if withSeq {
-			sort.SliceStable(acc, func(a, b int) bool { return acc[a].Seq < acc[b].Seq })
-			for i := 1; i < len(acc); i++ {
-				prev, ok := readExplained(acc, i)
-				if !ok && !acc[i].Overrun {
-					lost++
-					add(Example{Lock: r, Ops: []Op{*prev, *acc[i]}, Faults: overlapping(h, []Op{*prev, *acc[i]}),
-						Summary: fmt.Sprintf("lost update: write #%d read %d but the previous accepted write (#%d) wrote %d", acc[i].Seq, acc[i].Read, prev.Seq, prev.Write)})
-				}
-			}
-		} else {
-			byRead := map[int64]*Op{}
-			for _, o := range acc {
-				if o.Overrun {
-					continue
-				}
-				if p, ok := byRead[o.Read]; ok {
-					lost++
-					add(Example{Lock: r, Ops: []Op{*p, *o}, Faults: overlapping(h, []Op{*p, *o}),
-						Summary: fmt.Sprintf("lost update: p%d and p%d both read %d and both writes were accepted", p.Process, o.Process, o.Read)})
-					continue
-				}
-				byRead[o.Read] = o
-			}
-		}
+		t.total += len(ops)
+		res.Examples = append(res.Examples, overlapsOf(ctx, x, r, ops, &t, opts.maxExamples()-len(res.Examples))...)
+		res.Examples = append(res.Examples, lostUpdates(x, r, ops, &t, opts.maxExamples()-len(res.Examples))...)
 	}
-	res.Count = overlaps + lost
+	res.Count = t.overlaps + t.lost
 	if res.Count > 0 {
 		res.Verdict = Invalid
 	}
-	res.Explanation = fmt.Sprintf("%d critical sections on %d resources: %d overlapping, %d lost updates, %d overlaps fenced off by the resource", total, len(names), overlaps, lost, fenced)
-	if overrun > 0 {
-		res.Explanation += fmt.Sprintf(", %d sections outlasted their lease on purpose (overlaps with them expected)", overrun)
+	res.Explanation = fmt.Sprintf("%d critical sections on %d resources: %d overlapping, %d lost updates, %d overlaps fenced off by the resource", t.total, len(names), t.overlaps, t.lost, t.fenced)
+	if t.overrun > 0 {
+		res.Explanation += fmt.Sprintf(", %d sections outlasted their lease on purpose (overlaps with them expected)", t.overrun)
+	}
+	if t.overlaps > 0 {
+		res.Explanation += fmt.Sprintf("; of the overlaps, %d could follow from a hold that ended under the faults (expected) and %d could not", t.expected, t.overlaps-t.expected)
+	}
+	if why := stopReason(ctx, opts); why != "" && res.Verdict == Valid {
+		res = stoppedResult(CheckMutualExclusion, why)
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// overlapsOf finds the overlapping sections of one resource (ops sorted by
+// call), sweeping by call and remembering the live section that reaches
+// furthest. It classifies every overlap and returns the explanations of the
+// first keep.
+func overlapsOf(ctx context.Context, x *explainer, r string, ops []*Op, t *mutexTally, keep int) []Example {
+	var out []Example
+	var reach *Op
+	for i, o := range ops {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return out
+		}
+		if o.Overrun {
+			t.overrun++ // outlasted its lease on purpose: overlaps expected
+			continue
+		}
+		if reach != nil && reach.Process != o.Process && o.Call < reach.Return {
+			if reach.Outcome == Fail || o.Outcome == Fail {
+				t.fenced++
+			} else {
+				t.overlaps++
+				e := x.explainOverlap(r, reach, o, len(out) < keep)
+				if e.LeaseCouldExpire || e.HoldCouldBeLost {
+					t.expected++
+				}
+				if e.Ops != nil {
+					out = append(out, e)
+				}
+			}
+		}
+		if o.Outcome != Fail && (reach == nil || o.Return > reach.Return) {
+			reach = o
+		}
+	}
+	return out
+}
+
+// lostUpdates finds the lost updates among one resource's accepted writes
+// and returns examples of the first keep.
+func lostUpdates(x *explainer, r string, ops []*Op, t *mutexTally, keep int) []Example {
+	var out []Example
+	add := func(a, b *Op, summary string) {
+		t.lost++
+		if len(out) < keep {
+			out = append(out, Example{Lock: r, Ops: []Op{*a, *b}, Faults: x.faults([]Op{*a, *b}), Summary: summary})
+		}
+	}
+	var acc []*Op
+	withSeq := true
+	for _, o := range ops {
+		if o.Outcome == OK {
+			acc = append(acc, o)
+			withSeq = withSeq && o.Seq > 0
+		}
+	}
+	if withSeq {
+		sort.SliceStable(acc, func(a, b int) bool { return acc[a].Seq < acc[b].Seq })
+		for i := 1; i < len(acc); i++ {
+			if prev, ok := readExplained(acc, i); !ok && !acc[i].Overrun {
+				add(prev, acc[i], fmt.Sprintf("lost update: write #%d read %d but the previous accepted write (#%d) wrote %d", acc[i].Seq, acc[i].Read, prev.Seq, prev.Write))
+			}
+		}
+		return out
+	}
+	byRead := map[int64]*Op{}
+	for _, o := range acc {
+		if o.Overrun {
+			continue
+		}
+		if p, ok := byRead[o.Read]; ok {
+			add(p, o, fmt.Sprintf("lost update: p%d and p%d both read %d and both writes were accepted", p.Process, o.Process, o.Read))
+			continue
+		}
+		byRead[o.Read] = o
+	}
+	return out
 }
 
 // readExplained reports whether acc[i] (acc in Seq order) read a value some
@@ -135,24 +181,32 @@ func readExplained(acc []*Op, i int) (prev *Op, ok bool) {
 	return nil, true
 }
 
-// explainOverlap explains two overlapping critical sections a (earlier) and b.
-func explainOverlap(h *History, resource string, a, b *Op, opts Options) Example {
-	ex := Example{Lock: resource, Summary: fmt.Sprintf("critical sections of p%d and p%d overlap in time", a.Process, b.Process)}
-	ga := lastGrant(h, a.Lock, a.Process, a.Call)
-	gb := lastGrant(h, b.Lock, b.Process, b.Call)
+// explainOverlap explains two overlapping critical sections a (earlier)
+// and b: whether the hold a ran under could have ended before b's began.
+// full: the example also lists the grants and the faults; otherwise only
+// its flags are set and Ops is nil.
+func (x *explainer) explainOverlap(resource string, a, b *Op, full bool) Example {
+	ex := Example{Lock: resource}
+	ga := x.lastGrant(a.Lock, a.Process, a.Call)
+	gb := x.lastGrant(b.Lock, b.Process, b.Call)
+	var ops []Op
 	for _, o := range []*Op{ga, gb, a, b} {
 		if o != nil {
-			ex.Ops = append(ex.Ops, *o)
+			ops = append(ops, *o)
 		}
 	}
-	sort.SliceStable(ex.Ops, func(i, j int) bool { return ex.Ops[i].Call < ex.Ops[j].Call })
-	ex.Faults = overlapping(h, ex.Ops)
+	sort.SliceStable(ops, func(i, j int) bool { return ops[i].Call < ops[j].Call })
+	faults := x.faults(ops)
+	if full {
+		ex.Summary = fmt.Sprintf("critical sections of p%d and p%d overlap in time", a.Process, b.Process)
+		ex.Ops, ex.Faults = ops, faults
+	}
 	var e holdEnd
 	switch {
 	case ga != nil && gb != nil:
-		_, _, e, ex.Cause = grantCause(ga, gb, ex.Faults, h.horizon(), opts)
+		_, _, e, ex.Cause = grantCause(ga, gb, faults, x.horizon, x.opts)
 	case ga != nil:
-		e = holdCouldEnd(ga, b, ex.Faults, h.horizon(), opts)
+		e = holdCouldEnd(ga, b, faults, x.horizon, x.opts)
 		ex.Cause = e.verdict()
 	default:
 		return ex

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -131,6 +132,10 @@ type Report struct {
 	// Unfinished says why the history is not that of a whole run
 	// (History.Unfinished; "" when it is).
 	Unfinished string `json:"unfinished,omitempty"`
+	// Stopped says why the check itself stopped before it decided
+	// ("interrupted", "timed out after 1m0s"; "" when it ran to the end):
+	// the checkers it cut short are Unknown.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // Incomplete reports whether the checked history is the prefix of a run
@@ -162,8 +167,8 @@ func (r Report) Result(checker string) (Result, bool) {
 
 // Options tune the checkers. The zero value is usable.
 type Options struct {
-	// Timeout bounds the linearizability check (0: 60 s). When it runs out
-	// the verdict is Unknown, never a hang.
+	// Timeout bounds the whole check: every checker and its explanations
+	// (0: 60 s). When it runs out the verdict is Unknown, never a hang.
 	Timeout time.Duration
 	// WatchdogLease is the lease of holds acquired with Lease <= 0
 	// (0: 30 s, Redisson's lockWatchdogTimeout).
@@ -273,6 +278,15 @@ func (o Options) fair(h *History) bool {
 // without ops (it decided nothing), yields a single Unknown result naming
 // the problem.
 func Check(h *History, opts Options) Report {
+	return CheckContext(context.Background(), h, opts)
+}
+
+// CheckContext is Check that stops when ctx ends: the checkers it cuts
+// short are Unknown (a violation found before is still Invalid) and
+// Report.Stopped says why. Options.Timeout bounds it as a whole.
+func CheckContext(ctx context.Context, h *History, opts Options) Report {
+	ctx, cancel := withTimeout(ctx, opts)
+	defer cancel()
 	rep := Report{Truncated: h.Truncated, Unfinished: h.Unfinished()}
 	if err := h.Validate(); err != nil {
 		rep.Results = []Result{{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "malformed history (a harness bug): " + err.Error()}}
@@ -287,31 +301,50 @@ func Check(h *History, opts Options) Report {
 	if opts.fair(h) {
 		opts.Fair = true
 	}
-	rep.Results = append(rep.Results, CheckLinearizability(h, opts))
-	sections, tokens := false, false
-	for i := range h.Ops {
-		sections = sections || h.Ops[i].Kind == Section
-		tokens = tokens || h.Ops[i].Token != 0
-	}
-	if sections {
-		rep.Results = append(rep.Results, CheckMutex(h, opts))
-	}
-	if tokens {
-		rep.Results = append(rep.Results, CheckFences(h, opts))
-	}
-	if opts.Fair {
-		rep.Results = append(rep.Results, CheckFair(h, opts))
-	}
-	rep.Results = append(rep.Results, CheckLive(h, opts), CheckTiming(h, opts))
+	rep.Results = runCheckers(ctx, h, opts)
 	for i := range rep.Results {
 		rep.Results[i].classify()
 	}
+	rep.Stopped = stopReason(ctx, opts)
 	if why := rep.Unfinished; why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
 			"the history is a prefix of a run that did not finish (%s): a violation found in it is real, but the rest of the run was never checked", why)})
 	}
 	rep.Verdict = combine(rep.Results)
 	return rep
+}
+
+// runCheckers runs the applicable checkers in turn until ctx ends; those
+// it did not reach are Unknown.
+func runCheckers(ctx context.Context, h *History, opts Options) []Result {
+	sections, tokens := false, false
+	for i := range h.Ops {
+		sections = sections || h.Ops[i].Kind == Section
+		tokens = tokens || h.Ops[i].Token != 0
+	}
+	checkers := []struct {
+		name string
+		run  func() Result
+		when bool
+	}{
+		{CheckLinearizable, func() Result { return checkLinearizability(ctx, h, opts) }, true},
+		{CheckMutualExclusion, func() Result { return checkMutex(ctx, h, opts) }, sections},
+		{CheckFencing, func() Result { return CheckFences(h, opts) }, tokens},
+		{CheckFairness, func() Result { return CheckFair(h, opts) }, opts.Fair},
+		{CheckLiveness, func() Result { return CheckLive(h, opts) }, true},
+		{CheckContract, func() Result { return CheckTiming(h, opts) }, true},
+	}
+	var out []Result
+	for _, c := range checkers {
+		switch {
+		case !c.when:
+		case ctx.Err() != nil:
+			out = append(out, stoppedResult(c.name, stopReason(ctx, opts)))
+		default:
+			out = append(out, c.run())
+		}
+	}
+	return out
 }
 
 func combine(rs []Result) Verdict {

@@ -13,11 +13,26 @@ import (
 // Such a history is bad input, not a finding about the lock.
 var ErrInvalid = errors.New("model: invalid history")
 
+// MaxTime bounds every time and duration of a history (ns, about 2.3
+// years): no run lasts longer, and sums of times and leases cannot
+// overflow.
+const MaxTime = int64(1) << 56
+
 // validate checks what one op must satisfy on its own.
 func (o *Op) validate() error {
 	switch {
+	case o.Call < 0:
+		return fmt.Errorf("op called at a negative time (%d)", o.Call)
+	case o.Return > MaxTime:
+		return fmt.Errorf("op returns at %d, beyond any run (%d)", o.Return, MaxTime)
 	case o.Return < o.Call:
 		return fmt.Errorf("op returns (%d) before it is called (%d)", o.Return, o.Call)
+	case o.Deadline != 0 && (o.Deadline < o.Call || o.Deadline > MaxTime):
+		return fmt.Errorf("op's deadline (%d) is outside [call %d, %d]", o.Deadline, o.Call, MaxTime)
+	case o.Enqueued != 0 && (o.Enqueued < o.Call || o.Enqueued > o.Return):
+		return fmt.Errorf("op enqueued (%d) outside its call (%d) and return (%d)", o.Enqueued, o.Call, o.Return)
+	case o.Lease > MaxTime || o.Lease < -MaxTime || o.Wait < 0 || o.Wait > MaxTime:
+		return fmt.Errorf("op's lease (%d) or wait (%d) is out of range", o.Lease, o.Wait)
 	case o.Process < 0:
 		return fmt.Errorf("negative process id %d", o.Process)
 	case o.Lock == "":
@@ -43,8 +58,46 @@ func (f *Fault) validate() error {
 	switch {
 	case f.Name == "":
 		return errors.New("fault names nothing")
+	case f.Start < 0:
+		return fmt.Errorf("fault %s starts at a negative time (%d)", f.Name, f.Start)
 	case f.End != 0 && f.End < f.Start:
 		return fmt.Errorf("fault %s ends (%d) before it starts (%d)", f.Name, f.End, f.Start)
+	case f.End > MaxTime || f.Start > MaxTime:
+		return fmt.Errorf("fault %s [%d, %d] lies beyond any run (%d)", f.Name, f.Start, f.End, MaxTime)
+	}
+	return nil
+}
+
+// validate checks the end record on its own.
+func (e *End) validate() error {
+	if e.At < 0 || e.At > MaxTime {
+		return fmt.Errorf("end record at %d, outside [0, %d]", e.At, MaxTime)
+	}
+	return nil
+}
+
+// validateEnd checks every record against the end record: no op is called
+// or returns after the run ended (an Expire's return, when the server let
+// a hold run out, and an info op's deadline may lie later), and no fault
+// starts or heals after it.
+func (h *History) validateEnd() error {
+	if h.End == nil {
+		return nil
+	}
+	at := h.End.At
+	if err := h.End.validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Call > at || (o.Return > at && o.Kind != Expire) {
+			return fmt.Errorf("%w: %s: %v is after the end record (the run ended at %s)", ErrInvalid, h.where(i), *o, fmtTime(at))
+		}
+	}
+	for i, f := range h.Faults {
+		if f.Start > at || f.End > at {
+			return fmt.Errorf("%w: fault %d: %v is after the end record (the run ended at %s)", ErrInvalid, i, f, fmtTime(at))
+		}
 	}
 	return nil
 }
@@ -59,8 +112,9 @@ func (h *History) where(i int) string {
 
 // Validate reports the first way in which h is not a well-formed history:
 // an op that fails the per-record checks (see ErrInvalid), two ops of one
-// process overlapping in time (Expire ops aside), an op of a process after it was retired, or
-// a fault window that ends before it starts. Every error wraps ErrInvalid
+// process overlapping in time (Expire ops aside), an op of a process after it was retired,
+// a fault window that ends before it starts, or a record later than the end
+// record (see validateEnd). Every error wraps ErrInvalid
 // and names the op's line when h was read by ReadHistory. A malformed
 // history is a harness bug, not a finding about the lock.
 func (h *History) Validate() error {
@@ -73,6 +127,9 @@ func (h *History) Validate() error {
 		if err := h.Faults[i].validate(); err != nil {
 			return fmt.Errorf("%w: fault %d: %w", ErrInvalid, i, err)
 		}
+	}
+	if err := h.validateEnd(); err != nil {
+		return err
 	}
 	idx := make([]int32, 0, len(h.Ops))
 	for i := range h.Ops {

@@ -1,10 +1,10 @@
 package model
 
 import (
+	"context"
 	"io"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -30,14 +30,22 @@ type HTMLOptions struct {
 // check is bounded by opts.Timeout. A history that fails History.Validate is
 // refused with its error (porcupine cannot draw it).
 func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
+	return WriteHTMLContext(context.Background(), w, h, opts, sel)
+}
+
+// WriteHTMLContext is WriteHTML that gives up, writing nothing, when ctx
+// is cancelled (its error is then ctx's cause); opts.Timeout bounds it as
+// before.
+func WriteHTMLContext(ctx context.Context, w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 	if err := h.Validate(); err != nil {
 		return err
 	}
+	ctx, cancel := withTimeout(ctx, opts)
+	defer cancel()
 	maxOps := sel.MaxOps
 	if maxOps <= 0 {
 		maxOps = 5000
 	}
-	deadline := time.Now().Add(opts.timeout())
 	var picked [][]porcupine.Operation
 	n := 0
 	lo, hi := int64(-1), int64(0)
@@ -52,7 +60,7 @@ func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 		if sel.To != 0 && (last < sel.From || first > sel.To) {
 			return true
 		}
-		if sel.OnlyIllegal && porcupine.CheckOperationsTimeout(mutexModel, seg.ops, max(time.Until(deadline), time.Millisecond)) != porcupine.Illegal {
+		if sel.OnlyIllegal && checkOps(ctx, seg.ops) != porcupine.Illegal {
 			return true
 		}
 		if n > 0 && n+len(seg.ops) > maxOps {
@@ -72,7 +80,7 @@ func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 		if len(sel.Locks) > 0 && !slices.Contains(sel.Locks, l) {
 			continue
 		}
-		if !ix.segmentsOf(h, l, opts, pick) {
+		if !ix.segmentsOf(h, l, opts, pick) || ctx.Err() != nil {
 			break
 		}
 	}
@@ -99,10 +107,15 @@ func WriteHTML(w io.Writer, h *History, opts Options, sel HTMLOptions) error {
 		}
 		flat = append(flat, ops...)
 	}
-	m := mutexModel
+	m, release := stoppable(ctx)
+	defer release()
 	m.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return picked }
-	_, info := porcupine.CheckOperationsVerbose(m, flat, max(time.Until(deadline), time.Millisecond))
+	_, info := porcupine.CheckOperationsVerbose(m, flat, 0)
+	if stopReason(ctx, opts) == "interrupted" { // out of time: draw what was found
+		return context.Cause(ctx)
+	}
 	info.AddAnnotations(faultAnnotations(h, lo, hi))
+	m.Step = mutexModel.Step // the drawing replays the linearizations found
 	return porcupine.Visualize(m, info, w)
 }
 

@@ -47,13 +47,15 @@ var (
 	colGrant = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
 )
 
+// interval is o.Interval, or the one chooseInterval picks for h's span
+// when o.Interval is unset or would cut it into more than maxBuckets.
 func (o PlotOptions) interval(h *model.History) time.Duration {
-	if o.Interval > 0 {
-		return o.Interval
-	}
 	_, last, _ := span(h)
 	for _, f := range h.Faults {
 		last = max(last, f.Start, f.End)
+	}
+	if o.Interval > 0 && last/int64(o.Interval) < maxBuckets {
+		return o.Interval
 	}
 	return chooseInterval(time.Duration(last))
 }
@@ -304,14 +306,22 @@ func (roundTicks) Ticks(lo, hi float64) []plot.Tick {
 	return stepTicks(lo, hi, pickStep(lo, hi, 8, steps))
 }
 
-// pickStep returns the smallest step giving at most n intervals.
+// pickStep returns the smallest step giving at most n intervals: one of
+// steps, or beyond the last one 1, 2 or 5 times a power of ten.
 func pickStep(lo, hi float64, n int, steps []float64) float64 {
 	for _, s := range steps {
 		if (hi-lo)/s <= float64(n) {
 			return s
 		}
 	}
-	return steps[len(steps)-1]
+	want := (hi - lo) / float64(n)
+	p := math.Pow(10, math.Floor(math.Log10(want)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= want {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // stepTicks labels every multiple of step in [lo, hi], with an unlabelled
@@ -322,7 +332,12 @@ func stepTicks(lo, hi, step float64) []plot.Tick {
 		dec++
 	}
 	var ticks []plot.Tick
-	for k := math.Ceil(lo / step * 2); k/2*step <= hi+step*1e-9; k++ {
+	first := math.Ceil(lo / step * 2)
+	for i := range 2 * maxTicks { // bounded whatever lo, hi and step are
+		k := first + float64(i)
+		if k/2*step > hi+step*1e-9 {
+			break
+		}
 		t := plot.Tick{Value: k / 2 * step}
 		if math.Mod(k, 2) == 0 {
 			t.Label = strconv.FormatFloat(t.Value, 'f', dec, 64)

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,6 +103,13 @@ func WriteConfig(dir string, cfg any) error {
 // history.html, latency.png and throughput.png. It writes every artifact it
 // can and returns the summary with the errors of those it could not, joined.
 func WriteRun(dir string, a RunArtifacts) (Summary, error) {
+	return WriteRunContext(context.Background(), dir, a)
+}
+
+// WriteRunContext is WriteRun that skips the timeline and the plots once
+// ctx ends (a check that was interrupted): config.json, history.jsonl,
+// result.json and summary.md are still written.
+func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, error) {
 	if a.History == nil {
 		return Summary{}, errors.New("results: WriteRun: no history")
 	}
@@ -114,6 +122,10 @@ func WriteRun(dir string, a RunArtifacts) (Summary, error) {
 	}
 	var errs []error
 	step := func(name string, f func() error) {
+		if ctx.Err() != nil && (name == HTMLFile || name == LatencyPlot || name == ThroughputPlot) {
+			errs = append(errs, fmt.Errorf("%s: not drawn: %w", name, context.Cause(ctx)))
+			return
+		}
 		if err := f(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		}
@@ -142,7 +154,7 @@ func WriteRun(dir string, a RunArtifacts) (Summary, error) {
 			opts.Timeout = 30 * time.Second
 		}
 		var buf bytes.Buffer
-		if err := model.WriteHTML(&buf, a.History, opts, a.HTML); err != nil {
+		if err := model.WriteHTMLContext(ctx, &buf, a.History, opts, a.HTML); err != nil {
 			return err
 		}
 		return writeFile(filepath.Join(dir, HTMLFile), buf.Bytes())

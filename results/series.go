@@ -15,15 +15,23 @@ var niceIntervals = []time.Duration{
 	time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
 }
 
+// maxBuckets bounds the buckets of a plot whatever its times (a given
+// interval that would cut the span finer is replaced); maxTicks bounds an
+// axis's labelled ticks.
+const (
+	maxBuckets = 10_000
+	maxTicks   = 100
+)
+
 // chooseInterval picks the smallest nice bucket width that cuts span into
-// at most about 60 buckets.
+// at most about 60 buckets; beyond the largest, whole minutes that do.
 func chooseInterval(span time.Duration) time.Duration {
 	for _, iv := range niceIntervals {
 		if span/iv <= 60 {
 			return iv
 		}
 	}
-	return niceIntervals[len(niceIntervals)-1]
+	return (span/60/time.Minute + 1) * time.Minute
 }
 
 // bucket is one interval of a run.

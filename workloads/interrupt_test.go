@@ -62,3 +62,24 @@ func TestInterruptedRunStopsFast(t *testing.T) {
 		t.Fatalf("an interrupted run took %v to stop (StopTimeout %v)", took, cfg.StopTimeout)
 	}
 }
+
+// The check after a run stops when the run's ctx ends during it; after a
+// run that ctx already interrupted, it is bounded by InterruptCheckTimeout
+// (a signal must not leave the prefix's check running for a minute).
+func TestCheckContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cctx, ccancel := checkContext(ctx)
+	defer ccancel()
+	if _, ok := cctx.Deadline(); ok || cctx.Err() != nil {
+		t.Fatal("a finished run's check has a deadline of its own")
+	}
+	cancel()
+	if cctx.Err() == nil {
+		t.Fatal("cancelling the run's ctx does not stop its check")
+	}
+	pctx, pcancel := checkContext(ctx)
+	defer pcancel()
+	if d, ok := pctx.Deadline(); !ok || time.Until(d) > InterruptCheckTimeout || pctx.Err() != nil {
+		t.Fatalf("an interrupted run's check: deadline %v (%v), err %v", d, ok, pctx.Err())
+	}
+}

@@ -147,7 +147,7 @@ func (p *phase) done() { p.busy.Store(false) }
 // holder still holds; a lock that lets a late unlock free that holder then
 // hands the lock to a third process while the second still works.
 func (p *phase) overrunnerHold(rng *rand.Rand) time.Duration {
-	return Range{p.over / 2, p.over*3/2 + time.Millisecond}.Draw(rng)
+	return Range{p.over, 2*p.over + 50*time.Millisecond}.Draw(rng) // the expire window is tens of ms wide
 }
 
 // windingDown reports whether an overrun phase has no time for another
@@ -230,7 +230,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 // overrunsPerPhase is about how many overruns, one after the other, an
 // overrun phase has time for: each late unlock is a chance to free the
 // next holder, and the next holder may have released already.
-const overrunsPerPhase = 5
+const overrunsPerPhase = 8
 
 // phaseWarnings says which of the plan's phases the run leaves out.
 func (r *runner) phaseWarnings() []string {

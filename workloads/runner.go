@@ -145,8 +145,11 @@ var (
 // ErrHistoryWrite when the run happened but around it something failed;
 // treat such a run as invalid. Cancelling ctx ends the run early: the
 // nemesis heals its faults, processes get at most InterruptStopTimeout to
-// release what they hold, and the result is checked as usual (the caller
-// says the run was interrupted).
+// release what they hold, and the result is checked as usual for at most
+// InterruptCheckTimeout (the caller says the run was interrupted).
+// Cancelling ctx while the history is checked stops the check: the report
+// says so (model.Report.Stopped) and its verdict is Unknown unless a
+// violation was found before.
 func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -233,12 +236,29 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		LossyFaults:   cfg.LossyFaults,
 	}
 	start := time.Now()
-	res.Report = model.Check(res.History, res.CheckOptions)
+	cctx, cancel := checkContext(ctx)
+	res.Report = model.CheckContext(cctx, res.History, res.CheckOptions)
+	cancel()
 	res.Stats.CheckElapsed = time.Since(start)
 	if res.Stats.Granted == 0 {
 		res.Warnings = append(res.Warnings, "no acquire was granted: the run exercised nothing")
 	}
 	return res, errors.Join(errs...)
+}
+
+// InterruptCheckTimeout bounds the check of an interrupted run's prefix:
+// the run was told to stop, so its check stops soon too (the history on
+// disk can be re-checked in full).
+const InterruptCheckTimeout = time.Second
+
+// checkContext is the context of the check after a run under ctx: ctx
+// itself (ending it stops the check), or for a run that ctx already
+// interrupted, one that lasts InterruptCheckTimeout.
+func checkContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx.Err() == nil {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeoutCause(context.WithoutCancel(ctx), InterruptCheckTimeout, context.Cause(ctx))
 }
 
 // runner is one run's state.

@@ -55,7 +55,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	rep, err := bench.Run(ctx, cfg, subjs)
 	if err != nil {
 		if interrupted(ctx) {
-			reportInterrupted(e, "bench", nil)
+			reportInterrupted(e, "bench", nil, nil)
 			return exitInterrupted, nil
 		}
 		return exitUsage, err

@@ -12,15 +12,18 @@ import (
 	"github.com/lockcheck/lockcheck/results"
 )
 
-func checkCmd(_ context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "check", "check [--json] [--max-segment-ops N] DIR",
+func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "check", "check [--json] [--max-segment-ops N] [--check-timeout D] DIR",
 		"  lockcheck check results/runs/mixed-reentrant/20261122T101500-42\n\n"+
-			"Exit status: 0 valid; 1 a violation (or an undecided checker); 2 bad input (a\n"+
-			"missing or corrupt run directory, a history line that cannot occur, named by\n"+
-			"its number, or a history without ops) or a history cut short by a run that\n"+
-			"did not finish and holds no violation (verdict unknown, 'complete' column).\n")
+			"Exit status: 0 valid; 1 a violation; 2 bad input (a missing or corrupt run\n"+
+			"directory, a history line that cannot occur, named by its number, or a\n"+
+			"history without ops), a verdict unknown (a checker undecided within\n"+
+			"--check-timeout, a history cut short by a run that did not finish and holding\n"+
+			"no violation: 'complete' column), or a check stopped by SIGINT or SIGTERM\n"+
+			"(the run directory is left as it was).\n")
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
 	maxSeg := fs.Int("max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 131072; -1: no bound, memory ~ n²/8 bytes)")
+	timeout := fs.Duration("check-timeout", 0, "bound on the whole check (default: the run's setting or 60s; then the verdict is unknown)")
 	if err := parseFlags(fs, args, 1); err != nil {
 		return exitUsage, err
 	}
@@ -46,11 +49,22 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 	if *maxSeg != 0 {
 		opts.MaxSegmentOps = *maxSeg
 	}
+	if *timeout < 0 {
+		return exitUsage, usagef("--check-timeout: %v is negative", *timeout)
+	}
+	if *timeout > 0 {
+		opts.Timeout = *timeout
+	}
 	if why := run.History.Unfinished(); why != "" {
 		fmt.Fprintf(e.stderr, "lockcheck check: the run did not finish (%s); checking the prefix\n", why)
 	}
-	rep := model.Check(run.History, opts)
-	sum, err := results.WriteRun(dir, results.RunArtifacts{
+	rep := model.CheckContext(ctx, run.History, opts)
+	if interrupted(ctx) {
+		fmt.Fprintf(e.stderr, "lockcheck check: interrupted: the check was stopped before it decided; %s was left as it was: re-check it with 'lockcheck check %s' (exit %d)\n",
+			dir, dir, exitInterrupted)
+		return exitInterrupted, nil
+	}
+	sum, err := results.WriteRunContext(ctx, dir, results.RunArtifacts{
 		Subject: rec.Config.Subject, Workload: rec.Config.Workload, Seed: rec.Config.Seed,
 		History: run.History, Report: rep, Options: opts,
 		HistoryPath: filepath.Join(dir, results.HistoryFile),
@@ -69,7 +83,11 @@ func checkCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	return checkExit(sum), nil
+	code := checkExit(sum)
+	if code == exitUsage {
+		fmt.Fprintf(e.stderr, "lockcheck check: verdict unknown: %s (exit %d)\n", unknownCause(sum.Report, nil), code)
+	}
+	return code, nil
 }
 
 // limitMemory sets a soft memory limit of 2.5 times the history's size
@@ -88,7 +106,7 @@ func limitMemory(history string) func() {
 
 // checkExit maps a re-checked run to an exit status: a violation is 1 even
 // in a truncated history; a truncated history without one decided nothing
-// about the run (2); otherwise as exitFor.
+// about the run (2); otherwise as exitFor (unknown: 2).
 func checkExit(sum results.Summary) int {
 	if sum.Report.Incomplete() && sum.Verdict() != model.Invalid {
 		return exitUsage

@@ -36,6 +36,9 @@ func TestCheckBadHistoryExits2(t *testing.T) {
 		{"no header", okAcq + okRel, "line 1"},
 		{"header only", hdrLine, "no ops"},
 		{"two ops at once", hdrLine + okAcq + op(`"p":1,"lock":"L","kind":"release","call":1,"ret":4,"outcome":"ok"`), "line 3"},
+		{"unknown key", hdrLine + op(`"p":1,"lock":"L","kind":"acquire","call":1,"ret":2,"outcome":"ok","blockino":true`), "line 2"},
+		{"op after the end record's time", hdrLine + okAcq + okRel + `{"end":{"at":3}}` + "\n", "line 3"},
+		{"extreme time", hdrLine + op(`"p":1,"lock":"L","kind":"acquire","call":9200000000000000000,"ret":9200000000000000001,"outcome":"ok"`), "line 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := lockcheck(t, "check", runDir(t, tc.history))

@@ -39,7 +39,7 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitInvalid, nil
 	case interrupted(ctx):
 		h.reportTried(e.stderr, "interrupted after")
-		reportInterrupted(e, "hunt", []string{h.base})
+		reportInterrupted(e, "hunt", []string{h.base}, nil)
 		return exitInterrupted, nil
 	case err != nil:
 		h.reportTried(e.stderr, "stopped by an error after")

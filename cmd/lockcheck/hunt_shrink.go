@@ -26,38 +26,53 @@ const (
 type shrinkStep struct {
 	name  string
 	apply func(d huntDraw) (huntDraw, bool)
+	// describe, if set, names one application from its before and after
+	// (the log says "duration 2.5s -> 2s", not a name that fits only some).
+	describe func(from, to huntDraw) string
+}
+
+// label names one application of st, from one draw to the next.
+func (st shrinkStep) label(from, to huntDraw) string {
+	if st.describe != nil {
+		return st.describe(from, to)
+	}
+	return st.name
 }
 
 // shrinkSteps are tried in order, each repeated while it still fails, and
 // the whole list again until a pass keeps nothing. To shrink a new plan
 // field, add a planStep (or phaseStep) here.
 var shrinkSteps = []shrinkStep{
-	{"halve the duration", func(d huntDraw) (huntDraw, bool) {
+	{name: "shorten the duration", apply: func(d huntDraw) (huntDraw, bool) {
 		if d.duration <= minHuntRun {
 			return d, false
 		}
 		d.duration = max(d.duration/2, minHuntRun).Truncate(100 * time.Millisecond)
 		return d, true
+	}, describe: func(from, to huntDraw) string {
+		return fmt.Sprintf("shorten the duration %v -> %v", from.duration, to.duration)
 	}},
-	{"halve the processes", planStep(func(p *workloads.Plan) bool {
+	{name: "fewer processes", apply: planStep(func(p *workloads.Plan) bool {
 		if p.Processes <= 2 {
 			return false
 		}
 		p.Processes = max(p.Processes/2, 2)
 		return true
-	})},
-	{"try_lock_percent 0", planStep(func(p *workloads.Plan) bool { return zero(&p.TryLockPercent) })},
-	{"max_reentry 0", planStep(func(p *workloads.Plan) bool { return zero(&p.MaxReentry) })},
-	{"no phases", planStep(func(p *workloads.Plan) bool { return zero(&p.Phases) })},
-	{"no long holds", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.LongHold) })},
-	{"no outages", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Outage) })},
-	{"no overruns", phaseStep(func(ph *workloads.Phases) bool {
+	}), describe: func(from, to huntDraw) string {
+		return fmt.Sprintf("fewer processes %d -> %d", from.plan.Processes, to.plan.Processes)
+	}},
+	{name: "try_lock_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.TryLockPercent) })},
+	{name: "max_reentry 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.MaxReentry) })},
+	{name: "no phases", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.Phases) })},
+	{name: "no long holds", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.LongHold) })},
+	{name: "no outages", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Outage) })},
+	{name: "no overruns", apply: phaseStep(func(ph *workloads.Phases) bool {
 		lease, overrun := zero(&ph.OverrunLease), zero(&ph.Overrun)
 		return lease || overrun
 	})},
-	{"no storms", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Storm) })},
-	{"no quiet phases", phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
-	{"cancel_percent 0", planStep(func(p *workloads.Plan) bool { return zero(&p.CancelPercent) })},
+	{name: "no storms", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Storm) })},
+	{name: "no quiet phases", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
+	{name: "cancel_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CancelPercent) })},
 }
 
 // zero sets *v to its zero value and reports whether that changed it.
@@ -118,14 +133,15 @@ func (h *hunter) shrink(ctx context.Context, found huntRun) (huntRun, []string, 
 				if !ok || !h.runnable(cand) {
 					break
 				}
-				r, verdict := h.tryCandidate(ctx, st.name, cand, deadline)
+				label := st.label(best.draw, cand)
+				r, verdict := h.tryCandidate(ctx, label, cand, deadline)
 				if verdict == outOfTime {
 					return best, kept, false
 				}
 				if verdict == passes {
 					break
 				}
-				best, progress, kept = r, true, append(kept, st.name)
+				best, progress, kept = r, true, append(kept, label)
 			}
 		}
 	}

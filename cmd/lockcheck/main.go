@@ -3,8 +3,9 @@
 //
 // Exit status: 0 when every verdict is as expected (valid for a plain run),
 // 1 when a run is invalid (or a verdict is not the expected one), 2 on bad
-// input or an infrastructure error (no redis-server, an unreachable Redis, a
-// missing or corrupt run directory).
+// input, an infrastructure error (no redis-server, an unreachable Redis, a
+// missing or corrupt run directory, a history that could not be written), a
+// verdict unknown (a check out of time) or SIGINT/SIGTERM.
 package main
 
 import (
@@ -59,6 +60,7 @@ func commands() []command {
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
 		{"report", "merge nightly outputs (shards from any number of machines) into one matrix: Markdown, JSON, HTML", reportCmd},
+		{"sweep", "remove the nftables tables and temporary directories of lockcheck runs that were killed (for cron)", sweepCmd},
 		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},
 		{"version", "print lockcheck's module version, Go version and VCS revision", versionCmd},
 	}
@@ -88,7 +90,7 @@ func run(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		if sweepsAtStart[c.name] && !helpAsked(args[1:]) {
-			sweepStale(ctx, e)
+			_ = sweepStale(ctx, e) // a warning on stderr: the command goes on
 		}
 		code, err := c.run(ctx, e, args[1:])
 		if err == nil {
@@ -133,6 +135,7 @@ Examples:
   lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…
   lockcheck bench --quick
 
-Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input or infrastructure error.
+Exit status: 0 valid, 1 invalid (or an unexpected verdict), 2 bad input, infrastructure error,
+unknown verdict or interrupted.
 `)
 }

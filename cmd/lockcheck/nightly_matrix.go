@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,6 +57,32 @@ func (w *cellWalls) get(c scenario.Cell) time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.m[cellKey(c)]
+}
+
+// interruptedCells records the cells that SIGINT or SIGTERM cut short.
+type interruptedCells struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (ic *interruptedCells) mark(c scenario.Cell) {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	if ic.m == nil {
+		ic.m = map[string]bool{}
+	}
+	ic.m[cellKey(c)] = true
+}
+
+// say makes an interrupted cell's reason say so first (matrix.md, the
+// status line and matrix.json show it), once.
+func (ic *interruptedCells) say(o *scenario.Outcome) {
+	ic.mu.Lock()
+	defer ic.mu.Unlock()
+	const word = "interrupted"
+	if ic.m[cellKey(o.Cell)] && !o.OK && !strings.HasPrefix(o.Why, word) {
+		o.Why = word + " (the run or its check was stopped early; nothing was decided): " + o.Why
+	}
 }
 
 // nightlyMatrix is what one nightly run (or shard) writes into base:

@@ -60,7 +60,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
 	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 2 leases of waiting on a free lock outside faults, derived from the run's leases; plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
-	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the linearizability check (default 60s; then the verdict is unknown)")
+	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the whole check: every checker and its explanations (default 60s; then the verdict is unknown, exit 2)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt') instead of the workload's plan for the seed")
 	f.remote.add(fs)
@@ -113,7 +113,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if interrupted(ctx) {
-		reportInterrupted(e, "run", dirs)
+		reportInterrupted(e, "run", dirs, sums)
 		return exitInterrupted, nil
 	}
 	return exitFor(sums), nil
@@ -260,13 +260,16 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 	}
 	var warnings []string
 	warnings = append(warnings, res.Warnings...)
-	if interrupted(ctx) {
+	switch {
+	case res.History.End != nil && res.History.End.Interrupted:
 		warnings = append(warnings, interruptedWarning(time.Since(start), cfg.Duration))
 		markInterrupted(&res.Report)
+	case res.Report.Stopped == "interrupted":
+		warnings = append(warnings, checkInterruptedWarning(dir))
 	}
 	// (err's parts are among res.Warnings, each said once below)
 	rec := runRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: warnings}
-	sum, werr := results.WriteRun(dir, results.RunArtifacts{
+	sum, werr := results.WriteRunContext(ctx, dir, results.RunArtifacts{
 		Subject: cfg.Subject, Workload: cfg.Workload, Seed: cfg.Seed,
 		Config: rec, History: res.History, Report: res.Report, Options: res.CheckOptions,
 		HistoryPath: histPath,
@@ -280,24 +283,76 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 	if err != nil && !errors.Is(err, workloads.ErrHistoryWrite) && !errors.Is(err, workloads.ErrNemesis) {
 		return sum, dir, nil, err
 	}
-	if err != nil {
+	if err != nil && sum.Report.Verdict != model.Invalid {
 		// The run happened but not as asked: never report it as valid.
 		sum.Report.Verdict = model.Unknown
+	}
+	if sum.Report.Verdict == model.Unknown && !interrupted(ctx) {
+		fmt.Fprintf(e.stderr, "lockcheck run: %s: verdict unknown: %s\n", cfg.Subject, unknownCause(sum.Report, err))
 	}
 	return sum, dir, err, nil
 }
 
-// exitFor is 0 when every summary is valid, else 1.
+// exitFor is 1 when a summary is invalid (a violation is real whatever
+// else happened), else 2 when one is unknown (nothing was decided: a check
+// that timed out or was stopped, a history that could not be written, a
+// prefix), else 0.
 func exitFor(sums []results.Summary) int {
 	if len(sums) == 0 {
 		return exitInvalid
 	}
+	code := exitValid
 	for _, s := range sums {
-		if s.Verdict() != model.Valid {
+		switch s.Verdict() {
+		case model.Valid:
+		case model.Invalid:
 			return exitInvalid
+		default:
+			code = exitUsage
 		}
 	}
-	return exitValid
+	return code
+}
+
+// unknownCause says why a report's verdict is unknown: degraded (the run
+// happened but not as asked: its history or its faults failed), the check
+// stopped, or the first undecided checker's explanation.
+func unknownCause(rep model.Report, degraded error) string {
+	switch {
+	case errors.Is(degraded, workloads.ErrHistoryWrite):
+		return "history write failed: " + rootCause(degraded)
+	case degraded != nil:
+		return degraded.Error()
+	case rep.Stopped == "interrupted":
+		return "the check was interrupted"
+	case rep.Stopped != "":
+		return "the check " + rep.Stopped + " (--check-timeout)"
+	}
+	for _, r := range rep.Results {
+		if r.Verdict == model.Unknown {
+			return r.Checker + ": " + r.Explanation
+		}
+	}
+	return "no checker decided"
+}
+
+// rootCause is the innermost error's text ("no space left on device").
+func rootCause(err error) string {
+	for {
+		var next error
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			next = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			if es := u.Unwrap(); len(es) > 0 {
+				next = es[len(es)-1]
+			}
+		}
+		if next == nil {
+			return err.Error()
+		}
+		err = next
+	}
 }
 
 func splitList(s string) []string {

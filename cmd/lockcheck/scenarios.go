@@ -87,7 +87,7 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		return exitUsage, err
 	}
 	if interrupted(ctx) {
-		reportInterrupted(e, "run", dirs)
+		reportInterrupted(e, "run", dirs, sums)
 		return exitInterrupted, nil
 	}
 	return code, nil
@@ -183,6 +183,7 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fmt.Fprintf(e.stderr, "lockcheck nightly: %d scenarios × %d subjects × %d seeds%s into %s\n", len(scs), len(subjects), len(seeds), shardNote(shard), base)
 	quiet := &env{stdout: discard{}, stderr: discard{}}
 	walls := &cellWalls{}
+	stopped := &interruptedCells{}
 	run := func(ctx context.Context, c scenario.Cell) (model.Report, string, error) {
 		defer walls.time(c)()
 		dir := filepath.Join(base, c.Scenario.Name, c.Subject.Name+"-"+strconv.FormatInt(c.Seed, 10))
@@ -190,9 +191,13 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if err == nil && degraded != nil {
 			err = degraded
 		}
+		if interrupted(ctx) {
+			stopped.mark(c)
+		}
 		return sum.Report, dir, err
 	}
 	done := func(o scenario.Outcome) {
+		stopped.say(&o)
 		status := "as expected"
 		if o.Expect.Skip != "" {
 			status = "skipped: " + o.Expect.Skip
@@ -203,6 +208,9 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 		fmt.Fprintf(e.stderr, "  %-24s %-10s seed %d: %-8s %s\n", o.Scenario.Name, o.Subject.Name, o.Seed, o.Report.Verdict, status)
 	}
 	outs := scenario.ShardMatrix(ctx, shard, scs, subjects, seeds, run, done)
+	for i := range outs {
+		stopped.say(&outs[i])
+	}
 	m := nightlyMatrix{base: base, shard: shard, start: start, outs: outs, walls: walls, interrupted: interrupted(ctx)}
 	if err := m.write(); err != nil {
 		return exitUsage, err
@@ -214,7 +222,7 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	verr := scenario.Verdict(outs)
 	switch {
 	case interrupted(ctx):
-		reportInterrupted(e, "nightly", []string{base})
+		reportInterrupted(e, "nightly", []string{base}, nil)
 		return exitInterrupted, nil
 	case errors.Is(verr, scenario.ErrInfrastructure):
 		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)

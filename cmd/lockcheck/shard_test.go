@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,7 +16,7 @@ import (
 // with LOCKCHECK_TEST_AS_CLI=1 (shards as separate processes).
 func init() {
 	if os.Getenv("LOCKCHECK_TEST_AS_CLI") == "1" {
-		os.Exit(run(context.Background(), &env{stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:]))
+		main() // the real entry point: signals as in the binary
 	}
 }
 
@@ -28,11 +27,18 @@ var tinyNightly = []string{"nightly", "--scenarios", "no-faults,latency-short", 
 // startCLI starts the test binary as `lockcheck args…`.
 func startCLI(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "LOCKCHECK_TEST_AS_CLI=1")
+	cmd := cliCommand(t, args...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	return cmd
+}
+
+// cliCommand is the test binary as `lockcheck args…`, not started.
+func cliCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "LOCKCHECK_TEST_AS_CLI=1")
 	return cmd
 }
 

@@ -10,11 +10,29 @@ import (
 
 // sweepsAtStart are the commands that start redis-servers and firewalls:
 // before they do, they remove what killed lockcheck processes left behind.
-var sweepsAtStart = map[string]bool{"run": true, "nightly": true, "bench": true}
+var sweepsAtStart = map[string]bool{"run": true, "hunt": true, "nightly": true, "bench": true}
+
+// sweepCmd is `lockcheck sweep`: the sweep every resource-creating command
+// runs first, alone (for cron after a machine's lockcheck jobs were killed).
+func sweepCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "sweep", "sweep", "  lockcheck sweep    # from cron: remove what killed lockcheck runs left\n\n"+
+		"Removes the nftables tables and temporary directories of lockcheck processes\n"+
+		"that no longer run (named by pid and process start time, so a pid that was\n"+
+		"reused does not keep them). Exit status: 0 swept (or nothing to sweep), 2 some\n"+
+		"could not be removed.\n")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	if err := sweepStale(ctx, e); err != nil {
+		return exitUsage, nil
+	}
+	return exitValid, nil
+}
 
 // sweepStale runs faults.SweepStale (bounded to 10 s) and says on stderr
-// what it removed; a failure to sweep is a warning, never a reason to stop.
-func sweepStale(ctx context.Context, e *env) {
+// what it removed; a failure to sweep is a warning (returned), never a
+// reason for a run to stop.
+func sweepStale(ctx context.Context, e *env) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	sw, err := faults.SweepStale(ctx, "")
@@ -27,6 +45,7 @@ func sweepStale(ctx context.Context, e *env) {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "lockcheck: warning: sweeping what dead runs left: %v\n", err)
 	}
+	return err
 }
 
 // helpAsked reports whether args ask for a command's help.
