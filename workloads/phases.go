@@ -141,15 +141,6 @@ func (p *phase) claim(now time.Duration) bool {
 
 func (p *phase) done() { p.busy.Store(false) }
 
-// overrunnerHold is how long a process that is not the overrun's holder
-// holds the lock in an overrun phase: about as long as an overrun lasts past
-// its lease, so that the late unlock most likely comes while the next
-// holder still holds; a lock that lets a late unlock free that holder then
-// hands the lock to a third process while the second still works.
-func (p *phase) overrunnerHold(rng *rand.Rand) time.Duration {
-	return Range{p.over, 2*p.over + 50*time.Millisecond}.Draw(rng) // the expire window is tens of ms wide
-}
-
 // windingDown reports whether an overrun phase has no time for another
 // overrun at now: no cycle starts then, so that the last overrun's lease
 // runs out with nobody about to release (and publish) but its waiters.
@@ -230,7 +221,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 // overrunsPerPhase is about how many overruns, one after the other, an
 // overrun phase has time for: each late unlock is a chance to free the
 // next holder, and the next holder may have released already.
-const overrunsPerPhase = 8
+const overrunsPerPhase = 5
 
 // phaseWarnings says which of the plan's phases the run leaves out.
 func (r *runner) phaseWarnings() []string {

@@ -248,11 +248,8 @@ func (w *worker) cycle() {
 	}
 	for holds > 0 {
 		hold := plan.Hold.Draw(p.rng)
-		switch {
-		case storm:
+		if storm {
 			hold = 0
-		case ph != nil && ph.kind == phaseOverrun:
-			hold = max(hold, ph.overrunnerHold(p.rng))
 		}
 		if !w.section(h, lock, sectionSpec{hold: hold}) {
 			return

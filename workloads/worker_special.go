@@ -35,9 +35,11 @@ func (w *worker) special(ph *phase) {
 		if !w.section(h, lock, sectionSpec{hold: ph.hold, outage: ph.outage}) {
 			return
 		}
-	case o.Return-o.Call >= int64(lease/2):
-		// Granted late: when the server set the lease is too uncertain to
-		// tell an expiry from a slow reply. A short section instead.
+	case o.Return-o.Call >= int64(lease):
+		// Granted so late that the lease may have run out before the
+		// reply came: a short section instead. (A grant that took less
+		// only widens the Expire window; the late unlock still comes
+		// after it.)
 		if !w.section(h, lock, sectionSpec{}) {
 			return
 		}
