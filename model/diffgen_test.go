@@ -374,9 +374,6 @@ func perturb(t *rapid.T, h *History) bool {
 	case 1: // lose a record
 		h.Ops = append(h.Ops[:i], h.Ops[i+1:]...)
 	case 2: // an answer becomes unknown (the process's last op only)
-		if o.Kind != Acquire && o.Kind != Release {
-			return false // an Expire is always ok; see Op.Kind
-		}
 		o.Outcome, o.Deadline = Info, o.Return+int64(rapid.IntRange(0, 30).Draw(t, "newDeadline"))
 	case 3: // move the op in time
 		d := int64(rapid.IntRange(-40, 40).Draw(t, "shift"))
