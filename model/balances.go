@@ -87,8 +87,8 @@ func (b *balances) apply(in *stepInput) (int64, bool) {
 		b.drop(p)
 		b.expiring[p] = max(b.expiring[p], in.deadline)
 	}
-	if in.outcome != Info && in.kind != Abandon {
-		return 0, false
+	if (in.outcome != Info || in.kind == Expire) && in.kind != Abandon {
+		return 0, false // not a retirement (an Expire never is)
 	}
 	lease, expired := b.expired[p]
 	expired = expired && inWindow

@@ -58,7 +58,7 @@ func bruteOps(h *History, lock string, opts Options) []bruteOp {
 	}
 	for i := range h.Ops { // retired on another lock: retired on this one too
 		o := &h.Ops[i]
-		if o.Lock != lock && procs[o.Process] && (o.Outcome == Info || o.Kind == Abandon) && o.Kind != Section {
+		if o.Lock != lock && procs[o.Process] && (o.Outcome == Info || o.Kind == Abandon) && o.Kind != Section && o.Kind != Expire {
 			out = append(out, bruteOp{kind: Abandon, p: o.Process, call: o.Call, deadline: deadline(o)})
 		}
 	}

@@ -133,3 +133,27 @@ func TestCancelledReentrantAcquireMayFail(t *testing.T) {
 		t.Fatalf("not cancelled: verdict %s", v)
 	}
 }
+
+// An Expire is the server's act: whatever its recorded outcome, it never
+// retires its process (Validate lets the process go on). An Expire recorded
+// as info once counted as retiring p1 on its other locks, at an instant its
+// own release of L1 overlaps: the splitter applied the retirement first,
+// took p1's count to -1 and then, after p1's next grant, to 0 while p1
+// held, and cut there.
+func TestExpireRecordedAsInfoRetiresNobody(t *testing.T) {
+	h := hist(
+		acq(1, "L1", 0, 1, OK),
+		Op{Process: 1, Lock: "L0", Kind: Expire, Call: 10, Return: 12, Outcome: Info},
+		rel(1, "L1", 11, 13, OK),
+		acq(1, "L1", 2000, 2001, OK),
+		try(3, "L1", 2002, 2003, Fail),
+		rel(1, "L1", 2004, 2005, OK),
+	)
+	if err := h.Validate(); err != nil {
+		t.Fatalf("Validate: %v", err)
+	}
+	if v, _ := checkBrute(t, h, Options{}); v != Valid {
+		t.Fatalf("verdict %s", v)
+	}
+	checkSplitEqualsWhole(t, h, Options{})
+}

@@ -99,7 +99,7 @@ func (g *generator) newProc() int { g.next++; return g.next - 1 }
 // step advances the clock, lets leases run out, and has one idle process
 // act on one lock.
 func (g *generator) step() {
-	if g.nearExpiry() {
+	if g.nearExpiry() || g.nearVanish() {
 		return
 	}
 	gap := int64(rapid.IntRange(1, 20).Draw(g.t, "gap"))
@@ -145,6 +145,35 @@ func (g *generator) nearExpiry() bool {
 		s.busy = ret
 		g.release(si, l, Op{Process: s.id, Lock: l.name, Call: call, Return: ret})
 		return true
+	}
+	return false
+}
+
+// nearVanish sometimes has a process try a lock right around the instant
+// the last retired hold on it vanishes (often exactly at its bound).
+func (g *generator) nearVanish() bool {
+	if rapid.IntRange(0, 5).Draw(g.t, "nearVanish") != 0 {
+		return false
+	}
+	for _, l := range g.locks {
+		last := int64(-1)
+		for _, e := range l.retired {
+			last = max(last, e)
+		}
+		at := last + int64(rapid.IntRange(-2, 1).Draw(g.t, "aroundVanish"))
+		if last < 0 || at <= g.now {
+			continue
+		}
+		for si, s := range g.slots {
+			if s.busy < at && s.id != l.owner {
+				g.now = at
+				g.flush(at)
+				call, ret := g.interval(s)
+				g.slots[si].busy = ret
+				g.acquire(si, l, Op{Process: s.id, Lock: l.name, Call: call, Return: ret})
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -327,9 +356,9 @@ func (g *generator) retire(si int, deadline int64, on *gtLock, extra int64) {
 		if l.expiry != 0 {
 			bound = min(bound, l.expiry) // the explicit lease runs out on its own
 		}
-		e := g.now
-		if bound > g.now {
-			e += int64(rapid.IntRange(0, int(bound-g.now)).Draw(g.t, "vanish"))
+		e := max(g.now, bound) // often exactly at the bound
+		if bound > g.now && rapid.IntRange(0, 2).Draw(g.t, "vanishAtBound") != 0 {
+			e = g.now + int64(rapid.IntRange(0, int(bound-g.now)).Draw(g.t, "vanish"))
 		}
 		l.retired = append(l.retired, e)
 		l.owner, l.count, l.maxLease, l.expiry = -1, 0, 0, 0
@@ -374,9 +403,6 @@ func perturb(t *rapid.T, h *History) bool {
 	case 1: // lose a record
 		h.Ops = append(h.Ops[:i], h.Ops[i+1:]...)
 	case 2: // an answer becomes unknown (the process's last op only)
-		if o.Kind != Acquire && o.Kind != Release {
-			return false // an Expire is always ok; see Op.Kind
-		}
 		o.Outcome, o.Deadline = Info, o.Return+int64(rapid.IntRange(0, 30).Draw(t, "newDeadline"))
 	case 3: // move the op in time
 		d := int64(rapid.IntRange(-40, 40).Draw(t, "shift"))

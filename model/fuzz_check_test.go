@@ -53,8 +53,7 @@ const fuzzMaxOps = 8
 //
 // Ops of one process never overlap (its next op is called after its last
 // returned) and a slot whose process was retired (info, Abandon) gets a
-// fresh process, so most inputs decode to well-formed histories. Expire
-// ops are always ok (Op.Kind).
+// fresh process, so most inputs decode to well-formed histories.
 func decodeHistory(data []byte) (*History, Options) {
 	h := &History{}
 	if len(data) == 0 {
@@ -82,9 +81,7 @@ func decodeHistory(data []byte) (*History, Options) {
 		}
 		cursor += int64(b1 >> 3)
 		o.Call = cursor
-		if o.Kind == Expire {
-			o.Outcome = OK
-		} else if r, ok := lastRet[p]; ok && o.Call <= r {
+		if r, ok := lastRet[p]; ok && o.Kind != Expire && o.Call <= r {
 			o.Call = r + 1
 		}
 		o.Return = o.Call + int64(b2&63)

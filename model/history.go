@@ -114,8 +114,9 @@ func (o Op) resource() string {
 	return o.Lock
 }
 
-// retires reports whether the process is retired by this op.
-func (o Op) retires() bool { return o.Outcome == Info || o.Kind == Abandon }
+// retires reports whether the process is retired by this op. An Expire
+// never does, whatever its recorded outcome: it is the server's act.
+func (o Op) retires() bool { return o.Kind != Expire && (o.Outcome == Info || o.Kind == Abandon) }
 
 // String renders the op on one line, for explanations.
 func (o Op) String() string {
