@@ -177,13 +177,7 @@ const lostWakeUp = "no holder and no fault explains the wait: a lost wake-up"
 func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, bad []Example, count int) {
 	bounds = map[string]time.Duration{}
 	bound := func(l string, lease func(Op) int64) int64 {
-		var longest int64
-		for _, o := range h.Ops {
-			if o.Lock == l && o.Kind == Acquire {
-				longest = max(longest, lease(o))
-			}
-		}
-		b, ok := waitBound(longest, opts.OpTimeout)
+		b, ok := waitBound(longestLease(h, l, lease), opts.OpTimeout)
 		if !ok {
 			bounds[l] = -1
 			return math.MaxInt64 // no room below an op's length: not bounded
@@ -210,6 +204,13 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 // through one continuous stretch of free lock longer than opts.FreeWait.
 func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
 	bound := func(string, func(Op) int64) int64 { return int64(opts.FreeWait) }
+	return checkStretches(h, opts, bound, lostWakeUp)
+}
+
+// checkStretches flags acquires (granted or given up) that waited through
+// one continuous stretch of free lock longer than bound(lock); cause says
+// what that means.
+func checkStretches(h *History, opts Options, bound func(string, func(Op) int64) int64, cause string) (count int, bad []Example) {
 	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
 		stretch := longestUncovered(o.Call, o.Return, covers)
 		if stretch <= bound {
@@ -217,12 +218,23 @@ func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
 		}
 		count++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp,
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: cause,
 				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
-					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), opts.FreeWait)})
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), time.Duration(bound))})
 		}
 	})
 	return count, bad
+}
+
+// longestLease is the longest lease (lease(o)) among the acquires of lock l.
+func longestLease(h *History, l string, lease func(Op) int64) int64 {
+	var longest int64
+	for _, o := range h.Ops {
+		if o.Lock == l && o.Kind == Acquire {
+			longest = max(longest, lease(o))
+		}
+	}
+	return longest
 }
 
 // waitBound is the derived bound on an acquire's waiting on a free lock,

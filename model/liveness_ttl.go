@@ -25,27 +25,10 @@ func checkTTLStretches(h *History, opts Options) (bounds map[string]time.Duratio
 	}
 	bounds = map[string]time.Duration{}
 	bound := func(l string, lease func(Op) int64) int64 {
-		var longest int64
-		for _, o := range h.Ops {
-			if o.Lock == l && o.Kind == Acquire {
-				longest = max(longest, lease(o))
-			}
-		}
-		bounds[l] = time.Duration(longest) + slack
+		bounds[l] = time.Duration(longestLease(h, l, lease)) + slack
 		return int64(bounds[l])
 	}
-	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
-		stretch := longestUncovered(o.Call, o.Return, covers)
-		if stretch <= bound {
-			return
-		}
-		count++
-		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp + " not recovered within the TTL",
-				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s: a lease and the slack)",
-					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), time.Duration(bound))})
-		}
-	})
+	count, bad = checkStretches(h, opts, bound, lostWakeUp+", not recovered within the TTL (one lease and the slack)")
 	return bounds, count, bad
 }
 
