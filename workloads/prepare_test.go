@@ -135,3 +135,41 @@ func stopTheWorld(d time.Duration) {
 	_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 	_ = cont.Wait()
 }
+
+// A redis-server that does not answer (here frozen) is a hiccup window too,
+// and while it lasts info ops are held back as during a fault.
+func TestStarvedRedisIsAHiccup(t *testing.T) {
+	s := startRedis(t)
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	var buf bytes.Buffer
+	rec, err := model.NewRecorder(&buf, model.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{rec: rec, base: time.Now(), rdbs: []redis.UniversalClient{rdb}}
+	r.tracker = newFaultTracker(r)
+	hc := watchHiccups(r)
+	defer hc.stop()
+	if err := syscall.Kill(s.PID(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(r.tracker.names()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	held := len(r.tracker.names()) > 0
+	time.Sleep(200 * time.Millisecond) // the server stays frozen a while
+	if err := syscall.Kill(s.PID(), syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	for len(rec.History().Faults) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !held {
+		t.Error("no fault was on while redis-server was frozen")
+	}
+	if fs := rec.History().Faults; len(fs) == 0 || fs[0].Name != HiccupFault || fs[0].End-fs[0].Start < int64(200*time.Millisecond) {
+		t.Fatalf("hiccup windows %+v", fs)
+	}
+}
