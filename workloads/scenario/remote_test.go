@@ -32,7 +32,7 @@ func TestRemotePartitionThroughToxiproxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.History.Faults) == 0 || res.History.Faults[0].Name != "proxy-blackhole" {
+	if fs := injected(res.History); len(fs) == 0 || fs[0].Name != "proxy-blackhole" {
 		t.Fatalf("fault windows %+v, want proxy black holes", res.History.Faults)
 	}
 	subj, _ := workloads.Subjects.Lookup("reentrant")

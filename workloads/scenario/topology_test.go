@@ -44,7 +44,7 @@ func TestClusterNoFaultsFair(t *testing.T) {
 
 func TestSentinelFailoverHeldDetected(t *testing.T) {
 	res := runScenario(t, "sentinel-failover-held", "reentrant", 1)
-	if len(res.History.Faults) != 1 || res.History.Faults[0].Name != "sentinel-kill-master" {
+	if fs := injected(res.History); len(fs) != 1 || fs[0].Name != "sentinel-kill-master" {
 		t.Fatalf("fault windows %+v, want one sentinel-kill-master", res.History.Faults)
 	}
 	expectMet(t, "sentinel-failover-held", "reentrant", res)
@@ -52,7 +52,7 @@ func TestSentinelFailoverHeldDetected(t *testing.T) {
 
 func TestRedlockRestartEmptyDetected(t *testing.T) {
 	res := runScenario(t, "redlock-restart-empty", "redlock", 1)
-	if len(res.History.Faults) == 0 {
+	if len(injected(res.History)) == 0 {
 		t.Fatal("no fault window recorded")
 	}
 	expectMet(t, "redlock-restart-empty", "redlock", res)
