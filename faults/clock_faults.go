@@ -8,17 +8,23 @@ import (
 	"time"
 )
 
-// Clock faults move the wall clocks of processes that run through the clock
-// shim (a Server started with ServerConfig.ClockShim, or a driver process
-// given a Clock's Env). Monotonic clocks never move. Every clock fault's
+// Clock faults move wall clocks: those of processes that run through the
+// clock shim (a Clock: a Server started with ServerConfig.ClockShim, or a
+// driver process given a Clock's Env), or in-process ones (any Offsetter,
+// such as impl.OffsetClock). Monotonic clocks never move. Every clock fault's
 // Stop puts its clocks back at offset 0 (real time) and is idempotent; a
 // crash of lockcheck is healed by SweepStale at the next start.
+
+// Offsetter is a clock whose offset from real time can be set.
+type Offsetter interface {
+	Set(d time.Duration)
+}
 
 // ClockJump returns a fault that moves every clock by d at once (Start)
 // and back to real time (Stop): d > 0 jumps ahead, so Redis expires keys
 // early (a lease ends before its holder's clock says so); d < 0 jumps back,
 // so keys outlive their TTL. target names the clocks' owner in the window.
-func ClockJump(clocks []*Clock, target string, d time.Duration) Fault {
+func ClockJump(clocks []Offsetter, target string, d time.Duration) Fault {
 	return &fault{
 		name: "clock-jump", target: fmt.Sprintf("%s %+v", target, d),
 		start: func(context.Context) error { return setClocks(clocks, d) },
@@ -28,7 +34,7 @@ func ClockJump(clocks []*Clock, target string, d time.Duration) Fault {
 
 // ClockSkew returns a fault that sets clocks[i] to offsets[i] (Start), each
 // clock its own fixed offset, and heals them all (Stop).
-func ClockSkew(clocks []*Clock, target string, offsets []time.Duration) Fault {
+func ClockSkew(clocks []Offsetter, target string, offsets []time.Duration) Fault {
 	return &fault{
 		name: "clock-skew", target: fmt.Sprintf("%s %v", target, offsets),
 		start: func(context.Context) error {
@@ -47,7 +53,7 @@ func ClockSkew(clocks []*Clock, target string, offsets []time.Duration) Fault {
 // ClockStrobe returns a fault that flips every clock between offsets a and
 // b every period (Start sets a at once) until Stop, which stops the flipping
 // goroutine, waits for it and heals the clocks.
-func ClockStrobe(clocks []*Clock, target string, a, b, period time.Duration) Fault {
+func ClockStrobe(clocks []Offsetter, target string, a, b, period time.Duration) Fault {
 	return moving("clock-strobe", fmt.Sprintf("%s %+v/%+v every %v", target, a, b, period), clocks, period,
 		func(n int, _ time.Duration) time.Duration {
 			if n%2 == 0 {
@@ -60,7 +66,7 @@ func ClockStrobe(clocks []*Clock, target string, a, b, period time.Duration) Fau
 // ClockDrift returns a fault under which every clock runs fast (rate > 0)
 // or slow (rate < 0) by rate seconds per second: the offset grows from 0
 // at Start, updated every tick, until Stop heals the clocks.
-func ClockDrift(clocks []*Clock, target string, rate float64, tick time.Duration) Fault {
+func ClockDrift(clocks []Offsetter, target string, rate float64, tick time.Duration) Fault {
 	return moving("clock-drift", fmt.Sprintf("%s %+.3f s/s", target, rate), clocks, tick,
 		func(_ int, elapsed time.Duration) time.Duration {
 			return time.Duration(rate * float64(elapsed))
@@ -70,7 +76,7 @@ func ClockDrift(clocks []*Clock, target string, rate float64, tick time.Duration
 // moving is a fault whose clocks are set to offset(n, elapsed) at Start
 // (n 0) and every tick after (n 1, 2, ...) by a goroutine that Stop ends
 // and waits for.
-func moving(name, target string, clocks []*Clock, tick time.Duration, offset func(n int, elapsed time.Duration) time.Duration) Fault {
+func moving(name, target string, clocks []Offsetter, tick time.Duration, offset func(n int, elapsed time.Duration) time.Duration) Fault {
 	var (
 		mu   sync.Mutex
 		quit chan struct{}
@@ -119,13 +125,13 @@ func moving(name, target string, clocks []*Clock, tick time.Duration, offset fun
 }
 
 // setClocks sets every clock to d.
-func setClocks(clocks []*Clock, d time.Duration) error {
+func setClocks(clocks []Offsetter, d time.Duration) error {
 	if len(clocks) == 0 {
 		return errors.New("clock fault: no clocks (is the server run through the clock shim?)")
 	}
 	for _, c := range clocks {
 		if c == nil {
-			return errors.New("clock fault: a nil clock (is the server run through the clock shim?)")
+			return errors.New("clock fault: a nil clock")
 		}
 		c.Set(d)
 	}

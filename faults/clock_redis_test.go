@@ -85,7 +85,7 @@ func TestClockShimRedisNoCrash(t *testing.T) {
 	rdb := redistest.Client(t, s)
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	f := faults.ClockStrobe([]*faults.Clock{s.Clock()}, "server", -3*time.Second, 3*time.Second, 2*time.Millisecond)
+	f := faults.ClockStrobe([]faults.Offsetter{s.Clock()}, "server", -3*time.Second, 3*time.Second, 2*time.Millisecond)
 	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

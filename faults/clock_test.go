@@ -107,7 +107,7 @@ func TestClockFaultsHeal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	clocks := []*Clock{a, b}
+	clocks := []Offsetter{a, b}
 	cases := []struct {
 		f    Fault
 		seen func() bool // polled while the fault is on
