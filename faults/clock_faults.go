@@ -137,3 +137,41 @@ func setClocks(clocks []Offsetter, d time.Duration) error {
 	}
 	return nil
 }
+
+// ClockJumpSlewed is ClockJump whose Stop does not jump back but slews the
+// clocks back to real time at slew seconds per second (as NTP corrects a
+// clock), returning when they are healed or ctx ends (then it heals them at
+// once and reports ctx's error). Healing a backward jump at once would be a
+// forward jump, which expires keys early: slewing at no more than 1 s/s
+// (the clock at most twice as fast) takes at most half of any remaining TTL
+// per renewal period and so breaks no lease that renews at lease/3.
+func ClockJumpSlewed(clocks []Offsetter, target string, d time.Duration, slew float64) Fault {
+	const tick = 10 * time.Millisecond
+	return &fault{
+		name: "clock-jump", target: fmt.Sprintf("%s %+v (healed at %.2f s/s)", target, d, slew),
+		start: func(context.Context) error { return setClocks(clocks, d) },
+		stop: func(ctx context.Context) error {
+			if slew <= 0 {
+				return errors.Join(fmt.Errorf("clock-jump: slew %v, want > 0", slew), setClocks(clocks, 0))
+			}
+			heal := time.Duration(float64(d.Abs()) / slew)
+			begin := time.Now()
+			t := time.NewTicker(tick)
+			defer t.Stop()
+			for {
+				left := heal - time.Since(begin)
+				if left <= 0 {
+					return setClocks(clocks, 0)
+				}
+				if err := setClocks(clocks, time.Duration(float64(d)*float64(left)/float64(heal))); err != nil {
+					return err
+				}
+				select {
+				case <-ctx.Done():
+					return errors.Join(ctx.Err(), setClocks(clocks, 0))
+				case <-t.C:
+				}
+			}
+		},
+	}
+}

@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,6 +117,7 @@ func TestClockFaultsHeal(t *testing.T) {
 		{ClockSkew(clocks, "both", []time.Duration{-time.Second, time.Second}), func() bool { return a.Offset() == -time.Second && b.Offset() == time.Second }},
 		{ClockStrobe(clocks, "both", -time.Second, time.Second, time.Millisecond), func() bool { return a.Offset() == time.Second }},
 		{ClockDrift(clocks, "both", 10, time.Millisecond), func() bool { return a.Offset() > 100*time.Millisecond }},
+		{ClockJumpSlewed(clocks, "both", -50*time.Millisecond, 1), func() bool { return a.Offset() == -50*time.Millisecond }},
 	}
 	for _, tc := range cases {
 		var windows []Window
@@ -138,6 +140,48 @@ func TestClockFaultsHeal(t *testing.T) {
 		}
 		if len(windows) != 1 || windows[0].Name != tc.f.Name() || windows[0].Err != "" {
 			t.Errorf("%s: windows %+v", tc.f.Name(), windows)
+		}
+	}
+}
+
+// A slewed heal moves the clock back gradually and never past real time.
+func TestClockJumpSlewedHeal(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	c, err := NewClock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f := ClockJumpSlewed([]Offsetter{c}, "c", -200*time.Millisecond, 1)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	begin := time.Now()
+	go func() { done <- f.Stop(ctx) }()
+	var seen []time.Duration
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(begin); took < 190*time.Millisecond {
+				t.Errorf("heal of 200 ms at 1 s/s took %v", took)
+			}
+			if c.Offset() != 0 {
+				t.Errorf("offset %v after the heal", c.Offset())
+			}
+			if !slices.IsSorted(seen) || len(seen) < 3 || seen[len(seen)-1] > 0 {
+				t.Errorf("offsets seen during the heal: %v, want a few, rising to no more than 0", seen)
+			}
+			return
+		default:
+			if len(seen) == 0 || seen[len(seen)-1] != c.Offset() {
+				seen = append(seen, c.Offset())
+			}
+			time.Sleep(time.Millisecond)
 		}
 	}
 }
