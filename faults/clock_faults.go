@@ -26,7 +26,7 @@ type Offsetter interface {
 // so keys outlive their TTL. target names the clocks' owner in the window.
 func ClockJump(clocks []Offsetter, target string, d time.Duration) Fault {
 	return &fault{
-		name: "clock-jump", target: fmt.Sprintf("%s %+v", target, d),
+		name: "clock-jump", target: target + " " + signed(d),
 		start: func(context.Context) error { return setClocks(clocks, d) },
 		stop:  func(context.Context) error { return setClocks(clocks, 0) },
 	}
@@ -54,7 +54,7 @@ func ClockSkew(clocks []Offsetter, target string, offsets []time.Duration) Fault
 // b every period (Start sets a at once) until Stop, which stops the flipping
 // goroutine, waits for it and heals the clocks.
 func ClockStrobe(clocks []Offsetter, target string, a, b, period time.Duration) Fault {
-	return moving("clock-strobe", fmt.Sprintf("%s %+v/%+v every %v", target, a, b, period), clocks, period,
+	return moving("clock-strobe", fmt.Sprintf("%s %s/%s every %v", target, signed(a), signed(b), period), clocks, period,
 		func(n int, _ time.Duration) time.Duration {
 			if n%2 == 0 {
 				return a
@@ -148,7 +148,7 @@ func setClocks(clocks []Offsetter, d time.Duration) error {
 func ClockJumpSlewed(clocks []Offsetter, target string, d time.Duration, slew float64) Fault {
 	const tick = 10 * time.Millisecond
 	return &fault{
-		name: "clock-jump", target: fmt.Sprintf("%s %+v (healed at %.2f s/s)", target, d, slew),
+		name: "clock-jump", target: fmt.Sprintf("%s %s (healed at %.2f s/s)", target, signed(d), slew),
 		start: func(context.Context) error { return setClocks(clocks, d) },
 		stop: func(ctx context.Context) error {
 			if slew <= 0 {
@@ -174,4 +174,12 @@ func ClockJumpSlewed(clocks []Offsetter, target string, d time.Duration, slew fl
 			}
 		},
 	}
+}
+
+// signed renders d with its sign: +3s, -250ms.
+func signed(d time.Duration) string {
+	if d >= 0 {
+		return "+" + d.String()
+	}
+	return d.String()
 }
