@@ -73,15 +73,21 @@ func clockScenarios() []Scenario {
 				return []faults.Fault{f}, sched, err
 			},
 		},
-		{
-			Name: "fair-clock-skew", Safe: true,
-			Doc: "each client's clock skewed by a fixed offset drawn from ±45% of the fair lock's queue timeout (5 min), so that any two differ by less than it, " +
-				"for most of the run; blocking acquires only (a TryLock's queue timeout is its wait): FIFO must hold and no waiter be lost",
-			Plan: blockingPlan(), Duration: 6 * time.Second, Topology: WithClientClocks(SingleServer(faults.PersistNone)), Skip: skipUnclocked,
-			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
-				return []faults.Fault{clientSkew(w, 0.45*float64(impl.DefaultThreadWaitTime))},
-					faults.Schedule{{At: 500 * time.Millisecond, Duration: w.Duration - 1500*time.Millisecond}}, nil
-			},
+		fairClockSkew(),
+	}
+}
+
+// fairClockSkew skews every client's clock by its own fixed offset, all
+// within ±45% of the fair lock's queue timeout.
+func fairClockSkew() Scenario {
+	return Scenario{
+		Name: "fair-clock-skew", Safe: true,
+		Doc: "each client's clock skewed by a fixed offset drawn from ±45% of the fair lock's queue timeout (5 min), so that any two differ by less than it, " +
+			"for most of the run; blocking acquires only (a TryLock's queue timeout is its wait): FIFO must hold and no waiter be lost",
+		Plan: blockingPlan(), Duration: 6 * time.Second, Topology: WithClientClocks(SingleServer(faults.PersistNone)), Skip: skipUnclocked,
+		Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+			return []faults.Fault{clientSkew(w, 0.45*float64(impl.DefaultThreadWaitTime))},
+				faults.Schedule{{At: 500 * time.Millisecond, Duration: w.Duration - 1500*time.Millisecond}}, nil
 		},
 	}
 }
@@ -188,4 +194,27 @@ func clientSkew(w World, bound float64) faults.Fault {
 		offs[i] = time.Duration((2*w.Rand.Float64() - 1) * bound).Round(time.Millisecond)
 	}
 	return faults.ClockSkew(w.Env.clientOffsetters(), "clients", offs)
+}
+
+// skipRemoteServerClock is why the server-clock scenarios cannot run
+// against a deployment given by address.
+const skipRemoteServerClock = "lockcheck cannot move a remote server's clock: the clock shim needs a redis-server that lockcheck starts"
+
+// remoteClockScenarios are the clock scenarios against a deployment given by
+// address: client skew applies; server clocks cannot move, so that scenario
+// is listed with the reason it skips.
+func remoteClockScenarios(top Topology) []Scenario {
+	fair := fairClockSkew()
+	return []Scenario{
+		{
+			Name: "remote-clock-jump", Safe: false,
+			Doc:  "clock-jump-forward against the given deployment: skipped (" + skipRemoteServerClock + ")",
+			Plan: heldPlan(), Duration: 6 * time.Second, Topology: top,
+			Skip: func(workloads.Subject) string { return skipRemoteServerClock },
+		},
+		{
+			Name: "remote-fair-clock-skew", Safe: true, Doc: fair.Doc + "; against the given deployment",
+			Plan: fair.Plan, Duration: fair.Duration, Topology: WithClientClocks(top), Skip: skipUnclocked, Faults: fair.Faults,
+		},
+	}
 }
