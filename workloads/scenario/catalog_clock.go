@@ -60,7 +60,7 @@ func clockScenarios() []Scenario {
 		},
 		{
 			Name: "redlock-clock-jump", Safe: false,
-			Doc: "RedLock on 3 independent nodes, Kleppmann's clock counterexample: node 2 unreachable (SIGSTOP, 700 ms) so a grant rests on {0,1}; " +
+			Doc: "RedLock on 3 independent nodes, Kleppmann's clock counterexample: node 2 unreachable (SIGSTOP) until a grant rests on {0,1} (at most 700 ms); " +
 				"node 1's clock jumps 3 s ahead and its key expires; node 2 returns and {1,2} grant the lock again (3 times per run)",
 			Plan: heldPlan(), Duration: 9 * time.Second, Topology: ShimmedRedlockTopology(3), Skip: skipOnNodes, LossyFaults: clockLossy,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
@@ -156,10 +156,12 @@ func jumpBackward(w World) ([]faults.Fault, faults.Schedule, error) {
 }
 
 // redlockClockJump is redlockAmnesia with a forward clock jump on node 1
-// in place of its restart: node 2 is paused for unreachable, then node 1's
-// clock jumps ClockJump ahead (its key expires) and node 2 resumes. Stop
-// heals node 1's clock (a backward jump: keys outlive their TTL, never the
-// reverse) and makes sure node 2 runs.
+// in place of its restart: node 2 is paused; once a grant is made while it
+// is unreachable (after 100 ms, so that attempts it answered before the
+// pause are settled; at most unreachable), node 1's clock jumps ClockJump
+// ahead (its key expires) and node 2 resumes, while that holder is still
+// in its section. Stop heals node 1's clock (a backward jump: keys outlive
+// their TTL, never the reverse) and makes sure node 2 runs.
 func redlockClockJump(w World, unreachable time.Duration) (faults.Fault, error) {
 	if w.Env.Nodes == nil || len(w.Env.Nodes.Servers) < 3 {
 		return nil, errors.New("scenario: this scenario needs the redlock topology with at least 3 nodes")
@@ -171,8 +173,14 @@ func redlockClockJump(w World, unreachable time.Duration) (faults.Fault, error) 
 			if err := s[2].Pause(); err != nil {
 				return err
 			}
-			if err := sleepCtx(ctx, unreachable); err != nil {
+			if err := sleepCtx(ctx, 100*time.Millisecond); err != nil {
 				return errors.Join(err, s[2].Resume())
+			}
+			g0, deadline := w.Holders.Grants(), time.Now().Add(unreachable)
+			for w.Holders.Grants() == g0 && time.Now().Before(deadline) {
+				if err := sleepCtx(ctx, time.Millisecond); err != nil {
+					return errors.Join(err, s[2].Resume())
+				}
 			}
 			err := jump.Start(ctx)
 			return errors.Join(err, s[2].Resume())
