@@ -30,7 +30,7 @@ func clockScenarios() []Scenario {
 		{
 			Name: "clock-strobe", Safe: true,
 			Doc: "redis-server's clock strobes between −250 ms and +250 ms every 5 ms, for 0.5–1 s at a time, during the contended workload: " +
-				"less than the third of a lease that a watchdog renewal leaves in hand",
+				"a 500 ms swing, half of the 1 s that a watchdog renewal (every third of the 1.5 s lease) leaves in hand",
 			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: ShimmedServer(faults.PersistNone),
 			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
 				return faults.ClockStrobe(c, target, -250*time.Millisecond, 250*time.Millisecond, 5*time.Millisecond)
