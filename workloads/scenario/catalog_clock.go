@@ -18,10 +18,10 @@ import (
 // or outlives its lease by that much (backward).
 const ClockJump = 3 * time.Second
 
-// clockLossy are the lossy faults of the forward clock-jump scenarios: a
-// forward jump makes Redis expire the locks it holds, as a restart
-// without persistence forgets them.
-var clockLossy = append(slices.Clone(model.DefaultLossyFaults), "clock-jump")
+// clockLossy are the lossy faults of the clock scenarios that move a
+// server's clock forward: a forward jump (or a fast clock) makes Redis
+// expire the locks it holds, as a restart without persistence forgets them.
+var clockLossy = append(slices.Clone(model.DefaultLossyFaults), "clock-jump", "clock-drift")
 
 // clockScenarios are the clock-fault scenarios (issue 23): server clocks
 // through the LD_PRELOAD shim, client clocks in process (impl.Clock).
@@ -56,6 +56,16 @@ func clockScenarios() []Scenario {
 			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
 				return faults.ClockJump(c, target, ClockJump)
 			}, faults.Span{Min: ms(700), Max: ms(1200)}, faults.Span{Min: ms(500), Max: ms(800)}),
+			Expect: clockForwardExpect,
+		},
+		{
+			Name: "clock-drift", Safe: false,
+			Doc: "redis-server's clock runs 5× fast (drift +4 s/s) for 0.6–1 s at a time while locks are held: a 1.5 s lease lasts 0.3 s, " +
+				"less than the 0.5 s between watchdog renewals, so holds in sections of 100–350 ms expire under their holders",
+			Plan: heldPlan(), Duration: 6 * time.Second, Topology: ShimmedServer(faults.PersistNone), LossyFaults: clockLossy,
+			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
+				return faults.ClockDrift(c, target, 4, 5*time.Millisecond)
+			}, faults.Span{Min: ms(600), Max: ms(1000)}, faults.Span{Min: ms(600), Max: ms(1000)}),
 			Expect: clockForwardExpect,
 		},
 		{
