@@ -74,4 +74,4 @@ bench: deps build
 	./bin/lockcheck bench $(if $(QUICK),--quick,--record)
 
 clean:
-	rm -rf bin
+	rm -rf bin faults/clockshim/libclockshim.so
