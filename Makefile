@@ -19,6 +19,7 @@ deps:
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
+	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	if [ -n "$$missing" ]; then \
 	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
@@ -31,7 +32,9 @@ deps:
 	  [ -d "$$dir/node_modules" ] && [ ! "$$lock" -nt "$$dir/node_modules" ] && continue; \
 	  echo "installing the npm packages of $$dir ..." >&2; \
 	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
-	done
+	done; \
+	shim=faults/clockshim; \
+	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
@@ -88,4 +91,4 @@ bench: deps build
 	./bin/lockcheck bench $(if $(QUICK),--quick,--record)
 
 clean:
-	rm -rf bin
+	rm -rf bin faults/clockshim/libclockshim.so

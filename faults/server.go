@@ -86,6 +86,11 @@ type ServerConfig struct {
 	// set requirepass itself (Sentinel does, see StartSentinel); Password
 	// then only tells Options what to authenticate with.
 	Password string
+	// ClockShim runs the server through the clock shim on a Clock of its
+	// own (Server.Clock), created at start, kept across restarts and
+	// removed by Close: clock faults move its wall clock, which is what
+	// Redis expires keys by.
+	ClockShim bool
 }
 
 // Server is a redis-server process started and owned by lockcheck. It binds a
@@ -96,6 +101,7 @@ type ServerConfig struct {
 type Server struct {
 	cfg    ServerConfig
 	ownDir bool
+	clock  *Clock // nil without ServerConfig.ClockShim
 
 	mu     sync.Mutex
 	cmd    *exec.Cmd
@@ -130,9 +136,15 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		cfg.Password = ProcessPassword()
 	}
 	s := &Server{cfg: cfg}
+	if cfg.ClockShim {
+		if s.clock, err = NewClock(ctx); err != nil {
+			return nil, fmt.Errorf("redis-server clock: %w", err)
+		}
+	}
 	if s.cfg.Dir == "" {
 		dir, err := os.MkdirTemp("", redisDirPattern())
 		if err != nil {
+			s.removeDir()
 			return nil, fmt.Errorf("redis-server data dir: %w", err)
 		}
 		s.cfg.Dir, s.ownDir = dir, true
@@ -167,6 +179,10 @@ func (s *Server) Addr() string {
 
 // Dir is the server's data directory (its log is Dir()/redis.log).
 func (s *Server) Dir() string { return s.cfg.Dir }
+
+// Clock is the wall clock the server runs on (nil unless started with
+// ServerConfig.ClockShim).
+func (s *Server) Clock() *Clock { return s.clock }
 
 // Persistence is the server's persistence mode.
 func (s *Server) Persistence() Persistence { return s.cfg.Persistence }
@@ -254,6 +270,9 @@ func (s *Server) start(ctx context.Context) error {
 	args = append([]string{conf}, args...)
 	cmd := exec.Command(s.cfg.Bin, args...)
 	cmd.Dir = s.cfg.Dir
+	if s.clock != nil {
+		cmd.Env = append(os.Environ(), s.clock.Env()...)
+	}
 	// Own process group (so a terminal's Ctrl-C does not reach it first) and
 	// die with us if we die without cleaning up.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -424,6 +443,9 @@ func (s *Server) Close() error {
 }
 
 func (s *Server) removeDir() {
+	if s.clock != nil {
+		_ = s.clock.Close()
+	}
 	if s.ownDir {
 		_ = os.RemoveAll(s.cfg.Dir)
 	}

@@ -32,6 +32,8 @@ type Swept struct {
 	Tables []string
 	// Dirs are the temporary directories removed.
 	Dirs []string
+	// Clocks are the Clock files reset to 0 and removed (see sweepClocks).
+	Clocks []string
 }
 
 // SweepStale removes what lockcheck processes that are gone left behind
@@ -44,7 +46,8 @@ type Swept struct {
 // pid, or the one that has it started at another time — so a running
 // lockcheck's table and directories stay. (Their redis-servers died with
 // them: Pdeathsig.) Without nft or CAP_NET_ADMIN the tables are left alone
-// silently; the error reports what could not be removed. Bounded by ctx
+// silently; stale Clock files are healed and removed (sweepClocks); the
+// error reports what could not be removed. Bounded by ctx
 // (each nft call by DefaultNftTimeout when ctx has no deadline).
 func SweepStale(ctx context.Context, tmpDir string) (Swept, error) {
 	var sw Swept
@@ -82,6 +85,9 @@ func SweepStale(ctx context.Context, tmpDir string) (Swept, error) {
 		}
 		sw.Dirs = append(sw.Dirs, p)
 	}
+	clocks, clockErrs := sweepClocks(tmpDir)
+	sw.Clocks = clocks
+	errs = append(errs, clockErrs...)
 	return sw, errors.Join(errs...)
 }
 

@@ -68,7 +68,7 @@ func NewClient(rdb redis.UniversalClient, opts ...Option) *Client {
 		hub:      newHub(rdb, o.cleanupTimeout),
 		herd:     newJitter(o.jitterSeed),
 		closing:  make(chan struct{}),
-		renewals: newRenewer(o.watchdogTimeout),
+		renewals: newRenewer(o.watchdogTimeout, o.clock),
 	}
 }
 

@@ -148,7 +148,7 @@ func (l *FairLock) acquire(ctx context.Context, wait, lease time.Duration) (bool
 	try := func(ctx context.Context) (bool, time.Duration, error) {
 		since = time.Now()
 		var err error
-		r, err = l.tryOnce(ctx, wait == 0, lease, waitArg, since)
+		r, err = l.tryOnce(ctx, wait == 0, lease, waitArg, l.c.opts.clock.Now())
 		if err != nil || r.ok {
 			return r.ok, 0, err
 		}
@@ -352,7 +352,7 @@ func (l *FairLock) unlockScript(ctx context.Context, lease time.Duration) (int64
 	return l.c.unlockWithLatch(ctx, l.name, func(ctx context.Context, latch string) (int64, error) {
 		keys[4] = latch
 		return fairUnlock.Run(ctx, l.c.scripter(false), keys, unlockMessage, leaseArg, l.field,
-			time.Now().UnixMilli(), publishCommand, l.c.latchTTLMillis()).Int64()
+			l.c.opts.clock.Now().UnixMilli(), publishCommand, l.c.latchTTLMillis()).Int64()
 	})
 }
 
@@ -365,7 +365,7 @@ func (l *FairLock) ForceUnlock(ctx context.Context) (bool, error) {
 	}
 	l.hold.abandon()
 	keys := []string{l.name, l.keys[1], l.keys[2], ChannelName(l.name)}
-	n, err := fairForceUnlock.Run(ctx, l.c.rdb, keys, unlockMessage, time.Now().UnixMilli(), publishCommand).Int64()
+	n, err := fairForceUnlock.Run(ctx, l.c.rdb, keys, unlockMessage, l.c.opts.clock.Now().UnixMilli(), publishCommand).Int64()
 	return n == 1, err
 }
 

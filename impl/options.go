@@ -36,6 +36,7 @@ type options struct {
 	jitterSeeded    bool
 	syncReplicas    int           // WithSyncReplicas (synced.go)
 	syncTimeout     time.Duration // WithSyncReplicas
+	clock           Clock         // WithClock (clock.go)
 }
 
 func defaultOptions() options {
@@ -45,6 +46,7 @@ func defaultOptions() options {
 		cleanupTimeout:  DefaultCleanupTimeout,
 		unlockAttempts:  DefaultUnlockAttempts,
 		threadWaitTime:  DefaultThreadWaitTime,
+		clock:           RealClock,
 	}
 }
 

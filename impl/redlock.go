@@ -72,6 +72,7 @@ type redlockOptions struct {
 	maxDelay    time.Duration
 	cleanup     time.Duration
 	seed        uint64
+	clock       Clock // WithRedlockClock (clock.go)
 }
 
 func defaultRedlockOptions() redlockOptions {
@@ -81,6 +82,7 @@ func defaultRedlockOptions() redlockOptions {
 		minDelay:    DefaultRedlockMinRetryDelay,
 		maxDelay:    DefaultRedlockMaxRetryDelay,
 		cleanup:     DefaultRedlockCleanupTimeout,
+		clock:       RealClock,
 	}
 }
 
@@ -281,12 +283,12 @@ func (l *Redlock) attempt(ctx context.Context, lease time.Duration) (bool, error
 	l.seq++
 	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
 	leaseMS := max(lease.Milliseconds(), 1)
-	start := time.Now()
+	start := l.o.clock.Now()
 	granted, errs := l.onAll(ctx, l.o.nodeTimeout, func(ctx context.Context, n redis.Scripter) (bool, error) {
 		v, err := redlockAcquireScript.Run(ctx, n, []string{l.key}, token, leaseMS).Int64()
 		return v == 1, err
 	})
-	validity := lease - time.Since(start) - redlockDrift(lease)
+	validity := lease - l.o.clock.Now().Sub(start) - redlockDrift(lease)
 	if granted >= l.Quorum() && validity > 0 {
 		l.token, l.validUntil = token, start.Add(validity)
 		return true, nil

@@ -16,6 +16,7 @@ import (
 // goroutine it starts is waited for by close.
 type renewer struct {
 	timeout time.Duration // the watchdog timeout: the lease a renewal sets
+	clock   Clock         // judges whether a lease ran out (watchdog.validUntil)
 
 	mu      sync.Mutex
 	holds   map[*watchdog]struct{}
@@ -26,8 +27,8 @@ type renewer struct {
 	wg      sync.WaitGroup
 }
 
-func newRenewer(timeout time.Duration) *renewer {
-	return &renewer{timeout: timeout, holds: make(map[*watchdog]struct{}), kick: make(chan struct{}, 1)}
+func newRenewer(timeout time.Duration, clock Clock) *renewer {
+	return &renewer{timeout: timeout, clock: clock, holds: make(map[*watchdog]struct{}), kick: make(chan struct{}, 1)}
 }
 
 func (r *renewer) period() time.Duration { return r.timeout / 3 }
@@ -35,7 +36,8 @@ func (r *renewer) retry() time.Duration  { return max(r.timeout/12, time.Millise
 
 // add starts renewing a hold granted by a request sent at since.
 func (r *renewer) add(since time.Time, renew renewFunc, lost *lostSignal) (*watchdog, error) {
-	w := &watchdog{r: r, renew: renew, lost: lost, due: since.Add(r.period()), validUntil: since.Add(r.timeout)}
+	sent := r.clock.Now().Add(-time.Since(since)) // since, on the lease clock
+	w := &watchdog{r: r, renew: renew, lost: lost, due: since.Add(r.period()), validUntil: sent.Add(r.timeout)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -106,14 +108,15 @@ func (r *renewer) startDueLocked(now time.Time) time.Time {
 		switch {
 		case w.inflight != nil:
 		case !w.due.After(now):
-			bound := w.validUntil
-			if !bound.After(now) {
-				bound = now.Add(r.period()) // already lost: keep trying, bounded
+			sent := r.clock.Now()
+			left := w.validUntil.Sub(sent)
+			if left <= 0 {
+				left = r.period() // already lost: keep trying, bounded
 			}
-			ctx, cancel := context.WithDeadline(context.Background(), bound)
+			ctx, cancel := context.WithDeadline(context.Background(), now.Add(left))
 			w.inflight, w.cancel = make(chan struct{}), cancel
 			r.wg.Add(1)
-			go r.renewOnce(ctx, w, now)
+			go r.renewOnce(ctx, w, now, sent)
 		case next.IsZero() || w.due.Before(next):
 			next = w.due
 		}

@@ -47,7 +47,7 @@ type watchdog struct {
 
 	// Guarded by r.mu.
 	due        time.Time          // when the next renewal is due
-	validUntil time.Time          // the hold is guaranteed until then
+	validUntil time.Time          // the hold is guaranteed until then, on the renewer's clock
 	stopped    bool               // stop was called, or the hold is gone
 	inflight   chan struct{}      // non-nil while a renewal runs; closed at its end
 	cancel     context.CancelFunc // cancels the renewal in flight
@@ -83,9 +83,10 @@ func (w *watchdog) stopLocked() <-chan struct{} {
 	return w.inflight
 }
 
-// renewOnce runs one renewal of w sent at sent (bounded by ctx) and
-// schedules the next one from its answer.
-func (r *renewer) renewOnce(ctx context.Context, w *watchdog, sent time.Time) {
+// renewOnce runs one renewal of w sent at sent (bounded by ctx; leaseSent
+// is the same moment on the renewer's clock) and schedules the next one
+// from its answer.
+func (r *renewer) renewOnce(ctx context.Context, w *watchdog, sent, leaseSent time.Time) {
 	defer r.wg.Done()
 	held, err := w.renew(ctx)
 	r.mu.Lock()
@@ -104,10 +105,10 @@ func (r *renewer) renewOnce(ctx context.Context, w *watchdog, sent time.Time) {
 		w.stopLocked()
 		return
 	default:
-		w.validUntil = sent.Add(r.timeout)
+		w.validUntil = leaseSent.Add(r.timeout)
 		w.due = sent.Add(r.period())
 	}
-	if !time.Now().Before(w.validUntil) {
+	if !r.clock.Now().Before(w.validUntil) {
 		w.lost.mark()
 	}
 	r.kickLocked(w.due)

@@ -46,7 +46,7 @@ func (e holdEnd) ended() bool { return e.lost != nil || e.lease }
 func (e holdEnd) verdict() string {
 	switch {
 	case e.lost != nil:
-		return e.how + ": expected under that fault (a restart without persistence, or an asynchronous failover, forgets locks)"
+		return e.how + ": expected under that fault (a restart without persistence or an asynchronous failover forgets locks, a forward clock jump or a fast clock expires them)"
 	case e.lease && e.faulted:
 		return e.how + ": expected under the overlapping fault (a lease-based lock is not a mutex once a hold outlives its lease)"
 	case e.lease:

@@ -92,6 +92,10 @@ type OpenOptions struct {
 	WatchdogLease time.Duration
 	// Seed is the run's seed, for locks with random backoff or jitter.
 	Seed int64
+	// OwnerEnv, if set, is added to the environment of each driver
+	// process of an external subject (driver.Options.OwnerEnv): a clock
+	// shim per client, say.
+	OwnerEnv func(owner string) []string
 }
 
 // MakerFor returns the MakerFunc to use with opts and the watchdog lease its

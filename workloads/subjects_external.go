@@ -65,7 +65,7 @@ func (d Driver) Subject() Subject {
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
-					WatchdogLease: o.WatchdogLease, Seed: o.Seed,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv,
 				})(ctx, rdb)
 			}
 		},

@@ -42,6 +42,9 @@ func sweepStale(ctx context.Context, e *env) error {
 	if n := len(sw.Dirs); n > 0 {
 		fmt.Fprintf(e.stderr, "lockcheck: removed %d temporary directories left by lockcheck processes that are gone\n", n)
 	}
+	if n := len(sw.Clocks); n > 0 {
+		fmt.Fprintf(e.stderr, "lockcheck: reset to real time and removed %d clock-shim files left by lockcheck processes that are gone\n", n)
+	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "lockcheck: warning: sweeping what dead runs left: %v\n", err)
 	}

@@ -22,6 +22,10 @@ type Options struct {
 	Dir string
 	// Env is added to lockcheck's environment for the driver.
 	Env []string
+	// OwnerEnv, if set, is added to the environment of owner's process
+	// (after Env): per-client settings such as a clock shim's LD_PRELOAD
+	// and offset file, which skew each client's wall clock on its own.
+	OwnerEnv func(owner string) []string
 	// Name names the driver in messages ("": Command[0]).
 	Name string
 	// Capabilities are those the harness relies on (see CapReentrant, ...):
@@ -172,7 +176,7 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
-	p, err := startProc(ctx, &m.opts)
+	p, err := startProc(ctx, &m.opts, owner)
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +248,7 @@ func Probe(ctx context.Context, opts Options) (Banner, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, opts.StartTimeout)
 	defer cancel()
-	p, err := startProc(ctx, &opts)
+	p, err := startProc(ctx, &opts, "")
 	if err != nil {
 		return Banner{}, err
 	}

@@ -42,12 +42,15 @@ type proc struct {
 	killed bool
 }
 
-// startProc starts argv in a process group of its own and reads its banner
-// within ctx.
-func startProc(ctx context.Context, o *Options) (*proc, error) {
+// startProc starts argv in a process group of its own, as owner's process
+// ("" : no owner's), and reads its banner within ctx.
+func startProc(ctx context.Context, o *Options, owner string) (*proc, error) {
 	cmd := exec.Command(o.Command[0], o.Command[1:]...)
 	cmd.Dir = o.Dir
 	cmd.Env = append(cmd.Environ(), o.Env...)
+	if o.OwnerEnv != nil && owner != "" {
+		cmd.Env = append(cmd.Env, o.OwnerEnv(owner)...)
+	}
 	// Its own process group, so that stalls and crashes reach a wrapper's
 	// children too; killed with lockcheck (a stopped driver would never
 	// read the end of its input).

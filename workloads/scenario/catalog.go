@@ -152,7 +152,7 @@ func Catalog() []Scenario {
 			},
 			Expect: partitionLongExpect,
 		},
-	}, topologyScenarios()...)
+	}, append(topologyScenarios(), clockScenarios()...)...)
 }
 
 // stallPlan is short sections on one lock, so a stall request is met at

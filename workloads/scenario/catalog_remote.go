@@ -63,7 +63,7 @@ func remoteScenarios(r Remote) []Scenario {
 			Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(900)},
 		})
 	}
-	return []Scenario{
+	return append([]Scenario{
 		{
 			Name: "remote-no-faults", Safe: true, Doc: "the contended workload against the given deployment, no fault",
 			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: top,
@@ -149,7 +149,7 @@ func remoteScenarios(r Remote) []Scenario {
 				return []faults.Fault{f}, faults.Schedule{{At: 2 * time.Second, Duration: time.Second}}, nil
 			},
 		},
-	}
+	}, remoteClockScenarios(top)...)
 }
 
 // onMasters applies the Admin fault mk to every master of r (resolved when

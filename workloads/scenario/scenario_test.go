@@ -50,6 +50,7 @@ func assertHealed(t *testing.T, env *Env) {
 	if env.Server != nil && (env.Server.Paused() || !env.Server.Running()) {
 		t.Fatalf("redis-server left paused=%v running=%v", env.Server.Paused(), env.Server.Running())
 	}
+	assertClocksHealed(t, env)
 	for i, l := range env.Links {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		o := env.Server.Options()

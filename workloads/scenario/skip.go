@@ -65,6 +65,12 @@ func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
 	if base == nil {
 		base = workloads.Subjects
 	}
+	if len(e.ClientClocks) > 0 {
+		var err error
+		if base, err = e.clockedSubjects(base); err != nil {
+			return nil, err
+		}
+	}
 	if len(e.RedlockNodes) == 0 {
 		return base, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
 )
 
 // Topology builds the world of one run for clients client connections.
@@ -42,6 +43,12 @@ type Env struct {
 	RedlockNodes []string
 	// RedlockPassword is the password of the RedlockNodes ("" : none).
 	RedlockPassword string
+	// ClientClocks, if set, are the in-process clocks of the client
+	// connections (ClientClocks[i] is client i's; see WithClientClocks),
+	// and ClientShims the clock-shim clocks of their driver processes.
+	ClientClocks []*impl.OffsetClock
+	ClientShims  []*faults.Clock
+	clientOf     sync.Map // redis.UniversalClient -> int, with ClientClocks
 
 	closeOnce sync.Once
 	closers   []func() error
@@ -67,6 +74,12 @@ func (e *Env) onClose(f func() error) { e.closers = append(e.closers, f) }
 // connection, so that Dial(i) goes through Links[i] and a network fault can
 // cut one client off while the others still reach Redis.
 func SingleServer(p faults.Persistence) Topology {
+	return singleServer(faults.ServerConfig{Persistence: p})
+}
+
+// singleServer is SingleServer with the server started from cfg.
+func singleServer(cfg faults.ServerConfig) Topology {
+	p := cfg.Persistence
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		env := &Env{}
 		defer func() {
@@ -74,7 +87,7 @@ func SingleServer(p faults.Persistence) Topology {
 				_ = env.Close()
 			}
 		}()
-		s, err := faults.StartServer(ctx, faults.ServerConfig{Persistence: p})
+		s, err := faults.StartServer(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}

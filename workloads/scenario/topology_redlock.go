@@ -16,7 +16,11 @@ import (
 // deployment RedLock runs on. The "redlock" subject is bound to them; its
 // clients dial every node themselves (Dial returns a client of node 0,
 // which the RedLock ignores).
-func RedlockTopology(n int) Topology {
+func RedlockTopology(n int) Topology { return redlockTopology(n, false) }
+
+// redlockTopology is RedlockTopology, with every node run through the clock
+// shim when shim is set.
+func redlockTopology(n int, shim bool) Topology {
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		env := &Env{}
 		defer func() {
@@ -24,7 +28,7 @@ func RedlockTopology(n int) Topology {
 				_ = env.Close()
 			}
 		}()
-		nodes, err := faults.StartNodes(ctx, faults.NodesConfig{N: n, Server: faults.ServerConfig{Persistence: faults.PersistNone}})
+		nodes, err := faults.StartNodes(ctx, faults.NodesConfig{N: n, Server: faults.ServerConfig{Persistence: faults.PersistNone, ClockShim: shim}})
 		if err != nil {
 			return nil, err
 		}
