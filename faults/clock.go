@@ -13,7 +13,7 @@ import (
 
 // clockFilePattern names a Clock's file after the process that made it, so
 // that SweepStale can reset and remove a dead run's clocks.
-var clockFilePattern = func() string { return fmt.Sprintf("lockcheck-clock-%d-", os.Getpid()) }
+var clockFilePattern = func() string { return fmt.Sprintf("lockcheck-clock-%d-%d-", self().pid, self().start) }
 
 // Clock is a wall-clock offset shared with the processes that run through
 // the clock shim with its Env: they see CLOCK_REALTIME, gettimeofday and

@@ -122,11 +122,11 @@ func TestSweepStaleHealsClocks(t *testing.T) {
 	tmp := t.TempDir()
 	// The server's clock file, renamed as a dead run's (same inode: the
 	// server keeps reading it).
-	stale := filepath.Join(tmp, fmt.Sprintf("lockcheck-clock-%d-1", exitedPid(t)))
+	stale := filepath.Join(tmp, fmt.Sprintf("lockcheck-clock-%d-0-1", exitedPid(t)))
 	if err := os.Rename(s.Clock().Path(), stale); err != nil {
 		t.Fatal(err)
 	}
-	live := filepath.Join(tmp, fmt.Sprintf("lockcheck-clock-%d-2", os.Getpid()))
+	live := filepath.Join(tmp, fmt.Sprintf("lockcheck-clock-%d-%d-2", os.Getpid(), faults.SelfStart()))
 	if err := os.WriteFile(live, make([]byte, 8), 0o600); err != nil {
 		t.Fatal(err)
 	}

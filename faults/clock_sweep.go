@@ -7,7 +7,9 @@ import (
 	"regexp"
 )
 
-var staleClockRE = regexp.MustCompile(`^lockcheck-clock-(\d+)-`)
+// staleClockRE matches a Clock file's name: its owner's pid and start time
+// (owner), then CreateTemp's random part.
+var staleClockRE = regexp.MustCompile(`^lockcheck-clock-(\d+)-(\d+)-`)
 
 // sweepClocks heals and removes the Clock files in tmpDir of lockcheck
 // processes that are gone: each offset is set to 0 first, so that a process
@@ -23,7 +25,10 @@ func sweepClocks(tmpDir string) ([]string, []error) {
 	var errs []error
 	for _, e := range entries {
 		m := staleClockRE.FindStringSubmatch(e.Name())
-		if m == nil || !e.Type().IsRegular() || !pidGone(m[1]) {
+		if m == nil || !e.Type().IsRegular() {
+			continue
+		}
+		if o, ok := parseOwner(m[1], m[2]); !ok || !o.gone() {
 			continue
 		}
 		p := filepath.Join(tmpDir, e.Name())
