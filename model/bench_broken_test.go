@@ -39,6 +39,10 @@ func brokenHistory(n int) *History {
 
 // BenchmarkCheckBroken checks broken-lock histories of growing size: the
 // time per history op (ns/histop) stays flat when checking is linear.
+// Measured here (2 shared cores, -benchtime 1x/3x): when every overlap's
+// explanation rescanned the history, 0.69 s, 2.6 s, 10.4 s and 44.5 s (2.8
+// GB allocated) at 10k, 20k, 40k and 80k ops; with the index, 19 ms, 40 ms,
+// 177 ms and 281 ms (146 MB), 2-4.4 µs an op.
 func BenchmarkCheckBroken(b *testing.B) {
 	for _, n := range []int{10_000, 20_000, 40_000, 80_000} {
 		b.Run(fmt.Sprintf("ops=%d", n), func(b *testing.B) {

@@ -224,6 +224,8 @@ type History struct {
 	// still has one op per line (a caller that reorders Ops in place
 	// misleads it).
 	lines []int32
+	// faultLines is lines for Faults.
+	faultLines []int32
 }
 
 // horizon is the latest time in the history.

@@ -161,6 +161,7 @@ func (rd *reader) parse(b []byte) error {
 			return rd.invalid(err)
 		}
 		rd.h.Faults = append(rd.h.Faults, *l.Fault)
+		rd.h.faultLines = append(rd.h.faultLines, int32(rd.n))
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func TestCorruptHistoriesRejected(t *testing.T) {
 		{"end earlier than the ops", hdr + acq + rel + `{"end":{"at":35}}` + "\n", "line 3"},
 		{"negative end", hdr + acq + `{"end":{"at":-1}}` + "\n", "line 3"},
 		{"fault at a negative time", hdr + acq + `{"fault":{"name":"pause","start":-5,"end":15}}` + "\n" + end, "line 3"},
-		{"fault after the end", hdr + acq + `{"fault":{"name":"pause","start":50,"end":150}}` + "\n" + end, "fault 0"},
+		{"fault after the end", hdr + acq + `{"fault":{"name":"pause","start":50,"end":150}}` + "\n" + end, "line 3"},
 		{"op called at 9.2e18", hdr + `{"op":{"p":1,"lock":"L","kind":"acquire","call":9200000000000000000,"ret":9200000000000000001,"outcome":"ok"}}` + "\n", "line 2"},
 		{"fault ending at MaxInt64", hdr + acq + `{"fault":{"name":"pause","start":5,"end":9223372036854775807}}` + "\n", "line 3"},
 		{"negative call", hdr + `{"op":{"p":1,"lock":"L","kind":"acquire","call":-10,"ret":20,"outcome":"ok"}}` + "\n", "line 2"},

@@ -96,7 +96,7 @@ func (h *History) validateEnd() error {
 	}
 	for i, f := range h.Faults {
 		if f.Start > at || f.End > at {
-			return fmt.Errorf("%w: fault %d: %v is after the end record (the run ended at %s)", ErrInvalid, i, f, fmtTime(at))
+			return fmt.Errorf("%w: %s: fault %v is after the end record (the run ended at %s)", ErrInvalid, h.whereFault(i), f, fmtTime(at))
 		}
 	}
 	return nil
@@ -108,6 +108,15 @@ func (h *History) where(i int) string {
 		return fmt.Sprintf("line %d", h.lines[i])
 	}
 	return fmt.Sprintf("op %d", i)
+}
+
+// whereFault names fault i for an error: its line when h was read from a
+// file.
+func (h *History) whereFault(i int) string {
+	if len(h.faultLines) == len(h.Faults) {
+		return fmt.Sprintf("line %d", h.faultLines[i])
+	}
+	return fmt.Sprintf("fault %d", i)
 }
 
 // Validate reports the first way in which h is not a well-formed history:
@@ -125,7 +134,7 @@ func (h *History) Validate() error {
 	}
 	for i := range h.Faults {
 		if err := h.Faults[i].validate(); err != nil {
-			return fmt.Errorf("%w: fault %d: %w", ErrInvalid, i, err)
+			return fmt.Errorf("%w: %s: %w", ErrInvalid, h.whereFault(i), err)
 		}
 	}
 	if err := h.validateEnd(); err != nil {

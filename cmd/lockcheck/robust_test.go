@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -39,26 +40,50 @@ func TestCheckStopsOnSIGTERM(t *testing.T) {
 	dir := runDir(t, hardHistoryFile())
 	hist := filepath.Join(dir, results.HistoryFile)
 	before, _ := os.ReadFile(hist)
-	var stderr bytes.Buffer
 	cmd := cliCommand(t, "check", dir)
-	cmd.Stderr = &stderr
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // the check is under way (or about to be: either way it must stop)
+	// The check starts right after the warning about the missing config:
+	// wait for it (the signal handler is installed by then). Wherever the
+	// signal finds the check, it must stop (model's
+	// TestCheckContextInterrupted stops porcupine mid-search).
+	var stderr strings.Builder
+	started, read := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "using defaults") {
+				close(started)
+			}
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		<-read
+		_ = cmd.Wait()
+		t.Fatal("the check did not start within 20s")
+	}
 	sent := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
+	go func() { <-read; done <- cmd.Wait() }()
 	select {
 	case err = <-done:
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
-		<-done
-		t.Fatalf("lockcheck check ignored SIGTERM for 20s\n%s", stderr.String())
+		err = <-done
+		t.Fatalf("lockcheck check ignored SIGTERM for 20s (%v)", err)
 	}
 	if took := time.Since(sent); took > 3*time.Second {
 		t.Errorf("lockcheck check took %v to stop after SIGTERM", took)
