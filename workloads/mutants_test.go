@@ -190,3 +190,25 @@ func mutantRun(subject string, by how) (RunConfig, Deps) {
 	}
 	return cfg, deps
 }
+
+// Stray unlocks (an Unlock by a process that holds nothing) must fail: a
+// correct lock passes a plan full of them, and a lock whose unlock checks no
+// owner is caught at once, with or without faults.
+func TestStrayUnlocks(t *testing.T) {
+	s := startRedis(t)
+	plan := &Plan{
+		Workload: "stray", Processes: 3, Locks: []string{"stray"},
+		Hold: Range{Min: ms(5), Max: ms(20)}, Think: Range{Max: ms(5)},
+		Counter: true, OpTimeout: 5 * time.Second, StrayUnlockPercent: 20,
+	}
+	for _, tc := range []struct {
+		subject string
+		want    model.Verdict
+	}{{"reentrant", model.Valid}, {"mutant-unlock-no-owner-check", model.Invalid}} {
+		res := run(t, s, RunConfig{Subject: tc.subject, Plan: plan, Seed: 4, Duration: 2 * time.Second}, Deps{})
+		t.Log(summary(res))
+		if r, _ := res.Report.Result(model.CheckLinearizable); r.Verdict != tc.want {
+			t.Errorf("%s: linearizable %s, want %s\n%s", tc.subject, r.Verdict, tc.want, res.Report)
+		}
+	}
+}

@@ -76,6 +76,11 @@ type Plan struct {
 	// cancelled.
 	CancelPercent int   `json:"cancel_percent,omitempty"`
 	CancelAfter   Range `json:"cancel_after,omitempty"`
+	// StrayUnlockPercent is the share of cycles that are an Unlock of a
+	// lock the process does not hold, which must fail (not the owner): a
+	// lock whose unlock checks no owner frees the holder's lock, a bug that
+	// otherwise shows only when a late unlock meets the next holder.
+	StrayUnlockPercent int `json:"stray_unlock_percent,omitempty"`
 	// Phases, if set, shape the run in time (see Phases): storms, quiet
 	// phases, long holds with reconnects, overruns.
 	Phases *Phases `json:"phases,omitempty"`
@@ -98,6 +103,8 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: op_timeout = %v, want > 0", p.OpTimeout)
 	case p.CancelPercent < 0 || p.CancelPercent > 100:
 		return fmt.Errorf("plan: cancel_percent = %d, want 0..100", p.CancelPercent)
+	case p.StrayUnlockPercent < 0 || p.StrayUnlockPercent > 100:
+		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
 	}
 	if p.Phases != nil {
 		if err := p.Phases.validate(); err != nil {

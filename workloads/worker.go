@@ -231,6 +231,10 @@ func (w *worker) cycle() {
 	}
 	h := w.handle(lock)
 	p.lastOp = lock
+	if plan.StrayUnlockPercent > 0 && p.rng.IntN(100) < plan.StrayUnlockPercent {
+		w.release(h, lock) // held by no one here: it must fail
+		return
+	}
 	if w.acquire(h, lock, w.drawAcquire(storm)).Outcome != model.OK {
 		return // fail: try again; info: retired
 	}

@@ -35,7 +35,7 @@ func heldPlan() workloads.Plan {
 	return workloads.Plan{
 		Processes: 3, Locks: []string{"h"},
 		Hold: workloads.Range{Min: ms(100), Max: ms(350)}, Think: workloads.Range{Min: ms(5), Max: ms(30)},
-		Counter: true, OpTimeout: 5 * time.Second,
+		Counter: true, OpTimeout: 5 * time.Second, StrayUnlockPercent: 10,
 	}
 }
 
