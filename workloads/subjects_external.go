@@ -40,6 +40,9 @@ type Driver struct {
 	// Installed, if set, reports what is missing for the driver to run
 	// (an interpreter, its packages) and how to install it.
 	Installed func(dir string) error
+	// Spares is driver.Options.Spares: processes started ahead of use, for
+	// drivers slow to start (a JVM).
+	Spares int
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -63,7 +66,7 @@ func (d Driver) Subject() Subject {
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
-					WatchdogLease: o.WatchdogLease, Seed: o.Seed,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed, Spares: d.Spares,
 				})(ctx, rdb)
 			}
 		},
@@ -133,12 +136,27 @@ func needPythonRedis(string) error {
 	return nil
 }
 
+// needRedisson reports a missing java or a Redisson driver that was not
+// built (its jar in the driver folder's build, the target folder of line).
+func needRedisson(build string) func(dir string) error {
+	return func(dir string) error {
+		if _, err := exec.LookPath("java"); err != nil {
+			return errors.New("java is not installed (Debian package openjdk-17-jre-headless): run make deps")
+		}
+		jar := filepath.Join(dir, build, "redisson-driver.jar")
+		if _, err := os.Stat(jar); err != nil {
+			return fmt.Errorf("its jar %s is not built (needs Maven, Debian package maven): run make deps", jar)
+		}
+		return nil
+	}
+}
+
 // debianPython is the interpreter python3-redis installs for.
 const debianPython = "/usr/bin/python3"
 
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
-	return []Driver{
+	return append([]Driver{
 		{
 			Name: "node-redisson", Dir: "node-redisson", Command: []string{"node", "driver.js"},
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
@@ -155,5 +173,29 @@ func shippedDrivers() []Driver {
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
 		},
+	}, redissonDrivers()...)
+}
+
+// redissonDrivers are Redisson's locks, served by impl/drivers/redisson-java
+// (driver.sh). Each request is bounded by Redisson's own settings: timeout
+// (one command's reply) 1000 ms, retryAttempts 0 (a script resent after a
+// lost reply could count a reentry twice), so retryInterval never applies;
+// the driver answers error for a future still pending at timeout_ms.
+func redissonDrivers() []Driver {
+	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount}
+	redisson := func(name, lock, doc string, caps ...string) Driver {
+		return Driver{
+			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},
+			Doc:          doc + " (Redisson 3.52.0, Java) over the driver protocol",
+			Capabilities: append(slices.Clone(all), caps...),
+			Installed:    needRedisson("target"),
+			Spares:       1,
+		}
+	}
+	return []Driver{
+		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
+		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
+		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
+		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
 	}
 }

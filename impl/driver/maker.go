@@ -43,6 +43,10 @@ type Options struct {
 	// ExitWait is how long a driver has to exit once its input ends, at
 	// Close (0: 2 s).
 	ExitWait time.Duration
+	// Spares is how many driver processes a Maker keeps started and
+	// connected ahead of use (0: none; each owner's process then starts on
+	// its first request). See Maker.Ready.
+	Spares int
 }
 
 func (o *Options) name() string {
@@ -104,7 +108,9 @@ func Open(opts Options) impl.MakerFunc {
 		if err != nil {
 			return nil, err
 		}
-		return &Maker{opts: opts, ep: ep, procs: map[string]*proc{}}, nil
+		m := &Maker{opts: opts, ep: ep, procs: map[string]*proc{}}
+		m.startSpares()
+		return m, nil
 	}
 }
 
@@ -117,6 +123,7 @@ type Maker struct {
 	mu     sync.Mutex
 	procs  map[string]*proc
 	closed bool
+	spares spares
 }
 
 var _ impl.Maker = (*Maker)(nil)
@@ -148,9 +155,12 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	case ok:
 		return p, nil
 	}
-	p, err := m.start(ctx, owner)
-	if err != nil {
-		return nil, err
+	p = m.takeSpare()
+	if p == nil {
+		var err error
+		if p, err = m.start(ctx, owner); err != nil {
+			return nil, err
+		}
 	}
 	m.mu.Lock()
 	won, ok := m.procs[owner]
@@ -213,8 +223,9 @@ func (m *Maker) running(owner string) *proc {
 	return m.procs[owner]
 }
 
-// Close ends every driver process: stdin closed, ExitWait to exit, then
-// killed. Nothing is unlocked. It reports drivers that did not exit cleanly.
+// Close ends every driver process, spares included: stdin closed, ExitWait
+// to exit, then killed. Nothing is unlocked. It reports drivers that did not
+// exit cleanly.
 func (m *Maker) Close() error {
 	m.mu.Lock()
 	m.closed = true
@@ -223,6 +234,7 @@ func (m *Maker) Close() error {
 		procs = append(procs, p)
 	}
 	m.mu.Unlock()
+	procs = append(procs, m.stopSpares()...)
 	errs := make([]error, len(procs))
 	var wg sync.WaitGroup
 	for i, p := range procs {
