@@ -5,8 +5,9 @@
 # the driver (--lock lock|fair|fenced|spin, --command-timeout-ms N).
 #
 # JVM flags for a fast start (one JVM per logical client): C1 only, serial GC,
-# a small heap, and the class-data archive that `make deps` dumps next to the
-# jar (target/driver.jsa) when it is there.
+# a small heap, and the class-data archive that build.sh dumps next to the jar
+# (driver.jsa) when it is there. The JVM's own log (a CDS archive that no
+# longer matches the JVM, say) goes to stderr: stdout is the protocol's.
 dir=$(dirname "$0")
 build=target
 if [ "$1" = "--line" ]; then
@@ -20,5 +21,5 @@ if [ ! -f "$jar" ]; then
 fi
 cds=""
 [ -f "$dir/$build/driver.jsa" ] && cds="-XX:SharedArchiveFile=$dir/$build/driver.jsa -Xshare:auto"
-exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms32m -Xmx256m -Xss512k $cds \
+exec java -Xlog:disable -Xlog:all=warning:stderr -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms32m -Xmx256m -Xss512k $cds \
   -cp "$jar:$dir/$build/lib/*" lockcheck.redisson.Driver "$@"

@@ -80,9 +80,14 @@ public final class Driver {
 
     private void serve(InputStream in) throws IOException {
         BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        Misbehave mis = Misbehave.fromEnv();
+        long n = 0;
         for (String line; (line = r.readLine()) != null; ) {
             if (line.isBlank()) {
                 continue;
+            }
+            if (mis != null && ++n >= mis.after) {
+                mis.act(out);
             }
             JsonNode req;
             try {

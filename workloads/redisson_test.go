@@ -1,0 +1,382 @@
+package workloads
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// The Redisson subjects run real Redisson (impl/drivers/redisson-java) in a
+// JVM per logical client. They skip, saying why, without java or the built
+// driver (make deps builds it).
+
+// TestRedissonSubjectsAreValid: each Redisson lock passes the default
+// workload without faults.
+func TestRedissonSubjectsAreValid(t *testing.T) {
+	s := startRedis(t)
+	for _, name := range []string{"redisson", "redisson-fair", "redisson-fenced", "redisson-spin"} {
+		t.Run(name, func(t *testing.T) {
+			shipped(t, name)
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			t.Log(summary(res))
+			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 || res.Stats.Info != 0 {
+				t.Fatalf("%s: want valid, grants, no info ops\n%s", summary(res), res.Report)
+			}
+		})
+	}
+}
+
+// TestRedissonStallIsDetected: a SIGSTOPped JVM is Redisson's GC pause: its
+// watchdog stops with it, the lease runs out, another owner takes the lock
+// while the stalled one still believes it holds it.
+func TestRedissonStallIsDetected(t *testing.T) {
+	shipped(t, "redisson")
+	s := startRedis(t)
+	res := stallRun(t, s, "redisson", nil)
+	if got, ok := res.Report.Result(model.CheckMutualExclusion); !ok || got.Verdict != model.Invalid {
+		t.Fatalf("%s: want mutual exclusion broken\n%s", summary(res), res.Report)
+	}
+}
+
+// TestRedissonDriverMisbehaves: a JVM driver that hangs, dies or prints
+// garbage mid-run (LOCKCHECK_DRIVER_MISBEHAVE) yields info ops and
+// replacement processes, and no violation of the (correct) lock.
+func TestRedissonDriverMisbehaves(t *testing.T) {
+	shipped(t, "redisson")
+	s := startRedis(t)
+	for _, mode := range []string{"hang@12", "crash@12", "garbage@12"} {
+		t.Run(mode, func(t *testing.T) {
+			d := redissonDriver(t, "redisson")
+			d.Name = "redisson-" + strings.ReplaceAll(mode, "@", "-")
+			d.Env = []string{"LOCKCHECK_DRIVER_MISBEHAVE=" + mode}
+			reg := externalRegistry(t, d.Subject())
+			cfg := RunConfig{Subject: d.Name, Workload: DefaultWorkload, Seed: 5, Duration: 4 * time.Second, OpTimeout: time.Second, StopTimeout: 3 * time.Second}
+			start := time.Now()
+			res := run(t, s, cfg, Deps{Registry: reg})
+			t.Log(summary(res), "in", time.Since(start).Round(time.Millisecond))
+			if res.Stats.Info == 0 || res.Stats.Processes <= res.Plan.Processes {
+				t.Fatalf("%s: want info ops and replaced processes (%d processes for %d slots)", summary(res), res.Stats.Processes, res.Plan.Processes)
+			}
+			for _, o := range res.History.Ops {
+				if o.Outcome == model.Info && !strings.Contains(o.Error, "driver failed") && !strings.Contains(o.Error, "context canceled") {
+					t.Fatalf("info op with an unclear error: %s: %q", o, o.Error)
+				}
+			}
+			if res.Report.Verdict == model.Invalid {
+				t.Fatalf("the lock is correct, the driver is not: want no violation\n%s", res.Report)
+			}
+		})
+	}
+}
+
+// redissonDriver returns the shipped driver called name, skipping the test
+// when it cannot run here.
+func redissonDriver(t *testing.T, name string) Driver {
+	t.Helper()
+	shipped(t, name)
+	for _, d := range shippedDrivers() {
+		if d.Name == name {
+			return d
+		}
+	}
+	t.Fatalf("no shipped driver %q", name)
+	return Driver{}
+}
+
+// TestRedissonTryLockTinyWaitOnFreeLock (issue 18, item 3): a TryLock with a
+// tiny wait on a free lock is granted, always: Redisson makes its first
+// attempt whatever the wait, and answers false only after Redis said the
+// lock is held. 100 TryLocks per wait, each released again.
+func TestRedissonTryLockTinyWaitOnFreeLock(t *testing.T) {
+	for _, name := range []string{"redisson", "redisson-fair", "redisson-fenced", "redisson-spin"} {
+		t.Run(name, func(t *testing.T) {
+			d := redissonDriver(t, name)
+			s := startRedis(t)
+			m, rdb := openDriver(t, s, d)
+			ctx := context.Background()
+			a := m.NewLocker("probe", "a")
+			for _, wait := range []time.Duration{0, 10 * time.Microsecond, 50 * time.Microsecond, 100 * time.Microsecond, time.Millisecond} {
+				refused := 0
+				for range 100 {
+					cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+					ok, err := a.TryLock(cctx, wait, 0)
+					if err != nil {
+						cancel()
+						t.Fatalf("wait %v: %v", wait, err)
+					}
+					if !ok {
+						refused++
+					} else if err := a.Unlock(cctx); err != nil {
+						cancel()
+						t.Fatalf("wait %v: unlock: %v", wait, err)
+					}
+					cancel()
+				}
+				if refused != 0 {
+					t.Errorf("wait %v: %d/100 TryLocks on a free lock refused", wait, refused)
+				}
+			}
+			// A refusal is Redis saying "held": another owner's hold.
+			b := m.NewLocker("probe", "b")
+			if ok, err := a.TryLock(ctx, 0, 0); !ok || err != nil {
+				t.Fatalf("a: %v %v", ok, err)
+			}
+			if ok, err := b.TryLock(ctx, 10*time.Microsecond, 0); ok || err != nil {
+				t.Fatalf("b on a's lock: %v %v: want refused", ok, err)
+			}
+			// A key of another type is no "held": an error from Redis.
+			if err := rdb.Set(ctx, "probe-string", "x", 0).Err(); err != nil {
+				t.Fatal(err)
+			}
+			c := m.NewLocker("probe-string", "a")
+			ok, err := c.TryLock(ctx, 0, 0)
+			var rerr redis.Error
+			if ok || !errors.As(err, &rerr) || !strings.Contains(err.Error(), "WRONGTYPE") {
+				t.Fatalf("trylock of a string key: %v %v: want a Redis WRONGTYPE error", ok, err)
+			}
+		})
+	}
+}
+
+// openDriver opens d's Maker on s (its processes end with the test) and a
+// client to inspect keys.
+func openDriver(t *testing.T, s *faults.Server, d Driver) (impl.Maker, *redis.Client) {
+	t.Helper()
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	mf := d.Subject().Configure(OpenOptions{WatchdogLease: 1500 * time.Millisecond, Seed: 1})
+	m, err := mf(context.Background(), rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	if r, ok := m.(impl.Readier); ok {
+		if err := r.Ready(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m, rdb
+}
+
+// TestRedissonDriverSelftest is the Redisson driver's protocol self-test:
+// banner, hello, reentry and hold counts (one hash field
+// "<client id>:<thread id>"), not-owner unlocks, the watchdog, leases, a
+// waiter woken by the unlock message, Redis error replies, a hello that
+// cannot connect, and the end of input.
+func TestRedissonDriverSelftest(t *testing.T) {
+	d := redissonDriver(t, "redisson")
+	s := startRedis(t)
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	ctx := context.Background()
+	addr, pass := s.Options().Addr, s.Options().Password
+	a, b := startJVM(t, d, "lock"), startJVM(t, d, "lock")
+	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount"],"topologies":["single","sentinel","cluster"]}`) {
+		t.Fatalf("banner %s", a.banner)
+	}
+	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
+	a.expect("hello", hello(addr, pass, "a"), "ok")
+	a.expect("hello twice", hello(addr, pass, "a"), "error")
+	b.expect("hello", hello(addr, pass, "b"), "ok")
+	a.expect("unknown op", map[string]any{"op": "frobnicate", "timeout_ms": 1000}, "error")
+
+	a.expect("lock (watchdog)", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
+	a.expect("trylock again (reentry)", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "timeout_ms": 3000}, "ok")
+	h := rdb.HGetAll(ctx, "l").Val()
+	if len(h) != 1 {
+		t.Fatalf("hash %v: want one owner field", h)
+	}
+	for f, v := range h {
+		if v != "2" || !strings.HasSuffix(f, ":1") {
+			t.Fatalf("hash %v: want <client id>:1 (the main thread) with 2 holds", h)
+		}
+	}
+	if r := a.expect("holdcount", map[string]any{"op": "holdcount", "name": "l", "timeout_ms": 1000}, "ok"); r.Count != 2 {
+		t.Fatalf("holdcount %d, want 2", r.Count)
+	}
+	b.expect("trylock while a holds", map[string]any{"op": "trylock", "name": "l", "wait_ms": 200, "lease_ms": 2000, "timeout_ms": 3000}, "fail")
+	b.expect("unlock of a's lock", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "fail")
+	time.Sleep(4500 * time.Millisecond) // 3 watchdog leases
+	if pttl := rdb.PTTL(ctx, "l").Val(); pttl <= 0 || pttl > 1500*time.Millisecond {
+		t.Fatalf("pttl %v after 3 leases: want the watchdog to keep it within 1.5 s", pttl)
+	}
+	a.expect("unlock (1 of 2)", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	a.expect("unlock (2 of 2)", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	if n := rdb.Exists(ctx, "l").Val(); n != 0 {
+		t.Fatal("key left after the last unlock")
+	}
+	a.expect("unlock again", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "fail")
+
+	b.expect("trylock lease 1001 ms", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 1001, "timeout_ms": 3000}, "ok")
+	if pttl := rdb.PTTL(ctx, "l").Val(); pttl < 900*time.Millisecond || pttl > 1001*time.Millisecond {
+		t.Fatalf("pttl %v: want the lease", pttl)
+	}
+	start := time.Now()
+	a.send("lock while b holds", map[string]any{"op": "lock", "name": "l", "lease_ms": 5000, "timeout_ms": 5000})
+	time.Sleep(200 * time.Millisecond)
+	b.expect("unlock while a waits", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	a.recv("lock while b holds", "ok")
+	if w := time.Since(start); w > 700*time.Millisecond {
+		t.Fatalf("a granted %v after its call: want it woken by the unlock message (at ~200 ms), not the lease", w)
+	}
+	a.expect("unlock", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+
+	rdb.Set(ctx, "str", "x", 0)
+	if r := a.expect("lock on a string key", map[string]any{"op": "lock", "name": "str", "timeout_ms": 3000}, "error"); !r.RedisError || !strings.Contains(r.Error, "WRONGTYPE") {
+		t.Fatalf("reply %+v: want WRONGTYPE with redis_error", r)
+	}
+	if r := a.expect("unlock of a string key", map[string]any{"op": "unlock", "name": "str", "timeout_ms": 3000}, "error"); !r.RedisError {
+		t.Fatalf("reply %+v: want redis_error", r)
+	}
+
+	c := startJVM(t, d, "lock")
+	c.expect("hello to a closed port", map[string]any{"op": "hello", "protocol": 1, "redis": []string{closedAddr(t)}, "client": "c", "timeout_ms": 1000}, "error")
+
+	a.expect("lock before the end of input", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
+	for _, j := range []*jvm{a, b, c} {
+		if err := j.end(); err != nil {
+			t.Errorf("driver at end of input: %v", err)
+		}
+	}
+	if n := rdb.Exists(ctx, "l").Val(); n != 1 {
+		t.Fatal("the end of input released a's hold")
+	}
+}
+
+func hello(addr, password, client string) map[string]any {
+	return map[string]any{"op": "hello", "protocol": 1, "redis": []string{addr}, "password": password, "client": client, "watchdog_ms": 1500, "seed": 1, "timeout_ms": 10000}
+}
+
+// jvm is one driver process spoken to directly.
+type jvm struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Scanner
+	banner string
+	id     int
+}
+
+func startJVM(t *testing.T, d Driver, lock string) *jvm {
+	t.Helper()
+	dir, err := d.dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "driver.sh", "--lock", lock)
+	cmd.Dir = dir
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	j := &jvm{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out)}
+	if !j.out.Scan() {
+		t.Fatalf("no banner: %v", j.out.Err())
+	}
+	j.banner = j.out.Text()
+	return j
+}
+
+// expect sends req and fails the test unless the reply has status want.
+func (j *jvm) expect(what string, req map[string]any, want string) driver.Reply {
+	j.send(what, req)
+	return j.recv(what, want)
+}
+
+func (j *jvm) send(what string, req map[string]any) {
+	j.id++
+	req["id"] = j.id
+	b, _ := json.Marshal(req)
+	if _, err := j.in.Write(append(b, '\n')); err != nil {
+		j.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// recv reads the reply to the last request.
+func (j *jvm) recv(what, want string) driver.Reply {
+	if !j.out.Scan() {
+		j.t.Fatalf("%s: no reply: %v", what, j.out.Err())
+	}
+	var r driver.Reply
+	if err := json.Unmarshal(j.out.Bytes(), &r); err != nil || r.ID != int64(j.id) {
+		j.t.Fatalf("%s: reply %q: %v", what, j.out.Text(), err)
+	}
+	if string(r.Status) != want {
+		j.t.Errorf("%s: reply %s, want status %s", what, j.out.Text(), want)
+	}
+	return r
+}
+
+// end closes the driver's input and waits for a clean exit.
+func (j *jvm) end() error {
+	_ = j.in.Close()
+	done := make(chan error, 1)
+	go func() { done <- j.cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		_ = j.cmd.Process.Kill()
+		return errors.New("did not exit within 5 s of the end of its input")
+	}
+}
+
+// closedAddr returns a loopback address nobody listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	s := startRedis(t)
+	addr := s.Options().Addr
+	if err := s.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return addr
+}
+
+// TestRedissonNotInstalled: without java, or without the built jar, opening
+// a Redisson subject fails with one line naming what is missing and the
+// command that installs it.
+func TestRedissonNotInstalled(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := needRedisson("target")(t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "java is not installed") || !strings.Contains(err.Error(), "make deps") {
+		t.Fatalf("without java: %v", err)
+	}
+	if _, lerr := exec.LookPath("java"); lerr == nil {
+		t.Fatal("java found on an empty PATH")
+	}
+}
+
+// TestRedissonNotBuilt: java alone is not enough: the jar must be built.
+func TestRedissonNotBuilt(t *testing.T) {
+	if _, err := exec.LookPath("java"); err != nil {
+		t.Skip("no java here: TestRedissonNotInstalled covers that case")
+	}
+	err := needRedisson("target")(t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "redisson-driver.jar is not built") || !strings.Contains(err.Error(), "make deps") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("without the jar: %v", err)
+	}
+}
