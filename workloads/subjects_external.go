@@ -43,6 +43,12 @@ type Driver struct {
 	// Spares is driver.Options.Spares: processes started ahead of use, for
 	// drivers slow to start (a JVM).
 	Spares int
+	// SyncsReplicas is Subject.SyncsReplicas.
+	SyncsReplicas bool
+	// Topologies are those the driver supports (driver.TopologySingle, ...;
+	// none: single only). A driver that supports Sentinel and Cluster runs
+	// on every topology of one Redis; others need one address.
+	Topologies []string
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -51,7 +57,7 @@ type Driver struct {
 func (d Driver) Subject() Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
 	return Subject{
-		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: NeedsOneAddress,
+		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog),
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
@@ -71,6 +77,14 @@ func (d Driver) Subject() Subject {
 			}
 		},
 	}
+}
+
+// needs is NeedsOneAddress unless the driver supports Sentinel and Cluster.
+func (d Driver) needs() string {
+	if slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster) {
+		return ""
+	}
+	return NeedsOneAddress
 }
 
 func (d Driver) dir() (string, error) {
@@ -190,6 +204,11 @@ func redissonDrivers() []Driver {
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
+			Topologies:   []string{driver.TopologySingle, driver.TopologySentinel, driver.TopologyCluster},
+			// Redisson's default checkLockSyncedSlaves: on a master with
+			// replicas, a grant no replica acknowledged (WAIT) is undone
+			// and the acquire fails with NoSyncedSlavesException.
+			SyncsReplicas: true,
 		}
 	}
 	return []Driver{

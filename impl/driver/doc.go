@@ -26,6 +26,10 @@
 //
 //	{"protocol":1,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog"]}
 //
+// "topologies" (optional) lists what hello may name: "single", "sentinel",
+// "cluster"; a banner without it supports "single" only, and a run on a
+// topology the banner lacks refuses the driver (scenarios skip it, saying so).
+//
 // Capabilities, all optional: "reentrant" (the same driver may lock a lock it
 // holds again; one unlock releases one hold), "fair" (grants follow request
 // order), "fenced" (every ok reply to lock and trylock carries "token", a
@@ -56,6 +60,10 @@
 //	 "client":"p3","watchdog_ms":1500,"seed":7}
 //	    Connect to Redis. "redis" lists addresses (one for a single server;
 //	    it is a fault proxy's address when the run injects network faults);
+//	    with "topology":"sentinel" they are the Sentinels, "master_name"
+//	    names the master they monitor and "sentinel_password" is theirs
+//	    ("password" stays the data nodes'); with "topology":"cluster" they
+//	    are seed nodes of a Redis Cluster. No "topology" means one server;
 //	    "client" is the logical client's name, for logs and client ids;
 //	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
 //	    library's watchdog timeout with it); "seed" seeds any randomness the
@@ -78,6 +86,11 @@
 // Lock names are complete Redis key names: lockcheck prefixes them per run,
 // the driver uses them as they are. An op the driver does not know is
 // answered with error.
+//
+// Start-up. lockcheck may start a driver before any logical client needs it
+// (a spare, for drivers slow to start such as a JVM): the spare says hello
+// with a client name of its own ("spare1", ...) and then serves whichever
+// logical client it is handed to; its owner identity is still the process.
 //
 // Deadlines. A reply that does not arrive within timeout_ms plus a grace
 // (Options.ReplyGrace) ends the op as info; the driver's process group is

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -75,27 +74,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// endpoint is where drivers connect: hello's connection fields.
-type endpoint struct {
-	addrs              []string
-	username, password string
-	db                 int
-}
-
-// endpointOf reads the address and credentials of a single-server go-redis
-// client (a fault proxy's address when the run dials through one).
-func endpointOf(rdb redis.UniversalClient) (endpoint, error) {
-	c, ok := rdb.(*redis.Client)
-	if !ok {
-		return endpoint{}, fmt.Errorf("driver: %T is not a single-server client: drivers connect to one Redis address", rdb)
-	}
-	o := c.Options()
-	if o.Addr == "" || o.Addr == "FailoverClient" || strings.HasPrefix(o.Network, "unix") {
-		return endpoint{}, fmt.Errorf("driver: client address %q is not a TCP host:port a driver can dial", o.Addr)
-	}
-	return endpoint{addrs: []string{o.Addr}, username: o.Username, password: o.Password, db: o.DB}, nil
-}
-
 // Open returns a MakerFunc whose Makers run the driver of opts, one process
 // per owner, connected to the address of the client they are opened on.
 func Open(opts Options) impl.MakerFunc {
@@ -104,11 +82,11 @@ func Open(opts Options) impl.MakerFunc {
 		if len(opts.Command) == 0 {
 			return nil, errors.New("driver: no command")
 		}
-		ep, err := endpointOf(rdb)
+		topo, err := topologyOf(rdb)
 		if err != nil {
 			return nil, err
 		}
-		m := &Maker{opts: opts, ep: ep, procs: map[string]*proc{}}
+		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}}
 		m.startSpares()
 		return m, nil
 	}
@@ -118,7 +96,7 @@ func Open(opts Options) impl.MakerFunc {
 // owner, started by the owner's first request. Close ends them all.
 type Maker struct {
 	opts Options
-	ep   endpoint
+	topo Topology
 
 	mu     sync.Mutex
 	procs  map[string]*proc
@@ -192,10 +170,20 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 			return nil, fmt.Errorf("%w: %s announces capabilities %v, the subject needs %v", ErrDriver, p.banner, p.banner.Capabilities, m.opts.Capabilities)
 		}
 	}
-	rep, err := p.call(ctx, Request{
-		Op: OpHello, Protocol: Version, Redis: m.ep.addrs, Username: m.ep.username, Password: m.ep.password, DB: m.ep.db,
+	if !p.banner.Supports(m.topo.Kind) {
+		p.kill()
+		return nil, fmt.Errorf("%w: %s does not support the %s topology (it supports %v)", ErrDriver, p.banner, m.topo.Kind, p.banner.Topologies)
+	}
+	t := m.topo
+	req := Request{
+		Op: OpHello, Protocol: Version, Redis: t.Addrs, Username: t.Username, Password: t.Password, DB: t.DB,
 		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed,
-	}, m.opts.StartTimeout)
+		MasterName: t.MasterName, SentinelPassword: t.SentinelPassword,
+	}
+	if t.Kind != TopologySingle {
+		req.Topology = t.Kind
+	}
+	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {
 		return nil, err
 	}

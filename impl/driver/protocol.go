@@ -34,6 +34,9 @@ type Banner struct {
 	Driver       string   `json:"driver"`
 	Version      string   `json:"version,omitempty"`
 	Capabilities []string `json:"capabilities"`
+	// Topologies are those hello may name (TopologySingle, ...); none
+	// means TopologySingle only.
+	Topologies []string `json:"topologies,omitempty"`
 }
 
 // Has reports whether the banner announces capability c.
@@ -63,6 +66,10 @@ type Request struct {
 	Client     string   `json:"client,omitempty"`
 	WatchdogMS int64    `json:"watchdog_ms,omitempty"`
 	Seed       int64    `json:"seed,omitempty"`
+	// Topology is TopologySentinel or TopologyCluster; "" is TopologySingle.
+	Topology         string `json:"topology,omitempty"`
+	MasterName       string `json:"master_name,omitempty"`
+	SentinelPassword string `json:"sentinel_password,omitempty"`
 
 	// lock, trylock, unlock, holdcount, token
 	Name    string `json:"name,omitempty"`

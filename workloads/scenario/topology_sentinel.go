@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl/driver"
 )
 
 // SentinelOptions configure SentinelTopology.
@@ -72,7 +73,11 @@ func SentinelTopology(o SentinelOptions) Topology {
 			if i < o.Pinned {
 				return redis.NewClient(directOptions(master, t.Password())), nil
 			}
-			return t.NewFailoverClient(), nil
+			o := t.FailoverOptions()
+			return driver.Describe(redis.NewFailoverClient(o), driver.Topology{
+				Kind: driver.TopologySentinel, Addrs: o.SentinelAddrs, MasterName: o.MasterName,
+				Password: o.Password, SentinelPassword: o.SentinelPassword,
+			}), nil
 		}
 		return env, nil
 	}
