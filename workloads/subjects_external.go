@@ -196,7 +196,7 @@ func shippedDrivers() []Driver {
 // lost reply could count a reentry twice), so retryInterval never applies;
 // the driver answers error for a future still pending at timeout_ms.
 func redissonDrivers() []Driver {
-	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount}
+	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle}
 	redisson := func(name, lock, doc string, caps ...string) Driver {
 		return Driver{
 			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},

@@ -86,7 +86,7 @@ func Open(opts Options) impl.MakerFunc {
 		if err != nil {
 			return nil, err
 		}
-		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}}
+		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}, abandoned: map[string]bool{}}
 		m.startSpares()
 		return m, nil
 	}
@@ -98,10 +98,11 @@ type Maker struct {
 	opts Options
 	topo Topology
 
-	mu     sync.Mutex
-	procs  map[string]*proc
-	closed bool
-	spares spares
+	mu        sync.Mutex
+	procs     map[string]*proc
+	abandoned map[string]bool
+	closed    bool
+	spares    spares
 }
 
 var _ impl.Maker = (*Maker)(nil)
@@ -133,7 +134,7 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	case ok:
 		return p, nil
 	}
-	p = m.takeSpare()
+	p = m.takeSpare(ctx)
 	if p == nil {
 		var err error
 		if p, err = m.start(ctx, owner); err != nil {
@@ -158,6 +159,11 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 
 // start starts a driver process and says hello.
 func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
+	release, err := startSlot(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: waiting to start: %w", ErrDriver, m.opts.name(), err)
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
 	p, err := startProc(ctx, &m.opts)
@@ -195,12 +201,21 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 }
 
 // abandon kills owner's process, if it has one, without unlocking anything.
+// With spares, the first abandon of an owner starts a spare for the client
+// that will replace it.
 func (m *Maker) abandon(owner string) {
 	m.mu.Lock()
 	p := m.procs[owner]
+	first := p != nil && !m.abandoned[owner]
+	if first {
+		m.abandoned[owner] = true
+	}
 	m.mu.Unlock()
 	if p != nil {
 		p.kill()
+	}
+	if first && m.opts.Spares > 0 {
+		m.addSpare()
 	}
 }
 

@@ -16,6 +16,7 @@ const (
 	CapFenced    = "fenced"
 	CapWatchdog  = "watchdog"
 	CapHoldCount = "holdcount"
+	CapCycle     = "cycle"
 )
 
 // Ops of the requests.
@@ -26,6 +27,7 @@ const (
 	OpUnlock    = "unlock"
 	OpHoldCount = "holdcount"
 	OpToken     = "token"
+	OpCycle     = "cycle"
 )
 
 // Banner is the first line a driver prints.
@@ -71,10 +73,14 @@ type Request struct {
 	MasterName       string `json:"master_name,omitempty"`
 	SentinelPassword string `json:"sentinel_password,omitempty"`
 
-	// lock, trylock, unlock, holdcount, token
+	// lock, trylock, unlock, holdcount, token, cycle
 	Name    string `json:"name,omitempty"`
 	LeaseMS int64  `json:"lease_ms,omitempty"`
 	WaitMS  int64  `json:"wait_ms,omitempty"`
+
+	// cycle
+	DurationMS int64 `json:"duration_ms,omitempty"`
+	Log        bool  `json:"log,omitempty"`
 }
 
 // Status is a reply's outcome.
@@ -97,8 +103,14 @@ type Reply struct {
 	RedisError bool `json:"redis_error,omitempty"`
 	// Token is a fenced grant's token (lock, trylock, token).
 	Token int64 `json:"token,omitempty"`
-	// Count is holdcount's answer.
+	// Count is holdcount's answer, or the grants of a cycle.
 	Count int `json:"count,omitempty"`
+	// Grants are a cycle's grants (with "log"): [requested, granted,
+	// released], CLOCK_MONOTONIC nanoseconds.
+	Grants [][3]int64 `json:"grants,omitempty"`
+	// Open is when a cycle's last lock was requested, if it was still
+	// waiting when the cycle ended (CLOCK_MONOTONIC nanoseconds).
+	Open int64 `json:"open,omitempty"`
 }
 
 // millis converts d to whole milliseconds, rounding a positive sub-millisecond

@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -10,50 +11,54 @@ import (
 // started, greeted and connected, each waiting to be handed to the next
 // owner that has no process yet. They keep a slow start (a JVM's) out of the
 // latency of an owner's first op: the harness waits for the first ones
-// (Ready) before its clock starts, and every spare handed out is replaced in
-// the background, ready for the client that replaces a retired one.
+// (Ready) before its clock starts, and every process abandoned (crashed,
+// retired) starts a spare for the client that will replace it. An owner
+// without a process takes a ready spare, or waits for one being started,
+// and starts its own only when none is on its way.
 //
 // A spare says hello with the client name "spare<n>": the driver's owner
 // identity is its process, whichever logical client it then serves.
 type spares struct {
-	ready   []*proc
-	seq     int
-	err     error          // the first start that failed
-	first   sync.WaitGroup // the starts begun by Open
-	bg      sync.WaitGroup // every start in flight
-	ctx     context.Context
-	cancel  context.CancelFunc
-	stopped bool
+	ready    []*proc
+	starting int           // starts in flight
+	changed  chan struct{} // closed (and replaced) when ready or starting change
+	seq      int
+	err      error          // the first start that failed
+	bg       sync.WaitGroup // every start in flight
+	ctx      context.Context
+	cancel   context.CancelFunc
+	stopped  bool
 }
 
 // startSpares begins the first Options.Spares starts (Open calls it).
 func (m *Maker) startSpares() {
 	m.spares.ctx, m.spares.cancel = context.WithCancel(context.Background())
+	m.spares.changed = make(chan struct{})
 	for range m.opts.Spares {
-		m.spares.first.Add(1)
-		m.addSpare(m.spares.first.Done)
+		m.addSpare()
 	}
 }
 
-// addSpare starts one spare in the background; done, if set, is called
-// once it is ready or has failed. The caller need not hold m.mu.
-func (m *Maker) addSpare(done func()) {
+// notifyLocked wakes those waiting for a spare. m.mu is held.
+func (m *Maker) notifyLocked() {
+	close(m.spares.changed)
+	m.spares.changed = make(chan struct{})
+}
+
+// addSpare starts one spare in the background (nothing once Close began).
+func (m *Maker) addSpare() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.spares.stopped {
-		if done != nil {
-			done()
-		}
 		return
 	}
 	m.spares.seq++
+	m.spares.starting++
 	name := fmt.Sprintf("spare%d", m.spares.seq)
 	m.spares.bg.Go(func() {
-		if done != nil {
-			defer done()
-		}
 		p, err := m.start(m.spares.ctx, name)
 		m.mu.Lock()
+		m.spares.starting--
 		late := err == nil && m.spares.stopped
 		switch {
 		case err != nil:
@@ -63,6 +68,7 @@ func (m *Maker) addSpare(done func()) {
 		case !late:
 			m.spares.ready = append(m.spares.ready, p)
 		}
+		m.notifyLocked()
 		m.mu.Unlock()
 		if late {
 			p.kill()
@@ -70,19 +76,28 @@ func (m *Maker) addSpare(done func()) {
 	})
 }
 
-// takeSpare hands out a live spare (nil when none is ready) and starts its
-// replacement.
-func (m *Maker) takeSpare() *proc {
+// takeSpare hands out a live spare: a ready one, else the next one being
+// started (waiting within ctx). It returns nil when none is on its way.
+func (m *Maker) takeSpare(ctx context.Context) *proc {
 	for {
 		m.mu.Lock()
-		if len(m.spares.ready) == 0 || m.spares.stopped {
+		if m.spares.stopped || (len(m.spares.ready) == 0 && m.spares.starting == 0) {
 			m.mu.Unlock()
 			return nil
+		}
+		if len(m.spares.ready) == 0 {
+			changed := m.spares.changed
+			m.mu.Unlock()
+			select {
+			case <-changed:
+				continue
+			case <-ctx.Done():
+				return nil
+			}
 		}
 		p := m.spares.ready[0]
 		m.spares.ready = m.spares.ready[1:]
 		m.mu.Unlock()
-		m.addSpare(nil)
 		select {
 		case <-p.done: // died while it waited: try the next
 			p.kill()
@@ -95,23 +110,23 @@ func (m *Maker) takeSpare() *proc {
 // Ready waits until the spares Open began are started (or failed), and
 // reports the first that failed. A Maker without spares is ready at once.
 func (m *Maker) Ready(ctx context.Context) error {
-	done := make(chan struct{})
-	// Ends by itself: every start is bounded by StartTimeout.
-	go func() {
-		m.spares.first.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		return context.Cause(ctx)
+	for {
+		m.mu.Lock()
+		n, changed, err := len(m.spares.ready), m.spares.changed, m.spares.err
+		starting := m.spares.starting
+		m.mu.Unlock()
+		switch {
+		case err != nil:
+			return fmt.Errorf("start a spare driver process: %w", err)
+		case starting == 0 || n >= m.opts.Spares:
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.spares.err; err != nil {
-		return fmt.Errorf("start a spare driver process: %w", err)
-	}
-	return nil
 }
 
 // stopSpares ends the background starts and returns the spares still
@@ -129,4 +144,21 @@ func (m *Maker) stopSpares() []*proc {
 	ready := m.spares.ready
 	m.spares.ready = nil
 	return ready
+}
+
+// startSlots bounds how many driver processes start at once in this
+// process (banner and hello): as many as there are CPUs, at least 2. Thirty
+// JVMs started together on two cores would each miss StartTimeout; one
+// after the other, each takes a fraction of a second. StartTimeout counts
+// from the slot on.
+var startSlots = make(chan struct{}, max(2, runtime.NumCPU()))
+
+// startSlot waits, within ctx, for a start slot; release gives it back.
+func startSlot(ctx context.Context) (release func(), err error) {
+	select {
+	case startSlots <- struct{}{}:
+		return func() { <-startSlots }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }

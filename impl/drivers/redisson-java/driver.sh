@@ -21,5 +21,5 @@ if [ ! -f "$jar" ]; then
 fi
 cds=""
 [ -f "$dir/$build/driver.jsa" ] && cds="-XX:SharedArchiveFile=$dir/$build/driver.jsa -Xshare:auto"
-exec java -Xlog:disable -Xlog:all=warning:stderr -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms32m -Xmx256m -Xss512k $cds \
+exec java -Xlog:disable -Xlog:all=warning:stderr -XX:+UseSerialGC -Xms32m -Xmx256m -Xss512k $cds \
   -cp "$jar:$dir/$build/lib/*" lockcheck.redisson.Driver "$@"

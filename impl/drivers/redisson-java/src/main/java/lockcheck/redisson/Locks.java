@@ -62,6 +62,7 @@ final class Locks {
                 case "unlock" -> unlock(req, deadline);
                 case "holdcount" -> Outcome.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
                 case "token" -> token(req, deadline);
+                case "cycle" -> Cycle.run(this, opts, owner, req, deadline);
                 default -> Outcome.error("unknown op \"" + op + "\"", false);
             };
         } catch (Exception e) {

@@ -6,10 +6,10 @@ import java.util.List;
 final class Options {
     /** Which of Redisson's locks the driver serves, and what it announces. */
     enum Kind {
-        LOCK("redisson", List.of("reentrant", "watchdog", "holdcount")),
-        FAIR("redisson-fair", List.of("reentrant", "fair", "watchdog", "holdcount")),
-        FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount")),
-        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount"));
+        LOCK("redisson", List.of("reentrant", "watchdog", "holdcount", "cycle")),
+        FAIR("redisson-fair", List.of("reentrant", "fair", "watchdog", "holdcount", "cycle")),
+        FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount", "cycle")),
+        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle"));
 
         final String driver;
         final List<String> capabilities;

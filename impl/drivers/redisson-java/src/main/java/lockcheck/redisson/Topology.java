@@ -44,7 +44,7 @@ final class Topology {
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
         c.setThreads(2);
-        c.setNettyThreads(4);
+        c.setNettyThreads(2);
         BaseConfig<?> base;
         switch (topology) {
             case "single" -> {
