@@ -35,7 +35,7 @@
 // order), "fenced" (every ok reply to lock and trylock carries "token", a
 // fencing token that strictly increases with every grant of the lock),
 // "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
-// unlock), "holdcount" (the holdcount request). A driver without "watchdog"
+// unlock), "holdcount" (the holdcount request), "cycle" (the cycle request). A driver without "watchdog"
 // treats lease_ms <= 0 as a lease of watchdog_ms.
 //
 // Requests. lockcheck then sends requests, one at a time: it sends the next
@@ -82,6 +82,19 @@
 //	{"id":6,"op":"token","name":"lockcheck:9f3a:l0","timeout_ms":5000}
 //	    ok with "token": the fencing token of the current hold (capability
 //	    fenced; lockcheck uses the token of the acquire reply when present).
+//	{"id":7,"op":"cycle","name":"lockcheck:9f3a:l0","lease_ms":0,"duration_ms":1000,"log":true,"timeout_ms":6000}
+//	    Benchmarks (capability cycle): the driver locks and unlocks the lock
+//	    by itself, back to back, for duration_ms, each lock waiting at most
+//	    until the cycle ends, so that a benchmark measures the library and
+//	    not one protocol round trip per call. ok with "count" (grants within
+//	    duration_ms), with "log" also "grants" ([requested, granted,
+//	    released] of every hold, CLOCK_MONOTONIC nanoseconds: lockcheck reads
+//	    the same clock) and "open" (when the last lock was requested, if it
+//	    was still waiting when the cycle ended). Failure: a call that fails,
+//	    or is still pending at timeout_ms, ends the cycle with error and no
+//	    counts; the driver may then hold the lock (unknown), and lockcheck
+//	    ends it. A duration_ms that leaves the driver too little of
+//	    timeout_ms to finish its last calls is answered with error at once.
 //
 // Lock names are complete Redis key names: lockcheck prefixes them per run,
 // the driver uses them as they are. An op the driver does not know is

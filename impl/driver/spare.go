@@ -56,7 +56,12 @@ func (m *Maker) addSpare() {
 	m.spares.starting++
 	name := fmt.Sprintf("spare%d", m.spares.seq)
 	m.spares.bg.Go(func() {
+		// A second try: on a loaded machine one slow start is no reason
+		// to give up a run (a driver that cannot start fails both).
 		p, err := m.start(m.spares.ctx, name)
+		if err != nil && m.spares.ctx.Err() == nil {
+			p, err = m.start(m.spares.ctx, name)
+		}
 		m.mu.Lock()
 		m.spares.starting--
 		late := err == nil && m.spares.stopped
