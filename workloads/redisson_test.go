@@ -17,6 +17,7 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 )
 
 // The Redisson subjects run real Redisson (impl/drivers/redisson-java) in a
@@ -378,5 +379,28 @@ func TestRedissonNotBuilt(t *testing.T) {
 	err := needRedisson("target")(t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "redisson-driver.jar is not built") || !strings.Contains(err.Error(), "make deps") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("without the jar: %v", err)
+	}
+}
+
+// TestRedissonMixedFleets: lockcheck's Go port and real Redisson on the same
+// lock names exclude each other (valid) and hand the lock over both ways:
+// each side's waiters are woken by the other side's unlocks.
+func TestRedissonMixedFleets(t *testing.T) {
+	s := startRedis(t)
+	for _, mix := range []string{"reentrant+redisson", "fair+redisson-fair", "fenced+redisson-fenced"} {
+		t.Run(mix, func(t *testing.T) {
+			shipped(t, strings.Split(mix, "+")[1])
+			res := run(t, s, RunConfig{Subject: mix, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			t.Log(summary(res))
+			if res.Report.Verdict != model.Valid {
+				t.Fatalf("%s\n%s", summary(res), res.Report)
+			}
+			for _, p := range results.ComputeParts(res.History) {
+				t.Logf("%s: %d grants, %d hand-offs in (p50 %v)", p.Subject, p.Acquires.OK, p.HandoffsIn, p.HandoffP50)
+				if p.Acquires.OK == 0 || p.HandoffsIn == 0 {
+					t.Errorf("%s: %d grants, %d hand-offs from the other side: want both", p.Subject, p.Acquires.OK, p.HandoffsIn)
+				}
+			}
+		})
 	}
 }
