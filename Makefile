@@ -12,7 +12,8 @@ all: vet test
 # the npm packages of each node driver (impl/drivers/*/package-lock.json) when
 # its node_modules is missing or older than its package-lock.json; and java 17
 # and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
-# mvn package of the pinned pom, skipped when up to date).
+# mvn package of the pinned pom, and of the older Redisson line it names,
+# skipped when up to date).
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \

@@ -211,10 +211,17 @@ func redissonDrivers() []Driver {
 			SyncsReplicas: true,
 		}
 	}
+	// The older line: Redisson 3.43.0, the last before 3.44.0's "lock
+	// watchdog doesn't renew RLock if an exception has been thrown".
+	old := redisson("redisson-3.43", "lock", "Redisson 3.43.0's RLock, without 3.44.0's fix of a watchdog that stops renewing after one failed renewal")
+	old.Command = []string{"sh", "driver.sh", "--line", "3.43.0", "--lock", "lock", "--name-suffix", "-3.43"}
+	old.Doc = "Redisson 3.43.0's RLock (Java) over the driver protocol: the line before 3.44.0's fix of a watchdog that stops after one failed renewal"
+	old.Installed = needRedisson("target-3.43.0")
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
 		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
+		old,
 	}
 }
