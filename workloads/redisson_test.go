@@ -184,7 +184,7 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	t.Cleanup(func() { _ = rdb.Close() })
 	ctx := context.Background()
 	addr, pass := s.Options().Addr, s.Options().Password
-	a, b := startJVM(t, d, "lock"), startJVM(t, d, "lock")
+	a, b := startJVM(t, d), startJVM(t, d)
 	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
@@ -243,7 +243,7 @@ func TestRedissonDriverSelftest(t *testing.T) {
 		t.Fatalf("reply %+v: want redis_error", r)
 	}
 
-	c := startJVM(t, d, "lock")
+	c := startJVM(t, d)
 	c.expect("hello to a closed port", map[string]any{"op": "hello", "protocol": 1, "redis": []string{closedAddr(t)}, "client": "c", "timeout_ms": 1000}, "error")
 
 	a.expect("lock before the end of input", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
@@ -271,13 +271,14 @@ type jvm struct {
 	id     int
 }
 
-func startJVM(t *testing.T, d Driver, lock string) *jvm {
+// startJVM starts d's driver process (its Command) and reads its banner.
+func startJVM(t *testing.T, d Driver) *jvm {
 	t.Helper()
 	dir, err := d.dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "driver.sh", "--lock", lock)
+	cmd := exec.Command(d.Command[0], d.Command[1:]...)
 	cmd.Dir = dir
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -400,6 +401,40 @@ func TestRedissonMixedFleets(t *testing.T) {
 				if p.Acquires.OK == 0 || p.HandoffsIn == 0 {
 					t.Errorf("%s: %d grants, %d hand-offs from the other side: want both", p.Subject, p.Acquires.OK, p.HandoffsIn)
 				}
+			}
+		})
+	}
+}
+
+// TestRedissonOldLineWatchdog: Redisson 3.43.0's watchdog stops for good
+// after one failed renewal (fixed in 3.44.0), 3.52.0's tries again. A
+// renewal is made to fail by CLIENT PAUSE WRITE for 4 s (the renewal
+// script due 2 s after the grant blocks past Redisson's 1 s command
+// timeout) while a watchdog hold of a 6 s lease (renewed every 2 s) is held:
+// 3.52.0 renews again 2 s after the failure, after the pause, before the
+// lease runs out. (The timed-out renewal still runs when the pause ends, so
+// 3.43.0's last lease ends 6 s after the pause.) 12 s after the pause
+// began, 3.43.0's hold is gone and 3.52.0's is still there.
+func TestRedissonOldLineWatchdog(t *testing.T) {
+	for name, survives := range map[string]bool{"redisson": true, "redisson-3.43": false} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			d := redissonDriver(t, name)
+			s := startRedis(t)
+			rdb := redis.NewClient(s.Options())
+			t.Cleanup(func() { _ = rdb.Close() })
+			ctx := context.Background()
+			j := startJVM(t, d)
+			h := hello(s.Options().Addr, s.Options().Password, "a")
+			h["watchdog_ms"] = 6000
+			j.expect("hello", h, "ok")
+			j.expect("lock (watchdog)", map[string]any{"op": "lock", "name": "w", "timeout_ms": 3000}, "ok")
+			if err := rdb.Do(ctx, "CLIENT", "PAUSE", "4000", "WRITE").Err(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(12 * time.Second)
+			if got := rdb.Exists(ctx, "w").Val() == 1; got != survives {
+				t.Fatalf("hold there 12 s after a 4 s write pause: %v, want %v", got, survives)
 			}
 		})
 	}
