@@ -64,11 +64,13 @@ func TestRedissonDriverMisbehaves(t *testing.T) {
 			d.Name = "redisson-" + strings.ReplaceAll(mode, "@", "-")
 			d.Env = []string{"LOCKCHECK_DRIVER_MISBEHAVE=" + mode}
 			reg := externalRegistry(t, d.Subject())
-			cfg := RunConfig{Subject: d.Name, Workload: DefaultWorkload, Seed: 5, Duration: 4 * time.Second, OpTimeout: time.Second, StopTimeout: 3 * time.Second}
+			cfg := RunConfig{Subject: d.Name, Workload: DefaultWorkload, Seed: 5, Duration: 4 * time.Second, OpTimeout: 2 * time.Second, StopTimeout: 3 * time.Second}
 			start := time.Now()
 			res := run(t, s, cfg, Deps{Registry: reg})
 			t.Log(summary(res), "in", time.Since(start).Round(time.Millisecond))
-			checkMisbehaved(t, res)
+			// A starved JVM may also leave a call unanswered by its deadline:
+			// the driver says so (an error reply, outcome unknown).
+			checkMisbehaved(t, res, "no answer from Redisson by the request's deadline")
 		})
 	}
 }
