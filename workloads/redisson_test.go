@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -436,5 +437,31 @@ func TestRedissonOldLineWatchdog(t *testing.T) {
 				t.Fatalf("hold there 12 s after a 4 s write pause: %v, want %v", got, survives)
 			}
 		})
+	}
+}
+
+// TestRedissonStartup measures a JVM driver's start: spawn to banner and
+// spawn to hello answered (Redisson connected), over 5 starts; the median
+// start must stay within 2 s (a client's replacement waits for it).
+func TestRedissonStartup(t *testing.T) {
+	d := redissonDriver(t, "redisson")
+	s := startRedis(t)
+	var banner, ready []time.Duration
+	for range 5 {
+		start := time.Now()
+		j := startJVM(t, d)
+		banner = append(banner, time.Since(start))
+		j.expect("hello", hello(s.Options().Addr, s.Options().Password, "a"), "ok")
+		ready = append(ready, time.Since(start))
+		if err := j.end(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(banner)
+	slices.Sort(ready)
+	t.Logf("spawn to banner: median %v, max %v; spawn to hello ok: median %v, max %v",
+		banner[2].Round(time.Millisecond), banner[4].Round(time.Millisecond), ready[2].Round(time.Millisecond), ready[4].Round(time.Millisecond))
+	if ready[2] > 2*time.Second {
+		t.Fatalf("median start %v: want <= 2 s", ready[2])
 	}
 }
