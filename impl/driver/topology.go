@@ -84,3 +84,12 @@ func (b Banner) Supports(kind string) bool {
 	}
 	return slices.Contains(b.Topologies, kind)
 }
+
+// NewFailoverClient returns a go-redis FailoverClient on o that tells
+// drivers opened on it the Sentinels, master name and passwords of o.
+func NewFailoverClient(o *redis.FailoverOptions) Described {
+	return Describe(redis.NewFailoverClient(o), Topology{
+		Kind: TopologySentinel, Addrs: o.SentinelAddrs, MasterName: o.MasterName,
+		Username: o.Username, Password: o.Password, DB: o.DB, SentinelPassword: o.SentinelPassword,
+	})
+}

@@ -73,11 +73,7 @@ func SentinelTopology(o SentinelOptions) Topology {
 			if i < o.Pinned {
 				return redis.NewClient(directOptions(master, t.Password())), nil
 			}
-			o := t.FailoverOptions()
-			return driver.Describe(redis.NewFailoverClient(o), driver.Topology{
-				Kind: driver.TopologySentinel, Addrs: o.SentinelAddrs, MasterName: o.MasterName,
-				Password: o.Password, SentinelPassword: o.SentinelPassword,
-			}), nil
+			return driver.NewFailoverClient(t.FailoverOptions()), nil
 		}
 		return env, nil
 	}
