@@ -39,6 +39,9 @@ func TestRedissonSubjectsAreValid(t *testing.T) {
 			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 				t.Fatalf("%s: want valid, with grants\n%s", summary(res), res.Report)
 			}
+			if res.Subject.Fair && !slices.ContainsFunc(res.History.Ops, func(o model.Op) bool { return o.Enqueued != 0 }) {
+				t.Fatal("no request of the fair lock says when it was queued: the fairness checker had nothing to check")
+			}
 		})
 	}
 }

@@ -75,6 +75,10 @@
 //	    answer, and lockcheck kills it (info).
 //	{"id":3,"op":"trylock","name":"lockcheck:9f3a:l0","wait_ms":150,"lease_ms":2000,"timeout_ms":5000}
 //	    Wait at most wait_ms: ok (with "token" when fenced) or fail.
+//	    A driver with capability fair may add "enqueued" to lock and trylock
+//	    replies: when the request joined the lock's queue (CLOCK_MONOTONIC
+//	    nanoseconds, as observed by the driver: late rather than early), for
+//	    the fairness checker.
 //	{"id":4,"op":"unlock","name":"lockcheck:9f3a:l0","timeout_ms":5000}
 //	    Release one hold: ok, or fail when this driver holds no hold.
 //	{"id":5,"op":"holdcount","name":"lockcheck:9f3a:l0","timeout_ms":5000}

@@ -111,8 +111,11 @@ var _ impl.Maker = (*Maker)(nil)
 // share its driver process.
 func (m *Maker) NewLocker(name, owner string) impl.Locker {
 	l := &Locker{m: m, name: name, owner: owner}
-	if m.fenced() {
+	switch {
+	case m.fenced():
 		return &FencedLocker{l}
+	case slices.Contains(m.opts.Capabilities, CapFair):
+		return &FairLocker{l}
 	}
 	return l
 }

@@ -108,6 +108,9 @@ type Reply struct {
 	// Grants are a cycle's grants (with "log"): [requested, granted,
 	// released], CLOCK_MONOTONIC nanoseconds.
 	Grants [][3]int64 `json:"grants,omitempty"`
+	// Enqueued is when a fair driver's lock or trylock request joined the
+	// lock's queue, if it did (CLOCK_MONOTONIC nanoseconds).
+	Enqueued int64 `json:"enqueued,omitempty"`
 	// Open is when a cycle's last lock was requested, if it was still
 	// waiting when the cycle ended (CLOCK_MONOTONIC nanoseconds).
 	Open int64 `json:"open,omitempty"`

@@ -23,11 +23,6 @@ const cycleWarmup = time.Second
 // cyclerOf returns l as a Cycler when it can cycle.
 func cyclerOf(l impl.Locker) (Cycler, bool) {
 	c, ok := l.(Cycler)
-	if !ok {
-		if f, fok := l.(*driver.FencedLocker); fok {
-			c, ok = f.Locker, true
-		}
-	}
 	if !ok || !c.CanCycle() {
 		return nil, false
 	}

@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <li>unlock: {@code unlockAsync(owner)}; {@link IllegalMonitorStateException}
  * (not held by this owner) is fail.
  * <li>the fenced lock: {@code tryLockAndGetTokenAsync}, whose null is fail.
+ * <li>the fair lock (Redisson's, see {@link QueuedFairLock}): lock and trylock
+ * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
  * </ul>
  * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
  * within timeout_ms: a Redisson future still pending 25 ms before then is
@@ -88,8 +90,13 @@ final class Locks {
             Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
             return token == null ? Outcome.fail() : Outcome.ok().put("token", token);
         }
-        Boolean ok = await(lock(req).tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
-        return Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail();
+        RLock l = lock(req);
+        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+        ObjectNode rep = Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail();
+        if (l instanceof QueuedFairLock q && q.enqueued() != 0) {
+            rep.put("enqueued", q.enqueued());
+        }
+        return rep;
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
@@ -129,7 +136,7 @@ final class Locks {
         }
         return switch (opts.kind) {
             case LOCK -> redisson.getLock(name);
-            case FAIR -> redisson.getFairLock(name);
+            case FAIR -> new QueuedFairLock(((Redisson) redisson).getCommandExecutor(), name);
             case FENCED -> redisson.getFencedLock(name);
             case SPIN -> redisson.getSpinLock(name);
         };
