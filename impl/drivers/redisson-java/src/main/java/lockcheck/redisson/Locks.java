@@ -16,10 +16,8 @@ import java.util.concurrent.TimeUnit;
  * thread that made this object, whose id is the owner's thread id.
  *
  * <ul>
- * <li>lock: {@code tryLockAsync(wait, lease, owner)} with the wait that leaves
- * one command timeout (plus 100 ms) of timeout_ms for the last attempt's reply;
- * false is fail (Redisson gives up cleanly: it unsubscribes, and the fair lock
- * leaves its queue).
+ * <li>lock: {@code lockAsync(lease, owner)}, Redisson's lock(): no reply
+ * until granted (error at the deadline, see lockBlocking).
  * <li>trylock: {@code tryLockAsync(wait_ms, lease, owner)}: ok, or fail when
  * Redisson says false, which it says only after an attempt Redis answered with
  * the lock's remaining lease (held by another owner).
@@ -59,7 +57,7 @@ final class Locks {
         try {
             return switch (op) {
                 case "hello" -> hello(req, timeout);
-                case "lock" -> acquire(req, Math.max(0, timeout - opts.commandTimeoutMs - 100), deadline);
+                case "lock" -> lockBlocking(req, deadline);
                 case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
                 case "unlock" -> unlock(req, deadline);
                 case "holdcount" -> Outcome.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
@@ -84,6 +82,32 @@ final class Locks {
         return Outcome.ok();
     }
 
+    /**
+     * Redisson's lock(): waits until granted (the fair lock queues it with
+     * Redisson's fairLockWaitTimeout, as a Java caller's lock() does). It
+     * cannot be cancelled: one still waiting at the deadline is answered
+     * with error (unknown), and lockcheck replaces the process.
+     */
+    private ObjectNode lockBlocking(JsonNode req, long deadline) throws Exception {
+        long lease = leaseOf(req);
+        if (opts.kind == Options.Kind.FENCED) {
+            // Its lock has no threadId overload: the current thread is the owner's.
+            RedissonFencedLock f = fenced(req);
+            Long token = await(lease > 0 ? f.lockAndGetTokenAsync(lease, TimeUnit.MILLISECONDS) : f.lockAndGetTokenAsync(), deadline);
+            return Outcome.ok().put("token", token);
+        }
+        RLock l = lock(req);
+        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner), deadline);
+        return enqueued(l, Outcome.ok());
+    }
+
+    private static ObjectNode enqueued(RLock l, ObjectNode rep) {
+        if (l instanceof QueuedFairLock q && q.enqueued() != 0) {
+            rep.put("enqueued", q.enqueued());
+        }
+        return rep;
+    }
+
     private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
@@ -92,11 +116,7 @@ final class Locks {
         }
         RLock l = lock(req);
         Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
-        ObjectNode rep = Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail();
-        if (l instanceof QueuedFairLock q && q.enqueued() != 0) {
-            rep.put("enqueued", q.enqueued());
-        }
-        return rep;
+        return enqueued(l, Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail());
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
