@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -467,4 +469,89 @@ func TestRedissonStartup(t *testing.T) {
 	if ready[2] > 2*time.Second {
 		t.Fatalf("median start %v: want <= 2 s", ready[2])
 	}
+}
+
+// TestRedissonFairBusyQueue replays, on Redisson 3.52.0's own fair lock, the
+// FIFO break that issue 14 fixed in lockcheck's port
+// (impl/fair_busy_test.go): a queue kept busy longer than a lease leaves the
+// waiters' deadlines anchored at its start (each grant moves every deadline
+// earlier by the grantee's wait), so a TryLock waiter with a short wait that
+// queued behind a blocking waiter has a deadline already past when that
+// waiter is granted, and the next caller's purge evicts it while it is
+// alive: the later caller is granted first and the TryLock fails. Real time
+// decides the order, so the shape gets three tries; Redisson breaks FIFO in
+// every one on this machine. The test fails the day Redisson keeps FIFO
+// here: then update the README's finding.
+func TestRedissonFairBusyQueue(t *testing.T) {
+	d := redissonDriver(t, "redisson-fair")
+	s := startRedis(t)
+	var outcome string
+	for try := range 3 {
+		broken, desc := fairBusyQueue(t, s, d, fmt.Sprintf("busy%d", try))
+		t.Logf("try %d: %s", try, desc)
+		if broken {
+			return
+		}
+		outcome = desc
+	}
+	t.Fatalf("Redisson kept FIFO in the busy-queue shape three times (%s): the finding in README.md no longer holds", outcome)
+}
+
+// fairBusyQueue runs the shape once on lock name and reports whether the
+// later caller was granted before the TryLock waiter queued ahead of it.
+func fairBusyQueue(t *testing.T, s *faults.Server, d Driver, name string) (bool, string) {
+	addr, pass := s.Options().Addr, s.Options().Password
+	js := map[string]*jvm{}
+	for _, n := range []string{"h", "a", "b", "try", "late"} {
+		js[n] = startJVM(t, d)
+		js[n].expect("hello", hello(addr, pass, n), "ok")
+	}
+	t0 := time.Now()
+	at := func(ms int) { time.Sleep(time.Until(t0.Add(time.Duration(ms) * time.Millisecond))) }
+	lock := func(lease int) map[string]any {
+		return map[string]any{"op": "lock", "name": name, "lease_ms": lease, "timeout_ms": 9000}
+	}
+	unlock := map[string]any{"op": "unlock", "name": name, "timeout_ms": 3000}
+	js["h"].expect("h lock", lock(1500), "ok")
+	at(10)
+	js["a"].send("a lock", lock(3000)) // queued behind h
+	at(160)
+	js["b"].send("b lock", lock(3000)) // queued behind a
+	at(1000)
+	js["h"].expect("h unlock", unlock, "ok")
+	js["a"].recv("a granted", "ok")
+	at(2200) // a holds, b waits: try queues behind b with a short wait
+	js["try"].send("try", map[string]any{"op": "trylock", "name": name, "wait_ms": 400, "lease_ms": 1500, "timeout_ms": 3000})
+	at(2300)
+	js["a"].expect("a unlock", unlock, "ok")
+	js["b"].recv("b granted", "ok") // the busy period (2.3 s) outlived h's lease
+	at(2350)
+	js["late"].send("late lock", lock(1500)) // comes after try was queued
+	at(2450)
+	js["b"].expect("b unlock", unlock, "ok")
+	type result struct {
+		status string
+		at     time.Duration
+	}
+	got := map[string]result{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, n := range []string{"try", "late"} {
+		wg.Go(func() {
+			j := js[n]
+			if !j.out.Scan() {
+				return
+			}
+			var r driver.Reply
+			_ = json.Unmarshal(j.out.Bytes(), &r)
+			mu.Lock()
+			got[n] = result{string(r.Status), time.Since(t0)}
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	tr, late := got["try"], got["late"]
+	desc := fmt.Sprintf("try (queued at 2.2 s) %s at %v, late (called at 2.35 s) %s at %v",
+		tr.status, tr.at.Round(time.Millisecond), late.status, late.at.Round(time.Millisecond))
+	return late.status == "ok" && (tr.status != "ok" || late.at < tr.at), desc
 }
