@@ -10,7 +10,10 @@ all: vet test
 # (and redis-cli), nftables, node and npm (the node drivers) and python3-redis
 # for /usr/bin/python3 (the redis-py driver), from Debian/Ubuntu packages; then
 # the npm packages of each node driver (impl/drivers/*/package-lock.json) when
-# its node_modules is missing or older than its package-lock.json.
+# its node_modules is missing or older than its package-lock.json; and java 17
+# and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
+# mvn package of the pinned pom, and of the older Redisson line it names,
+# skipped when up to date).
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -20,6 +23,8 @@ deps:
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
+	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
+	command -v mvn >/dev/null 2>&1 || missing="$$missing maven"; \
 	if [ -n "$$missing" ]; then \
 	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
 	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
@@ -34,7 +39,8 @@ deps:
 	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
 	done; \
 	shim=faults/clockshim; \
-	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1
+	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \
+	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck

@@ -129,3 +129,12 @@ type Freezer interface {
 	Freeze() error
 	Thaw() error
 }
+
+// Readier is implemented by Makers whose lock clients take long to start
+// (a driver process per owner, such as a JVM). Ready blocks until the
+// clients the Maker starts ahead of use are ready, or ctx ends; the harness
+// calls it before its clock starts, so that no op's latency includes a
+// client's start-up.
+type Readier interface {
+	Ready(ctx context.Context) error
+}

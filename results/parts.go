@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/lockcheck/lockcheck/model"
 )
@@ -23,6 +24,11 @@ type Part struct {
 	// write the fenced register refused.
 	Sections       int `json:"sections"`
 	RejectedWrites int `json:"rejected_writes,omitempty"`
+	// HandoffsIn counts grants to its processes that took the lock over
+	// from a process of another implementation (see handoffs); HandoffP50
+	// is their median latency, from that release's call to the grant.
+	HandoffsIn int           `json:"handoffs_in"`
+	HandoffP50 time.Duration `json:"handoff_p50_ns,omitempty"`
 	// Errors are the error texts its ops saw, most frequent first (run-
 	// specific key prefixes and numbers masked), at most maxPartErrors.
 	Errors []ErrorCount `json:"errors,omitempty"`
@@ -79,6 +85,7 @@ func ComputeParts(h *model.History) []Part {
 		parts[i].Processes = len(procs[i])
 		parts[i].Errors = topErrors(errs[i])
 	}
+	handoffs(h, parts)
 	return parts
 }
 
@@ -129,6 +136,10 @@ func writeParts(w io.Writer, subject string, parts []Part, bullet string) {
 			bullet, p.Subject, p.Processes, a.OK, a.Fail, a.Info, r.OK, r.Fail, r.Info, p.Sections)
 		if p.RejectedWrites > 0 {
 			fmt.Fprintf(w, " (%d writes rejected)", p.RejectedWrites)
+		}
+		fmt.Fprintf(w, "; %d hand-offs from the other implementations", p.HandoffsIn)
+		if p.HandoffsIn > 0 {
+			fmt.Fprintf(w, " (p50 %s)", FormatDuration(p.HandoffP50))
 		}
 		fmt.Fprintln(w)
 		for _, e := range p.Errors {

@@ -45,3 +45,29 @@ func TestComputeParts(t *testing.T) {
 		t.Error("one implementation: want no parts")
 	}
 }
+
+// TestHandoffsBetweenParts: a grant to a waiting process of one part right
+// after the other part's last hold was released is a hand-off into the
+// first part; reentries, grants to a process that was not waiting, and
+// hand-offs within a part are not.
+func TestHandoffsBetweenParts(t *testing.T) {
+	h := &model.History{Header: model.Header{Meta: map[string]string{model.MetaParts: "reentrant,redisson"}}}
+	add := func(p int, k model.Kind, call, ret int64) {
+		h.Ops = append(h.Ops, model.Op{Process: p, Lock: "l", Kind: k, Call: call, Return: ret, Outcome: model.OK})
+	}
+	add(0, model.Acquire, 0, 10)    // p0 (reentrant) holds
+	add(0, model.Acquire, 11, 12)   // a reentry
+	add(0, model.Release, 13, 14)   // one of two holds: still held
+	add(1, model.Acquire, 5, 40)    // p1 (redisson) waits from 5 ...
+	add(0, model.Release, 30, 31)   // ... p0 frees the lock at 30
+	add(1, model.Release, 50, 51)   // p1 frees it at 50 ...
+	add(2, model.Acquire, 60, 70)   // ... p2 (reentrant) asked after: no hand-off
+	add(2, model.Release, 80, 81)   // p2 frees it at 80 ...
+	add(4, model.Acquire, 75, 90)   // ... p4 (reentrant) waited: same part, no hand-off
+	add(4, model.Release, 100, 101) // p4 frees it at 100 ...
+	add(3, model.Acquire, 95, 106)  // ... p3 (redisson) waited: a hand-off of 6
+	parts := ComputeParts(h)
+	if parts[0].HandoffsIn != 0 || parts[1].HandoffsIn != 2 || parts[1].HandoffP50 != 10 {
+		t.Fatalf("hand-offs: reentrant %d, redisson %d (p50 %v): want 0 and 2 (p50 10ns)", parts[0].HandoffsIn, parts[1].HandoffsIn, parts[1].HandoffP50)
+	}
+}

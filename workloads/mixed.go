@@ -26,7 +26,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		return Subject{}, errors.New("mix: want two or more subjects")
 	}
 	names := make([]string, len(parts))
-	m := Subject{Kind: KindMixed, Reentrant: true, Fair: true}
+	m := Subject{Kind: KindMixed, Reentrant: true, Fair: true, SyncsReplicas: true}
 	for i, p := range parts {
 		if len(p.Parts) > 0 {
 			return Subject{}, fmt.Errorf("mix: %s is itself a mix", p.Name)
@@ -34,6 +34,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		names[i] = p.Name
 		m.Reentrant = m.Reentrant && p.Reentrant
 		m.Fair = m.Fair && p.Fair
+		m.SyncsReplicas = m.SyncsReplicas && p.SyncsReplicas
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
 		if p.Needs != "" {

@@ -67,6 +67,11 @@ type Subject struct {
 	// Parts are the subjects of a mixed fleet (Mix): process id p runs
 	// Parts[p % len(Parts)]. Open and Configure are then unused.
 	Parts []Subject
+	// SyncsReplicas says that, on a master with replicas, the lock follows
+	// each grant with WAIT and refuses a grant no replica acknowledged
+	// (Redisson's default checkLockSyncedSlaves), without needing replicas
+	// (one server: no WAIT).
+	SyncsReplicas bool
 	// Needs names the topology the subject needs beyond one Redis (e.g.
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.

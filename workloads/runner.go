@@ -310,7 +310,32 @@ func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redi
 		}
 		r.makers = append(r.makers, ms)
 	}
-	return nil
+	return r.ready(ctx)
+}
+
+// ready waits for every Maker that starts its clients ahead of use
+// (impl.Readier), all at once.
+func (r *runner) ready(ctx context.Context) error {
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		errs []error
+	)
+	for _, ms := range r.makers {
+		for _, m := range ms {
+			if rd, ok := m.(impl.Readier); ok {
+				wg.Go(func() {
+					if err := rd.Ready(ctx); err != nil {
+						mu.Lock()
+						errs = append(errs, err)
+						mu.Unlock()
+					}
+				})
+			}
+		}
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // closeClients closes the Makers (stopping every watchdog without unlocking)

@@ -42,6 +42,15 @@ type Driver struct {
 	Installed func(dir string) error
 	// TTLWakeups: see Subject.TTLWakeups.
 	TTLWakeups bool
+	// Spares is driver.Options.Spares: processes started ahead of use, for
+	// drivers slow to start (a JVM).
+	Spares int
+	// SyncsReplicas is Subject.SyncsReplicas.
+	SyncsReplicas bool
+	// Topologies are those the driver supports (driver.TopologySingle, ...;
+	// none: single only). A driver that supports Sentinel and Cluster runs
+	// on every topology of one Redis; others need one address.
+	Topologies []string
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -50,7 +59,7 @@ type Driver struct {
 func (d Driver) Subject() Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
 	return Subject{
-		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: NeedsOneAddress,
+		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
@@ -65,11 +74,19 @@ func (d Driver) Subject() Subject {
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
-					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares,
 				})(ctx, rdb)
 			}
 		},
 	}
+}
+
+// needs is NeedsOneAddress unless the driver supports Sentinel and Cluster.
+func (d Driver) needs() string {
+	if slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster) {
+		return ""
+	}
+	return NeedsOneAddress
 }
 
 func (d Driver) dir() (string, error) {
@@ -135,12 +152,27 @@ func needPythonRedis(string) error {
 	return nil
 }
 
+// needRedisson reports a missing java or a Redisson driver that was not
+// built (its jar in the driver folder's build, the target folder of line).
+func needRedisson(build string) func(dir string) error {
+	return func(dir string) error {
+		if _, err := exec.LookPath("java"); err != nil {
+			return errors.New("java is not installed (Debian package openjdk-17-jre-headless): run make deps")
+		}
+		jar := filepath.Join(dir, build, "redisson-driver.jar")
+		if _, err := os.Stat(jar); err != nil {
+			return fmt.Errorf("its jar %s is not built (needs Maven, Debian package maven): run make deps", jar)
+		}
+		return nil
+	}
+}
+
 // debianPython is the interpreter python3-redis installs for.
 const debianPython = "/usr/bin/python3"
 
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
-	return []Driver{
+	return append([]Driver{
 		{
 			Name: "node-redisson", Dir: "node-redisson", Command: []string{"node", "driver.js"},
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
@@ -162,5 +194,41 @@ func shippedDrivers() []Driver {
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
 		},
+	}, redissonDrivers()...)
+}
+
+// redissonDrivers are Redisson's locks, served by impl/drivers/redisson-java
+// (driver.sh). Each request is bounded by Redisson's own settings: timeout
+// (one command's reply) 1000 ms, retryAttempts 0 (a script resent after a
+// lost reply could count a reentry twice), so retryInterval never applies;
+// the driver answers error for a future still pending at timeout_ms.
+func redissonDrivers() []Driver {
+	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle}
+	redisson := func(name, lock, doc string, caps ...string) Driver {
+		return Driver{
+			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},
+			Doc:          doc + " (Redisson 3.52.0, Java) over the driver protocol",
+			Capabilities: append(slices.Clone(all), caps...),
+			Installed:    needRedisson("target"),
+			Spares:       1,
+			Topologies:   []string{driver.TopologySingle, driver.TopologySentinel, driver.TopologyCluster},
+			// Redisson's default checkLockSyncedSlaves: on a master with
+			// replicas, a grant no replica acknowledged (WAIT) is undone
+			// and the acquire fails with NoSyncedSlavesException.
+			SyncsReplicas: true,
+		}
+	}
+	// The older line: Redisson 3.43.0, the last before 3.44.0's "lock
+	// watchdog doesn't renew RLock if an exception has been thrown".
+	old := redisson("redisson-3.43", "lock", "Redisson 3.43.0's RLock, without 3.44.0's fix of a watchdog that stops renewing after one failed renewal")
+	old.Command = []string{"sh", "driver.sh", "--line", "3.43.0", "--lock", "lock", "--name-suffix", "-3.43"}
+	old.Doc = "Redisson 3.43.0's RLock (Java) over the driver protocol: the line before 3.44.0's fix of a watchdog that stops after one failed renewal"
+	old.Installed = needRedisson("target-3.43.0")
+	return []Driver{
+		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
+		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
+		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
+		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
+		old,
 	}
 }

@@ -26,12 +26,16 @@
 //
 //	{"protocol":1,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog"]}
 //
+// "topologies" (optional) lists what hello may name: "single", "sentinel",
+// "cluster"; a banner without it supports "single" only, and a run on a
+// topology the banner lacks refuses the driver (scenarios skip it, saying so).
+//
 // Capabilities, all optional: "reentrant" (the same driver may lock a lock it
 // holds again; one unlock releases one hold), "fair" (grants follow request
 // order), "fenced" (every ok reply to lock and trylock carries "token", a
 // fencing token that strictly increases with every grant of the lock),
 // "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
-// unlock), "holdcount" (the holdcount request). A driver without "watchdog"
+// unlock), "holdcount" (the holdcount request), "cycle" (the cycle request). A driver without "watchdog"
 // treats lease_ms <= 0 as a lease of watchdog_ms.
 //
 // Requests. lockcheck then sends requests, one at a time: it sends the next
@@ -56,6 +60,10 @@
 //	 "client":"p3","watchdog_ms":1500,"seed":7}
 //	    Connect to Redis. "redis" lists addresses (one for a single server;
 //	    it is a fault proxy's address when the run injects network faults);
+//	    with "topology":"sentinel" they are the Sentinels, "master_name"
+//	    names the master they monitor and "sentinel_password" is theirs
+//	    ("password" stays the data nodes'); with "topology":"cluster" they
+//	    are seed nodes of a Redis Cluster. No "topology" means one server;
 //	    "client" is the logical client's name, for logs and client ids;
 //	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
 //	    library's watchdog timeout with it); "seed" seeds any randomness the
@@ -67,6 +75,10 @@
 //	    answer, and lockcheck kills it (info).
 //	{"id":3,"op":"trylock","name":"lockcheck:9f3a:l0","wait_ms":150,"lease_ms":2000,"timeout_ms":5000}
 //	    Wait at most wait_ms: ok (with "token" when fenced) or fail.
+//	    A driver with capability fair may add "enqueued" to lock and trylock
+//	    replies: when the request joined the lock's queue (CLOCK_MONOTONIC
+//	    nanoseconds, as observed by the driver: late rather than early), for
+//	    the fairness checker.
 //	{"id":4,"op":"unlock","name":"lockcheck:9f3a:l0","timeout_ms":5000}
 //	    Release one hold: ok, or fail when this driver holds no hold.
 //	{"id":5,"op":"holdcount","name":"lockcheck:9f3a:l0","timeout_ms":5000}
@@ -74,10 +86,28 @@
 //	{"id":6,"op":"token","name":"lockcheck:9f3a:l0","timeout_ms":5000}
 //	    ok with "token": the fencing token of the current hold (capability
 //	    fenced; lockcheck uses the token of the acquire reply when present).
+//	{"id":7,"op":"cycle","name":"lockcheck:9f3a:l0","lease_ms":0,"duration_ms":1000,"log":true,"timeout_ms":6000}
+//	    Benchmarks (capability cycle): the driver locks and unlocks the lock
+//	    by itself, back to back, for duration_ms, each lock waiting at most
+//	    until the cycle ends, so that a benchmark measures the library and
+//	    not one protocol round trip per call. ok with "count" (grants within
+//	    duration_ms), with "log" also "grants" ([requested, granted,
+//	    released] of every hold, CLOCK_MONOTONIC nanoseconds: lockcheck reads
+//	    the same clock) and "open" (when the last lock was requested, if it
+//	    was still waiting when the cycle ended). Failure: a call that fails,
+//	    or is still pending at timeout_ms, ends the cycle with error and no
+//	    counts; the driver may then hold the lock (unknown), and lockcheck
+//	    ends it. A duration_ms that leaves the driver too little of
+//	    timeout_ms to finish its last calls is answered with error at once.
 //
 // Lock names are complete Redis key names: lockcheck prefixes them per run,
 // the driver uses them as they are. An op the driver does not know is
 // answered with error.
+//
+// Start-up. lockcheck may start a driver before any logical client needs it
+// (a spare, for drivers slow to start such as a JVM): the spare says hello
+// with a client name of its own ("spare1", ...) and then serves whichever
+// logical client it is handed to; its owner identity is still the process.
 //
 // Deadlines. A reply that does not arrive within timeout_ms plus a grace
 // (Options.ReplyGrace) ends the op as info; the driver's process group is

@@ -15,10 +15,11 @@ import (
 // impl.Freezer (the process is stopped and continued) and impl.HoldCounter
 // (for drivers with CapHoldCount).
 type Locker struct {
-	m     *Maker
-	name  string
-	owner string
-	token int64 // of the current grant (fenced drivers)
+	m          *Maker
+	name       string
+	owner      string
+	token      int64           // of the current grant (fenced drivers)
+	onEnqueued func(time.Time) // FairLocker's callback
 }
 
 var (
@@ -28,10 +29,19 @@ var (
 	_ impl.Freezer     = (*Locker)(nil)
 	_ impl.HoldCounter = (*Locker)(nil)
 	_ impl.Fenced      = (*FencedLocker)(nil)
+	_ impl.Enqueuer    = (*FairLocker)(nil)
 )
 
 // FencedLocker is the handle of a driver with CapFenced.
 type FencedLocker struct{ *Locker }
+
+// FairLocker is the handle of a driver with CapFair: it reports when a
+// request joined the lock's queue, from the reply's "enqueued".
+type FairLocker struct{ *Locker }
+
+// OnEnqueued sets the callback told, once a lock or trylock request's reply
+// arrived, when the request joined the queue (not called if it never did).
+func (l *FairLocker) OnEnqueued(f func(at time.Time)) { l.onEnqueued = f }
 
 // Token returns the fencing token of the last grant (0 before any).
 func (l *FencedLocker) Token() int64 { return l.token }
@@ -66,6 +76,11 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
 	if err != nil {
 		return Reply{}, err
+	}
+	if rep.Enqueued != 0 && l.onEnqueued != nil {
+		if clock, err := newMonoClock(); err == nil {
+			l.onEnqueued(clock.at(rep.Enqueued))
+		}
 	}
 	if rep.Status == StatusError {
 		e := &ReplyError{Driver: p.banner.String(), Op: req.Op, Msg: rep.Error}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -47,6 +46,10 @@ type Options struct {
 	// ExitWait is how long a driver has to exit once its input ends, at
 	// Close (0: 2 s).
 	ExitWait time.Duration
+	// Spares is how many driver processes a Maker keeps started and
+	// connected ahead of use (0: none; each owner's process then starts on
+	// its first request). See Maker.Ready.
+	Spares int
 }
 
 func (o *Options) name() string {
@@ -75,27 +78,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// endpoint is where drivers connect: hello's connection fields.
-type endpoint struct {
-	addrs              []string
-	username, password string
-	db                 int
-}
-
-// endpointOf reads the address and credentials of a single-server go-redis
-// client (a fault proxy's address when the run dials through one).
-func endpointOf(rdb redis.UniversalClient) (endpoint, error) {
-	c, ok := rdb.(*redis.Client)
-	if !ok {
-		return endpoint{}, fmt.Errorf("driver: %T is not a single-server client: drivers connect to one Redis address", rdb)
-	}
-	o := c.Options()
-	if o.Addr == "" || o.Addr == "FailoverClient" || strings.HasPrefix(o.Network, "unix") {
-		return endpoint{}, fmt.Errorf("driver: client address %q is not a TCP host:port a driver can dial", o.Addr)
-	}
-	return endpoint{addrs: []string{o.Addr}, username: o.Username, password: o.Password, db: o.DB}, nil
-}
-
 // Open returns a MakerFunc whose Makers run the driver of opts, one process
 // per owner, connected to the address of the client they are opened on.
 func Open(opts Options) impl.MakerFunc {
@@ -104,11 +86,13 @@ func Open(opts Options) impl.MakerFunc {
 		if len(opts.Command) == 0 {
 			return nil, errors.New("driver: no command")
 		}
-		ep, err := endpointOf(rdb)
+		topo, err := topologyOf(rdb)
 		if err != nil {
 			return nil, err
 		}
-		return &Maker{opts: opts, ep: ep, procs: map[string]*proc{}}, nil
+		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}, abandoned: map[string]bool{}}
+		m.startSpares()
+		return m, nil
 	}
 }
 
@@ -116,11 +100,13 @@ func Open(opts Options) impl.MakerFunc {
 // owner, started by the owner's first request. Close ends them all.
 type Maker struct {
 	opts Options
-	ep   endpoint
+	topo Topology
 
-	mu     sync.Mutex
-	procs  map[string]*proc
-	closed bool
+	mu        sync.Mutex
+	procs     map[string]*proc
+	abandoned map[string]bool
+	closed    bool
+	spares    spares
 }
 
 var _ impl.Maker = (*Maker)(nil)
@@ -129,8 +115,11 @@ var _ impl.Maker = (*Maker)(nil)
 // share its driver process.
 func (m *Maker) NewLocker(name, owner string) impl.Locker {
 	l := &Locker{m: m, name: name, owner: owner}
-	if m.fenced() {
+	switch {
+	case m.fenced():
 		return &FencedLocker{l}
+	case slices.Contains(m.opts.Capabilities, CapFair):
+		return &FairLocker{l}
 	}
 	return l
 }
@@ -152,9 +141,12 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	case ok:
 		return p, nil
 	}
-	p, err := m.start(ctx, owner)
-	if err != nil {
-		return nil, err
+	p = m.takeSpare(ctx)
+	if p == nil {
+		var err error
+		if p, err = m.start(ctx, owner); err != nil {
+			return nil, err
+		}
 	}
 	m.mu.Lock()
 	won, ok := m.procs[owner]
@@ -174,6 +166,11 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 
 // start starts a driver process and says hello.
 func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
+	release, err := startSlot(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: waiting to start: %w", ErrDriver, m.opts.name(), err)
+	}
+	defer release()
 	ctx, cancel := context.WithTimeout(ctx, m.opts.StartTimeout)
 	defer cancel()
 	p, err := startProc(ctx, &m.opts, owner)
@@ -186,10 +183,20 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 			return nil, fmt.Errorf("%w: %s announces capabilities %v, the subject needs %v", ErrDriver, p.banner, p.banner.Capabilities, m.opts.Capabilities)
 		}
 	}
-	rep, err := p.call(ctx, Request{
-		Op: OpHello, Protocol: Version, Redis: m.ep.addrs, Username: m.ep.username, Password: m.ep.password, DB: m.ep.db,
+	if !p.banner.Supports(m.topo.Kind) {
+		p.kill()
+		return nil, fmt.Errorf("%w: %s does not support the %s topology (it supports %v)", ErrDriver, p.banner, m.topo.Kind, p.banner.Topologies)
+	}
+	t := m.topo
+	req := Request{
+		Op: OpHello, Protocol: Version, Redis: t.Addrs, Username: t.Username, Password: t.Password, DB: t.DB,
 		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed,
-	}, m.opts.StartTimeout)
+		MasterName: t.MasterName, SentinelPassword: t.SentinelPassword,
+	}
+	if t.Kind != TopologySingle {
+		req.Topology = t.Kind
+	}
+	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -201,12 +208,21 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 }
 
 // abandon kills owner's process, if it has one, without unlocking anything.
+// With spares, the first abandon of an owner starts a spare for the client
+// that will replace it.
 func (m *Maker) abandon(owner string) {
 	m.mu.Lock()
 	p := m.procs[owner]
+	first := p != nil && !m.abandoned[owner]
+	if first {
+		m.abandoned[owner] = true
+	}
 	m.mu.Unlock()
 	if p != nil {
 		p.kill()
+	}
+	if first && m.opts.Spares > 0 {
+		m.addSpare()
 	}
 }
 
@@ -217,8 +233,9 @@ func (m *Maker) running(owner string) *proc {
 	return m.procs[owner]
 }
 
-// Close ends every driver process: stdin closed, ExitWait to exit, then
-// killed. Nothing is unlocked. It reports drivers that did not exit cleanly.
+// Close ends every driver process, spares included: stdin closed, ExitWait
+// to exit, then killed. Nothing is unlocked. It reports drivers that did not
+// exit cleanly.
 func (m *Maker) Close() error {
 	m.mu.Lock()
 	m.closed = true
@@ -227,6 +244,7 @@ func (m *Maker) Close() error {
 		procs = append(procs, p)
 	}
 	m.mu.Unlock()
+	procs = append(procs, m.stopSpares()...)
 	errs := make([]error, len(procs))
 	var wg sync.WaitGroup
 	for i, p := range procs {

@@ -16,6 +16,7 @@ const (
 	CapFenced    = "fenced"
 	CapWatchdog  = "watchdog"
 	CapHoldCount = "holdcount"
+	CapCycle     = "cycle"
 )
 
 // Ops of the requests.
@@ -26,6 +27,7 @@ const (
 	OpUnlock    = "unlock"
 	OpHoldCount = "holdcount"
 	OpToken     = "token"
+	OpCycle     = "cycle"
 )
 
 // Banner is the first line a driver prints.
@@ -34,6 +36,9 @@ type Banner struct {
 	Driver       string   `json:"driver"`
 	Version      string   `json:"version,omitempty"`
 	Capabilities []string `json:"capabilities"`
+	// Topologies are those hello may name (TopologySingle, ...); none
+	// means TopologySingle only.
+	Topologies []string `json:"topologies,omitempty"`
 }
 
 // Has reports whether the banner announces capability c.
@@ -63,11 +68,19 @@ type Request struct {
 	Client     string   `json:"client,omitempty"`
 	WatchdogMS int64    `json:"watchdog_ms,omitempty"`
 	Seed       int64    `json:"seed,omitempty"`
+	// Topology is TopologySentinel or TopologyCluster; "" is TopologySingle.
+	Topology         string `json:"topology,omitempty"`
+	MasterName       string `json:"master_name,omitempty"`
+	SentinelPassword string `json:"sentinel_password,omitempty"`
 
-	// lock, trylock, unlock, holdcount, token
+	// lock, trylock, unlock, holdcount, token, cycle
 	Name    string `json:"name,omitempty"`
 	LeaseMS int64  `json:"lease_ms,omitempty"`
 	WaitMS  int64  `json:"wait_ms,omitempty"`
+
+	// cycle
+	DurationMS int64 `json:"duration_ms,omitempty"`
+	Log        bool  `json:"log,omitempty"`
 }
 
 // Status is a reply's outcome.
@@ -90,8 +103,17 @@ type Reply struct {
 	RedisError bool `json:"redis_error,omitempty"`
 	// Token is a fenced grant's token (lock, trylock, token).
 	Token int64 `json:"token,omitempty"`
-	// Count is holdcount's answer.
+	// Count is holdcount's answer, or the grants of a cycle.
 	Count int `json:"count,omitempty"`
+	// Grants are a cycle's grants (with "log"): [requested, granted,
+	// released], CLOCK_MONOTONIC nanoseconds.
+	Grants [][3]int64 `json:"grants,omitempty"`
+	// Enqueued is when a fair driver's lock or trylock request joined the
+	// lock's queue, if it did (CLOCK_MONOTONIC nanoseconds).
+	Enqueued int64 `json:"enqueued,omitempty"`
+	// Open is when a cycle's last lock was requested, if it was still
+	// waiting when the cycle ended (CLOCK_MONOTONIC nanoseconds).
+	Open int64 `json:"open,omitempty"`
 }
 
 // millis converts d to whole milliseconds, rounding a positive sub-millisecond

@@ -82,7 +82,7 @@ func topologyScenarios() []Scenario {
 				return []faults.Fault{f}, faults.Schedule{{At: time.Second, Duration: 500 * time.Millisecond}}, err
 			},
 			Expect: func(s workloads.Subject) (Expect, bool) {
-				if needsReplicas(s) {
+				if needsReplicas(s) || s.SyncsReplicas {
 					return Expect{Label: "valid (WAIT refuses grants no replica acknowledged)", Verdict: model.Valid}, true
 				}
 				return failoverExpect(s)

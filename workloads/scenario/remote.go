@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl/driver"
 )
 
 // Remote is an existing deployment lockcheck did not start and has no shell
@@ -111,7 +112,7 @@ func (r Remote) Topology() Topology {
 			case r.Sentinel != nil:
 				o := *r.Sentinel
 				o.MaxRetries, o.ContextTimeoutEnabled = -1, true
-				return redis.NewFailoverClient(&o), nil
+				return driver.NewFailoverClient(&o), nil
 			}
 			o := *r.Cluster
 			o.MaxRetries, o.ContextTimeoutEnabled = -1, true

@@ -7,7 +7,7 @@ const (
 	skipNeedsNodes    = "needs N independent nodes (the redlock topology)"
 	skipNeedsReplicas = "WAIT needs replicas behind one master connection (the Sentinel topology)"
 	skipNeedsOneRedis = "needs one Redis (single server, Sentinel or Cluster), not N independent nodes"
-	skipNeedsAddress  = "an external driver dials one Redis address; Sentinel and Cluster clients are not in the protocol"
+	skipNeedsAddress  = "this external driver dials one Redis address (its banner announces no Sentinel or Cluster topology)"
 )
 
 // needsAddress says s is (or mixes in) an external driver, which connects to

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl/driver"
 )
 
 // SentinelOptions configure SentinelTopology.
@@ -72,7 +73,7 @@ func SentinelTopology(o SentinelOptions) Topology {
 			if i < o.Pinned {
 				return redis.NewClient(directOptions(master, t.Password())), nil
 			}
-			return t.NewFailoverClient(), nil
+			return driver.NewFailoverClient(t.FailoverOptions()), nil
 		}
 		return env, nil
 	}

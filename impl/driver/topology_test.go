@@ -1,0 +1,60 @@
+package driver
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// TestTopologyOf: what a driver is told for each kind of go-redis client.
+func TestTopologyOf(t *testing.T) {
+	single := redis.NewClient(&redis.Options{Addr: "127.0.0.1:7000", Password: "pw", DB: 2})
+	failover := redis.NewFailoverClient(&redis.FailoverOptions{MasterName: "m", SentinelAddrs: []string{"127.0.0.1:26379"}})
+	described := NewFailoverClient(&redis.FailoverOptions{
+		MasterName: "m", SentinelAddrs: []string{"127.0.0.1:26379", "127.0.0.1:26380"}, Password: "pw", SentinelPassword: "spw",
+	})
+	cluster := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:7001", "127.0.0.1:7002"}})
+	for _, c := range []redis.UniversalClient{single, failover, described, cluster} {
+		t.Cleanup(func() { _ = c.Close() })
+	}
+	if got, err := topologyOf(single); err != nil || got.Kind != TopologySingle || !slices.Equal(got.Addrs, []string{"127.0.0.1:7000"}) || got.Password != "pw" || got.DB != 2 {
+		t.Errorf("single: %+v %v", got, err)
+	}
+	if _, err := topologyOf(failover); err == nil || !strings.Contains(err.Error(), "driver.Describe") {
+		t.Errorf("an undescribed FailoverClient: %v, want an error pointing at driver.Describe", err)
+	}
+	if got, err := topologyOf(described); err != nil || got.Kind != TopologySentinel || got.MasterName != "m" || len(got.Addrs) != 2 || got.SentinelPassword != "spw" || got.Password != "pw" {
+		t.Errorf("sentinel: %+v %v", got, err)
+	}
+	if got, err := topologyOf(cluster); err != nil || got.Kind != TopologyCluster || len(got.Addrs) != 2 {
+		t.Errorf("cluster: %+v %v", got, err)
+	}
+	if b := (Banner{}); !b.Supports(TopologySingle) || b.Supports(TopologySentinel) {
+		t.Error("a banner without topologies supports single only")
+	}
+	if b := (Banner{Topologies: []string{TopologySingle, TopologySentinel}}); !b.Supports(TopologySentinel) || b.Supports(TopologyCluster) {
+		t.Error("a banner supports what it lists")
+	}
+}
+
+// TestDriverRefusesTopology: a driver whose banner lacks the run's topology
+// is refused before hello, saying why.
+func TestDriverRefusesTopology(t *testing.T) {
+	rdb := NewFailoverClient(&redis.FailoverOptions{MasterName: "m", SentinelAddrs: []string{"127.0.0.1:9"}})
+	t.Cleanup(func() { _ = rdb.Close() })
+	m, err := Open(fakeOptions("ok"))(context.Background(), rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err = m.NewLocker("l", "p0").Lock(ctx, 0)
+	if err == nil || !strings.Contains(err.Error(), "does not support the sentinel topology") {
+		t.Fatalf("lock through a driver without sentinel: %v", err)
+	}
+}

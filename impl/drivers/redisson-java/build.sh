@@ -1,0 +1,49 @@
+#!/bin/sh
+# Builds lockcheck's Redisson driver (make deps runs it): mvn package into
+# target/ for the pom's Redisson, and into target-<version>/ for each older
+# line in LINES (the same sources against that Redisson); then a class-data
+# archive (driver.jsa, AppCDS) from a short run that loads the classes of a
+# start and a connection attempt, for a faster JVM start. A build whose
+# archive is newer than pom.xml and the sources is skipped (the archive
+# records the jar's time: the jar is never touched after it). Needs java 17+
+# and Maven; Maven downloads the pinned artifacts.
+#
+#   build.sh                 the pom's Redisson and every line in LINES
+#   build.sh --line 3.43.0   that line only
+set -eu
+cd "$(dirname "$0")"
+
+# LINES are the older Redisson lines built beside the pom's (subjects
+# redisson-<major.minor>; see workloads/subjects_external.go).
+LINES="3.43.0"
+
+build() { # build DIR [MAVEN ARGS...]
+  dir=$1
+  shift
+  jar="$dir/redisson-driver.jar"
+  if [ -f "$jar" ] && [ -f "$dir/driver.jsa" ] && [ -z "$(find pom.xml src -newer "$dir/driver.jsa" | head -1)" ]; then
+    return 0
+  fi
+  echo "building the Redisson driver ($dir) ..." >&2
+  log=$(mktemp)
+  if ! mvn -B -q package "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log" "$dir/driver.jsa"
+  printf '%s\n' \
+    '{"id":1,"op":"hello","protocol":1,"timeout_ms":2000,"redis":["127.0.0.1:1"],"client":"cds","watchdog_ms":1500}' \
+    '{"id":2,"op":"trylock","name":"cds","wait_ms":1,"timeout_ms":100}' |
+    java -Xlog:disable -Xlog:all=error:stderr -XX:+UseSerialGC -Xss512k \
+      -XX:ArchiveClassesAtExit="$dir/driver.jsa" -cp "$jar:$dir/lib/*" lockcheck.redisson.Driver >/dev/null 2>&1 || true
+}
+
+if [ "${1:-}" = "--line" ]; then
+  build "target-$2" "-Dredisson.version=$2" "-Dbuild.dir=target-$2"
+  exit
+fi
+build target
+for line in $LINES; do
+  build "target-$line" "-Dredisson.version=$line" "-Dbuild.dir=target-$line"
+done

@@ -1,0 +1,176 @@
+package lockcheck.redisson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.redisson.Redisson;
+import org.redisson.RedissonFencedLock;
+import org.redisson.api.RFuture;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The requests of protocol 1 on one Redisson lock kind, all served on the
+ * thread that made this object, whose id is the owner's thread id.
+ *
+ * <ul>
+ * <li>lock: {@code lockAsync(lease, owner)}, Redisson's lock(): no reply
+ * until granted (error at the deadline, see lockBlocking).
+ * <li>trylock: {@code tryLockAsync(wait_ms, lease, owner)}: ok, or fail when
+ * Redisson says false, which it says only after an attempt Redis answered with
+ * the lock's remaining lease (held by another owner).
+ * <li>unlock: {@code unlockAsync(owner)}; {@link IllegalMonitorStateException}
+ * (not held by this owner) is fail.
+ * <li>the fenced lock: {@code tryLockAndGetTokenAsync}, whose null is fail.
+ * <li>the fair lock (Redisson's, see {@link QueuedFairLock}): lock and trylock
+ * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
+ * </ul>
+ * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
+ * within timeout_ms: a Redisson future still pending 25 ms before then is
+ * answered with error (unknown outcome; the future is left alone, and lockcheck
+ * ends the process).
+ */
+final class Locks {
+    private static final long SLACK_MS = 25;
+
+    private final Options opts;
+    private final long owner;
+    private RedissonClient redisson;
+
+    Locks(Options opts, long owner) {
+        this.opts = opts;
+        this.owner = owner;
+    }
+
+    ObjectNode handle(JsonNode req) {
+        if (Thread.currentThread().getId() != owner) {
+            throw new IllegalStateException("request served off the owner's thread");
+        }
+        String op = req.path("op").asText("");
+        long timeout = req.path("timeout_ms").asLong(0);
+        if (timeout <= 0) {
+            timeout = 30_000;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
+        try {
+            return switch (op) {
+                case "hello" -> hello(req, timeout);
+                case "lock" -> lockBlocking(req, deadline);
+                case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
+                case "unlock" -> unlock(req, deadline);
+                case "holdcount" -> Outcome.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
+                case "token" -> token(req, deadline);
+                case "cycle" -> Cycle.run(this, opts, owner, req, deadline);
+                default -> Outcome.error("unknown op \"" + op + "\"", false);
+            };
+        } catch (Exception e) {
+            return Outcome.of(e);
+        }
+    }
+
+    private ObjectNode hello(JsonNode req, long timeout) {
+        if (redisson != null) {
+            return Outcome.error("hello twice", false);
+        }
+        long connect = Math.max(100, Math.min(timeout / 2, 10_000));
+        redisson = Redisson.create(Topology.config(req, opts, connect));
+        Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
+                + ") as owner " + redisson.getId() + ":" + owner + ", watchdog "
+                + redisson.getConfig().getLockWatchdogTimeout() + " ms");
+        return Outcome.ok();
+    }
+
+    /**
+     * Redisson's lock(): waits until granted (the fair lock queues it with
+     * Redisson's fairLockWaitTimeout, as a Java caller's lock() does). It
+     * cannot be cancelled: one still waiting at the deadline is answered
+     * with error (unknown), and lockcheck replaces the process.
+     */
+    private ObjectNode lockBlocking(JsonNode req, long deadline) throws Exception {
+        long lease = leaseOf(req);
+        if (opts.kind == Options.Kind.FENCED) {
+            // Its lock has no threadId overload: the current thread is the owner's.
+            RedissonFencedLock f = fenced(req);
+            Long token = await(lease > 0 ? f.lockAndGetTokenAsync(lease, TimeUnit.MILLISECONDS) : f.lockAndGetTokenAsync(), deadline);
+            return Outcome.ok().put("token", token);
+        }
+        RLock l = lock(req);
+        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner), deadline);
+        return enqueued(l, Outcome.ok());
+    }
+
+    private static ObjectNode enqueued(RLock l, ObjectNode rep) {
+        if (l instanceof QueuedFairLock q && q.enqueued() != 0) {
+            rep.put("enqueued", q.enqueued());
+        }
+        return rep;
+    }
+
+    private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
+        long lease = leaseOf(req);
+        if (opts.kind == Options.Kind.FENCED) {
+            Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+            return token == null ? Outcome.fail() : Outcome.ok().put("token", token);
+        }
+        RLock l = lock(req);
+        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+        return enqueued(l, Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail());
+    }
+
+    private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
+        try {
+            await(lock(req).unlockAsync(owner), deadline);
+        } catch (IllegalMonitorStateException e) {
+            return Outcome.fail();
+        }
+        return Outcome.ok();
+    }
+
+    private ObjectNode token(JsonNode req, long deadline) throws Exception {
+        if (opts.kind != Options.Kind.FENCED) {
+            return Outcome.error("token: " + opts.driverName() + " is not fenced", false);
+        }
+        Long t = await(fenced(req).getTokenAsync(), deadline);
+        return Outcome.ok().put("token", t == null ? 0 : t);
+    }
+
+    static long leaseOf(JsonNode req) {
+        long lease = req.path("lease_ms").asLong(0);
+        return lease > 0 ? lease : -1;
+    }
+
+    /**
+     * A new lock object per request (getLock is cheap): an object keeps the
+     * lease of its last leased grant, which must not leak into a later hold.
+     * The watchdog's bookkeeping is per client and lock name, not per object.
+     */
+    RLock lock(JsonNode req) {
+        if (redisson == null) {
+            throw new IllegalStateException("no hello yet");
+        }
+        String name = req.path("name").asText("");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("request without lock name");
+        }
+        return switch (opts.kind) {
+            case LOCK -> redisson.getLock(name);
+            case FAIR -> new QueuedFairLock(((Redisson) redisson).getCommandExecutor(), name);
+            case FENCED -> redisson.getFencedLock(name);
+            case SPIN -> redisson.getSpinLock(name);
+        };
+    }
+
+    private RedissonFencedLock fenced(JsonNode req) {
+        return (RedissonFencedLock) lock(req);
+    }
+
+    /**
+     * Waits for f until deadline (System.nanoTime). A failed future throws
+     * its cause; one still pending throws {@link Outcome.Timeout}.
+     */
+    static <T> T await(RFuture<T> f, long deadline) throws Exception {
+        return Outcome.await(f.toCompletableFuture(), deadline);
+    }
+}

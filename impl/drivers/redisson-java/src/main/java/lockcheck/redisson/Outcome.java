@@ -1,0 +1,92 @@
+package lockcheck.redisson;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import org.redisson.client.RedisException;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+
+/** Replies, and how Redisson's outcomes map to them. */
+final class Outcome {
+    /**
+     * An error reply from Redis: an upper-case code, then the message
+     * ("WRONGTYPE Operation against ...", "ERR Error running script ...",
+     * "LOADING ...", "READONLY ..."). Redisson's own failures (timeouts, lost
+     * connections, "Unable to ...") never start like that.
+     */
+    private static final Pattern REDIS_REPLY = Pattern.compile("^[A-Z][A-Z_]+ .*", Pattern.DOTALL);
+
+    /** A Redisson future that did not end by its request's deadline. */
+    static final class Timeout extends Exception {
+        Timeout(String msg) {
+            super(msg);
+        }
+    }
+
+    private Outcome() {
+    }
+
+    static ObjectNode ok() {
+        return status("ok");
+    }
+
+    static ObjectNode fail() {
+        return status("fail");
+    }
+
+    static ObjectNode error(String msg, boolean redisError) {
+        ObjectNode n = status("error");
+        n.put("error", msg);
+        if (redisError) {
+            n.put("redis_error", true);
+        }
+        return n;
+    }
+
+    private static ObjectNode status(String s) {
+        ObjectNode n = Driver.JSON.createObjectNode();
+        n.put("status", s);
+        return n;
+    }
+
+    /**
+     * The error reply for e: redis_error only for an error Redis answered
+     * (the command did not take effect); everything else (a timeout, a lost
+     * connection, a bad request) leaves the outcome unknown.
+     */
+    static ObjectNode of(Throwable e) {
+        String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
+        boolean redis = e instanceof RedisException && e.getMessage() != null && REDIS_REPLY.matcher(e.getMessage()).matches();
+        return error(msg, redis);
+    }
+
+    /**
+     * Waits for f until deadline (System.nanoTime): its value, or its failure
+     * unwrapped (CompletionException, ExecutionException), or Timeout.
+     */
+    static <T> T await(CompletableFuture<T> f, long deadline) throws Exception {
+        long left = deadline - System.nanoTime();
+        try {
+            return f.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new Timeout("no answer from Redisson by the request's deadline");
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        }
+    }
+
+    private static Exception unwrap(Throwable e) {
+        while ((e instanceof ExecutionException || e instanceof CompletionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        if (e instanceof RedisException && e.getCause() instanceof IllegalMonitorStateException ims) {
+            return ims;
+        }
+        return e instanceof Exception ex ? ex : new Exception(e);
+    }
+}

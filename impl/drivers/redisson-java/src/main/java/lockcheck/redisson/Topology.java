@@ -1,0 +1,113 @@
+package lockcheck.redisson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.redisson.config.BaseConfig;
+import org.redisson.config.BaseMasterSlaveServersConfig;
+import org.redisson.config.ClusterServersConfig;
+import org.redisson.config.Config;
+import org.redisson.config.ReadMode;
+import org.redisson.config.SentinelServersConfig;
+import org.redisson.config.SingleServerConfig;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns hello's connection fields into a Redisson {@link Config}: one server
+ * ("topology" absent or "single"), a Sentinel-monitored master ("sentinel":
+ * "redis" lists the sentinels, "master_name" names the master) or a Cluster
+ * ("cluster": "redis" lists seed nodes).
+ *
+ * <p>Every call is bounded: Redisson's {@code timeout} (the reply wait of one
+ * command) is the driver's --command-timeout-ms, {@code retryAttempts} is 0 (a
+ * script resent after a lost reply would count a reentry twice, so Redisson's
+ * retry interval never applies) and the pools are small (one process is one
+ * owner, with one request in flight).
+ */
+final class Topology {
+    static final List<String> SUPPORTED = List.of("single", "sentinel", "cluster");
+
+    private Topology() {
+    }
+
+    static Config config(JsonNode hello, Options opts, long connectTimeoutMs) {
+        List<String> addrs = new ArrayList<>();
+        hello.path("redis").forEach(a -> addrs.add("redis://" + a.asText()));
+        if (addrs.isEmpty()) {
+            throw new IllegalArgumentException("hello without redis address");
+        }
+        String topology = hello.path("topology").asText("single");
+        String client = hello.path("client").asText("driver");
+        long watchdog = hello.path("watchdog_ms").asLong(0);
+
+        Config c = new Config();
+        c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
+        c.setThreads(2);
+        c.setNettyThreads(2);
+        BaseConfig<?> base;
+        switch (topology) {
+            case "single" -> {
+                if (addrs.size() != 1) {
+                    throw new IllegalArgumentException("topology single wants one address, got " + addrs);
+                }
+                SingleServerConfig s = c.useSingleServer()
+                        .setAddress(addrs.get(0))
+                        .setDatabase(hello.path("db").asInt(0))
+                        .setConnectionMinimumIdleSize(1)
+                        .setConnectionPoolSize(2)
+                        .setSubscriptionConnectionMinimumIdleSize(1)
+                        .setSubscriptionConnectionPoolSize(2);
+                base = s;
+            }
+            case "sentinel" -> {
+                String master = hello.path("master_name").asText("");
+                if (master.isEmpty()) {
+                    throw new IllegalArgumentException("topology sentinel without master_name");
+                }
+                SentinelServersConfig s = c.useSentinelServers()
+                        .setMasterName(master)
+                        .setDatabase(hello.path("db").asInt(0))
+                        .setCheckSentinelsList(false);
+                addrs.forEach(s::addSentinelAddress);
+                String sp = hello.path("sentinel_password").asText("");
+                if (!sp.isEmpty()) {
+                    s.setSentinelPassword(sp);
+                }
+                base = masterOnly(s);
+            }
+            case "cluster" -> {
+                ClusterServersConfig s = c.useClusterServers();
+                addrs.forEach(s::addNodeAddress);
+                base = masterOnly(s);
+            }
+            default -> throw new IllegalArgumentException("unknown topology " + topology + " (want one of " + SUPPORTED + ")");
+        }
+        String user = hello.path("username").asText("");
+        String pass = hello.path("password").asText("");
+        if (!user.isEmpty()) {
+            base.setUsername(user);
+        }
+        if (!pass.isEmpty()) {
+            base.setPassword(pass);
+        }
+        base.setClientName("lockcheck-" + client)
+                .setConnectTimeout((int) connectTimeoutMs)
+                .setTimeout(opts.commandTimeoutMs)
+                .setSubscriptionTimeout(opts.commandTimeoutMs)
+                .setRetryAttempts(0)
+                .setRetryInterval(opts.commandTimeoutMs);
+        return c;
+    }
+
+    /** Reads and writes go to the master only; pools stay small. */
+    private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s) {
+        return s.setReadMode(ReadMode.MASTER)
+                .setMasterConnectionMinimumIdleSize(1)
+                .setMasterConnectionPoolSize(2)
+                .setSlaveConnectionMinimumIdleSize(1)
+                .setSlaveConnectionPoolSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1)
+                .setSubscriptionConnectionPoolSize(2);
+    }
+}
