@@ -24,6 +24,7 @@ var fpSubjects = []string{
 	"reentrant", "fair", "fenced", "simple", "redlock",
 	"redsync", "redsync-tuned", "redislock", "redislock-tuned",
 	"go-reentrant", "node-redisson", "node-redlock", "redis-py",
+	"redisson", "redisson-fair", "redisson-fenced", "redisson-spin",
 }
 
 // TestFalsePositives is the false-positive campaign (make fp-campaign):
