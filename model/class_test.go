@@ -109,3 +109,19 @@ func TestReleaseRefusedAfterALossyFaultIsSafety(t *testing.T) {
 		t.Fatalf("after a restart without persistence: want a lost hold (safety), got %s:\n%s", r.Class, r)
 	}
 }
+
+// A quorum lock's acquires may all fail on a free lock while they run
+// together (the votes split); alone, the same refusal is still one.
+func TestSplitVotesMayRefuseWhileContended(t *testing.T) {
+	h := hist(try(1, "L", 0, 10, Fail), try(2, "L", 2, 12, Fail))
+	if r := CheckLinearizability(h, Options{}); r.Verdict != Invalid {
+		t.Fatalf("no split votes: two refusals of a free lock are violations: %s", r)
+	}
+	if r := CheckLinearizability(h, Options{SplitVotes: true}); r.Verdict != Valid {
+		t.Fatalf("split votes: %s", r)
+	}
+	h.Ops = append(h.Ops, try(1, "L", 40, 41, Fail))
+	if r := CheckLinearizability(h, Options{SplitVotes: true}); r.Verdict != Invalid {
+		t.Fatalf("an uncontended refusal must stay a violation: %s", r)
+	}
+}

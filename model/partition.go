@@ -126,7 +126,7 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 		}
 		return ins[a].deadline < ins[b].deadline
 	})
-	if opts.Fair {
+	if opts.Fair || opts.SplitVotes {
 		markContended(ins)
 	}
 	return split(lock, ins, opts.maxSegmentOps(), emit)
@@ -134,7 +134,8 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 
 // markContended flags fail acquires during which another process had an
 // acquire in flight: in a fair lock that request may be ahead in the queue,
-// so the lock may be free yet reserved. ins is sorted by call.
+// so the lock may be free yet reserved; in a quorum lock (RedLock) the two
+// may have split the nodes' votes. ins is sorted by call.
 func markContended(ins []*stepInput) {
 	var acq []*stepInput
 	for _, in := range ins {

@@ -214,6 +214,10 @@ type Options struct {
 	// leaves no room below it, the explanation says the lock's waits are
 	// not bounded.
 	OpTimeout time.Duration
+	// SplitVotes says the lock is a quorum of nodes (RedLock): a failed
+	// acquire while another process's acquire was in flight is legal even
+	// on a free lock, as for a fair lock (the votes may have split).
+	SplitVotes bool
 	// TTLWakeups says the lock's waiters may miss an unlock message and
 	// wait out the TTL they last saw (Redisson's documented bound): the
 	// liveness checker then bounds each stretch of waiting on a free lock

@@ -37,6 +37,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		m.SyncsReplicas = m.SyncsReplicas && p.SyncsReplicas
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
+		m.SplitVotes = m.SplitVotes || p.SplitVotes
 		if p.Needs != "" {
 			m.Needs = p.Needs
 		}

@@ -54,6 +54,11 @@ type Subject struct {
 	// that only renewal keeps safe (Phases.LongHold). A lock registered
 	// without it is assumed to renew, as Redisson's Lock(ctx, 0) does.
 	NoWatchdog bool
+	// SplitVotes says the lock is a quorum of nodes (RedLock): concurrent
+	// acquires may split the nodes' votes so that each fails while no one
+	// holds a quorum. A failed acquire while another process's acquire was
+	// in flight is then legal on a free lock (model.Options.SplitVotes).
+	SplitVotes bool
 	// TTLWakeups says a waiter that missed an unlock message may wait out
 	// the TTL it last saw before it tries again: Redisson's documented
 	// bound (every wait is bounded by the holder's TTL), which a lock whose

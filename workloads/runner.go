@@ -230,6 +230,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 		WatchdogLease: lease,
 		Fair:          subj.Fair,
 		TTLWakeups:    subj.TTLWakeups,
+		SplitVotes:    subj.SplitVotes,
 		MaxWait:       cfg.MaxWait,
 		FreeWait:      cfg.freeWait(&plan),
 		OpTimeout:     plan.OpTimeout,

@@ -35,7 +35,7 @@ func RedlockSubject(addrs []string) Subject { return RedlockSubjectAuth(addrs, "
 func RedlockSubjectAuth(addrs []string, password string) Subject {
 	addrs = append([]string(nil), addrs...)
 	return Subject{
-		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes, NoWatchdog: true,
+		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true,
 		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			if len(addrs) == 0 {
