@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet fmt bench nightly catch-rates fp-campaign checker-soak clean
+.PHONY: all deps build run test test-short vet lint fmt bench nightly catch-rates fp-campaign checker-soak clean
 
 all: vet test
 
@@ -61,6 +61,11 @@ test-short:
 
 vet:
 	$(GO) vet $(PKGS)
+
+## lint: gofmt, go vet, and go.mod/go.sum as `go mod tidy` leaves them (CI runs it before the tests).
+lint: vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
 
 fmt:
 	gofmt -l -w .
