@@ -10,7 +10,10 @@ all: vet test
 # (and redis-cli), nftables, node and npm (the node drivers) and python3-redis
 # for /usr/bin/python3 (the redis-py driver), from Debian/Ubuntu packages; then
 # the npm packages of each node driver (impl/drivers/*/package-lock.json) when
-# its node_modules is missing or older than its package-lock.json.
+# its node_modules is missing or older than its package-lock.json; then the
+# virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
+# driver with a requirements.txt, pinned with hashes, when it is missing or
+# older than its requirements.txt.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -19,6 +22,7 @@ deps:
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
+	/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	if [ -n "$$missing" ]; then \
 	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
@@ -32,6 +36,15 @@ deps:
 	  [ -d "$$dir/node_modules" ] && [ ! "$$lock" -nt "$$dir/node_modules" ] && continue; \
 	  echo "installing the npm packages of $$dir ..." >&2; \
 	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
+	done; \
+	for req in impl/drivers/*/requirements.txt; do \
+	  [ -f "$$req" ] || continue; \
+	  dir=$${req%/requirements.txt}; \
+	  [ -f "$$dir/.venv/.installed" ] && [ ! "$$req" -nt "$$dir/.venv/.installed" ] && continue; \
+	  echo "creating the virtualenv of $$dir ..." >&2; \
+	  rm -rf "$$dir/.venv" && /usr/bin/python3 -m venv "$$dir/.venv" && \
+	  "$$dir/.venv/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$$req" && \
+	  touch "$$dir/.venv/.installed" || { echo "pip install failed in $$dir" >&2; exit 1; }; \
 	done; \
 	shim=faults/clockshim; \
 	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1

@@ -138,6 +138,23 @@ func needPythonRedis(string) error {
 // debianPython is the interpreter python3-redis installs for.
 const debianPython = "/usr/bin/python3"
 
+// needVenv reports a Python driver whose virtualenv (.venv in its folder,
+// made by make deps from its requirements.txt) is missing or cannot import
+// module.
+func needVenv(module string) func(string) error {
+	return func(dir string) error {
+		py := filepath.Join(dir, venvPython)
+		if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
+			return fmt.Errorf("its virtualenv cannot import %s (%s: %v): run make deps "+
+				"(/usr/bin/python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.txt in %s)", module, py, err, dir)
+		}
+		return nil
+	}
+}
+
+// venvPython is the interpreter of a Python driver's own virtualenv.
+const venvPython = ".venv/bin/python"
+
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
 	return []Driver{
@@ -161,6 +178,11 @@ func shippedDrivers() []Driver {
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
+		},
+		{
+			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
+			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
+			Installed: needVenv("redis"),
 		},
 	}
 }
