@@ -184,5 +184,10 @@ func shippedDrivers() []Driver {
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
 		},
+		{
+			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
+			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
+			Installed: needVenv("pottery"),
+		},
 	}
 }
