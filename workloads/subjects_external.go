@@ -189,5 +189,15 @@ func shippedDrivers() []Driver {
 			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
 			Installed: needVenv("pottery"),
 		},
+		{
+			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},
+			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
+			Capabilities: []string{driver.CapWatchdog},
+			Installed:    needVenv("redis_lock"),
+			// A lease that runs out pushes no signal: waiters sleep in
+			// BLPOP until their own timeout (whole seconds, at most the
+			// lease) before they try again.
+			TTLWakeups: true,
+		},
 	}
 }
