@@ -36,6 +36,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		m.Fair = m.Fair && p.Fair
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
+		m.LeaseGranularity = max(m.LeaseGranularity, p.LeaseGranularity)
 		if p.Needs != "" {
 			m.Needs = p.Needs
 		}

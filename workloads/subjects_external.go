@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -42,6 +43,8 @@ type Driver struct {
 	Installed func(dir string) error
 	// TTLWakeups: see Subject.TTLWakeups.
 	TTLWakeups bool
+	// LeaseGranularity: see Subject.LeaseGranularity.
+	LeaseGranularity time.Duration
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -52,6 +55,7 @@ func (d Driver) Subject() Subject {
 	return Subject{
 		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: NeedsOneAddress,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
+		LeaseGranularity: d.LeaseGranularity,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.dir()
@@ -198,6 +202,8 @@ func shippedDrivers() []Driver {
 			// BLPOP until their own timeout (whole seconds, at most the
 			// lease) before they try again.
 			TTLWakeups: true,
+			// Leases are whole seconds (SET EX, EXPIRE).
+			LeaseGranularity: time.Second,
 		},
 	}
 }

@@ -21,12 +21,13 @@ Mapping
   * Leases are whole seconds (expire is an int, EX): the driver rounds
     lease_ms up (ceil), so a hold never ends before the lease asked for;
     one of 200 ms lasts 1 s.
+    lockcheck knows (Subject.LeaseGranularity) and asks for whole seconds.
   * Waits are whole seconds too (acquire's timeout is an int, and 0 means
     "no timeout"): lock waits floor(what is left of timeout_ms) seconds,
-    trylock ceil(wait_ms / 1000) seconds (within timeout_ms); wait_ms 0 and
-    waits under one second that timeout_ms leaves no room for are one
-    attempt (blocking=False). Without auto_renewal the library refuses a
-    timeout longer than expire (TimeoutTooLarge): the wait is capped at it.
+    trylock floor(wait_ms / 1000) seconds (within timeout_ms), so that it
+    does not wait longer than asked; a wait under one second is one attempt
+    (blocking=False). Without auto_renewal the library refuses a timeout
+    longer than expire (TimeoutTooLarge): the wait is capped at it.
   * An acquire is fail when it returned False, and also when it ended in a
     timeout or connection error while no SET was in flight (the GET of its
     "already held?" check or the BLPOP wait: nothing was taken) or before a
@@ -121,7 +122,7 @@ class RedisLockDriver(lockdriver.Driver):
 
     def op_trylock(self, req, start):
         wait_ms = max(0, int(req.get("wait_ms") or 0))
-        wait_s = min(math.ceil(wait_ms / 1000), math.floor(self.wait_left(start)))
+        wait_s = min(wait_ms // 1000, math.floor(self.wait_left(start)))
         return self.acquire(req, wait_s)
 
     def op_unlock(self, req, start):
