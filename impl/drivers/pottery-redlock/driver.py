@@ -8,6 +8,7 @@ The protocol side (banner, requests, deadlines, no retries) is
   * masters: one redis-py client per address of hello (lockcheck passes one:
     the RedLock algorithm with a quorum of 1; several addresses make the
     RedLock topology, quorum a majority).
+  * The key of lock name N is "redlock:N" (pottery's prefix).
   * One Redlock object per lock name per process: the owner is the process
     (the object's random uuid of its latest acquire). Capabilities: none.
     Not reentrant, not fair, not fenced, no watchdog (pottery's extend() is
@@ -18,9 +19,9 @@ The protocol side (banner, requests, deadlines, no retries) is
   * raise_on_redis_errors=True: without it pottery reports a Redis error or a
     timeout as "not acquired" / "not released", a wrong definite answer.
     QuorumIsImpossible is then error (outcome unknown; redis_error when every
-    master's error was an error reply), except when no command was sent at
-    all (every master's error is the op deadline passing before the send):
-    then the acquire is fail.
+    master's error was an error reply). A failed acquire runs a release of
+    its own attempt, whose QuorumIsImpossible replaces the acquire's errors:
+    so even "nothing was sent" cannot be told from a lost SET reply.
   * lock: acquire(blocking=True, timeout=what is left of timeout_ms minus a
     margin) -> ok, or fail when it gave up (a refused acquire removed its own
     attempt).
@@ -51,11 +52,9 @@ except ImportError as e:  # no banner: the protocol wants a non-zero exit
     sys.exit(1)
 
 
-def quorum_error(e, acquire):
-    """The reply for QuorumIsImpossible e (of an acquire when acquire)."""
+def quorum_error(e):
+    """The reply for QuorumIsImpossible e."""
     errs = list(getattr(e, "redis_errors", []) or [])
-    if acquire and errs and all(isinstance(x, lockdriver.OpDeadlineExceeded) for x in errs):
-        return {"status": "fail"}  # nothing was sent: not acquired
     rep = {"status": "error", "error": f"QuorumIsImpossible: {'; '.join(f'{type(x).__name__}: {x}' for x in errs) or e}"}
     if errs and all(isinstance(x, lockdriver.REDIS_ERRORS) for x in errs):
         rep["redis_error"] = True
@@ -90,7 +89,7 @@ class PotteryDriver(lockdriver.Driver):
         try:
             return {"status": "ok" if lk.acquire(**kw) else "fail"}
         except QuorumIsImpossible as e:
-            return quorum_error(e, acquire=True)
+            return quorum_error(e)
 
     def op_lock(self, req, start):
         return self.acquire(self.lock_for(req), blocking=True, timeout=self.wait_left(start))
@@ -111,7 +110,7 @@ class PotteryDriver(lockdriver.Driver):
         except ReleaseUnlockedLock:
             return {"status": "fail"}
         except QuorumIsImpossible as e:
-            return quorum_error(e, acquire=False)
+            return quorum_error(e)
         return {"status": "ok"}
 
 

@@ -58,7 +58,7 @@ except ImportError as e:  # no banner: the protocol wants a non-zero exit
 
 
 class TrackingRedis(redis.StrictRedis):
-    """Remembers, per thread, the command it is running (None when done)."""
+    """Remembers, per thread, the last command it ran or tried to run."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -66,10 +66,7 @@ class TrackingRedis(redis.StrictRedis):
 
     def execute_command(self, *args, **options):
         self.tracked.cmd = str(args[0]).upper()
-        try:
-            return super().execute_command(*args, **options)
-        finally:
-            self.tracked.cmd = None
+        return super().execute_command(*args, **options)
 
     def last(self):
         return getattr(self.tracked, "cmd", None)
@@ -106,6 +103,7 @@ class RedisLockDriver(lockdriver.Driver):
         if not renew:
             wait_s = min(wait_s, expire)
         client = self.clients[0]
+        client.tracked.cmd = None
         try:
             ok = lk.acquire(blocking=False) if wait_s < 1 else lk.acquire(blocking=True, timeout=wait_s)
         except (rexc.TimeoutError, rexc.ConnectionError) as e:
