@@ -26,10 +26,12 @@ The protocol side (banner, requests, deadlines, no retries) is
     margin) -> ok, or fail when it gave up (a refused acquire removed its own
     attempt).
   * trylock: one acquire(blocking=False) first, then, if wait_ms is left,
-    acquire(blocking=True, timeout=the rest of wait_ms). pottery checks the
-    elapsed time before its first attempt, so acquire(timeout=t) with a tiny
-    t (1 ms on a loaded machine) can answer False without asking Redis;
-    the first non-blocking attempt makes every fail an answer of Redis.
+    acquire(blocking=True, timeout=the rest of wait_ms). pottery's blocking
+    acquire checks the elapsed time (rounded to whole ms) before its first
+    attempt, so with a timeout under a millisecond a thread descheduled at
+    that point makes no attempt and answers False (by reading the code; 0
+    of 400 tries on an idle machine): the first non-blocking attempt makes
+    every fail an answer of Redis.
   * unlock: release() -> ok; fail on ReleaseUnlockedLock (no master released:
     no key, or another uuid).
   * pottery sleeps uniform(0, 0.2 s) between attempts with the random module;
