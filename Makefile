@@ -13,7 +13,9 @@ all: vet test
 # its node_modules is missing or older than its package-lock.json; and java 17
 # and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
 # mvn package of the pinned pom, and of the older Redisson line it names,
-# skipped when up to date).
+# skipped when up to date); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
+# driver with a requirements.txt, pinned with hashes, when it is missing or
+# older than its requirements.txt.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -22,6 +24,7 @@ deps:
 	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
+	/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
 	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
 	command -v mvn >/dev/null 2>&1 || missing="$$missing maven"; \
@@ -37,6 +40,15 @@ deps:
 	  [ -d "$$dir/node_modules" ] && [ ! "$$lock" -nt "$$dir/node_modules" ] && continue; \
 	  echo "installing the npm packages of $$dir ..." >&2; \
 	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
+	done; \
+	for req in impl/drivers/*/requirements.txt; do \
+	  [ -f "$$req" ] || continue; \
+	  dir=$${req%/requirements.txt}; \
+	  [ -f "$$dir/.venv/.installed" ] && [ ! "$$req" -nt "$$dir/.venv/.installed" ] && continue; \
+	  echo "creating the virtualenv of $$dir ..." >&2; \
+	  rm -rf "$$dir/.venv" && /usr/bin/python3 -m venv "$$dir/.venv" && \
+	  "$$dir/.venv/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$$req" && \
+	  touch "$$dir/.venv/.installed" || { echo "pip install failed in $$dir" >&2; exit 1; }; \
 	done; \
 	shim=faults/clockshim; \
 	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \

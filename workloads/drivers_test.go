@@ -39,7 +39,7 @@ func shipped(t *testing.T, name string) Subject {
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
 	s := startRedis(t)
-	for _, name := range []string{"node-redisson", "node-redlock", "redis-py"} {
+	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
 			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
@@ -101,9 +101,12 @@ func TestDriverSelftests(t *testing.T) {
 		t.Skip("integration test: needs redis-server (skipped with -short)")
 	}
 	for name, argv := range map[string][]string{
-		"node-redisson": {"node", "selftest.js"},
-		"node-redlock":  {"node", "selftest.js"},
-		"redis-py":      {"bash", "selftest.sh"},
+		"node-redisson":     {"node", "selftest.js"},
+		"node-redlock":      {"node", "selftest.js"},
+		"redis-py":          {"bash", "selftest.sh"},
+		"redis-py-latest":   {venvPython, "selftest.py"},
+		"pottery-redlock":   {venvPython, "selftest.py"},
+		"python-redis-lock": {venvPython, "selftest.py"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)

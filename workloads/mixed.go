@@ -38,6 +38,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
 		m.SplitVotes = m.SplitVotes || p.SplitVotes
+		m.LeaseGranularity = max(m.LeaseGranularity, p.LeaseGranularity)
 		if p.Needs != "" {
 			m.Needs = p.Needs
 		}

@@ -67,6 +67,12 @@ type Subject struct {
 	// (model.Options.TTLWakeups) instead of the prompt bounds that polling
 	// locks and lockcheck's own meet.
 	TTLWakeups bool
+	// LeaseGranularity, if set, says the lock keeps leases in whole
+	// multiples of it and rounds other leases up (python-redis-lock: whole
+	// seconds, EX). Runs then ask for such leases only: the explicit lease,
+	// overrun phases' leases and the watchdog lease are rounded up, so the
+	// checkers judge the lease the lock really holds.
+	LeaseGranularity time.Duration
 	// Catches names, for a mutant, the checker that must catch it.
 	Catches string
 	// Parts are the subjects of a mixed fleet (Mix): process id p runs

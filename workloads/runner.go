@@ -170,6 +170,8 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
+	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
 	makerFuncs, lease := subj.makerFuncs(OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
 	r := &runner{
 		cfg: cfg, plan: plan, subj: subj, watchdogLease: lease,

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -51,6 +52,8 @@ type Driver struct {
 	// none: single only). A driver that supports Sentinel and Cluster runs
 	// on every topology of one Redis; others need one address.
 	Topologies []string
+	// LeaseGranularity: see Subject.LeaseGranularity.
+	LeaseGranularity time.Duration
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -61,6 +64,7 @@ func (d Driver) Subject() Subject {
 	return Subject{
 		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
+		LeaseGranularity: d.LeaseGranularity,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.dir()
@@ -170,6 +174,23 @@ func needRedisson(build string) func(dir string) error {
 // debianPython is the interpreter python3-redis installs for.
 const debianPython = "/usr/bin/python3"
 
+// needVenv reports a Python driver whose virtualenv (.venv in its folder,
+// made by make deps from its requirements.txt) is missing or cannot import
+// module.
+func needVenv(module string) func(string) error {
+	return func(dir string) error {
+		py := filepath.Join(dir, venvPython)
+		if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
+			return fmt.Errorf("its virtualenv cannot import %s (%s: %v): run make deps "+
+				"(/usr/bin/python3 -m venv .venv && .venv/bin/pip install --require-hashes -r requirements.txt in %s)", module, py, err, dir)
+		}
+		return nil
+	}
+}
+
+// venvPython is the interpreter of a Python driver's own virtualenv.
+const venvPython = ".venv/bin/python"
+
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
 	return append([]Driver{
@@ -193,6 +214,28 @@ func shippedDrivers() []Driver {
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
+		},
+		{
+			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
+			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
+			Installed: needVenv("redis"),
+		},
+		{
+			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
+			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
+			Installed: needVenv("pottery"),
+		},
+		{
+			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},
+			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
+			Capabilities: []string{driver.CapWatchdog},
+			Installed:    needVenv("redis_lock"),
+			// A lease that runs out pushes no signal: waiters sleep in
+			// BLPOP until their own timeout (whole seconds, at most the
+			// lease) before they try again.
+			TTLWakeups: true,
+			// Leases are whole seconds (SET EX, EXPIRE).
+			LeaseGranularity: time.Second,
 		},
 	}, redissonDrivers()...)
 }

@@ -25,6 +25,7 @@ var fpSubjects = []string{
 	"redsync", "redsync-tuned", "redislock", "redislock-tuned",
 	"go-reentrant", "node-redisson", "node-redlock", "redis-py",
 	"redisson", "redisson-fair", "redisson-fenced", "redisson-spin",
+	"redis-py-latest", "pottery-redlock", "python-redis-lock",
 }
 
 // TestFalsePositives is the false-positive campaign (make fp-campaign):
