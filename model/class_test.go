@@ -125,3 +125,24 @@ func TestSplitVotesMayRefuseWhileContended(t *testing.T) {
 		t.Fatalf("an uncontended refusal must stay a violation: %s", r)
 	}
 }
+
+// A late unlock that answers ok but frees nothing (Redisson's fair lock
+// does so by design) breaks the contract, not mutual exclusion; one that
+// frees the next holder stays a safety violation.
+func TestLateUnlockAnsweredOkIsAContractProblem(t *testing.T) {
+	r := CheckLinearizability(overrunHistory(OK), Options{})
+	r.classify()
+	if r.Verdict != Invalid || r.Class != ClassContract {
+		t.Fatalf("late unlock ok, nothing freed: want invalid (contract), got %s (%s):\n%s", r.Verdict, r.Class, r)
+	}
+	h := overrunHistory(Fail,
+		acq(3, "L", 140, 155, OK),
+		sec(3, "L", 156, 157, 1, 2, OK),
+		rel(3, "L", 158, 159, OK),
+		rel(2, "L", 160, 161, OK))
+	r = CheckLinearizability(h, Options{})
+	r.classify()
+	if r.Verdict != Invalid || r.Class != ClassSafety {
+		t.Fatalf("a third holder: want invalid (safety), got %s (%s):\n%s", r.Verdict, r.Class, r)
+	}
+}

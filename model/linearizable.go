@@ -163,7 +163,7 @@ func explainSegment(ctx context.Context, h *History, seg segment, opts Options) 
 	m, release := stoppable(ctx)
 	defer release()
 	seg.ops = minimalConflict(ctx, m, seg.ops)
-	if refused := refusalIn(ctx, m, seg.ops); refused != nil {
+	if refused := refusalIn(ctx, m, h, seg.ops); refused != nil {
 		return explainRefusal(h, seg, refused, explainConflict(ctx, m, h, seg, opts), opts)
 	}
 	return explainConflict(ctx, m, h, seg, opts)

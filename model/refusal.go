@@ -7,16 +7,20 @@ import (
 	"github.com/anishathalye/porcupine"
 )
 
-// refusalIn returns the failed op of an illegal segment without which the
-// segment is linearizable, or nil when there is none. Such a contradiction
-// is a refusal: the lock said "no" (an acquire refused, an owner told it
-// held nothing) where every order has no one else holding the lock; no two
-// holders are involved. ops is best a minimal conflict, whose few failed ops
-// are each needed.
-func refusalIn(ctx context.Context, m porcupine.Model, ops []porcupine.Operation) *stepInput {
+// refusalIn returns the op of an illegal segment without which the segment
+// is linearizable, or nil when there is none: a failed op, or an ok release
+// after its process's Expire (a late unlock). Such a contradiction involves
+// no two holders: the lock said "no" where every order has no one else
+// holding it (a refusal), or said "released" of a hold its lease had ended
+// (a contract problem; Redisson's fair lock answers so by design). ops is
+// best a minimal conflict, whose few failed ops are each needed.
+func refusalIn(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
+	if in := lateUnlocksExplain(ctx, m, h, ops); in != nil {
+		return in
+	}
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
-		if in.outcome != Fail || in.op == nil {
+		if in.op == nil || in.outcome != Fail {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -39,6 +43,17 @@ func refusalIn(ctx context.Context, m porcupine.Model, ops []porcupine.Operation
 // it held the lock.
 func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options) Example {
 	p := refused.process
+	if refused.kind == Release && refused.outcome == OK {
+		ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, false, false
+		ex.Summary = fmt.Sprintf("p%d's unlock after its lease ran out answered ok", p)
+		ex.Cause = fmt.Sprintf("with that answer set aside every other outcome has a sequential order, so no two holders are involved: "+
+			"the lock said p%d released a hold its lease had already ended (nothing of anyone else's was freed), a contract problem, not a safety one", p)
+		if !containsOp(ex.Ops, refused.op) {
+			ex.Ops = neededOps(seg, nil, nil, refused)
+			ex.Faults = overlapping(h, ex.Ops)
+		}
+		return ex
+	}
 	if refused.kind == Release {
 		if f := lossyDuring(h, ex.Ops, refused.op, opts); f != nil {
 			ex.Class, ex.HoldCouldBeLost = ClassSafety, true
@@ -85,6 +100,46 @@ func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
 		if f := &h.Faults[i]; opts.lossy(f.Name) && f.Start <= o.Return && f.end(horizon) >= lo {
 			return f
 		}
+	}
+	return nil
+}
+
+// lateUnlock reports whether in is an ok release of a process that had let
+// a hold on its lock run out (an Expire op called before it).
+func lateUnlock(h *History, in *stepInput) bool {
+	if in.kind != Release || in.outcome != OK {
+		return false
+	}
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Kind == Expire && o.Process == in.process && o.Lock == in.op.Lock && o.Call < in.call {
+			return true
+		}
+	}
+	return false
+}
+
+// lateUnlocksExplain returns the first ok late unlock of ops (lateUnlock)
+// when setting all of them aside makes ops linearizable: a lock that answers
+// every late unlock with "released" (as Redisson's fair lock does) breaks the
+// contract once per overrun, and only all of them together explain it.
+func lateUnlocksExplain(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
+	var first *stepInput
+	var rest []porcupine.Operation
+	for _, op := range ops {
+		if in := op.Input.(*stepInput); in.op != nil && lateUnlock(h, in) {
+			if first == nil {
+				first = in
+			}
+			continue
+		}
+		rest = append(rest, op)
+	}
+	if first == nil || ctx.Err() != nil {
+		return nil
+	}
+	if porcupine.CheckOperations(m, rest) && ctx.Err() == nil {
+		return first
 	}
 	return nil
 }
