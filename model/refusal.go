@@ -104,19 +104,29 @@ func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
 	return nil
 }
 
-// lateUnlock reports whether in is an ok release of a process that had let
-// a hold on its lock run out (an Expire op called before it).
+// lateUnlock reports whether in is an ok release of a process that let a
+// hold on its lock run out: the first release of that process on that lock
+// after one of its Expire ops (its late unlock), with no acquire between.
 func lateUnlock(h *History, in *stepInput) bool {
 	if in.kind != Release || in.outcome != OK {
 		return false
 	}
+	mine := func(o *Op) bool { return o.Process == in.process && o.Lock == in.op.Lock && o.Call < in.call }
+	expired := int64(-1) // the latest Expire before in
 	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Kind == Expire && o.Process == in.process && o.Lock == in.op.Lock && o.Call < in.call {
-			return true
+		if o := &h.Ops[i]; o.Kind == Expire && mine(o) {
+			expired = max(expired, o.Call)
 		}
 	}
-	return false
+	if expired < 0 {
+		return false
+	}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; (o.Kind == Acquire || o.Kind == Release) && mine(o) && o.Call > expired {
+			return false // an op between: in is not the late unlock
+		}
+	}
+	return true
 }
 
 // lateUnlocksExplain returns the first ok late unlock of ops (lateUnlock)
