@@ -15,8 +15,9 @@ const (
 	// contract or progress problem of the lock or its adapter; the history
 	// shows no two holders.
 	ClassRefusal Class = "refusal"
-	// ClassContract: a call that broke the Locker contract in time (a
-	// TryLock that answered long after its wait).
+	// ClassContract: a call that broke the Locker contract without two
+	// holders: a TryLock that answered long after its wait, or an unlock
+	// after the lease ran out that answered "released" and freed nothing.
 	ClassContract Class = "contract"
 	// ClassFairness: a grant out of request order.
 	ClassFairness Class = "fairness"

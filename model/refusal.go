@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"sort"
 
 	"github.com/anishathalye/porcupine"
 )
@@ -104,40 +105,16 @@ func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
 	return nil
 }
 
-// lateUnlock reports whether in is an ok release of a process that let a
-// hold on its lock run out: the first release of that process on that lock
-// after one of its Expire ops (its late unlock), with no acquire between.
-func lateUnlock(h *History, in *stepInput) bool {
-	if in.kind != Release || in.outcome != OK {
-		return false
-	}
-	mine := func(o *Op) bool { return o.Process == in.process && o.Lock == in.op.Lock && o.Call < in.call }
-	expired := int64(-1) // the latest Expire before in
-	for i := range h.Ops {
-		if o := &h.Ops[i]; o.Kind == Expire && mine(o) {
-			expired = max(expired, o.Call)
-		}
-	}
-	if expired < 0 {
-		return false
-	}
-	for i := range h.Ops {
-		if o := &h.Ops[i]; (o.Kind == Acquire || o.Kind == Release) && mine(o) && o.Call > expired {
-			return false // an op between: in is not the late unlock
-		}
-	}
-	return true
-}
-
-// lateUnlocksExplain returns the first ok late unlock of ops (lateUnlock)
-// when setting all of them aside makes ops linearizable: a lock that answers
-// every late unlock with "released" (as Redisson's fair lock does) breaks the
-// contract once per overrun, and only all of them together explain it.
+// lateUnlocksExplain returns the first ok late unlock of ops when setting
+// all of them aside makes ops linearizable: a lock that answers every late
+// unlock with "released" (as Redisson's fair lock does) breaks the contract
+// once per overrun, and only all of them together explain it.
 func lateUnlocksExplain(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
+	late := lateUnlocks(h)
 	var first *stepInput
 	var rest []porcupine.Operation
 	for _, op := range ops {
-		if in := op.Input.(*stepInput); in.op != nil && lateUnlock(h, in) {
+		if in := op.Input.(*stepInput); in.op != nil && late[in.op] {
 			if first == nil {
 				first = in
 			}
@@ -152,4 +129,36 @@ func lateUnlocksExplain(ctx context.Context, m porcupine.Model, h *History, ops 
 		return first
 	}
 	return nil
+}
+
+// lateUnlocks returns h's late unlocks, in one pass over its ops in call
+// order: per process and lock, the first release after an Expire (with no
+// acquire or release between), when it answered ok.
+func lateUnlocks(h *History) map[*Op]bool {
+	type key struct {
+		p    int
+		lock string
+	}
+	ops := make([]*Op, 0, len(h.Ops))
+	for i := range h.Ops {
+		if k := h.Ops[i].Kind; k == Expire || k == Acquire || k == Release {
+			ops = append(ops, &h.Ops[i])
+		}
+	}
+	sort.SliceStable(ops, func(a, b int) bool { return ops[a].Call < ops[b].Call })
+	expired := map[key]bool{} // an Expire with no op of its process since
+	late := map[*Op]bool{}
+	for _, o := range ops {
+		k := key{o.Process, o.Lock}
+		switch {
+		case o.Kind == Expire:
+			expired[k] = true
+		case o.Kind == Release && expired[k] && o.Outcome == OK:
+			late[o] = true
+			fallthrough
+		default:
+			delete(expired, k)
+		}
+	}
+	return late
 }

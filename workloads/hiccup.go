@@ -35,6 +35,7 @@ const (
 type hiccups struct {
 	r      *runner
 	rdb    redis.UniversalClient // nil: no probe
+	slow   *trackedFault         // on while a PING goes unanswered
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -46,6 +47,8 @@ func watchHiccups(r *runner) *hiccups {
 	hc := &hiccups{r: r}
 	if len(r.rdbs) > 0 {
 		hc.rdb = r.rdbs[0]
+		nop := func(context.Context) error { return nil }
+		hc.slow = &trackedFault{t: r.tracker, Fault: faults.Func(HiccupFault, "redis", nop, nop)}
 	}
 	hc.ctx, hc.cancel = context.WithCancel(context.Background())
 	hc.wg.Go(hc.run)
@@ -64,7 +67,7 @@ func (hc *hiccups) run() {
 		}
 		now := time.Now()
 		if now.Sub(last)-hiccupTick > hiccupThreshold {
-			hc.record(last.Add(hiccupTick), now)
+			hc.record("lockcheck", last.Add(hiccupTick), now)
 		}
 		hc.probe()
 		last = time.Now()
@@ -79,8 +82,7 @@ func (hc *hiccups) probe() {
 	}
 	ctx, cancel := context.WithTimeout(hc.ctx, hiccupProbeTimeout)
 	defer cancel()
-	nop := func(context.Context) error { return nil }
-	f := &trackedFault{t: hc.r.tracker, Fault: faults.Func(HiccupFault, "redis", nop, nop)}
+	f := hc.slow
 	var (
 		mu       sync.Mutex
 		answered bool // the PING returned: the fault may no longer start
@@ -102,12 +104,14 @@ func (hc *hiccups) probe() {
 	slow.Stop()
 	if on {
 		_ = f.Stop(context.Background())
-		hc.record(sent, time.Now())
+		hc.record("redis", sent, time.Now())
 	}
 }
 
-func (hc *hiccups) record(start, end time.Time) {
-	_ = hc.r.rec.Fault(model.Fault{Name: HiccupFault, Target: "lockcheck", Start: hc.r.at(start), End: hc.r.at(end)})
+// record writes a hiccup window of target: "lockcheck" (the harness was
+// late) or "redis" (the server did not answer).
+func (hc *hiccups) record(target string, start, end time.Time) {
+	_ = hc.r.rec.Fault(model.Fault{Name: HiccupFault, Target: target, Start: hc.r.at(start), End: hc.r.at(end)})
 }
 
 func (hc *hiccups) stop() {
