@@ -103,7 +103,7 @@ func TestDriverSelftests(t *testing.T) {
 	for name, argv := range map[string][]string{
 		"node-redisson":     {"node", "selftest.js"},
 		"node-redlock":      {"node", "selftest.js"},
-		"redis-py":          {"bash", "selftest.sh"},
+		"redis-py":          {debianPython, "selftest.py"},
 		"redis-py-latest":   {venvPython, "selftest.py"},
 		"pottery-redlock":   {venvPython, "selftest.py"},
 		"python-redis-lock": {venvPython, "selftest.py"},
