@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 )
 
@@ -173,19 +174,9 @@ func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
 			t.Cleanup(func() { _ = m.Close() })
 			l := m.NewLocker("probe:"+d.Name, "p1")
 			for _, wait := range []time.Duration{0, 10 * time.Microsecond, time.Millisecond, 2 * time.Millisecond} {
-				refused := 0
-				for range 30 {
-					ok, err := l.TryLock(t.Context(), wait, time.Second)
-					if err != nil {
-						t.Fatalf("wait %v: %v", wait, err)
-					}
-					if !ok {
-						refused++
-						continue
-					}
-					if err := l.Unlock(t.Context()); err != nil {
-						t.Fatalf("wait %v: unlock: %v", wait, err)
-					}
+				refused, err := impl.RefusalsOnFreeLock(t.Context(), l, wait, time.Second, 30)
+				if err != nil {
+					t.Fatal(err)
 				}
 				if refused > 0 {
 					t.Errorf("wait %v: %d of 30 TryLocks on a free lock answered false", wait, refused)
