@@ -9,8 +9,9 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/results"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // huntCmd is `lockcheck hunt`: it draws seeds, plans and scenarios until a
@@ -52,7 +53,7 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 // hunter runs a hunt's draws on one subject.
 type hunter struct {
 	flags      huntFlags
-	subject    workloads.Subject
+	subject    subject.Subject
 	e          *env // progress lines go to e.stderr, the outcome to e.stdout
 	quiet      *env // what runIn prints: its warnings, on stderr
 	tgt        *target
@@ -68,7 +69,7 @@ type hunter struct {
 // newHunter opens the Redis of the plain runs and the hunt's directory; the
 // budget starts once they are ready.
 func newHunter(ctx context.Context, e *env, f huntFlags) (*hunter, error) {
-	subj, err := workloads.Subjects.Lookup(f.subject)
+	subj, err := catalog.Subjects.Lookup(f.subject)
 	if err != nil {
 		return nil, usagef("--subject: %v", err)
 	}

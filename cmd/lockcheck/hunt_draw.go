@@ -8,6 +8,7 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // huntDraw is one run of a hunt: a seed and either a plain run of a plan
@@ -72,7 +73,7 @@ func (d *drawer) draw() (int64, *scenario.Scenario) {
 // run it (not skipped for its topology, as nightly decides) and expect a
 // valid verdict. A scenario where the subject is expected unsafe, or that
 // only measures it, can find nothing.
-func huntScenarios(subject workloads.Subject) []scenario.Scenario {
+func huntScenarios(subject subject.Subject) []scenario.Scenario {
 	var out []scenario.Scenario
 	for _, sc := range scenario.Catalog() {
 		if exp := sc.Expectation(subject); exp.Skip == "" && exp.Verdict == model.Valid {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // minHuntRun is the shortest run a hunt makes: the floor of --run-duration,
@@ -65,7 +66,7 @@ func (h *huntFlags) check() error {
 	case h.runDuration > h.budget:
 		return usagef("--run-duration %v does not fit in --budget %v", h.runDuration, h.budget)
 	}
-	if _, err := workloads.Subjects.Lookup(h.subject); err != nil {
+	if _, err := catalog.Subjects.Lookup(h.subject); err != nil {
 		return usagef("--subject: %v", err)
 	}
 	if h.redis != "" {

@@ -9,6 +9,8 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 func TestHuntBadInputExits2(t *testing.T) {
@@ -80,7 +82,7 @@ func TestRunPlanFileBadExits2(t *testing.T) {
 // A hunt's draws are a function of its seed; a subject meets only the
 // scenarios it must pass.
 func TestHuntDrawsAreReproducible(t *testing.T) {
-	reentrant, _ := workloads.Subjects.Lookup("reentrant")
+	reentrant, _ := catalog.Subjects.Lookup("reentrant")
 	scs := huntScenarios(reentrant)
 	if len(scs) == 0 {
 		t.Fatal("reentrant must pass some scenario")
@@ -90,7 +92,7 @@ func TestHuntDrawsAreReproducible(t *testing.T) {
 			t.Errorf("scenario %s expects reentrant caught, yet is drawn", sc.Name)
 		}
 	}
-	mutant, _ := workloads.Subjects.Lookup("mutant-check-then-set")
+	mutant, _ := catalog.Subjects.Lookup("mutant-check-then-set")
 	if got := huntScenarios(mutant); len(got) != 0 {
 		t.Errorf("a mutant must pass no scenario, got %d", len(got))
 	}
@@ -146,7 +148,7 @@ func TestHuntShrinkStepsKeepCounter(t *testing.T) {
 		d.plan.Phases != nil || d.plan.CancelPercent != 0 {
 		t.Errorf("fully shrunk: %+v", d)
 	}
-	sc := huntScenarios(workloads.Subject{Name: "reentrant", Kind: workloads.KindReference})[0]
+	sc := huntScenarios(subject.Subject{Name: "reentrant", Kind: subject.KindReference})[0]
 	for _, st := range shrinkSteps[1:] {
 		if _, ok := st.apply(huntDraw{scenario: &sc, duration: sc.Duration}); ok {
 			t.Errorf("%s edits a scenario's plan", st.name)
@@ -211,7 +213,7 @@ func TestHuntReproduceCommand(t *testing.T) {
 	if want := "lockcheck run --subject reentrant+fair --seed 9 --duration 2.5s --plan /r/plan.json --redis 10.0.0.5:6379"; got != want {
 		t.Errorf("plain:\n got %s\nwant %s", got, want)
 	}
-	sc := huntScenarios(workloads.Subject{Name: "reentrant", Kind: workloads.KindReference})[0]
+	sc := huntScenarios(subject.Subject{Name: "reentrant", Kind: subject.KindReference})[0]
 	h.flags.redis = ""
 	got = shellJoin(h.reproduce(huntDraw{seed: 4, scenario: &sc, duration: 2e9}, ""))
 	if want := "lockcheck run --scenario " + sc.Name + " --subject reentrant+fair --seed 4 --duration 2s"; got != want {

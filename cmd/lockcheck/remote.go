@@ -11,8 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // remoteFlags name an existing deployment (besides --redis) and the tools
@@ -93,12 +94,12 @@ func (r *remoteFlags) deployment(redisURL string) (scenario.Remote, error) {
 
 // registry returns the subject registry of a run: the default one, with
 // the redlock subject bound to --redlock-nodes when given.
-func (r *remoteFlags) registry() (*workloads.Registry, error) {
+func (r *remoteFlags) registry() (*subject.Registry, error) {
 	nodes := splitList(r.redlockNodes)
 	if len(nodes) == 0 {
-		return workloads.Subjects, nil
+		return catalog.Subjects, nil
 	}
-	return workloads.Subjects.With(workloads.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
+	return catalog.Subjects.With(catalog.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
 }
 
 // openRemoteTarget opens a target on a Sentinel or Cluster deployment (a

@@ -14,6 +14,8 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // runFlags are the flags of `lockcheck run`.
@@ -146,14 +148,14 @@ func (f *runFlags) plan() (runPlan, error) {
 		return runPlan{}, usagef("--subject: no subject named")
 	}
 	for _, n := range names {
-		subj, err := workloads.Subjects.Lookup(n)
+		subj, err := catalog.Subjects.Lookup(n)
 		if err != nil {
 			return runPlan{}, usagef("--subject: %v", err)
 		}
 		switch {
-		case subj.Needs == workloads.NeedsReplicas && f.remote.sentinel == "":
+		case subj.Needs == subject.NeedsReplicas && f.remote.sentinel == "":
 			return runPlan{}, usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
-		case subj.Needs == workloads.NeedsRedlockNodes && f.remote.redlockNodes == "":
+		case subj.Needs == subject.NeedsRedlockNodes && f.remote.redlockNodes == "":
 			return runPlan{}, usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
 		}
 	}
@@ -369,7 +371,7 @@ func splitList(s string) []string {
 // default one, or the bug-hunting one when every subject is a mutant.
 func defaultWorkload(subjects []string) string {
 	for _, n := range subjects {
-		if s, err := workloads.Subjects.Lookup(n); err != nil || s.Kind != workloads.KindMutant {
+		if s, err := catalog.Subjects.Lookup(n); err != nil || s.Kind != subject.KindMutant {
 			return workloads.DefaultWorkload
 		}
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // target is the Redis a run talks to: a redis-server lockcheck started, or an
@@ -22,8 +24,8 @@ type target struct {
 	// env, if set, is a Sentinel or Cluster deployment (remote.go): it
 	// dials the clients and is closed with the target.
 	env *scenario.Env
-	// registry resolves subjects (nil: workloads.Subjects).
-	registry *workloads.Registry
+	// registry resolves subjects (nil: catalog.Subjects).
+	registry *subject.Registry
 	// cutters cut the connections of the clients dial made.
 	cutters faults.Cutters
 }
@@ -68,6 +70,9 @@ func (t *target) dial(ctx context.Context, i int) (redis.UniversalClient, error)
 // registry and, where t dials the clients itself, reconnects.
 func (t *target) deps() workloads.Deps {
 	d := workloads.Deps{Dial: t.dial, Registry: t.registry}
+	if d.Registry == nil {
+		d.Registry = catalog.Subjects
+	}
 	if t.env == nil {
 		d.Reconnect = t.cutters.Cut
 	}
