@@ -51,7 +51,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return exitUsage, err
 		}
-		cfg.Redis = tgt.opts()
+		cfg.Redis = tgt.Options()
 	}
 	rep, err := bench.Run(ctx, cfg, subjs)
 	if err != nil {
