@@ -126,8 +126,8 @@ func TestDriverSelftests(t *testing.T) {
 	}
 }
 
-// TestExampleDriver: the example driver README.md shows is the file in
-// impl/drivers/example, and it passes the default workload.
+// TestExampleDriver: the example driver docs/drivers.md shows is the file
+// in impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
 	dir, err := DriversDir()
 	if err != nil {
@@ -137,12 +137,12 @@ func TestExampleDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join(dir, "..", "..", "docs", "drivers.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), string(src)) {
-		t.Fatal("README.md does not show impl/drivers/example/driver.py as it is")
+	if !strings.Contains(string(page), string(src)) {
+		t.Fatal("docs/drivers.md does not show impl/drivers/example/driver.py as it is")
 	}
 	if err := needPythonRedis(""); err != nil {
 		t.Skipf("example driver cannot run here: %v", err)
