@@ -23,6 +23,9 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if e.stopValidated("hunt") {
+		return exitValid, nil
+	}
 	sweepStale(ctx, e)
 	h, err := newHunter(ctx, e, f)
 	if err != nil {

@@ -43,6 +43,9 @@ func reportCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if e.stopValidated("report") {
+		return exitValid, nil
+	}
 	rep, err := results.MergeMatrices(paths, *out, now)
 	if err != nil {
 		return exitUsage, err
