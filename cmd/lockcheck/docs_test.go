@@ -76,6 +76,29 @@ func TestDocLinks(t *testing.T) {
 			t.Errorf("README.md does not link %s", file)
 		}
 	}
+	checkFrontDoor(t, root, pages["README.md"])
+}
+
+// checkFrontDoor: README.md opens with the two commands, `make run` and
+// `make test`, and CI (.ci/run) runs that test command.
+func checkFrontDoor(t *testing.T, root string, readme docPage) {
+	t.Helper()
+	var first []string
+	for _, c := range readme.commands {
+		if c.block == "sh" && len(first) < 2 {
+			first = append(first, c.text)
+		}
+	}
+	if !slices.Equal(first, []string{"make run", "make test"}) {
+		t.Errorf("README.md's first commands are %q, want make run and make test", first)
+	}
+	ci, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^make test$`).Match(ci) {
+		t.Errorf(".ci/run does not run make test, the README's test command:\n%s", ci)
+	}
 }
 
 // TestDocCheckerCatchesBadCommands proves the checks can fail: each of
