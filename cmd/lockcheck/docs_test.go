@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -328,10 +329,17 @@ func (dc *docChecker) validate(args []string) (int, string, string) {
 	if slices.Contains(args, "--driver") {
 		return dc.cli(true, args...)
 	}
+	ctx, cancel := context.WithTimeout(dc.t.Context(), validateBound)
+	defer cancel()
 	var out, errOut bytes.Buffer
-	code := run(dc.t.Context(), &env{stdout: &out, stderr: &errOut, validateOnly: true}, args)
+	code := run(ctx, &env{stdout: &out, stderr: &errOut, validateOnly: true}, args)
 	return code, out.String(), errOut.String()
 }
+
+// validateBound ends a validation that does not stop (a command without its
+// stop would start its runs): it then fails as interrupted instead of
+// running for its whole budget.
+const validateBound = 30 * time.Second
 
 // runHere runs a cheap command in-process and compares its exit status.
 func (dc *docChecker) runHere(c docCommand, args []string) error {
@@ -434,16 +442,26 @@ func tableHeader(out string) []string {
 }
 
 // cli runs the test binary as lockcheck in the repository's root,
-// validating only when validate is set.
+// validating only when validate is set; it kills a process that outlives
+// its bound (validateBound, or 5 minutes for a real run).
 func (dc *docChecker) cli(validate bool, args ...string) (int, string, string) {
 	cmd := cliCommand(dc.t, args...)
 	cmd.Dir = dc.root
 	if validate {
 		cmd.Env = append(cmd.Env, validateOnlyEnv+"=1")
 	}
+	bound := 5 * time.Minute
+	if validate {
+		bound = validateBound
+	}
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		return -1, "", err.Error()
+	}
+	stop := time.AfterFunc(bound, func() { _ = cmd.Process.Kill() })
+	defer stop.Stop()
+	err := cmd.Wait()
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee):
