@@ -644,11 +644,19 @@ func checkLinks(root, file string, page docPage, pages map[string]docPage) []err
 		if !repoPath.MatchString(s.text) {
 			continue
 		}
+		// A path from the repository's root, or from the page's folder.
 		first, _, _ := strings.Cut(s.text, "/")
-		if fi, err := os.Stat(filepath.Join(root, first)); err != nil || !fi.IsDir() {
-			continue // not a path from the repository's root
+		path := ""
+		for _, base := range []string{".", filepath.Dir(file)} {
+			if fi, err := os.Stat(filepath.Join(root, base, first)); err == nil && fi.IsDir() {
+				path = filepath.ToSlash(filepath.Join(base, s.text))
+				break
+			}
 		}
-		if _, err := os.Stat(filepath.Join(root, s.text)); err == nil || gitIgnored(root, s.text) {
+		if path == "" {
+			continue // not a path of the repository
+		}
+		if _, err := os.Stat(filepath.Join(root, path)); err == nil || gitIgnored(root, path) {
 			continue
 		}
 		errs = append(errs, fmt.Errorf("%s:%d: `%s`: no such file or directory", file, s.line, s.text))
