@@ -91,8 +91,8 @@ func TestMixedKeyLayouts(t *testing.T) {
 	}
 }
 
-// TestExampleDriver: the example driver README.md shows is the file in
-// impl/drivers/example, and it passes the default workload.
+// TestExampleDriver: the example driver docs/drivers.md shows is the file
+// in impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
 	dir, err := catalog.DriversDir()
 	if err != nil {
@@ -102,12 +102,12 @@ func TestExampleDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join(dir, "..", "..", "docs", "drivers.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), string(src)) {
-		t.Fatal("README.md does not show impl/drivers/example/driver.py as it is")
+	if !strings.Contains(string(page), string(src)) {
+		t.Fatal("docs/drivers.md does not show impl/drivers/example/driver.py as it is")
 	}
 	// The example needs what the redis-py driver needs: Debian's
 	// python3 with python3-redis.

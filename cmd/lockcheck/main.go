@@ -47,6 +47,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// terminal says stdout is a terminal (progress lines are drawn).
 	terminal bool
+	// validateOnly stops a command once its command line is checked
+	// (validate.go).
+	validateOnly bool
 }
 
 func commands() []command {
@@ -69,7 +72,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout)}
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout), validateOnly: validateOnlyFromEnv()}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -89,7 +92,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		if sweepsAtStart[c.name] && !helpAsked(args[1:]) {
+		if sweepsAtStart[c.name] && !helpAsked(args[1:]) && !e.validateOnly {
 			_ = sweepStale(ctx, e) // a warning on stderr: the command goes on
 		}
 		code, err := c.run(ctx, e, args[1:])

@@ -42,6 +42,9 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	if f.duration < 0 || f.checkTime < 0 {
 		return exitUsage, usagef("--duration and --check-timeout must not be negative")
 	}
+	if e.stopValidated("run") {
+		return exitValid, nil
+	}
 	if f.seed == 0 {
 		f.seed = time.Now().UnixNano() % 1_000_000
 	}
@@ -171,6 +174,9 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 			}
 			scs = append(scs, sc)
 		}
+	}
+	if e.stopValidated("nightly") {
+		return exitValid, nil
 	}
 	seeds := make([]int64, *nseeds)
 	for i := range seeds {
