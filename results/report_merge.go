@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -30,6 +31,10 @@ func MergeMatrices(paths []string, out string, now time.Time) (Report, error) {
 			}
 			owner[c.Key()] = p
 			c.Dir = relDir(p, c.Dir, out)
+			c.Reruns = slices.Clone(c.Reruns)
+			for k := range c.Reruns {
+				c.Reruns[k].Dir = relDir(p, c.Reruns[k].Dir, out)
+			}
 			rk := c.Scenario + "\x00" + c.Subject
 			i, ok := idx[rk]
 			if !ok {

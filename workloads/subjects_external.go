@@ -54,6 +54,8 @@ type Driver struct {
 	Topologies []string
 	// LeaseGranularity: see Subject.LeaseGranularity.
 	LeaseGranularity time.Duration
+	// NotScored: see Subject.NotScored.
+	NotScored string
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -64,7 +66,7 @@ func (d Driver) Subject() Subject {
 	return Subject{
 		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity,
+		LeaseGranularity: d.LeaseGranularity, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.dir()
@@ -83,6 +85,24 @@ func (d Driver) Subject() Subject {
 			}
 		},
 	}
+}
+
+// version reads the driver's banner: its name and version.
+func (d Driver) version(ctx context.Context) (string, string, error) {
+	dir, err := d.dir()
+	if err != nil {
+		return d.Name, "", err
+	}
+	if d.Installed != nil {
+		if err := d.Installed(dir); err != nil {
+			return d.Name, "", err
+		}
+	}
+	b, err := driver.Probe(ctx, driver.Options{Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name})
+	if err != nil {
+		return d.Name, "", err
+	}
+	return b.Driver, b.Version, nil
 }
 
 // needs is NeedsOneAddress unless the driver supports Sentinel and Cluster.

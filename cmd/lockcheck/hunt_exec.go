@@ -70,7 +70,7 @@ func (h *hunter) execPlain(ctx context.Context, d huntDraw, dir string) (huntRun
 	}
 	r := huntRun{report: sum.Report, dir: dir, degraded: degraded}
 	if sum.Report.Verdict == model.Invalid {
-		r.find, r.why = true, "invalid ("+invalidCheckers(sum.Report)+")"
+		r.find, r.why = true, "invalid ("+strings.Join(sum.Report.InvalidCheckers(), ", ")+")"
 	}
 	return r, nil
 }
@@ -110,15 +110,4 @@ func (h *hunter) progress(label string, r huntRun) {
 	}
 	fmt.Fprintf(h.e.stderr, "lockcheck hunt: %-9s seed %-7d %-32s %s  %v\n",
 		label, r.draw.seed, r.draw.describe(), verdict, r.elapsed.Round(100*time.Millisecond))
-}
-
-// invalidCheckers names the checkers that said invalid.
-func invalidCheckers(rep model.Report) string {
-	var names []string
-	for _, r := range rep.Results {
-		if r.Verdict == model.Invalid {
-			names = append(names, r.Checker)
-		}
-	}
-	return strings.Join(names, ", ")
 }
