@@ -47,7 +47,17 @@ type MatrixFile struct {
 	// Subjects describes the subjects the run covered: library, version
 	// and what each claims.
 	Subjects []SubjectInfo `json:"subjects,omitempty"`
-	Cells    []MatrixCell  `json:"cells"`
+	// Scenarios describes the scenarios the run covered.
+	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
+	Cells     []MatrixCell   `json:"cells"`
+}
+
+// ScenarioInfo is what a matrix records of one scenario.
+type ScenarioInfo struct {
+	Name       string `json:"name"`
+	Safe       bool   `json:"safe"`
+	Doc        string `json:"doc,omitempty"`
+	FaultClass string `json:"fault_class,omitempty"`
 }
 
 // SubjectInfo is what a matrix records of one subject: the library it
@@ -87,7 +97,7 @@ type CheckerVerdict struct {
 	Count int `json:"count,omitempty"`
 	// Unexplained is true when an example of an Invalid verdict is one no
 	// lease expiry and no lossy fault explains (the checker's cause says
-	// "implementation bug").
+	// "implementation bug"). Shown, not scored (see MatrixCell.Findings).
 	Unexplained bool `json:"unexplained,omitempty"`
 	// Example is the first violation, rendered: its ops, the fault
 	// windows that overlap them and the cause ("" when valid).
@@ -146,6 +156,9 @@ type MatrixCell struct {
 	FaultClass string `json:"fault_class,omitempty"`
 	// Checkers are every checker's verdict.
 	Checkers []CheckerVerdict `json:"checkers,omitempty"`
+	// Owners are the checkers the expectation requires to say Invalid
+	// (an unsafe scenario's detection needs every one of them).
+	Owners []string `json:"owners,omitempty"`
 	// Tolerated are the checkers whose Invalid verdict the expectation
 	// accepts: the property an unsafe scenario breaks in any lease lock.
 	Tolerated []string `json:"tolerated,omitempty"`
@@ -158,9 +171,19 @@ type MatrixCell struct {
 // Key names the cell: scenario/subject/seed.
 func (c MatrixCell) Key() string { return fmt.Sprintf("%s/%s/%d", c.Scenario, c.Subject, c.Seed) }
 
-// Detected reports whether the cell ran and some checker said invalid.
+// Detected reports whether the cell ran, its verdict is invalid and every
+// checker its expectation requires to fire (Owners) did: a cell made
+// invalid only by a bystander did not detect what the scenario breaks.
 func (c MatrixCell) Detected() bool {
-	return c.Error == "" && c.Skip == "" && c.Verdict == model.Invalid
+	if c.Error != "" || c.Skip != "" || c.Verdict != model.Invalid {
+		return false
+	}
+	for _, o := range c.Owners {
+		if !slices.Contains(c.Invalid, o) {
+			return false
+		}
+	}
+	return true
 }
 
 // FirstViolation returns the earliest time into the run at which a violation

@@ -25,7 +25,12 @@ const (
 type Report struct {
 	Version   int       `json:"version"`
 	Generated time.Time `json:"generated"`
-	Sources   []Source  `json:"sources"`
+	// Title heads the Markdown ("": "lockcheck nightly report").
+	Title   string   `json:"title,omitempty"`
+	Sources []Source `json:"sources"`
+	// Scenarios describes the scenarios of the rows (those the sources
+	// recorded), in the order first met.
+	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
 	// MissingShards lists the shards ("I/N") of a sharded run that no
 	// source holds: their cells were not run, or their output is lost.
 	MissingShards []string `json:"missing_shards,omitempty"`
@@ -180,6 +185,11 @@ func sortRows(rows []ReportRow) {
 		}
 		return rows[i].Subject < rows[j].Subject
 	})
+	sortCells(rows)
+}
+
+// sortCells orders each row's cells by seed.
+func sortCells(rows []ReportRow) {
 	for _, r := range rows {
 		sort.Slice(r.Cells, func(i, j int) bool { return r.Cells[i].Seed < r.Cells[j].Seed })
 	}

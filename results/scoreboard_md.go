@@ -22,12 +22,13 @@ every seed; each run's checkers judge each property:
   rerun failed to run): never scored as broken.
 - **holds; expected break under S**: S is an *unsafe* scenario, one that
   breaks any lease-based lock by design (a holder stalled past its lease, a
-  restart that forgets the lock, a clock jump past the lease). A violation
-  there counts against the library only when it is worse than expected: a
-  checker the scenario's expectation requires valid or quiet fires
-  (fencing tokens out of order, FIFO or liveness broken), or the checker's
-  explanation finds no lease expiry and no lossy fault that explains it (an
-  implementation bug). A safe scenario expects nothing to break.
+  restart that forgets the lock, a clock jump past the lease, a split
+  brain). A violation there counts against the library only when it is
+  worse than expected: a checker the scenario's expectation requires valid
+  or quiet fires (fencing tokens out of order on a lock that claims
+  fencing, FIFO or liveness broken outside the fault windows, a library
+  expected to stay valid there, such as Redisson with its WAIT on
+  failover, losing a grant). A safe scenario expects nothing to break.
 - **not claimed**: the library does not claim the property (FIFO without a
   fair lock, fencing without tokens); it is not checked against it.
 - **not run: why**: the library cannot run the scenario's topology (a
@@ -131,7 +132,7 @@ func writePropertyTable(w io.Writer, sb Scoreboard) {
 	for _, row := range sb.Rows {
 		fmt.Fprintf(w, "| %s | %s | %s |", row.Subject.Name, versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, p := range Properties {
-			fmt.Fprintf(w, " %s |", mdScore(row.Property[p.Name]))
+			fmt.Fprintf(w, " %s |", mdShort(row.Property[p.Name]))
 		}
 		fmt.Fprintln(w)
 	}
@@ -167,9 +168,9 @@ func mdFaultScore(row ScoreRow, fault string) string {
 				props = append(props, p.Name)
 			}
 		}
-		return mdScore(s) + " (" + strings.Join(props, ", ") + ")"
+		return mdShort(s) + " (" + strings.Join(props, ", ") + ")"
 	}
-	return mdScore(s)
+	return mdShort(s)
 }
 
 func writeGrid(w io.Writer, row ScoreRow, faults []string) {
@@ -194,8 +195,13 @@ func writeGrid(w io.Writer, row ScoreRow, faults []string) {
 
 // mdScore renders a score, bold when it is a finding, linked to the
 // findings behind it.
-func mdScore(s Score) string {
-	t := strings.ReplaceAll(s.Text(), "|", "/")
+func mdScore(s Score) string { return mdText(s, s.Text()) }
+
+// mdShort is mdScore with Score.Short.
+func mdShort(s Score) string { return mdText(s, s.Short()) }
+
+func mdText(s Score, text string) string {
+	t := strings.ReplaceAll(text, "|", "/")
 	switch s.State {
 	case Broken, Flaky, Unproven:
 		var links []string

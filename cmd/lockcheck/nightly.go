@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
@@ -140,14 +141,12 @@ func (m *matrixRun) execute(ctx context.Context, e *env) (*nightlyMatrix, int, e
 		printOutcome(e, o)
 	}
 	outs := scenario.ShardMatrix(ctx, m.shard, m.scs, m.subjects, m.seeds, nm.runCell, done)
-	for i := range outs {
-		nm.stopped.say(&outs[i])
-	}
-	nm.outs, nm.interrupted = outs, interrupted(ctx)
+	nm.interrupted = interrupted(ctx)
 	if err := nm.write(false); err != nil {
 		return nm, exitUsage, err
 	}
-	if err := scenario.WriteTable(e.stdout, outs, false); err != nil {
+	path := filepath.Join(m.base, results.MatrixFileName)
+	if err := results.WriteMatrixTable(e.stdout, results.MatrixReport(nm.file(false), path, time.Now()), false); err != nil {
 		return nm, exitUsage, err
 	}
 	fmt.Fprintf(e.stdout, "matrix: %s\n", filepath.Join(m.base, "matrix.md"))

@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"io"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
@@ -92,7 +94,6 @@ type nightlyMatrix struct {
 	run         *matrixRun
 	subjects    []results.SubjectInfo
 	cells       []results.MatrixCell // as the cells end, reruns included
-	outs        []scenario.Outcome
 	walls       *cellWalls
 	stopped     *interruptedCells
 	interrupted bool
@@ -129,20 +130,29 @@ func (m *nightlyMatrix) rerun(ctx context.Context, o scenario.Outcome, k int) re
 	return r
 }
 
-// write writes matrix.md and matrix.json into the run's base; inProgress
-// marks a copy written while the run goes on.
+// write writes matrix.json into the run's base and, unless inProgress (a
+// copy written while the run goes on), matrix.md.
 func (m *nightlyMatrix) write(inProgress bool) error {
+	mf := m.file(inProgress)
+	path := filepath.Join(m.run.base, results.MatrixFileName)
+	if !inProgress {
+		if err := results.WriteFileWith(filepath.Join(m.run.base, "matrix.md"), func(w io.Writer) error {
+			return results.WriteReportMarkdown(w, results.MatrixReport(mf, path, time.Now()))
+		}); err != nil {
+			return err
+		}
+	}
+	return results.WriteFileWith(path, func(w io.Writer) error {
+		return results.WriteMatrixJSON(w, mf)
+	})
+}
+
+// file is the run's matrix.json.
+func (m *nightlyMatrix) file(inProgress bool) results.MatrixFile {
 	wall := time.Since(m.run.start)
 	title := fmt.Sprintf("lockcheck %s %s (%s)", m.run.kind, m.run.start.UTC().Format(time.RFC3339), wall.Round(time.Second))
 	if m.run.shard.N > 0 {
 		title += ", shard " + m.run.shard.String()
-	}
-	if !inProgress {
-		if err := results.WriteFileWith(filepath.Join(m.run.base, "matrix.md"), func(w io.Writer) error {
-			return scenario.WriteMarkdown(w, title, m.outs)
-		}); err != nil {
-			return err
-		}
 	}
 	mf := results.MatrixFile{
 		Title: title, Shard: m.run.shard.String(), Started: m.run.start.UTC(), Wall: wall, Interrupted: m.interrupted, InProgress: inProgress,
@@ -151,9 +161,10 @@ func (m *nightlyMatrix) write(inProgress bool) error {
 	if m.run.kind != "nightly" {
 		mf.Kind = m.run.kind
 	}
-	return results.WriteFileWith(filepath.Join(m.run.base, results.MatrixFileName), func(w io.Writer) error {
-		return results.WriteMatrixJSON(w, mf)
-	})
+	for _, sc := range m.run.scs {
+		mf.Scenarios = append(mf.Scenarios, results.ScenarioInfo{Name: sc.Name, Safe: sc.Safe, Doc: sc.Doc, FaultClass: scenario.FaultClass(sc.Name)})
+	}
+	return mf
 }
 
 // rel is dir relative to the run's base (as matrix.json records it).
@@ -187,6 +198,12 @@ func (m *nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
 			ran = append(ran, r.Checker)
 		}
 		c.Tolerated = o.Expect.Tolerated(ran, o.Scenario.Safe)
+		for name, v := range o.Expect.Checkers {
+			if v == model.Invalid {
+				c.Owners = append(c.Owners, name)
+			}
+		}
+		slices.Sort(c.Owners)
 	}
 	return c
 }
