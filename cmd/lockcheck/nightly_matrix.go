@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"

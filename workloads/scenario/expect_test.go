@@ -86,4 +86,3 @@ func TestOwnedByLeavesOthers(t *testing.T) {
 		t.Fatalf("fences held: %+v", fenced)
 	}
 }
-
