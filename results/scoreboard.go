@@ -48,6 +48,9 @@ const (
 	Broken     State = "broken"   // broke, every rerun too
 )
 
+// Class is the state as a CSS class ("not-claimed").
+func (s State) Class() string { return strings.ReplaceAll(string(s), " ", "-") }
+
 // stateRank orders states for a cell that covers several runs: the worst
 // news wins.
 var stateRank = map[State]int{NotClaimed: 0, NotRun: 1, NotChecked: 2, Holds: 3, Expected: 4, Unknown: 5, Errored: 6, Unproven: 7, Flaky: 8, Broken: 9}

@@ -8,34 +8,27 @@ import (
 	"time"
 )
 
-// scoreboardRules is the page's statement of how a cell is scored.
-const scoreboardRules = `How a cell is scored. Each library runs every scenario of the catalog on
-every seed; each run's checkers judge each property:
+// scoreboardIntro opens the page's statement of how a cell is scored.
+const scoreboardIntro = "How a cell is scored. Each library runs every scenario of the catalog on every seed; each run's checkers judge each property:"
 
-- **holds**: every run that checked the property found no violation.
-- **broken by S**: a run of scenario S broke a property the library claims,
-  and every rerun of its exact ` + "`lockcheck run`" + ` line broke it again
-  (each finding below gives the command, the explanation and the history).
-- **flaky: k of n (S)**: the violation came back in k of the n runs of the
-  same command: a real violation, but a timing-dependent one.
-- **broke once, not rerun**: the run was not repeated (--reruns 0, or every
-  rerun failed to run): never scored as broken.
-- **holds; expected break under S**: S is an *unsafe* scenario, one that
-  breaks any lease-based lock by design (a holder stalled past its lease, a
-  restart that forgets the lock, a clock jump past the lease, a split
-  brain). A violation there counts against the library only when it is
-  worse than expected: a checker the scenario's expectation requires valid
-  or quiet fires (fencing tokens out of order on a lock that claims
-  fencing, FIFO or liveness broken outside the fault windows, a library
-  expected to stay valid there, such as Redisson with its WAIT on
-  failover, losing a grant). A safe scenario expects nothing to break.
-- **not claimed**: the library does not claim the property (FIFO without a
-  fair lock, fencing without tokens); it is not checked against it.
-- **not run: why**: the library cannot run the scenario's topology (a
-  driver that dials one address on Sentinel, say).
-- **not checked**: no run exercised the property's checker.
-- **unknown**: a checker ran out of time; **error**: a run could not be made.
-`
+// scoreboardRules say what each cell text means and when a library is
+// scored broken.
+var scoreboardRules = []struct{ Term, Meaning string }{
+	{"holds", "every run that checked the property found no violation."},
+	{"broken by S", "a run of scenario S broke a property the library claims, and every rerun of its exact `lockcheck run` line broke it again " +
+		"(each finding below gives the command, the explanation and the history)."},
+	{"flaky: k of n (S)", "the violation came back in k of the n runs of the same command: a real violation, but a timing-dependent one."},
+	{"broke once, not rerun", "the run was not repeated (--reruns 0, or every rerun failed to run): never scored as broken."},
+	{"holds; expected break under S", "S is an *unsafe* scenario, one that breaks any lease-based lock by design (a holder stalled past its lease, " +
+		"a restart that forgets the lock, a clock jump past the lease, a split brain). A violation there counts against the library only when " +
+		"it is worse than expected: a checker the scenario's expectation requires valid or quiet fires (fencing tokens out of order on a lock " +
+		"that claims fencing, FIFO or liveness broken outside the fault windows, a grant lost by a library expected to stay valid there, " +
+		"such as Redisson with its WAIT on failover). A safe scenario expects nothing to break."},
+	{"not claimed", "the library does not claim the property (FIFO without a fair lock, fencing without tokens); it is not judged on it."},
+	{"not run: why", "the library cannot run the scenario's topology (a driver that dials one address, on Sentinel)."},
+	{"not checked", "no run exercised the property's checker."},
+	{"unknown", "a checker ran out of time; **error**: a run could not be made."},
+}
 
 // writeScoreboardMarkdown writes the page: the two tables, the rules, the
 // findings and each library's grid.
@@ -52,13 +45,17 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 	writePropertyTable(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n## By fault class\n\n")
 	writeFaultTable(bw, p.Scoreboard)
-	fmt.Fprintf(bw, "\n%s", scoreboardRules)
+	fmt.Fprintf(bw, "\n%s\n\n", scoreboardIntro)
+	for _, r := range scoreboardRules {
+		fmt.Fprintf(bw, "- **%s**: %s\n", r.Term, r.Meaning)
+	}
 	writeFindings(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n## Each library: property × fault class\n")
 	for _, row := range p.Rows {
 		fmt.Fprintf(bw, "\n### %s\n\n%s\n\n", row.Subject.Name, subjectLine(row.Subject))
 		writeGrid(bw, row, p.Faults)
 	}
+	writeScenarioClasses(bw, p.Faults, p.Report.Scenarios)
 	fmt.Fprintf(bw, "\nEvery run: [report.md](%s) ([report.html](%s)).\n", ReportMarkdown, ReportHTML)
 	return bw.Flush()
 }
@@ -251,4 +248,21 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+// writeScenarioClasses lists the scenarios of each fault class, safe or
+// unsafe, with what they do.
+func writeScenarioClasses(w io.Writer, faults []string, scs []ScenarioInfo) {
+	if len(scs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Scenarios by fault class\n")
+	for _, f := range faults {
+		fmt.Fprintf(w, "\n**%s**\n\n", f)
+		for _, sc := range scs {
+			if orStr(sc.FaultClass, "other") == f {
+				fmt.Fprintf(w, "- `%s` (%s)%s\n", sc.Name, kind(sc.Safe), ifStr(sc.Doc != "", ": "+sc.Doc))
+			}
+		}
+	}
 }

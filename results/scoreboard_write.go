@@ -37,21 +37,18 @@ func WriteScoreboard(dir string, paths []string, now time.Time) ([]string, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	if len(rep.Scenarios) == 0 { // matrices written before they recorded them
+		rep.Scenarios = scenariosOfCells(rep)
+	}
 	sb := Pivot(rep, subjects, KnownFindings)
 	if err := keepFindings(dir, &sb); err != nil {
 		return nil, err
 	}
 	page := scoreboardPage{Scoreboard: sb, Report: rep, Meta: meta}
-	var files []string
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer, scoreboardPage) error
-	}{{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON}} {
-		p := filepath.Join(dir, f.name)
-		if err := WriteFileWith(p, func(w io.Writer) error { return f.write(w, page) }); err != nil {
-			return files, err
-		}
-		files = append(files, p)
+	files, err := writeFiles(dir, page, []namedWriter[scoreboardPage]{
+		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON}})
+	if err != nil {
+		return files, err
 	}
 	more, err := WriteReport(dir, rep)
 	return append(files, more...), err
@@ -173,4 +170,17 @@ func keepRun(dir, scenario, rel string) (string, error) {
 		}
 	}
 	return dstRel, nil
+}
+
+// scenariosOfCells describes the scenarios from the report's cells (no
+// description), in row order.
+func scenariosOfCells(rep Report) []ScenarioInfo {
+	var out []ScenarioInfo
+	for _, row := range rep.Rows {
+		if len(row.Cells) == 0 || slices.ContainsFunc(out, func(x ScenarioInfo) bool { return x.Name == row.Scenario }) {
+			continue
+		}
+		out = append(out, ScenarioInfo{Name: row.Scenario, Safe: row.Safe, FaultClass: row.Cells[0].FaultClass})
+	}
+	return out
 }
