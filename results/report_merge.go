@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sort"
 	"time"
 )
 
@@ -25,6 +26,32 @@ func MergeMatrices(paths []string, out string, now time.Time) (Report, error) {
 	return mg.report(true), nil
 }
 
+// MergeLatest is MergeMatrices for parts that may overlap (a part run
+// again after an interrupted one): the matrices are taken oldest first (by
+// Started) and a cell met again replaces the older one. It also returns
+// what was replaced.
+func MergeLatest(paths []string, out string, now time.Time) (Report, []string, error) {
+	type loaded struct {
+		m MatrixFile
+		p string
+	}
+	var ms []loaded
+	for _, p := range paths {
+		m, err := LoadMatrix(p)
+		if err != nil {
+			return Report{}, nil, err
+		}
+		ms = append(ms, loaded{m, p})
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].m.Started.Before(ms[j].m.Started) })
+	mg := newMerger(out, now)
+	mg.replace = true
+	for _, l := range ms {
+		_ = mg.add(l.m, l.p) // replace: never a duplicate error
+	}
+	return mg.report(true), mg.Replaced, nil
+}
+
 // MatrixReport is the report of one matrix whose file is (or will be) at
 // path, its run directories relative to path's directory: the matrix.md a
 // nightly run writes beside matrix.json.
@@ -43,6 +70,10 @@ type merger struct {
 	owner  map[string]string // cell key -> the file it came from
 	idx    map[string]int    // scenario\x00subject -> row
 	shards []string
+	// replace lets a cell met again replace the one met before (a part
+	// run again); otherwise it is an error.
+	replace  bool
+	Replaced []string
 }
 
 func newMerger(out string, now time.Time) *merger {
@@ -64,7 +95,11 @@ func (mg *merger) add(m MatrixFile, p string) error {
 	}
 	for _, c := range m.Cells {
 		if prev, dup := mg.owner[c.Key()]; dup {
-			return fmt.Errorf("cell %s is in both %s and %s: they are not shards of one run", c.Key(), prev, p)
+			if !mg.replace {
+				return fmt.Errorf("cell %s is in both %s and %s: they are not shards of one run", c.Key(), prev, p)
+			}
+			mg.drop(c)
+			mg.Replaced = append(mg.Replaced, fmt.Sprintf("%s: %s replaces %s", c.Key(), keyPath(p), keyPath(prev)))
 		}
 		mg.owner[c.Key()] = p
 		c.Dir = relDir(p, c.Dir, mg.out)
@@ -83,6 +118,22 @@ func (mg *merger) add(m MatrixFile, p string) error {
 		rep.CellTime += c.Wall
 	}
 	return nil
+}
+
+// drop removes the cell of c's key from its row.
+func (mg *merger) drop(c MatrixCell) {
+	row := &mg.rep.Rows[mg.idx[c.Scenario+"\x00"+c.Subject]]
+	kept := row.Cells[:0]
+	for _, old := range row.Cells {
+		if old.Key() != c.Key() {
+			kept = append(kept, old)
+		}
+	}
+	cells := kept
+	*row = ReportRow{Scenario: row.Scenario, Subject: row.Subject, Safe: row.Safe, Expected: row.Expected, Informational: row.Informational, Skip: row.Skip}
+	for _, old := range cells {
+		row.add(old)
+	}
 }
 
 // report returns the merged report, its rows sorted by scenario and

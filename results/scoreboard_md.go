@@ -38,6 +38,9 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 	if len(p.Meta.InProgress) > 0 {
 		fmt.Fprintf(bw, "**Partial: still being written: %s.**\n\n", strings.Join(p.Meta.InProgress, ", "))
 	}
+	if n := len(p.Meta.Replaced); n > 0 {
+		fmt.Fprintf(bw, "%d cell(s) ran again in a later part; the later run is scored: %s.\n\n", n, strings.Join(p.Meta.Replaced[:min(n, 5)], "; ")+ifStr(n > 5, "; …"))
+	}
 	if len(p.Report.MissingShards) > 0 {
 		fmt.Fprintf(bw, "**Incomplete: no output from shard(s) %s.**\n\n", strings.Join(p.Report.MissingShards, ", "))
 	}

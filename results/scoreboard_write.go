@@ -20,13 +20,14 @@ const (
 	ScoreboardRuns = "runs"
 )
 
-// WriteScoreboard merges the matrix.json files at paths (scoreboard runs or
-// shards of one), copies the run directories of every finding under
+// WriteScoreboard merges the matrix.json files at paths (scoreboard runs,
+// parts or shards of one; a cell run again in a later part replaces the
+// older one), copies the run directories of every finding under
 // dir/runs, and writes the scoreboard (README.md, scoreboard.html,
 // scoreboard.json) and the report of the same cells into dir. It returns
 // the paths written.
 func WriteScoreboard(dir string, paths []string, now time.Time) ([]string, error) {
-	rep, err := MergeMatrices(paths, dir, now)
+	rep, replaced, err := MergeLatest(paths, dir, now)
 	if err != nil {
 		return nil, err
 	}
@@ -44,6 +45,7 @@ func WriteScoreboard(dir string, paths []string, now time.Time) ([]string, error
 	if err := keepFindings(dir, &sb); err != nil {
 		return nil, err
 	}
+	meta.Replaced = replaced
 	page := scoreboardPage{Scoreboard: sb, Report: rep, Meta: meta}
 	files, err := writeFiles(dir, page, []namedWriter[scoreboardPage]{
 		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON}})
@@ -67,6 +69,7 @@ type runMeta struct {
 	Duration     time.Duration
 	CheckTimeout time.Duration
 	InProgress   []string // sources still being written
+	Replaced     []string // cells a later part ran again
 }
 
 // scoreboardMeta collects the subjects (first description of each name
