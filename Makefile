@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet lint fmt bench nightly catch-rates fp-campaign checker-soak clean
+.PHONY: all deps build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak clean
 
 all: vet test
 
@@ -86,6 +86,14 @@ fmt:
 nightly: deps build
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=$${FUZZTIME:-10m} ./model/
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
+
+## scoreboard: every library people run (external drivers and Go peers at their defaults) × every scenario × SEEDS
+## fresh seeds (default 5, from SEED_BASE, default the date as YYYYMMDD00), each finding rerun RERUNS times
+## (default 1); the page in results/scoreboard/ (README.md, scoreboard.html, report.html, kept histories).
+## In parts: bin/lockcheck scoreboard --seed-base B --subjects A,B --out DIR (or --shard I/N), then
+## bin/lockcheck scoreboard render DIR….
+scoreboard: deps build
+	./bin/lockcheck scoreboard --seeds $${SEEDS:-5} --reruns $${RERUNS:-1} $(if $(SEED_BASE),--seed-base $(SEED_BASE),)
 
 ## catch-rates: every mutant on `lockcheck run --workload hunt --duration 10s` over SEEDS seeds (default 20; the
 ## reference locks over half as many, as controls): catch rate and median time to the first violation, into

@@ -67,6 +67,7 @@ func goDriverSubject() subject.Subject {
 		Name: "go-reentrant", Command: []string{exe, "driver", "reentrant"},
 		Doc:          "lockcheck's reentrant lock served over the driver protocol by lockcheck itself (protocol overhead, driver template)",
 		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
+		NotScored:    "lockcheck's own reentrant lock, served over the protocol: not a library people run",
 	}.Subject()
 }
 

@@ -62,6 +62,7 @@ func commands() []command {
 		{"workloads", "list the workloads", workloadsCmd},
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
+		{"scoreboard", "run every library people run × every scenario × 5 fresh seeds, rerun the findings, write the scoreboard page", scoreboardCmd},
 		{"report", "merge nightly outputs (shards from any number of machines) into one matrix: Markdown, JSON, HTML", reportCmd},
 		{"sweep", "remove the nftables tables and temporary directories of lockcheck runs that were killed (for cron)", sweepCmd},
 		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},

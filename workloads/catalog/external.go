@@ -51,6 +51,8 @@ type Driver struct {
 	Topologies []string
 	// LeaseGranularity: see subject.Subject.LeaseGranularity.
 	LeaseGranularity time.Duration
+	// NotScored: see subject.Subject.NotScored.
+	NotScored string
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -61,7 +63,7 @@ func (d Driver) Subject() subject.Subject {
 	return subject.Subject{
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity,
+		LeaseGranularity: d.LeaseGranularity, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.WorkDir()
@@ -80,6 +82,24 @@ func (d Driver) Subject() subject.Subject {
 			}
 		},
 	}
+}
+
+// version reads the driver's banner: its name and version.
+func (d Driver) version(ctx context.Context) (string, string, error) {
+	dir, err := d.WorkDir()
+	if err != nil {
+		return d.Name, "", err
+	}
+	if d.Installed != nil {
+		if err := d.Installed(dir); err != nil {
+			return d.Name, "", err
+		}
+	}
+	b, err := driver.Probe(ctx, driver.Options{Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name})
+	if err != nil {
+		return d.Name, "", err
+	}
+	return b.Driver, b.Version, nil
 }
 
 // needs is subject.NeedsOneAddress unless the driver supports Sentinel and Cluster.
