@@ -19,13 +19,14 @@ func TestValidateOnlyStopsEveryCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	stops := map[string][][]string{
-		"run":     {{"run", "--subject", "reentrant", "--duration", "2s"}, {"run", "--scenario", "no-faults", "--subject", "reentrant"}},
-		"hunt":    {{"hunt", "--subject", "reentrant"}},
-		"bench":   {{"bench", "--quick"}},
-		"nightly": {{"nightly", "--seeds", "1"}},
-		"report":  {{"report", "--out", t.TempDir(), nightlyOut}},
-		"driver":  {{"driver", "reentrant"}},
-		"sweep":   {{"sweep"}},
+		"run":        {{"run", "--subject", "reentrant", "--duration", "2s"}, {"run", "--scenario", "no-faults", "--subject", "reentrant"}},
+		"hunt":       {{"hunt", "--subject", "reentrant"}},
+		"bench":      {{"bench", "--quick"}},
+		"nightly":    {{"nightly", "--seeds", "1"}},
+		"report":     {{"report", "--out", t.TempDir(), nightlyOut}},
+		"scoreboard": {{"scoreboard", "--seeds", "1", "--subjects", "redsync"}, {"scoreboard", "render", "--page", t.TempDir(), nightlyOut}},
+		"driver":     {{"driver", "reentrant"}},
+		"sweep":      {{"sweep"}},
 	}
 	for _, c := range commands() {
 		cases, ok := stops[c.name]
