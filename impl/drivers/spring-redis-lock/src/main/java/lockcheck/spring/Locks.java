@@ -76,8 +76,13 @@ final class Locks {
         if (registries.connected()) {
             return Outcome.error("hello twice", false);
         }
+        long t0 = System.nanoTime();
         registries.connect(req, Math.max(100, Math.min(timeoutMs / 2, 10_000)));
-        Driver.log("connected (" + req.path("redis") + ") in mode " + opts.mode.type + ", watchdog registry: expireAfter "
+        long t1 = System.nanoTime();
+        registries.warmUp();
+        long t2 = System.nanoTime();
+        Driver.log("connected (" + req.path("redis") + ") in mode " + opts.mode.type + " in " + (t1 - t0) / 1_000_000
+                + " ms, warmed up in " + (t2 - t1) / 1_000_000 + " ms; watchdog registry: expireAfter "
                 + registries.watchdogMs() + " ms, renewal every " + registries.watchdogMs() / 3 + " ms");
         return Outcome.ok();
     }

@@ -16,6 +16,8 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.locks.Lock;
 
 /**
  * The driver's RedisLockRegistry objects, one per lease: a registry has one
@@ -98,6 +100,32 @@ final class Registries {
         watchdogMs = hello.path("watchdog_ms").asLong(30_000);
         if (watchdogMs <= 0) {
             watchdogMs = 30_000;
+        }
+    }
+
+    /**
+     * Warms the watchdog registry up as a Spring service that has run for a
+     * while is: one tryLock(0) that Redis refuses (the key is held by a
+     * registry of its own, which then releases it) loads the scripts and,
+     * in PUB_SUB mode, starts the registry's listener container, which the
+     * library otherwise starts inside the first contended acquire of the
+     * process (1-2 s on a loaded machine). The key is
+     * "spring:lockcheck-warmup:<random>", gone when this returns.
+     */
+    void warmUp() {
+        String name = "lockcheck-warmup:" + UUID.randomUUID();
+        RedisLockRegistry holder = new RedisLockRegistry(factory, REGISTRY_KEY, 10_000);
+        Lock h = holder.obtain(name);
+        if (!h.tryLock()) {
+            throw new IllegalStateException("warm-up: the fresh key " + name + " is held");
+        }
+        try {
+            if (get(WATCHDOG).obtain(name).tryLock()) {
+                throw new IllegalStateException("warm-up: two registries hold " + name);
+            }
+        } finally {
+            h.unlock();
+            holder.destroy();
         }
     }
 
