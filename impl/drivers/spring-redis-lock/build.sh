@@ -47,7 +47,7 @@ printf '%s\n' \
   '{"id":6,"op":"lock","name":"cds","lease_ms":500,"timeout_ms":2000}' \
   '{"id":7,"op":"unlock","name":"cds","timeout_ms":2000}' \
   '{"id":8,"op":"cycle","name":"cds","lease_ms":0,"duration_ms":200,"timeout_ms":5000}' |
-  java -Xlog:disable -Xlog:all=error:stderr -XX:+UseSerialGC -Xss512k \
+  java -Xlog:disable -Xlog:all=error:stderr -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k \
     -XX:ArchiveClassesAtExit=target/driver.jsa -cp "$jar:target/lib/*" lockcheck.spring.Driver --mode pubsub >/dev/null 2>&1 || true
 if [ -n "$pid" ]; then
   kill "$pid" 2>/dev/null || true
