@@ -39,7 +39,7 @@ func TestSpringSubjectsAreValid(t *testing.T) {
 // "spring:<name>" holding the registry's clientId), not-owner unlocks, the
 // library's renewal of watchdog holds, a registry per lease, the final unlock
 // of an expired hold, a waiter handed the lock, Redis error replies, a hello
-// that cannot connect, and the end of input.
+// that cannot connect, the cycle request, and the end of input.
 func TestSpringDriverSelftest(t *testing.T) {
 	for _, name := range springSubjects {
 		t.Run(name, func(t *testing.T) {
@@ -61,6 +61,7 @@ func TestSpringDriverSelftest(t *testing.T) {
 			springReentryAndRenewal(t, rdb, a, b)
 			springLeases(t, rdb, a, b)
 			springErrors(t, rdb, d, a)
+			springCycle(t, rdb, a, b)
 
 			a.expect("lock before the end of input", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
 			for _, j := range []*jvm{a, b} {
@@ -145,6 +146,25 @@ func springErrors(t *testing.T, rdb *redis.Client, d Driver, a *jvm) {
 	}
 	c := startJVM(t, d)
 	c.expect("hello to a closed port", map[string]any{"op": "hello", "protocol": 1, "redis": []string{closedAddr(t)}, "client": "c", "timeout_ms": 2000}, "error")
+}
+
+// springCycle: the cycle request locks and unlocks by itself, logging
+// each grant, while another driver holds nothing; one too long for its
+// timeout_ms is refused at once.
+func springCycle(t *testing.T, rdb *redis.Client, a, b *jvm) {
+	r := a.expect("cycle", map[string]any{"op": "cycle", "name": "c", "duration_ms": 300, "log": true, "timeout_ms": 5000}, "ok")
+	if r.Count == 0 || len(r.Grants) < r.Count {
+		t.Fatalf("cycle: count %d, %d grants logged: want grants, each logged", r.Count, len(r.Grants))
+	}
+	for _, g := range r.Grants {
+		if g[0] > g[1] || g[1] > g[2] {
+			t.Fatalf("cycle grant %v: want requested <= granted <= released", g)
+		}
+	}
+	if n := rdb.Exists(context.Background(), "spring:c").Val(); n != 0 {
+		t.Fatal("key left after the cycle")
+	}
+	b.expect("cycle too long for its timeout", map[string]any{"op": "cycle", "name": "c", "duration_ms": 3000, "timeout_ms": 3000}, "error")
 }
 
 // TestSpringNotBuilt: java alone is not enough: the jar must be built.
