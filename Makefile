@@ -13,7 +13,8 @@ all: vet test
 # its node_modules is missing or older than its package-lock.json; and java 17
 # and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
 # mvn package of the pinned pom, and of the older Redisson line it names,
-# skipped when up to date); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
+# skipped when up to date) and the RedisLockRegistry driver
+# (impl/drivers/spring-redis-lock/build.sh, likewise); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
 # driver with a requirements.txt, pinned with hashes, when it is missing or
 # older than its requirements.txt.
 deps:
@@ -53,6 +54,7 @@ deps:
 	shim=faults/clockshim; \
 	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \
 	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }
+	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck

@@ -256,7 +256,7 @@ func shippedDrivers() []Driver {
 			// Leases are whole seconds (SET EX, EXPIRE).
 			LeaseGranularity: time.Second,
 		},
-	}, redissonDrivers()...)
+	}, append(redissonDrivers(), springDrivers()...)...)
 }
 
 // redissonDrivers are Redisson's locks, served by impl/drivers/redisson-java
