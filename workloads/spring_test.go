@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // The RedisLockRegistry subjects run Spring Integration's lock
@@ -139,7 +139,7 @@ func springLeases(t *testing.T, rdb *redis.Client, a, b *jvm) {
 }
 
 // springErrors: Redis error replies and a Redis nobody listens on.
-func springErrors(t *testing.T, rdb *redis.Client, d Driver, a *jvm) {
+func springErrors(t *testing.T, rdb *redis.Client, d catalog.Driver, a *jvm) {
 	rdb.HSet(context.Background(), "spring:h", "f", "v")
 	if r := a.expect("lock on a hash key", map[string]any{"op": "trylock", "name": "h", "wait_ms": 0, "timeout_ms": 3000}, "error"); !r.RedisError || !strings.Contains(r.Error, "WRONGTYPE") {
 		t.Fatalf("reply %+v: want WRONGTYPE with redis_error", r)
@@ -165,15 +165,4 @@ func springCycle(t *testing.T, rdb *redis.Client, a, b *jvm) {
 		t.Fatal("key left after the cycle")
 	}
 	b.expect("cycle too long for its timeout", map[string]any{"op": "cycle", "name": "c", "duration_ms": 3000, "timeout_ms": 3000}, "error")
-}
-
-// TestSpringNotBuilt: java alone is not enough: the jar must be built.
-func TestSpringNotBuilt(t *testing.T) {
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("no java here: TestRedissonNotInstalled covers a missing java")
-	}
-	err := needSpring(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "spring-lock-driver.jar is not built") || !strings.Contains(err.Error(), "make deps") {
-		t.Fatalf("without the jar: %v", err)
-	}
 }
