@@ -87,6 +87,10 @@ type Subject struct {
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
 	Needs string
+	// OnNodes, set on subjects that need NeedsRedlockNodes, returns the
+	// subject bound to the independent nodes at addrs, which require
+	// password ("": none). Registry.OnNodes binds every such subject.
+	OnNodes func(addrs []string, password string) Subject
 }
 
 // Topology needs of subjects (Subject.Needs).

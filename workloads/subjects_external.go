@@ -54,17 +54,27 @@ type Driver struct {
 	Topologies []string
 	// LeaseGranularity: see Subject.LeaseGranularity.
 	LeaseGranularity time.Duration
+	// Redlock says the driver runs on N independent masters (hello's
+	// topology redlock lists every node): its subject needs them
+	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
+	// may be a split vote (SplitVotes).
+	Redlock bool
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
 // run's watchdog lease and seed to the driver's hello; opening it fails with
-// Installed's error when the driver cannot run here.
-func (d Driver) Subject() Subject {
+// Installed's error when the driver cannot run here. A Redlock driver's
+// subject opens only once bound to nodes (Subject.OnNodes).
+func (d Driver) Subject() Subject { return d.subject(nil, "") }
+
+// subject is Subject; a Redlock driver's hello names the nodes at addrs
+// (password: theirs) whatever client the runner opens it on.
+func (d Driver) subject(nodes []string, password string) Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
-	return Subject{
+	s := Subject{
 		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity,
+		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				dir, err := d.dir()
@@ -76,6 +86,12 @@ func (d Driver) Subject() Subject {
 						return nil, fmt.Errorf("subject %s: %w", d.Name, err)
 					}
 				}
+				if d.Redlock {
+					if len(nodes) == 0 {
+						return nil, fmt.Errorf("subject %s: %w", d.Name, ErrNoRedlockNodes)
+					}
+					rdb = driver.Describe(rdb, driver.Topology{Kind: driver.TopologyRedlock, Addrs: nodes, Password: password})
+				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
 					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares,
@@ -83,11 +99,19 @@ func (d Driver) Subject() Subject {
 			}
 		},
 	}
+	if d.Redlock {
+		s.OnNodes = func(addrs []string, password string) Subject { return d.subject(addrs, password) }
+	}
+	return s
 }
 
-// needs is NeedsOneAddress unless the driver supports Sentinel and Cluster.
+// needs is NeedsRedlockNodes for a Redlock driver, else NeedsOneAddress
+// unless the driver supports Sentinel and Cluster.
 func (d Driver) needs() string {
-	if slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster) {
+	switch {
+	case d.Redlock:
+		return NeedsRedlockNodes
+	case slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster):
 		return ""
 	}
 	return NeedsOneAddress
@@ -191,6 +215,22 @@ func needVenv(module string) func(string) error {
 // venvPython is the interpreter of a Python driver's own virtualenv.
 const venvPython = ".venv/bin/python"
 
+// rslockBinary is the rslock driver, built by make deps into its folder's
+// target directory (cargo build --release --locked).
+const rslockBinary = "target/release/rslock-driver"
+
+// needRslock reports an rslock driver that was not built.
+func needRslock(dir string) error {
+	bin := filepath.Join(dir, rslockBinary)
+	if _, err := os.Stat(bin); err != nil {
+		if _, lerr := exec.LookPath("cargo"); lerr != nil {
+			return fmt.Errorf("its binary %s is not built and cargo is not installed (Debian package cargo): run make deps", bin)
+		}
+		return fmt.Errorf("its binary %s is not built (cargo build --release --locked in %s): run make deps", bin, dir)
+	}
+	return nil
+}
+
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
 	return append([]Driver{
@@ -224,6 +264,21 @@ func shippedDrivers() []Driver {
 			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
 			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
 			Installed: needVenv("pottery"),
+		},
+		{
+			Name: "pottery-redlock-3", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
+			Doc:       "pottery's Redlock (PyPI) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
+			Installed: needVenv("pottery"), Redlock: true,
+		},
+		{
+			Name: "rslock", Dir: "rslock", Command: []string{rslockBinary},
+			Doc:       "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
+			Installed: needRslock,
+		},
+		{
+			Name: "rslock-3", Dir: "rslock", Command: []string{rslockBinary},
+			Doc:       "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
+			Installed: needRslock, Redlock: true,
 		},
 		{
 			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},

@@ -35,7 +35,7 @@ func RedlockSubject(addrs []string) Subject { return RedlockSubjectAuth(addrs, "
 func RedlockSubjectAuth(addrs []string, password string) Subject {
 	addrs = append([]string(nil), addrs...)
 	return Subject{
-		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true,
+		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true, OnNodes: RedlockSubjectAuth,
 		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			if len(addrs) == 0 {
@@ -88,6 +88,20 @@ func closeClients(cs []*redis.Client) error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// OnNodes returns a new registry holding r's subjects, with every subject
+// that runs on N independent nodes (Subject.OnNodes: the redlock subject,
+// the drivers of the redlock topology) bound to the nodes at addrs, which
+// require password ("": none). r is not changed.
+func (r *Registry) OnNodes(addrs []string, password string) (*Registry, error) {
+	var bound []Subject
+	for _, s := range r.All() {
+		if s.OnNodes != nil {
+			bound = append(bound, s.OnNodes(addrs, password))
+		}
+	}
+	return r.With(bound...)
 }
 
 // With returns a new registry holding r's subjects with each of subjects

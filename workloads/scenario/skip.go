@@ -60,19 +60,20 @@ func (sc Scenario) skip(s workloads.Subject) string {
 }
 
 // registry returns the registry a run in e resolves subjects with: base
-// (nil: workloads.Subjects), with the redlock subject bound to e's nodes.
+// (nil: workloads.Subjects), with the subjects of the redlock topology
+// bound to e's nodes, and with e's client clocks when it has them.
 func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
 	if base == nil {
 		base = workloads.Subjects
 	}
-	if len(e.ClientClocks) > 0 {
-		var err error
-		if base, err = e.clockedSubjects(base); err != nil {
+	var err error
+	if len(e.RedlockNodes) > 0 {
+		if base, err = base.OnNodes(e.RedlockNodes, e.RedlockPassword); err != nil {
 			return nil, err
 		}
 	}
-	if len(e.RedlockNodes) == 0 {
-		return base, nil
+	if len(e.ClientClocks) > 0 {
+		return e.clockedSubjects(base)
 	}
-	return base.With(workloads.RedlockSubjectAuth(e.RedlockNodes, e.RedlockPassword))
+	return base, nil
 }

@@ -15,8 +15,8 @@ import selftest  # noqa: E402
 selftest.run(selftest.Config(
     driver="rslock", version="0.10.0", capabilities=["cycle"], topologies=["single", "redlock"],
     command=[os.path.join(here, "target", "release", "rslock-driver")],
-    # rslock's is_freed turns the GET's WRONGTYPE reply into "Redis
-    # connection failed for all servers".
-    hash_unlock_wrongtype=False,
+    # The owner check (extend) meets WRONGTYPE, which rslock reads as
+    # "not extended".
+    hash_unlock="fail",
     # The driver sleeps up to 200 ms between attempts (rslock's retry delay).
     expiry_wake_ms=(700, 1800)))

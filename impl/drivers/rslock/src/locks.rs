@@ -18,9 +18,15 @@
 //!            plain lease (rslock renews only inside `using`, see below).
 //!   unlock   no Lock kept for the name -> fail without asking Redis. Else
 //!            rslock's unlock returns nothing (best effort), so the driver
-//!            asks the library's is_freed first: the key holds this grant's
-//!            value -> unlock -> ok; the key is gone or holds another value
-//!            (expired, taken over) -> fail; an error -> error.
+//!            first asks the quorum whether the grant is still this
+//!            driver's: LockManager::extend(lock, 100 ms), rslock's
+//!            owner-checked script on every master, Ok on a quorum. Ok ->
+//!            unlock -> ok (a master the unlock missed drops the key within
+//!            100 ms); Unavailable (no quorum still holds this grant's value:
+//!            expired, taken over; rslock then deletes what is left of it)
+//!            -> fail; TtlExceeded (the check took over 100 ms: a master
+//!            slow or gone) -> error. rslock's is_freed cannot serve here:
+//!            it reads one master (repro/is_freed_split.rs).
 //!   cycle    lock (the same loop, bounded by the cycle's end) and unlock
 //!            (rslock's unlock, no is_freed) back to back.
 //!
@@ -54,6 +60,9 @@ const DEFAULT_LEASE_MS: u64 = 30_000;
 const RETRY_DELAY: Duration = Duration::from_millis(200);
 /// The most masters hello takes.
 const MAX_ADDRS: usize = 9;
+/// The lease unlock's owner check (extend) sets before it deletes the keys:
+/// what a key can outlive an unlock that did not reach its master by.
+const OWNER_PROBE_TTL: Duration = Duration::from_millis(100);
 /// A cycle needs this much of timeout_ms beyond duration_ms.
 const CYCLE_SLACK: Duration = Duration::from_secs(1);
 
@@ -204,15 +213,15 @@ impl Driver {
             return fail();
         };
         let mgr = self.mgr.as_ref().expect("unlock before hello");
-        match mgr.is_freed(&lock).await {
-            Ok(false) => {
-                mgr.unlock(&lock).await;
+        match mgr.extend(&lock, OWNER_PROBE_TTL).await {
+            Ok(probed) => {
+                mgr.unlock(&probed).await;
                 ok()
             }
-            Ok(true) | Err(LockError::RedisKeyMismatch | LockError::RedisKeyNotFound) => fail(),
+            Err(LockError::Unavailable) => fail(),
             Err(e) => {
                 self.held.insert(name.to_string(), lock);
-                error(format!("rslock is_freed: {e}"))
+                error(format!("rslock extend (the owner check before unlock): {e}"))
             }
         }
     }
