@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/model"
 )
@@ -39,7 +40,7 @@ func shipped(t *testing.T, name string) Subject {
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
 	s := startRedis(t)
-	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock"} {
+	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
 			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
@@ -49,6 +50,47 @@ func TestShippedDriversAreValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRedlockDriversAreValid: the drivers of the redlock topology pass the
+// default workload on three independent nodes.
+func TestRedlockDriversAreValid(t *testing.T) {
+	nodes := startNodes(t, 3)
+	reg, err := Subjects.OnNodes(nodes.Addrs(), nodes.Password())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"rslock-3", "pottery-redlock-3"} {
+		t.Run(name, func(t *testing.T) {
+			shipped(t, name)
+			res := run(t, nodes.Servers[0], RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 3 * time.Second}, Deps{Registry: reg})
+			t.Log(summary(res))
+			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
+				t.Fatalf("%s\n%s", summary(res), res.Report)
+			}
+		})
+	}
+}
+
+// startNodes starts n independent redis-servers (the redlock topology),
+// stopped in t.Cleanup.
+func startNodes(t *testing.T, n int) *faults.Nodes {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: needs redis-server (skipped with -short)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nodes, err := faults.StartNodes(ctx, faults.NodesConfig{N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := nodes.Close(); err != nil {
+			t.Errorf("close nodes: %v", err)
+		}
+	})
+	return nodes
 }
 
 // TestShippedDriverStallIsDetected: node-redisson's watchdog stops with its
@@ -107,6 +149,7 @@ func TestDriverSelftests(t *testing.T) {
 		"redis-py-latest":   {venvPython, "selftest.py"},
 		"pottery-redlock":   {venvPython, "selftest.py"},
 		"python-redis-lock": {venvPython, "selftest.py"},
+		"rslock":            {debianPython, "selftest.py"}, // the test needs python3-redis, the driver is Rust
 	} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
@@ -163,9 +206,13 @@ func TestExampleDriver(t *testing.T) {
 func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
 	s := startRedis(t)
 	rdb := redistest.Client(t, s)
+	nodes := startNodes(t, 3) // for the drivers of the redlock topology
 	for _, d := range shippedDrivers() {
 		t.Run(d.Name, func(t *testing.T) {
 			subj := shipped(t, d.Name)
+			if subj.OnNodes != nil {
+				subj = subj.OnNodes(nodes.Addrs(), nodes.Password())
+			}
 			m, err := subj.Configure(OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), rdb)
 			if err != nil {
 				t.Fatal(err)

@@ -77,6 +77,12 @@ func (d Driver) subject(nodes []string, password string) Subject {
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock,
 		Configure: func(o OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+				if d.Redlock {
+					if len(nodes) == 0 {
+						return nil, fmt.Errorf("subject %s: %w", d.Name, ErrNoRedlockNodes)
+					}
+					rdb = driver.Describe(rdb, driver.Topology{Kind: driver.TopologyRedlock, Addrs: nodes, Password: password})
+				}
 				dir, err := d.dir()
 				if err != nil {
 					return nil, err
@@ -85,12 +91,6 @@ func (d Driver) subject(nodes []string, password string) Subject {
 					if err := d.Installed(dir); err != nil {
 						return nil, fmt.Errorf("subject %s: %w", d.Name, err)
 					}
-				}
-				if d.Redlock {
-					if len(nodes) == 0 {
-						return nil, fmt.Errorf("subject %s: %w", d.Name, ErrNoRedlockNodes)
-					}
-					rdb = driver.Describe(rdb, driver.Topology{Kind: driver.TopologyRedlock, Addrs: nodes, Password: password})
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
