@@ -58,6 +58,28 @@ func TestRedlockRestartEmptyDetected(t *testing.T) {
 	expectMet(t, "redlock-restart-empty", "redlock", res)
 }
 
+// TestRedlockNoFaultsValid: the redlock subject runs on the scenario's three
+// nodes (bound by Env.registry through Registry.OnNodes), and a subject of
+// one Redis is skipped there.
+func TestRedlockNoFaultsValid(t *testing.T) {
+	sc, err := Lookup("redlock-no-faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reentrant, err := workloads.Subjects.Lookup("reentrant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Expectation(reentrant).Skip == "" {
+		t.Fatal("redlock-no-faults does not skip the reentrant lock")
+	}
+	res := runScenario(t, "redlock-no-faults", "redlock", 1)
+	if res.Stats.Granted == 0 {
+		t.Fatal("nothing granted on the three nodes")
+	}
+	expectMet(t, "redlock-no-faults", "redlock", res)
+}
+
 func TestSentinelFailoverIdleValid(t *testing.T) {
 	slow(t)
 	res := runScenario(t, "sentinel-failover-idle", "fair", 1)
