@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
 )
 
@@ -70,6 +71,42 @@ func TestRedlockDriversAreValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRslockCycle: the rslock driver's cycle request locks and unlocks by
+// itself and logs each grant on lockcheck's clock, in order, inside the cycle.
+func TestRslockCycle(t *testing.T) {
+	subj := shipped(t, "rslock")
+	s := startRedis(t)
+	m, err := subj.Configure(OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), redistest.Client(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	c, ok := m.NewLocker("cycle:rslock", "p1").(interface {
+		CanCycle() bool
+		Cycle(ctx context.Context, d, lease time.Duration, log bool) (driver.CycleResult, error)
+	})
+	if !ok || !c.CanCycle() {
+		t.Fatal("the rslock handle cannot cycle")
+	}
+	start := time.Now()
+	r, err := c.Cycle(t.Context(), 300*time.Millisecond, time.Second, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now()
+	if r.Count == 0 || int64(len(r.Grants)) < r.Count {
+		t.Fatalf("count %d, %d grants logged", r.Count, len(r.Grants))
+	}
+	prev := start
+	for i, g := range r.Grants {
+		if g.Requested.Before(prev) || g.Granted.Before(g.Requested) || g.Released.Before(g.Granted) || g.Released.After(end) {
+			t.Fatalf("grant %d %+v out of order (cycle %v .. %v)", i, g, start, end)
+		}
+		prev = g.Released
+	}
+	t.Logf("%d grants in 300ms", r.Count)
 }
 
 // startNodes starts n independent redis-servers (the redlock topology),

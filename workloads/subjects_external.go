@@ -272,13 +272,15 @@ func shippedDrivers() []Driver {
 		},
 		{
 			Name: "rslock", Dir: "rslock", Command: []string{rslockBinary},
-			Doc:       "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
-			Installed: needRslock,
+			Doc:          "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
+			Capabilities: []string{driver.CapCycle},
+			Installed:    needRslock,
 		},
 		{
 			Name: "rslock-3", Dir: "rslock", Command: []string{rslockBinary},
-			Doc:       "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
-			Installed: needRslock, Redlock: true,
+			Doc:          "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
+			Capabilities: []string{driver.CapCycle},
+			Installed:    needRslock, Redlock: true,
 		},
 		{
 			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},
