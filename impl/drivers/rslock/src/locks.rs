@@ -25,7 +25,14 @@
 //!            100 ms); Unavailable (no quorum still holds this grant's value:
 //!            expired, taken over; rslock then deletes what is left of it)
 //!            -> fail; TtlExceeded (the check took over 100 ms: a master
-//!            slow or gone) -> error. rslock's is_freed cannot serve here:
+//!            slow or gone) -> error.
+//!            A "no" of rslock (a refused acquire, a refused owner check) is
+//!            fail only when every master then answers PING on the driver's
+//!            own watch connection, which stayed up since it last looked:
+//!            rslock reads a Redis error as a refusal (and a connection it
+//!            lost fails its next command before it reconnects), so with a
+//!            master out of reach or a connection lost the outcome is
+//!            unknown (error). rslock's is_freed cannot serve here:
 //!            it reads one master (repro/is_freed_split.rs).
 //!   cycle    lock (the same loop, bounded by the cycle's end) and unlock
 //!            (rslock's unlock, no is_freed) back to back.
@@ -47,6 +54,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
+use redis::aio::MultiplexedConnection;
 use redis::{Client, ConnectionAddr, IntoConnectionInfo, RedisConnectionInfo};
 use rslock::{Lock, LockError, LockManager};
 use serde_json::{json, Map, Value};
@@ -71,6 +79,9 @@ type Reply = Map<String, Value>;
 /// One driver process: one lock owner.
 pub struct Driver {
     mgr: Option<LockManager>,
+    /// One watch connection per master, beside rslock's own: unreached()
+    /// asks them whether a "no" of rslock may hide an error.
+    masters: Vec<Watch>,
     /// The Lock of this driver's latest grant of each name.
     held: HashMap<String, Lock>,
     watchdog_ms: u64,
@@ -80,7 +91,7 @@ pub struct Driver {
 
 impl Driver {
     pub fn new() -> Self {
-        Driver { mgr: None, held: HashMap::new(), watchdog_ms: 0, client: "?".into(), rng: SplitMix64(0) }
+        Driver { mgr: None, masters: Vec::new(), held: HashMap::new(), watchdog_ms: 0, client: "?".into(), rng: SplitMix64(0) }
     }
 
     /// serve answers one request (the reply carries its id).
@@ -131,6 +142,7 @@ impl Driver {
             return error(format!("this topology takes 1..{most} Redis addresses; got {}", addrs.len()));
         }
         self.mgr = None;
+        self.masters.clear();
         self.held.clear();
         self.client = match str_of(req, "client") {
             "" => "?".into(),
@@ -150,6 +162,8 @@ impl Driver {
         if pings.len() - errs.len() < addrs.len() / 2 + 1 {
             return error(format!("no quorum of the Redis nodes answered PING: {}", errs.join("; ")));
         }
+        self.masters = addrs.iter().map(|a| a.to_string()).zip(clients.iter().cloned()).map(|(addr, client)| Watch { addr, client, con: None }).collect();
+        let _ = self.unreached().await; // connects the watches
         let mut mgr = LockManager::from_clients(clients);
         mgr.set_retry(1, RETRY_DELAY);
         // rslock connects lazily: one GET of a key nobody uses makes it
@@ -199,26 +213,58 @@ impl Driver {
 
     async fn op_lock(&mut self, req: &Map<String, Value>, name: &str, start: Instant, total: Duration) -> Reply {
         let lease = self.lease(req);
-        granted(self.acquire_until(name, lease, give_up(start, total)).await)
+        let r = self.acquire_until(name, lease, give_up(start, total)).await;
+        self.refused(r, "lock").await
     }
 
     async fn op_trylock(&mut self, req: &Map<String, Value>, name: &str, start: Instant, total: Duration) -> Reply {
         let lease = self.lease(req);
         let wait = Duration::from_millis(u64_of(req, "wait_ms"));
-        granted(self.acquire_until(name, lease, (start + wait).min(give_up(start, total))).await)
+        let r = self.acquire_until(name, lease, (start + wait).min(give_up(start, total))).await;
+        self.refused(r, "trylock").await
+    }
+
+    /// refused answers an acquire: a refusal is fail only when every
+    /// master answers now; rslock reads a Redis error as "not acquired", so
+    /// with a master out of reach its last attempt's outcome is unknown.
+    async fn refused(&mut self, r: Result<bool, Reply>, op: &str) -> Reply {
+        match r {
+            Ok(false) => match self.unreached().await {
+                None => fail(),
+                Some(why) => error(format!("{op}: rslock said not acquired, {why}: rslock reads errors as refusals, outcome unknown")),
+            },
+            r => granted(r),
+        }
+    }
+
+    /// unreached says which masters' watch connections did not answer PING
+    /// or were lost since the last look (None: all answered on connections
+    /// that stayed up). rslock reads an error as a refusal, and a connection
+    /// it lost fails its next command too (it only reconnects), so a lost
+    /// watch connection stands for a lost rslock connection.
+    async fn unreached(&mut self) -> Option<String> {
+        let errs: Vec<String> = join_all(self.masters.iter_mut().map(Watch::check)).await.into_iter().flatten().collect();
+        if errs.is_empty() {
+            None
+        } else {
+            Some(format!("master(s) unreached or reconnected ({})", errs.join("; ")))
+        }
     }
 
     async fn op_unlock(&mut self, name: &str) -> Reply {
         let Some(lock) = self.held.remove(name) else {
             return fail();
         };
-        let mgr = self.mgr.as_ref().expect("unlock before hello");
+        let mgr = self.mgr.clone().expect("unlock before hello");
         match mgr.extend(&lock, OWNER_PROBE_TTL).await {
             Ok(probed) => {
                 mgr.unlock(&probed).await;
                 ok()
             }
-            Err(LockError::Unavailable) => fail(),
+            Err(LockError::Unavailable) => match self.unreached().await {
+                None => fail(),
+                Some(why) => error(format!("unlock: rslock's extend said not the owner, {why}: rslock reads errors as refusals, outcome unknown")),
+            },
             Err(e) => {
                 self.held.insert(name.to_string(), lock);
                 error(format!("rslock extend (the owner check before unlock): {e}"))
@@ -279,6 +325,38 @@ fn granted(r: Result<bool, Reply>) -> Reply {
         Ok(true) => ok(),
         Ok(false) => fail(),
         Err(rep) => rep,
+    }
+}
+
+/// Watch is the driver's own connection to one master.
+struct Watch {
+    addr: String,
+    client: Client,
+    con: Option<MultiplexedConnection>,
+}
+
+impl Watch {
+    /// check PINGs the master on the watch connection: None when it
+    /// answered on a connection that stayed up since the last check; else
+    /// why not (the connection is then dropped, and made again next time,
+    /// which reports it once more as reconnected).
+    async fn check(&mut self) -> Option<String> {
+        let Some(con) = self.con.as_mut() else {
+            return Some(match self.client.get_multiplexed_async_connection().await {
+                Ok(c) => {
+                    self.con = Some(c);
+                    format!("{}: reconnected", self.addr)
+                }
+                Err(e) => format!("{}: {e}", self.addr),
+            });
+        };
+        match redis::cmd("PING").query_async::<String>(con).await {
+            Ok(_) => None,
+            Err(e) => {
+                self.con = None;
+                Some(format!("{}: {e}", self.addr))
+            }
+        }
     }
 }
 
