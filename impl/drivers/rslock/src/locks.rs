@@ -41,8 +41,10 @@
 //! anyone else's (rslock's keys are plain strings with a fresh random value
 //! per attempt). No watchdog: rslock renews a hold only inside
 //! LockManager::using(resource, ttl, routine), which owns the critical
-//! section as a future it drops when a renewal fails; the protocol's holds
-//! live outside the driver, between its lock and unlock replies.
+//! section as a future it drops when a renewal fails (and a renewal after a
+//! lost connection fails and deletes the lock: repro/extend_after_disconnect.rs);
+//! the protocol's holds live outside the driver, between its lock and
+//! unlock replies.
 //!
 //! rslock turns every Redis error of an attempt (a timeout, a reset, an
 //! error reply) into "not acquired", so a fail can follow a SET that took
