@@ -16,7 +16,11 @@ all: vet test
 # skipped when up to date) and the RedisLockRegistry driver
 # (impl/drivers/spring-redis-lock/build.sh, likewise); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
 # driver with a requirements.txt, pinned with hashes, when it is missing or
-# older than its requirements.txt.
+# older than its requirements.txt; then the rslock driver (impl/drivers/rslock:
+# cargo build --release --locked into its target/, when the binary is missing or
+# older than its sources), installing cargo when it is missing (Debian's
+# cargo-web, Rust 1.96: rslock 0.10 and redis-rs 1.8 need Rust 1.88; else cargo);
+# a Rust too old to build it is a warning, and its subjects and tests skip.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -53,7 +57,20 @@ deps:
 	done; \
 	shim=faults/clockshim; \
 	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \
-	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }
+	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }; \
+	if ! command -v cargo >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  echo "installing cargo ..." >&2; \
+	  $$sudo apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo-web >/dev/null 2>&1 || \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo >/dev/null; \
+	fi; \
+	rs=impl/drivers/rslock; \
+	if [ ! -x "$$rs/target/release/rslock-driver" ] || [ -n "$$(find $$rs/src $$rs/Cargo.toml $$rs/Cargo.lock -newer $$rs/target/release/rslock-driver)" ]; then \
+	  echo "building the rslock driver ..." >&2; \
+	  (cd "$$rs" && cargo build --release --locked -q) || \
+	    echo "warning: the rslock driver did not build (cargo build --release --locked in $$rs; rslock 0.10 needs Rust 1.88 or later): the rslock subjects and tests are skipped" >&2; \
+	fi
 	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
 
 build:

@@ -100,6 +100,10 @@ type Subject struct {
 	// out (lockcheck's own lock behind a driver, a tuned variant of a
 	// library that is scored at its defaults).
 	NotScored string
+	// OnNodes, set on subjects that need NeedsRedlockNodes, returns the
+	// subject bound to the independent nodes at addrs, which require
+	// password ("": none). Registry.OnNodes binds every such subject.
+	OnNodes func(addrs []string, password string) Subject
 }
 
 // Scored reports whether the scoreboard covers s: a library people run
