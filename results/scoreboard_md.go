@@ -38,6 +38,11 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 	if len(p.Meta.InProgress) > 0 {
 		fmt.Fprintf(bw, "**Partial: still being written: %s.**\n\n", strings.Join(p.Meta.InProgress, ", "))
 	}
+	for _, src := range p.Report.Sources {
+		if src.Interrupted {
+			fmt.Fprintf(bw, "**Interrupted part: `%s` stopped early; its cells are a prefix of what it was to run.**\n\n", src.Path)
+		}
+	}
 	if n := len(p.Meta.Replaced); n > 0 {
 		fmt.Fprintf(bw, "%d cell(s) ran again in a later part; the later run is scored: %s.\n\n", n, strings.Join(p.Meta.Replaced[:min(n, 5)], "; ")+ifStr(n > 5, "; …"))
 	}
@@ -69,7 +74,7 @@ func scoreboardHeadline(p scoreboardPage) string {
 	for _, r := range p.Rows {
 		cells += r.Cells
 	}
-	s := fmt.Sprintf("%d libraries × %d runs in all (scenario × seed), seeds %s; generated %s by `lockcheck scoreboard`.",
+	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s by `lockcheck scoreboard`.",
 		len(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
 	if p.Meta.Duration > 0 {
 		s += fmt.Sprintf(" Every run lasted %s (--duration).", p.Meta.Duration)

@@ -44,7 +44,7 @@ func (f *matrixFlags) add(fs *flag.FlagSet, subjectsDoc string) {
 	fs.DurationVar(&f.duration, "duration", 0, "length of each run (default: the scenario's)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on each linearizability check (default 60s)")
 	fs.StringVar(&f.shard, "shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
-	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its `lockcheck run` line, to see it reproduce")
+	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its 'lockcheck run' line, to see it reproduce")
 }
 
 // matrixRun is one nightly or scoreboard run: its cells and how to run
