@@ -303,6 +303,15 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, p Property, c Matr
 	return key
 }
 
+// Class is the class of the finding's first run's violation ("" if
+// unknown).
+func (f Finding) Class() string {
+	if len(f.Runs) == 0 {
+		return ""
+	}
+	return f.Runs[0].Class
+}
+
 // findingState is broken when some seed broke in every run (original and
 // at least one rerun), flaky when some broke again but not every time,
 // unproven when no seed was rerun.
@@ -357,6 +366,9 @@ func (s Score) Text() string {
 	case Broken:
 		return "broken by " + scs
 	case Flaky:
+		if s.Runs == 0 {
+			return "flaky (" + scs + ")"
+		}
 		return fmt.Sprintf("flaky: %d of %d (%s)", s.Hits, s.Runs, scs)
 	case Unproven:
 		return "broke once, not rerun (" + scs + ")"
