@@ -142,7 +142,7 @@ func (m *nightlyMatrix) write(inProgress bool) error {
 			return err
 		}
 	}
-	return results.WriteFileWith(path, func(w io.Writer) error {
+	return results.WriteFileAtomic(path, func(w io.Writer) error {
 		return results.WriteMatrixJSON(w, mf)
 	})
 }
