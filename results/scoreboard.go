@@ -148,9 +148,9 @@ type Scoreboard struct {
 	Seeds    []int64    `json:"seeds"`
 }
 
-// Pivot builds the scoreboard of rep's cells, rows in subjects' order
-// (subjects the report has cells of but no SubjectInfo for come after, by
-// name). known maps findings to library-alone scripts.
+// Pivot builds the scoreboard of rep's cells, one row per subject by name
+// (described by subjects; a subject without a SubjectInfo gets a bare
+// one). known maps findings to library-alone scripts.
 func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard {
 	sb := Scoreboard{}
 	bySubject := map[string][]MatrixCell{}
@@ -175,10 +175,10 @@ func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard 
 			extra = append(extra, name)
 		}
 	}
-	sort.Strings(extra)
 	for _, name := range extra {
 		infos = append(infos, SubjectInfo{Name: name})
 	}
+	sort.SliceStable(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	findings := map[string]*Finding{}
 	for _, si := range infos {
 		cells := bySubject[si.Name]
