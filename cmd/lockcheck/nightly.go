@@ -137,8 +137,8 @@ func (m *matrixRun) execute(ctx context.Context, e *env) (*nightlyMatrix, int, e
 	nm.subjects = subjectInfos(ctx, m.subjects)
 	done := func(o scenario.Outcome) {
 		nm.stopped.say(&o)
-		nm.add(ctx, e, o)
 		printOutcome(e, o)
+		nm.add(ctx, e, o)
 	}
 	outs := scenario.ShardMatrix(ctx, m.shard, m.scs, m.subjects, m.seeds, nm.runCell, done)
 	nm.interrupted = interrupted(ctx)
