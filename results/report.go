@@ -271,6 +271,17 @@ func writeFiles[T any](dir string, v T, fs []namedWriter[T]) ([]string, error) {
 	return paths, nil
 }
 
+// WriteFileAtomic is WriteFileWith through a temporary file renamed over
+// path: a reader (or a crash) never sees a half-written file.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	if err := WriteFileWith(tmp, write); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
 // WriteFileWith creates path and writes it with write, reporting the first
 // error of writing or closing.
 func WriteFileWith(path string, write func(io.Writer) error) error {

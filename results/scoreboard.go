@@ -148,9 +148,9 @@ type Scoreboard struct {
 	Seeds    []int64    `json:"seeds"`
 }
 
-// Pivot builds the scoreboard of rep's cells, rows in subjects' order
-// (subjects the report has cells of but no SubjectInfo for come after, by
-// name). known maps findings to library-alone scripts.
+// Pivot builds the scoreboard of rep's cells, one row per subject by name
+// (described by subjects; a subject without a SubjectInfo gets a bare
+// one). known maps findings to library-alone scripts.
 func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard {
 	sb := Scoreboard{}
 	bySubject := map[string][]MatrixCell{}
@@ -175,10 +175,10 @@ func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard 
 			extra = append(extra, name)
 		}
 	}
-	sort.Strings(extra)
 	for _, name := range extra {
 		infos = append(infos, SubjectInfo{Name: name})
 	}
+	sort.SliceStable(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	findings := map[string]*Finding{}
 	for _, si := range infos {
 		cells := bySubject[si.Name]
@@ -303,6 +303,15 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, p Property, c Matr
 	return key
 }
 
+// Class is the class of the finding's first run's violation ("" if
+// unknown).
+func (f Finding) Class() string {
+	if len(f.Runs) == 0 {
+		return ""
+	}
+	return f.Runs[0].Class
+}
+
 // findingState is broken when some seed broke in every run (original and
 // at least one rerun), flaky when some broke again but not every time,
 // unproven when no seed was rerun.
@@ -357,6 +366,9 @@ func (s Score) Text() string {
 	case Broken:
 		return "broken by " + scs
 	case Flaky:
+		if s.Runs == 0 {
+			return "flaky (" + scs + ")"
+		}
 		return fmt.Sprintf("flaky: %d of %d (%s)", s.Hits, s.Runs, scs)
 	case Unproven:
 		return "broke once, not rerun (" + scs + ")"

@@ -49,8 +49,8 @@ pre{background:#f5f5f5;padding:8px;overflow:auto;font-size:12px}</style></head><
 <ul>{{range .Rules}}<li><b>{{.Term}}</b>: {{plain .Meaning}}</li>{{end}}</ul>
 <h2>Findings</h2>
 {{range .Findings}}<h3 id="{{anchor .Key}}">{{.Subject}}: {{.Property}} under {{.Scenario}} ({{.State}})</h3>
-<p>Fault class {{.Fault}}; checker <code>{{.Checker}}</code>.
-{{if .Known}}Against the library alone: <code>{{.Known.Script}}</code>: {{.Known.Claim}}.{{else}}Adapter not yet ruled out: no script shows it against the library alone.{{end}}</p>
+<p>Fault class {{.Fault}}; checker <code>{{.Checker}}</code>{{with .Class}}, class {{.}}{{end}}.
+{{if .Known}}A script shows this library breaking {{.Property}} alone, without lockcheck or its adapter: <code>{{.Known.Script}}</code>: {{.Known.Claim}}. Whether this run broke it the same way is for the explanation below to say.{{else}}Adapter not yet ruled out: no script shows it against the library alone.{{end}}</p>
 <ul>{{range .Runs}}<li>seed {{.Seed}}: broke in {{.Hits}} of {{.Runs}} runs of <code>{{.Command}}</code>{{if .Dir}}; <a href="{{.Dir}}/summary.md">history</a>{{end}}{{range $i, $d := .Reruns}}, <a href="{{$d}}/summary.md">rerun</a>{{end}}
 {{if .Example}}<pre>{{.Example}}</pre>{{end}}</li>{{end}}</ul>
 {{else}}<p>None: no library broke a property it claims, beyond what an unsafe scenario breaks in any lease lock.</p>{{end}}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path"
 	"strings"
 	"time"
 )
@@ -38,6 +39,11 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 	if len(p.Meta.InProgress) > 0 {
 		fmt.Fprintf(bw, "**Partial: still being written: %s.**\n\n", strings.Join(p.Meta.InProgress, ", "))
 	}
+	for _, src := range p.Report.Sources {
+		if src.Interrupted {
+			fmt.Fprintf(bw, "**Interrupted part: `%s` stopped early; its cells are a prefix of what it was to run.**\n\n", src.Path)
+		}
+	}
 	if n := len(p.Meta.Replaced); n > 0 {
 		fmt.Fprintf(bw, "%d cell(s) ran again in a later part; the later run is scored: %s.\n\n", n, strings.Join(p.Meta.Replaced[:min(n, 5)], "; ")+ifStr(n > 5, "; …"))
 	}
@@ -45,7 +51,7 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 		fmt.Fprintf(bw, "**Incomplete: no output from shard(s) %s.**\n\n", strings.Join(p.Report.MissingShards, ", "))
 	}
 	fmt.Fprintf(bw, "## By property\n\n")
-	writePropertyTable(bw, p.Scoreboard)
+	writePropertyTable(bw, p.Scoreboard, "")
 	fmt.Fprintf(bw, "\n## By fault class\n\n")
 	writeFaultTable(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n%s\n\n", scoreboardIntro)
@@ -63,13 +69,23 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 	return bw.Flush()
 }
 
+// writeScoreboardTable writes table.md: the table by property alone, its
+// links made to reach the page from the repository's root (for README.md).
+func writeScoreboardTable(w io.Writer, p scoreboardPage) error {
+	page := path.Join(p.Dir, ScoreboardMarkdown)
+	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it -->\n", page)
+	writePropertyTable(w, p.Scoreboard, page)
+	_, err := fmt.Fprintf(w, "\n%s Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), page)
+	return err
+}
+
 // scoreboardHeadline says what the page covers.
 func scoreboardHeadline(p scoreboardPage) string {
 	cells := 0
 	for _, r := range p.Rows {
 		cells += r.Cells
 	}
-	s := fmt.Sprintf("%d libraries × %d runs in all (scenario × seed), seeds %s; generated %s by `lockcheck scoreboard`.",
+	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s by `lockcheck scoreboard`.",
 		len(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
 	if p.Meta.Duration > 0 {
 		s += fmt.Sprintf(" Every run lasted %s (--duration).", p.Meta.Duration)
@@ -123,7 +139,9 @@ func versionText(s SubjectInfo) string {
 	return s.Version
 }
 
-func writePropertyTable(w io.Writer, sb Scoreboard) {
+// writePropertyTable writes the table by property; its finding links go
+// to base (the page, "" for the page itself).
+func writePropertyTable(w io.Writer, sb Scoreboard, base string) {
 	fmt.Fprint(w, "| library | version | claims |")
 	for _, p := range Properties {
 		fmt.Fprintf(w, " %s |", p.Name)
@@ -132,7 +150,7 @@ func writePropertyTable(w io.Writer, sb Scoreboard) {
 	for _, row := range sb.Rows {
 		fmt.Fprintf(w, "| %s | %s | %s |", row.Subject.Name, versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, p := range Properties {
-			fmt.Fprintf(w, " %s |", mdShort(row.Property[p.Name]))
+			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], row.Property[p.Name].Short(), base))
 		}
 		fmt.Fprintln(w)
 	}
@@ -168,9 +186,10 @@ func mdFaultScore(row ScoreRow, fault string) string {
 				props = append(props, p.Name)
 			}
 		}
-		return mdShort(s) + " (" + strings.Join(props, ", ") + ")"
+		s.Hits, s.Runs = 0, 0 // counts of several properties do not add up
+		return mdText(s, s.Short(), "") + " (" + strings.Join(props, ", ") + ")"
 	}
-	return mdShort(s)
+	return mdText(s, s.Short(), "")
 }
 
 func writeGrid(w io.Writer, row ScoreRow, faults []string) {
@@ -195,18 +214,17 @@ func writeGrid(w io.Writer, row ScoreRow, faults []string) {
 
 // mdScore renders a score, bold when it is a finding, linked to the
 // findings behind it.
-func mdScore(s Score) string { return mdText(s, s.Text()) }
+func mdScore(s Score) string { return mdText(s, s.Text(), "") }
 
-// mdShort is mdScore with Score.Short.
-func mdShort(s Score) string { return mdText(s, s.Short()) }
-
-func mdText(s Score, text string) string {
+// mdText renders a score as text, bold when it is a finding, linked to
+// the findings behind it on the page at base ("": this page).
+func mdText(s Score, text, base string) string {
 	t := strings.ReplaceAll(text, "|", "/")
 	switch s.State {
 	case Broken, Flaky, Unproven:
 		var links []string
 		for i, f := range s.Findings {
-			links = append(links, fmt.Sprintf("[%d](#%s)", i+1, anchor(f)))
+			links = append(links, fmt.Sprintf("[%d](%s#%s)", i+1, base, anchor(f)))
 		}
 		return "**" + t + "** " + strings.Join(links, " ")
 	}
@@ -227,9 +245,10 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 	}
 	for _, f := range sb.Findings {
 		fmt.Fprintf(w, "\n<a id=\"%s\"></a>\n### %s: %s under %s (%s)\n\n", anchor(f.Key), f.Subject, f.Property, f.Scenario, f.State)
-		fmt.Fprintf(w, "Fault class %s; checker `%s`.\n", f.Fault, f.Checker)
+		fmt.Fprintf(w, "Fault class %s; checker `%s`%s.\n", f.Fault, f.Checker, ifStr(f.Class() != "", ", class "+f.Class()))
 		if f.Known != nil {
-			fmt.Fprintf(w, "Against the library alone: [`%s`](../../%s): %s.\n", f.Known.Script, f.Known.Script, f.Known.Claim)
+			fmt.Fprintf(w, "A script shows this library breaking %s alone, without lockcheck or its adapter: [`%s`](%s): %s. "+
+				"Whether this run broke it the same way is for the explanation below to say.\n", f.Property, f.Known.Script, repoLink(f.Known.Script), f.Known.Claim)
 		} else {
 			fmt.Fprintf(w, "Adapter not yet ruled out: no script shows it against the library alone.\n")
 		}
@@ -248,6 +267,9 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 		}
 	}
 }
+
+// repoLink links a repository path from the page (results/scoreboard/).
+func repoLink(p string) string { return "../../" + p }
 
 func indent(s, pre string) string {
 	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)

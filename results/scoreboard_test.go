@@ -157,7 +157,7 @@ func TestScoreboardFromParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 6 {
+	if len(files) != 7 {
 		t.Errorf("files: %v", files)
 	}
 	md, _ := os.ReadFile(filepath.Join(page, ScoreboardMarkdown))

@@ -16,6 +16,9 @@ const (
 	ScoreboardMarkdown = "README.md"
 	ScoreboardHTML     = "scoreboard.html"
 	ScoreboardJSON     = "scoreboard.json"
+	// ScoreboardTable is the table by property alone, linked for the
+	// repository's README.md.
+	ScoreboardTable = "table.md"
 	// ScoreboardRuns is the folder of the kept histories of findings.
 	ScoreboardRuns = "runs"
 )
@@ -46,9 +49,10 @@ func WriteScoreboard(dir string, paths []string, now time.Time) ([]string, error
 		return nil, err
 	}
 	meta.Replaced = replaced
-	page := scoreboardPage{Scoreboard: sb, Report: rep, Meta: meta}
+	page := scoreboardPage{Scoreboard: sb, Report: rep, Meta: meta, Dir: filepath.ToSlash(filepath.Clean(dir))}
 	files, err := writeFiles(dir, page, []namedWriter[scoreboardPage]{
-		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON}})
+		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON},
+		{ScoreboardTable, writeScoreboardTable}})
 	if err != nil {
 		return files, err
 	}
@@ -61,6 +65,8 @@ type scoreboardPage struct {
 	Scoreboard
 	Report Report
 	Meta   runMeta
+	// Dir is the page's directory as given (results/scoreboard).
+	Dir string
 }
 
 // runMeta is what the merged matrices say about how they ran.

@@ -44,7 +44,7 @@ func (f *matrixFlags) add(fs *flag.FlagSet, subjectsDoc string) {
 	fs.DurationVar(&f.duration, "duration", 0, "length of each run (default: the scenario's)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on each linearizability check (default 60s)")
 	fs.StringVar(&f.shard, "shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
-	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its rerun line (lockcheck run …), to see it reproduce")
+	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its 'lockcheck run' line, to see it reproduce")
 }
 
 // matrixRun is one nightly or scoreboard run: its cells and how to run
@@ -140,8 +140,8 @@ func (m *matrixRun) execute(ctx context.Context, e *env) (*nightlyMatrix, int, e
 	nm.subjects = subjectInfos(ctx, m.subjects)
 	done := func(o scenario.Outcome) {
 		nm.stopped.say(&o)
-		nm.add(ctx, e, o)
 		printOutcome(e, o)
+		nm.add(ctx, e, o)
 	}
 	outs := scenario.ShardMatrix(ctx, m.shard, m.scs, m.subjects, m.seeds, nm.runCell, done)
 	nm.interrupted = interrupted(ctx)

@@ -122,7 +122,11 @@ func (m *nightlyMatrix) rerun(ctx context.Context, o scenario.Outcome, k int) re
 	dir := filepath.Join(m.run.base, o.Scenario.Name, fmt.Sprintf("%s-%d-rerun-%d", o.Subject.Name, o.Seed, k))
 	rep, dir, err := m.run.runOne(ctx, o.Cell, dir)
 	r := results.Rerun{Dir: m.rel(dir), Wall: time.Since(start)}
-	if err != nil {
+	switch {
+	case interrupted(ctx):
+		r.Error = "interrupted: the rerun was stopped early and decides nothing"
+		return r
+	case err != nil:
 		r.Error = err.Error()
 		return r
 	}
@@ -142,7 +146,7 @@ func (m *nightlyMatrix) write(inProgress bool) error {
 			return err
 		}
 	}
-	return results.WriteFileWith(path, func(w io.Writer) error {
+	return results.WriteFileAtomic(path, func(w io.Writer) error {
 		return results.WriteMatrixJSON(w, mf)
 	})
 }

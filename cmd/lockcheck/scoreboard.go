@@ -39,7 +39,7 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	f := matrixFlags{nseeds: 5, reruns: 1}
 	f.add(fs, "comma-separated subjects (default: every library, see above)")
 	base := defaultSeedBase(time.Now())
-	fs.Int64Var(&f.seedBase, "seed-base", base, "seeds are base+1 .. base+N (default: today, YYYYMMDD00)")
+	fs.Int64Var(&f.seedBase, "seed-base", base, "seeds are base+1 .. base+N; the default is today's date as YYYYMMDD00")
 	page := fs.String("page", defaultPage, "directory of the scoreboard page, written after a whole run (no --shard, --subjects or --scenarios) or when given")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
