@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -47,9 +48,8 @@ const runExamples = `  lockcheck run                                        # re
   lockcheck run --subject mutant-check-then-set --seed 9 --duration 2s --plan plan.json   # a plan a hunt shrank
 `
 
-func runCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "run", "run [flags]", runExamples)
-	var f runFlags
+// add registers run's flags on fs.
+func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects')")
 	fs.StringVar(&f.workload, "workload", "", "workload (see 'lockcheck workloads'; default: "+workloads.DefaultWorkload+", or hunt when every subject is a mutant)")
 	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
@@ -66,6 +66,24 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt') instead of the workload's plan for the seed")
 	f.remote.add(fs)
 	f.driver.add(fs)
+}
+
+// validated ends a validate-only run once the deployment flags check out.
+func (f *runFlags) validated(e *env) (int, error) {
+	if _, err := f.remote.registry(); err != nil {
+		return exitUsage, usageError{err}
+	}
+	if _, err := f.remote.deployment(f.redis); err != nil {
+		return exitUsage, err
+	}
+	e.stopValidated("run")
+	return exitValid, nil
+}
+
+func runCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "run", "run [flags]", runExamples)
+	var f runFlags
+	f.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
@@ -90,14 +108,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, usagef("--persistence: %v", err)
 	}
 	if e.validateOnly {
-		if _, err := f.remote.registry(); err != nil {
-			return exitUsage, usageError{err}
-		}
-		if _, err := f.remote.deployment(f.redis); err != nil {
-			return exitUsage, err
-		}
-		e.stopValidated("run")
-		return exitValid, nil
+		return f.validated(e)
 	}
 	tgt, err := f.openTarget(ctx, persistence)
 	if err != nil {
