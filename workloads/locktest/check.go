@@ -14,9 +14,9 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
-// runOverhead is what a run costs besides its length: the world's start
-// and teardown, the processes' last releases, the check.
-const runOverhead = 500 * time.Millisecond
+// reportCost is what is kept for the report of a failure (its run
+// directory: history.html, plots) at the end of the budget.
+const reportCost = time.Second
 
 // failure is a run that did not get the verdict its scenario requires.
 type failure struct {
@@ -27,44 +27,77 @@ type failure struct {
 	why  string // what the verdict lacks ("verdict invalid, want valid")
 }
 
+// checkState is one scenario's property check: the runs made so far.
+type checkState struct {
+	p         planned
+	searchEnd time.Time           // no new draw is run after it, unless one failed
+	done      map[string]*failure // by draw: a draw is run once (nil: it passed)
+	took      time.Duration       // the runs' time in all
+	runs      int
+	last      *failure // the smallest failure so far
+}
+
 // check is the rapid property of one scenario: runs of plans drawn from
-// the scenario's, until share is spent. On the first failure rapid shrinks
+// the scenario's until share is spent. On the first failure rapid shrinks
 // it within what is left of the whole budget; the last failing run (the
-// smallest) is reported when the subtest ends.
+// smallest) is reported when the subtest ends. A draw is run once: rapid's
+// replays of the smallest case reuse its run (its -rapid.seed line reruns
+// it for real).
 func (s *suite) check(t *testing.T, p planned, share time.Duration) {
-	checks := max(1, int(share/(p.run+runOverhead)))
-	rapidFlags(t, checks)
-	searchEnd := time.Now().Add(share)
-	var last *failure
+	rapidFlags(t, max(1, int(share/p.run)))
+	st := &checkState{p: p, searchEnd: time.Now().Add(share), done: map[string]*failure{}}
 	t.Cleanup(func() {
-		if last != nil {
-			s.report(t, p, last)
+		if st.last != nil {
+			s.report(t, p, st.last)
 		}
 	})
-	rapid.Check(t, func(rt *rapid.T) {
-		if last == nil && (s.broken != nil || time.Now().After(searchEnd)) {
-			return // the search's share is spent: nothing more to try
-		}
-		plan := drawPlan(rt, p.sc.Plan)
-		seed := rapid.Int64Range(1, 1<<20).Draw(rt, "seed")
-		f, err := s.runOnce(p, plan, seed)
-		switch {
-		case err != nil:
-			s.broken = err
-			return
-		case f == nil:
-			return
-		case last == nil:
-			s.failed = true
-			// Leave room for rapid's two reruns of the smallest case.
-			shrinkFor(t, time.Until(s.deadline)-2*(p.run+runOverhead))
-		}
-		last = f
-		rt.Fatalf("locktest: %s on %s: %s", s.lock.Name, p.sc.Name, f.why)
-	})
+	rapid.Check(t, func(rt *rapid.T) { s.property(t, rt, st) })
 	if s.broken != nil {
 		t.Fatalf("locktest: %s: the run could not be made (not the lock's failure): %v", p.sc.Name, s.broken)
 	}
+}
+
+// property runs one draw (or reuses its run) and fails rt when the run
+// did not get the verdict the scenario requires.
+func (s *suite) property(t *testing.T, rt *rapid.T, st *checkState) {
+	if st.last == nil && (s.broken != nil || time.Now().Add(st.mean()).After(st.searchEnd)) {
+		return // the search's share is spent: nothing more to try
+	}
+	plan := drawPlan(rt, st.p.sc.Plan)
+	seed := rapid.Int64Range(1, 9999).Draw(rt, "seed")
+	key := fmt.Sprintf("%+v/%d", plan, seed)
+	f, seen := st.done[key]
+	if !seen && st.last != nil && time.Now().Add(st.mean()).After(s.deadline.Add(-reportCost)) {
+		return // out of time to shrink: rapid's loops end without a run
+	}
+	if !seen {
+		start := time.Now()
+		var err error
+		if f, err = s.runOnce(st.p, plan, seed); err != nil {
+			s.broken = err
+			return
+		}
+		st.took, st.runs = st.took+time.Since(start), st.runs+1
+		st.done[key] = f
+	}
+	if f == nil {
+		return
+	}
+	if st.last == nil {
+		s.failed = true
+		t.Logf("locktest: %s failed on a run of %d processes (seed %d): %s; shrinking", st.p.sc.Name, plan.Processes, seed, f.why)
+		shrinkFor(t, time.Until(s.deadline)-reportCost)
+	}
+	st.last = f
+	rt.Fatalf("locktest: %s on %s: %s", s.lock.Name, st.p.sc.Name, f.why)
+}
+
+// mean is the mean time of a run so far (the run's length before any).
+func (st *checkState) mean() time.Duration {
+	if st.runs == 0 {
+		return st.p.run
+	}
+	return st.took / time.Duration(st.runs)
 }
 
 // drawPlan draws a run's plan from the scenario's: how many processes, how

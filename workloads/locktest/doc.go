@@ -3,8 +3,8 @@
 //	func TestMyLock(t *testing.T) {
 //		locktest.Run(t, locktest.Lock{
 //			Name: "my-lock",
-//			New: func(rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
-//				return myMaker{rdb: rdb, lease: lease}, nil
+//			New: func(_ context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+//				return mylock.NewMaker(rdb, lease), nil
 //			},
 //		})
 //	}

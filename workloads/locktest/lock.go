@@ -18,13 +18,13 @@ type Lock struct {
 	// Name names the lock in reports, run directories and rerun commands
 	// (letters, digits, '-', '_' and '.').
 	Name string
-	// New opens the lock's client on rdb: a Maker of one handle per (lock
-	// name, owner). rdb retries nothing on its own (the lock decides its
-	// own retries) and stays open when the Maker is closed. A hold asked
-	// for with lease <= 0 must last lease: renewed until unlocked when
-	// Watchdog is set, else it runs out lease after the grant. New must not
-	// block: connect lazily.
-	New func(rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error)
+	// New opens the lock's client on rdb within ctx: a Maker of one handle
+	// per (lock name, owner). rdb retries nothing on its own (the lock
+	// decides its own retries) and stays open when the Maker is closed. A
+	// hold asked for with lease <= 0 must last lease: renewed until
+	// unlocked when Watchdog is set, else it runs out lease after the
+	// grant. Making a handle must not talk to Redis.
+	New func(ctx context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error)
 	// Reentrant claims that the handle holding the lock may lock it again
 	// (a hold count): plans then reenter.
 	Reentrant bool
@@ -56,8 +56,8 @@ func (l Lock) validate() error {
 
 // open is the impl.MakerFunc of l for holds of lease (lease <= 0).
 func (l Lock) open(lease time.Duration) impl.MakerFunc {
-	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
-		m, err := l.New(rdb, lease)
+	return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+		m, err := l.New(ctx, rdb, lease)
 		if err == nil && m == nil {
 			err = fmt.Errorf("locktest: lock %s: New returned a nil Maker", l.Name)
 		}

@@ -53,8 +53,9 @@ func (s *suite) report(t *testing.T, p planned, f *failure) {
 
 // keep writes f's run into a directory under $TMPDIR/locktest that is not
 // removed: config.json, history.jsonl, result.json, summary.md,
-// history.html, the plots, plan.json and the test binary (which serves the
-// lock to `lockcheck run --driver`).
+// history.html (no plots: they take long to draw; the rerun line draws
+// them), plan.json and the test binary (which serves the lock to
+// `lockcheck run --driver`).
 func (s *suite) keep(p planned, f *failure) (string, error) {
 	base := filepath.Join(os.TempDir(), "locktest", s.lock.Name)
 	dir := results.RunDir(base, p.sc.Name, f.res.Start, f.seed)
@@ -63,7 +64,7 @@ func (s *suite) keep(p planned, f *failure) (string, error) {
 	defer cancel()
 	_, err := results.WriteRunContext(ctx, dir, results.RunArtifacts{
 		Subject: s.lock.Name, Workload: p.sc.Name, Seed: f.seed,
-		Config: rec, History: f.res.History, Report: f.res.Report, Options: f.res.CheckOptions,
+		Config: rec, History: f.res.History, Report: f.res.Report, Options: f.res.CheckOptions, NoPlots: true,
 	})
 	if err != nil {
 		return dir, err

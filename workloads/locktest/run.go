@@ -116,7 +116,8 @@ func (s *suite) runAll(t *testing.T) {
 }
 
 // checkClaims checks the claims a handle's type shows (see
-// Lock.checkClaims) on a client that is never used: New does not connect.
+// Lock.checkClaims) on a client that is never used: making a handle does
+// not talk to Redis.
 func checkClaims(lock Lock) error {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
 	defer rdb.Close()
