@@ -10,7 +10,7 @@ import (
 // seed. It is plain data (JSON) so a run directory can store it verbatim and
 // `lockcheck check` or a rerun can read it back.
 type RunConfig struct {
-	// Subject names the lock implementation (see Registry).
+	// Subject names the lock implementation, resolved in Deps.Registry.
 	Subject string `json:"subject"`
 	// Workload names the workload whose Generate(Seed) gives the plan.
 	Workload string `json:"workload"`

@@ -1,38 +1,35 @@
 package workloads
 
 import (
-	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // shipped returns the shipped driver called name, skipping the test with
 // the reason when it cannot run here (no node, no python3-redis, npm
 // packages not installed: make deps installs them, and CI runs make deps).
-func shipped(t *testing.T, name string) Subject {
+func shipped(t *testing.T, name string) subject.Subject {
 	t.Helper()
-	for _, d := range shippedDrivers() {
+	for _, d := range catalog.Drivers() {
 		if d.Name != name {
 			continue
 		}
-		dir, err := d.dir()
-		if err == nil && d.Installed != nil {
-			err = d.Installed(dir)
-		}
-		if err != nil {
+		if err := d.Check(); err != nil {
 			t.Skipf("driver %s cannot run here: %v", name, err)
 		}
 		return d.Subject()
 	}
 	t.Fatalf("no shipped driver %q", name)
-	return Subject{}
+	return subject.Subject{}
 }
 
 // TestShippedDriversAreValid: each shipped driver passes the default
@@ -94,42 +91,10 @@ func TestMixedKeyLayouts(t *testing.T) {
 	}
 }
 
-// TestDriverSelftests runs each shipped driver's own protocol self-test
-// (every request, not-owner, expiry, EOF, ... against its own redis-server).
-func TestDriverSelftests(t *testing.T) {
-	if testing.Short() {
-		t.Skip("integration test: needs redis-server (skipped with -short)")
-	}
-	for name, argv := range map[string][]string{
-		"node-redisson":     {"node", "selftest.js"},
-		"node-redlock":      {"node", "selftest.js"},
-		"redis-py":          {"bash", "selftest.sh"},
-		"redis-py-latest":   {venvPython, "selftest.py"},
-		"pottery-redlock":   {venvPython, "selftest.py"},
-		"python-redis-lock": {venvPython, "selftest.py"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			shipped(t, name)
-			dir, err := DriversDir()
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-			cmd.Dir = filepath.Join(dir, name)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
-			}
-		})
-	}
-}
-
 // TestExampleDriver: the example driver README.md shows is the file in
 // impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
-	dir, err := DriversDir()
+	dir, err := catalog.DriversDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,11 +109,11 @@ func TestExampleDriver(t *testing.T) {
 	if !strings.Contains(string(readme), string(src)) {
 		t.Fatal("README.md does not show impl/drivers/example/driver.py as it is")
 	}
-	if err := needPythonRedis(""); err != nil {
-		t.Skipf("example driver cannot run here: %v", err)
-	}
+	// The example needs what the redis-py driver needs: Debian's
+	// python3 with python3-redis.
+	shipped(t, "redis-py")
 	s := startRedis(t)
-	reg := externalRegistry(t, Driver{Name: "example", Dir: "example", Command: []string{debianPython, "driver.py"}}.Subject())
+	reg := externalRegistry(t, catalog.Driver{Name: "example", Dir: "example", Command: []string{"/usr/bin/python3", "driver.py"}}.Subject())
 	res := run(t, s, RunConfig{Subject: "example", Workload: DefaultWorkload, Seed: 1, Duration: 3 * time.Second}, Deps{Registry: reg})
 	t.Log(summary(res))
 	if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
@@ -163,29 +128,19 @@ func TestExampleDriver(t *testing.T) {
 func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
 	s := startRedis(t)
 	rdb := redistest.Client(t, s)
-	for _, d := range shippedDrivers() {
+	for _, d := range catalog.Drivers() {
 		t.Run(d.Name, func(t *testing.T) {
 			subj := shipped(t, d.Name)
-			m, err := subj.Configure(OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), rdb)
+			m, err := subj.Configure(subject.OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), rdb)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = m.Close() })
 			l := m.NewLocker("probe:"+d.Name, "p1")
 			for _, wait := range []time.Duration{0, 10 * time.Microsecond, time.Millisecond, 2 * time.Millisecond} {
-				refused := 0
-				for range 30 {
-					ok, err := l.TryLock(t.Context(), wait, time.Second)
-					if err != nil {
-						t.Fatalf("wait %v: %v", wait, err)
-					}
-					if !ok {
-						refused++
-						continue
-					}
-					if err := l.Unlock(t.Context()); err != nil {
-						t.Fatalf("wait %v: unlock: %v", wait, err)
-					}
+				refused, err := impl.RefusalsOnFreeLock(t.Context(), l, wait, time.Second, 30)
+				if err != nil {
+					t.Fatal(err)
 				}
 				if refused > 0 {
 					t.Errorf("wait %v: %d of 30 TryLocks on a free lock answered false", wait, refused)

@@ -11,6 +11,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // myLock is a user's own lock, written outside lockcheck: SET NX PX to
@@ -78,7 +79,7 @@ func (myMaker) Close() error { return nil }
 
 // Register your own lock as a subject and run a workload against it: the
 // runner drives it with concurrent processes, records the history and checks
-// it. In a program of your own, register it in workloads.Subjects (the
+// it. In a program of your own, register it in catalog.Subjects (the
 // registry lockcheck's commands use) instead of a private registry.
 func Example_registerYourOwnLock() {
 	ctx := context.Background()
@@ -89,12 +90,12 @@ func Example_registerYourOwnLock() {
 	}
 	defer srv.Close()
 
-	reg, err := workloads.NewRegistry(workloads.Subject{
+	reg, err := subject.NewRegistry(subject.Subject{
 		Name: "my-lock",
 		Doc:  "SET NX PX, polling, compare-and-delete",
 		// Configure receives the run's settings; the lease of a hold asked
 		// with lease <= 0 must be the run's WatchdogLease.
-		Configure: func(o workloads.OpenOptions) impl.MakerFunc {
+		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				return myMaker{rdb: rdb, ttl: o.WatchdogLease}, nil
 			}

@@ -10,13 +10,15 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // externalRegistry holds the reference locks and the test binary's Go
 // drivers.
-func externalRegistry(t *testing.T, drivers ...Subject) *Registry {
+func externalRegistry(t *testing.T, drivers ...subject.Subject) *subject.Registry {
 	t.Helper()
-	reg, err := NewRegistry(append(builtinSubjects(), drivers...)...)
+	reg, err := catalog.Subjects.With(drivers...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestExternalDriverIsValid(t *testing.T) {
 	if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 || res.Stats.Info != 0 {
 		t.Fatalf("%s: want valid with grants and no info ops\n%s", summary(res), res.Report)
 	}
-	if res.Subject.Kind != KindExternal || res.History.Header.Meta[model.MetaParts] != "go-driver" {
+	if res.Subject.Kind != subject.KindExternal || res.History.Header.Meta[model.MetaParts] != "go-driver" {
 		t.Fatalf("subject %+v, parts %q", res.Subject, res.History.Header.Meta[model.MetaParts])
 	}
 }
@@ -93,10 +95,10 @@ func TestExternalStallIsSIGSTOP(t *testing.T) {
 	}
 }
 
-// stallRun runs an external subject of reg (nil: Subjects) with one worker
+// stallRun runs an external subject of reg (nil: catalog.Subjects) with one worker
 // stalled for 3 s, past the 1.5 s lease, and fails the test unless a driver
 // process was stopped (SIGSTOP) meanwhile.
-func stallRun(t *testing.T, s *faults.Server, subject string, reg *Registry) *Result {
+func stallRun(t *testing.T, s *faults.Server, subject string, reg *subject.Registry) *Result {
 	t.Helper()
 	plan := Plan{
 		Processes: 3, Locks: []string{"st"}, Hold: Range{Min: 5 * time.Millisecond, Max: 30 * time.Millisecond},
@@ -157,7 +159,7 @@ func TestMixedFleet(t *testing.T) {
 		t.Fatalf("%s\n%s", summary(res), res.Report)
 	}
 	parts := res.History.Header.Parts()
-	if strings.Join(parts, ",") != "reentrant,go-driver" || res.Subject.Kind != KindMixed {
+	if strings.Join(parts, ",") != "reentrant,go-driver" || res.Subject.Kind != subject.KindMixed {
 		t.Fatalf("parts %v, kind %s", parts, res.Subject.Kind)
 	}
 	granted := map[string]int{}

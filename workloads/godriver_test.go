@@ -11,6 +11,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // goDriverEnv makes the test binary a driver serving the reentrant lock.
@@ -19,8 +21,8 @@ const goDriverEnv = "LOCKCHECK_TEST_GO_DRIVER"
 // goDriver returns a driver subject served by this test binary: the
 // reentrant lock over the protocol, misbehaving as mode says ("ok", or
 // "hang@N", "crash@N", "garbage@N": from the N-th request of a process on).
-func goDriver(name, mode string) Subject {
-	return Driver{
+func goDriver(name, mode string) subject.Subject {
+	return catalog.Driver{
 		Name: name, Doc: "the reentrant lock served by the test binary (" + mode + ")",
 		Command: []string{os.Args[0]},
 		// GORACE: a race-enabled binary otherwise sleeps 1 s at exit.

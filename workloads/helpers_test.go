@@ -11,6 +11,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // dialer returns a Deps.Dial that connects straight to s.
@@ -32,13 +33,17 @@ func directDeps(s *faults.Server) Deps {
 	}
 }
 
-// run runs cfg against s, checks that the history written to disk reads
+// run runs cfg against s (resolving its subject in catalog.Subjects when
+// deps has no registry), checks that the history written to disk reads
 // back as the one in memory, and returns the result.
 func run(t testing.TB, s *faults.Server, cfg RunConfig, deps Deps) *Result {
 	t.Helper()
 	if deps.Dial == nil {
 		d := directDeps(s)
 		deps.Dial, deps.Reconnect = d.Dial, d.Reconnect
+	}
+	if deps.Registry == nil {
+		deps.Registry = catalog.Subjects
 	}
 	var buf bytes.Buffer
 	deps.History = &buf

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // stuckMaker's lockers block in every call until their ctx ends, as a lock
@@ -38,7 +39,7 @@ func (stuckLocker) Unlock(ctx context.Context) error {
 // processes are blocked on Redis and StopTimeout is long (it used to wait
 // the whole StopTimeout).
 func TestInterruptedRunStopsFast(t *testing.T) {
-	reg, err := NewRegistry(Subject{Name: "stuck", Kind: KindUser, Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) {
+	reg, err := subject.NewRegistry(subject.Subject{Name: "stuck", Kind: subject.KindUser, Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) {
 		return stuckMaker{}, nil
 	}})
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // mutantPlan is the plan the mutants are caught with: a handful of processes
@@ -109,8 +111,8 @@ var mutantCatch = map[string]struct {
 // the reference locks on the same runs, which must pass.
 func TestMutantsAreCaught(t *testing.T) {
 	s := startRedis(t)
-	for _, subj := range Subjects.All() {
-		if subj.Kind != KindMutant {
+	for _, subj := range catalog.Subjects.All() {
+		if subj.Kind != subject.KindMutant {
 			continue
 		}
 		catch, ok := mutantCatch[subj.Name]

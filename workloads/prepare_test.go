@@ -15,6 +15,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // slowStart wraps a Maker so that each owner's client takes startup to
@@ -76,9 +78,9 @@ func (l *slowLocker) TryLock(ctx context.Context, wait, lease time.Duration) (bo
 // bound of hunt plans (node drivers, a JVM's second).
 func TestStartupIsNotWaiting(t *testing.T) {
 	s := startRedis(t)
-	slow := Subject{
+	slow := subject.Subject{
 		Name: "slow-start", Reentrant: true, NoWatchdog: false,
-		Configure: func(o OpenOptions) impl.MakerFunc {
+		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			inner := impl.ReentrantMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				m, err := inner(ctx, rdb)
@@ -89,7 +91,7 @@ func TestStartupIsNotWaiting(t *testing.T) {
 			}
 		},
 	}
-	reg, err := Subjects.With(slow)
+	reg, err := catalog.Subjects.With(slow)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // TestPropertyMyLockIsAMutex is a property suite as a user writes it for
@@ -30,9 +31,9 @@ func TestPropertyMyLockIsAMutex(t *testing.T) {
 		t.Cleanup(func() { _ = f.Value.Set(f.DefValue) })
 	}
 	srv := redistest.Start(t, faults.ServerConfig{})
-	reg, err := workloads.NewRegistry(workloads.Subject{
+	reg, err := subject.NewRegistry(subject.Subject{
 		Name: "my-lock",
-		Configure: func(o workloads.OpenOptions) impl.MakerFunc {
+		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				return myMaker{rdb: rdb, ttl: o.WatchdogLease}, nil
 			}

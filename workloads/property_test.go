@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // setFlag sets a rapid flag for one test and restores it afterwards.
@@ -39,7 +40,7 @@ func lockIsAMutex(t *testing.T, subject string, runFor time.Duration) {
 		cfg.CheckTimeout = 20 * time.Second
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		res, err := Run(ctx, cfg, Deps{Dial: dialer(s)})
+		res, err := Run(ctx, cfg, Deps{Dial: dialer(s), Registry: catalog.Subjects})
 		if err != nil {
 			rt.Fatalf("run: %v", err)
 		}

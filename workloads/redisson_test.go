@@ -21,6 +21,8 @@ import (
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // The Redisson subjects run real Redisson (impl/drivers/redisson-java) in a
@@ -85,16 +87,16 @@ func TestRedissonDriverMisbehaves(t *testing.T) {
 
 // redissonDriver returns the shipped driver called name, skipping the test
 // when it cannot run here.
-func redissonDriver(t *testing.T, name string) Driver {
+func redissonDriver(t *testing.T, name string) catalog.Driver {
 	t.Helper()
 	shipped(t, name)
-	for _, d := range shippedDrivers() {
+	for _, d := range catalog.Drivers() {
 		if d.Name == name {
 			return d
 		}
 	}
 	t.Fatalf("no shipped driver %q", name)
-	return Driver{}
+	return catalog.Driver{}
 }
 
 // TestRedissonTryLockTinyWaitOnFreeLock (issue 18, item 3): a TryLock with a
@@ -159,11 +161,11 @@ func TestRedissonTryLockTinyWaitOnFreeLock(t *testing.T) {
 
 // openDriver opens d's Maker on s (its processes end with the test) and a
 // client to inspect keys.
-func openDriver(t *testing.T, s *faults.Server, d Driver) (impl.Maker, *redis.Client) {
+func openDriver(t *testing.T, s *faults.Server, d catalog.Driver) (impl.Maker, *redis.Client) {
 	t.Helper()
 	rdb := redis.NewClient(s.Options())
 	t.Cleanup(func() { _ = rdb.Close() })
-	mf := d.Subject().Configure(OpenOptions{WatchdogLease: 1500 * time.Millisecond, Seed: 1})
+	mf := d.Subject().Configure(subject.OpenOptions{WatchdogLease: 1500 * time.Millisecond, Seed: 1})
 	m, err := mf(context.Background(), rdb)
 	if err != nil {
 		t.Fatal(err)
@@ -277,9 +279,9 @@ type jvm struct {
 }
 
 // startJVM starts d's driver process (its Command) and reads its banner.
-func startJVM(t *testing.T, d Driver) *jvm {
+func startJVM(t *testing.T, d catalog.Driver) *jvm {
 	t.Helper()
-	dir, err := d.dir()
+	dir, err := d.WorkDir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,31 +363,6 @@ func closedAddr(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return addr
-}
-
-// TestRedissonNotInstalled: without java, or without the built jar, opening
-// a Redisson subject fails with one line naming what is missing and the
-// command that installs it.
-func TestRedissonNotInstalled(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
-	err := needRedisson("target")(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "java is not installed") || !strings.Contains(err.Error(), "make deps") {
-		t.Fatalf("without java: %v", err)
-	}
-	if _, lerr := exec.LookPath("java"); lerr == nil {
-		t.Fatal("java found on an empty PATH")
-	}
-}
-
-// TestRedissonNotBuilt: java alone is not enough: the jar must be built.
-func TestRedissonNotBuilt(t *testing.T) {
-	if _, err := exec.LookPath("java"); err != nil {
-		t.Skip("no java here: TestRedissonNotInstalled covers that case")
-	}
-	err := needRedisson("target")(t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "redisson-driver.jar is not built") || !strings.Contains(err.Error(), "make deps") || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("without the jar: %v", err)
-	}
 }
 
 // TestRedissonMixedFleets: lockcheck's Go port and real Redisson on the same
@@ -499,7 +476,7 @@ func TestRedissonFairBusyQueue(t *testing.T) {
 
 // fairBusyQueue runs the shape once on lock name and reports whether the
 // later caller was granted before the TryLock waiter queued ahead of it.
-func fairBusyQueue(t *testing.T, s *faults.Server, d Driver, name string) (bool, string) {
+func fairBusyQueue(t *testing.T, s *faults.Server, d catalog.Driver, name string) (bool, string) {
 	addr, pass := s.Options().Addr, s.Options().Password
 	js := map[string]*jvm{}
 	for _, n := range []string{"h", "a", "b", "try", "late"} {

@@ -19,6 +19,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Deps are what a run needs besides its RunConfig: connections, where the
@@ -31,8 +32,10 @@ type Deps struct {
 	// should honour ctx deadlines (ContextTimeoutEnabled). The runner closes
 	// every client Dial returns.
 	Dial func(ctx context.Context, i int) (redis.UniversalClient, error)
-	// Registry resolves RunConfig.Subject (nil: Subjects).
-	Registry *Registry
+	// Registry resolves RunConfig.Subject. It is required: catalog.Subjects
+	// holds every lock lockcheck ships; a test may pass a registry of its
+	// own (subject.NewRegistry).
+	Registry *subject.Registry
 	// History receives the history as JSON Lines while the run goes: the
 	// header first, then every op as it completes and every fault window as
 	// it heals (nil: kept in memory only).
@@ -84,7 +87,7 @@ type Result struct {
 // SubjectInfo describes the subject a run used.
 type SubjectInfo struct {
 	Name          string        `json:"name"`
-	Kind          Kind          `json:"kind"`
+	Kind          subject.Kind  `json:"kind"`
 	Reentrant     bool          `json:"reentrant"`
 	Fair          bool          `json:"fair"`
 	WatchdogLease time.Duration `json:"watchdog_lease"`
@@ -120,6 +123,8 @@ type Stats struct {
 var (
 	// ErrNoDial is returned when Deps.Dial is nil.
 	ErrNoDial = errors.New("workloads: Deps.Dial is nil")
+	// ErrNoRegistry is returned when Deps.Registry is nil.
+	ErrNoRegistry = errors.New("workloads: Deps.Registry is nil (catalog.Subjects holds the shipped locks)")
 	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
 	// asked for. Run still returns the Result.
 	ErrNemesis = errors.New("workloads: nemesis failed")
@@ -158,11 +163,10 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	if deps.Dial == nil {
 		return nil, ErrNoDial
 	}
-	reg := deps.Registry
-	if reg == nil {
-		reg = Subjects
+	if deps.Registry == nil {
+		return nil, ErrNoRegistry
 	}
-	subj, err := reg.Lookup(cfg.Subject)
+	subj, err := deps.Registry.Lookup(cfg.Subject)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +176,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	}
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
-	makerFuncs, lease := subj.makerFuncs(OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
+	makerFuncs, lease := subj.MakerFuncs(subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
 	r := &runner{
 		cfg: cfg, plan: plan, subj: subj, watchdogLease: lease,
 		regs:   map[string]*register{},
@@ -207,7 +211,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 
 	res := &Result{
 		Config: cfg, Plan: plan, Start: r.base,
-		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease, Parts: subj.partNames()},
+		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease, Parts: subj.PartNames()},
 	}
 	var errs []error
 	res.Warnings = append(res.Warnings, r.phaseWarnings()...)
@@ -268,7 +272,7 @@ func checkContext(ctx context.Context) (context.Context, context.CancelFunc) {
 type runner struct {
 	cfg           RunConfig
 	plan          Plan
-	subj          Subject
+	subj          subject.Subject
 	watchdogLease time.Duration
 	prefix        string // Redis key prefix of this run's locks
 
@@ -307,7 +311,7 @@ func (r *runner) open(ctx context.Context, dial func(context.Context, int) (redi
 			m, err := mf(ctx, rdb)
 			if err != nil {
 				r.makers = append(r.makers, ms)
-				return fmt.Errorf("open %s on client %d: %w", r.subj.partNames()[j], i, err)
+				return fmt.Errorf("open %s on client %d: %w", r.subj.PartNames()[j], i, err)
 			}
 			ms = append(ms, m)
 		}
@@ -373,7 +377,7 @@ func (r *runner) meta(extra map[string]string) map[string]string {
 	m["watchdog_lease"] = r.watchdogLease.String()
 	m["fair"] = strconv.FormatBool(r.subj.Fair)
 	m["key_prefix"] = r.prefix
-	m[model.MetaParts] = strings.Join(r.subj.partNames(), ",")
+	m[model.MetaParts] = strings.Join(r.subj.PartNames(), ",")
 	m["start"] = time.Now().UTC().Format(time.RFC3339Nano)
 	return m
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 func fmtInt(n int) string { return strconv.Itoa(n) }
@@ -14,8 +16,8 @@ func fmtInt(n int) string { return strconv.Itoa(n) }
 // few seconds: each run must be valid and must have done real work.
 func TestReferenceLocksPass(t *testing.T) {
 	s := startRedis(t)
-	for _, subj := range Subjects.All() {
-		if subj.Kind != KindReference || subj.Needs != "" {
+	for _, subj := range catalog.Subjects.All() {
+		if subj.Kind != subject.KindReference || subj.Needs != "" {
 			continue // topology-bound subjects run in workloads/scenario
 		}
 		for _, w := range Workloads() {

@@ -8,6 +8,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // expirySlack widens an Expire op's window on both sides: Redis keeps
@@ -124,7 +125,7 @@ func (w *worker) cancellable() bool {
 	if len(s.Parts) > 0 {
 		s = s.Parts[w.p.id%len(s.Parts)]
 	}
-	return s.Kind != KindExternal
+	return s.Kind != subject.KindExternal
 }
 
 // cancelCycle is a cycle on lock (a side lock): half the time a blocking

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/workloads/bench"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // recordDir is the committed benchmark track record; only `bench --record`
@@ -50,7 +51,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if err != nil {
 			return exitUsage, err
 		}
-		cfg.Redis = tgt.opts()
+		cfg.Redis = tgt.Options()
 	}
 	rep, err := bench.Run(ctx, cfg, subjs)
 	if err != nil {
@@ -76,7 +77,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 
 // benchConfig builds the engine's configuration and subjects from the flags
 // (zero values keep the mode's defaults).
-func benchConfig(quick bool, subjects, workers string, d time.Duration, rounds int) (bench.Config, []bench.Subject, error) {
+func benchConfig(quick bool, subjects, workers string, d time.Duration, rounds int) (bench.Config, []subject.Subject, error) {
 	cfg := bench.Config{Quick: quick, Duration: d, Rounds: rounds}
 	switch {
 	case d < 0:

@@ -3,38 +3,20 @@ package main
 import (
 	"strconv"
 
-	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/bench"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-// benchSubjects turns --subjects into the benchmark's subjects, in the order
-// given: any registered subject that runs on one Redis (reference, peer,
-// mutant, a user's Go lock, or an external driver, which then runs one driver
-// process per worker). A mixed fleet or a subject that needs another
-// topology (RedLock nodes, replicas) is refused with the reason. An empty
-// list returns nil: the engine's default subjects.
-func benchSubjects(list string) ([]bench.Subject, error) {
-	names := splitList(list)
-	if len(names) == 0 {
-		return nil, nil
+// benchSubjects turns --subjects into the benchmark's subjects, looked up
+// in the one registry (bench.Subjects says which it can measure). An empty
+// list returns the engine's default subjects.
+func benchSubjects(list string) ([]subject.Subject, error) {
+	s, err := bench.Subjects(catalog.Subjects, splitList(list))
+	if err != nil {
+		return nil, usagef("--subjects: %v", err)
 	}
-	var out []bench.Subject
-	for _, n := range names {
-		s, err := workloads.Subjects.Lookup(n)
-		if err != nil {
-			return nil, usagef("--subjects: %v", err)
-		}
-		switch {
-		case len(s.Parts) > 0:
-			return nil, usagef("--subjects: %s is a mixed fleet; bench measures one subject at a time (list its parts instead)", n)
-		case s.Needs != "" && s.Needs != workloads.NeedsOneAddress:
-			return nil, usagef("--subjects: %s needs a %s topology; bench runs on one Redis", n, s.Needs)
-		}
-		open, _ := s.MakerFor(workloads.OpenOptions{WatchdogLease: impl.DefaultWatchdogTimeout})
-		out = append(out, bench.Subject{Name: s.Name, Doc: s.Doc, Open: open, Fair: s.Fair})
-	}
-	return out, nil
+	return s, nil
 }
 
 // benchWorkers parses --workers: the uncontended cells take every count, the

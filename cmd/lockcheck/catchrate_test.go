@@ -13,7 +13,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // TestCatchRates measures how often `lockcheck run --subject S --workload
@@ -29,8 +30,8 @@ func TestCatchRates(t *testing.T) {
 		t.Skip("set LOCKCHECK_CATCH_RATES=<seeds> (make catch-rates)")
 	}
 	subjects := []string{"reentrant", "fenced", "fair"}
-	for _, s := range workloads.Subjects.All() {
-		if s.Kind == workloads.KindMutant {
+	for _, s := range catalog.Subjects.All() {
+		if s.Kind == subject.KindMutant {
 			subjects = append(subjects, s.Name)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
 )
 
 func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
@@ -36,7 +37,7 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	var rec runRecord
+	var rec workloads.RunRecord
 	opts := model.Options{}
 	switch err := run.DecodeConfig(&rec); {
 	case err == nil && rec.CheckOptions != nil:

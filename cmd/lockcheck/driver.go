@@ -11,7 +11,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // driverFlags are run's flags for a lock outside lockcheck: --driver 'CMD
@@ -41,11 +42,11 @@ func (d *driverFlags) register(ctx context.Context, fs *flag.FlagSet, subjects *
 	if err != nil {
 		return usagef("--driver: %v", err)
 	}
-	s := workloads.Driver{
+	s := catalog.Driver{
 		Name: d.name, Command: argv, Capabilities: b.Capabilities,
 		Doc: fmt.Sprintf("%s over the driver protocol (--driver)", b),
 	}.Subject()
-	if err := workloads.Subjects.Register(s); err != nil {
+	if err := catalog.Subjects.Register(s); err != nil {
 		return usagef("--driver-name: %v", err)
 	}
 	if !flagSet(fs, "subject") {
@@ -57,12 +58,12 @@ func (d *driverFlags) register(ctx context.Context, fs *flag.FlagSet, subjects *
 // goDriverSubject is the reentrant lock served over the protocol by this
 // very binary (`lockcheck driver reentrant`): the protocol's overhead
 // measured against the same lock in-process, and a template for drivers.
-func goDriverSubject() workloads.Subject {
+func goDriverSubject() subject.Subject {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = os.Args[0]
 	}
-	return workloads.Driver{
+	return catalog.Driver{
 		Name: "go-reentrant", Command: []string{exe, "driver", "reentrant"},
 		Doc:          "lockcheck's reentrant lock served over the driver protocol by lockcheck itself (protocol overhead, driver template)",
 		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
@@ -70,7 +71,7 @@ func goDriverSubject() workloads.Subject {
 }
 
 func init() {
-	if err := workloads.Subjects.Register(goDriverSubject()); err != nil {
+	if err := catalog.Subjects.Register(goDriverSubject()); err != nil {
 		panic(err)
 	}
 }
@@ -88,11 +89,11 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if fs.NArg() != 1 {
 		return exitUsage, usagef("name one subject (see 'lockcheck subjects')")
 	}
-	subj, err := workloads.Subjects.Lookup(fs.Arg(0))
+	subj, err := catalog.Subjects.Lookup(fs.Arg(0))
 	if err != nil {
 		return exitUsage, usagef("%v", err)
 	}
-	if subj.Kind == workloads.KindExternal || len(subj.Parts) > 0 {
+	if subj.Kind == subject.KindExternal || len(subj.Parts) > 0 {
 		return exitUsage, usagef("subject %s is not a Go lock", subj.Name)
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
@@ -105,7 +106,7 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	err = driver.Serve(ctx, os.Stdin, e.stdout, driver.Served{
 		Banner: driver.Banner{Driver: "lockcheck-" + subj.Name, Version: driverVersion(), Capabilities: goCapabilities(subj)},
 		Open: func(watchdog time.Duration, seed int64) impl.MakerFunc {
-			mf, _ := subj.MakerFor(workloads.OpenOptions{WatchdogLease: watchdog, Seed: seed})
+			mf, _ := subj.MakerFor(subject.OpenOptions{WatchdogLease: watchdog, Seed: seed})
 			return mf
 		},
 	})
@@ -118,7 +119,7 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 // goCapabilities are what a Go subject can announce as a driver. Its
 // reentrant locks are Redisson-style, renewed by a watchdog; fencing tokens
 // are the fenced lock's.
-func goCapabilities(s workloads.Subject) []string {
+func goCapabilities(s subject.Subject) []string {
 	var caps []string
 	if s.Reentrant {
 		caps = append(caps, driver.CapReentrant, driver.CapWatchdog)

@@ -6,11 +6,9 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
-
-// minHuntRun is the shortest run a hunt makes: the floor of --run-duration,
-// of a run cut short by the budget and of the duration shrinking.
-const minHuntRun = 2 * time.Second
 
 // huntFlags are the flags of `lockcheck hunt`.
 type huntFlags struct {
@@ -60,12 +58,12 @@ func (h *huntFlags) check() error {
 		return usagef("--subject %q: hunt takes one subject (or an A+B mix), not a list", h.subject)
 	case h.budget <= 0:
 		return usagef("--budget %v: want a positive duration, e.g. 10m", h.budget)
-	case h.runDuration < minHuntRun:
-		return usagef("--run-duration %v: want at least %v", h.runDuration, minHuntRun)
+	case h.runDuration < hunt.MinRun:
+		return usagef("--run-duration %v: want at least %v", h.runDuration, hunt.MinRun)
 	case h.runDuration > h.budget:
 		return usagef("--run-duration %v does not fit in --budget %v", h.runDuration, h.budget)
 	}
-	if _, err := workloads.Subjects.Lookup(h.subject); err != nil {
+	if _, err := catalog.Subjects.Lookup(h.subject); err != nil {
 		return usagef("--subject: %v", err)
 	}
 	if h.redis != "" {
@@ -75,7 +73,7 @@ func (h *huntFlags) check() error {
 	}
 	// The first draw's configuration catches what only run's checks know
 	// (a subject that needs replicas or independent nodes).
-	_, err := h.plainConfig(1, h.runDuration, huntPlan(1))
+	_, err := h.plainConfig(1, h.runDuration, hunt.Plan(1))
 	return err
 }
 
@@ -89,13 +87,4 @@ func (h *huntFlags) plainConfig(seed int64, d time.Duration, plan workloads.Plan
 		return workloads.RunConfig{}, err
 	}
 	return p.configs[0], nil
-}
-
-// huntPlan is the hunt workload's plan for seed.
-func huntPlan(seed int64) workloads.Plan {
-	w, err := workloads.LookupWorkload("hunt")
-	if err != nil {
-		panic(err) // the hunt workload is built in
-	}
-	return w.Generate(seed)
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
 func TestHuntBadInputExits2(t *testing.T) {
@@ -52,7 +55,7 @@ func TestRunPlanFileBadExits2(t *testing.T) {
 		}
 		return p
 	}
-	good, err := encodePlan(huntPlan(1))
+	good, err := workloads.EncodePlan(hunt.Plan(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,88 +79,23 @@ func TestRunPlanFileBadExits2(t *testing.T) {
 	}
 }
 
-// A hunt's draws are a function of its seed; a subject meets only the
-// scenarios it must pass.
-func TestHuntDrawsAreReproducible(t *testing.T) {
-	reentrant, _ := workloads.Subjects.Lookup("reentrant")
-	scs := huntScenarios(reentrant)
-	if len(scs) == 0 {
-		t.Fatal("reentrant must pass some scenario")
-	}
-	for _, sc := range scs {
-		if !sc.Safe && sc.Expectation(reentrant).Detects() {
-			t.Errorf("scenario %s expects reentrant caught, yet is drawn", sc.Name)
-		}
-	}
-	mutant, _ := workloads.Subjects.Lookup("mutant-check-then-set")
-	if got := huntScenarios(mutant); len(got) != 0 {
-		t.Errorf("a mutant must pass no scenario, got %d", len(got))
-	}
-	a, b := newDrawer(42, scs), newDrawer(42, scs)
-	picked := 0
-	for i := range 200 {
-		sa, ca := a.draw()
-		sb, cb := b.draw()
-		if sa != sb || (ca == nil) != (cb == nil) || (ca != nil && ca.Name != cb.Name) || sa != 42+int64(i) {
-			t.Fatalf("draw %d differs: seed %d/%d", i, sa, sb)
-		}
-		if ca != nil {
-			picked++
-		}
-	}
-	if picked < 25 || picked > 80 {
-		t.Errorf("%d scenario draws in 200, want about 50", picked)
-	}
-}
-
-// Every shrink step terminates, keeps the plan valid and the counter on,
-// and leaves a scenario's plan alone.
-func TestHuntShrinkStepsKeepCounter(t *testing.T) {
-	d := huntDraw{seed: 3, duration: 10e9, plan: huntPlan(3)}
-	if d.plan.Phases == nil || d.plan.CancelPercent == 0 {
-		t.Fatalf("the hunt plan for seed 3 has no phases or cancels: %+v", d.plan)
-	}
-	phases := *d.plan.Phases
-	for _, st := range shrinkSteps {
-		if st.name != "no storms" {
-			continue
-		}
-		if next, ok := st.apply(d); !ok || *d.plan.Phases != phases || next.plan.Phases.Storm != (workloads.Range{}) {
-			t.Fatalf("%s: applied %v, changed the original's phases: %v", st.name, ok, *d.plan.Phases != phases)
-		}
-	}
-	for _, st := range shrinkSteps {
-		for n := 0; ; n++ {
-			next, ok := st.apply(d)
-			if !ok {
-				break
+// The hunt runs what its printed command reruns: hunt.PlainConfig is the
+// configuration `lockcheck run --subject S --seed N --duration D --plan F`
+// builds.
+func TestHuntPlainConfigIsRunsConfig(t *testing.T) {
+	for _, subject := range []string{"reentrant", "fair", "reentrant+fair", "mutant-check-then-set"} {
+		for seed := int64(1); seed <= 5; seed++ {
+			plan := hunt.Plan(seed)
+			f := huntFlags{subject: subject}
+			want, err := f.plainConfig(seed, 2500*time.Millisecond, plan)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if n > 10 {
-				t.Fatalf("%s does not terminate", st.name)
+			got, err := hunt.PlainConfig(subject, seed, 2500*time.Millisecond, plan)
+			if err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s seed %d: hunt.PlainConfig = %+v, %v\nrun builds %+v", subject, seed, got, err, want)
 			}
-			if !next.plan.Counter || next.plan.Validate() != nil || next.duration < minHuntRun {
-				t.Fatalf("%s: %+v (valid: %v)", st.name, next, next.plan.Validate())
-			}
-			d = next
 		}
-	}
-	if d.duration != minHuntRun || d.plan.Processes != 2 || d.plan.TryLockPercent != 0 || d.plan.MaxReentry != 0 ||
-		d.plan.Phases != nil || d.plan.CancelPercent != 0 {
-		t.Errorf("fully shrunk: %+v", d)
-	}
-	sc := huntScenarios(workloads.Subject{Name: "reentrant", Kind: workloads.KindReference})[0]
-	for _, st := range shrinkSteps[1:] {
-		if _, ok := st.apply(huntDraw{scenario: &sc, duration: sc.Duration}); ok {
-			t.Errorf("%s edits a scenario's plan", st.name)
-		}
-	}
-}
-
-func TestShellJoin(t *testing.T) {
-	got := shellJoin([]string{"lockcheck", "run", "--plan", "/tmp/a b/plan.json", "it's", ""})
-	want := `lockcheck run --plan '/tmp/a b/plan.json' 'it'\''s' ''`
-	if got != want {
-		t.Errorf("shellJoin = %s, want %s", got, want)
 	}
 }
 
@@ -199,21 +137,5 @@ func TestHuntReentrantClean(t *testing.T) {
 		"--seed", "3", "--out", t.TempDir())
 	if code != exitValid || !strings.Contains(stdout, "no violation in") {
 		t.Fatalf("hunt: exit %d, want %d\n%s\n%s", code, exitValid, stdout, stderr)
-	}
-}
-
-// The reproducing command names what the hunt ran: the plan file for a
-// plain run, the scenario (and no plan) for a scenario.
-func TestHuntReproduceCommand(t *testing.T) {
-	h := &hunter{flags: huntFlags{subject: "reentrant+fair", redis: "10.0.0.5:6379"}}
-	got := shellJoin(h.reproduce(huntDraw{seed: 9, duration: 2500e6, plan: huntPlan(9)}, "/r/plan.json"))
-	if want := "lockcheck run --subject reentrant+fair --seed 9 --duration 2.5s --plan /r/plan.json --redis 10.0.0.5:6379"; got != want {
-		t.Errorf("plain:\n got %s\nwant %s", got, want)
-	}
-	sc := huntScenarios(workloads.Subject{Name: "reentrant", Kind: workloads.KindReference})[0]
-	h.flags.redis = ""
-	got = shellJoin(h.reproduce(huntDraw{seed: 4, scenario: &sc, duration: 2e9}, ""))
-	if want := "lockcheck run --scenario " + sc.Name + " --subject reentrant+fair --seed 4 --duration 2s"; got != want {
-		t.Errorf("scenario:\n got %s\nwant %s", got, want)
 	}
 }

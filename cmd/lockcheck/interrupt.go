@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 )
 
@@ -17,28 +15,6 @@ const exitInterrupted = exitUsage
 // interrupted reports whether the command's ctx ended, which in the CLI
 // means SIGINT or SIGTERM (main's signal.NotifyContext).
 func interrupted(ctx context.Context) bool { return ctx.Err() != nil }
-
-// interruptedWarning is the warning an interrupted run records in its
-// config.json and prints.
-func interruptedWarning(ran, planned time.Duration) string {
-	return fmt.Sprintf("interrupted after %v of %v: the history is a prefix of the planned run; a valid verdict on it decides nothing",
-		ran.Round(time.Millisecond), planned)
-}
-
-// markInterrupted downgrades the verdict of an interrupted run: a prefix of
-// a run cannot show that the lock is valid (Valid becomes Unknown), while a
-// violation found in it is still a violation.
-func markInterrupted(rep *model.Report) {
-	if rep.Verdict == model.Valid {
-		rep.Verdict = model.Unknown
-	}
-}
-
-// checkInterruptedWarning is the warning of a run that finished but whose
-// check was interrupted.
-func checkInterruptedWarning(dir string) string {
-	return fmt.Sprintf("the check was interrupted after the run finished: the history is whole; re-check it with 'lockcheck check %s'", dir)
-}
 
 // reportInterrupted tells the user that the command stopped on a signal,
 // after the faults were healed, and where what it had was written. sums

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 func subjectsCmd(_ context.Context, e *env, args []string) (int, error) {
@@ -24,7 +25,7 @@ func subjectsCmd(_ context.Context, e *env, args []string) (int, error) {
 		Doc       string `json:"doc"`
 	}
 	var rows []row
-	for _, s := range workloads.Subjects.All() {
+	for _, s := range catalog.Subjects.All() {
 		rows = append(rows, row{s.Name, string(s.Kind), s.Reentrant, s.Fair, s.Catches, s.Doc})
 	}
 	if *asJSON {

@@ -11,8 +11,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
 // remoteFlags name an existing deployment (besides --redis) and the tools
@@ -93,28 +95,28 @@ func (r *remoteFlags) deployment(redisURL string) (scenario.Remote, error) {
 
 // registry returns the subject registry of a run: the default one, with
 // the redlock subject bound to --redlock-nodes when given.
-func (r *remoteFlags) registry() (*workloads.Registry, error) {
+func (r *remoteFlags) registry() (*subject.Registry, error) {
 	nodes := splitList(r.redlockNodes)
 	if len(nodes) == 0 {
-		return workloads.Subjects, nil
+		return catalog.Subjects, nil
 	}
-	return workloads.Subjects.With(workloads.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
+	return catalog.Subjects.With(catalog.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
 }
 
 // openRemoteTarget opens a target on a Sentinel or Cluster deployment (a
 // --redis one goes through openTarget).
-func openRemoteTarget(ctx context.Context, rem scenario.Remote, clients int) (*target, error) {
+func openRemoteTarget(ctx context.Context, rem scenario.Remote, clients int) (*target.Target, error) {
 	env, err := rem.Topology()(ctx, clients)
 	if err != nil {
 		return nil, err
 	}
-	return &target{env: env, desc: env.Desc}, nil
+	return target.FromEnv(env), nil
 }
 
 // openTarget opens the Redis of a plain run: lockcheck's own redis-server,
 // --redis, --sentinel or --cluster; the redlock subject is bound to
 // --redlock-nodes.
-func (f *runFlags) openTarget(ctx context.Context, persistence faults.Persistence) (*target, error) {
+func (f *runFlags) openTarget(ctx context.Context, persistence faults.Persistence) (*target.Target, error) {
 	reg, err := f.remote.registry()
 	if err != nil {
 		return nil, usageError{err}
@@ -123,7 +125,7 @@ func (f *runFlags) openTarget(ctx context.Context, persistence faults.Persistenc
 	if err != nil {
 		return nil, err
 	}
-	var tgt *target
+	var tgt *target.Target
 	if rem.Sentinel != nil || rem.Cluster != nil {
 		tgt, err = openRemoteTarget(ctx, rem, f.clients) // their Dial ignores the client index
 	} else {
@@ -132,7 +134,7 @@ func (f *runFlags) openTarget(ctx context.Context, persistence faults.Persistenc
 	if err != nil {
 		return nil, err
 	}
-	tgt.registry = reg
+	tgt.Registry = reg
 	return tgt, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
 // hardHistoryFile is a history porcupine decides only after about 2^22
@@ -128,8 +129,7 @@ func (w *fillingWriter) Write(b []byte) (int, error) {
 // that did not happen), naming the cause.
 func TestHistoryWriteFailureExits2(t *testing.T) {
 	srv := redistest.Start(t, faults.ServerConfig{})
-	tgt := &target{opts: srv.Options, desc: "test"}
-	deps := tgt.deps()
+	deps := target.FromOptions(srv.Options, "test").Deps()
 	deps.History = &fillingWriter{room: 4096} // the disk fills mid-run
 	cfg := workloads.DefaultRunConfig()
 	cfg.Subject, cfg.Workload, cfg.Duration, cfg.Seed = "reentrant", "counter", 300*time.Millisecond, 1
@@ -215,17 +215,5 @@ func TestRefusedRedisOneMessage(t *testing.T) {
 	lockcheck(t, "run", "--redis", addr, "--subject", "reentrant", "--duration", "1s", "--out", t.TempDir())
 	if n, last := redisLog.lines(); n == before {
 		t.Errorf("go-redis's log line did not reach redisLog (last: %q)", last)
-	}
-}
-
-// The shrink log names what a step did: 2.5s -> 2s is not a halving.
-func TestShrinkStepLabelSaysWhatItDid(t *testing.T) {
-	from := huntDraw{duration: 2500 * time.Millisecond}
-	to, ok := shrinkSteps[0].apply(from)
-	if !ok || to.duration != 2*time.Second {
-		t.Fatalf("the duration step made %v (%v)", to.duration, ok)
-	}
-	if l := shrinkSteps[0].label(from, to); strings.Contains(l, "halve") || !strings.Contains(l, "2.5s -> 2s") {
-		t.Errorf("label %q", l)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +12,9 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
 // runFlags are the flags of `lockcheck run`.
@@ -94,11 +95,11 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer tgt.Close()
 
-	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.desc)
+	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.Desc)
 	var sums []results.Summary
 	var dirs []string
 	for _, cfg := range plan.configs {
-		cfg.Redis = tgt.desc
+		cfg.Redis = tgt.Desc
 		sum, dir, err := runOne(ctx, e, cfg, tgt, f.out)
 		if err != nil {
 			return exitUsage, err
@@ -146,14 +147,14 @@ func (f *runFlags) plan() (runPlan, error) {
 		return runPlan{}, usagef("--subject: no subject named")
 	}
 	for _, n := range names {
-		subj, err := workloads.Subjects.Lookup(n)
+		subj, err := catalog.Subjects.Lookup(n)
 		if err != nil {
 			return runPlan{}, usagef("--subject: %v", err)
 		}
 		switch {
-		case subj.Needs == workloads.NeedsReplicas && f.remote.sentinel == "":
+		case subj.Needs == subject.NeedsReplicas && f.remote.sentinel == "":
 			return runPlan{}, usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
-		case subj.Needs == workloads.NeedsRedlockNodes && f.remote.redlockNodes == "":
+		case subj.Needs == subject.NeedsRedlockNodes && f.remote.redlockNodes == "":
 			return runPlan{}, usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
 		}
 	}
@@ -213,84 +214,40 @@ func (f *runFlags) plan() (runPlan, error) {
 	return p, nil
 }
 
-// runRecord is config.json of a run directory: enough to re-check it.
-type runRecord struct {
-	Config       workloads.RunConfig   `json:"config"`
-	Plan         *workloads.Plan       `json:"plan,omitempty"`
-	Subject      workloads.SubjectInfo `json:"subject"`
-	CheckOptions *model.Options        `json:"check_options,omitempty"`
-	Start        time.Time             `json:"start"`
-	Warnings     []string              `json:"warnings,omitempty"`
-}
-
 // runOne runs one subject into its own run directory: config.json first,
 // history.jsonl appended as the run goes, the rest at the end.
-func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target, out string) (results.Summary, string, error) {
+func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target.Target, out string) (results.Summary, string, error) {
 	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed)
-	sum, dir, _, err := runIn(ctx, e, cfg, dir, tgt.deps())
+	sum, dir, _, err := runIn(ctx, e, cfg, dir, tgt.Deps())
 	return sum, dir, err
 }
 
-// runIn runs cfg with deps into dir. deps.History, if set, also receives the
-// history. degraded is the run's error when the run happened but not as
-// asked (its faults or its history failed): the summary's verdict is then
-// Unknown. err is an error that left no run to judge.
+// runIn runs cfg with deps into dir (workloads.RunInto) and prints what the
+// run left to say. deps.History, if set, also receives the history.
+// degraded is the run's error when the run happened but not as asked (its
+// faults or its history failed): the summary's verdict is then Unknown. err
+// is an error that left no run to judge.
 func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, deps workloads.Deps) (sum results.Summary, _ string, degraded, err error) {
-	start := time.Now()
-	if err := results.WriteConfig(dir, runRecord{Config: cfg, Start: start}); err != nil {
-		return results.Summary{}, "", nil, err
-	}
-	histPath := filepath.Join(dir, results.HistoryFile)
-	hf, err := os.OpenFile(histPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return results.Summary{}, "", nil, err
-	}
-	defer hf.Close()
-	if deps.History != nil {
-		deps.History = io.MultiWriter(hf, deps.History)
-	} else {
-		deps.History = hf
-	}
 	if e.terminal {
 		deps.Progress = e.stdout
 	}
-	res, err := workloads.Run(ctx, cfg, deps)
-	if res == nil {
-		return results.Summary{}, dir, nil, err
+	out, err := workloads.RunInto(ctx, cfg, dir, deps)
+	printRunNotes(ctx, e.stderr, cfg.Subject, out, err)
+	return out.Summary, out.Dir, out.Degraded, err
+}
+
+// printRunNotes prints what a run directory could not hold, the run's
+// warnings and, for a run that decided nothing, why.
+func printRunNotes(ctx context.Context, w io.Writer, subject string, out workloads.RunOutcome, err error) {
+	if out.WriteErr != nil {
+		fmt.Fprintf(w, "lockcheck run: writing %s: %v\n", out.Dir, out.WriteErr)
 	}
-	var warnings []string
-	warnings = append(warnings, res.Warnings...)
-	switch {
-	case res.History.End != nil && res.History.End.Interrupted:
-		warnings = append(warnings, interruptedWarning(time.Since(start), cfg.Duration))
-		markInterrupted(&res.Report)
-	case res.Report.Stopped == "interrupted":
-		warnings = append(warnings, checkInterruptedWarning(dir))
+	for _, warn := range out.Warnings {
+		fmt.Fprintf(w, "lockcheck run: %s: warning: %s\n", subject, warn)
 	}
-	// (err's parts are among res.Warnings, each said once below)
-	rec := runRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: warnings}
-	sum, werr := results.WriteRunContext(ctx, dir, results.RunArtifacts{
-		Subject: cfg.Subject, Workload: cfg.Workload, Seed: cfg.Seed,
-		Config: rec, History: res.History, Report: res.Report, Options: res.CheckOptions,
-		HistoryPath: histPath,
-	})
-	if werr != nil {
-		fmt.Fprintf(e.stderr, "lockcheck run: writing %s: %v\n", dir, werr)
+	if err == nil && out.Summary.Report.Verdict == model.Unknown && !interrupted(ctx) {
+		fmt.Fprintf(w, "lockcheck run: %s: verdict unknown: %s\n", subject, unknownCause(out.Summary.Report, out.Degraded))
 	}
-	for _, w := range warnings {
-		fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", cfg.Subject, w)
-	}
-	if err != nil && !errors.Is(err, workloads.ErrHistoryWrite) && !errors.Is(err, workloads.ErrNemesis) {
-		return sum, dir, nil, err
-	}
-	if err != nil && sum.Report.Verdict != model.Invalid {
-		// The run happened but not as asked: never report it as valid.
-		sum.Report.Verdict = model.Unknown
-	}
-	if sum.Report.Verdict == model.Unknown && !interrupted(ctx) {
-		fmt.Fprintf(e.stderr, "lockcheck run: %s: verdict unknown: %s\n", cfg.Subject, unknownCause(sum.Report, err))
-	}
-	return sum, dir, err, nil
 }
 
 // exitFor is 1 when a summary is invalid (a violation is real whatever
@@ -369,7 +326,7 @@ func splitList(s string) []string {
 // default one, or the bug-hunting one when every subject is a mutant.
 func defaultWorkload(subjects []string) string {
 	for _, n := range subjects {
-		if s, err := workloads.Subjects.Lookup(n); err != nil || s.Kind != workloads.KindMutant {
+		if s, err := catalog.Subjects.Lookup(n); err != nil || s.Kind != subject.KindMutant {
 			return workloads.DefaultWorkload
 		}
 	}

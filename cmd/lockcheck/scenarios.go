@@ -12,8 +12,9 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // referenceSubjects are the lock kinds nightly runs by default (a subject a
@@ -106,10 +107,10 @@ func runScenario(ctx context.Context, e *env, sc scenario.Scenario, subject stri
 	return runIn(ctx, e, p.Config, dir, p.Deps)
 }
 
-func lookupSubjects(list string) ([]workloads.Subject, error) {
-	var out []workloads.Subject
+func lookupSubjects(list string) ([]subject.Subject, error) {
+	var out []subject.Subject
 	for _, n := range splitList(list) {
-		s, err := workloads.Subjects.Lookup(n)
+		s, err := catalog.Subjects.Lookup(n)
 		if err != nil {
 			return nil, usagef("--subject: %v", err)
 		}

@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
@@ -73,7 +73,7 @@ func scenarioDetail(w io.Writer, name string) (int, error) {
 	fmt.Fprintln(w, "\nExpected, per reference subject:")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, n := range splitList(referenceSubjects + ",fair-wait") {
-		s, err := workloads.Subjects.Lookup(n)
+		s, err := catalog.Subjects.Lookup(n)
 		if err != nil {
 			continue
 		}

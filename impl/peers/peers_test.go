@@ -218,19 +218,9 @@ func TestTryLockOnAFreeLockIsGranted(t *testing.T) {
 			m := open(t, rdb, s)
 			for _, wait := range []time.Duration{time.Microsecond, 10 * time.Microsecond, 50 * time.Microsecond, time.Millisecond} {
 				l := m.NewLocker(s.Name+"-free", "p1")
-				refused := 0
-				for range 100 {
-					ok, err := l.TryLock(t.Context(), wait, time.Second)
-					if err != nil {
-						t.Fatalf("wait %v: %v", wait, err)
-					}
-					if !ok {
-						refused++
-						continue
-					}
-					if err := l.Unlock(t.Context()); err != nil {
-						t.Fatalf("wait %v: unlock: %v", wait, err)
-					}
+				refused, err := impl.RefusalsOnFreeLock(t.Context(), l, wait, time.Second, 100)
+				if err != nil {
+					t.Fatal(err)
 				}
 				if refused > 0 {
 					t.Errorf("wait %v: %d of 100 TryLocks on a free lock answered false", wait, refused)

@@ -62,7 +62,7 @@ func BenchmarkCycle(b *testing.B) {
 	s := redistest.Start(b, faults.ServerConfig{})
 	stats := redis.NewClient(s.Options())
 	defer stats.Close()
-	for _, subj := range DefaultSubjects() {
+	for _, subj := range defaultSubjects(b) {
 		for _, lease := range []time.Duration{0, 10 * time.Second} {
 			label := "watchdog"
 			if lease > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // cell is one column of the matrix: a kind and a worker count.
@@ -27,17 +28,14 @@ func (c cell) String() string {
 	return fmt.Sprintf("uncontended %d", c.workers)
 }
 
-// Run measures subjects (DefaultSubjects when nil) per cfg and returns the
+// Run measures subjects (see Subjects) per cfg and returns the
 // report. It starts its own redis-server unless cfg.Redis is set, and leaves
 // nothing running when it returns. A subject that fails to open or warm up
 // fails the run; errors inside a window are counted in the report instead.
-func Run(ctx context.Context, cfg Config, subjects []Subject) (*Report, error) {
+func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
-	}
-	if subjects == nil {
-		subjects = DefaultSubjects()
 	}
 	if err := checkSubjects(subjects); err != nil {
 		return nil, err
@@ -156,7 +154,7 @@ func Run(ctx context.Context, cfg Config, subjects []Subject) (*Report, error) {
 	return rep, nil
 }
 
-func checkSubjects(subjects []Subject) error {
+func checkSubjects(subjects []subject.Subject) error {
 	if len(subjects) == 0 {
 		return errors.New("bench: no subjects")
 	}
@@ -167,7 +165,7 @@ func checkSubjects(subjects []Subject) error {
 			return fmt.Errorf("bench: subject name %q is reserved or empty", s.Name)
 		case seen[s.Name]:
 			return fmt.Errorf("bench: subject %q listed twice", s.Name)
-		case s.Open == nil:
+		case s.Open == nil && s.Configure == nil:
 			return fmt.Errorf("bench: subject %q has no Open", s.Name)
 		}
 		seen[s.Name] = true

@@ -16,7 +16,7 @@ func TestRunAllSubjects(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
-	subjects := DefaultSubjects()
+	subjects := defaultSubjects(t)
 	cfg := Config{Rounds: 2, Duration: 150 * time.Millisecond, Uncontended: []int{1, 3}, Contended: []int{2, 3}}
 	var progress bytes.Buffer
 	cfg.Progress = &progress

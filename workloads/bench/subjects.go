@@ -1,35 +1,52 @@
 package bench
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/impl/peers"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-// Subject is one lock implementation to measure.
-type Subject struct {
-	// Name labels the subject's rows (lowercase, no spaces).
-	Name string
-	// Doc is one line: what it is and how it is configured.
-	Doc string
-	// Open makes a Maker on a go-redis client; the engine calls it once per
-	// worker, each worker being one simulated process.
-	Open impl.MakerFunc
-	// Fair says grants follow request order: its overtakes should be 0.
-	Fair bool
+// DefaultSubjects are the subjects a benchmark measures when none is named,
+// in table order: lockcheck's locks, then the peers. The first is the
+// baseline of the ratio table.
+var DefaultSubjects = []string{"reentrant", "fair", "fenced", "simple", "redsync", "redsync-tuned", "redislock", "redislock-tuned"}
+
+// ErrSubject is wrapped by Subjects' errors: a name the benchmark cannot
+// measure.
+var ErrSubject = errors.New("bench: cannot measure subject")
+
+// Subjects looks names (DefaultSubjects when empty) up in reg, in the order
+// given: any registered subject that runs on one Redis (reference, peer,
+// mutant, a user's Go lock, or an external driver, which then runs one
+// driver process per worker). A mixed fleet or a subject that needs another
+// topology (RedLock nodes, replicas) is refused with the reason.
+func Subjects(reg *subject.Registry, names []string) ([]subject.Subject, error) {
+	if len(names) == 0 {
+		names = DefaultSubjects
+	}
+	var out []subject.Subject
+	for _, n := range names {
+		s, err := reg.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(s.Parts) > 0:
+			return nil, fmt.Errorf("%w: %s is a mixed fleet; bench measures one subject at a time (list its parts instead)", ErrSubject, n)
+		case s.Needs != "" && s.Needs != subject.NeedsOneAddress:
+			return nil, fmt.Errorf("%w: %s needs a %s topology; bench runs on one Redis", ErrSubject, n, s.Needs)
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
-// DefaultSubjects returns lockcheck's locks and the peers, in table order:
-// reentrant, fair, fenced, simple, redsync, redsync-tuned, redislock,
-// redislock-tuned. The first subject is the baseline of the ratio table.
-func DefaultSubjects() []Subject {
-	s := []Subject{
-		{Name: "reentrant", Doc: "lockcheck Redisson RLock port: hash + Lua, pub/sub wake-ups, watchdog", Open: impl.ReentrantMaker()},
-		{Name: "fair", Doc: "lockcheck Redisson RFairLock port: FIFO queue, per-waiter wake-ups", Open: impl.FairMaker(), Fair: true},
-		{Name: "fenced", Doc: "lockcheck Redisson RFencedLock port: reentrant + fencing token counter", Open: impl.FencedMaker()},
-		{Name: "simple", Doc: "lockcheck simple lock: SET NX PX, compare-and-delete unlock, bounded polling", Open: impl.SimpleMaker()},
-	}
-	for _, p := range peers.All() {
-		s = append(s, Subject{Name: p.Name, Doc: p.Doc, Open: p.Open})
-	}
-	return s
+// maker is the MakerFunc the benchmark opens s with: its settings for a
+// watchdog lease of impl.DefaultWatchdogTimeout (30 s), as the lock's own
+// defaults have.
+func maker(s subject.Subject) impl.MakerFunc {
+	mf, _ := s.MakerFor(subject.OpenOptions{WatchdogLease: impl.DefaultWatchdogTimeout})
+	return mf
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 //go:embed noop.lua
@@ -47,7 +48,7 @@ type fleet struct {
 // openFleet opens n workers of subj; worker i locks name(i). Each worker runs
 // one warm-up cycle on a private lock first, so connections and scripts are
 // ready before the window opens.
-func openFleet(ctx context.Context, opts *redis.Options, subj Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
+func openFleet(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
 	f := &fleet{}
 	defer func() {
 		if err != nil {
@@ -58,7 +59,7 @@ func openFleet(ctx context.Context, opts *redis.Options, subj Subject, n int, na
 		o := *opts
 		rdb := redis.NewClient(&o)
 		f.rdbs = append(f.rdbs, rdb)
-		m, err := subj.Open(ctx, rdb)
+		m, err := maker(subj)(ctx, rdb)
 		if err != nil {
 			return nil, fmt.Errorf("open %s: %w", subj.Name, err)
 		}
@@ -165,7 +166,7 @@ func pauseAfterError(ctx context.Context) {
 }
 
 // runUncontended measures n workers each cycling its own lock.
-func runUncontended(ctx context.Context, opts *redis.Options, subj Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
+func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
 	f, err := openFleet(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
 	if err != nil {
 		return nil, err
@@ -206,7 +207,7 @@ func runUncontended(ctx context.Context, opts *redis.Options, subj Subject, n in
 }
 
 // runContended measures n workers on one lock and logs every grant.
-func runContended(ctx context.Context, opts *redis.Options, subj Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
+func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
 	f, err := openFleet(ctx, opts, subj, n, func(int) string { return name }, lease)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Lease is the watchdog lease every scenario runs with: faults "shorter than
@@ -132,7 +133,7 @@ func Catalog() []Scenario {
 				return []faults.Fault{faults.Stall(w.Clients, t)},
 					faults.Schedule{{At: time.Second, Duration: 3500 * time.Millisecond}}, nil
 			},
-			Expect: func(s workloads.Subject) (Expect, bool) {
+			Expect: func(s subject.Subject) (Expect, bool) {
 				return stallExpect(s)
 			},
 		},
@@ -176,13 +177,13 @@ func longHoldPlan() workloads.Plan {
 }
 
 // isFenced says the subject presents fencing tokens to the register.
-func isFenced(s workloads.Subject) bool { return s.Name == "fenced" }
+func isFenced(s subject.Subject) bool { return s.Name == "fenced" }
 
-func stallExpect(s workloads.Subject) (Expect, bool) {
+func stallExpect(s subject.Subject) (Expect, bool) {
 	if isFenced(s) {
 		return ExpectFencesHeld, true
 	}
-	if s.Kind == workloads.KindReference {
+	if s.Kind == subject.KindReference {
 		return Expect{Label: "mutex broken", Verdict: ExpectMutexBroken.Verdict, Checkers: map[string]model.Verdict{
 			model.CheckLinearizable: model.Invalid, model.CheckMutualExclusion: model.Invalid,
 		}}, true
@@ -190,7 +191,7 @@ func stallExpect(s workloads.Subject) (Expect, bool) {
 	return Expect{}, false
 }
 
-func partitionLongExpect(s workloads.Subject) (Expect, bool) {
+func partitionLongExpect(s subject.Subject) (Expect, bool) {
 	switch {
 	case isFenced(s):
 		// The stale holder writes first (its section started long before

@@ -11,6 +11,7 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // ClockJump is how far the clock-jump scenarios move a server's clock:
@@ -42,7 +43,7 @@ func clockScenarios() []Scenario {
 				"outlives its lease by 3 s, a liveness matter only — no safety checker may fire",
 			Plan: heldPlan(), Duration: 10 * time.Second, Topology: ShimmedServer(faults.PersistNone),
 			Faults: jumpBackward,
-			Expect: func(workloads.Subject) (Expect, bool) {
+			Expect: func(subject.Subject) (Expect, bool) {
 				return Expect{Label: "safe (liveness only)", Checkers: map[string]model.Verdict{
 					model.CheckLinearizable: model.Valid, model.CheckMutualExclusion: model.Valid,
 				}}, true
@@ -112,7 +113,7 @@ func blockingPlan() workloads.Plan {
 // clockForwardExpect: the reference locks lose mutual exclusion; the fenced
 // lock's register is measured (the stale holder's write may come before or
 // after the new holder's).
-func clockForwardExpect(s workloads.Subject) (Expect, bool) {
+func clockForwardExpect(s subject.Subject) (Expect, bool) {
 	if isFenced(s) {
 		return Expect{Label: "detected (fenced register measured)", Verdict: model.Invalid, Checkers: map[string]model.Verdict{
 			model.CheckLinearizable: model.Invalid, model.CheckFencing: model.Valid,
@@ -228,7 +229,7 @@ func remoteClockScenarios(top Topology) []Scenario {
 			Name: "remote-clock-jump", Safe: false,
 			Doc:  "clock-jump-forward against the given deployment: skipped (" + skipRemoteServerClock + ")",
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: top,
-			Skip: func(workloads.Subject) string { return skipRemoteServerClock },
+			Skip: func(subject.Subject) string { return skipRemoteServerClock },
 		},
 		{
 			Name: "remote-fair-clock-skew", Safe: true, Doc: fair.Doc + "; against the given deployment",

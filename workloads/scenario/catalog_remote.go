@@ -11,7 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // ErrNotRemote is returned by RemoteScenario for a scenario that does not
@@ -50,7 +50,7 @@ func RemoteScenario(name string, r Remote) (Scenario, error) {
 
 // measured is the expectation of a scenario whose outcome depends on the
 // deployment (a failover loses a grant only if it was not replicated yet).
-func measured(workloads.Subject) (Expect, bool) {
+func measured(subject.Subject) (Expect, bool) {
 	return Expect{Label: "measured (async replication may lose a grant)"}, true
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // FailoverLease is the watchdog lease of the failover scenarios that hold
@@ -61,7 +62,7 @@ func topologyScenarios() []Scenario {
 			Name: "cluster-no-faults", Safe: true,
 			Doc:  "Redis Cluster (3 masters + 3 replicas), go-redis ClusterClients, the contended workload, no fault: every key of a lock in one slot",
 			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: ClusterTopology(faults.ClusterConfig{}),
-			Skip: func(s workloads.Subject) string {
+			Skip: func(s subject.Subject) string {
 				switch {
 				case needsReplicas(s):
 					return "WAIT after a script needs one connection to the master; not wired for ClusterClient"
@@ -81,7 +82,7 @@ func topologyScenarios() []Scenario {
 				f, err := laggingFailover(w, 5*time.Second, false)
 				return []faults.Fault{f}, faults.Schedule{{At: time.Second, Duration: 500 * time.Millisecond}}, err
 			},
-			Expect: func(s workloads.Subject) (Expect, bool) {
+			Expect: func(s subject.Subject) (Expect, bool) {
 				if needsReplicas(s) || s.SyncsReplicas {
 					return Expect{Label: "valid (WAIT refuses grants no replica acknowledged)", Verdict: model.Valid}, true
 				}
@@ -109,7 +110,7 @@ func topologyScenarios() []Scenario {
 				f, err := splitBrain(w)
 				return []faults.Fault{f}, faults.Schedule{{At: 1500 * time.Millisecond, Duration: 3500 * time.Millisecond}}, err
 			},
-			Expect: func(s workloads.Subject) (Expect, bool) {
+			Expect: func(s subject.Subject) (Expect, bool) {
 				switch {
 				case needsReplicas(s):
 					return Expect{Label: "valid (the thawed master has no replica left to acknowledge a WAIT)", Verdict: model.Valid}, true
@@ -147,8 +148,8 @@ func topologyScenarios() []Scenario {
 // lost with the grant, so a token can be issued twice): whether the fenced
 // register stays consistent is measured, not assumed — only the
 // linearizability verdict is required.
-func failoverExpect(s workloads.Subject) (Expect, bool) {
-	if s.Kind != workloads.KindReference {
+func failoverExpect(s subject.Subject) (Expect, bool) {
+	if s.Kind != subject.KindReference {
 		return Expect{}, false
 	}
 	return ExpectMutexBroken, true

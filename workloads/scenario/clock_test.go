@@ -13,7 +13,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/results"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // assertClocksHealed fails t when a clock of env is left off real time.
@@ -94,7 +94,7 @@ func TestClientClocksReachSubjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mf, _ := fair.MakerFor(workloads.OpenOptions{WatchdogLease: time.Second})
+	mf, _ := fair.MakerFor(subject.OpenOptions{WatchdogLease: time.Second})
 	var lockers []impl.Locker
 	for i := range 2 {
 		rdb, err := env.Dial(ctx, i)

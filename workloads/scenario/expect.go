@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Expect is the verdict a subject must produce under a scenario.
@@ -109,7 +109,7 @@ var Bystanders = []string{model.CheckFairness, model.CheckLiveness}
 // checkers requires the bystanders it does not name to stay quiet (except
 // for mutants, which may break anything). Other expectations are returned
 // unchanged.
-func OwnedBy(e Expect, owners []string, s workloads.Subject) Expect {
+func OwnedBy(e Expect, owners []string, s subject.Subject) Expect {
 	if !e.Detects() {
 		return e
 	}
@@ -120,7 +120,7 @@ func OwnedBy(e Expect, owners []string, s workloads.Subject) Expect {
 		}
 		e.Label = "detected by " + abbrevs(owners)
 	}
-	if e.Quiet == nil && s.Kind != workloads.KindMutant {
+	if e.Quiet == nil && s.Kind != subject.KindMutant {
 		e.Quiet = []string{}
 		for _, c := range Bystanders {
 			if _, named := e.Checkers[c]; !named {
@@ -143,11 +143,11 @@ func abbrevs(checkers []string) string {
 // reference, peer and user locks pass safe scenarios; every lock is caught
 // by an unsafe one; a mutant on a safe scenario is informational (it has its
 // own catching runs in the workloads tests).
-func DefaultExpect(safe bool, s workloads.Subject) Expect {
+func DefaultExpect(safe bool, s subject.Subject) Expect {
 	switch {
 	case !safe:
 		return ExpectDetected
-	case s.Kind == workloads.KindMutant:
+	case s.Kind == subject.KindMutant:
 		return ExpectAny
 	}
 	return ExpectValid

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-func subject(t *testing.T, name string) workloads.Subject {
+func lookupSubject(t *testing.T, name string) subject.Subject {
 	t.Helper()
-	s, err := workloads.Subjects.Lookup(name)
+	s, err := catalog.Subjects.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestUnsafeExpectationsNameOwners(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := sc.Expectation(subject(t, tt.subject))
+		e := sc.Expectation(lookupSubject(t, tt.subject))
 		if e.Checkers[model.CheckLinearizable] != model.Invalid {
 			t.Errorf("%s/%s: expectation %q does not require linearizable to fire: %+v", tt.scenario, tt.subject, e.Label, e.Checkers)
 		}
@@ -70,19 +71,19 @@ func TestUnsafeExpectationsNameOwners(t *testing.T) {
 // Mutants may break anything: on an unsafe scenario only the owners must
 // fire; safe scenarios and informational cells are unchanged.
 func TestOwnedByLeavesOthers(t *testing.T) {
-	mutant := workloads.Subject{Name: "m", Kind: workloads.KindMutant}
+	mutant := subject.Subject{Name: "m", Kind: subject.KindMutant}
 	e := OwnedBy(ExpectDetected, DefaultOwners, mutant)
 	if e.Quiet != nil || e.Checkers[model.CheckLinearizable] != model.Invalid || e.Label != "detected by lin" {
 		t.Fatalf("mutant: %+v", e)
 	}
-	if got := OwnedBy(ExpectAny, DefaultOwners, subject(t, "fair")); !got.Informational() {
+	if got := OwnedBy(ExpectAny, DefaultOwners, lookupSubject(t, "fair")); !got.Informational() {
 		t.Fatalf("informational cell got requirements: %+v", got)
 	}
 	sc, _ := Lookup("no-faults")
-	if e := sc.Expectation(subject(t, "fair")); e.Quiet != nil || len(e.Checkers) != 0 || e.Verdict != model.Valid {
+	if e := sc.Expectation(lookupSubject(t, "fair")); e.Quiet != nil || len(e.Checkers) != 0 || e.Verdict != model.Valid {
 		t.Fatalf("safe scenario: %+v", e)
 	}
-	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, subject(t, "fenced"))
+	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, lookupSubject(t, "fenced"))
 	if fenced.Checkers[model.CheckMutualExclusion] != model.Valid || !slices.Equal(fenced.Quiet, Bystanders) {
 		t.Fatalf("fences held: %+v", fenced)
 	}
@@ -92,7 +93,7 @@ func TestOwnedByLeavesOthers(t *testing.T) {
 // does not count it as a detection.
 func TestMatrixBystanderIsUnexpected(t *testing.T) {
 	sc, _ := Lookup("client-stall")
-	fair := subject(t, "fair")
+	fair := lookupSubject(t, "fair")
 	e := sc.Expectation(fair)
 	o := Outcome{Cell: Cell{Scenario: sc, Subject: fair, Seed: 7}, Expect: e, Report: fairnessOnly}
 	o.OK, o.Why = e.Match(o.Report)

@@ -12,13 +12,13 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Cell is one run of the matrix.
 type Cell struct {
 	Scenario Scenario
-	Subject  workloads.Subject
+	Subject  subject.Subject
 	Seed     int64
 }
 
@@ -46,12 +46,12 @@ type RunCell func(ctx context.Context, c Cell) (model.Report, string, error)
 // Matrix runs every scenario × subject × seed in that order, one at a time,
 // and compares each verdict with the scenario's expectation for the subject.
 // done, if set, is called after each cell. It stops early when ctx ends.
-func Matrix(ctx context.Context, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
+func Matrix(ctx context.Context, scenarios []Scenario, subjects []subject.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
 	return matrix(ctx, nil, scenarios, subjects, seeds, run, done)
 }
 
 // matrix is Matrix over the cells keep accepts (nil: all).
-func matrix(ctx context.Context, keep func(Cell) bool, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
+func matrix(ctx context.Context, keep func(Cell) bool, scenarios []Scenario, subjects []subject.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
 	var out []Outcome
 	for _, sc := range scenarios {
 		for _, subj := range subjects {

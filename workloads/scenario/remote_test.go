@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // TestRemotePartitionThroughToxiproxy runs a remote scenario against a
@@ -35,7 +35,7 @@ func TestRemotePartitionThroughToxiproxy(t *testing.T) {
 	if fs := injected(res.History); len(fs) == 0 || fs[0].Name != "proxy-blackhole" {
 		t.Fatalf("fault windows %+v, want proxy black holes", res.History.Faults)
 	}
-	subj, _ := workloads.Subjects.Lookup("reentrant")
+	subj, _ := catalog.Subjects.Lookup("reentrant")
 	if ok, why := sc.Expectation(subj).Match(res.Report); !ok {
 		t.Fatalf("remote-partition-short/reentrant: %s\n%s", why, res.Report)
 	}

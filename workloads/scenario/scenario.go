@@ -26,6 +26,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Scenario is one named scenario.
@@ -58,14 +59,14 @@ type Scenario struct {
 	// Faults, if set, draws the faults and their schedule for one run.
 	Faults FaultsFunc
 	// Expect, if set, overrides DefaultExpect for some subjects.
-	Expect func(s workloads.Subject) (Expect, bool)
+	Expect func(s subject.Subject) (Expect, bool)
 	// Owners are the checkers that own the property an unsafe scenario
 	// breaks: each must fire for every subject whose expectation detects
 	// and names no checker (nil: DefaultOwners). See OwnedBy.
 	Owners []string
 	// Skip, if set, says why s cannot run on this scenario ("" : it can).
 	// Nil means DefaultSkip.
-	Skip func(s workloads.Subject) string
+	Skip func(s subject.Subject) string
 }
 
 // FaultsFunc draws a run's faults and schedule from its world. The schedule
@@ -93,7 +94,7 @@ type World struct {
 // unsafe scenario a detecting expectation names the checkers that must fire
 // (the scenario's Owners unless it says otherwise) and the bystanders that
 // must not (OwnedBy): "invalid for any reason" is not a detection.
-func (sc Scenario) Expectation(s workloads.Subject) Expect {
+func (sc Scenario) Expectation(s subject.Subject) Expect {
 	if why := sc.skip(s); why != "" {
 		return Expect{Label: "skipped", Skip: why}
 	}
@@ -116,7 +117,7 @@ func (sc Scenario) Expectation(s workloads.Subject) Expect {
 
 // Options are one run of a scenario.
 type Options struct {
-	// Subject names the lock (see workloads.Subjects).
+	// Subject names the lock (see catalog.Subjects).
 	Subject string
 	// Seed drives every random choice (0 is a valid seed).
 	Seed int64
@@ -124,8 +125,8 @@ type Options struct {
 	Duration time.Duration
 	// CheckTimeout bounds the linearizability check (0: the runner's 60 s).
 	CheckTimeout time.Duration
-	// Registry resolves Subject (nil: workloads.Subjects).
-	Registry *workloads.Registry
+	// Registry resolves Subject (nil: catalog.Subjects).
+	Registry *subject.Registry
 	// History, if set, receives the history as JSON Lines while the run goes.
 	History io.Writer
 	// Progress is passed to the runner (see workloads.Deps).

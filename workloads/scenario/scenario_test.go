@@ -13,6 +13,7 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // runScenario runs sc for subject with seed; before tearing the world down
@@ -68,7 +69,7 @@ func assertHealed(t *testing.T, env *Env) {
 func expectMet(t *testing.T, name, subject string, res *workloads.Result) {
 	t.Helper()
 	sc, _ := Lookup(name)
-	subj, err := workloads.Subjects.Lookup(subject)
+	subj, err := catalog.Subjects.Lookup(subject)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Shard is the I-th of N parts of a matrix (1 <= I <= N). The zero Shard
@@ -63,6 +63,6 @@ func (s Shard) Has(scenario, subject string, seed int64) bool {
 
 // ShardMatrix is Matrix restricted to the cells of sh, in Matrix's order.
 // Cells of other shards are neither run nor returned.
-func ShardMatrix(ctx context.Context, sh Shard, scenarios []Scenario, subjects []workloads.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
+func ShardMatrix(ctx context.Context, sh Shard, scenarios []Scenario, subjects []subject.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
 	return matrix(ctx, func(c Cell) bool { return sh.Has(c.Scenario.Name, c.Subject.Name, c.Seed) }, scenarios, subjects, seeds, run, done)
 }

@@ -1,6 +1,9 @@
 package scenario
 
-import "github.com/lockcheck/lockcheck/workloads"
+import (
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
 
 // Reasons a subject cannot run on a topology (the matrix records them).
 const (
@@ -12,18 +15,18 @@ const (
 
 // needsAddress says s is (or mixes in) an external driver, which connects to
 // one host:port.
-func needsAddress(s workloads.Subject) bool { return s.Needs == workloads.NeedsOneAddress }
+func needsAddress(s subject.Subject) bool { return s.Needs == subject.NeedsOneAddress }
 
 // needsNodes says s runs over N independent nodes (the RedLock).
-func needsNodes(s workloads.Subject) bool { return s.Needs == workloads.NeedsRedlockNodes }
+func needsNodes(s subject.Subject) bool { return s.Needs == subject.NeedsRedlockNodes }
 
 // needsReplicas says s follows its lock commands with WAIT, which only
 // means something with replicas (the "-wait" subjects).
-func needsReplicas(s workloads.Subject) bool { return s.Needs == workloads.NeedsReplicas }
+func needsReplicas(s subject.Subject) bool { return s.Needs == subject.NeedsReplicas }
 
 // DefaultSkip is the Skip of a scenario on one Redis without replicas (the
 // single-server topology): the RedLock and the WAIT-synced locks cannot run.
-func DefaultSkip(s workloads.Subject) string {
+func DefaultSkip(s subject.Subject) string {
 	switch {
 	case needsNodes(s):
 		return skipNeedsNodes
@@ -34,7 +37,7 @@ func DefaultSkip(s workloads.Subject) string {
 }
 
 // skipOnSentinel lets the WAIT-synced locks run (a master with replicas).
-func skipOnSentinel(s workloads.Subject) string {
+func skipOnSentinel(s subject.Subject) string {
 	switch {
 	case needsNodes(s):
 		return skipNeedsNodes
@@ -45,14 +48,14 @@ func skipOnSentinel(s workloads.Subject) string {
 }
 
 // skipOnNodes lets only the RedLock run.
-func skipOnNodes(s workloads.Subject) string {
+func skipOnNodes(s subject.Subject) string {
 	if !needsNodes(s) {
 		return skipNeedsOneRedis
 	}
 	return ""
 }
 
-func (sc Scenario) skip(s workloads.Subject) string {
+func (sc Scenario) skip(s subject.Subject) string {
 	if sc.Skip != nil {
 		return sc.Skip(s)
 	}
@@ -60,10 +63,10 @@ func (sc Scenario) skip(s workloads.Subject) string {
 }
 
 // registry returns the registry a run in e resolves subjects with: base
-// (nil: workloads.Subjects), with the redlock subject bound to e's nodes.
-func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
+// (nil: catalog.Subjects), with the redlock subject bound to e's nodes.
+func (e *Env) registry(base *subject.Registry) (*subject.Registry, error) {
 	if base == nil {
-		base = workloads.Subjects
+		base = catalog.Subjects
 	}
 	if len(e.ClientClocks) > 0 {
 		var err error
@@ -74,5 +77,5 @@ func (e *Env) registry(base *workloads.Registry) (*workloads.Registry, error) {
 	if len(e.RedlockNodes) == 0 {
 		return base, nil
 	}
-	return base.With(workloads.RedlockSubjectAuth(e.RedlockNodes, e.RedlockPassword))
+	return base.With(catalog.RedlockSubjectAuth(e.RedlockNodes, e.RedlockPassword))
 }

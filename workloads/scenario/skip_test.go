@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 func TestMatrixSkipsSubjectsATopologyCannotRun(t *testing.T) {
 	sc := Scenario{Name: "nodes-only", Doc: "d", Safe: true, Skip: skipOnNodes}
-	redlock, err := workloads.Subjects.Lookup(workloads.RedlockName)
+	redlock, err := catalog.Subjects.Lookup(catalog.RedlockName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reentrant, err := workloads.Subjects.Lookup("reentrant")
+	reentrant, err := catalog.Subjects.Lookup("reentrant")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +26,8 @@ func TestMatrixSkipsSubjectsATopologyCannotRun(t *testing.T) {
 		ran[c.Subject.Name]++
 		return model.Report{Verdict: model.Valid}, "", nil
 	}
-	outs := Matrix(context.Background(), []Scenario{sc}, []workloads.Subject{redlock, reentrant}, []int64{1, 2}, run, nil)
-	if ran["reentrant"] != 0 || ran[workloads.RedlockName] != 2 {
+	outs := Matrix(context.Background(), []Scenario{sc}, []subject.Subject{redlock, reentrant}, []int64{1, 2}, run, nil)
+	if ran["reentrant"] != 0 || ran[catalog.RedlockName] != 2 {
 		t.Fatalf("ran %v: want only redlock, twice", ran)
 	}
 	if err := Verdict(outs); err != nil {
@@ -43,16 +44,16 @@ func TestMatrixSkipsSubjectsATopologyCannotRun(t *testing.T) {
 
 func TestDefaultSkip(t *testing.T) {
 	for name, want := range map[string]string{
-		"reentrant": "", "fair": "", workloads.RedlockName: skipNeedsNodes, "reentrant-wait": skipNeedsReplicas, "fair-wait": skipNeedsReplicas,
+		"reentrant": "", "fair": "", catalog.RedlockName: skipNeedsNodes, "reentrant-wait": skipNeedsReplicas, "fair-wait": skipNeedsReplicas,
 	} {
-		s, err := workloads.Subjects.Lookup(name)
+		s, err := catalog.Subjects.Lookup(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := DefaultSkip(s); got != want {
 			t.Errorf("DefaultSkip(%s) = %q, want %q", name, got, want)
 		}
-		if got := skipOnSentinel(s); (got != "") != (name == workloads.RedlockName) {
+		if got := skipOnSentinel(s); (got != "") != (name == catalog.RedlockName) {
 			t.Errorf("skipOnSentinel(%s) = %q", name, got)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // ShimmedServer is SingleServer with the redis-server run through the clock
@@ -31,8 +31,8 @@ func ShimmedRedlockTopology(n int) Topology { return redlockTopology(n, true) }
 var clockedSubjectNames = []string{"fair", "reentrant"}
 
 // skipUnclocked lets only the clocked subjects and the external ones run.
-func skipUnclocked(s workloads.Subject) string {
-	if !slices.Contains(clockedSubjectNames, s.Name) && s.Kind != workloads.KindExternal {
+func skipUnclocked(s subject.Subject) string {
+	if !slices.Contains(clockedSubjectNames, s.Name) && s.Kind != subject.KindExternal {
 		return fmt.Sprintf("client clocks are wired for %v (in-process impl.Clock) and driver processes (clock shim)", clockedSubjectNames)
 	}
 	return DefaultSkip(s)
@@ -128,8 +128,8 @@ func (e *Env) clientOffsetters() []faults.Offsetter {
 }
 
 // clockedSubjects rebinds the clocked subjects of base to the client clocks.
-func (e *Env) clockedSubjects(base *workloads.Registry) (*workloads.Registry, error) {
-	var subs []workloads.Subject
+func (e *Env) clockedSubjects(base *subject.Registry) (*subject.Registry, error) {
+	var subs []subject.Subject
 	for _, name := range clockedSubjectNames {
 		s, err := base.Lookup(name)
 		if err != nil {
@@ -137,7 +137,7 @@ func (e *Env) clockedSubjects(base *workloads.Registry) (*workloads.Registry, er
 		}
 		fair := s.Fair
 		s.Open = nil
-		s.Configure = func(o workloads.OpenOptions) impl.MakerFunc {
+		s.Configure = func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				opts := []impl.Option{impl.WithWatchdogTimeout(o.WatchdogLease), impl.WithClock(e.clientClock(rdb))}
 				if fair {
@@ -149,12 +149,12 @@ func (e *Env) clockedSubjects(base *workloads.Registry) (*workloads.Registry, er
 		subs = append(subs, s)
 	}
 	for _, s := range base.All() {
-		if s.Kind != workloads.KindExternal || s.Configure == nil {
+		if s.Kind != subject.KindExternal || s.Configure == nil {
 			continue
 		}
 		configure := s.Configure
 		s.Open = nil
-		s.Configure = func(o workloads.OpenOptions) impl.MakerFunc {
+		s.Configure = func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				oo := o
 				oo.OwnerEnv = e.clientEnv(rdb)

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 func TestCatalogIsRunnable(t *testing.T) {
@@ -28,7 +28,7 @@ func TestCatalogIsRunnable(t *testing.T) {
 			}
 		}
 		for _, n := range []string{"reentrant", "fair", "fenced", "simple"} {
-			subj, err := workloads.Subjects.Lookup(n)
+			subj, err := catalog.Subjects.Lookup(n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestHoldersFollowsTheHistory(t *testing.T) {
 func TestMatrixTableAndVerdict(t *testing.T) {
 	sc, _ := Lookup("client-stall")
 	safe, _ := Lookup("no-faults")
-	ref, _ := workloads.Subjects.Lookup("reentrant")
+	ref, _ := catalog.Subjects.Lookup("reentrant")
 	outs := []Outcome{
 		{Cell: Cell{Scenario: safe, Subject: ref, Seed: 1}, Expect: ExpectValid, Report: report(model.Valid, nil), OK: true},
 		{Cell: Cell{Scenario: sc, Subject: ref, Seed: 1}, Expect: ExpectDetected, Report: report(model.Invalid, map[string]model.Verdict{model.CheckLinearizable: model.Invalid}), OK: true},

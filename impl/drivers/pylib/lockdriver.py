@@ -6,7 +6,8 @@ reply per line on stdout; logs on stderr; exit 0 on end of input without
 unlocking anything. A driver subclasses Driver with its library's lock, trylock
 and unlock and calls main(). Imported by the drivers in impl/drivers/*/
 (redis-py-latest, python-redis-lock, pottery-redlock), each running in its own
-virtualenv; it needs only the standard library and redis-py >= 5.
+virtualenv, and by the redis-py driver under Debian's python3-redis
+(4.3.4); it needs only the standard library and redis-py >= 4.3.
 
 Deadlines. Every request has timeout_ms. DeadlineConnection sets the socket
 (connect, write, read) timeout of each command to what is left of the op's
@@ -89,13 +90,16 @@ class DeadlineConnection(Connection):
         self._set_timeouts()
         super().connect()
 
-    def connect_check_health(self, *args, **kwargs):
+    def connect_check_health(self, *args, **kwargs):  # redis-py >= 5.3
         self._set_timeouts()
         super().connect_check_health(*args, **kwargs)
 
     def send_packed_command(self, command, check_health=True):
         if not self._sock:
-            self.connect_check_health(check_health=False)
+            if hasattr(Connection, "connect_check_health"):
+                self.connect_check_health(check_health=False)
+            else:  # redis-py 4.3 (Debian)
+                self.connect()
         # The read of the reply uses the socket's timeout too.
         self._sock.settimeout(remaining())
         super().send_packed_command(command, check_health=check_health)

@@ -193,6 +193,22 @@ def leases(t, L):
         t.rq("a", unlock(L), "ok", "a unlock")
 
 
+def exact_px(t, L):
+    """An extra check for SET PX locks: a lease of 1001 ms reaches Redis as
+    PX 1001 (redis-py's Lock computes int(timeout * 1000), which truncates a
+    float 1.001 to 1000)."""
+    px = None
+    with t.r.monitor() as m:
+        t.rq("a", lock(L, 1001), "ok", "a lock lease 1001 ms")
+        for cmd in m.listen():
+            words = cmd["command"].upper().split()
+            if "PX" in words[:-1]:
+                px = words[words.index("PX") + 1]
+                break
+    t.check("PX is the lease, not truncated to 1000", px, "1001")
+    t.rq("a", unlock(L), "ok", "a unlock")
+
+
 def errors(t, L):
     cfg = t.cfg
     H = "selftest:hash"

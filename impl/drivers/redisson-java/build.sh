@@ -14,7 +14,7 @@ set -eu
 cd "$(dirname "$0")"
 
 # LINES are the older Redisson lines built beside the pom's (subjects
-# redisson-<major.minor>; see workloads/subjects_external.go).
+# redisson-<major.minor>; see workloads/catalog/external.go).
 LINES="3.43.0"
 
 build() { # build DIR [MAVEN ARGS...]

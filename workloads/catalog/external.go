@@ -1,4 +1,4 @@
-package workloads
+package catalog
 
 import (
 	"context"
@@ -14,11 +14,8 @@ import (
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
-
-// KindExternal marks subjects whose lock runs in a driver process (any
-// language) speaking impl/driver's protocol.
-const KindExternal Kind = "external"
 
 // Driver describes an external lock: a program that speaks the driver
 // protocol (see package impl/driver).
@@ -41,33 +38,33 @@ type Driver struct {
 	// Installed, if set, reports what is missing for the driver to run
 	// (an interpreter, its packages) and how to install it.
 	Installed func(dir string) error
-	// TTLWakeups: see Subject.TTLWakeups.
+	// TTLWakeups: see subject.Subject.TTLWakeups.
 	TTLWakeups bool
 	// Spares is driver.Options.Spares: processes started ahead of use, for
 	// drivers slow to start (a JVM).
 	Spares int
-	// SyncsReplicas is Subject.SyncsReplicas.
+	// SyncsReplicas is subject.Subject.SyncsReplicas.
 	SyncsReplicas bool
 	// Topologies are those the driver supports (driver.TopologySingle, ...;
 	// none: single only). A driver that supports Sentinel and Cluster runs
 	// on every topology of one Redis; others need one address.
 	Topologies []string
-	// LeaseGranularity: see Subject.LeaseGranularity.
+	// LeaseGranularity: see subject.Subject.LeaseGranularity.
 	LeaseGranularity time.Duration
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
 // run's watchdog lease and seed to the driver's hello; opening it fails with
 // Installed's error when the driver cannot run here.
-func (d Driver) Subject() Subject {
+func (d Driver) Subject() subject.Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
-	return Subject{
-		Name: d.Name, Kind: KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
+	return subject.Subject{
+		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity,
-		Configure: func(o OpenOptions) impl.MakerFunc {
+		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
-				dir, err := d.dir()
+				dir, err := d.WorkDir()
 				if err != nil {
 					return nil, err
 				}
@@ -85,15 +82,17 @@ func (d Driver) Subject() Subject {
 	}
 }
 
-// needs is NeedsOneAddress unless the driver supports Sentinel and Cluster.
+// needs is subject.NeedsOneAddress unless the driver supports Sentinel and Cluster.
 func (d Driver) needs() string {
 	if slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster) {
 		return ""
 	}
-	return NeedsOneAddress
+	return subject.NeedsOneAddress
 }
 
-func (d Driver) dir() (string, error) {
+// WorkDir returns the folder the driver runs in: Dir, resolved against
+// DriversDir when relative.
+func (d Driver) WorkDir() (string, error) {
 	if d.Dir == "" || filepath.IsAbs(d.Dir) {
 		return d.Dir, nil
 	}
@@ -274,4 +273,18 @@ func redissonDrivers() []Driver {
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
 		old,
 	}
+}
+
+// Drivers returns the drivers shipped in impl/drivers, each registered in
+// Subjects under its Name.
+func Drivers() []Driver { return shippedDrivers() }
+
+// Check reports what is missing for d to run here (its folder, an
+// interpreter, its packages) and how to install it; nil when it can run.
+func (d Driver) Check() error {
+	dir, err := d.WorkDir()
+	if err == nil && d.Installed != nil {
+		err = d.Installed(dir)
+	}
+	return err
 }

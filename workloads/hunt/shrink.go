@@ -1,4 +1,4 @@
-package main
+package hunt
 
 import (
 	"context"
@@ -9,13 +9,13 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 )
 
-// Shrinking bounds: a find is shrunk for at most maxShrink (and never past
-// the budget), and a candidate counts as failing when one of shrinkTries
+// Shrinking bounds: a find is shrunk for at most MaxShrink (and never past
+// the budget), and a candidate counts as failing when one of ShrinkTries
 // runs of it is a find (runs are not deterministic: the machine chooses
 // the interleaving).
 const (
-	maxShrink   = 3 * time.Minute
-	shrinkTries = 2
+	MaxShrink   = 3 * time.Minute
+	ShrinkTries = 2
 )
 
 // shrinkStep is one simplification of a failing draw, tried while it keeps
@@ -25,14 +25,14 @@ const (
 // overlapping critical sections visible.
 type shrinkStep struct {
 	name  string
-	apply func(d huntDraw) (huntDraw, bool)
+	apply func(d Draw) (Draw, bool)
 	// describe, if set, names one application from its before and after
 	// (the log says "duration 2.5s -> 2s", not a name that fits only some).
-	describe func(from, to huntDraw) string
+	describe func(from, to Draw) string
 }
 
 // label names one application of st, from one draw to the next.
-func (st shrinkStep) label(from, to huntDraw) string {
+func (st shrinkStep) label(from, to Draw) string {
 	if st.describe != nil {
 		return st.describe(from, to)
 	}
@@ -43,14 +43,14 @@ func (st shrinkStep) label(from, to huntDraw) string {
 // the whole list again until a pass keeps nothing. To shrink a new plan
 // field, add a planStep (or phaseStep) here.
 var shrinkSteps = []shrinkStep{
-	{name: "shorten the duration", apply: func(d huntDraw) (huntDraw, bool) {
-		if d.duration <= minHuntRun {
+	{name: "shorten the duration", apply: func(d Draw) (Draw, bool) {
+		if d.Duration <= MinRun {
 			return d, false
 		}
-		d.duration = max(d.duration/2, minHuntRun).Truncate(100 * time.Millisecond)
+		d.Duration = max(d.Duration/2, MinRun).Truncate(100 * time.Millisecond)
 		return d, true
-	}, describe: func(from, to huntDraw) string {
-		return fmt.Sprintf("shorten the duration %v -> %v", from.duration, to.duration)
+	}, describe: func(from, to Draw) string {
+		return fmt.Sprintf("shorten the duration %v -> %v", from.Duration, to.Duration)
 	}},
 	{name: "fewer processes", apply: planStep(func(p *workloads.Plan) bool {
 		if p.Processes <= 2 {
@@ -58,8 +58,8 @@ var shrinkSteps = []shrinkStep{
 		}
 		p.Processes = max(p.Processes/2, 2)
 		return true
-	}), describe: func(from, to huntDraw) string {
-		return fmt.Sprintf("fewer processes %d -> %d", from.plan.Processes, to.plan.Processes)
+	}), describe: func(from, to Draw) string {
+		return fmt.Sprintf("fewer processes %d -> %d", from.Plan.Processes, to.Plan.Processes)
 	}},
 	{name: "try_lock_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.TryLockPercent) })},
 	{name: "max_reentry 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.MaxReentry) })},
@@ -85,24 +85,24 @@ func zero[T comparable](v *T) bool {
 
 // planStep is a step that edits the plan of a plain run (a scenario fixes
 // its plan: the step does not apply). edit reports whether it changed p.
-func planStep(edit func(p *workloads.Plan) bool) func(huntDraw) (huntDraw, bool) {
-	return func(d huntDraw) (huntDraw, bool) {
-		if d.scenario != nil {
+func planStep(edit func(p *workloads.Plan) bool) func(Draw) (Draw, bool) {
+	return func(d Draw) (Draw, bool) {
+		if d.Scenario != nil {
 			return d, false
 		}
-		p := d.plan
+		p := d.Plan
 		p.Locks = slices.Clone(p.Locks)
 		if !edit(&p) {
 			return d, false
 		}
-		d.plan = p
+		d.Plan = p
 		return d, true
 	}
 }
 
 // phaseStep is a planStep on the plan's phases (a copy: the phases of the
 // draw it came from stay as they were); it does not apply without phases.
-func phaseStep(edit func(ph *workloads.Phases) bool) func(huntDraw) (huntDraw, bool) {
+func phaseStep(edit func(ph *workloads.Phases) bool) func(Draw) (Draw, bool) {
 	return planStep(func(p *workloads.Plan) bool {
 		if p.Phases == nil {
 			return false
@@ -114,13 +114,13 @@ func phaseStep(edit func(ph *workloads.Phases) bool) func(huntDraw) (huntDraw, b
 }
 
 // shrink simplifies a find with the steps while the budget (at most
-// maxShrink of it) and ctx last. It returns the simplest draw that still
+// MaxShrink of it) and ctx last. It returns the simplest draw that still
 // failed, as the run that showed it, the names of the steps kept, and
 // whether no step is left to try (false: time or ctx ran out first). The
 // result is never less failing than found: a candidate is kept only when
 // one of its runs was a find (any find: not necessarily the same checker).
-func (h *hunter) shrink(ctx context.Context, found huntRun) (huntRun, []string, bool) {
-	deadline := time.Now().Add(maxShrink)
+func (h *hunter) shrink(ctx context.Context, found Trial) (Trial, []string, bool) {
+	deadline := h.cfg.now().Add(MaxShrink)
 	if h.deadline.Before(deadline) {
 		deadline = h.deadline
 	}
@@ -129,33 +129,23 @@ func (h *hunter) shrink(ctx context.Context, found huntRun) (huntRun, []string, 
 		progress = false
 		for _, st := range shrinkSteps {
 			for {
-				cand, ok := st.apply(best.draw)
-				if !ok || !h.runnable(cand) {
+				cand, ok := st.apply(best.Draw)
+				if !ok || h.exec.Check(cand) != nil {
 					break
 				}
-				label := st.label(best.draw, cand)
-				r, verdict := h.tryCandidate(ctx, label, cand, deadline)
+				label := st.label(best.Draw, cand)
+				t, verdict := h.tryCandidate(ctx, label, cand, deadline)
 				if verdict == outOfTime {
 					return best, kept, false
 				}
 				if verdict == passes {
 					break
 				}
-				best, progress, kept = r, true, append(kept, label)
+				best, progress, kept = t, true, append(kept, label)
 			}
 		}
 	}
 	return best, kept, true
-}
-
-// runnable reports whether d makes a valid run (a step may take a plan
-// somewhere Validate rejects: the step is then not taken).
-func (h *hunter) runnable(d huntDraw) bool {
-	if d.scenario != nil {
-		return true
-	}
-	_, err := h.flags.plainConfig(d.seed, d.duration, d.plan)
-	return err == nil
 }
 
 // candidateVerdict is what the runs of a shrink candidate showed.
@@ -167,27 +157,27 @@ const (
 	outOfTime // no room left, ctx ended, or a run could not be made
 )
 
-// tryCandidate runs cand up to shrinkTries times, stopping at the first
+// tryCandidate runs cand up to ShrinkTries times, stopping at the first
 // find.
-func (h *hunter) tryCandidate(ctx context.Context, step string, cand huntDraw, deadline time.Time) (huntRun, candidateVerdict) {
-	for try := 1; try <= shrinkTries; try++ {
-		if ctx.Err() != nil || time.Until(deadline) < cand.duration {
-			return huntRun{}, outOfTime
+func (h *hunter) tryCandidate(ctx context.Context, step string, cand Draw, deadline time.Time) (Trial, candidateVerdict) {
+	for try := 1; try <= ShrinkTries; try++ {
+		if ctx.Err() != nil || h.left(deadline) < cand.Duration {
+			return Trial{}, outOfTime
 		}
 		h.shrinkRuns++
-		r, err := h.exec(ctx, "shrink", cand)
+		t, err := h.run1(ctx, "shrink", cand)
 		if err != nil {
-			fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrinking stopped: %s: %v\n", step, err)
-			return huntRun{}, outOfTime
+			h.obs.ShrinkStopped(step, err)
+			return Trial{}, outOfTime
 		}
 		if ctx.Err() != nil {
-			return huntRun{}, outOfTime // a prefix of a run: not a candidate's verdict
+			return Trial{}, outOfTime // a prefix of a run: not a candidate's verdict
 		}
-		if r.find {
-			fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrink: %s: kept (still fails)\n", step)
-			return r, stillFails
+		if t.Find {
+			h.obs.Shrunk(step, true, try)
+			return t, stillFails
 		}
 	}
-	fmt.Fprintf(h.e.stderr, "lockcheck hunt: shrink: %s: passed %d times, not kept\n", step, shrinkTries)
-	return huntRun{}, passes
+	h.obs.Shrunk(step, false, ShrinkTries)
+	return Trial{}, passes
 }

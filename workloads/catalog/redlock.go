@@ -1,4 +1,4 @@
-package workloads
+package catalog
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // RedlockName is the name of the RedLock subject.
@@ -24,20 +25,20 @@ var ErrNoRedlockNodes = errors.New("redlock needs N independent nodes: run it on
 // connection gets its own clients to every node. With no addrs its makers
 // fail with ErrNoRedlockNodes (the default registry lists it that way, so
 // that `lockcheck subjects` shows it; scenarios and the CLI bind it with
-// Registry.With).
-func RedlockSubject(addrs []string) Subject { return RedlockSubjectAuth(addrs, "") }
+// subject.Registry.With).
+func RedlockSubject(addrs []string) subject.Subject { return RedlockSubjectAuth(addrs, "") }
 
 // RedlockSubjectAuth is RedlockSubject on nodes that require password
 // ("" : none; the nodes of a topology lockcheck starts all require one).
 // Each client connection dials its own client per node (MaxRetries -1,
 // DialerRetries 1 so that a dead node fails at once, ContextTimeoutEnabled,
 // 1 s timeouts), closed with its Maker.
-func RedlockSubjectAuth(addrs []string, password string) Subject {
+func RedlockSubjectAuth(addrs []string, password string) subject.Subject {
 	addrs = append([]string(nil), addrs...)
-	return Subject{
-		Name: RedlockName, Kind: KindReference, Needs: NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true,
+	return subject.Subject{
+		Name: RedlockName, Kind: subject.KindReference, Needs: subject.NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true,
 		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
-		Configure: func(o OpenOptions) impl.MakerFunc {
+		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			if len(addrs) == 0 {
 				return func(context.Context, redis.UniversalClient) (impl.Maker, error) {
 					return nil, ErrNoRedlockNodes
@@ -88,21 +89,4 @@ func closeClients(cs []*redis.Client) error {
 		errs = append(errs, c.Close())
 	}
 	return errors.Join(errs...)
-}
-
-// With returns a new registry holding r's subjects with each of subjects
-// added, replacing a subject of the same name (e.g. the redlock subject
-// bound to a topology's nodes). r is not changed.
-func (r *Registry) With(subjects ...Subject) (*Registry, error) {
-	replace := map[string]bool{}
-	for _, s := range subjects {
-		replace[s.Name] = true
-	}
-	var all []Subject
-	for _, s := range r.All() {
-		if !replace[s.Name] {
-			all = append(all, s)
-		}
-	}
-	return NewRegistry(append(all, subjects...)...)
 }

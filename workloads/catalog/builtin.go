@@ -1,34 +1,55 @@
-package workloads
+// Package catalog lists the lock implementations lockcheck ships: its own
+// reference locks (impl), the peer adapters (impl/peers), the external
+// drivers (impl/drivers over impl/driver) and the mutants (impl/mutants),
+// registered in Subjects. It is the only harness package that imports the
+// concrete locks; the runner (workloads) and the benchmark (workloads/bench)
+// take a subject.Registry and never import it.
+package catalog
 
 import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/mutants"
 	"github.com/lockcheck/lockcheck/impl/peers"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
+
+// Subjects is the registry of every subject lockcheck ships, under the
+// names `lockcheck subjects` lists. Code outside this module adds its own
+// lock with Subjects.Register and can then run every workload, scenario,
+// checker and benchmark against it.
+var Subjects = mustRegistry(builtinSubjects())
+
+func mustRegistry(subjects []subject.Subject) *subject.Registry {
+	r, err := subject.NewRegistry(subjects...)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
 
 // builtinSubjects lists lockcheck's reference locks, the peer adapters and the
 // mutants. Every one has a Configure, so a run's watchdog lease reaches the
 // lock (and the checker assumes the same lease).
-func builtinSubjects() []Subject {
-	s := []Subject{
+func builtinSubjects() []subject.Subject {
+	s := []subject.Subject{
 		{
-			Name: "reentrant", Kind: KindReference, Reentrant: true,
+			Name: "reentrant", Kind: subject.KindReference, Reentrant: true,
 			Doc: "Redisson RLock port: hash + Lua, pub/sub wake-ups bounded by the TTL, watchdog",
-			Configure: func(o OpenOptions) impl.MakerFunc {
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				return impl.ReentrantMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
 			},
 		},
 		{
-			Name: "fenced", Kind: KindReference, Reentrant: true,
+			Name: "fenced", Kind: subject.KindReference, Reentrant: true,
 			Doc: "Redisson RFencedLock port: the reentrant lock plus a fencing token (INCR) per grant",
-			Configure: func(o OpenOptions) impl.MakerFunc {
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				return impl.FencedMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
 			},
 		},
 		{
-			Name: "simple", Kind: KindReference, NoWatchdog: true,
+			Name: "simple", Kind: subject.KindReference, NoWatchdog: true,
 			Doc: "single-key SET NX PX lock, compare-and-delete unlock, bounded polling; no watchdog (lease <= 0: the run's watchdog lease)",
-			Configure: func(o OpenOptions) impl.MakerFunc {
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				return impl.SimpleMaker(impl.WithSimpleLease(o.WatchdogLease), impl.WithSimpleSeed(uint64(o.Seed)))
 			},
 		},
@@ -38,9 +59,9 @@ func builtinSubjects() []Subject {
 	s = append(s, waitSubjects()...)
 	for _, p := range peers.All() {
 		name := p.Name
-		s = append(s, Subject{
-			Name: name, Kind: KindPeer, Doc: p.Doc, NoWatchdog: true,
-			Configure: func(o OpenOptions) impl.MakerFunc {
+		s = append(s, subject.Subject{
+			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true,
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {
 				case "redsync":
@@ -62,9 +83,9 @@ func builtinSubjects() []Subject {
 	}
 	for _, m := range mutants.All() {
 		name := m.Name
-		s = append(s, Subject{
-			Name: name, Kind: KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true,
-			Configure: func(o OpenOptions) impl.MakerFunc {
+		s = append(s, subject.Subject{
+			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true,
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
 					if mm.Name == name {
 						return mm.Open

@@ -1,4 +1,4 @@
-package workloads
+package subject
 
 import (
 	"errors"
@@ -62,9 +62,9 @@ func (r *Registry) lookupMix(name string) (Subject, error) {
 	return Mix(parts...)
 }
 
-// partNames returns the names of the subjects a run's processes use, in
+// PartNames returns the names of the subjects a run's processes use, in
 // the order process ids take them: the parts of a mix, else the subject.
-func (s Subject) partNames() []string {
+func (s Subject) PartNames() []string {
 	if len(s.Parts) == 0 {
 		return []string{s.Name}
 	}
@@ -75,9 +75,9 @@ func (s Subject) partNames() []string {
 	return names
 }
 
-// makerFuncs returns the MakerFunc of every part (the subject's own when it
+// MakerFuncs returns the MakerFunc of every part (the subject's own when it
 // is no mix) and the longest watchdog lease their holds have.
-func (s Subject) makerFuncs(opts OpenOptions) ([]impl.MakerFunc, time.Duration) {
+func (s Subject) MakerFuncs(opts OpenOptions) ([]impl.MakerFunc, time.Duration) {
 	parts := s.Parts
 	if len(parts) == 0 {
 		parts = []Subject{s}

@@ -1,11 +1,11 @@
-package workloads
+// Package subject defines the lock implementations the harness runs
+// (Subject) and the one registry of them by name (Registry) that the runner,
+// the benchmark and the CLI share. It holds no concrete lock: package
+// workloads/catalog lists lockcheck's own locks, the peers, the drivers and
+// the mutants, and code outside this module registers its own.
+package subject
 
 import (
-	"errors"
-	"fmt"
-	"sort"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -20,6 +20,9 @@ const (
 	KindPeer      Kind = "peer"      // adapters for other libraries
 	KindMutant    Kind = "mutant"    // deliberately broken; must be caught
 	KindUser      Kind = "user"      // registered from outside this module
+	// KindExternal marks subjects whose lock runs in a driver process (any
+	// language) speaking impl/driver's protocol.
+	KindExternal Kind = "external"
 )
 
 // Subject is a named lock implementation the harness can run.
@@ -125,110 +128,4 @@ func (s Subject) MakerFor(opts OpenOptions) (impl.MakerFunc, time.Duration) {
 		return s.Open, s.WatchdogLease
 	}
 	return s.Open, impl.DefaultWatchdogTimeout
-}
-
-// ErrUnknownSubject is returned by Lookup for a name nobody registered.
-var ErrUnknownSubject = errors.New("unknown subject")
-
-// Registry is a set of subjects by name, safe for concurrent use.
-type Registry struct {
-	mu sync.RWMutex
-	m  map[string]Subject
-}
-
-// NewRegistry returns a registry holding subjects.
-func NewRegistry(subjects ...Subject) (*Registry, error) {
-	r := &Registry{m: make(map[string]Subject)}
-	for _, s := range subjects {
-		if err := r.Register(s); err != nil {
-			return nil, err
-		}
-	}
-	return r, nil
-}
-
-// Register adds s. It fails when the name is empty or taken, or when both
-// Open and Configure are nil.
-func (r *Registry) Register(s Subject) error {
-	if s.Name == "" {
-		return errors.New("register subject: empty name")
-	}
-	if s.Open == nil && s.Configure == nil {
-		return fmt.Errorf("register subject %q: nil Open", s.Name)
-	}
-	if s.Open == nil {
-		s.Open = s.Configure(OpenOptions{WatchdogLease: s.WatchdogLease})
-	}
-	if s.Kind == "" {
-		s.Kind = KindUser
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if _, ok := r.m[s.Name]; ok {
-		return fmt.Errorf("register subject %q: name already registered", s.Name)
-	}
-	r.m[s.Name] = s
-	return nil
-}
-
-// Lookup returns the subject called name, or an error wrapping
-// ErrUnknownSubject that lists the known names. A name "A+B" that nobody
-// registered is the mix of A and B (Mix).
-func (r *Registry) Lookup(name string) (Subject, error) {
-	if strings.Contains(name, MixSeparator) {
-		r.mu.RLock()
-		s, ok := r.m[name]
-		r.mu.RUnlock()
-		if ok {
-			return s, nil
-		}
-		return r.lookupMix(name)
-	}
-	r.mu.RLock()
-	s, ok := r.m[name]
-	r.mu.RUnlock()
-	if !ok {
-		return Subject{}, fmt.Errorf("%w %q (known: %v)", ErrUnknownSubject, name, r.Names())
-	}
-	return s, nil
-}
-
-// All returns every subject, sorted by kind then name.
-func (r *Registry) All() []Subject {
-	r.mu.RLock()
-	out := make([]Subject, 0, len(r.m))
-	for _, s := range r.m {
-		out = append(out, s)
-	}
-	r.mu.RUnlock()
-	order := map[Kind]int{KindReference: 0, KindPeer: 1, KindExternal: 2, KindUser: 3, KindMutant: 4}
-	sort.Slice(out, func(i, j int) bool {
-		if oi, oj := order[out[i].Kind], order[out[j].Kind]; oi != oj {
-			return oi < oj
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// Names returns every subject's name, in All's order.
-func (r *Registry) Names() []string {
-	var names []string
-	for _, s := range r.All() {
-		names = append(names, s.Name)
-	}
-	return names
-}
-
-// Subjects is the default registry: lockcheck's reference locks, the peer
-// adapters and the mutants. Code outside this module adds its own lock with
-// Subjects.Register and can then run every workload and checker against it.
-var Subjects = mustRegistry(builtinSubjects())
-
-func mustRegistry(subjects []Subject) *Registry {
-	r, err := NewRegistry(subjects...)
-	if err != nil {
-		panic(err)
-	}
-	return r
 }

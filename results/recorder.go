@@ -1,0 +1,57 @@
+package results
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Recorder is one run directory while its run goes: Record writes
+// config.json first and opens history.jsonl for appending, so a run that
+// crashes still leaves what it ran and a checkable prefix; Finish writes
+// the rest. A Recorder is used by one goroutine.
+type Recorder struct {
+	dir     string
+	history *os.File
+}
+
+// Record starts the run directory dir (creating it): it writes config as
+// config.json and opens history.jsonl for appending. The caller calls
+// Finish, or Close when the run left nothing to finish.
+func Record(dir string, config any) (*Recorder, error) {
+	if err := WriteConfig(dir, config); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &Recorder{dir: dir, history: f}, nil
+}
+
+// Dir is the run directory.
+func (r *Recorder) Dir() string { return r.dir }
+
+// History is history.jsonl, for the runner to append the history to as the
+// run goes (workloads.Deps.History).
+func (r *Recorder) History() io.Writer { return r.history }
+
+// Finish closes history.jsonl and writes the rest of the run directory as
+// WriteRunContext does; the history the runner appended is kept as it is
+// (a.HistoryPath is ignored).
+func (r *Recorder) Finish(ctx context.Context, a RunArtifacts) (Summary, error) {
+	_ = r.Close()
+	a.HistoryPath = filepath.Join(r.dir, HistoryFile)
+	return WriteRunContext(ctx, r.dir, a)
+}
+
+// Close closes history.jsonl; it is idempotent.
+func (r *Recorder) Close() error {
+	if r.history == nil {
+		return nil
+	}
+	err := r.history.Close()
+	r.history = nil
+	return err
+}

@@ -1,0 +1,65 @@
+package results
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// A run directory starts with config.json and an empty history.jsonl (a
+// run that crashes leaves what it ran); the history appended as the run
+// goes is what Finish keeps, and LoadRun reads it all back.
+func TestRecorderWritesConfigFirstAndKeepsHistory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "runs", "x", "1")
+	start := testConfig{Subject: "reentrant", Workload: "counter", Seed: 42}
+	rec, err := Record(dir, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Close()
+	if rec.Dir() != dir {
+		t.Errorf("Dir = %s", rec.Dir())
+	}
+	run := &Run{Dir: dir}
+	if b, err := os.ReadFile(filepath.Join(dir, ConfigFile)); err != nil || len(b) == 0 {
+		t.Fatalf("config.json before the run: %v", err)
+	} else {
+		run.Config = b
+	}
+	var got testConfig
+	if err := run.DecodeConfig(&got); err != nil || got != start {
+		t.Fatalf("config.json = %+v, %v", got, err)
+	}
+
+	h := synthHistory(3, 3*time.Second)
+	prefix := &model.History{Header: h.Header, Ops: h.Ops[:5]}
+	if err := model.WriteHistory(rec.History(), prefix); err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(filepath.Join(dir, HistoryFile))
+	if err != nil || len(written) == 0 {
+		t.Fatalf("history.jsonl while the run goes: %v (%d bytes)", err, len(written))
+	}
+	final := testConfig{Subject: "reentrant", Workload: "counter", Seed: 42, Duration: 3 * time.Second}
+	sum, err := rec.Finish(t.Context(), RunArtifacts{Subject: "reentrant", Workload: "counter", Seed: 42,
+		Config: final, History: h, Report: model.Check(h, model.Options{}), HistoryPath: "/elsewhere"})
+	if err != nil || sum.Seed != 42 {
+		t.Fatalf("Finish: %+v, %v", sum, err)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, HistoryFile)); string(after) != string(written) {
+		t.Errorf("Finish replaced the history the run appended")
+	}
+	loaded, err := LoadRun(dir)
+	if err != nil || loaded.Result == nil || len(loaded.History.Ops) != 5 {
+		t.Fatalf("LoadRun: %v (%+v)", err, loaded)
+	}
+	if err := loaded.DecodeConfig(&got); err != nil || got != final {
+		t.Errorf("config.json after Finish = %+v, %v", got, err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Errorf("Close after Finish: %v", err)
+	}
+}

@@ -1,0 +1,95 @@
+package hunt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// Draw is one run a hunt makes: a seed and either a plain run of a plan
+// (the hunt workload's for the seed, or a shrunk one) or a scenario.
+type Draw struct {
+	Seed     int64
+	Scenario *scenario.Scenario // nil: a plain run of Plan
+	Duration time.Duration
+	Plan     workloads.Plan // a plain run's plan (a scenario fixes its own)
+}
+
+// What names the draw in progress lines and run directories: the
+// scenario's name, or the plan's workload.
+func (d Draw) What() string {
+	if d.Scenario != nil {
+		return d.Scenario.Name
+	}
+	return d.Plan.Workload
+}
+
+// Describe is the draw in a few words: "hunt 10s, 6 processes".
+func (d Draw) Describe() string {
+	if d.Scenario != nil {
+		return fmt.Sprintf("scenario %s %v", d.Scenario.Name, d.Duration)
+	}
+	return fmt.Sprintf("%s %v, %d processes", d.Plan.Workload, d.Duration, d.Plan.Processes)
+}
+
+// ScenarioShare is the chance that a draw is a scenario (when the subject
+// has any it must pass): one in ScenarioShare.
+const ScenarioShare = 4
+
+// drawer yields a hunt's draws. The sequence of seeds and choices (plain
+// run or which scenario) is a pure function of the first seed and the
+// scenarios: the budget and this machine only decide what becomes of a
+// scenario that does not fit or cannot run (see hunter.resolve).
+type drawer struct {
+	rng       *rand.Rand
+	next      int64               // seed of the next draw
+	scenarios []scenario.Scenario // the scenarios the subject must pass
+}
+
+func newDrawer(seed int64, scs []scenario.Scenario) *drawer {
+	return &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed, scenarios: scs}
+}
+
+// draw returns the next seed and, for one draw in ScenarioShare on
+// average, a scenario (nil: a plain run).
+func (d *drawer) draw() (int64, *scenario.Scenario) {
+	seed := d.next
+	d.next++
+	// Both numbers are drawn every time, so the sequence does not depend
+	// on how many scenarios there are to pick from.
+	pick, idx := d.rng.IntN(ScenarioShare), d.rng.IntN(1<<30)
+	if pick != 0 || len(d.scenarios) == 0 {
+		return seed, nil
+	}
+	sc := d.scenarios[idx%len(d.scenarios)]
+	return seed, &sc
+}
+
+// Scenarios are the catalog's scenarios subj must pass: those that run
+// it (not skipped for its topology, as nightly decides) and expect a valid
+// verdict. A scenario where the subject is expected unsafe, or that only
+// measures it, can find nothing.
+func Scenarios(subj subject.Subject) []scenario.Scenario {
+	var out []scenario.Scenario
+	for _, sc := range scenario.Catalog() {
+		if exp := sc.Expectation(subj); exp.Skip == "" && exp.Verdict == model.Valid {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// Plan is the hunt workload's plan for seed: the plan of a plain draw
+// before shrinking.
+func Plan(seed int64) workloads.Plan {
+	w, err := workloads.LookupWorkload("hunt")
+	if err != nil {
+		panic(err) // the hunt workload is built in
+	}
+	return w.Generate(seed)
+}

@@ -1,0 +1,50 @@
+package hunt
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// A hunt on the redis-server it starts finds a mutant, shrinks it, and
+// returns a kept run directory, an explanation and a rerun command.
+func TestRunFindsMutantOnRedis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: starts a redis-server (skipped with -short)")
+	}
+	rec := &recorder{}
+	res, err := Run(t.Context(), Config{Subject: "mutant-check-then-set", Budget: 8 * time.Second,
+		RunDuration: 2 * time.Second, Seed: 11, Out: t.TempDir(), Observer: rec})
+	if err != nil || res.Find == nil {
+		t.Fatalf("Run: %v, %+v\n%q", err, res, rec.events)
+	}
+	f := res.Find
+	if !f.First.Find || f.First.Report.Verdict != model.Invalid || len(rec.started) != 1 || !strings.Contains(rec.started[0].Target, "redis-server") {
+		t.Errorf("first %+v, started %+v", f.First, rec.started)
+	}
+	for _, name := range []string{results.ConfigFile, results.HistoryFile, results.HTMLFile, results.ResultFile} {
+		if _, err := os.Stat(filepath.Join(f.Shrunk.Dir, name)); err != nil {
+			t.Errorf("the shrunk run directory lacks %s: %v", name, err)
+		}
+	}
+	run, err := results.LoadRun(f.Shrunk.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg workloads.RunRecord
+	if err := run.DecodeConfig(&cfg); err != nil || cfg.Config.Seed != f.Shrunk.Draw.Seed || cfg.Plan == nil {
+		t.Errorf("config.json: %+v, %v", cfg, err)
+	}
+	if !strings.Contains(f.CommandLine(), "lockcheck run --subject mutant-check-then-set --seed 11") || f.Explanation() == "" {
+		t.Errorf("command %s, explanation %q", f.CommandLine(), f.Explanation())
+	}
+	if testing.Verbose() {
+		t.Logf("explanation:\n%s", f.Explanation())
+	}
+}
