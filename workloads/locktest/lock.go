@@ -10,7 +10,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Lock describes a lock under test: how to make it and what it claims.
@@ -66,17 +66,17 @@ func (l Lock) open(lease time.Duration) impl.MakerFunc {
 }
 
 // subject is l as a subject of lockcheck's runner.
-func (l Lock) subject() workloads.Subject {
-	return workloads.Subject{
-		Name: l.Name, Doc: "locktest: " + l.Name, Kind: workloads.KindUser,
-		Configure: func(o workloads.OpenOptions) impl.MakerFunc { return l.open(o.WatchdogLease) },
+func (l Lock) subject() subject.Subject {
+	return subject.Subject{
+		Name: l.Name, Doc: "locktest: " + l.Name, Kind: subject.KindUser,
+		Configure: func(o subject.OpenOptions) impl.MakerFunc { return l.open(o.WatchdogLease) },
 		Reentrant: l.Reentrant, Fair: l.Fair, NoWatchdog: !l.Watchdog,
 	}
 }
 
 // registry holds l alone.
-func (l Lock) registry() (*workloads.Registry, error) {
-	return workloads.NewRegistry(l.subject())
+func (l Lock) registry() (*subject.Registry, error) {
+	return subject.NewRegistry(l.subject())
 }
 
 // checkClaims opens one handle on rdb and checks the claims a type can

@@ -30,6 +30,7 @@ type Option func(*config)
 type config struct {
 	budget    time.Duration
 	scenarios []string
+	seed      int64
 }
 
 // Budget sets how long Run may take in all (runs, checks and shrinking),
@@ -42,6 +43,11 @@ func Budget(d time.Duration) Option { return func(c *config) { c.budget = d } }
 func Scenarios(names ...string) Option {
 	return func(c *config) { c.scenarios = append(c.scenarios, names...) }
 }
+
+// Seed sets the first seed of Hunt's draws (0: from the clock; the seed
+// used is logged). Run's draws come from rapid: replay them with
+// -rapid.seed.
+func Seed(n int64) Option { return func(c *config) { c.seed = n } }
 
 // newConfig applies opts over the mode's defaults and the environment.
 func newConfig(opts []Option) (config, error) {

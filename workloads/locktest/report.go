@@ -12,24 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
 // PlanFile is the plan of a kept run, as `lockcheck run --plan` reads it.
 const PlanFile = "plan.json"
-
-// runRecord is a kept run's config.json, in the shape `lockcheck check`
-// reads.
-type runRecord struct {
-	Config       workloads.RunConfig   `json:"config"`
-	Plan         *workloads.Plan       `json:"plan,omitempty"`
-	Subject      workloads.SubjectInfo `json:"subject"`
-	CheckOptions *model.Options        `json:"check_options,omitempty"`
-	Start        time.Time             `json:"start"`
-	Warnings     []string              `json:"warnings,omitempty"`
-}
 
 // report writes f's run directory and logs the failure: what the verdict
 // lacks, the checkers' explanation, the plan, the directory, and the
@@ -45,7 +34,7 @@ func (s *suite) report(t *testing.T, p planned, f *failure) {
 		fmt.Fprintf(&b, "run directory: not kept: %v\n", err)
 	} else {
 		fmt.Fprintf(&b, "run directory: %s (open %s)\n", dir, filepath.Join(dir, results.HTMLFile))
-		fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", shellJoin(s.rerun(p, f, dir)))
+		fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", hunt.ShellJoin(s.rerun(p, f, dir)))
 	}
 	fmt.Fprintf(&b, "rerun this test: go test -run '%s' with the -rapid.seed rapid printed above", runPattern(t.Name()))
 	t.Log(b.String())
@@ -59,7 +48,7 @@ func (s *suite) report(t *testing.T, p planned, f *failure) {
 func (s *suite) keep(p planned, f *failure) (string, error) {
 	base := filepath.Join(os.TempDir(), "locktest", s.lock.Name)
 	dir := results.RunDir(base, p.sc.Name, f.res.Start, f.seed)
-	rec := runRecord{Config: f.res.Config, Plan: &f.res.Plan, Subject: f.res.Subject, CheckOptions: &f.res.CheckOptions, Start: f.res.Start, Warnings: f.res.Warnings}
+	rec := workloads.RunRecord{Config: f.res.Config, Plan: &f.res.Plan, Subject: f.res.Subject, CheckOptions: &f.res.CheckOptions, Start: f.res.Start, Warnings: f.res.Warnings}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := results.WriteRunContext(ctx, dir, results.RunArtifacts{
@@ -69,11 +58,11 @@ func (s *suite) keep(p planned, f *failure) (string, error) {
 	if err != nil {
 		return dir, err
 	}
-	b, err := json.MarshalIndent(f.plan, "", "  ")
+	b, err := workloads.EncodePlan(f.plan)
 	if err != nil {
 		return dir, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, PlanFile), append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, PlanFile), b, 0o644); err != nil {
 		return dir, err
 	}
 	return dir, keepBinary(filepath.Join(dir, s.lock.Name+".test"))
@@ -107,13 +96,12 @@ func keepBinary(path string) error {
 // rerun is the `lockcheck run` command line that reruns f: the scenario,
 // seed, length and plan, with the lock served by the kept test binary.
 func (s *suite) rerun(p planned, f *failure, dir string) []string {
-	serve := append([]string{filepath.Join(dir, s.lock.Name+".test"), "-test.run=" + runPattern(s.test), "-" + serveFlagName}, userFlags()...)
-	args := []string{"lockcheck", "run", "--driver", driverJoin(serve), "--driver-name", s.lock.Name,
-		"--scenario", p.sc.Name, "--seed", fmt.Sprint(f.seed), "--duration", f.run.String(), "--plan", filepath.Join(dir, PlanFile)}
+	args := []string{"lockcheck", "run", "--scenario", p.sc.Name, "--subject", s.lock.Name,
+		"--seed", fmt.Sprint(f.seed), "--duration", f.run.String(), "--plan", filepath.Join(dir, PlanFile)}
 	if s.remote != nil {
 		args = append(args, "--redis", s.remote.Desc)
 	}
-	return args
+	return served(args, s.lock.Name, filepath.Join(dir, s.lock.Name+".test"), s.test)
 }
 
 // userFlags are the test binary's flags other than go test's, rapid's and
@@ -145,19 +133,6 @@ func driverJoin(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\") {
-			out[i] = a
-		} else {
-			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// shellJoin joins args into a line a POSIX shell splits back into args.
-func shellJoin(args []string) string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+,@") == "" {
 			out[i] = a
 		} else {
 			out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"

@@ -12,8 +12,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
-	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Run checks lock in lockcheck's must-pass fault scenarios that fit what it
@@ -50,8 +50,8 @@ func Run(t *testing.T, lock Lock, opts ...Option) {
 type suite struct {
 	test     string // the name of Run's test: -test.run of the rerun
 	lock     Lock
-	subject  workloads.Subject
-	reg      *workloads.Registry
+	subject  subject.Subject
+	reg      *subject.Registry
 	remote   *scenario.Remote // $LOCKCHECK_REDIS, or nil
 	planned  []planned
 	deadline time.Time

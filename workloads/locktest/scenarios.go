@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
-	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // runLength is how long one run of a scenario lasts under -short and
@@ -44,7 +44,7 @@ type planned struct {
 // with their run lengths for the mode, and why each other must-pass
 // scenario is left out. only, if not empty, names the scenarios to run.
 // remote, if set, is the deployment of $LOCKCHECK_REDIS.
-func pick(ctx context.Context, subject workloads.Subject, short bool, only []string, remote *scenario.Remote) ([]planned, []string) {
+func pick(ctx context.Context, subject subject.Subject, short bool, only []string, remote *scenario.Remote) ([]planned, []string) {
 	catalog := scenario.Catalog()
 	if remote != nil {
 		catalog = scenario.RemoteCatalog()

@@ -30,12 +30,23 @@ func TestPlantedBug(t *testing.T) {
 	if !*planted {
 		t.Skip("fails on purpose: TestPlantedBugIsCaught runs it (-userlock.planted)")
 	}
-	locktest.Run(t, locktest.Lock{
-		Name: "planted",
-		New: func(_ context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
-			return userlock.NewPlanted(rdb, lease), nil
-		},
-	})
+	locktest.Run(t, plantedLock)
+}
+
+var plantedLock = locktest.Lock{
+	Name: "planted",
+	New: func(_ context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+		return userlock.NewPlanted(rdb, lease), nil
+	},
+}
+
+// TestPlantedBugHunt hunts the planted bug for 8 s. It fails, so it runs
+// only when TestPlantedBugIsCaught asks for it.
+func TestPlantedBugHunt(t *testing.T) {
+	if !*planted {
+		t.Skip("fails on purpose: TestPlantedBugIsCaught runs it (-userlock.planted)")
+	}
+	locktest.Hunt(t, plantedLock, 8*time.Second, locktest.Seed(1))
 }
 
 // TestPlantedBugIsCaught runs TestPlantedBug in a test binary of its own
@@ -43,28 +54,17 @@ func TestPlantedBug(t *testing.T) {
 // checkers' explanation, a plan rapid shrank, the kept run directory, the
 // -rapid.seed line, and a `lockcheck run` line that fails again when run.
 func TestPlantedBugIsCaught(t *testing.T) {
-	args := []string{"-test.run=^TestPlantedBug$", "-userlock.planted", "-test.timeout=5m"}
-	if testing.Short() {
-		args = append(args, "-test.short")
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0") // a -race binary otherwise sleeps 1 s at exit
-	out, err := cmd.CombinedOutput()
+	text := failed(t, ctx, "TestPlantedBug")
 	took := time.Since(start)
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("the planted bug must fail its test (exit 1); got %v after %v:\n%s", err, took, out)
-	}
 	t.Logf("the planted bug failed its test in %v", took.Round(100*time.Millisecond))
 	// Under -short the budget is 8 s (about 6 s on an idle machine); a
 	// loaded one may add a run's time or two, not another budget.
 	if testing.Short() && took > 15*time.Second {
 		t.Errorf("under -short the planted bug took %v to fail, want about 10s at most", took)
 	}
-	text := string(out)
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`planted FAILED scenario [a-z-]+ \(seed \d+`),
 		regexp.MustCompile(`(linearizable|mutual-exclusion) +invalid \(safety\)`), // the explanation
@@ -77,7 +77,35 @@ func TestPlantedBugIsCaught(t *testing.T) {
 		}
 	}
 	checkShrunk(t, text)
-	checkRerun(t, ctx, text)
+	lockcheck := buildLockcheck(t, ctx)
+	checkRerun(t, ctx, lockcheck, text)
+	t.Run("hunt", func(t *testing.T) {
+		text := failed(t, ctx, "TestPlantedBugHunt")
+		for _, want := range []string{"hunt planted FOUND in run", "invalid (safety)", "run directory: ", "lockcheck run "} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the hunt's failure does not say %q:\n%s", want, text)
+			}
+		}
+		checkRerun(t, ctx, lockcheck, text)
+	})
+}
+
+// failed runs test in a test binary of its own (-userlock.planted, and
+// -short if given) and returns its output; it must fail (exit 1).
+func failed(t *testing.T, ctx context.Context, test string) string {
+	t.Helper()
+	args := []string{"-test.run=^" + test + "$", "-userlock.planted", "-test.timeout=5m"}
+	if testing.Short() {
+		args = append(args, "-test.short")
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0") // a -race binary otherwise sleeps 1 s at exit
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("%s must fail (exit 1); got %v:\n%s", test, err, out)
+	}
+	return string(out)
 }
 
 // checkShrunk checks that the reported plan is no bigger than the first
@@ -100,26 +128,33 @@ func checkShrunk(t *testing.T, text string) {
 	}
 }
 
-// checkRerun runs the `lockcheck run` line of the failure with lockcheck
-// built from this module's go.mod: it must fail again (exit 1).
-func checkRerun(t *testing.T, ctx context.Context, text string) {
+// buildLockcheck builds lockcheck from this module's go.mod (its tool
+// directive) and returns the directory that holds the binary.
+func buildLockcheck(t *testing.T, ctx context.Context) string {
 	t.Helper()
-	m := regexp.MustCompile(`(?m)^\s*(lockcheck run --driver .*)$`).FindStringSubmatch(text)
-	if m == nil {
-		t.Fatalf("no `lockcheck run` line in:\n%s", text)
-	}
 	bin := t.TempDir()
 	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(bin, "lockcheck"), "github.com/lockcheck/lockcheck/cmd/lockcheck")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build lockcheck: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// checkRerun runs the `lockcheck run` line of the failure in text with
+// the lockcheck in bin: it must fail again (exit 1, a verdict invalid).
+func checkRerun(t *testing.T, ctx context.Context, bin, text string) {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^\s*(lockcheck run .*--driver .*)$`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no `lockcheck run` line in:\n%s", text)
 	}
 	rerun := exec.CommandContext(ctx, "sh", "-c", m[1])
 	rerun.Dir = t.TempDir() // its results/ directory
 	rerun.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := rerun.CombinedOutput()
 	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "NOT as expected") {
-		t.Fatalf("the rerun line must fail again (exit 1, NOT as expected); got %v:\n%s\n%s", err, m[1], out)
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "invalid (safety)") {
+		t.Fatalf("the rerun line must fail again (exit 1, invalid); got %v:\n%s\n%s", err, m[1], out)
 	}
 	t.Logf("rerun: %s: failed again (exit 1)", m[1])
 }

@@ -2,6 +2,7 @@ package userlock_test
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -20,4 +21,18 @@ func TestLockIsAMutex(t *testing.T) {
 			return userlock.New(rdb, lease), nil
 		},
 	})
+}
+
+// TestLockHunt is a nightly hunt for violations: skipped unless
+// $LOCKCHECK_BUDGET (e.g. 10m) says how long to hunt.
+func TestLockHunt(t *testing.T) {
+	if os.Getenv(locktest.EnvBudget) == "" {
+		t.Skip("a nightly hunt: set " + locktest.EnvBudget)
+	}
+	locktest.Hunt(t, locktest.Lock{
+		Name: "userlock",
+		New: func(_ context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+			return userlock.New(rdb, lease), nil
+		},
+	}, time.Minute)
 }
