@@ -38,7 +38,7 @@ type checkState struct {
 }
 
 // check is the rapid property of one scenario: runs of plans drawn from
-// the scenario's until share is spent. On the first failure rapid shrinks
+// the scenario's until share is spent (one run at least). On the first failure rapid shrinks
 // it within what is left of the whole budget; the last failing run (the
 // smallest) is reported when the subtest ends. A draw is run once: rapid's
 // replays of the smallest case reuse its run (its -rapid.seed line reruns
@@ -52,6 +52,9 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 		}
 	})
 	rapid.Check(t, func(rt *rapid.T) { s.property(t, rt, st) })
+	if st.last == nil && s.broken == nil {
+		t.Logf("locktest: %s: %d runs of %v in %v, each with the verdict the scenario requires", p.sc.Name, st.runs, p.run, st.took.Round(100*time.Millisecond))
+	}
 	if s.broken != nil {
 		t.Fatalf("locktest: %s: the run could not be made (not the lock's failure): %v", p.sc.Name, s.broken)
 	}
@@ -60,8 +63,8 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 // property runs one draw (or reuses its run) and fails rt when the run
 // did not get the verdict the scenario requires.
 func (s *suite) property(t *testing.T, rt *rapid.T, st *checkState) {
-	if st.last == nil && (s.broken != nil || time.Now().Add(st.mean()).After(st.searchEnd)) {
-		return // the search's share is spent: nothing more to try
+	if st.last == nil && (s.broken != nil || st.runs > 0 && time.Now().Add(st.mean()).After(st.searchEnd)) {
+		return // the search's share is spent (each scenario runs once at least)
 	}
 	plan := drawPlan(rt, st.p.sc.Plan)
 	seed := rapid.Int64Range(1, 9999).Draw(rt, "seed")

@@ -86,7 +86,7 @@ func newSuite(t *testing.T, lock Lock, opts []Option) (*suite, error) {
 		}
 	}
 	if len(skipped) > 0 {
-		t.Logf("locktest: %s: not run here: %s", lock.Name, strings.Join(skipped, "; "))
+		t.Logf("locktest: %s: scenarios not run:\n  %s", lock.Name, strings.Join(skipped, "\n  "))
 	}
 	s.planned, s.deadline = planned, start.Add(cfg.budget)
 	return s, nil

@@ -31,6 +31,15 @@ var runLength = map[string]struct{ short, full time.Duration }{
 	"remote-client-kill":  {0, 3 * time.Second},
 }
 
+// notHere says why a must-pass scenario of the catalog is not run here.
+var notHere = map[string]string{
+	"sentinel-failover-idle": "needs a master, replicas and Sentinels: `lockcheck nightly` runs it",
+	"cluster-no-faults":      "needs a Redis Cluster: `lockcheck nightly` runs it",
+	"fair-clock-skew":        "skews client clocks, which only lockcheck's own locks and driver processes take",
+	"remote-debug-sleep":     "needs DEBUG enabled on the server (enable-debug-command)",
+	"remote-partition-short": "needs a toxiproxy server on the path to Redis",
+}
+
 // needsShim are the scenarios whose redis-server runs through the clock shim.
 var needsShim = map[string]bool{"clock-strobe": true, "clock-jump-backward": true}
 
@@ -65,8 +74,10 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 		switch {
 		case sc.Expectation(subject).Skip != "":
 			why = sc.Expectation(subject).Skip
+		case !known && notHere[sc.Name] != "":
+			why = notHere[sc.Name]
 		case !known:
-			why = "needs a topology locktest does not start (Sentinel, Cluster, N nodes, a toxiproxy server): `lockcheck nightly` runs it"
+			why = "needs a topology locktest does not start: `lockcheck nightly` runs it"
 		case needsShim[sc.Name] && (d > 0 || len(only) > 0) && shim() != nil:
 			why = shim().Error()
 		case d == 0 && len(only) == 0:
