@@ -51,13 +51,17 @@ func TestPlantedBugHunt(t *testing.T) {
 
 // TestPlantedBugIsCaught runs TestPlantedBug in a test binary of its own
 // and checks its failure: exit status 1 (soon under -short), the
-// checkers' explanation, a plan rapid shrank, the kept run directory, the
-// -rapid.seed line, and a `lockcheck run` line that fails again when run.
+// checkers' explanation, a plan rapid shrank, the kept run directory, a
+// -rapid.seed line whose first draw fails again, and a `lockcheck run`
+// line that fails again when run; then the same of a Hunt.
 func TestPlantedBugIsCaught(t *testing.T) {
+	if *planted {
+		t.Skip("this is the test binary TestPlantedBugIsCaught runs")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
-	text := failed(t, ctx, "TestPlantedBug")
+	text := failed(t, ctx, "^TestPlantedBug$")
 	took := time.Since(start)
 	t.Logf("the planted bug failed its test in %v", took.Round(100*time.Millisecond))
 	// Under -short the budget is 8 s (about 6 s on an idle machine); a
@@ -77,10 +81,11 @@ func TestPlantedBugIsCaught(t *testing.T) {
 		}
 	}
 	checkShrunk(t, text)
+	checkReplay(t, ctx, text)
 	lockcheck := buildLockcheck(t, ctx)
 	checkRerun(t, ctx, lockcheck, text)
 	t.Run("hunt", func(t *testing.T) {
-		text := failed(t, ctx, "TestPlantedBugHunt")
+		text := failed(t, ctx, "^TestPlantedBugHunt$")
 		for _, want := range []string{"hunt planted FOUND in run", "invalid (safety)", "run directory: ", "lockcheck run "} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the hunt's failure does not say %q:\n%s", want, text)
@@ -90,11 +95,29 @@ func TestPlantedBugIsCaught(t *testing.T) {
 	})
 }
 
-// failed runs test in a test binary of its own (-userlock.planted, and
-// -short if given) and returns its output; it must fail (exit 1).
-func failed(t *testing.T, ctx context.Context, test string) string {
+// checkReplay reruns the test with the -run and -rapid.seed rapid
+// printed: its very first draw must fail.
+func checkReplay(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	args := []string{"-test.run=^" + test + "$", "-userlock.planted", "-test.timeout=5m"}
+	m := regexp.MustCompile(`-run="([^"]+)" (-rapid\.seed=\d+)`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatalf("no -rapid.seed line in:\n%s", text)
+	}
+	// rapid's -run is not anchored: TestPlantedBug would match this test too.
+	run := "^" + strings.ReplaceAll(m[1], "/", "$/^") + "$"
+	out := failed(t, ctx, run, m[2])
+	if !strings.Contains(out, "[rapid] failed after 0 tests") {
+		t.Errorf("-run=%s %s: the first draw did not fail:\n%s", run, m[2], out)
+	}
+	t.Logf("replay: go test -run='%s' %s: the first draw failed again", run, m[2])
+}
+
+// failed runs the tests run matches in a test binary of its own
+// (-userlock.planted, -short if given, and extra) and returns its output;
+// they must fail (exit 1).
+func failed(t *testing.T, ctx context.Context, run string, extra ...string) string {
+	t.Helper()
+	args := append([]string{"-test.run=" + run, "-userlock.planted", "-test.timeout=5m"}, extra...)
 	if testing.Short() {
 		args = append(args, "-test.short")
 	}
@@ -103,7 +126,7 @@ func failed(t *testing.T, ctx context.Context, test string) string {
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("%s must fail (exit 1); got %v:\n%s", test, err, out)
+		t.Fatalf("%s must fail (exit 1); got %v:\n%s", run, err, out)
 	}
 	return string(out)
 }
