@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"testing"
 	"time"
 
@@ -35,6 +36,25 @@ type checkState struct {
 	took      time.Duration       // the runs' time in all
 	runs      int
 	last      *failure // the smallest failure so far
+	replay    string   // rapid's -rapid.seed=N of the failure
+}
+
+// seedTB is the test as rapid sees it: it keeps the -rapid.seed=N of
+// rapid's failure message for the report.
+type seedTB struct {
+	*testing.T
+	st *checkState
+}
+
+var rapidSeed = regexp.MustCompile(`-rapid\.seed=\d+`)
+
+func (tb *seedTB) Errorf(format string, args ...any) {
+	tb.T.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if m := rapidSeed.FindString(msg); m != "" {
+		tb.st.replay = m
+	}
+	tb.T.Error(msg)
 }
 
 // check is the rapid property of one scenario: runs of plans drawn from
@@ -48,10 +68,10 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 	st := &checkState{p: p, searchEnd: time.Now().Add(share), done: map[string]*failure{}}
 	t.Cleanup(func() {
 		if st.last != nil {
-			s.report(t, p, st.last)
+			s.report(t, p, st.last, st.replay)
 		}
 	})
-	rapid.Check(t, func(rt *rapid.T) { s.property(t, rt, st) })
+	rapid.Check(&seedTB{T: t, st: st}, func(rt *rapid.T) { s.property(t, rt, st) })
 	if st.last == nil && s.broken == nil {
 		t.Logf("locktest: %s: %d runs of %v in %v, each with the verdict the scenario requires", p.sc.Name, st.runs, p.run, st.took.Round(100*time.Millisecond))
 	}

@@ -22,8 +22,9 @@ const PlanFile = "plan.json"
 
 // report writes f's run directory and logs the failure: what the verdict
 // lacks, the checkers' explanation, the plan, the directory, and the
-// command lines that rerun the run and the test.
-func (s *suite) report(t *testing.T, p planned, f *failure) {
+// command lines that rerun the run and the test (replay: rapid's
+// -rapid.seed=N).
+func (s *suite) report(t *testing.T, p planned, f *failure, replay string) {
 	dir, err := s.keep(p, f)
 	var b strings.Builder
 	fmt.Fprintf(&b, "locktest: %s FAILED scenario %s (seed %d, a %v run): %s\n", s.lock.Name, p.sc.Name, f.seed, f.run, f.why)
@@ -36,7 +37,10 @@ func (s *suite) report(t *testing.T, p planned, f *failure) {
 		fmt.Fprintf(&b, "run directory: %s (open %s)\n", dir, filepath.Join(dir, results.HTMLFile))
 		fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", hunt.ShellJoin(s.rerun(p, f, dir)))
 	}
-	fmt.Fprintf(&b, "rerun this test: go test -run '%s' with the -rapid.seed rapid printed above", runPattern(t.Name()))
+	if replay == "" {
+		replay = "with the -rapid.seed=N rapid printed above"
+	}
+	fmt.Fprintf(&b, "rerun this test (its first draw is this failure's, before shrinking): go test -run '%s' %s", runPattern(t.Name()), replay)
 	t.Log(b.String())
 }
 

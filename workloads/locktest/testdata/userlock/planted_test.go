@@ -99,12 +99,11 @@ func TestPlantedBugIsCaught(t *testing.T) {
 // printed: its very first draw must fail.
 func checkReplay(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	m := regexp.MustCompile(`-run="([^"]+)" (-rapid\.seed=\d+)`).FindStringSubmatch(text)
+	m := regexp.MustCompile(`rerun this test .*: go test -run '([^']+)' (-rapid\.seed=\d+)`).FindStringSubmatch(text)
 	if m == nil {
-		t.Fatalf("no -rapid.seed line in:\n%s", text)
+		t.Fatalf("no go test -rapid.seed line in:\n%s", text)
 	}
-	// rapid's -run is not anchored: TestPlantedBug would match this test too.
-	run := "^" + strings.ReplaceAll(m[1], "/", "$/^") + "$"
+	run := m[1]
 	out := failed(t, ctx, run, m[2])
 	if !strings.Contains(out, "[rapid] failed after 0 tests") {
 		t.Errorf("-run=%s %s: the first draw did not fail:\n%s", run, m[2], out)
