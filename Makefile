@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet lint fmt bench nightly catch-rates fp-campaign checker-soak clean
+.PHONY: all deps build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak clean
 
 all: vet test
 
@@ -13,9 +13,14 @@ all: vet test
 # its node_modules is missing or older than its package-lock.json; and java 17
 # and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
 # mvn package of the pinned pom, and of the older Redisson line it names,
-# skipped when up to date); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
+# skipped when up to date) and the RedisLockRegistry driver
+# (impl/drivers/spring-redis-lock/build.sh, likewise); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
 # driver with a requirements.txt, pinned with hashes, when it is missing or
-# older than its requirements.txt.
+# older than its requirements.txt; then the rslock driver (impl/drivers/rslock:
+# cargo build --release --locked into its target/, when the binary is missing or
+# older than its sources), installing cargo when it is missing (Debian's
+# cargo-web, Rust 1.96: rslock 0.10 and redis-rs 1.8 need Rust 1.88; else cargo);
+# a Rust too old to build it is a warning, and its subjects and tests skip.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -52,7 +57,21 @@ deps:
 	done; \
 	shim=faults/clockshim; \
 	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \
-	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }
+	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }; \
+	if ! command -v cargo >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
+	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	  echo "installing cargo ..." >&2; \
+	  $$sudo apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo-web >/dev/null 2>&1 || \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo >/dev/null; \
+	fi; \
+	rs=impl/drivers/rslock; \
+	if [ ! -x "$$rs/target/release/rslock-driver" ] || [ -n "$$(find $$rs/src $$rs/Cargo.toml $$rs/Cargo.lock -newer $$rs/target/release/rslock-driver)" ]; then \
+	  echo "building the rslock driver ..." >&2; \
+	  (cd "$$rs" && cargo build --release --locked -q) || \
+	    echo "warning: the rslock driver did not build (cargo build --release --locked in $$rs; rslock 0.10 needs Rust 1.88 or later): the rslock subjects and tests are skipped" >&2; \
+	fi
+	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
@@ -88,6 +107,14 @@ fmt:
 nightly: deps build
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=$${FUZZTIME:-10m} ./model/
 	./bin/lockcheck nightly --seeds $${SEEDS:-3}
+
+## scoreboard: every library people run (external drivers and Go peers at their defaults) × every scenario × SEEDS
+## fresh seeds (default 5, from SEED_BASE, default the date as YYYYMMDD00), each finding rerun RERUNS times
+## (default 1); the page in results/scoreboard/ (README.md, scoreboard.html, report.html, kept histories).
+## In parts: bin/lockcheck scoreboard --seed-base B --subjects A,B --out DIR (or --shard I/N), then
+## bin/lockcheck scoreboard render DIR….
+scoreboard: deps build
+	./bin/lockcheck scoreboard --seeds $${SEEDS:-5} --reruns $${RERUNS:-1} $(if $(SEED_BASE),--seed-base $(SEED_BASE),)
 
 ## catch-rates: every mutant on `lockcheck run --workload hunt --duration 10s` over SEEDS seeds (default 20; the
 ## reference locks over half as many, as controls): catch rate and median time to the first violation, into

@@ -165,14 +165,14 @@ func (l *FairLock) acquire(ctx context.Context, wait, lease time.Duration) (bool
 		if !deadline.IsZero() {
 			left = max(time.Until(deadline), 0)
 		}
-		ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, left, nil, try)
-		if ok {
+		out, err := l.c.waitAcquire(ctx, l.channel, left, nil, try)
+		if out == waitAcquired {
 			if err := l.hold.granted(l.c, since, lease, r.count, l.view.renew); err != nil {
 				return false, err // Client closed: the hold is not renewed and expires
 			}
 			return true, nil
 		}
-		if !uncertain {
+		if out != waitUncertain {
 			if queued {
 				if cerr := l.leave(waitArg); cerr != nil {
 					return false, l.leaveFailed(ctx, err, cerr)

@@ -99,11 +99,10 @@ func (l *ReentrantLock) acquire(ctx context.Context, wait, lease time.Duration) 
 		g, err = l.tryOnce(ctx, lease)
 		return g.ok, g.ttl, err
 	}
-	ok, uncertain, err := l.c.waitAcquire(ctx, l.channel, wait, &l.crowd, try)
-	if uncertain {
+	switch out, err := l.c.waitAcquire(ctx, l.channel, wait, &l.crowd, try); out {
+	case waitUncertain:
 		return l.resolve(ctx, err, before, since, lease)
-	}
-	if err != nil || !ok {
+	case waitTimedOut, waitStopped:
 		return false, err
 	}
 	if err := l.granted(since, lease, g); err != nil {

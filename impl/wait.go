@@ -18,6 +18,25 @@ type attemptFunc func(ctx context.Context) (acquired bool, ttl time.Duration, er
 // about to run out) cannot turn the loop into a busy poll.
 const minWait = time.Millisecond
 
+// waitOutcome is how waitAcquire ended.
+type waitOutcome int
+
+const (
+	// waitTimedOut: wait ran out while another held the lock (no error).
+	waitTimedOut waitOutcome = iota
+	// waitAcquired: the last attempt was granted (no error).
+	waitAcquired
+	// waitStopped: ctx ended (the error wraps ErrNotObtained and
+	// ctx.Err()), the Client closed (ErrClosed) or subscribing failed, with
+	// no attempt in flight: nothing to undo.
+	waitStopped
+	// waitUncertain: the last attempt failed with an unknown outcome (the
+	// error is its error; ctx may have ended during it). The lock kind must
+	// resolve or undo it on a fresh context (Client.cleanupContext), or, for
+	// the fair lock, remove its queue entry.
+	waitUncertain
+)
+
 // waitAcquire is Redisson's waiting algorithm, shared by the lock kinds.
 //
 // How a lock kind uses it: it passes the channel its holders publish on when
@@ -35,116 +54,167 @@ const minWait = time.Millisecond
 // one (herd.go), and a call on a lock found crowded polls before it listens
 // (crowd.go).
 //
-// It returns acquired, or:
-//   - (false, false, nil): wait ran out while the lock was held by another;
-//   - (false, false, err): ctx ended (err wraps ErrNotObtained and
-//     ctx.Err()) or the Client closed (ErrClosed), with no attempt in flight;
-//   - (false, true, err): the last attempt failed with an unknown outcome
-//     (err is its error; ctx may have ended during it). The lock kind must
-//     resolve or undo it on a fresh context (Client.cleanupContext), or, for
-//     the fair lock, remove its queue entry.
-func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, cr *crowd, try attemptFunc) (acquired, uncertain bool, err error) {
-	start := time.Now()
-	var deadline time.Time
-	if wait >= 0 {
-		deadline = start.Add(wait)
-	}
-	listenAt, period := cr.plan()
-	var sub *subscription
+// The error is nil exactly when the outcome is waitAcquired or waitTimedOut;
+// see waitOutcome for the others.
+func (c *Client) waitAcquire(ctx context.Context, channel string, wait time.Duration, cr *crowd, try attemptFunc) (out waitOutcome, err error) {
+	w := c.newWaiter(channel, wait, cr)
+	defer w.close()
 	defer func() {
-		if sub != nil {
-			sub.close()
-		}
-	}()
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	woken := false // the next attempt answers a wake-up
-	lost := 0      // attempts after wake-ups that failed
-	defer func() {
-		if err == nil && !uncertain {
-			cr.done(time.Since(start), lost)
+		if err == nil {
+			cr.done(time.Since(w.start), w.lost)
 		}
 	}()
 	for {
 		if ctx.Err() != nil {
-			return false, false, errors.Join(ErrNotObtained, ctx.Err())
+			return waitStopped, errors.Join(ErrNotObtained, ctx.Err())
 		}
-		if sub != nil {
-			select {
-			case <-sub.wakeC():
-			default:
-			}
-		}
+		w.drain()
 		ok, ttl, err := try(ctx)
 		if err != nil {
-			return false, true, err
+			return waitUncertain, err
 		}
 		if ok {
-			return true, false, nil
+			return waitAcquired, nil
 		}
-		if woken {
-			lost++
+		if w.woken {
+			w.lost++
 		}
-		sleep := ttl
-		if ttl < 0 {
-			sleep = c.opts.watchdogTimeout
+		sleep, ok := w.sleepFor(ttl)
+		if !ok {
+			return waitTimedOut, nil
 		}
-		if !deadline.IsZero() {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return false, false, nil
-			}
-			sleep = min(sleep, left)
+		if err := w.sleep(ctx, sleep); err != nil {
+			return waitStopped, err
 		}
-		sleep = max(sleep, minWait)
-		if age := time.Since(start); age < listenAt {
-			if err := c.poll(ctx, &timer, min(sleep, c.herd.period(period), listenAt-age)); err != nil {
-				return false, false, err
-			}
-			continue
+	}
+}
+
+// waiter is the state of one waitAcquire call between its attempts.
+type waiter struct {
+	c        *Client
+	channel  string
+	cr       *crowd
+	start    time.Time
+	deadline time.Time     // zero: wait until ctx ends
+	listenAt time.Duration // the crowd's plan: poll until this age
+	period   time.Duration // mean poll period
+	sub      *subscription // made on the first listen
+	timer    *time.Timer   // made on first use
+	woken    bool          // the next attempt answers a wake-up
+	lost     int           // attempts after wake-ups that failed
+}
+
+func (c *Client) newWaiter(channel string, wait time.Duration, cr *crowd) *waiter {
+	w := &waiter{c: c, channel: channel, cr: cr, start: time.Now()}
+	if wait >= 0 {
+		w.deadline = w.start.Add(wait)
+	}
+	w.listenAt, w.period = cr.plan()
+	return w
+}
+
+// close leaves no subscription or timer behind.
+func (w *waiter) close() {
+	if w.sub != nil {
+		w.sub.close()
+	}
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// drain drops a wake-up that arrived before the attempt about to run: that
+// attempt answers it.
+func (w *waiter) drain() {
+	if w.sub == nil {
+		return
+	}
+	select {
+	case <-w.sub.wakeC():
+	default:
+	}
+}
+
+// sleepFor returns how long to sleep after a failed attempt that saw ttl
+// (< 0: unknown, the watchdog timeout), within what is left of wait and at
+// least minWait; false when wait has run out.
+func (w *waiter) sleepFor(ttl time.Duration) (time.Duration, bool) {
+	sleep := ttl
+	if ttl < 0 {
+		sleep = w.c.opts.watchdogTimeout
+	}
+	if !w.deadline.IsZero() {
+		left := time.Until(w.deadline)
+		if left <= 0 {
+			return 0, false
 		}
-		if sub == nil {
-			if sub, err = c.hub.subscribe(channel); err != nil {
-				return false, false, err
-			}
+		sleep = min(sleep, left)
+	}
+	return max(sleep, minWait), true
+}
+
+// sleep waits before the next attempt: polls while the call is younger
+// than the crowd's listenAt, else listens for a wake-up at most sleep and,
+// after a wake-up on a crowded channel, backs off. It returns ctx's end
+// (wrapping ErrNotObtained), ErrClosed or a failure to subscribe.
+func (w *waiter) sleep(ctx context.Context, sleep time.Duration) error {
+	if age := time.Since(w.start); age < w.listenAt {
+		return w.c.poll(ctx, &w.timer, min(sleep, w.c.herd.period(w.period), w.listenAt-age))
+	}
+	if err := w.listen(ctx, sleep); err != nil {
+		return err
+	}
+	if !w.woken || w.cr == nil {
+		return nil
+	}
+	return w.backoff(ctx)
+}
+
+// listen subscribes on first use and waits for a wake-up or sleep.
+func (w *waiter) listen(ctx context.Context, sleep time.Duration) error {
+	if w.sub == nil {
+		sub, err := w.c.hub.subscribe(w.channel)
+		if err != nil {
+			return err
 		}
-		if timer == nil {
-			timer = time.NewTimer(sleep)
-		} else {
-			timer.Reset(sleep)
-		}
-		woken = false
-		select {
-		case <-sub.wakeC():
-			woken = true
-		case <-timer.C:
-		case <-ctx.Done():
-			return false, false, errors.Join(ErrNotObtained, ctx.Err())
-		case <-c.closing:
-			return false, false, ErrClosed
-		}
-		if !woken || cr == nil {
-			continue
-		}
-		d := c.herd.delay(lost, time.Since(start))
-		if !deadline.IsZero() {
-			d = min(d, time.Until(deadline))
-		}
-		if d <= 0 {
-			continue
-		}
-		timer.Reset(d)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			return false, false, errors.Join(ErrNotObtained, ctx.Err())
-		case <-c.closing:
-			return false, false, ErrClosed
-		}
+		w.sub = sub
+	}
+	if w.timer == nil {
+		w.timer = time.NewTimer(sleep)
+	} else {
+		w.timer.Reset(sleep)
+	}
+	w.woken = false
+	select {
+	case <-w.sub.wakeC():
+		w.woken = true
+	case <-w.timer.C:
+	case <-ctx.Done():
+		return errors.Join(ErrNotObtained, ctx.Err())
+	case <-w.c.closing:
+		return ErrClosed
+	}
+	return nil
+}
+
+// backoff waits the herd's random delay after a wake-up (within wait), so
+// that the waiters a wake-up reached do not all try at once.
+func (w *waiter) backoff(ctx context.Context) error {
+	d := w.c.herd.delay(w.lost, time.Since(w.start))
+	if !w.deadline.IsZero() {
+		d = min(d, time.Until(w.deadline))
+	}
+	if d <= 0 {
+		return nil
+	}
+	w.timer.Reset(d)
+	select {
+	case <-w.timer.C:
+		return nil
+	case <-ctx.Done():
+		return errors.Join(ErrNotObtained, ctx.Err())
+	case <-w.c.closing:
+		return ErrClosed
 	}
 }
 

@@ -79,3 +79,15 @@ func (r Report) Class() Class {
 	}
 	return c
 }
+
+// InvalidCheckers names the checkers whose verdict is Invalid, in the
+// report's order (nil when none is).
+func (r Report) InvalidCheckers() []string {
+	var names []string
+	for _, res := range r.Results {
+		if res.Verdict == Invalid {
+			names = append(names, res.Checker)
+		}
+	}
+	return names
+}

@@ -146,3 +146,16 @@ func TestLateUnlockAnsweredOkIsAContractProblem(t *testing.T) {
 		t.Fatalf("a third holder: want invalid (safety), got %s (%s):\n%s", r.Verdict, r.Class, r)
 	}
 }
+
+func TestInvalidCheckers(t *testing.T) {
+	rep := Report{Results: []Result{
+		{Checker: CheckLinearizable, Verdict: Invalid}, {Checker: CheckMutualExclusion, Verdict: Valid},
+		{Checker: CheckLiveness, Verdict: Unknown}, {Checker: CheckFairness, Verdict: Invalid},
+	}}
+	if got := rep.InvalidCheckers(); len(got) != 2 || got[0] != CheckLinearizable || got[1] != CheckFairness {
+		t.Errorf("InvalidCheckers = %v", got)
+	}
+	if got := (Report{}).InvalidCheckers(); got != nil {
+		t.Errorf("no results: %v", got)
+	}
+}

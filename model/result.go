@@ -36,6 +36,21 @@ const (
 	CheckComplete = "complete"
 )
 
+// checkerAbbrevs are the checkers' short names for tables.
+var checkerAbbrevs = map[string]string{
+	CheckLinearizable: "lin", CheckMutualExclusion: "mutex", CheckFencing: "fence",
+	CheckFairness: "fair", CheckLiveness: "live", CheckContract: "timing",
+}
+
+// Abbrev is a checker's short name for tables ("lin" for linearizable);
+// a checker without one keeps its name.
+func Abbrev(checker string) string {
+	if a, ok := checkerAbbrevs[checker]; ok {
+		return a
+	}
+	return checker
+}
+
 // Example is one concrete violation (or notable event) with the ops involved.
 type Example struct {
 	// Lock is the lock (or resource) concerned.

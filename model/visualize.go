@@ -42,49 +42,79 @@ func WriteHTMLContext(ctx context.Context, w io.Writer, h *History, opts Options
 	}
 	ctx, cancel := withTimeout(ctx, opts)
 	defer cancel()
-	maxOps := sel.MaxOps
-	if maxOps <= 0 {
-		maxOps = 5000
-	}
-	var picked [][]porcupine.Operation
-	n := 0
-	lo, hi := int64(-1), int64(0)
-	pick := func(seg segment) bool {
-		if len(seg.ops) == 0 { // empty, or too big to draw
-			return true
-		}
-		first, last := seg.ops[0].Call, int64(0)
-		for _, op := range seg.ops {
-			first, last = min(first, op.Call), max(last, op.Return)
-		}
-		if sel.To != 0 && (last < sel.From || first > sel.To) {
-			return true
-		}
-		if sel.OnlyIllegal && checkOps(ctx, seg.ops) != porcupine.Illegal {
-			return true
-		}
-		if n > 0 && n+len(seg.ops) > maxOps {
-			return false
-		}
-		n += len(seg.ops)
-		picked = append(picked, seg.ops)
-		if lo < 0 || first < lo {
-			lo = first
-		}
-		hi = max(hi, last)
-		return true
-	}
+	pk := newHTMLPage(ctx, sel)
 	// One lock's segments at a time, stopping once the page is full.
 	ix := indexLocks(h)
 	for _, l := range ix.locks {
 		if len(sel.Locks) > 0 && !slices.Contains(sel.Locks, l) {
 			continue
 		}
-		if !ix.segmentsOf(h, l, opts, pick) || ctx.Err() != nil {
+		if !ix.segmentsOf(h, l, opts, pk.add) || ctx.Err() != nil {
 			break
 		}
 	}
-	// Dense, zero-based client ids for porcupine's rows.
+	flat := denseClients(pk.picked)
+	m, release := stoppable(ctx)
+	defer release()
+	m.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return pk.picked }
+	_, info := porcupine.CheckOperationsVerbose(m, flat, 0)
+	if stopReason(ctx, opts) == "interrupted" { // out of time: draw what was found
+		return context.Cause(ctx)
+	}
+	info.AddAnnotations(faultAnnotations(h, pk.lo, pk.hi))
+	m.Step = mutexModel.Step // the drawing replays the linearizations found
+	return porcupine.Visualize(m, info, w)
+}
+
+// htmlPage gathers the segments a history page draws: those sel selects, up
+// to sel.MaxOps operations (default 5000), and the time span they cover.
+type htmlPage struct {
+	ctx    context.Context
+	sel    HTMLOptions
+	maxOps int
+	picked [][]porcupine.Operation
+	n      int   // operations picked
+	lo, hi int64 // span of the picked segments (lo < 0: none)
+}
+
+func newHTMLPage(ctx context.Context, sel HTMLOptions) *htmlPage {
+	maxOps := sel.MaxOps
+	if maxOps <= 0 {
+		maxOps = 5000
+	}
+	return &htmlPage{ctx: ctx, sel: sel, maxOps: maxOps, lo: -1}
+}
+
+// add picks seg if sel selects it and it fits; false once the page is full.
+func (p *htmlPage) add(seg segment) bool {
+	if len(seg.ops) == 0 { // empty, or too big to draw
+		return true
+	}
+	first, last := seg.ops[0].Call, int64(0)
+	for _, op := range seg.ops {
+		first, last = min(first, op.Call), max(last, op.Return)
+	}
+	if p.sel.To != 0 && (last < p.sel.From || first > p.sel.To) {
+		return true
+	}
+	if p.sel.OnlyIllegal && checkOps(p.ctx, seg.ops) != porcupine.Illegal {
+		return true
+	}
+	if p.n > 0 && p.n+len(seg.ops) > p.maxOps {
+		return false
+	}
+	p.n += len(seg.ops)
+	p.picked = append(p.picked, seg.ops)
+	if p.lo < 0 || first < p.lo {
+		p.lo = first
+	}
+	p.hi = max(p.hi, last)
+	return true
+}
+
+// denseClients renumbers the picked operations' client ids 0, 1, ... in
+// order (porcupine's rows) and returns them in one slice.
+func denseClients(picked [][]porcupine.Operation) []porcupine.Operation {
 	var procs []int
 	seen := map[int]bool{}
 	for _, ops := range picked {
@@ -107,16 +137,7 @@ func WriteHTMLContext(ctx context.Context, w io.Writer, h *History, opts Options
 		}
 		flat = append(flat, ops...)
 	}
-	m, release := stoppable(ctx)
-	defer release()
-	m.Partition = func([]porcupine.Operation) [][]porcupine.Operation { return picked }
-	_, info := porcupine.CheckOperationsVerbose(m, flat, 0)
-	if stopReason(ctx, opts) == "interrupted" { // out of time: draw what was found
-		return context.Cause(ctx)
-	}
-	info.AddAnnotations(faultAnnotations(h, lo, hi))
-	m.Step = mutexModel.Step // the drawing replays the linearizations found
-	return porcupine.Visualize(m, info, w)
+	return flat
 }
 
 // faultAnnotations turns the fault windows overlapping [lo, hi] into

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
@@ -29,8 +30,90 @@ type MatrixFile struct {
 	Wall time.Duration `json:"wall_ns"`
 	// Interrupted is true when the run stopped early (Ctrl-C, SIGTERM):
 	// its cells are a prefix of the shard.
-	Interrupted bool         `json:"interrupted,omitempty"`
-	Cells       []MatrixCell `json:"cells"`
+	Interrupted bool `json:"interrupted,omitempty"`
+	// InProgress is true in the copies written while the run goes on
+	// (after each cell), false in the last one.
+	InProgress bool `json:"in_progress,omitempty"`
+	// Kind is "scoreboard" for a scoreboard run, "" for a nightly one.
+	Kind string `json:"kind,omitempty"`
+	// SeedBase is what the seeds were counted from (seed = SeedBase + i,
+	// i = 1..N).
+	SeedBase int64 `json:"seed_base,omitempty"`
+	// Duration and CheckTimeout are the run flags every cell ran with (0:
+	// the scenario's duration, the default check timeout): a cell's
+	// Command repeats them.
+	Duration     time.Duration `json:"duration_ns,omitempty"`
+	CheckTimeout time.Duration `json:"check_timeout_ns,omitempty"`
+	// Subjects describes the subjects the run covered: library, version
+	// and what each claims.
+	Subjects []SubjectInfo `json:"subjects,omitempty"`
+	// Scenarios describes the scenarios the run covered.
+	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
+	Cells     []MatrixCell   `json:"cells"`
+}
+
+// ScenarioInfo is what a matrix records of one scenario.
+type ScenarioInfo struct {
+	Name       string `json:"name"`
+	Safe       bool   `json:"safe"`
+	Doc        string `json:"doc,omitempty"`
+	FaultClass string `json:"fault_class,omitempty"`
+}
+
+// SubjectInfo is what a matrix records of one subject: the library it
+// runs, its version and its claims.
+type SubjectInfo struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Doc  string `json:"doc,omitempty"`
+	// Library names what the subject runs (a driver's banner name, a Go
+	// module's path); Version its version ("" when unknown, with
+	// VersionError saying why).
+	Library      string `json:"library,omitempty"`
+	Version      string `json:"version,omitempty"`
+	VersionError string `json:"version_error,omitempty"`
+	// Claims are what the lock says it has: ClaimReentrant, ClaimFair,
+	// ClaimFenced, ClaimWatchdog.
+	Claims []string `json:"claims,omitempty"`
+}
+
+// Claims a subject can make (SubjectInfo.Claims).
+const (
+	ClaimReentrant = "reentrant"
+	ClaimFair      = "fair"
+	ClaimFenced    = "fenced"
+	ClaimWatchdog  = "watchdog"
+)
+
+// Has reports whether the subject claims c.
+func (s SubjectInfo) Has(c string) bool { return slices.Contains(s.Claims, c) }
+
+// CheckerVerdict is one checker's verdict in a cell.
+type CheckerVerdict struct {
+	Checker string        `json:"checker"`
+	Verdict model.Verdict `json:"verdict"`
+	Class   model.Class   `json:"class,omitempty"`
+	// Count is the number of violations found.
+	Count int `json:"count,omitempty"`
+	// Unexplained is true when an example of an Invalid verdict is one no
+	// lease expiry and no lossy fault explains (the checker's cause says
+	// "implementation bug"). Shown, not scored (see MatrixCell.Findings).
+	Unexplained bool `json:"unexplained,omitempty"`
+	// Example is the first violation, rendered: its ops, the fault
+	// windows that overlap them and the cause ("" when valid).
+	Example string `json:"example,omitempty"`
+}
+
+// Rerun is one more run of a cell from its Command, to check a finding.
+type Rerun struct {
+	Verdict model.Verdict `json:"verdict,omitempty"`
+	Invalid []string      `json:"invalid,omitempty"`
+	// Checkers are the rerun's verdicts, as in MatrixCell.
+	Checkers []CheckerVerdict `json:"checkers,omitempty"`
+	Error    string           `json:"error,omitempty"`
+	// Dir is the rerun's directory, relative as MatrixCell.Dir.
+	Dir  string        `json:"dir,omitempty"`
+	Wall time.Duration `json:"wall_ns"`
 }
 
 // MatrixCell is one scenario × subject × seed.
@@ -68,14 +151,39 @@ type MatrixCell struct {
 	// FirstDetection is when, from the run's start, the first violation
 	// was complete (see FirstViolation); 0 when none was found.
 	FirstDetection time.Duration `json:"first_detection_ns,omitempty"`
+	// FaultClass groups the scenario with others that break the same way
+	// (FaultNone, FaultNetwork, ...).
+	FaultClass string `json:"fault_class,omitempty"`
+	// Checkers are every checker's verdict.
+	Checkers []CheckerVerdict `json:"checkers,omitempty"`
+	// Owners are the checkers the expectation requires to say Invalid
+	// (an unsafe scenario's detection needs every one of them).
+	Owners []string `json:"owners,omitempty"`
+	// Tolerated are the checkers whose Invalid verdict the expectation
+	// accepts: the property an unsafe scenario breaks in any lease lock.
+	Tolerated []string `json:"tolerated,omitempty"`
+	// Command is the `lockcheck run` line that reruns the cell.
+	Command string `json:"command,omitempty"`
+	// Reruns are the runs of Command made to check a finding.
+	Reruns []Rerun `json:"reruns,omitempty"`
 }
 
 // Key names the cell: scenario/subject/seed.
 func (c MatrixCell) Key() string { return fmt.Sprintf("%s/%s/%d", c.Scenario, c.Subject, c.Seed) }
 
-// Detected reports whether the cell ran and some checker said invalid.
+// Detected reports whether the cell ran, its verdict is invalid and every
+// checker its expectation requires to fire (Owners) did: a cell made
+// invalid only by a bystander did not detect what the scenario breaks.
 func (c MatrixCell) Detected() bool {
-	return c.Error == "" && c.Skip == "" && c.Verdict == model.Invalid
+	if c.Error != "" || c.Skip != "" || c.Verdict != model.Invalid {
+		return false
+	}
+	for _, o := range c.Owners {
+		if !slices.Contains(c.Invalid, o) {
+			return false
+		}
+	}
+	return true
 }
 
 // FirstViolation returns the earliest time into the run at which a violation

@@ -86,7 +86,27 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 
 	fs := newFaultShading(faultWindows(h))
 	p.Add(fs)
+	anyPoint, err := addLatencyPoints(p, &leg, acquireLatencies(h))
+	if err != nil {
+		return err
+	}
+	if err := addLatencyQuantiles(p, &leg, h, o.interval(h)); err != nil {
+		return err
+	}
+	fs.addLegend(&leg)
+	if !anyPoint || p.Y.Min <= 0 || math.IsInf(p.Y.Min, 0) {
+		p.Y.Min, p.Y.Max = minLatency, 1
+	}
+	// Leave headroom for the fault labels.
+	p.Y.Max *= 4
+	fromZero(p, h)
+	return writePNG(w, p, leg)
+}
 
+// acquireLatencies returns each acquire's (request time, latency) in
+// seconds, by outcome: ok, fail, info. Latencies are floored at minLatency
+// for the log axis; ops with no return are left out.
+func acquireLatencies(h *model.History) [3]plotter.XYs {
 	var pts [3]plotter.XYs // ok, fail, info
 	for i := range h.Ops {
 		op := &h.Ops[i]
@@ -108,6 +128,12 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 			pts[2] = append(pts[2], xy)
 		}
 	}
+	return pts
+}
+
+// addLatencyPoints draws acquireLatencies' points, one glyph per outcome,
+// thinned to maxScatter each, and reports whether there was any.
+func addLatencyPoints(p *plot.Plot, leg *plot.Legend, pts [3]plotter.XYs) (bool, error) {
 	styles := []struct {
 		name  string
 		glyph draw.GlyphStyle
@@ -124,7 +150,7 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		anyPoint = true
 		sc, err := plotter.NewScatter(thin(xys, maxScatter))
 		if err != nil {
-			return err
+			return false, err
 		}
 		sc.GlyphStyle = styles[i].glyph
 		p.Add(sc)
@@ -134,8 +160,12 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		}
 		leg.Add(name, sc)
 	}
+	return anyPoint, nil
+}
 
-	iv := o.interval(h)
+// addLatencyQuantiles draws the p50 and p99 of granted acquires per
+// interval iv as lines, broken where an interval has none.
+func addLatencyQuantiles(p *plot.Plot, leg *plot.Legend, h *model.History, iv time.Duration) error {
 	bs := series(h, iv)
 	for _, q := range []struct {
 		name  string
@@ -163,17 +193,16 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 			leg.Add(q.name, lines[0])
 		}
 	}
-	fs.addLegend(&leg)
-	if !anyPoint || p.Y.Min <= 0 || math.IsInf(p.Y.Min, 0) {
-		p.Y.Min, p.Y.Max = minLatency, 1
-	}
-	// Leave headroom for the fault labels.
-	p.Y.Max *= 4
+	return nil
+}
+
+// fromZero starts the time axis at 0 at the latest, and gives an empty
+// history a one-second axis.
+func fromZero(p *plot.Plot, h *model.History) {
 	p.X.Min = math.Min(p.X.Min, 0)
 	if len(h.Ops) == 0 && len(h.Faults) == 0 {
 		p.X.Max = 1
 	}
-	return writePNG(w, p, leg)
 }
 
 // WriteThroughputPNG draws grants per second over time as a PNG, per
@@ -194,8 +223,30 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 
 	fs := newFaultShading(faultWindows(h))
 	p.Add(fs)
-
 	bs := series(h, iv)
+	top, err := addRates(p, &leg, bs, iv)
+	if err != nil {
+		return err
+	}
+	infoTop, err := addInfoRates(p, &leg, bs, iv)
+	if err != nil {
+		return err
+	}
+	fs.addLegend(&leg)
+	if _, last, ok := span(h); ok {
+		p.X.Max = math.Max(p.X.Max, seconds(last))
+	}
+	p.Y.Min = 0
+	// Leave headroom for the fault labels.
+	p.Y.Max = math.Max(max(top, infoTop)*1.25, 1)
+	fromZero(p, h)
+	return writePNG(w, p, leg)
+}
+
+// addRates draws grants and failed acquires per second per interval iv
+// (leaving out intervals with too little of the run in them, and an
+// all-zero series of failures) and returns the highest rate drawn.
+func addRates(p *plot.Plot, leg *plot.Legend, bs []bucket, iv time.Duration) (float64, error) {
 	var top float64
 	for _, s := range []struct {
 		name  string
@@ -223,14 +274,20 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		}
 		l, sc, err := plotter.NewLinePoints(xys)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		l.LineStyle.Color, l.LineStyle.Width, l.LineStyle.Dashes = s.col, vg.Points(1.5), s.dash
 		sc.GlyphStyle = draw.GlyphStyle{Color: s.col, Radius: 1.6, Shape: draw.CircleGlyph{}}
 		p.Add(l, sc)
 		leg.Add(s.name, l, sc)
 	}
-	// Info ops are rare: marked only in the intervals that have them.
+	return top, nil
+}
+
+// addInfoRates marks info ops per second in the intervals that have any
+// (they are rare) and returns the highest rate marked.
+func addInfoRates(p *plot.Plot, leg *plot.Legend, bs []bucket, iv time.Duration) (float64, error) {
+	var top float64
 	var infos plotter.XYs
 	for _, b := range bs {
 		if b.infos > 0 {
@@ -239,27 +296,17 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 			top = math.Max(top, y)
 		}
 	}
-	if len(infos) > 0 {
-		sc, err := plotter.NewScatter(infos)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colInfo, Radius: 3.5, Shape: draw.TriangleGlyph{}}
-		p.Add(sc)
-		leg.Add("info ops/s (outcome unknown)", sc)
+	if len(infos) == 0 {
+		return 0, nil
 	}
-	fs.addLegend(&leg)
-	if _, last, ok := span(h); ok {
-		p.X.Max = math.Max(p.X.Max, seconds(last))
+	sc, err := plotter.NewScatter(infos)
+	if err != nil {
+		return 0, err
 	}
-	p.Y.Min = 0
-	// Leave headroom for the fault labels.
-	p.Y.Max = math.Max(top*1.25, 1)
-	p.X.Min = math.Min(p.X.Min, 0)
-	if len(h.Ops) == 0 && len(h.Faults) == 0 {
-		p.X.Max = 1
-	}
-	return writePNG(w, p, leg)
+	sc.GlyphStyle = draw.GlyphStyle{Color: colInfo, Radius: 3.5, Shape: draw.TriangleGlyph{}}
+	p.Add(sc)
+	leg.Add("info ops/s (outcome unknown)", sc)
+	return top, nil
 }
 
 // style sets the fonts, padding and time ticks both plots share.

@@ -25,7 +25,12 @@ const (
 type Report struct {
 	Version   int       `json:"version"`
 	Generated time.Time `json:"generated"`
-	Sources   []Source  `json:"sources"`
+	// Title heads the Markdown ("": "lockcheck nightly report").
+	Title   string   `json:"title,omitempty"`
+	Sources []Source `json:"sources"`
+	// Scenarios describes the scenarios of the rows (those the sources
+	// recorded), in the order first met.
+	Scenarios []ScenarioInfo `json:"scenarios,omitempty"`
 	// MissingShards lists the shards ("I/N") of a sharded run that no
 	// source holds: their cells were not run, or their output is lost.
 	MissingShards []string `json:"missing_shards,omitempty"`
@@ -180,6 +185,11 @@ func sortRows(rows []ReportRow) {
 		}
 		return rows[i].Subject < rows[j].Subject
 	})
+	sortCells(rows)
+}
+
+// sortCells orders each row's cells by seed.
+func sortCells(rows []ReportRow) {
 	for _, r := range rows {
 		sort.Slice(r.Cells, func(i, j int) bool { return r.Cells[i].Seed < r.Cells[j].Seed })
 	}
@@ -238,18 +248,38 @@ func WriteReport(dir string, r Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	return writeFiles(dir, r, []namedWriter[Report]{{ReportJSON, WriteReportJSON}, {ReportMarkdown, WriteReportMarkdown}, {ReportHTML, WriteReportHTML}})
+}
+
+// namedWriter writes one file of a set from a value of type T.
+type namedWriter[T any] struct {
+	name  string
+	write func(io.Writer, T) error
+}
+
+// writeFiles writes each file of fs into dir from v and returns the paths
+// written, stopping at the first error.
+func writeFiles[T any](dir string, v T, fs []namedWriter[T]) ([]string, error) {
 	var paths []string
-	for _, f := range []struct {
-		name  string
-		write func(io.Writer, Report) error
-	}{{ReportJSON, WriteReportJSON}, {ReportMarkdown, WriteReportMarkdown}, {ReportHTML, WriteReportHTML}} {
+	for _, f := range fs {
 		p := filepath.Join(dir, f.name)
-		if err := WriteFileWith(p, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+		if err := WriteFileWith(p, func(w io.Writer) error { return f.write(w, v) }); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// WriteFileAtomic is WriteFileWith through a temporary file renamed over
+// path: a reader (or a crash) never sees a half-written file.
+func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	if err := WriteFileWith(tmp, write); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // WriteFileWith creates path and writes it with write, reporting the first

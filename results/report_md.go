@@ -7,9 +7,12 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
-// cellText renders one cell: "<seed>: <verdict> (<invalid checkers>)", "!"
+// cellText renders one cell: "<seed>: <verdict> (<invalid checkers,
+// abbreviated>; <class>)", "!"
 // when not as expected; skipped and errored cells say so.
 func cellText(c MatrixCell) string {
 	var s string
@@ -21,7 +24,11 @@ func cellText(c MatrixCell) string {
 	default:
 		s = string(c.Verdict)
 		if len(c.Invalid) > 0 {
-			s += " (" + strings.Join(c.Invalid, ",")
+			abbr := make([]string, len(c.Invalid))
+			for i, name := range c.Invalid {
+				abbr[i] = model.Abbrev(name)
+			}
+			s += " (" + strings.Join(abbr, ",")
 			if c.Class != "" {
 				s += "; " + string(c.Class)
 			}
@@ -74,7 +81,7 @@ func kind(safe bool) string {
 // cell linked to its run's summary.md, and every unexpected cell.
 func WriteReportMarkdown(w io.Writer, r Report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# lockcheck nightly report\n\n%s\n\n", headline(r))
+	fmt.Fprintf(bw, "# %s\n\n%s\n\n%s\n\n", orStr(r.Title, "lockcheck nightly report"), headline(r), matrixLegend)
 	if len(r.MissingShards) > 0 {
 		fmt.Fprintf(bw, "**Incomplete: no output from shard(s) %s.**\n\n", strings.Join(r.MissingShards, ", "))
 	}
@@ -93,11 +100,28 @@ func WriteReportMarkdown(w io.Writer, r Report) error {
 			strings.Join(cells, "<br>"), rateText(row), FormatDuration(row.FirstDetection), FormatDuration(row.Wall), statusText(row))
 	}
 	writeUnexpected(bw, r)
+	writeScenarios(bw, r.Scenarios)
 	fmt.Fprintf(bw, "\n## Sources\n\n")
 	for _, s := range r.Sources {
 		fmt.Fprintf(bw, "- `%s`: %s, %d cells, started %s, %s%s\n", s.Path, orWhole(s.Shard), s.Cells, s.Started.UTC().Format(time.RFC3339), FormatDuration(s.Wall), ifStr(s.Interrupted, " (interrupted)"))
 	}
 	return bw.Flush()
+}
+
+// matrixLegend explains a matrix's cells.
+const matrixLegend = "Cells: `<seed>: <verdict> (<checkers that said invalid>; <class>)`; `!` marks a verdict that is not the expected one.\n" +
+	"Checkers: lin = linearizable, mutex = mutual exclusion on the protected register, fence = fencing tokens, fair = FIFO, live = liveness, timing = TryLock within its wait.\n" +
+	"Classes: safety = two holders or a lost update; refusal = refused while free (a contract or progress problem); contract = a call overstayed its wait; fairness; liveness."
+
+// writeScenarios lists the scenarios with their kind and description.
+func writeScenarios(w io.Writer, scs []ScenarioInfo) {
+	if len(scs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Scenarios\n\n")
+	for _, sc := range scs {
+		fmt.Fprintf(w, "- **%s** (%s): %s\n", sc.Name, kind(sc.Safe), sc.Doc)
+	}
 }
 
 // headline summarises the report in one sentence.

@@ -128,3 +128,35 @@ func TestReportHTMLSelfContained(t *testing.T) {
 		t.Errorf("report.html lacks the cell's link or its SVG")
 	}
 }
+
+// TestMergeLatestReplaces: a part run again replaces the older part's
+// cells (the newer by Started wins, in whatever order the files come),
+// and the row counts only the cells kept.
+func TestMergeLatestReplaces(t *testing.T) {
+	base := t.TempDir()
+	write := func(name string, started time.Time, cells ...MatrixCell) string {
+		d := filepath.Join(base, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(d, MatrixFileName)
+		if err := WriteFileWith(p, func(w io.Writer) error {
+			return WriteMatrixJSON(w, MatrixFile{Started: started, Cells: cells})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	newer := write("again", time.Unix(200, 0), safeCell(1, model.Valid))
+	older := write("first", time.Unix(100, 0), safeCell(1, model.Invalid), safeCell(2, model.Valid))
+	rep, replaced, err := MergeLatest([]string{newer, older}, base, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 1 || rep.Rows[0].Runs != 2 || rep.Rows[0].Detected != 0 || len(replaced) != 1 {
+		t.Fatalf("rows %+v, replaced %v", rep.Rows, replaced)
+	}
+	if _, err := MergeMatrices([]string{newer, older}, base, time.Now()); err == nil {
+		t.Error("MergeMatrices took a cell twice")
+	}
+}

@@ -1,14 +1,17 @@
 package workloads
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -36,7 +39,7 @@ func shipped(t *testing.T, name string) subject.Subject {
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
 	s := startRedis(t)
-	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock"} {
+	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
 			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
@@ -46,6 +49,83 @@ func TestShippedDriversAreValid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRedlockDriversAreValid: the drivers of the redlock topology pass the
+// default workload on three independent nodes.
+func TestRedlockDriversAreValid(t *testing.T) {
+	nodes := startNodes(t, 3)
+	reg, err := catalog.Subjects.OnNodes(nodes.Addrs(), nodes.Password())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"rslock-3", "pottery-redlock-3"} {
+		t.Run(name, func(t *testing.T) {
+			shipped(t, name)
+			res := run(t, nodes.Servers[0], RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 3 * time.Second}, Deps{Registry: reg})
+			t.Log(summary(res))
+			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
+				t.Fatalf("%s\n%s", summary(res), res.Report)
+			}
+		})
+	}
+}
+
+// TestRslockCycle: the rslock driver's cycle request locks and unlocks by
+// itself and logs each grant on lockcheck's clock, in order, inside the cycle.
+func TestRslockCycle(t *testing.T) {
+	subj := shipped(t, "rslock")
+	s := startRedis(t)
+	m, err := subj.Configure(subject.OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), redistest.Client(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	c, ok := m.NewLocker("cycle:rslock", "p1").(interface {
+		CanCycle() bool
+		Cycle(ctx context.Context, d, lease time.Duration, log bool) (driver.CycleResult, error)
+	})
+	if !ok || !c.CanCycle() {
+		t.Fatal("the rslock handle cannot cycle")
+	}
+	start := time.Now()
+	r, err := c.Cycle(t.Context(), 300*time.Millisecond, time.Second, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now()
+	if r.Count == 0 || int64(len(r.Grants)) < r.Count {
+		t.Fatalf("count %d, %d grants logged", r.Count, len(r.Grants))
+	}
+	prev := start
+	for i, g := range r.Grants {
+		if g.Requested.Before(prev) || g.Granted.Before(g.Requested) || g.Released.Before(g.Granted) || g.Released.After(end) {
+			t.Fatalf("grant %d %+v out of order (cycle %v .. %v)", i, g, start, end)
+		}
+		prev = g.Released
+	}
+	t.Logf("%d grants in 300ms", r.Count)
+}
+
+// startNodes starts n independent redis-servers (the redlock topology),
+// stopped in t.Cleanup.
+func startNodes(t *testing.T, n int) *faults.Nodes {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: needs redis-server (skipped with -short)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	nodes, err := faults.StartNodes(ctx, faults.NodesConfig{N: n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := nodes.Close(); err != nil {
+			t.Errorf("close nodes: %v", err)
+		}
+	})
+	return nodes
 }
 
 // TestShippedDriverStallIsDetected: node-redisson's watchdog stops with its
@@ -91,8 +171,8 @@ func TestMixedKeyLayouts(t *testing.T) {
 	}
 }
 
-// TestExampleDriver: the example driver README.md shows is the file in
-// impl/drivers/example, and it passes the default workload.
+// TestExampleDriver: the example driver docs/drivers.md shows is the file
+// in impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
 	dir, err := catalog.DriversDir()
 	if err != nil {
@@ -102,12 +182,12 @@ func TestExampleDriver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile(filepath.Join(dir, "..", "..", "README.md"))
+	page, err := os.ReadFile(filepath.Join(dir, "..", "..", "docs", "drivers.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), string(src)) {
-		t.Fatal("README.md does not show impl/drivers/example/driver.py as it is")
+	if !strings.Contains(string(page), string(src)) {
+		t.Fatal("docs/drivers.md does not show impl/drivers/example/driver.py as it is")
 	}
 	// The example needs what the redis-py driver needs: Debian's
 	// python3 with python3-redis.
@@ -128,9 +208,13 @@ func TestExampleDriver(t *testing.T) {
 func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
 	s := startRedis(t)
 	rdb := redistest.Client(t, s)
+	nodes := startNodes(t, 3) // for the drivers of the redlock topology
 	for _, d := range catalog.Drivers() {
 		t.Run(d.Name, func(t *testing.T) {
 			subj := shipped(t, d.Name)
+			if subj.OnNodes != nil {
+				subj = subj.OnNodes(nodes.Addrs(), nodes.Password())
+			}
 			m, err := subj.Configure(subject.OpenOptions{WatchdogLease: time.Second, Seed: 1})(t.Context(), rdb)
 			if err != nil {
 				t.Fatal(err)

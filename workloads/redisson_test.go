@@ -458,7 +458,7 @@ func TestRedissonStartup(t *testing.T) {
 // alive: the later caller is granted first and the TryLock fails. Real time
 // decides the order, so the shape gets three tries; Redisson breaks FIFO in
 // every one on this machine. The test fails the day Redisson keeps FIFO
-// here: then update the README's finding.
+// here: then update the finding in docs/findings.md.
 func TestRedissonFairBusyQueue(t *testing.T) {
 	d := redissonDriver(t, "redisson-fair")
 	s := startRedis(t)
@@ -471,7 +471,7 @@ func TestRedissonFairBusyQueue(t *testing.T) {
 		}
 		outcome = desc
 	}
-	t.Fatalf("Redisson kept FIFO in the busy-queue shape three times (%s): the finding in README.md no longer holds", outcome)
+	t.Fatalf("Redisson kept FIFO in the busy-queue shape three times (%s): the finding in docs/findings.md no longer holds", outcome)
 }
 
 // fairBusyQueue runs the shape once on lock name and reports whether the

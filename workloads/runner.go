@@ -156,6 +156,31 @@ var (
 // says so (model.Report.Stopped) and its verdict is Unknown unless a
 // violation was found before.
 func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
+	r, err := prepare(ctx, cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	defer r.closeClients()
+	if err := r.startHistory(deps.History, deps.Meta); err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Config: r.cfg, Plan: r.plan, Start: r.base,
+		Subject: SubjectInfo{
+			Name: r.subj.Name, Kind: r.subj.Kind, Reentrant: r.subj.Reentrant, Fair: r.subj.Fair,
+			WatchdogLease: r.watchdogLease, Parts: r.subj.PartNames(),
+		},
+	}
+	errs := r.drive(ctx, deps, res)
+	r.closeClients()
+	r.check(ctx, res)
+	return res, errors.Join(errs...)
+}
+
+// prepare validates cfg and deps, resolves the subject and the plan (its
+// leases rounded up to the subject's lease granularity) and opens the
+// clients and Makers: a runner ready to record.
+func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -177,6 +202,22 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
 	makerFuncs, lease := subj.MakerFuncs(subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
+	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)
+	nclients := cfg.Clients
+	if nclients == 0 {
+		nclients = plan.Processes
+	}
+	if err := r.open(ctx, deps.Dial, makerFuncs, nclients); err != nil {
+		r.closeClients()
+		return nil, err
+	}
+	return r, nil
+}
+
+// newRunner returns the state of a run of plan on subj, whose holds taken
+// with lease <= 0 last lease: one register per lock (and per side lock of
+// cancelled acquires) and the schedule of the plan's phases.
+func newRunner(cfg RunConfig, plan Plan, subj subject.Subject, lease time.Duration, reconnect func(int, time.Duration)) *runner {
 	r := &runner{
 		cfg: cfg, plan: plan, subj: subj, watchdogLease: lease,
 		regs:   map[string]*register{},
@@ -188,31 +229,29 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 			r.regs[cancelLock(l)] = &register{}
 		}
 	}
-	r.reconnect = deps.Reconnect
-	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, deps.Reconnect != nil)
-	nclients := cfg.Clients
-	if nclients == 0 {
-		nclients = plan.Processes
-	}
-	if err := r.open(ctx, deps.Dial, makerFuncs, nclients); err != nil {
-		r.closeClients()
-		return nil, err
-	}
-	defer r.closeClients()
+	r.reconnect = reconnect
+	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, reconnect != nil)
+	return r
+}
 
-	meta := r.meta(deps.Meta)
+// startHistory sets the run's time 0 and starts recording the history to
+// w (nil: in memory only), its header carrying the run's meta and extra.
+func (r *runner) startHistory(w io.Writer, extra map[string]string) error {
+	meta := r.meta(extra)
 	r.base = time.Now()
-	rec, err := model.NewRecorder(deps.History, model.Header{Meta: meta, Ends: true})
+	rec, err := model.NewRecorder(w, model.Header{Meta: meta, Ends: true})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrHistoryWrite, err)
+		return fmt.Errorf("%w: %w", ErrHistoryWrite, err)
 	}
 	r.rec = rec
 	r.tracker = newFaultTracker(r)
+	return nil
+}
 
-	res := &Result{
-		Config: cfg, Plan: plan, Start: r.base,
-		Subject: SubjectInfo{Name: subj.Name, Kind: subj.Kind, Reentrant: subj.Reentrant, Fair: subj.Fair, WatchdogLease: lease, Parts: subj.PartNames()},
-	}
+// drive runs the plan and ends the history. It returns what went wrong
+// around the run (the nemesis, writing the history); each is also one of
+// res's warnings.
+func (r *runner) drive(ctx context.Context, deps Deps, res *Result) []error {
 	var errs []error
 	res.Warnings = append(res.Warnings, r.phaseWarnings()...)
 	if err := r.execute(ctx, deps); err != nil {
@@ -221,26 +260,30 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	}
 	// The end record: a history without one is a run that was killed, and
 	// one that says interrupted is a run that was stopped early.
-	_ = rec.End(model.End{Interrupted: ctx.Err() != nil, At: r.now()})
-	if err := rec.Err(); err != nil {
+	_ = r.rec.End(model.End{Interrupted: ctx.Err() != nil, At: r.now()})
+	if err := r.rec.Err(); err != nil {
 		err = fmt.Errorf("%w: %w", ErrHistoryWrite, err)
 		errs = append(errs, err)
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	r.closeClients()
+	return errs
+}
 
-	res.History = rec.History()
+// check fills res's history, stats and report: the checkers' verdict with
+// the options the run's subject and plan call for.
+func (r *runner) check(ctx context.Context, res *Result) {
+	res.History = r.rec.History()
 	res.Stats = r.stats(res.History)
 	res.CheckOptions = model.Options{
-		Timeout:       cfg.CheckTimeout,
-		WatchdogLease: lease,
-		Fair:          subj.Fair,
-		TTLWakeups:    subj.TTLWakeups,
-		SplitVotes:    subj.SplitVotes,
-		MaxWait:       cfg.MaxWait,
-		FreeWait:      cfg.freeWait(&plan),
-		OpTimeout:     plan.OpTimeout,
-		LossyFaults:   cfg.LossyFaults,
+		Timeout:       r.cfg.CheckTimeout,
+		WatchdogLease: r.watchdogLease,
+		Fair:          r.subj.Fair,
+		TTLWakeups:    r.subj.TTLWakeups,
+		SplitVotes:    r.subj.SplitVotes,
+		MaxWait:       r.cfg.MaxWait,
+		FreeWait:      r.cfg.freeWait(&r.plan),
+		OpTimeout:     r.plan.OpTimeout,
+		LossyFaults:   r.cfg.LossyFaults,
 	}
 	start := time.Now()
 	cctx, cancel := checkContext(ctx)
@@ -250,7 +293,6 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	if res.Stats.Granted == 0 {
 		res.Warnings = append(res.Warnings, "no acquire was granted: the run exercised nothing")
 	}
-	return res, errors.Join(errs...)
 }
 
 // InterruptCheckTimeout bounds the check of an interrupted run's prefix:

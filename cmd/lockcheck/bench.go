@@ -45,6 +45,14 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if *redisURL != "" {
+		if _, err := parseRedisFlag(*redisURL); err != nil {
+			return exitUsage, err
+		}
+	}
+	if e.stopValidated("bench") {
+		return exitValid, nil
+	}
 	cfg.Progress = e.stderr
 	if *redisURL != "" {
 		tgt, err := openTarget(ctx, *redisURL, "")

@@ -23,7 +23,7 @@ type driverFlags struct {
 }
 
 func (d *driverFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&d.command, "driver", "", "run this command as an external subject: a driver speaking lockcheck's protocol (see README, 'Check a lock written in another language'); --subject defaults to it")
+	fs.StringVar(&d.command, "driver", "", "run this command as an external subject: a driver speaking lockcheck's protocol (see docs/drivers.md); --subject defaults to it")
 	fs.StringVar(&d.name, "driver-name", "driver", "the subject name of --driver's lock")
 }
 
@@ -67,6 +67,7 @@ func goDriverSubject() subject.Subject {
 		Name: "go-reentrant", Command: []string{exe, "driver", "reentrant"},
 		Doc:          "lockcheck's reentrant lock served over the driver protocol by lockcheck itself (protocol overhead, driver template)",
 		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
+		NotScored:    "lockcheck's own reentrant lock, served over the protocol: not a library people run",
 	}.Subject()
 }
 
@@ -95,6 +96,9 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if subj.Kind == subject.KindExternal || len(subj.Parts) > 0 {
 		return exitUsage, usagef("subject %s is not a Go lock", subj.Name)
+	}
+	if e.stopValidated("driver") {
+		return exitValid, nil
 	}
 	if os.Getenv("GOMAXPROCS") == "" {
 		// A driver is one logical client doing one request at a time; with

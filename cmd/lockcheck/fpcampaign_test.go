@@ -14,18 +14,28 @@ import (
 	"github.com/lockcheck/lockcheck/faults/redistest"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-// fpSubjects are the locks the false-positive campaign runs: none of them
-// is known to be broken without faults, so every invalid verdict is either
-// a finding about the lock (to be shown against the library alone) or a
-// false positive of lockcheck's.
-var fpSubjects = []string{
-	"reentrant", "fair", "fenced", "simple", "redlock",
-	"redsync", "redsync-tuned", "redislock", "redislock-tuned",
-	"go-reentrant", "node-redisson", "node-redlock", "redis-py",
-	"redisson", "redisson-fair", "redisson-fenced", "redisson-spin",
-	"redis-py-latest", "pottery-redlock", "python-redis-lock",
+// fpSubjects are the locks the false-positive campaign runs: every
+// reference lock, Go peer and external driver of the catalog that runs on
+// one Redis or on RedLock nodes (not the WAIT-synced locks, which need
+// replicas). None of them is known to be broken without faults, so every
+// invalid verdict is either a finding about the lock (to be shown against
+// the library alone) or a false positive of lockcheck's. A driver added to
+// the catalog joins the campaign by itself.
+func fpSubjects() []string {
+	var out []string
+	for _, s := range catalog.Subjects.All() {
+		switch {
+		case s.Kind != subject.KindReference && s.Kind != subject.KindPeer && s.Kind != subject.KindExternal:
+		case s.Needs == subject.NeedsReplicas:
+		default:
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // TestFalsePositives is the false-positive campaign (make fp-campaign):
@@ -45,7 +55,7 @@ func TestFalsePositives(t *testing.T) {
 	if err != nil {
 		first = time.Now().UTC().Unix() / 86400 * 1000 // a fresh block of seeds each day
 	}
-	subjects := fpSubjects
+	subjects := fpSubjects()
 	if only := os.Getenv("LOCKCHECK_FP_SUBJECTS"); only != "" {
 		subjects = strings.Split(only, ",")
 	}

@@ -19,6 +19,9 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if e.stopValidated("hunt") {
+		return exitValid, nil
+	}
 	sweepStale(ctx, e)
 	rf := runFlags{redis: f.redis}
 	tgt, err := rf.openTarget(ctx, faults.PersistNone)

@@ -134,6 +134,8 @@ func TestImportRulesCatch(t *testing.T) {
 		{"model/...", module + "/model", "github.com/redis/go-redis/v9"},
 		{"impl/...", module + "/impl/mutants", module + "/workloads"},
 		{"workloads/...", module + "/workloads/scenario", module + "/cmd/lockcheck"},
+		{"results/...", module + "/results", module + "/workloads"},
+		{"workloads/bench", module + "/workloads/bench", module + "/impl/mutants"},
 	} {
 		flagged := false
 		for _, r := range importRules {

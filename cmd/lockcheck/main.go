@@ -47,6 +47,9 @@ type env struct {
 	stdout, stderr io.Writer
 	// terminal says stdout is a terminal (progress lines are drawn).
 	terminal bool
+	// validateOnly stops a command once its command line is checked
+	// (validate.go).
+	validateOnly bool
 }
 
 func commands() []command {
@@ -59,6 +62,7 @@ func commands() []command {
 		{"workloads", "list the workloads", workloadsCmd},
 		{"scenarios", "list the named scenarios (workload, topology, faults, expected verdicts)", scenariosCmd},
 		{"nightly", "run every scenario × reference lock × seed; a matrix of verdict vs expected", nightlyCmd},
+		{"scoreboard", "run every library people run × every scenario × 5 fresh seeds, rerun the findings, write the scoreboard page", scoreboardCmd},
 		{"report", "merge nightly outputs (shards from any number of machines) into one matrix: Markdown, JSON, HTML", reportCmd},
 		{"sweep", "remove the nftables tables and temporary directories of lockcheck runs that were killed (for cron)", sweepCmd},
 		{"driver", "serve a Go subject over the driver protocol on stdin/stdout (a driver for mixed fleets and overhead runs)", driverCmd},
@@ -69,7 +73,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout)}
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout), validateOnly: validateOnlyFromEnv()}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -89,7 +93,7 @@ func run(ctx context.Context, e *env, args []string) int {
 		if c.name != args[0] {
 			continue
 		}
-		if sweepsAtStart[c.name] && !helpAsked(args[1:]) {
+		if sweepsAtStart[c.name] && !helpAsked(args[1:]) && !e.validateOnly {
 			_ = sweepStale(ctx, e) // a warning on stderr: the command goes on
 		}
 		code, err := c.run(ctx, e, args[1:])

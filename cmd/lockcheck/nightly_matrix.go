@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -85,62 +87,139 @@ func (ic *interruptedCells) say(o *scenario.Outcome) {
 	}
 }
 
-// nightlyMatrix is what one nightly run (or shard) writes into base:
-// matrix.md for people and matrix.json for `lockcheck report`.
+// nightlyMatrix is what one nightly or scoreboard run (or shard) writes
+// into its base: matrix.md for people and matrix.json for `lockcheck
+// report` and `lockcheck scoreboard render`.
 type nightlyMatrix struct {
-	base        string
-	shard       scenario.Shard
-	start       time.Time
-	outs        []scenario.Outcome
+	run         *matrixRun
+	subjects    []results.SubjectInfo
+	cells       []results.MatrixCell // as the cells end, reruns included
 	walls       *cellWalls
+	stopped     *interruptedCells
 	interrupted bool
 }
 
-// write writes matrix.md and matrix.json into m.base.
-func (m nightlyMatrix) write() error {
-	wall := time.Since(m.start)
-	title := fmt.Sprintf("lockcheck nightly %s (%s)", m.start.UTC().Format(time.RFC3339), wall.Round(time.Second))
-	if m.shard.N > 0 {
-		title += ", shard " + m.shard.String()
+// add converts a finished cell, reruns it if it broke a property its lock
+// claims (m.run.reruns times), and rewrites matrix.json, so that a run
+// that dies leaves the cells it finished.
+func (m *nightlyMatrix) add(ctx context.Context, e *env, o scenario.Outcome) {
+	c := m.cell(o)
+	if len(c.Findings()) > 0 && !interrupted(ctx) {
+		for k := 1; k <= m.run.reruns && ctx.Err() == nil; k++ {
+			fmt.Fprintf(e.stderr, "  rerun %d of %s: %s\n", k, c.Key(), c.Command)
+			c.Reruns = append(c.Reruns, m.rerun(ctx, o, k))
+		}
 	}
-	if err := results.WriteFileWith(filepath.Join(m.base, "matrix.md"), func(w io.Writer) error {
-		return scenario.WriteMarkdown(w, title, m.outs)
-	}); err != nil {
-		return err
+	m.cells = append(m.cells, c)
+	if err := m.write(true); err != nil {
+		fmt.Fprintf(e.stderr, "lockcheck %s: %v\n", m.run.kind, err)
 	}
-	mf := results.MatrixFile{Title: title, Shard: m.shard.String(), Started: m.start.UTC(), Wall: wall, Interrupted: m.interrupted}
-	for _, o := range m.outs {
-		mf.Cells = append(mf.Cells, m.cell(o))
+}
+
+// rerun runs o's cell again from the same seed into "<dir>-rerun-<k>".
+func (m *nightlyMatrix) rerun(ctx context.Context, o scenario.Outcome, k int) results.Rerun {
+	start := time.Now()
+	dir := filepath.Join(m.run.base, o.Scenario.Name, fmt.Sprintf("%s-%d-rerun-%d", o.Subject.Name, o.Seed, k))
+	rep, dir, err := m.run.runOne(ctx, o.Cell, dir)
+	r := results.Rerun{Dir: m.rel(dir), Wall: time.Since(start)}
+	switch {
+	case interrupted(ctx):
+		r.Error = "interrupted: the rerun was stopped early and decides nothing"
+		return r
+	case err != nil:
+		r.Error = err.Error()
+		return r
 	}
-	return results.WriteFileWith(filepath.Join(m.base, results.MatrixFileName), func(w io.Writer) error {
+	r.Verdict, r.Invalid, r.Checkers = rep.Verdict, rep.InvalidCheckers(), results.CheckerVerdicts(rep)
+	return r
+}
+
+// write writes matrix.json into the run's base and, unless inProgress (a
+// copy written while the run goes on), matrix.md.
+func (m *nightlyMatrix) write(inProgress bool) error {
+	mf := m.file(inProgress)
+	path := filepath.Join(m.run.base, results.MatrixFileName)
+	if !inProgress {
+		if err := results.WriteFileWith(filepath.Join(m.run.base, "matrix.md"), func(w io.Writer) error {
+			return results.WriteReportMarkdown(w, results.MatrixReport(mf, path, time.Now()))
+		}); err != nil {
+			return err
+		}
+	}
+	return results.WriteFileAtomic(path, func(w io.Writer) error {
 		return results.WriteMatrixJSON(w, mf)
 	})
 }
 
-// cell converts one outcome, its run directory made relative to m.base.
-func (m nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
+// file is the run's matrix.json.
+func (m *nightlyMatrix) file(inProgress bool) results.MatrixFile {
+	wall := time.Since(m.run.start)
+	title := fmt.Sprintf("lockcheck %s %s (%s)", m.run.kind, m.run.start.UTC().Format(time.RFC3339), wall.Round(time.Second))
+	if m.run.shard.N > 0 {
+		title += ", shard " + m.run.shard.String()
+	}
+	mf := results.MatrixFile{
+		Title: title, Shard: m.run.shard.String(), Started: m.run.start.UTC(), Wall: wall, Interrupted: m.interrupted, InProgress: inProgress,
+		SeedBase: m.run.seedBase, Duration: m.run.duration, CheckTimeout: m.run.checkTime, Subjects: m.subjects, Cells: m.cells,
+	}
+	if m.run.kind != "nightly" {
+		mf.Kind = m.run.kind
+	}
+	for _, sc := range m.run.scs {
+		mf.Scenarios = append(mf.Scenarios, results.ScenarioInfo{Name: sc.Name, Safe: sc.Safe, Doc: sc.Doc, FaultClass: scenario.FaultClass(sc.Name)})
+	}
+	return mf
+}
+
+// rel is dir relative to the run's base (as matrix.json records it).
+func (m *nightlyMatrix) rel(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(m.run.base, dir); err == nil {
+		return filepath.ToSlash(rel)
+	}
+	return dir
+}
+
+// cell converts one outcome, its run directory made relative to the base.
+func (m *nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
 	c := results.MatrixCell{
 		Scenario: o.Scenario.Name, Subject: o.Subject.Name, Seed: o.Seed, Safe: o.Scenario.Safe,
-		Expected: o.Expect.Label, Informational: o.Expect.Informational(), Skip: o.Expect.Skip, OK: o.OK, Why: o.Why, Wall: m.walls.get(o.Cell),
+		Expected: o.Expect.Label, Informational: o.Expect.Informational(), Skip: o.Expect.Skip, OK: o.OK, Why: o.Why,
+		Wall: m.walls.get(o.Cell), FaultClass: scenario.FaultClass(o.Scenario.Name), Command: m.run.command(o.Cell), Dir: m.rel(o.Dir),
 	}
 	if o.Err != nil {
 		c.Error = o.Err.Error()
 	} else if o.Expect.Skip == "" {
 		c.Verdict = o.Report.Verdict
-		for _, r := range o.Report.Results {
-			if r.Verdict == model.Invalid {
-				c.Invalid = append(c.Invalid, r.Checker)
-			}
-		}
+		c.Invalid = o.Report.InvalidCheckers()
 		c.Class = o.Report.Class()
 		c.FirstDetection, _ = results.FirstViolation(o.Report)
-	}
-	if o.Dir != "" {
-		if rel, err := filepath.Rel(m.base, o.Dir); err == nil {
-			c.Dir = filepath.ToSlash(rel)
-		} else {
-			c.Dir = o.Dir
+		c.Checkers = results.CheckerVerdicts(o.Report)
+		var ran []string
+		for _, r := range o.Report.Results {
+			ran = append(ran, r.Checker)
 		}
+		c.Tolerated = o.Expect.Tolerated(ran, o.Scenario.Safe)
+		for name, v := range o.Expect.Checkers {
+			if v == model.Invalid {
+				c.Owners = append(c.Owners, name)
+			}
+		}
+		slices.Sort(c.Owners)
 	}
 	return c
+}
+
+// command is the `lockcheck run` line that reruns cell c as this run ran it.
+func (m *matrixRun) command(c scenario.Cell) string {
+	s := fmt.Sprintf("lockcheck run --scenario %s --subject %s --seed %d", c.Scenario.Name, c.Subject.Name, c.Seed)
+	if m.duration > 0 {
+		s += " --duration " + m.duration.String()
+	}
+	if m.checkTime > 0 {
+		s += " --check-timeout " + m.checkTime.String()
+	}
+	return s
 }

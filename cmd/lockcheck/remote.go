@@ -94,13 +94,13 @@ func (r *remoteFlags) deployment(redisURL string) (scenario.Remote, error) {
 }
 
 // registry returns the subject registry of a run: the default one, with
-// the redlock subject bound to --redlock-nodes when given.
+// the subjects of the redlock topology bound to --redlock-nodes when given.
 func (r *remoteFlags) registry() (*subject.Registry, error) {
 	nodes := splitList(r.redlockNodes)
 	if len(nodes) == 0 {
 		return catalog.Subjects, nil
 	}
-	return catalog.Subjects.With(catalog.RedlockSubjectAuth(nodes, os.Getenv(envRedisPassword)))
+	return catalog.Subjects.OnNodes(nodes, os.Getenv(envRedisPassword))
 }
 
 // openRemoteTarget opens a target on a Sentinel or Cluster deployment (a

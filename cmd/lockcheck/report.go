@@ -43,6 +43,9 @@ func reportCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if e.validateOnly {
+		return validateReport(e, paths, *baseline)
+	}
 	rep, err := results.MergeMatrices(paths, *out, now)
 	if err != nil {
 		return exitUsage, err
@@ -59,6 +62,23 @@ func reportCmd(_ context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	return reportStatus(e, rep, files), nil
+}
+
+// validateReport loads the matrices and the baseline a report would merge
+// and stops there (LOCKCHECK_VALIDATE_ONLY).
+func validateReport(e *env, paths []string, baseline string) (int, error) {
+	for _, p := range paths {
+		if _, err := results.LoadMatrix(p); err != nil {
+			return exitUsage, err
+		}
+	}
+	if baseline != "" {
+		if _, err := results.LoadBaseline(baseline); err != nil {
+			return exitUsage, fmt.Errorf("--baseline: %w", err)
+		}
+	}
+	e.stopValidated("report")
+	return exitValid, nil
 }
 
 // reportStatus prints the outcome and returns the exit status.

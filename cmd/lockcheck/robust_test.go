@@ -186,7 +186,7 @@ func TestInterruptedNightlyCellSaysSo(t *testing.T) {
 		t.Fatalf("matrix.md files: %v", mds)
 	}
 	md, _ := os.ReadFile(mds[0])
-	if !strings.Contains(string(md), "seed 1: interrupted") || !strings.Contains(stderr, "interrupted") {
+	if !strings.Contains(string(md), "/1: interrupted") || !strings.Contains(stderr, "interrupted") {
 		t.Errorf("matrix.md does not say the cell was interrupted:\n%s\n%s", md, stderr)
 	}
 }

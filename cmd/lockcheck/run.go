@@ -89,6 +89,16 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, usagef("--persistence: %v", err)
 	}
+	if e.validateOnly {
+		if _, err := f.remote.registry(); err != nil {
+			return exitUsage, usageError{err}
+		}
+		if _, err := f.remote.deployment(f.redis); err != nil {
+			return exitUsage, err
+		}
+		e.stopValidated("run")
+		return exitValid, nil
+	}
 	tgt, err := f.openTarget(ctx, persistence)
 	if err != nil {
 		return exitUsage, err

@@ -2,15 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"time"
 
-	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
@@ -44,6 +39,9 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	}
 	if f.duration < 0 || f.checkTime < 0 {
 		return exitUsage, usagef("--duration and --check-timeout must not be negative")
+	}
+	if e.stopValidated("run") {
+		return exitValid, nil
 	}
 	if f.seed == 0 {
 		f.seed = time.Now().UnixNano() % 1_000_000
@@ -130,112 +128,6 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return set
-}
-
-const nightlyExamples = `  lockcheck nightly                                   # every scenario × reentrant, fair, fenced, simple, redlock, reentrant-wait × 3 seeds
-  lockcheck nightly --seeds 5 --subjects reentrant,fair
-  lockcheck nightly --scenarios client-stall,partition-long --subjects mutant-check-then-set
-  lockcheck nightly --seeds 20 --shard 2/4 --out shard-2   # one of 4 machines; merge with lockcheck report
-`
-
-func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "nightly", "nightly [flags]", nightlyExamples)
-	nseeds := fs.Int("seeds", 3, "seeds per scenario × subject (1..N)")
-	subjList := fs.String("subjects", referenceSubjects, "comma-separated subjects")
-	scList := fs.String("scenarios", "", "comma-separated scenarios (default: all, see 'lockcheck scenarios')")
-	out := fs.String("out", "results", "base directory: runs go to <out>/runs/nightly/<time>/")
-	duration := fs.Duration("duration", 0, "length of each run (default: the scenario's)")
-	checkTime := fs.Duration("check-timeout", 0, "bound on each linearizability check (default 60s)")
-	shardFlag := fs.String("shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return exitUsage, err
-	}
-	shard, err := scenario.ParseShard(*shardFlag)
-	if err != nil {
-		return exitUsage, usagef("--shard: %v", err)
-	}
-	if *nseeds < 1 {
-		return exitUsage, usagef("--seeds: %d, want >= 1", *nseeds)
-	}
-	if *duration < 0 || *checkTime < 0 {
-		return exitUsage, usagef("--duration and --check-timeout must not be negative")
-	}
-	subjects, err := lookupSubjects(*subjList)
-	if err != nil {
-		return exitUsage, err
-	}
-	scs := scenario.Catalog()
-	if *scList != "" {
-		scs = nil
-		for _, n := range splitList(*scList) {
-			sc, err := scenario.Lookup(n)
-			if err != nil {
-				return exitUsage, usagef("--scenarios: %v", err)
-			}
-			scs = append(scs, sc)
-		}
-	}
-	seeds := make([]int64, *nseeds)
-	for i := range seeds {
-		seeds[i] = int64(i + 1)
-	}
-	start := time.Now()
-	base := filepath.Join(*out, "runs", "nightly", start.UTC().Format("20060102T150405")+shardSuffix(shard))
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		return exitUsage, err
-	}
-	fmt.Fprintf(e.stderr, "lockcheck nightly: %d scenarios × %d subjects × %d seeds%s into %s\n", len(scs), len(subjects), len(seeds), shardNote(shard), base)
-	quiet := &env{stdout: discard{}, stderr: discard{}}
-	walls := &cellWalls{}
-	stopped := &interruptedCells{}
-	run := func(ctx context.Context, c scenario.Cell) (model.Report, string, error) {
-		defer walls.time(c)()
-		dir := filepath.Join(base, c.Scenario.Name, c.Subject.Name+"-"+strconv.FormatInt(c.Seed, 10))
-		sum, dir, degraded, err := runScenario(ctx, quiet, c.Scenario, c.Subject.Name, c.Seed, *duration, *checkTime, dir)
-		if err == nil && degraded != nil {
-			err = degraded
-		}
-		if interrupted(ctx) {
-			stopped.mark(c)
-		}
-		return sum.Report, dir, err
-	}
-	done := func(o scenario.Outcome) {
-		stopped.say(&o)
-		status := "as expected"
-		if o.Expect.Skip != "" {
-			status = "skipped: " + o.Expect.Skip
-		}
-		if !o.OK {
-			status = "NOT as expected: " + o.Why
-		}
-		fmt.Fprintf(e.stderr, "  %-24s %-10s seed %d: %-8s %s\n", o.Scenario.Name, o.Subject.Name, o.Seed, o.Report.Verdict, status)
-	}
-	outs := scenario.ShardMatrix(ctx, shard, scs, subjects, seeds, run, done)
-	for i := range outs {
-		stopped.say(&outs[i])
-	}
-	m := nightlyMatrix{base: base, shard: shard, start: start, outs: outs, walls: walls, interrupted: interrupted(ctx)}
-	if err := m.write(); err != nil {
-		return exitUsage, err
-	}
-	if err := scenario.WriteTable(e.stdout, outs, false); err != nil {
-		return exitUsage, err
-	}
-	fmt.Fprintf(e.stdout, "matrix: %s\n", filepath.Join(base, "matrix.md"))
-	verr := scenario.Verdict(outs)
-	switch {
-	case interrupted(ctx):
-		reportInterrupted(e, "nightly", []string{base}, nil)
-		return exitInterrupted, nil
-	case errors.Is(verr, scenario.ErrInfrastructure):
-		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
-		return exitUsage, nil
-	case verr != nil:
-		fmt.Fprintf(e.stderr, "lockcheck nightly: %v\n", verr)
-		return exitInvalid, nil
-	}
-	return exitValid, nil
 }
 
 // discard is an io.Writer that drops everything (per-run chatter of nightly).

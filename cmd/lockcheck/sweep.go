@@ -23,6 +23,9 @@ func sweepCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
+	if e.stopValidated("sweep") {
+		return exitValid, nil
+	}
 	if err := sweepStale(ctx, e); err != nil {
 		return exitUsage, nil
 	}

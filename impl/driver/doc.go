@@ -27,7 +27,7 @@
 //	{"protocol":1,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog"]}
 //
 // "topologies" (optional) lists what hello may name: "single", "sentinel",
-// "cluster"; a banner without it supports "single" only, and a run on a
+// "cluster", "redlock"; a banner without it supports "single" only, and a run on a
 // topology the banner lacks refuses the driver (scenarios skip it, saying so).
 //
 // Capabilities, all optional: "reentrant" (the same driver may lock a lock it
@@ -63,7 +63,10 @@
 //	    with "topology":"sentinel" they are the Sentinels, "master_name"
 //	    names the master they monitor and "sentinel_password" is theirs
 //	    ("password" stays the data nodes'); with "topology":"cluster" they
-//	    are seed nodes of a Redis Cluster. No "topology" means one server;
+//	    are seed nodes of a Redis Cluster; with "topology":"redlock" they
+//	    are N independent masters (no replication between them) and the
+//	    lock is a quorum of them (the RedLock), each with "password". No
+//	    "topology" means one server;
 //	    "client" is the logical client's name, for logs and client ids;
 //	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
 //	    library's watchdog timeout with it); "seed" seeds any randomness the

@@ -18,14 +18,19 @@ const (
 	TopologySentinel = "sentinel"
 	// TopologyCluster is a Redis Cluster: hello's "redis" lists seed nodes.
 	TopologyCluster = "cluster"
+	// TopologyRedlock is N independent masters, no replication between
+	// them (the RedLock's deployment): hello's "redis" lists every one,
+	// and the lock is a quorum of them (N/2+1).
+	TopologyRedlock = "redlock"
 )
 
 // Topology is what a driver connects to: hello's connection fields.
 type Topology struct {
-	// Kind is TopologySingle, TopologySentinel or TopologyCluster.
+	// Kind is TopologySingle, TopologySentinel, TopologyCluster or
+	// TopologyRedlock.
 	Kind string
-	// Addrs are the server (single), the Sentinels (sentinel) or the seed
-	// nodes (cluster), host:port each.
+	// Addrs are the server (single), the Sentinels (sentinel), the seed
+	// nodes (cluster) or the independent masters (redlock), host:port each.
 	Addrs []string
 	// MasterName is the master the Sentinels monitor (sentinel).
 	MasterName string

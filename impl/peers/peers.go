@@ -70,16 +70,31 @@ type Subject struct {
 	Name string // e.g. "redsync-tuned"
 	Doc  string // one line: library, version, configuration
 	Open impl.MakerFunc
+	// Module is the library's Go module path (its version is the build's).
+	Module string
+	// Tuned says what the subject changes from the library's defaults (""
+	// for the defaults people run).
+	Tuned string
 }
+
+// The peer libraries' module paths.
+const (
+	redsyncModule   = "github.com/go-redsync/redsync/v4"
+	redislockModule = "github.com/bsm/redislock"
+)
 
 // All returns the peer subjects with default Options:
 // "redsync", "redsync-tuned", "redislock", "redislock-tuned".
 func All() []Subject {
 	return []Subject{
-		{"redsync", "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay (seeded)", Redsync(nil)},
-		{"redsync-tuned", "go-redsync/redsync v4.17.0 tuned: retry delay 5-15 ms (seeded jitter)", RedsyncTuned(nil)},
-		{"redislock", "bsm/redislock at the retry of its docs' example: LinearBackoff(100 ms) (its own default, NoRetry, cannot wait)", Redislock(nil)},
-		{"redislock-tuned", "bsm/redislock tuned: LinearBackoff(10 ms)", RedislockTuned(nil)},
+		{Name: "redsync", Doc: "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay (seeded)",
+			Open: Redsync(nil), Module: redsyncModule},
+		{Name: "redsync-tuned", Doc: "go-redsync/redsync v4.17.0 tuned: retry delay 5-15 ms (seeded jitter)",
+			Open: RedsyncTuned(nil), Module: redsyncModule, Tuned: "retry delay 5-15 ms"},
+		{Name: "redislock", Doc: "bsm/redislock at the retry of its docs' example: LinearBackoff(100 ms) (its own default, NoRetry, cannot wait)",
+			Open: Redislock(nil), Module: redislockModule},
+		{Name: "redislock-tuned", Doc: "bsm/redislock tuned: LinearBackoff(10 ms)",
+			Open: RedislockTuned(nil), Module: redislockModule, Tuned: "retry LinearBackoff(10 ms)"},
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -14,19 +13,6 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
-
-// cell is one column of the matrix: a kind and a worker count.
-type cell struct {
-	contended bool
-	workers   int
-}
-
-func (c cell) String() string {
-	if c.contended {
-		return fmt.Sprintf("contended %d", c.workers)
-	}
-	return fmt.Sprintf("uncontended %d", c.workers)
-}
 
 // Run measures subjects (see Subjects) per cfg and returns the
 // report. It starts its own redis-server unless cfg.Redis is set, and leaves
@@ -41,15 +27,39 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 		return nil, err
 	}
 	started := time.Now()
-	opts := cfg.Redis
-	if opts == nil {
-		srv, err := faults.StartServer(ctx, faults.ServerConfig{})
-		if err != nil {
-			return nil, fmt.Errorf("bench: start redis-server: %w", err)
-		}
-		defer srv.Close()
-		opts = srv.Options()
+	opts, stop, err := benchRedis(ctx, cfg)
+	if err != nil {
+		return nil, err
 	}
+	defer stop()
+	rep := newReport(ctx, cfg, subjects, opts, started)
+	m := newMatrix(cfg, subjects, opts, started.UnixNano())
+	for round := range cfg.Rounds {
+		if err := m.round(ctx, round); err != nil {
+			return nil, err
+		}
+	}
+	m.fill(rep)
+	rep.Elapsed = time.Since(started)
+	return rep, nil
+}
+
+// benchRedis returns the options of the Redis to measure on: cfg.Redis, or
+// a redis-server of its own that stop stops.
+func benchRedis(ctx context.Context, cfg Config) (_ *redis.Options, stop func(), _ error) {
+	if cfg.Redis != nil {
+		return cfg.Redis, func() {}, nil
+	}
+	srv, err := faults.StartServer(ctx, faults.ServerConfig{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bench: start redis-server: %w", err)
+	}
+	return srv.Options(), func() { _ = srv.Close() }, nil
+}
+
+// newReport returns the report's header: the run's settings, the machine
+// and the subjects, before any measurement.
+func newReport(ctx context.Context, cfg Config, subjects []subject.Subject, opts *redis.Options, started time.Time) *Report {
 	rep := &Report{
 		Started: started.UTC(),
 		Mode:    cfg.mode(),
@@ -61,97 +71,7 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 	for _, s := range subjects {
 		rep.Subjects = append(rep.Subjects, SubjectInfo{Name: s.Name, Doc: s.Doc, Fair: s.Fair})
 	}
-
-	var cells []cell
-	for _, n := range cfg.Uncontended {
-		cells = append(cells, cell{false, n})
-	}
-	for _, n := range cfg.Contended {
-		cells = append(cells, cell{true, n})
-	}
-	rows := map[cell][]*rowAcc{}
-	for _, c := range cells {
-		accs := make([]*rowAcc, len(subjects))
-		for i := range accs {
-			accs[i] = &rowAcc{}
-		}
-		rows[c] = accs
-	}
-	ceilings := map[int]*CeilingRow{}
-	runID := started.UnixNano()
-
-	for round := range cfg.Rounds {
-		measured := map[int]bool{} // ceiling worker counts done this round
-		for _, c := range cells {
-			// The ceiling (index -1) joins the first cell of its worker count;
-			// the order rotates with the round so no subject always runs first.
-			order := make([]int, 0, len(subjects)+1)
-			if !measured[c.workers] {
-				measured[c.workers] = true
-				order = append(order, -1)
-			}
-			for i := range subjects {
-				order = append(order, i)
-			}
-			k := round % len(order)
-			order = append(order[k:], order[:k]...)
-			for _, i := range order {
-				name := "ceiling"
-				if i >= 0 {
-					name = subjects[i].Name
-				}
-				prefix := fmt.Sprintf("lockcheck-bench:%d:r%d:%s:%s%d", runID, round, name, map[bool]string{false: "u", true: "c"}[c.contended], c.workers)
-				var res *windowResult
-				switch {
-				case i < 0:
-					res, err = runCeiling(ctx, opts, c.workers, cfg.Duration, prefix)
-				case c.contended:
-					res, err = runContended(ctx, opts, subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
-				default:
-					res, err = runUncontended(ctx, opts, subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("bench: round %d, %v, %s: %w", round+1, c, name, err)
-				}
-				rate := float64(res.ops) / cfg.Duration.Seconds()
-				if i < 0 {
-					cr := ceilings[c.workers]
-					if cr == nil {
-						cr = &CeilingRow{Workers: c.workers}
-						ceilings[c.workers] = cr
-					}
-					cr.PerRound = append(cr.PerRound, rate)
-					cr.Errors += res.errs.n
-				} else {
-					rows[c][i].add(res, rate)
-				}
-				if cfg.Progress != nil {
-					fmt.Fprintf(cfg.Progress, "round %d/%d  %-15s %-16s %10s/s\n", round+1, cfg.Rounds, c, name, count(rate))
-				}
-			}
-		}
-	}
-
-	for _, n := range slices.Sorted(maps.Keys(ceilings)) {
-		cr := ceilings[n]
-		cr.CallsPerSec = median(cr.PerRound)
-		rep.Ceiling = append(rep.Ceiling, *cr)
-	}
-	for _, c := range cells {
-		for i, acc := range rows[c] {
-			row := acc.row(subjects[i].Name, c.workers)
-			if ce, ok := rep.ceiling(c.workers); ok && ce.CycleCeiling() > 0 {
-				row.OfCeiling = row.CyclesPerSec / ce.CycleCeiling()
-			}
-			if c.contended {
-				rep.Contended = append(rep.Contended, row)
-			} else {
-				rep.Uncontended = append(rep.Uncontended, row)
-			}
-		}
-	}
-	rep.Elapsed = time.Since(started)
-	return rep, nil
+	return rep
 }
 
 func checkSubjects(subjects []subject.Subject) error {

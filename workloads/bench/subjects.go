@@ -13,9 +13,15 @@ import (
 // baseline of the ratio table.
 var DefaultSubjects = []string{"reentrant", "fair", "fenced", "simple", "redsync", "redsync-tuned", "redislock", "redislock-tuned"}
 
-// ErrSubject is wrapped by Subjects' errors: a name the benchmark cannot
-// measure.
+// ErrSubject is wrapped by Subjects' errors for a subject the benchmark
+// cannot measure; the error's text says why.
 var ErrSubject = errors.New("bench: cannot measure subject")
+
+// refusal is a reason not to measure a subject; it wraps ErrSubject.
+type refusal string
+
+func (r refusal) Error() string { return string(r) }
+func (refusal) Unwrap() error   { return ErrSubject }
 
 // Subjects looks names (DefaultSubjects when empty) up in reg, in the order
 // given: any registered subject that runs on one Redis (reference, peer,
@@ -34,9 +40,9 @@ func Subjects(reg *subject.Registry, names []string) ([]subject.Subject, error) 
 		}
 		switch {
 		case len(s.Parts) > 0:
-			return nil, fmt.Errorf("%w: %s is a mixed fleet; bench measures one subject at a time (list its parts instead)", ErrSubject, n)
+			return nil, refusal(n + " is a mixed fleet; bench measures one subject at a time (list its parts instead)")
 		case s.Needs != "" && s.Needs != subject.NeedsOneAddress:
-			return nil, fmt.Errorf("%w: %s needs a %s topology; bench runs on one Redis", ErrSubject, n, s.Needs)
+			return nil, refusal(fmt.Sprintf("%s needs a %s topology; bench runs on one Redis", n, s.Needs))
 		}
 		out = append(out, s)
 	}

@@ -7,6 +7,11 @@
 package catalog
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/mutants"
 	"github.com/lockcheck/lockcheck/impl/peers"
@@ -40,7 +45,7 @@ func builtinSubjects() []subject.Subject {
 			},
 		},
 		{
-			Name: "fenced", Kind: subject.KindReference, Reentrant: true,
+			Name: "fenced", Kind: subject.KindReference, Reentrant: true, Fenced: true,
 			Doc: "Redisson RFencedLock port: the reentrant lock plus a fencing token (INCR) per grant",
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				return impl.FencedMaker(impl.WithWatchdogTimeout(o.WatchdogLease))
@@ -60,7 +65,7 @@ func builtinSubjects() []subject.Subject {
 	for _, p := range peers.All() {
 		name := p.Name
 		s = append(s, subject.Subject{
-			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true,
+			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {
@@ -97,4 +102,32 @@ func builtinSubjects() []subject.Subject {
 		})
 	}
 	return s
+}
+
+// tunedNote is a tuned peer's NotScored: the scoreboard has one row per
+// library and version, at the defaults people run.
+func tunedNote(p peers.Subject) string {
+	if p.Tuned == "" {
+		return ""
+	}
+	return "a tuned variant (" + p.Tuned + ") of " + p.Module + ", scored at its defaults"
+}
+
+// moduleVersion reports a Go module's version from the build's info.
+func moduleVersion(module string) func(context.Context) (string, string, error) {
+	return func(context.Context) (string, string, error) {
+		bi, ok := debug.ReadBuildInfo()
+		if !ok {
+			return module, "", errors.New("the binary carries no build info")
+		}
+		for _, d := range bi.Deps {
+			if d.Path == module {
+				if d.Replace != nil {
+					d = d.Replace
+				}
+				return module, d.Version, nil
+			}
+		}
+		return module, "", fmt.Errorf("%s is not in the build's dependencies", module)
+	}
 }

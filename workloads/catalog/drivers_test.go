@@ -37,6 +37,7 @@ func TestDriverSelftests(t *testing.T) {
 		"redis-py-latest":   {venvPython, "selftest.py"},
 		"pottery-redlock":   {venvPython, "selftest.py"},
 		"python-redis-lock": {venvPython, "selftest.py"},
+		"rslock":            {debianPython, "selftest.py"}, // the test needs python3-redis, the driver is Rust
 	} {
 		t.Run(name, func(t *testing.T) {
 			installed(t, name)

@@ -51,19 +51,37 @@ type Driver struct {
 	Topologies []string
 	// LeaseGranularity: see subject.Subject.LeaseGranularity.
 	LeaseGranularity time.Duration
+	// NotScored: see subject.Subject.NotScored.
+	NotScored string
+	// Redlock says the driver runs on N independent masters (hello's
+	// topology redlock lists every node): its subject needs them
+	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
+	// may be a split vote (SplitVotes).
+	Redlock bool
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
 // run's watchdog lease and seed to the driver's hello; opening it fails with
-// Installed's error when the driver cannot run here.
-func (d Driver) Subject() subject.Subject {
+// Installed's error when the driver cannot run here. A Redlock driver's
+// subject opens only once bound to nodes (Subject.OnNodes).
+func (d Driver) Subject() subject.Subject { return d.subject(nil, "") }
+
+// subject is Subject; a Redlock driver's hello names the nodes at addrs
+// (password: theirs) whatever client the runner opens it on.
+func (d Driver) subject(nodes []string, password string) subject.Subject {
 	has := func(c string) bool { return slices.Contains(d.Capabilities, c) }
-	return subject.Subject{
+	s := subject.Subject{
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity,
+		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+				if d.Redlock {
+					if len(nodes) == 0 {
+						return nil, fmt.Errorf("subject %s: %w", d.Name, ErrNoRedlockNodes)
+					}
+					rdb = driver.Describe(rdb, driver.Topology{Kind: driver.TopologyRedlock, Addrs: nodes, Password: password})
+				}
 				dir, err := d.WorkDir()
 				if err != nil {
 					return nil, err
@@ -80,11 +98,37 @@ func (d Driver) Subject() subject.Subject {
 			}
 		},
 	}
+	if d.Redlock {
+		s.OnNodes = func(addrs []string, password string) subject.Subject { return d.subject(addrs, password) }
+	}
+	return s
 }
 
-// needs is subject.NeedsOneAddress unless the driver supports Sentinel and Cluster.
+// version reads the driver's banner: its name and version.
+func (d Driver) version(ctx context.Context) (string, string, error) {
+	dir, err := d.WorkDir()
+	if err != nil {
+		return d.Name, "", err
+	}
+	if d.Installed != nil {
+		if err := d.Installed(dir); err != nil {
+			return d.Name, "", err
+		}
+	}
+	b, err := driver.Probe(ctx, driver.Options{Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name})
+	if err != nil {
+		return d.Name, "", err
+	}
+	return b.Driver, b.Version, nil
+}
+
+// needs is NeedsRedlockNodes for a Redlock driver, else NeedsOneAddress
+// unless the driver supports Sentinel and Cluster.
 func (d Driver) needs() string {
-	if slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster) {
+	switch {
+	case d.Redlock:
+		return subject.NeedsRedlockNodes
+	case slices.Contains(d.Topologies, driver.TopologySentinel) && slices.Contains(d.Topologies, driver.TopologyCluster):
 		return ""
 	}
 	return subject.NeedsOneAddress
@@ -190,6 +234,22 @@ func needVenv(module string) func(string) error {
 // venvPython is the interpreter of a Python driver's own virtualenv.
 const venvPython = ".venv/bin/python"
 
+// rslockBinary is the rslock driver, built by make deps into its folder's
+// target directory (cargo build --release --locked).
+const rslockBinary = "target/release/rslock-driver"
+
+// needRslock reports an rslock driver that was not built.
+func needRslock(dir string) error {
+	bin := filepath.Join(dir, rslockBinary)
+	if _, err := os.Stat(bin); err != nil {
+		if _, lerr := exec.LookPath("cargo"); lerr != nil {
+			return fmt.Errorf("its binary %s is not built and cargo is not installed (Debian package cargo): run make deps", bin)
+		}
+		return fmt.Errorf("its binary %s is not built (cargo build --release --locked in %s): run make deps", bin, dir)
+	}
+	return nil
+}
+
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
 	return append([]Driver{
@@ -225,6 +285,23 @@ func shippedDrivers() []Driver {
 			Installed: needVenv("pottery"),
 		},
 		{
+			Name: "pottery-redlock-3", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
+			Doc:       "pottery's Redlock (PyPI) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
+			Installed: needVenv("pottery"), Redlock: true,
+		},
+		{
+			Name: "rslock", Dir: "rslock", Command: []string{rslockBinary},
+			Doc:          "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
+			Capabilities: []string{driver.CapCycle},
+			Installed:    needRslock,
+		},
+		{
+			Name: "rslock-3", Dir: "rslock", Command: []string{rslockBinary},
+			Doc:          "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
+			Capabilities: []string{driver.CapCycle},
+			Installed:    needRslock, Redlock: true,
+		},
+		{
 			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},
 			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
 			Capabilities: []string{driver.CapWatchdog},
@@ -236,7 +313,7 @@ func shippedDrivers() []Driver {
 			// Leases are whole seconds (SET EX, EXPIRE).
 			LeaseGranularity: time.Second,
 		},
-	}, redissonDrivers()...)
+	}, append(redissonDrivers(), springDrivers()...)...)
 }
 
 // redissonDrivers are Redisson's locks, served by impl/drivers/redisson-java

@@ -36,7 +36,7 @@ func RedlockSubject(addrs []string) subject.Subject { return RedlockSubjectAuth(
 func RedlockSubjectAuth(addrs []string, password string) subject.Subject {
 	addrs = append([]string(nil), addrs...)
 	return subject.Subject{
-		Name: RedlockName, Kind: subject.KindReference, Needs: subject.NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true,
+		Name: RedlockName, Kind: subject.KindReference, Needs: subject.NeedsRedlockNodes, NoWatchdog: true, SplitVotes: true, OnNodes: RedlockSubjectAuth,
 		Doc: "RedLock over N independent nodes (quorum N/2+1, validity lease−elapsed−drift, no watchdog); needs the redlock topology or --redlock-nodes ADDRS",
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			if len(addrs) == 0 {

@@ -109,7 +109,7 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 	}
 	t := Trial{Report: out.Summary.Report, Dir: out.Dir, Degraded: out.Degraded}
 	if t.Report.Verdict == model.Invalid {
-		t.Find, t.Why = true, "invalid ("+invalidCheckers(t.Report)+")"
+		t.Find, t.Why = true, "invalid ("+strings.Join(t.Report.InvalidCheckers(), ", ")+")"
 	}
 	return t, nil
 }
@@ -137,15 +137,4 @@ func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (T
 		t.Find, t.Why = true, fmt.Sprintf("%s, not as expected (%s): %s", t.Report.Verdict, exp.Label, why)
 	}
 	return t, nil
-}
-
-// invalidCheckers names the checkers that said invalid.
-func invalidCheckers(rep model.Report) string {
-	var names []string
-	for _, r := range rep.Results {
-		if r.Verdict == model.Invalid {
-			names = append(names, r.Checker)
-		}
-	}
-	return strings.Join(names, ", ")
 }

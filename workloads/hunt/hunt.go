@@ -103,8 +103,14 @@ type Result struct {
 // (a Redis that cannot be started or reached). Once started it always
 // returns a Result; its error is then the one that stopped the search (a
 // run that could not be made) or kept plan.json from being written.
-// Every random choice derives from the seed; the machine decides only the
-// interleavings inside each run.
+//
+// Guarantees: every random choice derives from the seed (the machine
+// decides only the interleavings inside each run, and what becomes of a
+// scenario that cannot run here); no run starts unless its duration fits
+// in what is left of the budget (a run's check may go past it); a Find's
+// Shrunk draw failed at least once, and is never less simple than First;
+// Run starts no goroutine that outlives it, and stops the redis-server it
+// started before it returns.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	subj, err := cfg.resolve()
 	if err != nil {

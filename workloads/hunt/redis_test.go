@@ -10,17 +10,30 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-// A hunt on the redis-server it starts finds a mutant, shrinks it, and
-// returns a kept run directory, an explanation and a rerun command.
-func TestRunFindsMutantOnRedis(t *testing.T) {
+// A hunt on the redis-server it starts finds a broken lock of a registry
+// of the caller's own (as a user's `go test` has), shrinks it, and returns
+// a kept run directory, an explanation and a rerun command.
+func TestRunFindsUsersBrokenLockOnRedis(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: starts a redis-server (skipped with -short)")
 	}
+	mine, err := catalog.Subjects.Lookup("mutant-check-then-set")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine.Name, mine.Kind = "my-lock", subject.KindUser
+	reg, err := subject.NewRegistry(mine)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rec := &recorder{}
-	res, err := Run(t.Context(), Config{Subject: "mutant-check-then-set", Budget: 8 * time.Second,
-		RunDuration: 2 * time.Second, Seed: 11, Out: t.TempDir(), Observer: rec})
+	res, err := Run(t.Context(), Config{Subject: "my-lock", Registry: reg, Budget: 8 * time.Second,
+		RunDuration: 2 * time.Second, Seed: 11, Out: t.TempDir(), Observer: rec, Scenarios: []scenario.Scenario{}})
 	if err != nil || res.Find == nil {
 		t.Fatalf("Run: %v, %+v\n%q", err, res, rec.events)
 	}
@@ -41,7 +54,7 @@ func TestRunFindsMutantOnRedis(t *testing.T) {
 	if err := run.DecodeConfig(&cfg); err != nil || cfg.Config.Seed != f.Shrunk.Draw.Seed || cfg.Plan == nil {
 		t.Errorf("config.json: %+v, %v", cfg, err)
 	}
-	if !strings.Contains(f.CommandLine(), "lockcheck run --subject mutant-check-then-set --seed 11") || f.Explanation() == "" {
+	if !strings.Contains(f.CommandLine(), "lockcheck run --subject my-lock --seed 11") || f.Explanation() == "" {
 		t.Errorf("command %s, explanation %q", f.CommandLine(), f.Explanation())
 	}
 	if testing.Verbose() {

@@ -126,6 +126,11 @@ func topologyScenarios() []Scenario {
 			},
 		},
 		{
+			Name: "redlock-no-faults", Safe: true,
+			Doc:  "RedLock on 3 independent nodes (the redlock subject and the drivers of the redlock topology): the contended workload with no fault at all",
+			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: RedlockTopology(3), Skip: skipOnNodes,
+		},
+		{
 			Name: "redlock-restart-empty", Safe: false,
 			Doc: "RedLock on 3 independent nodes, Kleppmann's counterexample: node 2 unreachable (SIGSTOP, 700 ms) so a grant rests on {0,1}; " +
 				"node 1 restarts without persistence and forgets it; node 2 returns and {1,2} grant the lock again (3 times per run)",

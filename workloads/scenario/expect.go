@@ -134,7 +134,7 @@ func OwnedBy(e Expect, owners []string, s subject.Subject) Expect {
 func abbrevs(checkers []string) string {
 	out := make([]string, len(checkers))
 	for i, c := range checkers {
-		out[i] = abbrev(c)
+		out[i] = model.Abbrev(c)
 	}
 	return strings.Join(out, "+")
 }

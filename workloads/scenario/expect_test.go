@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -86,25 +85,5 @@ func TestOwnedByLeavesOthers(t *testing.T) {
 	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, lookupSubject(t, "fenced"))
 	if fenced.Checkers[model.CheckMutualExclusion] != model.Valid || !slices.Equal(fenced.Quiet, Bystanders) {
 		t.Fatalf("fences held: %+v", fenced)
-	}
-}
-
-// The matrix shows a cell detected only by a bystander as unexpected and
-// does not count it as a detection.
-func TestMatrixBystanderIsUnexpected(t *testing.T) {
-	sc, _ := Lookup("client-stall")
-	fair := lookupSubject(t, "fair")
-	e := sc.Expectation(fair)
-	o := Outcome{Cell: Cell{Scenario: sc, Subject: fair, Seed: 7}, Expect: e, Report: fairnessOnly}
-	o.OK, o.Why = e.Match(o.Report)
-	var buf bytes.Buffer
-	if err := WriteMarkdown(&buf, "t", []Outcome{o}); err != nil {
-		t.Fatal(err)
-	}
-	md := buf.String()
-	for _, want := range []string{"7: invalid (fair; fairness) !", "| 0/1 ", "NO (0/1)", "client-stall / fair / seed 7: linearizable valid, want invalid"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("matrix.md lacks %q:\n%s", want, md)
-		}
 	}
 }

@@ -12,8 +12,11 @@
 // topologies (Sentinel, Cluster, RedLock nodes, nftables partitions) are new
 // entries of the same shape.
 //
-// Matrix runs every scenario × subject × seed and tabulates verdict against
-// expectation (`lockcheck nightly`).
+// Matrix runs every scenario × subject × seed and compares each verdict with
+// its expectation (`lockcheck nightly`, `lockcheck scoreboard`); package
+// results renders the outcomes (matrix.md, report, scoreboard). FaultClass
+// groups the scenarios by what breaks, and Expect.Tolerated says which
+// violations a scenario breaks in any lease lock by design.
 package scenario
 
 import (

@@ -63,19 +63,20 @@ func (sc Scenario) skip(s subject.Subject) string {
 }
 
 // registry returns the registry a run in e resolves subjects with: base
-// (nil: catalog.Subjects), with the redlock subject bound to e's nodes.
+// (nil: catalog.Subjects), with the subjects of the redlock topology
+// bound to e's nodes, and with e's client clocks when it has them.
 func (e *Env) registry(base *subject.Registry) (*subject.Registry, error) {
 	if base == nil {
 		base = catalog.Subjects
 	}
-	if len(e.ClientClocks) > 0 {
-		var err error
-		if base, err = e.clockedSubjects(base); err != nil {
+	var err error
+	if len(e.RedlockNodes) > 0 {
+		if base, err = base.OnNodes(e.RedlockNodes, e.RedlockPassword); err != nil {
 			return nil, err
 		}
 	}
-	if len(e.RedlockNodes) == 0 {
-		return base, nil
+	if len(e.ClientClocks) > 0 {
+		return e.clockedSubjects(base)
 	}
-	return base.With(catalog.RedlockSubjectAuth(e.RedlockNodes, e.RedlockPassword))
+	return base, nil
 }

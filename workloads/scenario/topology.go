@@ -38,8 +38,9 @@ type Env struct {
 	Cluster  *faults.Cluster
 	Nodes    *faults.Nodes
 	Firewall *faults.Firewall
-	// RedlockNodes, if set, are the addresses the "redlock" subject runs
-	// on in this world (Prepare binds it to them).
+	// RedlockNodes, if set, are the addresses the subjects of the redlock
+	// topology ("redlock", rslock-3, ...) run on in this world (Prepare
+	// binds them to them).
 	RedlockNodes []string
 	// RedlockPassword is the password of the RedlockNodes ("" : none).
 	RedlockPassword string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // slow skips t unless LOCKCHECK_SLOW=1 (the nightly runs these scenarios).
@@ -56,6 +57,28 @@ func TestRedlockRestartEmptyDetected(t *testing.T) {
 		t.Fatal("no fault window recorded")
 	}
 	expectMet(t, "redlock-restart-empty", "redlock", res)
+}
+
+// TestRedlockNoFaultsValid: the redlock subject runs on the scenario's three
+// nodes (bound by Env.registry through Registry.OnNodes), and a subject of
+// one Redis is skipped there.
+func TestRedlockNoFaultsValid(t *testing.T) {
+	sc, err := Lookup("redlock-no-faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reentrant, err := catalog.Subjects.Lookup("reentrant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Expectation(reentrant).Skip == "" {
+		t.Fatal("redlock-no-faults does not skip the reentrant lock")
+	}
+	res := runScenario(t, "redlock-no-faults", "redlock", 1)
+	if res.Stats.Granted == 0 {
+		t.Fatal("nothing granted on the three nodes")
+	}
+	expectMet(t, "redlock-no-faults", "redlock", res)
 }
 
 func TestSentinelFailoverIdleValid(t *testing.T) {

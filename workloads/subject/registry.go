@@ -115,6 +115,20 @@ func (r *Registry) ByKind(k Kind) []Subject {
 	return out
 }
 
+// OnNodes returns a new registry holding r's subjects, with every subject
+// that runs on N independent nodes (Subject.OnNodes: the redlock subject,
+// the drivers of the redlock topology) bound to the nodes at addrs, which
+// require password ("": none). r is not changed.
+func (r *Registry) OnNodes(addrs []string, password string) (*Registry, error) {
+	var bound []Subject
+	for _, s := range r.All() {
+		if s.OnNodes != nil {
+			bound = append(bound, s.OnNodes(addrs, password))
+		}
+	}
+	return r.With(bound...)
+}
+
 // With returns a new registry holding r's subjects with each of subjects
 // added, replacing a subject of the same name (e.g. the redlock subject
 // bound to a topology's nodes). r is not changed.

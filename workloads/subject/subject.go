@@ -6,6 +6,7 @@
 package subject
 
 import (
+	"context"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -90,6 +91,25 @@ type Subject struct {
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
 	Needs string
+	// Fenced says grants carry fencing tokens (the fencing checker applies).
+	Fenced bool
+	// Version, if set, names the library the subject runs and its version
+	// (a driver's banner, a Go module's build info), for the scoreboard.
+	Version func(ctx context.Context) (library, version string, err error)
+	// NotScored, if set, says why the scoreboard leaves a library subject
+	// out (lockcheck's own lock behind a driver, a tuned variant of a
+	// library that is scored at its defaults).
+	NotScored string
+	// OnNodes, set on subjects that need NeedsRedlockNodes, returns the
+	// subject bound to the independent nodes at addrs, which require
+	// password ("": none). Registry.OnNodes binds every such subject.
+	OnNodes func(addrs []string, password string) Subject
+}
+
+// Scored reports whether the scoreboard covers s: a library people run
+// (an external driver or a Go peer) that does not say NotScored.
+func (s Subject) Scored() bool {
+	return (s.Kind == KindExternal || s.Kind == KindPeer) && s.NotScored == ""
 }
 
 // Topology needs of subjects (Subject.Needs).

@@ -5,9 +5,10 @@ Run by the folder's virtualenv (make deps creates it from requirements.txt):
 
 The protocol side (banner, requests, deadlines, no retries) is
 ../pylib/lockdriver.py. Mapping:
-  * masters: one redis-py client per address of hello (lockcheck passes one:
-    the RedLock algorithm with a quorum of 1; several addresses make the
-    RedLock topology, quorum a majority).
+  * masters: one redis-py client per address of hello: one on the single
+    topology (subject pottery-redlock: the RedLock algorithm with a quorum
+    of 1), every independent master on the redlock topology (subject
+    pottery-redlock-3: quorum a majority, pottery's own).
   * The key of lock name N is "redlock:N" (pottery's prefix).
   * One Redlock object per lock name per process: the owner is the process
     (the object's random uuid of its latest acquire). Capabilities: none.
@@ -67,6 +68,7 @@ class PotteryDriver(lockdriver.Driver):
     DRIVER = "pottery-redlock"
     VERSION = version("pottery")
     CAPABILITIES = []  # not reentrant, no watchdog, not fenced, not fair
+    TOPOLOGIES = ["redlock"]  # hello's "redis": every master, quorum N/2+1
     MAX_ADDRS = 9
 
     def __init__(self):

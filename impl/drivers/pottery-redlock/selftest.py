@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import selftest  # noqa: E402
 
 selftest.run(selftest.Config(
-    driver="pottery-redlock", version=version("pottery"),
+    driver="pottery-redlock", version=version("pottery"), topologies=["single", "redlock"],
     key=lambda name: "redlock:" + name,
     # A failed acquire releases its own attempt: that script meets the hash.
     hash_trylock="error",

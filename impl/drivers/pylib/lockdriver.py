@@ -140,6 +140,9 @@ class Driver:
     DRIVER = "?"
     VERSION = "?"
     CAPABILITIES = []
+    # Topologies hello may name besides "single" (one address): "redlock"
+    # is up to MAX_ADDRS independent masters.
+    TOPOLOGIES = []
     MAX_ADDRS = 1
     client_class = redis.Redis
 
@@ -175,10 +178,14 @@ class Driver:
         if int(req.get("protocol") or 0) != PROTOCOL:
             return {"status": "error",
                     "error": f"protocol {req.get('protocol')} not supported (want {PROTOCOL})"}
+        topology = req.get("topology") or "single"
+        if topology != "single" and topology not in self.TOPOLOGIES:
+            return {"status": "error", "error": f"{self.DRIVER} does not support the {topology} topology"}
+        most = self.MAX_ADDRS if topology == "redlock" else 1
         addrs = req.get("redis") or []
-        if not 1 <= len(addrs) <= self.MAX_ADDRS:
+        if not 1 <= len(addrs) <= most:
             return {"status": "error",
-                    "error": f"{self.DRIVER} takes 1..{self.MAX_ADDRS} Redis addresses; got {len(addrs)}"}
+                    "error": f"{self.DRIVER} takes 1..{most} Redis addresses on the {topology} topology; got {len(addrs)}"}
         self.name = req.get("client") or "?"
         self.watchdog_ms = int(req.get("watchdog_ms") or 0)
         self.seed = int(req.get("seed") or 0)
@@ -250,8 +257,11 @@ def set_background_timeout(seconds):
 
 
 def run(driver):
-    write({"protocol": PROTOCOL, "driver": driver.DRIVER, "version": driver.VERSION,
-           "capabilities": driver.CAPABILITIES})
+    banner = {"protocol": PROTOCOL, "driver": driver.DRIVER, "version": driver.VERSION,
+              "capabilities": driver.CAPABILITIES}
+    if driver.TOPOLOGIES:
+        banner["topologies"] = ["single", *driver.TOPOLOGIES]
+    write(banner)
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()

@@ -1,0 +1,56 @@
+#!/bin/sh
+# Builds lockcheck's RedisLockRegistry driver (make deps runs it): mvn package
+# into target/ (spring-lock-driver.jar and target/lib/), then a class-data
+# archive (target/driver.jsa, AppCDS) from a short training run that loads
+# the classes of a start, a connection and the lock calls, for a faster JVM
+# start. A build whose
+# archive is newer than pom.xml, build.sh and the sources is skipped (the archive
+# records the jar's time: the jar is never touched after it). Needs java 17+
+# and Maven; Maven downloads the pinned artifacts.
+set -eu
+cd "$(dirname "$0")"
+jar=target/spring-lock-driver.jar
+if [ -f "$jar" ] && [ -f target/driver.jsa ] && [ -z "$(find pom.xml build.sh src -newer target/driver.jsa | head -1)" ]; then
+  exit 0
+fi
+echo "building the RedisLockRegistry driver (impl/drivers/spring-redis-lock) ..." >&2
+log=$(mktemp)
+if ! mvn -B -q package >"$log" 2>&1; then
+  cat "$log" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log" target/driver.jsa
+
+# The training run: against a redis-server of its own on a free loopback
+# port when there is one (hello, the warm-up, acquires, unlocks and a short
+# cycle in both modes' classes), else a connection attempt that fails.
+addr=127.0.0.1:1
+dir=$(mktemp -d)
+pid=""
+if command -v redis-server >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" >/dev/null 2>&1 &
+  pid=$!
+  addr=127.0.0.1:$port
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    redis-cli -p "$port" ping >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+fi
+printf '%s\n' \
+  '{"id":1,"op":"hello","protocol":1,"timeout_ms":20000,"redis":["'"$addr"'"],"client":"cds","watchdog_ms":1500}' \
+  '{"id":2,"op":"trylock","name":"cds","wait_ms":1,"lease_ms":0,"timeout_ms":2000}' \
+  '{"id":3,"op":"lock","name":"cds","lease_ms":0,"timeout_ms":2000}' \
+  '{"id":4,"op":"unlock","name":"cds","timeout_ms":2000}' \
+  '{"id":5,"op":"unlock","name":"cds","timeout_ms":2000}' \
+  '{"id":6,"op":"lock","name":"cds","lease_ms":500,"timeout_ms":2000}' \
+  '{"id":7,"op":"unlock","name":"cds","timeout_ms":2000}' \
+  '{"id":8,"op":"cycle","name":"cds","lease_ms":0,"duration_ms":200,"timeout_ms":5000}' |
+  java -Xlog:disable -Xlog:all=error:stderr -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k \
+    -XX:ArchiveClassesAtExit=target/driver.jsa -cp "$jar:target/lib/*" lockcheck.spring.Driver --mode pubsub >/dev/null 2>&1 || true
+if [ -n "$pid" ]; then
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+fi
+rm -rf "$dir"

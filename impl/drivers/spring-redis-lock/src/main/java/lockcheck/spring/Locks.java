@@ -1,0 +1,171 @@
+package lockcheck.spring;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ConcurrentModificationException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The requests of protocol 1 on RedisLockRegistry locks, all served on one
+ * thread, the owner's: the library's lock is a ReentrantLock in the JVM
+ * (held by a thread) plus a Redis key whose value is the registry's
+ * clientId, so one thread of one process is one lockcheck owner.
+ *
+ * <ul>
+ * <li>lock: {@code Lock.lock()}: no reply until granted (it cannot be
+ * cancelled: error at the deadline, see Driver).
+ * <li>trylock: {@code Lock.tryLock(wait_ms, MILLISECONDS)}: ok, or fail on
+ * false, which the library answers only after its script found the key held
+ * by another clientId (its first attempt is made whatever the wait).
+ * <li>unlock: {@code Lock.unlock()}; "You do not own lock" (not held by this
+ * thread) is fail, and so is the ConcurrentModificationException of a final
+ * unlock whose key had expired or been taken over ("Lock was released in
+ * the store due to expiration"): it released no hold of the lock.
+ * </ul>
+ * The lease picks the registry (Registries): lease_ms &gt; 0 is a registry with
+ * that expireAfter, lease_ms &lt;= 0 the watchdog registry. A reentry goes to
+ * the registry that holds the lock; one that asks for another lease than the
+ * hold's is answered error without calling the library (a registry has one
+ * expireAfter; lockcheck's workloads reenter with the hold's lease).
+ */
+final class Locks {
+    /** A lock this driver holds: through which registry, and how often. */
+    private static final class Held {
+        final long leaseKey;
+        final Lock lock;
+        int holds;
+
+        Held(long leaseKey, Lock lock) {
+            this.leaseKey = leaseKey;
+            this.lock = lock;
+        }
+    }
+
+    private final Options opts;
+    private final Registries registries;
+    private final Map<String, Held> held = new HashMap<>();
+    private long lastLeaseKey = Registries.WATCHDOG;
+
+    Locks(Options opts) {
+        this.opts = opts;
+        this.registries = new Registries(opts);
+    }
+
+    /** Serves req on the calling thread (the owner's). */
+    ObjectNode handle(JsonNode req, long timeoutMs, long deadline) {
+        String op = req.path("op").asText("");
+        try {
+            return switch (op) {
+                case "hello" -> hello(req, timeoutMs);
+                case "lock" -> acquire(req, -1);
+                case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)));
+                case "unlock" -> unlock(name(req));
+                case "cycle" -> Cycle.run(this, opts, req, deadline);
+                default -> Outcome.error("unknown op \"" + op + "\"", false);
+            };
+        } catch (Exception e) {
+            return Outcome.of(e);
+        }
+    }
+
+    private ObjectNode hello(JsonNode req, long timeoutMs) {
+        if (registries.connected()) {
+            return Outcome.error("hello twice", false);
+        }
+        long t0 = System.nanoTime();
+        registries.connect(req, Math.max(100, Math.min(timeoutMs / 2, 10_000)));
+        long t1 = System.nanoTime();
+        registries.warmUp();
+        long t2 = System.nanoTime();
+        Driver.log("connected (" + req.path("redis") + ") in mode " + opts.mode.type + " in " + (t1 - t0) / 1_000_000
+                + " ms, warmed up in " + (t2 - t1) / 1_000_000 + " ms; watchdog registry: expireAfter "
+                + registries.watchdogMs() + " ms, renewal every " + registries.watchdogMs() / 3 + " ms");
+        return Outcome.ok();
+    }
+
+    /** lock (wait -1) or trylock (wait_ms >= 0). */
+    private ObjectNode acquire(JsonNode req, long wait) throws InterruptedException {
+        String name = name(req);
+        long key = Registries.leaseKey(req);
+        Held h = held.get(name);
+        if (h != null && h.leaseKey != key) {
+            return Outcome.error("reentry with lease " + leaseText(key) + " into a hold of lease " + leaseText(h.leaseKey)
+                    + ": a RedisLockRegistry has one expireAfter (not called)", false);
+        }
+        Lock l = h != null ? h.lock : registries.get(key).obtain(name);
+        lastLeaseKey = key;
+        boolean got;
+        if (wait < 0) {
+            l.lock();
+            got = true;
+        } else {
+            got = l.tryLock(wait, TimeUnit.MILLISECONDS);
+        }
+        if (!got) {
+            return Outcome.fail();
+        }
+        if (h == null) {
+            h = new Held(key, l);
+            held.put(name, h);
+        }
+        h.holds++;
+        return Outcome.ok();
+    }
+
+    /** Releases one hold of name: true when released, false when the library said this owner held none. */
+    boolean release(String name) {
+        Held h = held.get(name);
+        Lock l = h != null ? h.lock : registries.get(lastLeaseKey).obtain(name);
+        try {
+            l.unlock();
+        } catch (IllegalStateException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("You do not own lock")) {
+                return false;
+            }
+            forget(name, h);
+            throw e;
+        } catch (ConcurrentModificationException e) {
+            // The final unlock found the key gone or another's: the local
+            // hold is released, no hold of the lock was.
+            forget(name, h);
+            return false;
+        } catch (RuntimeException e) {
+            forget(name, h); // the library released its local hold
+            throw e;
+        }
+        forget(name, h);
+        return true;
+    }
+
+    private ObjectNode unlock(String name) {
+        return release(name) ? Outcome.ok() : Outcome.fail();
+    }
+
+    private void forget(String name, Held h) {
+        if (h != null && --h.holds <= 0) {
+            held.remove(name);
+        }
+    }
+
+    /** The lock object of a fresh acquire of name with leaseKey (for Cycle). */
+    Lock obtain(String name, long leaseKey) {
+        lastLeaseKey = leaseKey;
+        return registries.get(leaseKey).obtain(name);
+    }
+
+    static String name(JsonNode req) {
+        String name = req.path("name").asText("");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("request without lock name");
+        }
+        return name;
+    }
+
+    private static String leaseText(long key) {
+        return key == Registries.WATCHDOG ? "watchdog" : key + " ms";
+    }
+}

@@ -1,0 +1,189 @@
+package results
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// verdicts makes a cell's checker verdicts: every checker named valid
+// unless listed in bad.
+func verdicts(ran []string, bad ...string) []CheckerVerdict {
+	var out []CheckerVerdict
+	for _, c := range ran {
+		cv := CheckerVerdict{Checker: c, Verdict: model.Valid}
+		for _, b := range bad {
+			if b == c {
+				cv.Verdict, cv.Class, cv.Example = model.Invalid, model.ClassSafety, "s: p1 granted while p2 held it\n  fault pause"
+			}
+		}
+		out = append(out, cv)
+	}
+	return out
+}
+
+var baseCheckers = []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckLiveness, model.CheckContract}
+
+// sbCell is a scoreboard cell of subject on scenario (fault class f).
+func sbCell(subject, scenario, f string, safe bool, seed int64, bad ...string) MatrixCell {
+	c := MatrixCell{Scenario: scenario, Subject: subject, Seed: seed, Safe: safe, FaultClass: f, Expected: "valid", OK: len(bad) == 0,
+		Checkers: verdicts(baseCheckers, bad...), Verdict: model.Valid, Dir: scenario + "/" + subject + "-" + strconv.FormatInt(seed, 10),
+		Command: "lockcheck run --scenario " + scenario + " --subject " + subject}
+	if len(bad) > 0 {
+		c.Verdict, c.Invalid = model.Invalid, bad
+	}
+	return c
+}
+
+// rerun is a rerun that broke the listed checkers.
+func rerun(dir string, bad ...string) Rerun {
+	r := Rerun{Verdict: model.Valid, Checkers: verdicts(baseCheckers, bad...), Dir: dir}
+	if len(bad) > 0 {
+		r.Verdict, r.Invalid = model.Invalid, bad
+	}
+	return r
+}
+
+// TestPivotStates scores synthetic cells into every state a scoreboard
+// cell can take.
+func TestPivotStates(t *testing.T) {
+	lin, mutex := model.CheckLinearizable, model.CheckMutualExclusion
+	stall := sbCell("lib", "client-stall", "process pause/crash", false, 1, lin, mutex)
+	stall.Tolerated, stall.Expected, stall.OK = []string{lin, mutex, model.CheckContract}, "detected by lin", true
+	pause := sbCell("lib", "redis-pause-short", "process pause/crash", true, 1, lin)
+	pause.Reruns = []Rerun{rerun("redis-pause-short/lib-1-rerun-1", lin)}
+	flaky := sbCell("lib", "latency-short", "partition/latency", true, 1, mutex)
+	flaky.Reruns = []Rerun{rerun("latency-short/lib-1-rerun-1")}
+	once := sbCell("lib", "clock-strobe", "clock", true, 1, model.CheckLiveness)
+	skipped := MatrixCell{Scenario: "sentinel-failover-idle", Subject: "lib", Seed: 1, Safe: true, FaultClass: "failover/Sentinel", Skip: "dials one address", OK: true}
+	bug := sbCell("lib", "restart-no-persistence", "restart/persistence", false, 1, lin)
+	bug.Tolerated, bug.OK = []string{lin, mutex}, true
+	bug.Checkers[0].Unexplained = true
+	bug.Reruns = []Rerun{{Verdict: model.Invalid, Invalid: []string{lin}, Checkers: bug.Checkers}}
+	rep := Report{Rows: []ReportRow{{Cells: []MatrixCell{sbCell("lib", "no-faults", "none", true, 1), stall, pause, flaky, once, skipped, bug}}}}
+	sb := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1.2.3", Claims: []string{ClaimWatchdog}}}, nil)
+	if len(sb.Rows) != 1 {
+		t.Fatalf("rows: %+v", sb.Rows)
+	}
+	g := sb.Rows[0].Grid
+	for _, tc := range []struct {
+		prop, fault string
+		want        State
+		text        string
+	}{
+		{"mutual exclusion", "none", Holds, "holds"},
+		{"FIFO", "none", NotClaimed, "not claimed"},
+		{"fencing", "process pause/crash", NotClaimed, "not claimed"},
+		{"linearizable", "process pause/crash", Broken, "broken by redis-pause-short"},
+		{"mutual exclusion", "process pause/crash", Expected, "holds; expected break under client-stall"},
+		{"mutual exclusion", "partition/latency", Flaky, "flaky: 1 of 2 (latency-short)"},
+		{"liveness", "clock", Unproven, "broke once, not rerun (clock-strobe)"},
+		{"linearizable", "failover/Sentinel", NotRun, "not run: dials one address"},
+		{"linearizable", "restart/persistence", Expected, "holds; expected break under restart-no-persistence"},
+		{"mutual exclusion", "restart/persistence", Holds, "holds"},
+	} {
+		s := g[tc.prop][tc.fault]
+		if s.State != tc.want || s.Text() != tc.text {
+			t.Errorf("%s × %s: %s %q, want %s %q", tc.prop, tc.fault, s.State, s.Text(), tc.want, tc.text)
+		}
+	}
+	if p := sb.Rows[0].Property["linearizable"]; p.State != Broken || len(p.Scenarios) != 1 {
+		t.Errorf("linearizable overall: %+v", p)
+	}
+	if f := sb.Rows[0].Fault["process pause/crash"]; f.State != Broken {
+		t.Errorf("process pause/crash overall: %+v", f)
+	}
+	if len(sb.Findings) != 3 {
+		t.Fatalf("findings: %+v", sb.Findings)
+	}
+}
+
+// writeSBMatrix writes a scoreboard part's matrix.json into dir, with one
+// run directory per cell (and rerun) holding a result.json.
+func writeSBMatrix(t *testing.T, dir string, subjects []SubjectInfo, cells ...MatrixCell) {
+	t.Helper()
+	for _, c := range cells {
+		dirs := []string{c.Dir}
+		for _, r := range c.Reruns {
+			dirs = append(dirs, r.Dir)
+		}
+		for _, d := range dirs {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{ResultFile, "latency.png"} {
+				if err := os.WriteFile(filepath.Join(dir, d, f), []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if err := WriteFileWith(filepath.Join(dir, MatrixFileName), func(w io.Writer) error {
+		return WriteMatrixJSON(w, MatrixFile{Kind: "scoreboard", SeedBase: 100, Subjects: subjects, Cells: cells})
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScoreboardFromParts renders a scoreboard from two parts run
+// separately (a subject subset each): one row per library with its
+// version, the findings with their commands, reruns and kept histories
+// (copied, PNGs left out), and the library-alone script where one is
+// known.
+func TestScoreboardFromParts(t *testing.T) {
+	base := t.TempDir()
+	fair := sbCell("redisson-fair", "redis-pause-short", "process pause/crash", true, 101, model.CheckFairness)
+	fair.Checkers = append(fair.Checkers, CheckerVerdict{Checker: model.CheckFairness, Verdict: model.Invalid, Class: model.ClassFairness, Example: "s: p3 granted before p1"})
+	fair.Reruns = []Rerun{{Verdict: model.Invalid, Checkers: fair.Checkers, Dir: "redis-pause-short/redisson-fair-101-rerun-1"}}
+	writeSBMatrix(t, filepath.Join(base, "java"), []SubjectInfo{{Name: "redisson-fair", Library: "redisson-fair", Version: "3.52.0", Claims: []string{ClaimFair}}},
+		sbCell("redisson-fair", "no-faults", "none", true, 101), fair)
+	odd := sbCell("redsync", "latency-short", "partition/latency", true, 101, model.CheckLinearizable)
+	odd.Reruns = []Rerun{rerun("latency-short/redsync-101-rerun-1", model.CheckLinearizable)}
+	writeSBMatrix(t, filepath.Join(base, "go"), []SubjectInfo{{Name: "redsync", Version: "v4.17.0"}},
+		sbCell("redsync", "no-faults", "none", true, 101), odd)
+	page := filepath.Join(base, "page")
+	paths, err := FindMatrices([]string{filepath.Join(base, "java"), filepath.Join(base, "go")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := WriteScoreboard(page, paths, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 7 {
+		t.Errorf("files: %v", files)
+	}
+	md, _ := os.ReadFile(filepath.Join(page, ScoreboardMarkdown))
+	for _, want := range []string{
+		"| redisson-fair | 3.52.0 | fair |", "| redsync | v4.17.0 |",
+		"**broken by redis-pause-short**", "impl/drivers/redisson-java/repro/run.sh",
+		"Adapter not yet ruled out", "broke in 2 of 2 runs of `lockcheck run --scenario latency-short --subject redsync`",
+		"[rerun 1](runs/latency-short/redsync-101-rerun-1)", "s: p3 granted before p1",
+		"seeds 101 (--seed-base 100)", "expected break",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("README.md lacks %q:\n%s", want, md)
+		}
+	}
+	for _, kept := range []string{"runs/redis-pause-short/redisson-fair-101/result.json", "runs/redis-pause-short/redisson-fair-101-rerun-1/result.json", "runs/latency-short/redsync-101/result.json"} {
+		if _, err := os.Stat(filepath.Join(page, kept)); err != nil {
+			t.Errorf("history not kept: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(page, "runs/latency-short/redsync-101/latency.png")); err == nil {
+		t.Errorf("a plot was kept")
+	}
+	var h bytes.Buffer
+	html, _ := os.ReadFile(filepath.Join(page, ScoreboardHTML))
+	h.Write(html)
+	if !strings.Contains(h.String(), `class="broken"`) || strings.Contains(h.String(), "<script") {
+		t.Errorf("scoreboard.html: no broken cell, or a script")
+	}
+}

@@ -1,0 +1,155 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// cell is one column of the matrix: a kind and a worker count.
+type cell struct {
+	contended bool
+	workers   int
+}
+
+func (c cell) String() string {
+	if c.contended {
+		return fmt.Sprintf("contended %d", c.workers)
+	}
+	return fmt.Sprintf("uncontended %d", c.workers)
+}
+
+// matrix is the measurement in progress: every cell's windows of every
+// subject, pooled across rounds, and the ceiling per worker count.
+type matrix struct {
+	cfg      Config
+	subjects []subject.Subject
+	opts     *redis.Options
+	runID    int64 // keeps the keys of one run apart from another's
+	cells    []cell
+	rows     map[cell][]*rowAcc // per cell, one per subject
+	ceilings map[int]*CeilingRow
+}
+
+// ceilingIndex stands for the ceiling among the subjects' indexes.
+const ceilingIndex = -1
+
+func newMatrix(cfg Config, subjects []subject.Subject, opts *redis.Options, runID int64) *matrix {
+	m := &matrix{cfg: cfg, subjects: subjects, opts: opts, runID: runID, rows: map[cell][]*rowAcc{}, ceilings: map[int]*CeilingRow{}}
+	for _, n := range cfg.Uncontended {
+		m.cells = append(m.cells, cell{false, n})
+	}
+	for _, n := range cfg.Contended {
+		m.cells = append(m.cells, cell{true, n})
+	}
+	for _, c := range m.cells {
+		accs := make([]*rowAcc, len(subjects))
+		for i := range accs {
+			accs[i] = &rowAcc{}
+		}
+		m.rows[c] = accs
+	}
+	return m
+}
+
+// round measures one window of every subject in every cell.
+func (m *matrix) round(ctx context.Context, round int) error {
+	measured := map[int]bool{} // ceiling worker counts done this round
+	for _, c := range m.cells {
+		withCeiling := !measured[c.workers]
+		measured[c.workers] = true
+		for _, i := range m.order(round, withCeiling) {
+			if err := m.window(ctx, round, c, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// order is the order a cell's windows run in: the subjects' indexes, led by
+// the ceiling's when the cell is the first of its worker count, rotated with
+// the round so that no subject always runs first.
+func (m *matrix) order(round int, withCeiling bool) []int {
+	order := make([]int, 0, len(m.subjects)+1)
+	if withCeiling {
+		order = append(order, ceilingIndex)
+	}
+	for i := range m.subjects {
+		order = append(order, i)
+	}
+	k := round % len(order)
+	return append(order[k:], order[:k]...)
+}
+
+// window measures subject i (or the ceiling) in cell c and pools the result.
+func (m *matrix) window(ctx context.Context, round int, c cell, i int) error {
+	cfg := m.cfg
+	name := "ceiling"
+	if i != ceilingIndex {
+		name = m.subjects[i].Name
+	}
+	prefix := fmt.Sprintf("lockcheck-bench:%d:r%d:%s:%s%d", m.runID, round, name, map[bool]string{false: "u", true: "c"}[c.contended], c.workers)
+	var res *windowResult
+	var err error
+	switch {
+	case i == ceilingIndex:
+		res, err = runCeiling(ctx, m.opts, c.workers, cfg.Duration, prefix)
+	case c.contended:
+		res, err = runContended(ctx, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
+	default:
+		res, err = runUncontended(ctx, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
+	}
+	if err != nil {
+		return fmt.Errorf("bench: round %d, %v, %s: %w", round+1, c, name, err)
+	}
+	rate := float64(res.ops) / cfg.Duration.Seconds()
+	m.add(c, i, res, rate)
+	if cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "round %d/%d  %-15s %-16s %10s/s\n", round+1, cfg.Rounds, c, name, count(rate))
+	}
+	return nil
+}
+
+// add pools one window's result.
+func (m *matrix) add(c cell, i int, res *windowResult, rate float64) {
+	if i != ceilingIndex {
+		m.rows[c][i].add(res, rate)
+		return
+	}
+	cr := m.ceilings[c.workers]
+	if cr == nil {
+		cr = &CeilingRow{Workers: c.workers}
+		m.ceilings[c.workers] = cr
+	}
+	cr.PerRound = append(cr.PerRound, rate)
+	cr.Errors += res.errs.n
+}
+
+// fill adds the ceiling rows, then every cell's rows (each as a share of
+// its worker count's ceiling), to rep.
+func (m *matrix) fill(rep *Report) {
+	for _, n := range slices.Sorted(maps.Keys(m.ceilings)) {
+		cr := m.ceilings[n]
+		cr.CallsPerSec = median(cr.PerRound)
+		rep.Ceiling = append(rep.Ceiling, *cr)
+	}
+	for _, c := range m.cells {
+		for i, acc := range m.rows[c] {
+			row := acc.row(m.subjects[i].Name, c.workers)
+			if ce, ok := rep.ceiling(c.workers); ok && ce.CycleCeiling() > 0 {
+				row.OfCeiling = row.CyclesPerSec / ce.CycleCeiling()
+			}
+			if c.contended {
+				rep.Contended = append(rep.Contended, row)
+			} else {
+				rep.Uncontended = append(rep.Uncontended, row)
+			}
+		}
+	}
+}

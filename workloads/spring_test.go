@@ -1,0 +1,168 @@
+package workloads
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+)
+
+// The RedisLockRegistry subjects run Spring Integration's lock
+// (impl/drivers/spring-redis-lock) in a JVM per logical client. They skip,
+// saying why, without java or the built driver (make deps builds it).
+
+var springSubjects = []string{"spring-lock-spin", "spring-lock-pubsub"}
+
+// TestSpringSubjectsAreValid: both modes pass the default workload without
+// faults.
+func TestSpringSubjectsAreValid(t *testing.T) {
+	s := startRedis(t)
+	for _, name := range springSubjects {
+		t.Run(name, func(t *testing.T) {
+			shipped(t, name)
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			t.Log(summary(res))
+			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
+				t.Fatalf("%s: want valid, with grants\n%s", summary(res), res.Report)
+			}
+		})
+	}
+}
+
+// TestSpringDriverSelftest is the RedisLockRegistry driver's protocol
+// self-test, in both modes: banner, hello, reentry (one key
+// "spring:<name>" holding the registry's clientId), not-owner unlocks, the
+// library's renewal of watchdog holds, a registry per lease, the final unlock
+// of an expired hold, a waiter handed the lock, Redis error replies, a hello
+// that cannot connect, the cycle request, and the end of input.
+func TestSpringDriverSelftest(t *testing.T) {
+	for _, name := range springSubjects {
+		t.Run(name, func(t *testing.T) {
+			d := redissonDriver(t, name) // any shipped driver, by name
+			s := startRedis(t)
+			rdb := redis.NewClient(s.Options())
+			t.Cleanup(func() { _ = rdb.Close() })
+			a, b := startJVM(t, d), startJVM(t, d)
+			want := `{"protocol":1,"driver":"` + name + `","version":"6.5.5","capabilities":["reentrant","watchdog","cycle"],"topologies":["single"]}`
+			if a.banner != want {
+				t.Fatalf("banner %s, want %s", a.banner, want)
+			}
+			addr, pass := s.Options().Addr, s.Options().Password
+			a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
+			a.expect("hello", hello(addr, pass, "a"), "ok")
+			a.expect("hello twice", hello(addr, pass, "a"), "error")
+			b.expect("hello", hello(addr, pass, "b"), "ok")
+			a.expect("unknown op", map[string]any{"op": "frobnicate", "timeout_ms": 1000}, "error")
+			springReentryAndRenewal(t, rdb, a, b)
+			springLeases(t, rdb, a, b)
+			springErrors(t, rdb, d, a)
+			springCycle(t, rdb, a, b)
+
+			a.expect("lock before the end of input", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
+			for _, j := range []*jvm{a, b} {
+				if err := j.end(); err != nil {
+					t.Errorf("driver at end of input: %v", err)
+				}
+			}
+			if n := rdb.Exists(context.Background(), "spring:l").Val(); n != 1 {
+				t.Fatal("the end of input released a's hold")
+			}
+		})
+	}
+}
+
+// springReentryAndRenewal: a watchdog hold, reentered, kept past several
+// leases by the library's renewal task, released by its second unlock only.
+func springReentryAndRenewal(t *testing.T, rdb *redis.Client, a, b *jvm) {
+	ctx := context.Background()
+	a.expect("lock (watchdog)", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
+	a.expect("trylock again (reentry)", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "timeout_ms": 3000}, "ok")
+	owner := rdb.Get(ctx, "spring:l").Val()
+	if owner == "" {
+		t.Fatal("no key spring:l holding the registry's clientId")
+	}
+	b.expect("trylock while a holds", map[string]any{"op": "trylock", "name": "l", "wait_ms": 200, "lease_ms": 2000, "timeout_ms": 3000}, "fail")
+	b.expect("unlock of a's lock", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "fail")
+	time.Sleep(3 * time.Second) // 2 watchdog leases
+	if pttl := rdb.PTTL(ctx, "spring:l").Val(); pttl <= 0 || pttl > 1500*time.Millisecond {
+		t.Fatalf("pttl %v after 2 leases: want the renewal to keep it within 1.5 s", pttl)
+	}
+	if got := rdb.Get(ctx, "spring:l").Val(); got != owner {
+		t.Fatalf("spring:l = %q after renewals, want %q", got, owner)
+	}
+	a.expect("unlock (1 of 2)", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	if n := rdb.Exists(ctx, "spring:l").Val(); n != 1 {
+		t.Fatal("the first of two unlocks removed the key")
+	}
+	a.expect("unlock (2 of 2)", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	if n := rdb.Exists(ctx, "spring:l").Val(); n != 0 {
+		t.Fatal("key left after the last unlock")
+	}
+	a.expect("unlock again", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "fail")
+}
+
+// springLeases: an explicit lease is its registry's expireAfter; a reentry
+// with another lease is refused without effect; the final unlock of a hold
+// that ran out is fail; a waiter is handed the lock at the holder's unlock.
+func springLeases(t *testing.T, rdb *redis.Client, a, b *jvm) {
+	ctx := context.Background()
+	b.expect("trylock lease 1001 ms", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 1001, "timeout_ms": 3000}, "ok")
+	if pttl := rdb.PTTL(ctx, "spring:l").Val(); pttl < 900*time.Millisecond || pttl > 1001*time.Millisecond {
+		t.Fatalf("pttl %v: want the lease", pttl)
+	}
+	owner := rdb.Get(ctx, "spring:l").Val()
+	if r := b.expect("reentry with another lease", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 5000, "timeout_ms": 3000}, "error"); !strings.Contains(r.Error, "one expireAfter") {
+		t.Fatalf("reply %+v: want the one-expireAfter error", r)
+	}
+	if pttl := rdb.PTTL(ctx, "spring:l").Val(); pttl > 1001*time.Millisecond || rdb.Get(ctx, "spring:l").Val() != owner {
+		t.Fatalf("pttl %v: the refused reentry changed the hold", pttl)
+	}
+	start := time.Now()
+	a.send("lock while b holds", map[string]any{"op": "lock", "name": "l", "lease_ms": 5000, "timeout_ms": 5000})
+	time.Sleep(200 * time.Millisecond)
+	b.expect("unlock while a waits", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+	a.recv("lock while b holds", "ok")
+	if w := time.Since(start); w > 900*time.Millisecond {
+		t.Fatalf("a granted %v after its call: want it handed the lock at b's unlock (~200 ms), not at the lease's end", w)
+	}
+	a.expect("unlock", map[string]any{"op": "unlock", "name": "l", "timeout_ms": 3000}, "ok")
+
+	b.expect("trylock lease 300 ms", map[string]any{"op": "trylock", "name": "e", "wait_ms": 0, "lease_ms": 300, "timeout_ms": 3000}, "ok")
+	time.Sleep(500 * time.Millisecond)
+	b.expect("unlock after the lease ran out", map[string]any{"op": "unlock", "name": "e", "timeout_ms": 3000}, "fail")
+	b.expect("trylock again", map[string]any{"op": "trylock", "name": "e", "wait_ms": 0, "lease_ms": 300, "timeout_ms": 3000}, "ok")
+}
+
+// springErrors: Redis error replies and a Redis nobody listens on.
+func springErrors(t *testing.T, rdb *redis.Client, d catalog.Driver, a *jvm) {
+	rdb.HSet(context.Background(), "spring:h", "f", "v")
+	if r := a.expect("lock on a hash key", map[string]any{"op": "trylock", "name": "h", "wait_ms": 0, "timeout_ms": 3000}, "error"); !r.RedisError || !strings.Contains(r.Error, "WRONGTYPE") {
+		t.Fatalf("reply %+v: want WRONGTYPE with redis_error", r)
+	}
+	c := startJVM(t, d)
+	c.expect("hello to a closed port", map[string]any{"op": "hello", "protocol": 1, "redis": []string{closedAddr(t)}, "client": "c", "timeout_ms": 2000}, "error")
+}
+
+// springCycle: the cycle request locks and unlocks by itself, logging
+// each grant, while another driver holds nothing; one too long for its
+// timeout_ms is refused at once.
+func springCycle(t *testing.T, rdb *redis.Client, a, b *jvm) {
+	r := a.expect("cycle", map[string]any{"op": "cycle", "name": "c", "duration_ms": 300, "log": true, "timeout_ms": 5000}, "ok")
+	if r.Count == 0 || len(r.Grants) < r.Count {
+		t.Fatalf("cycle: count %d, %d grants logged: want grants, each logged", r.Count, len(r.Grants))
+	}
+	for _, g := range r.Grants {
+		if g[0] > g[1] || g[1] > g[2] {
+			t.Fatalf("cycle grant %v: want requested <= granted <= released", g)
+		}
+	}
+	if n := rdb.Exists(context.Background(), "spring:c").Val(); n != 0 {
+		t.Fatal("key left after the cycle")
+	}
+	b.expect("cycle too long for its timeout", map[string]any{"op": "cycle", "name": "c", "duration_ms": 3000, "timeout_ms": 3000}, "error")
+}

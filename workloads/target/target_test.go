@@ -1,0 +1,43 @@
+package target
+
+import (
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// A target's run dependencies: the shipped locks unless a registry is
+// given; reconnects only where the target dials the clients itself.
+func TestDeps(t *testing.T) {
+	opts := func() *redis.Options { return &redis.Options{Addr: "127.0.0.1:1"} }
+	d := FromOptions(opts, "test").Deps()
+	if d.Registry != catalog.Subjects || d.Reconnect == nil || d.Dial == nil {
+		t.Errorf("FromOptions: registry %p (want catalog.Subjects), reconnect set %v", d.Registry, d.Reconnect != nil)
+	}
+	reg, err := subject.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt := FromOptions(opts, "test")
+	tgt.Registry = reg
+	if got := tgt.Deps().Registry; got != reg {
+		t.Errorf("Deps ignores the target's registry")
+	}
+	c, err := tgt.Dial(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// go-redis keeps MaxRetries -1 as 0 (its default is 3).
+	if o := c.(*redis.Client).Options(); o.MaxRetries != 0 || !o.ContextTimeoutEnabled {
+		t.Errorf("a run's client retries (%d) or ignores ctx deadlines (%v)", o.MaxRetries, o.ContextTimeoutEnabled)
+	}
+	env := FromEnv(&scenario.Env{Desc: "deployment"})
+	if d := env.Deps(); d.Reconnect != nil || env.Desc != "deployment" || env.Options() != nil {
+		t.Errorf("FromEnv: reconnect set %v, desc %q", d.Reconnect != nil, env.Desc)
+	}
+}
