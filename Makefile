@@ -80,10 +80,11 @@ build:
 run: deps build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers; then 20 s of fuzzing the history reader and checkers.
+## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers.
 test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 14m $(PKGS)
+	cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
 
 ## test-short: unit tests only, no Redis needed.
@@ -97,6 +98,7 @@ vet:
 lint: vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy" >&2; exit 1; }
+	cd workloads/locktest/testdata/userlock && $(GO) mod tidy -diff || { echo "workloads/locktest/testdata/userlock: go.mod/go.sum are not tidy: run go mod tidy there" >&2; exit 1; }
 
 fmt:
 	gofmt -l -w .

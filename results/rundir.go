@@ -81,6 +81,9 @@ type RunArtifacts struct {
 	HistoryPath string
 	// Plot tunes the plots; an empty Title becomes "subject / workload".
 	Plot PlotOptions
+	// NoPlots leaves latency.png and throughput.png out (they take the
+	// longest to draw), for a run directory wanted fast.
+	NoPlots bool
 }
 
 // WriteConfig writes cfg as dir/config.json (indented JSON), creating dir.
@@ -122,7 +125,11 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	}
 	var errs []error
 	step := func(name string, f func() error) {
-		if ctx.Err() != nil && (name == HTMLFile || name == LatencyPlot || name == ThroughputPlot) {
+		plot := name == LatencyPlot || name == ThroughputPlot
+		if plot && a.NoPlots {
+			return
+		}
+		if ctx.Err() != nil && (name == HTMLFile || plot) {
 			errs = append(errs, fmt.Errorf("%s: not drawn: %w", name, context.Cause(ctx)))
 			return
 		}

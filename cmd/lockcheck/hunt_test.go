@@ -69,7 +69,6 @@ func TestRunPlanFileBadExits2(t *testing.T) {
 		{"unknown field", []string{"--plan", write("typo.json", `{"procesess": 3}`)}, `unknown field "procesess"`},
 		{"two values", []string{"--plan", write("two.json", string(good)+string(good))}, "more than one JSON value"},
 		{"invalid plan", []string{"--plan", write("zero.json", `{"processes": 0, "locks": ["a"], "op_timeout": 1000000000}`)}, "processes = 0"},
-		{"with scenario", []string{"--plan", write("good.json", string(good)), "--scenario", "no-faults"}, "cannot be combined with --scenario"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := lockcheck(t, append([]string{"run", "--subject", "reentrant"}, tc.args...)...)

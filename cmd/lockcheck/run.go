@@ -63,7 +63,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 2 leases of waiting on a free lock outside faults, derived from the run's leases; plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the whole check: every checker and its explanations (default 60s; then the verdict is unknown, exit 2)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
-	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt') instead of the workload's plan for the seed")
+	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt' or of a locktest failure) instead of the workload's plan for the seed; with --scenario, instead of the scenario's plan (its topology and faults stay)")
 	f.remote.add(fs)
 	f.driver.add(fs)
 }

@@ -16,9 +16,6 @@ func checkRunFlags(fs *flag.FlagSet, f *runFlags) error {
 		return usagef("--max-wait %v is negative: want a duration >= 0 (0 turns the liveness bound off)", f.maxWait)
 	}
 	if f.planFile != "" {
-		if f.scenario != "" {
-			return usagef("--plan cannot be combined with --scenario: the scenario fixes the plan")
-		}
 		p, err := loadPlanFile(f.planFile)
 		if err != nil {
 			return usageError{err}

@@ -30,6 +30,9 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	if err != nil {
 		return exitUsage, err
 	}
+	if f.givenPlan != nil {
+		sc.Plan = *f.givenPlan // --plan: the scenario's topology and faults, this plan
+	}
 	subjects, err := lookupSubjects(f.subjects)
 	if err != nil {
 		return exitUsage, err

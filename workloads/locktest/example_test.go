@@ -1,0 +1,45 @@
+package locktest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/workloads/locktest"
+)
+
+// TestReentrantLock is a locktest suite, as a user writes it: here for
+// lockcheck's own reentrant lock, which claims reentrancy and a watchdog
+// (whose lease the harness sets short, so that a crashed holder's lock
+// runs out fast). In this repository -short runs no Redis, and make test
+// gives it 30 s.
+func TestReentrantLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs redis-server (skipped with -short)")
+	}
+	locktest.Run(t, locktest.Lock{
+		Name: "reentrant", Reentrant: true, Watchdog: true,
+		New: func(ctx context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+			return impl.ReentrantMaker(impl.WithWatchdogTimeout(lease))(ctx, rdb)
+		},
+	}, locktest.Budget(30*time.Second))
+}
+
+// A lock of your own, with a fixed lease: SimpleMaker stands for your
+// constructor. Put the call in a test function of your module and run
+// `go test` (-short: about 10 s).
+func ExampleRun() {
+	var t *testing.T // your test's
+	if t == nil {
+		return // (this example is compiled, not run: TestReentrantLock runs)
+	}
+	locktest.Run(t, locktest.Lock{
+		Name: "my-lock",
+		New: func(ctx context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+			return impl.SimpleMaker(impl.WithSimpleLease(lease))(ctx, rdb)
+		},
+	})
+}

@@ -1,0 +1,126 @@
+package locktest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+)
+
+// Hunt spends budget looking for a violation in lock, for a nightly `go
+// test` ($LOCKCHECK_BUDGET overrides budget): hunt.Run draws plain runs of
+// the hunt workload (storms, quiet spells, long holds, overruns,
+// cancelled acquires) and the must-pass scenarios that fit the lock, from
+// one seed (Seed; else from the clock, logged). A find is shrunk and fails
+// the test with the checkers' explanation, the kept run directory
+// (history.html) and the `lockcheck run` line that reruns it; a budget
+// spent without a find passes, with what was tried logged.
+func Hunt(t *testing.T, lock Lock, budget time.Duration, opts ...Option) {
+	t.Helper()
+	if *serveFlag {
+		serve(lock)
+	}
+	cfg, err := huntConfig(t, lock, budget, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.Budget+hunt.MaxShrink+time.Minute)
+	defer cancel()
+	res, err := hunt.Run(ctx, cfg)
+	if res == nil {
+		t.Fatalf("locktest: hunt %s: %v", lock.Name, err)
+	}
+	tr := res.Tried
+	t.Logf("locktest: hunt %s: seed %d, %d runs in %v (%d plain), seeds %d..%d; runs in %s", lock.Name, res.Seed, tr.Runs, res.Elapsed.Round(time.Second), tr.Plain, tr.First, tr.Last, res.Dir)
+	for name, why := range res.Skipped {
+		t.Logf("locktest: scenario %s could not run here: %v", name, why)
+	}
+	if err != nil {
+		t.Errorf("locktest: hunt %s: %v", lock.Name, err)
+	}
+	if f := res.Find; f != nil {
+		t.Error(huntReport(lock, t.Name(), res, f))
+	}
+}
+
+// huntConfig is the hunt.Config of a Hunt of lock.
+func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (hunt.Config, error) {
+	if err := lock.validate(); err != nil {
+		return hunt.Config{}, err
+	}
+	if err := checkClaims(lock); err != nil {
+		return hunt.Config{}, err
+	}
+	c, err := newConfig(append([]Option{Budget(budget)}, opts...))
+	if err != nil {
+		return hunt.Config{}, err
+	}
+	reg, err := lock.registry()
+	if err != nil {
+		return hunt.Config{}, err
+	}
+	cfg := hunt.Config{
+		Subject: lock.Name, Registry: reg, Budget: c.budget, Seed: c.seed,
+		RunDuration: min(max(c.budget/4, hunt.MinRun), hunt.DefaultRunDuration, max(c.budget, hunt.MinRun)),
+		Out:         filepath.Join(os.TempDir(), "locktest", lock.Name),
+		Redis:       os.Getenv(EnvRedis),
+	}
+	if cfg.RunDuration > cfg.Budget {
+		cfg.Budget = cfg.RunDuration
+	}
+	if len(c.scenarios) > 0 {
+		cfg.Scenarios = []scenario.Scenario{}
+		for _, sc := range hunt.Scenarios(lock.subject()) {
+			if slices.Contains(c.scenarios, sc.Name) {
+				cfg.Scenarios = append(cfg.Scenarios, sc)
+			}
+		}
+	}
+	return cfg, nil
+}
+
+// huntReport says what a hunt found: the explanation, the shrinking, the
+// run directory and the line that reruns it with the lock served by the
+// test binary (kept in the hunt's directory).
+func huntReport(lock Lock, test string, res *hunt.Result, f *hunt.Find) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "locktest: hunt %s FOUND in run %d (seed %d): %s\n", lock.Name, f.Run, f.First.Draw.Seed, f.Explanation())
+	var plan bytes.Buffer
+	if json.Compact(&plan, f.Plan) != nil {
+		plan.Write(f.Plan)
+	}
+	fmt.Fprintf(&b, "shrunk in %d runs: %s\nplan: %s\n", f.ShrinkRuns, strings.Join(f.Steps, ", "), plan.Bytes())
+	fmt.Fprintf(&b, "run directory: %s (open %s)\n", f.Shrunk.Dir, filepath.Join(f.Shrunk.Dir, "history.html"))
+	bin := filepath.Join(res.Dir, lock.Name+".test")
+	if err := keepBinary(bin); err != nil {
+		fmt.Fprintf(&b, "rerun: the test binary could not be kept (%v): %s\n", err, f.CommandLine())
+		return b.String()
+	}
+	fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", hunt.ShellJoin(served(f.Command, lock.Name, bin, test)))
+	return b.String()
+}
+
+// served is a `lockcheck run` command line with its --subject NAME
+// replaced by the lock served by the test binary bin.
+func served(command []string, name, bin, test string) []string {
+	serve := append([]string{bin, "-test.run=" + runPattern(test), "-" + serveFlagName}, userFlags()...)
+	var out []string
+	for i := 0; i < len(command); i++ {
+		if command[i] == "--subject" && i+1 < len(command) {
+			out = append(out, "--driver", driverJoin(serve), "--driver-name", name)
+			i++
+			continue
+		}
+		out = append(out, command[i])
+	}
+	return out
+}

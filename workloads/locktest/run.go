@@ -1,0 +1,147 @@
+package locktest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// Run checks lock in lockcheck's must-pass fault scenarios that fit what it
+// claims, each in a subtest named after the scenario, within the budget
+// (ShortBudget under -short, DefaultBudget otherwise, $LOCKCHECK_BUDGET
+// over both). Every run's plan is drawn by rapid from the scenario's, and
+// its history is checked against the verdict the scenario requires. The
+// first run that does not get it fails its subtest: rapid shrinks the plan,
+// and the failure says why (the checkers' explanation), where the run's
+// directory is kept (history.html) and how to rerun it (a `lockcheck run`
+// line and rapid's -rapid.seed line); the scenarios after it are not run.
+//
+// Client stalls past a lease and the other known-unsafe scenarios break any
+// lease-based lock, so they are never asserted here. Scenarios that need a
+// topology Run does not start (Sentinel, Cluster, N independent nodes) are
+// logged as not run, with the reason.
+//
+// Run starts its own redis-server processes on loopback ports, one world
+// per run, and stops them; with $LOCKCHECK_REDIS it runs the scenarios
+// whose faults are Redis commands against that Redis instead.
+func Run(t *testing.T, lock Lock, opts ...Option) {
+	t.Helper()
+	if *serveFlag {
+		serve(lock)
+	}
+	s, err := newSuite(t, lock, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.runAll(t)
+}
+
+// suite is one call of Run.
+type suite struct {
+	test     string // the name of Run's test: -test.run of the rerun
+	lock     Lock
+	subject  subject.Subject
+	reg      *subject.Registry
+	remote   *scenario.Remote // $LOCKCHECK_REDIS, or nil
+	planned  []planned
+	deadline time.Time
+	failed   bool  // a scenario failed: the rest are not run
+	broken   error // the world could not be made: not the lock's fault
+}
+
+// newSuite checks lock and the options and picks the scenarios.
+func newSuite(t *testing.T, lock Lock, opts []Option) (*suite, error) {
+	if err := lock.validate(); err != nil {
+		return nil, err
+	}
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	s := &suite{test: t.Name(), lock: lock, subject: lock.subject()}
+	if s.reg, err = lock.registry(); err != nil {
+		return nil, err
+	}
+	if err := checkClaims(lock); err != nil {
+		return nil, err
+	}
+	if s.remote, err = remoteFromEnv(); err != nil {
+		return nil, err
+	}
+	planned, skipped := pick(context.Background(), s.subject, testing.Short(), cfg.scenarios, s.remote)
+	for _, name := range cfg.scenarios {
+		if !s.picked(planned, name) {
+			return nil, fmt.Errorf("locktest: Scenarios(%q): not a must-pass scenario locktest can run for %s (not run: %s)", name, lock.Name, strings.Join(skipped, "; "))
+		}
+	}
+	if len(skipped) > 0 {
+		t.Logf("locktest: %s: scenarios not run:\n  %s", lock.Name, strings.Join(skipped, "\n  "))
+	}
+	s.planned, s.deadline = planned, start.Add(cfg.budget)
+	return s, nil
+}
+
+func (s *suite) picked(planned []planned, name string) bool {
+	for _, p := range planned {
+		if p.sc.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// runAll runs each planned scenario in a subtest, sharing what is left of
+// the budget evenly among the scenarios still to run.
+func (s *suite) runAll(t *testing.T) {
+	t.Helper()
+	for i, p := range s.planned {
+		if s.failed || s.broken != nil {
+			t.Logf("locktest: %s not run: an earlier scenario failed", p.sc.Name)
+			continue
+		}
+		share := time.Until(s.deadline) / time.Duration(len(s.planned)-i)
+		t.Run(p.sc.Name, func(t *testing.T) { s.check(t, p, share) })
+	}
+}
+
+// checkClaims checks the claims a handle's type shows (see
+// Lock.checkClaims) on a client that is never used: making a handle does
+// not talk to Redis.
+func checkClaims(lock Lock) error {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return lock.checkClaims(ctx, rdb)
+}
+
+// remoteFromEnv is the deployment $LOCKCHECK_REDIS names (nil when unset).
+func remoteFromEnv() (*scenario.Remote, error) {
+	v := os.Getenv(EnvRedis)
+	if v == "" {
+		return nil, nil
+	}
+	a, err := faults.ParseRedisAddr(v)
+	if err != nil {
+		return nil, fmt.Errorf("locktest: $%s: %w", EnvRedis, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rdb, err := a.Connect(ctx)
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("locktest: $%s=%s is unreachable", EnvRedis, a.Redacted()), err)
+	}
+	_ = rdb.Close()
+	return &scenario.Remote{Redis: a.Options(), Desc: a.Redacted()}, nil
+}
