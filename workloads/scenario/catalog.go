@@ -141,7 +141,8 @@ func Catalog() []Scenario {
 			Name: "restart-no-persistence", Safe: false,
 			Doc:  "redis-server without persistence killed and at once restarted empty, every 0.8–1.2 s, while locks are held: every lock (and fencing counter) is forgotten",
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
-			Faults: serverFault(faults.RestartEmpty, faults.Span{Min: ms(800), Max: ms(1200)}, faults.Span{Min: ms(10), Max: ms(10)}),
+			Faults:   serverFault(faults.RestartEmpty, faults.Span{Min: ms(800), Max: ms(1200)}, faults.Span{Min: ms(10), Max: ms(10)}),
+			Destroys: []string{model.CheckFencing},
 		},
 		{
 			Name: "partition-long", Safe: false,

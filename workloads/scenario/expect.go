@@ -27,6 +27,10 @@ type Expect struct {
 	// an expectation that names the owner in Checkers and the bystander
 	// here.
 	Quiet []string
+	// MayBreak are checkers that may fire without being required to: the
+	// fault takes their property away by design (Scenario.Destroys).
+	// Match ignores them; Tolerated accepts their violations.
+	MayBreak []string
 	// Skip, if set, says why the subject cannot run on the scenario's
 	// topology: the cell is recorded as skipped, never run, never failed.
 	Skip string

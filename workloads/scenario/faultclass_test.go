@@ -36,6 +36,8 @@ func TestTolerated(t *testing.T) {
 	peer := subject.Subject{Name: "p", Kind: subject.KindPeer}
 	stall, _ := Lookup("client-stall")
 	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, peer)
+	restart, _ := Lookup("restart-no-persistence")
+	tokens := subject.Subject{Name: "t", Kind: subject.KindExternal, Fenced: true}
 	for _, tc := range []struct {
 		name string
 		e    Expect
@@ -47,6 +49,7 @@ func TestTolerated(t *testing.T) {
 		{"unsafe measured", Expect{Label: "measured"}, false, ran},
 		{"unsafe default", stall.Expectation(peer), false, []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckContract}},
 		{"fences held", fenced, false, []string{model.CheckLinearizable, model.CheckContract}},
+		{"restart forgets the fencing counter", restart.Expectation(tokens), false, []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckFencing, model.CheckContract}},
 		{"unsafe, valid required (WAIT)", Expect{Label: "valid", Verdict: model.Valid}, false, nil},
 		{"liveness only", Expect{Label: "safe (liveness only)", Checkers: map[string]model.Verdict{
 			model.CheckLinearizable: model.Valid, model.CheckMutualExclusion: model.Valid}}, true,

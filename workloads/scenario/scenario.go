@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
@@ -67,6 +68,11 @@ type Scenario struct {
 	// breaks: each must fire for every subject whose expectation detects
 	// and names no checker (nil: DefaultOwners). See OwnedBy.
 	Owners []string
+	// Destroys are checkers whose property an unsafe scenario's fault
+	// takes away by design, for every lock: a restart that forgets every
+	// key forgets the fencing counter too, so tokens start over. Their
+	// violations are tolerated there (Expect.MayBreak), never required.
+	Destroys []string
 	// Skip, if set, says why s cannot run on this scenario ("" : it can).
 	// Nil means DefaultSkip.
 	Skip func(s subject.Subject) string
@@ -115,7 +121,9 @@ func (sc Scenario) Expectation(s subject.Subject) Expect {
 	if owners == nil {
 		owners = DefaultOwners
 	}
-	return OwnedBy(e, owners, s)
+	e = OwnedBy(e, owners, s)
+	e.MayBreak = append(slices.Clip(e.MayBreak), sc.Destroys...)
+	return e
 }
 
 // Options are one run of a scenario.
