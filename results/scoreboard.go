@@ -382,6 +382,21 @@ func (s Score) Text() string {
 	return string(s.State)
 }
 
+// Glance is Text at a glance, for the README's table: "holds*" for an
+// expected break (any lease lock breaks there), "–" for not claimed, "not
+// run" without its reason; findings as Text says them.
+func (s Score) Glance() string {
+	switch s.State {
+	case Expected:
+		return "holds*"
+	case NotClaimed:
+		return "–"
+	case NotRun:
+		return "not run"
+	}
+	return s.Text()
+}
+
 // Short is Text for the summary tables: an expected break under more than
 // two scenarios is counted rather than listed (the library's grid lists
 // them).

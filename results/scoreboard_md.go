@@ -74,8 +74,8 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 func writeScoreboardTable(w io.Writer, p scoreboardPage) error {
 	page := path.Join(p.Dir, ScoreboardMarkdown)
 	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it -->\n", page)
-	writePropertyTable(w, p.Scoreboard, page)
-	_, err := fmt.Fprintf(w, "\n%s Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), page)
+	writePropertyCells(w, p.Scoreboard, page, Score.Glance)
+	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), page)
 	return err
 }
 
@@ -142,6 +142,12 @@ func versionText(s SubjectInfo) string {
 // writePropertyTable writes the table by property; its finding links go
 // to base (the page, "" for the page itself).
 func writePropertyTable(w io.Writer, sb Scoreboard, base string) {
+	writePropertyCells(w, sb, base, Score.Short)
+}
+
+// writePropertyCells writes the table by property with text(score) in each
+// cell (linked to the findings where there are some).
+func writePropertyCells(w io.Writer, sb Scoreboard, base string, text func(Score) string) {
 	fmt.Fprint(w, "| library | version | claims |")
 	for _, p := range Properties {
 		fmt.Fprintf(w, " %s |", p.Name)
@@ -150,7 +156,7 @@ func writePropertyTable(w io.Writer, sb Scoreboard, base string) {
 	for _, row := range sb.Rows {
 		fmt.Fprintf(w, "| %s | %s | %s |", row.Subject.Name, versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, p := range Properties {
-			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], row.Property[p.Name].Short(), base))
+			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], text(row.Property[p.Name]), base))
 		}
 		fmt.Fprintln(w)
 	}
