@@ -4,14 +4,16 @@
 # line in LINES (the same sources against that Redisson); then a class-data
 # archive (driver.jsa, AppCDS) from a short run that loads the classes of a
 # start and a connection attempt, for a faster JVM start. A build whose
-# archive is newer than pom.xml and the sources is skipped (the archive
-# records the jar's time: the jar is never touched after it). Needs java 17+
-# and Maven; Maven downloads the pinned artifacts.
+# archive is newer than pom.xml, build.sh, the sources and ../java-common
+# (the protocol side, compiled in) is skipped (up_to_date in
+# ../java-common/build-lib.sh). Needs java 17+ and Maven; Maven downloads the
+# pinned artifacts.
 #
 #   build.sh                 the pom's Redisson and every line in LINES
 #   build.sh --line 3.43.0   that line only
 set -eu
 cd "$(dirname "$0")"
+. ../java-common/build-lib.sh
 
 # LINES are the older Redisson lines built beside the pom's (subjects
 # redisson-<major.minor>; see workloads/catalog/external.go).
@@ -21,17 +23,12 @@ build() { # build DIR [MAVEN ARGS...]
   dir=$1
   shift
   jar="$dir/redisson-driver.jar"
-  if [ -f "$jar" ] && [ -f "$dir/driver.jsa" ] && [ -z "$(find pom.xml src -newer "$dir/driver.jsa" | head -1)" ]; then
+  if up_to_date "$dir" redisson-driver.jar; then
     return 0
   fi
   echo "building the Redisson driver ($dir) ..." >&2
-  log=$(mktemp)
-  if ! mvn -B -q package "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    rm -f "$log"
-    return 1
-  fi
-  rm -f "$log" "$dir/driver.jsa"
+  mvn_package "$@" || return 1
+  rm -f "$dir/driver.jsa"
   printf '%s\n' \
     '{"id":1,"op":"hello","protocol":1,"timeout_ms":2000,"redis":["127.0.0.1:1"],"client":"cds","watchdog_ms":1500}' \
     '{"id":2,"op":"trylock","name":"cds","wait_ms":1,"timeout_ms":100}' |

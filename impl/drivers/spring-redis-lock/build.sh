@@ -3,24 +3,20 @@
 # into target/ (spring-lock-driver.jar and target/lib/), then a class-data
 # archive (target/driver.jsa, AppCDS) from a short training run that loads
 # the classes of a start, a connection and the lock calls, for a faster JVM
-# start. A build whose
-# archive is newer than pom.xml, build.sh and the sources is skipped (the archive
-# records the jar's time: the jar is never touched after it). Needs java 17+
-# and Maven; Maven downloads the pinned artifacts.
+# start. A build whose archive is newer than pom.xml, build.sh, the sources
+# and ../java-common (the protocol side, compiled in) is skipped (up_to_date
+# in ../java-common/build-lib.sh). Needs java 17+ and Maven; Maven downloads
+# the pinned artifacts.
 set -eu
 cd "$(dirname "$0")"
+. ../java-common/build-lib.sh
 jar=target/spring-lock-driver.jar
-if [ -f "$jar" ] && [ -f target/driver.jsa ] && [ -z "$(find pom.xml build.sh src -newer target/driver.jsa | head -1)" ]; then
+if up_to_date target spring-lock-driver.jar; then
   exit 0
 fi
 echo "building the RedisLockRegistry driver (impl/drivers/spring-redis-lock) ..." >&2
-log=$(mktemp)
-if ! mvn -B -q package >"$log" 2>&1; then
-  cat "$log" >&2
-  rm -f "$log"
-  exit 1
-fi
-rm -f "$log" target/driver.jsa
+mvn_package || exit 1
+rm -f target/driver.jsa
 
 # The training run: against a redis-server of its own on a free loopback
 # port when there is one (hello, the warm-up, acquires, unlocks and a short

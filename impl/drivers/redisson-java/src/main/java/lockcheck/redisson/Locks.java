@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import lockcheck.driver.Cycle;
+import lockcheck.driver.Library;
+import lockcheck.driver.Replies;
+
 import org.redisson.Redisson;
 import org.redisson.RedissonFencedLock;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,13 +34,11 @@ import java.util.concurrent.TimeUnit;
  * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
  * </ul>
  * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
- * within timeout_ms: a Redisson future still pending 25 ms before then is
- * answered with error (unknown outcome; the future is left alone, and lockcheck
- * ends the process).
+ * within timeout_ms: a Redisson future still pending at the deadline, 25 ms
+ * before then, is answered with error (unknown outcome; the future is left
+ * alone, and lockcheck ends the process).
  */
-final class Locks {
-    private static final long SLACK_MS = 25;
-
+final class Locks implements Library {
     private final Options opts;
     private final long owner;
     private RedissonClient redisson;
@@ -45,35 +48,57 @@ final class Locks {
         this.owner = owner;
     }
 
-    ObjectNode handle(JsonNode req) {
+    @Override
+    public String driver() {
+        return opts.driverName();
+    }
+
+    @Override
+    public String version() {
+        return Driver.redissonVersion();
+    }
+
+    @Override
+    public List<String> capabilities() {
+        return opts.kind.capabilities;
+    }
+
+    @Override
+    public List<String> topologies() {
+        return Topology.SUPPORTED;
+    }
+
+    @Override
+    public LineHook lineHook() {
+        return Misbehave.fromEnv();
+    }
+
+    @Override
+    public ObjectNode errorOf(Throwable e) {
+        return Outcome.of(e);
+    }
+
+    @Override
+    public ObjectNode handle(JsonNode req, long timeout, long deadline) throws Exception {
         if (Thread.currentThread().getId() != owner) {
             throw new IllegalStateException("request served off the owner's thread");
         }
         String op = req.path("op").asText("");
-        long timeout = req.path("timeout_ms").asLong(0);
-        if (timeout <= 0) {
-            timeout = 30_000;
-        }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
-        try {
-            return switch (op) {
-                case "hello" -> hello(req, timeout, deadline);
-                case "lock" -> lockBlocking(req, deadline);
-                case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
-                case "unlock" -> unlock(req, deadline);
-                case "holdcount" -> Outcome.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
-                case "token" -> token(req, deadline);
-                case "cycle" -> Cycle.run(this, opts, owner, req, deadline);
-                default -> Outcome.error("unknown op \"" + op + "\"", false);
-            };
-        } catch (Exception e) {
-            return Outcome.of(e);
-        }
+        return switch (op) {
+            case "hello" -> hello(req, timeout, deadline);
+            case "lock" -> lockBlocking(req, deadline);
+            case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
+            case "unlock" -> unlock(req, deadline);
+            case "holdcount" -> Replies.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
+            case "token" -> token(req, deadline);
+            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner, req, deadline));
+            default -> Replies.error("unknown op \"" + op + "\"", false);
+        };
     }
 
     private ObjectNode hello(JsonNode req, long timeout, long deadline) {
         if (redisson != null) {
-            return Outcome.error("hello twice", false);
+            return Replies.error("hello twice", false);
         }
         long connect = Math.max(100, Math.min(timeout / 2, 10_000));
         redisson = Redisson.create(Topology.config(req, opts, connect));
@@ -81,7 +106,7 @@ final class Locks {
                 + ") as owner " + redisson.getId() + ":" + owner + ", watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
         warmUp(deadline);
-        return Outcome.ok();
+        return Replies.ok();
     }
 
     /**
@@ -118,11 +143,11 @@ final class Locks {
             // Its lock has no threadId overload: the current thread is the owner's.
             RedissonFencedLock f = fenced(req);
             Long token = await(lease > 0 ? f.lockAndGetTokenAsync(lease, TimeUnit.MILLISECONDS) : f.lockAndGetTokenAsync(), deadline);
-            return Outcome.ok().put("token", token);
+            return Replies.ok().put("token", token);
         }
         RLock l = lock(req);
         await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner), deadline);
-        return enqueued(l, Outcome.ok());
+        return enqueued(l, Replies.ok());
     }
 
     private static ObjectNode enqueued(RLock l, ObjectNode rep) {
@@ -136,28 +161,28 @@ final class Locks {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
             Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
-            return token == null ? Outcome.fail() : Outcome.ok().put("token", token);
+            return token == null ? Replies.fail() : Replies.ok().put("token", token);
         }
         RLock l = lock(req);
         Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
-        return enqueued(l, Boolean.TRUE.equals(ok) ? Outcome.ok() : Outcome.fail());
+        return enqueued(l, Boolean.TRUE.equals(ok) ? Replies.ok() : Replies.fail());
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
         try {
             await(lock(req).unlockAsync(owner), deadline);
         } catch (IllegalMonitorStateException e) {
-            return Outcome.fail();
+            return Replies.fail();
         }
-        return Outcome.ok();
+        return Replies.ok();
     }
 
     private ObjectNode token(JsonNode req, long deadline) throws Exception {
         if (opts.kind != Options.Kind.FENCED) {
-            return Outcome.error("token: " + opts.driverName() + " is not fenced", false);
+            return Replies.error("token: " + opts.driverName() + " is not fenced", false);
         }
         Long t = await(fenced(req).getTokenAsync(), deadline);
-        return Outcome.ok().put("token", t == null ? 0 : t);
+        return Replies.ok().put("token", t == null ? 0 : t);
     }
 
     static long leaseOf(JsonNode req) {

@@ -1,5 +1,7 @@
 package lockcheck.redisson;
 
+import lockcheck.driver.Library;
+
 import java.io.PrintStream;
 
 /**
@@ -8,7 +10,7 @@ import java.io.PrintStream;
  * from its N-th request on, stop answering (it keeps running), die (SIGKILL-
  * like halt) or print a line that is no reply. Unset, the driver behaves.
  */
-final class Misbehave {
+final class Misbehave implements Library.LineHook {
     final String what;
     final long after;
 
@@ -33,8 +35,16 @@ final class Misbehave {
         return new Misbehave(what, Long.parseLong(v.substring(at + 1)));
     }
 
+    /** From the after-th request line on, acts before serving it. */
+    @Override
+    public void line(PrintStream out, long n) {
+        if (n >= after) {
+            act(out);
+        }
+    }
+
     /** Acts instead of serving the request at hand. */
-    void act(PrintStream out) {
+    private void act(PrintStream out) {
         Driver.log("misbehaving as asked (LOCKCHECK_DRIVER_MISBEHAVE): " + what);
         switch (what) {
             case "crash" -> Runtime.getRuntime().halt(137);

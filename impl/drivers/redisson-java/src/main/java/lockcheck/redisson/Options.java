@@ -1,8 +1,10 @@
 package lockcheck.redisson;
 
+import lockcheck.driver.Flags;
+
 import java.util.List;
 
-/** The driver's command line. */
+/** The driver's command line (--command-timeout-ms is {@link Flags}'s). */
 final class Options {
     /** Which of Redisson's locks the driver serves, and what it announces. */
     enum Kind {
@@ -20,12 +22,11 @@ final class Options {
         }
     }
 
-    /** Redisson's response timeout when --command-timeout-ms is not given. */
-    static final int DEFAULT_COMMAND_TIMEOUT_MS = 1000;
+    private static final String USAGE = "--lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
-    int commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS;
+    int commandTimeoutMs = Flags.DEFAULT_COMMAND_TIMEOUT_MS;
     /** Appended to the banner's driver name (an older Redisson line: "-3.16"). */
     String suffix = "";
 
@@ -35,35 +36,27 @@ final class Options {
 
     static Options parse(String[] args) {
         Options o = new Options();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("flag " + a + " needs a value");
+        o.commandTimeoutMs = Flags.parse(args, USAGE, (flag, v) -> switch (flag) {
+            case "--lock" -> {
+                o.kind = kind(v);
+                yield true;
             }
-            String v = args[++i];
-            switch (a) {
-                case "--lock" -> o.kind = switch (v) {
-                    case "lock" -> Kind.LOCK;
-                    case "fair" -> Kind.FAIR;
-                    case "fenced" -> Kind.FENCED;
-                    case "spin" -> Kind.SPIN;
-                    default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced or spin");
-                };
-                case "--command-timeout-ms" -> {
-                    try {
-                        o.commandTimeoutMs = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--command-timeout-ms " + v + ": not a number");
-                    }
-                    if (o.commandTimeoutMs <= 0) {
-                        throw new IllegalArgumentException("--command-timeout-ms " + v + ": want > 0");
-                    }
-                }
-                case "--name-suffix" -> o.suffix = v;
-                default -> throw new IllegalArgumentException("unknown flag " + a
-                        + " (usage: --lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S])");
+            case "--name-suffix" -> {
+                o.suffix = v;
+                yield true;
             }
-        }
+            default -> false;
+        });
         return o;
+    }
+
+    private static Kind kind(String v) {
+        return switch (v) {
+            case "lock" -> Kind.LOCK;
+            case "fair" -> Kind.FAIR;
+            case "fenced" -> Kind.FENCED;
+            case "spin" -> Kind.SPIN;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced or spin");
+        };
     }
 }

@@ -2,6 +2,8 @@ package lockcheck.redisson;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import lockcheck.driver.Replies;
+
 import org.redisson.client.RedisException;
 
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 
-/** Replies, and how Redisson's outcomes map to them. */
+/** How Redisson's outcomes map to replies ({@link Replies}), and waiting for its futures. */
 final class Outcome {
     /**
      * An error reply from Redis: an upper-case code, then the message
@@ -31,29 +33,6 @@ final class Outcome {
     private Outcome() {
     }
 
-    static ObjectNode ok() {
-        return status("ok");
-    }
-
-    static ObjectNode fail() {
-        return status("fail");
-    }
-
-    static ObjectNode error(String msg, boolean redisError) {
-        ObjectNode n = status("error");
-        n.put("error", msg);
-        if (redisError) {
-            n.put("redis_error", true);
-        }
-        return n;
-    }
-
-    private static ObjectNode status(String s) {
-        ObjectNode n = Driver.JSON.createObjectNode();
-        n.put("status", s);
-        return n;
-    }
-
     /**
      * The error reply for e: redis_error only for an error Redis answered
      * (the command did not take effect); everything else (a timeout, a lost
@@ -62,7 +41,7 @@ final class Outcome {
     static ObjectNode of(Throwable e) {
         String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
         boolean redis = e instanceof RedisException && e.getMessage() != null && REDIS_REPLY.matcher(e.getMessage()).matches();
-        return error(msg, redis);
+        return Replies.error(msg, redis);
     }
 
     /**

@@ -3,8 +3,13 @@ package lockcheck.spring;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import lockcheck.driver.Cycle;
+import lockcheck.driver.Library;
+import lockcheck.driver.Replies;
+
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -17,7 +22,7 @@ import java.util.concurrent.locks.Lock;
  *
  * <ul>
  * <li>lock: {@code Lock.lock()}: no reply until granted (it cannot be
- * cancelled: error at the deadline, see Driver).
+ * cancelled: error at the deadline, see Protocol.Serving.OWNER_THREAD).
  * <li>trylock: {@code Lock.tryLock(wait_ms, MILLISECONDS)}: ok, or fail on
  * false, which the library answers only after its script found the key held
  * by another clientId (its first attempt is made whatever the wait).
@@ -25,6 +30,9 @@ import java.util.concurrent.locks.Lock;
  * thread) is fail, and so is the ConcurrentModificationException of a final
  * unlock whose key had expired or been taken over ("Lock was released in
  * the store due to expiration"): it released no hold of the lock.
+ * <li>cycle: {@link Cycle} on one lock object, {@code tryLock(wait)} and
+ * {@code unlock()}; PUB_SUB's tryLock may overstay its wait (see
+ * impl/drivers/README.md), which the deadline then ends with error.
  * </ul>
  * The lease picks the registry (Registries): lease_ms &gt; 0 is a registry with
  * that expireAfter, lease_ms &lt;= 0 the watchdog registry. A reentry goes to
@@ -32,7 +40,10 @@ import java.util.concurrent.locks.Lock;
  * hold's is answered error without calling the library (a registry has one
  * expireAfter; lockcheck's workloads reenter with the hold's lease).
  */
-final class Locks {
+final class Locks implements Library {
+    private static final List<String> CAPABILITIES = List.of("reentrant", "watchdog", "cycle");
+    private static final List<String> TOPOLOGIES = List.of("single");
+
     /** A lock this driver holds: through which registry, and how often. */
     private static final class Held {
         final long leaseKey;
@@ -55,26 +66,49 @@ final class Locks {
         this.registries = new Registries(opts);
     }
 
+    @Override
+    public String driver() {
+        return opts.mode.driver;
+    }
+
+    @Override
+    public String version() {
+        return Driver.libraryVersion();
+    }
+
+    @Override
+    public List<String> capabilities() {
+        return CAPABILITIES;
+    }
+
+    @Override
+    public List<String> topologies() {
+        return TOPOLOGIES;
+    }
+
+    @Override
+    public ObjectNode errorOf(Throwable e) {
+        return Outcome.of(e);
+    }
+
     /** Serves req on the calling thread (the owner's). */
-    ObjectNode handle(JsonNode req, long timeoutMs, long deadline) {
+    @Override
+    public ObjectNode handle(JsonNode req, long timeoutMs, long deadline) throws Exception {
         String op = req.path("op").asText("");
-        try {
-            return switch (op) {
-                case "hello" -> hello(req, timeoutMs);
-                case "lock" -> acquire(req, -1);
-                case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)));
-                case "unlock" -> unlock(name(req));
-                case "cycle" -> Cycle.run(this, opts, req, deadline);
-                default -> Outcome.error("unknown op \"" + op + "\"", false);
-            };
-        } catch (Exception e) {
-            return Outcome.of(e);
-        }
+        return switch (op) {
+            case "hello" -> hello(req, timeoutMs);
+            case "lock" -> acquire(req, -1);
+            case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)));
+            case "unlock" -> unlock(name(req));
+            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs,
+                    () -> Cycle.of(obtain(name(req), Registries.leaseKey(req))));
+            default -> Replies.error("unknown op \"" + op + "\"", false);
+        };
     }
 
     private ObjectNode hello(JsonNode req, long timeoutMs) {
         if (registries.connected()) {
-            return Outcome.error("hello twice", false);
+            return Replies.error("hello twice", false);
         }
         long t0 = System.nanoTime();
         registries.connect(req, Math.max(100, Math.min(timeoutMs / 2, 10_000)));
@@ -84,7 +118,7 @@ final class Locks {
         Driver.log("connected (" + req.path("redis") + ") in mode " + opts.mode.type + " in " + (t1 - t0) / 1_000_000
                 + " ms, warmed up in " + (t2 - t1) / 1_000_000 + " ms; watchdog registry: expireAfter "
                 + registries.watchdogMs() + " ms, renewal every " + registries.watchdogMs() / 3 + " ms");
-        return Outcome.ok();
+        return Replies.ok();
     }
 
     /** lock (wait -1) or trylock (wait_ms >= 0). */
@@ -93,7 +127,7 @@ final class Locks {
         long key = Registries.leaseKey(req);
         Held h = held.get(name);
         if (h != null && h.leaseKey != key) {
-            return Outcome.error("reentry with lease " + leaseText(key) + " into a hold of lease " + leaseText(h.leaseKey)
+            return Replies.error("reentry with lease " + leaseText(key) + " into a hold of lease " + leaseText(h.leaseKey)
                     + ": a RedisLockRegistry has one expireAfter (not called)", false);
         }
         Lock l = h != null ? h.lock : registries.get(key).obtain(name);
@@ -106,14 +140,14 @@ final class Locks {
             got = l.tryLock(wait, TimeUnit.MILLISECONDS);
         }
         if (!got) {
-            return Outcome.fail();
+            return Replies.fail();
         }
         if (h == null) {
             h = new Held(key, l);
             held.put(name, h);
         }
         h.holds++;
-        return Outcome.ok();
+        return Replies.ok();
     }
 
     /** Releases one hold of name: true when released, false when the library said this owner held none. */
@@ -142,7 +176,7 @@ final class Locks {
     }
 
     private ObjectNode unlock(String name) {
-        return release(name) ? Outcome.ok() : Outcome.fail();
+        return release(name) ? Replies.ok() : Replies.fail();
     }
 
     private void forget(String name, Held h) {
@@ -151,7 +185,7 @@ final class Locks {
         }
     }
 
-    /** The lock object of a fresh acquire of name with leaseKey (for Cycle). */
+    /** The lock object of a fresh acquire of name with leaseKey (for the cycle request). */
     Lock obtain(String name, long leaseKey) {
         lastLeaseKey = leaseKey;
         return registries.get(leaseKey).obtain(name);

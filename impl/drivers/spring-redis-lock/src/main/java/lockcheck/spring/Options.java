@@ -1,8 +1,10 @@
 package lockcheck.spring;
 
+import lockcheck.driver.Flags;
+
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
 
-/** The driver's command line. */
+/** The driver's command line (--command-timeout-ms is {@link Flags}'s). */
 final class Options {
     /** Which RedisLockType the registries run in, and the banner's name for it. */
     enum Mode {
@@ -18,41 +20,25 @@ final class Options {
         }
     }
 
-    /** Lettuce's command timeout when --command-timeout-ms is not given. */
-    static final int DEFAULT_COMMAND_TIMEOUT_MS = 1000;
+    private static final String USAGE = "--mode spin|pubsub [--command-timeout-ms N]";
 
     Mode mode = Mode.SPIN;
     /** Lettuce's commandTimeout: how long one command waits for its reply. */
-    int commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_MS;
+    int commandTimeoutMs = Flags.DEFAULT_COMMAND_TIMEOUT_MS;
 
     static Options parse(String[] args) {
         Options o = new Options();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException("flag " + a + " needs a value");
+        o.commandTimeoutMs = Flags.parse(args, USAGE, (flag, v) -> {
+            if (!flag.equals("--mode")) {
+                return false;
             }
-            String v = args[++i];
-            switch (a) {
-                case "--mode" -> o.mode = switch (v) {
-                    case "spin" -> Mode.SPIN;
-                    case "pubsub" -> Mode.PUBSUB;
-                    default -> throw new IllegalArgumentException("--mode " + v + ": want spin or pubsub");
-                };
-                case "--command-timeout-ms" -> {
-                    try {
-                        o.commandTimeoutMs = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--command-timeout-ms " + v + ": not a number");
-                    }
-                    if (o.commandTimeoutMs <= 0) {
-                        throw new IllegalArgumentException("--command-timeout-ms " + v + ": want > 0");
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown flag " + a
-                        + " (usage: --mode spin|pubsub [--command-timeout-ms N])");
-            }
-        }
+            o.mode = switch (v) {
+                case "spin" -> Mode.SPIN;
+                case "pubsub" -> Mode.PUBSUB;
+                default -> throw new IllegalArgumentException("--mode " + v + ": want spin or pubsub");
+            };
+            return true;
+        });
         return o;
     }
 }

@@ -2,32 +2,11 @@ package lockcheck.spring;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-/** Replies, and how the library's outcomes map to them. */
+import lockcheck.driver.Replies;
+
+/** How the library's outcomes map to replies ({@link Replies}). */
 final class Outcome {
     private Outcome() {
-    }
-
-    static ObjectNode ok() {
-        return status("ok");
-    }
-
-    static ObjectNode fail() {
-        return status("fail");
-    }
-
-    static ObjectNode error(String msg, boolean redisError) {
-        ObjectNode n = status("error");
-        n.put("error", msg);
-        if (redisError) {
-            n.put("redis_error", true);
-        }
-        return n;
-    }
-
-    private static ObjectNode status(String s) {
-        ObjectNode n = Driver.JSON.createObjectNode();
-        n.put("status", s);
-        return n;
     }
 
     /**
@@ -45,6 +24,6 @@ final class Outcome {
             msg.append(" <- ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
             redis |= c instanceof io.lettuce.core.RedisCommandExecutionException;
         }
-        return error(msg.toString(), redis);
+        return Replies.error(msg.toString(), redis);
     }
 }

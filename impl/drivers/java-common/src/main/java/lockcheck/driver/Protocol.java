@@ -1,0 +1,201 @@
+package lockcheck.driver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Protocol 1 (impl/driver/doc.go) for a Java driver: one process is one lock
+ * owner, requests on stdin and replies on stdout, one JSON object a line,
+ * logs on stderr. The banner comes first; then each request is answered by
+ * the {@link Library} in the order it came; at the end of input the process
+ * exits at once with status 0, unlocking nothing (System.exit: the
+ * libraries' threads are not all daemons). A command line the library
+ * rejects, or a request line that is no JSON, exits with status 2.
+ *
+ * <p>The real stdout is kept for the protocol and {@code System.out} points
+ * at stderr, so that nothing a library prints can break the stream of
+ * replies.
+ *
+ * <p>Every reply is due within the request's timeout_ms (30000 when absent):
+ * the library is handed a deadline 25 ms before it.
+ */
+public final class Protocol {
+    /** The JSON of requests and replies. */
+    public static final ObjectMapper JSON = new ObjectMapper();
+
+    private static final long SLACK_MS = 25;
+
+    /** Which thread serves the requests. */
+    public enum Serving {
+        /**
+         * The main thread, which reads them: the library bounds each call by
+         * the deadline itself.
+         */
+        MAIN_THREAD,
+        /**
+         * One owner thread (a daemon): the main thread hands each request to
+         * it and answers error ("no answer from the library by the request's
+         * deadline") for one still running at the deadline. That call, which
+         * the library cannot cancel, is left alone: lockcheck ends the process.
+         */
+        OWNER_THREAD
+    }
+
+    /** Makes the library from the command line; IllegalArgumentException is a bad command line. */
+    public interface Opener {
+        Library open(String[] args);
+    }
+
+    private final PrintStream out;
+    private final Log log;
+    private final Library lib;
+    private final ExecutorService owner;
+
+    private Protocol(PrintStream out, Log log, Library lib, Serving serving) {
+        this.out = out;
+        this.log = log;
+        this.lib = lib;
+        this.owner = serving == Serving.OWNER_THREAD ? Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lockcheck-owner");
+            t.setDaemon(true);
+            return t;
+        }) : null;
+    }
+
+    /**
+     * Runs a driver process: opens the library from args (on the calling
+     * thread, the main one), sends the banner, serves stdin until its end
+     * and exits. It does not return.
+     */
+    public static void run(Log log, String[] args, Serving serving, Opener opener) throws IOException {
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        Library lib;
+        try {
+            lib = opener.open(args);
+        } catch (IllegalArgumentException e) {
+            log.print(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        Protocol p = new Protocol(out, log, lib, serving);
+        p.send(p.banner());
+        p.serve(System.in);
+        System.exit(0);
+    }
+
+    private ObjectNode banner() {
+        ObjectNode b = JSON.createObjectNode();
+        b.put("protocol", 1);
+        b.put("driver", lib.driver());
+        b.put("version", lib.version());
+        var caps = b.putArray("capabilities");
+        lib.capabilities().forEach(caps::add);
+        var topo = b.putArray("topologies");
+        lib.topologies().forEach(topo::add);
+        return b;
+    }
+
+    private void serve(InputStream in) throws IOException {
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        Library.LineHook hook = lib.lineHook();
+        long n = 0;
+        for (String line; (line = r.readLine()) != null; ) {
+            if (line.isBlank()) {
+                continue;
+            }
+            n++;
+            if (hook != null) {
+                hook.line(out, n);
+            }
+            JsonNode req;
+            try {
+                req = JSON.readTree(line);
+            } catch (IOException e) {
+                log.print("bad request line: " + line);
+                System.exit(2);
+                return;
+            }
+            ObjectNode rep = JSON.createObjectNode();
+            rep.put("id", req.path("id").asLong());
+            rep.setAll(call(req));
+            send(rep);
+        }
+    }
+
+    /** Answers req by its deadline, on the thread of the serving mode. */
+    private ObjectNode call(JsonNode req) {
+        long timeout = req.path("timeout_ms").asLong(0);
+        if (timeout <= 0) {
+            timeout = 30_000;
+        }
+        long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
+        long deadline = System.nanoTime() + wait;
+        long t = timeout;
+        if (owner == null) {
+            return handle(req, t, deadline);
+        }
+        Future<ObjectNode> f = owner.submit(() -> handle(req, t, deadline));
+        try {
+            return f.get(wait, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return Replies.error("no answer from the library by the request's deadline", false);
+        } catch (ExecutionException e) {
+            return lib.errorOf(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Replies.error("interrupted", false);
+        }
+    }
+
+    private ObjectNode handle(JsonNode req, long timeoutMs, long deadline) {
+        try {
+            return lib.handle(req, timeoutMs, deadline);
+        } catch (Exception e) {
+            return lib.errorOf(e);
+        }
+    }
+
+    private void send(ObjectNode msg) {
+        try {
+            out.print(JSON.writeValueAsString(msg));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        out.print('\n');
+        out.flush();
+    }
+
+    /**
+     * A property of the driver's build (the jar's /lockcheck-driver.properties,
+     * which Maven fills in: the library's version), or "unknown".
+     */
+    public static String buildProperty(Log log, String key) {
+        Properties p = new Properties();
+        try (InputStream in = Protocol.class.getResourceAsStream("/lockcheck-driver.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            log.print("cannot read the build's properties: " + e);
+        }
+        return p.getProperty(key, "unknown");
+    }
+}
