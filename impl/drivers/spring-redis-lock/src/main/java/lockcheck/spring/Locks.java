@@ -3,6 +3,8 @@ package lockcheck.spring;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import org.springframework.integration.redis.util.RedisLockRegistry;
+
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,7 +26,10 @@ import java.util.concurrent.locks.Lock;
  * <li>unlock: {@code Lock.unlock()}; "You do not own lock" (not held by this
  * thread) is fail, and so is the ConcurrentModificationException of a final
  * unlock whose key had expired or been taken over ("Lock was released in
- * the store due to expiration"): it released no hold of the lock.
+ * the store due to expiration"): it released no hold of the lock. But the
+ * same exception after the library's UNLINK script failed (a timeout) and
+ * it fell back to DEL is error: the UNLINK script may have run and released
+ * the hold (UnlinkFallback).
  * </ul>
  * The lease picks the registry (Registries): lease_ms &gt; 0 is a registry with
  * that expireAfter, lease_ms &lt;= 0 the watchdog registry. A reentry goes to
@@ -76,6 +81,7 @@ final class Locks {
         if (registries.connected()) {
             return Outcome.error("hello twice", false);
         }
+        UnlinkFallback.check();
         long t0 = System.nanoTime();
         registries.connect(req, Math.max(100, Math.min(timeoutMs / 2, 10_000)));
         long t1 = System.nanoTime();
@@ -120,6 +126,8 @@ final class Locks {
     boolean release(String name) {
         Held h = held.get(name);
         Lock l = h != null ? h.lock : registries.get(lastLeaseKey).obtain(name);
+        RedisLockRegistry r = h != null ? registries.get(h.leaseKey) : null;
+        boolean unlinkFirst = r != null && UnlinkFallback.unlinkFirst(r);
         try {
             l.unlock();
         } catch (IllegalStateException e) {
@@ -130,8 +138,13 @@ final class Locks {
             throw e;
         } catch (ConcurrentModificationException e) {
             // The final unlock found the key gone or another's: the local
-            // hold is released, no hold of the lock was.
+            // hold is released, no hold of the lock was. Unless the UNLINK
+            // script failed first (UnlinkFallback): it may have released it.
             forget(name, h);
+            if (unlinkFirst && !UnlinkFallback.unlinkFirst(r)) {
+                throw new IllegalStateException("unknown: the library's UNLINK script failed (it may have run and released"
+                        + " the hold) and its DEL script then found the key gone or another's", e);
+            }
             return false;
         } catch (RuntimeException e) {
             forget(name, h); // the library released its local hold
