@@ -25,9 +25,11 @@ import org.springframework.integration.redis.util.RedisLockRegistry;
  *
  * <p>Redis runs the UNLINK script late because of CLIENT PAUSE WRITE (1.5 s:
  * longer than A's 1 s command timeout, so the UNLINK script times out, and
- * short enough for the DEL script's reply to come in time); a network black hole that heals
- * before the timeout, after which Lettuce re-sends the script on its new
- * connection, does the same (lockcheck's partition-short).
+ * short enough for the DEL script's reply to come in time). In lockcheck's
+ * partition-short the script was sent into a black hole that healed (with
+ * reconnects) shortly before the timeout: Lettuce re-sends commands that
+ * were in flight on the new connection (its at-least-once default), and
+ * Redis ran the script about when the client gave up on it.
  *
  * <p>Usage: java -cp ../target/lib/*:. UnlinkTimeout PORT
  */
