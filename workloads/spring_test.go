@@ -38,8 +38,9 @@ func TestSpringSubjectsAreValid(t *testing.T) {
 // self-test, in both modes: banner, hello, reentry (one key
 // "spring:<name>" holding the registry's clientId), not-owner unlocks, the
 // library's renewal of watchdog holds, a registry per lease, the final unlock
-// of an expired hold, a waiter handed the lock, Redis error replies, a hello
-// that cannot connect, the cycle request, and the end of input.
+// of an expired hold, a waiter handed the lock, an unlock whose UNLINK
+// script timed out but ran, Redis error replies, a hello that cannot
+// connect, the cycle request, and the end of input.
 func TestSpringDriverSelftest(t *testing.T) {
 	for _, name := range springSubjects {
 		t.Run(name, func(t *testing.T) {
@@ -60,6 +61,7 @@ func TestSpringDriverSelftest(t *testing.T) {
 			a.expect("unknown op", map[string]any{"op": "frobnicate", "timeout_ms": 1000}, "error")
 			springReentryAndRenewal(t, rdb, a, b)
 			springLeases(t, rdb, a, b)
+			springUnlinkTimeout(t, rdb, a, name == "spring-lock-pubsub")
 			springErrors(t, rdb, d, a)
 			springCycle(t, rdb, a, b)
 
@@ -136,6 +138,45 @@ func springLeases(t *testing.T, rdb *redis.Client, a, b *jvm) {
 	time.Sleep(500 * time.Millisecond)
 	b.expect("unlock after the lease ran out", map[string]any{"op": "unlock", "name": "e", "timeout_ms": 3000}, "fail")
 	b.expect("trylock again", map[string]any{"op": "trylock", "name": "e", "wait_ms": 0, "lease_ms": 300, "timeout_ms": 3000}, "ok")
+}
+
+// springUnlinkTimeout: an unlock whose UNLINK script times out but runs late
+// (CLIENT PAUSE WRITE past Lettuce's 1 s command timeout) is error, not
+// fail: the library takes the timeout for "UNLINK not supported", runs its
+// DEL script, which finds the key already deleted by the UNLINK script, and
+// throws the ConcurrentModificationException of an expired hold
+// (spring-redis-lock/repro/UnlinkTimeout.java). The registry unlocks with
+// its DEL script from then on; in PUB_SUB mode that script fails after it
+// deleted the key (its PUBLISH names KEYS[2], which is not passed:
+// spring-integration GH-10751, fixed in 6.5.7), an error reply that leaves
+// the release unknown.
+func springUnlinkTimeout(t *testing.T, rdb *redis.Client, a *jvm, pubsub bool) {
+	ctx := context.Background()
+	trylock := func() map[string]any {
+		return map[string]any{"op": "trylock", "name": "u", "wait_ms": 0, "lease_ms": 7000, "timeout_ms": 3000}
+	}
+	unlock := func() map[string]any { return map[string]any{"op": "unlock", "name": "u", "timeout_ms": 5000} }
+	a.expect("trylock lease 7000 ms", trylock(), "ok")
+	if err := rdb.Do(ctx, "CLIENT", "PAUSE", 1700, "WRITE").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if r := a.expect("unlock whose UNLINK script times out and runs late", unlock(), "error"); !strings.Contains(r.Error, "UNLINK") || r.RedisError {
+		t.Fatalf("reply %+v: want the unknown outcome of a timed-out UNLINK script, without redis_error", r)
+	}
+	if n := rdb.Exists(ctx, "spring:u").Val(); n != 0 {
+		t.Fatal("spring:u left: the UNLINK script did not run after its timeout")
+	}
+	a.expect("trylock again", trylock(), "ok")
+	want := "ok"
+	if pubsub {
+		want = "error"
+	}
+	if r := a.expect("unlock by the DEL script", unlock(), want); pubsub && (!r.RedisError || !strings.Contains(r.Error, "must be strings or integers")) {
+		t.Fatalf("reply %+v: want the error reply of the DEL script's PUBLISH (GH-10751)", r)
+	}
+	if n := rdb.Exists(ctx, "spring:u").Val(); n != 0 {
+		t.Fatal("spring:u left after the unlock by the DEL script")
+	}
 }
 
 // springErrors: Redis error replies and a Redis nobody listens on.

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import lockcheck.driver.Cycle;
 import lockcheck.driver.Library;
 import lockcheck.driver.Replies;
+import org.springframework.integration.redis.util.RedisLockRegistry;
 
 import java.util.ConcurrentModificationException;
 import java.util.HashMap;
@@ -29,7 +30,10 @@ import java.util.concurrent.locks.Lock;
  * <li>unlock: {@code Lock.unlock()}; "You do not own lock" (not held by this
  * thread) is fail, and so is the ConcurrentModificationException of a final
  * unlock whose key had expired or been taken over ("Lock was released in
- * the store due to expiration"): it released no hold of the lock.
+ * the store due to expiration"): it released no hold of the lock. But the
+ * same exception after the library's UNLINK script failed (a timeout) and
+ * it fell back to DEL is error: the UNLINK script may have run and released
+ * the hold (UnlinkFallback).
  * <li>cycle: {@link Cycle} on one lock object, {@code tryLock(wait)} and
  * {@code unlock()}; PUB_SUB's tryLock may overstay its wait (see
  * impl/drivers/README.md), which the deadline then ends with error.
@@ -110,6 +114,7 @@ final class Locks implements Library {
         if (registries.connected()) {
             return Replies.error("hello twice", false);
         }
+        UnlinkFallback.check();
         long t0 = System.nanoTime();
         registries.connect(req, Math.max(100, Math.min(timeoutMs / 2, 10_000)));
         long t1 = System.nanoTime();
@@ -154,6 +159,8 @@ final class Locks implements Library {
     boolean release(String name) {
         Held h = held.get(name);
         Lock l = h != null ? h.lock : registries.get(lastLeaseKey).obtain(name);
+        RedisLockRegistry r = h != null ? registries.get(h.leaseKey) : null;
+        boolean unlinkFirst = r != null && UnlinkFallback.unlinkFirst(r);
         try {
             l.unlock();
         } catch (IllegalStateException e) {
@@ -164,8 +171,13 @@ final class Locks implements Library {
             throw e;
         } catch (ConcurrentModificationException e) {
             // The final unlock found the key gone or another's: the local
-            // hold is released, no hold of the lock was.
+            // hold is released, no hold of the lock was. Unless the UNLINK
+            // script failed first (UnlinkFallback): it may have released it.
             forget(name, h);
+            if (unlinkFirst && !UnlinkFallback.unlinkFirst(r)) {
+                throw new IllegalStateException("unknown: the library's UNLINK script failed (it may have run and released"
+                        + " the hold) and its DEL script then found the key gone or another's", e);
+            }
             return false;
         } catch (RuntimeException e) {
             forget(name, h); // the library released its local hold
