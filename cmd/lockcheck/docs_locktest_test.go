@@ -33,3 +33,22 @@ func TestReadmeLocktestIsTheModulesTest(t *testing.T) {
 		t.Errorf("README.md's locktest example has %d lines, more than 10", n)
 	}
 }
+
+// TestReadmeScoreboardIsThePages: README.md's Scoreboard section shows
+// results/scoreboard/table.md as `lockcheck scoreboard render` last wrote it,
+// so the table on the front door is the committed page's.
+func TestReadmeScoreboardIsThePages(t *testing.T) {
+	root := repoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := os.ReadFile(filepath.Join(root, "results/scoreboard/table.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(string(table), "-->\n") // the generator's comment line
+	if !strings.Contains(string(readme), body) {
+		t.Fatal("README.md does not show results/scoreboard/table.md as it is: paste it under ## Scoreboard")
+	}
+}
