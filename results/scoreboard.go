@@ -45,7 +45,11 @@ const (
 	Errored    State = "error"    // a cell could not run
 	Unproven   State = "unproven" // broke, not rerun (or every rerun errored)
 	Flaky      State = "flaky"    // broke, some reruns did not
-	Broken     State = "broken"   // broke, every rerun too
+	// Reproduced: broke, every rerun too, but no script shows the library
+	// breaking alone (KnownFindings): the adapter is not ruled out, so
+	// the cell does not say broken.
+	Reproduced State = "reproduced"
+	Broken     State = "broken" // broke, every rerun too, and a library-alone script shows it
 )
 
 // Class is the state as a CSS class ("not-claimed").
@@ -53,7 +57,7 @@ func (s State) Class() string { return strings.ReplaceAll(string(s), " ", "-") }
 
 // stateRank orders states for a cell that covers several runs: the worst
 // news wins.
-var stateRank = map[State]int{NotClaimed: 0, NotRun: 1, NotChecked: 2, Holds: 3, Expected: 4, Unknown: 5, Errored: 6, Unproven: 7, Flaky: 8, Broken: 9}
+var stateRank = map[State]int{NotClaimed: 0, NotRun: 1, NotChecked: 2, Holds: 3, Expected: 4, Unknown: 5, Errored: 6, Unproven: 7, Flaky: 8, Reproduced: 9, Broken: 10}
 
 // Score is one scoreboard cell: a subject's property under a fault class
 // (or across them, or every property under one).
@@ -227,6 +231,9 @@ func scoreRow(si SubjectInfo, cells []MatrixCell, faults []string, findings map[
 			if s.State == Broken || s.State == Flaky || s.State == Unproven {
 				s.Findings = []string{addFinding(findings, si, p, c, known)}
 			}
+			if s.State == Broken && lookupKnown(known, si.Name, p.Checker) == nil {
+				s.State = Reproduced
+			}
 			f := faultOf(c)
 			row.Grid[p.Name][f] = row.Grid[p.Name][f].merge(s)
 		}
@@ -300,6 +307,9 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, p Property, c Matr
 	}
 	f.Runs = append(f.Runs, run)
 	f.State = findingState(f.Runs)
+	if f.State == Broken && f.Known == nil {
+		f.State = Reproduced
+	}
 	return key
 }
 
@@ -365,6 +375,8 @@ func (s Score) Text() string {
 		return "-"
 	case Broken:
 		return "broken by " + scs
+	case Reproduced:
+		return "reproduced under " + scs + " (adapter not ruled out)"
 	case Flaky:
 		if s.Runs == 0 {
 			return "flaky (" + scs + ")"

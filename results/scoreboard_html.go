@@ -31,7 +31,7 @@ var scoreboardTmpl = template.Must(template.New("scoreboard").Funcs(template.Fun
 <html><head><meta charset="utf-8"><title>lockcheck scoreboard</title>
 <style>body{font-family:sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;margin:.5em 0}
 td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px;vertical-align:top}th{background:#fafafa}
-.holds{background:#e8f5e9}.broken{background:#ffcdd2}.flaky{background:#ffe0b2}.unproven{background:#fff9c4}
+.holds{background:#e8f5e9}.broken{background:#ffcdd2}.reproduced{background:#ffccbc}.flaky{background:#ffe0b2}.unproven{background:#fff9c4}
 .expected{background:#e3f2fd}.error,.unknown{background:#eeeeee}.not-claimed,.not-run,.not-checked{color:#777}
 pre{background:#f5f5f5;padding:8px;overflow:auto;font-size:12px}</style></head><body>
 <h1>Scoreboard: the Redis locks people run</h1>

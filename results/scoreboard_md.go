@@ -16,8 +16,10 @@ const scoreboardIntro = "How a cell is scored. Each library runs every scenario 
 // scored broken.
 var scoreboardRules = []struct{ Term, Meaning string }{
 	{"holds", "every run that checked the property found no violation."},
-	{"broken by S", "a run of scenario S broke a property the library claims, and every rerun of its exact `lockcheck run` line broke it again " +
+	{"broken by S", "a run of scenario S broke a property the library claims, and every rerun of its exact `lockcheck run` line broke it again, and a script shows the library breaking alone " +
 		"(each finding below gives the command, the explanation and the history)."},
+	{"reproduced under S (adapter not ruled out)", "as broken, every rerun broke it again, but no script shows the library breaking alone yet: " +
+		"the adapter is not ruled out, so the library is not called broken."},
 	{"flaky: k of n (S)", "the violation came back in k of the n runs of the same command: a real violation, but a timing-dependent one."},
 	{"broke once, not rerun", "the run was not repeated (--reruns 0, or every rerun failed to run): never scored as broken."},
 	{"holds; expected break under S", "S is an *unsafe* scenario, one that breaks any lease-based lock by design (a holder stalled past its lease, " +
@@ -185,7 +187,7 @@ func mdFaultScore(row ScoreRow, fault string) string {
 		return "-"
 	}
 	switch s.State {
-	case Broken, Flaky, Unproven, Expected:
+	case Broken, Reproduced, Flaky, Unproven, Expected:
 		var props []string
 		for _, p := range Properties {
 			if g := row.Grid[p.Name][fault]; g.State == s.State {
@@ -227,7 +229,7 @@ func mdScore(s Score) string { return mdText(s, s.Text(), "") }
 func mdText(s Score, text, base string) string {
 	t := strings.ReplaceAll(text, "|", "/")
 	switch s.State {
-	case Broken, Flaky, Unproven:
+	case Broken, Reproduced, Flaky, Unproven:
 		var links []string
 		for i, f := range s.Findings {
 			links = append(links, fmt.Sprintf("[%d](%s#%s)", i+1, base, anchor(f)))

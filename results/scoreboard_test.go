@@ -68,7 +68,8 @@ func TestPivotStates(t *testing.T) {
 	bug.Checkers[0].Unexplained = true
 	bug.Reruns = []Rerun{{Verdict: model.Invalid, Invalid: []string{lin}, Checkers: bug.Checkers}}
 	rep := Report{Rows: []ReportRow{{Cells: []MatrixCell{sbCell("lib", "no-faults", "none", true, 1), stall, pause, flaky, once, skipped, bug}}}}
-	sb := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1.2.3", Claims: []string{ClaimWatchdog}}}, nil)
+	known := []KnownFinding{{Subject: "lib", Checker: lin, Script: "repro.sh", Claim: "breaks alone"}}
+	sb := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1.2.3", Claims: []string{ClaimWatchdog}}}, known)
 	if len(sb.Rows) != 1 {
 		t.Fatalf("rows: %+v", sb.Rows)
 	}
@@ -102,6 +103,15 @@ func TestPivotStates(t *testing.T) {
 	}
 	if len(sb.Findings) != 3 {
 		t.Fatalf("findings: %+v", sb.Findings)
+	}
+	// Without the library-alone script the same cell is only reproduced.
+	bare := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1.2.3", Claims: []string{ClaimWatchdog}}}, nil)
+	s := bare.Rows[0].Grid["linearizable"]["process pause/crash"]
+	if want := "reproduced under redis-pause-short (adapter not ruled out)"; s.State != Reproduced || s.Text() != want {
+		t.Errorf("without a script: %s %q, want %s %q", s.State, s.Text(), Reproduced, want)
+	}
+	if p := bare.Rows[0].Property["linearizable"]; p.State != Reproduced {
+		t.Errorf("without a script, linearizable overall: %+v", p)
 	}
 }
 

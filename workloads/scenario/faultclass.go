@@ -26,7 +26,7 @@ func FaultClasses() []string {
 // faultClasses classes the catalog's scenarios by name; a test keeps it
 // complete.
 var faultClasses = map[string]string{
-	"no-faults": FaultNone, "cluster-no-faults": FaultNone,
+	"no-faults": FaultNone, "cluster-no-faults": FaultNone, "redlock-no-faults": FaultNone,
 	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork,
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
