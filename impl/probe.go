@@ -3,6 +3,9 @@ package impl
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,4 +31,35 @@ func RefusalsOnFreeLock(ctx context.Context, l Locker, wait, lease time.Duration
 		}
 	}
 	return refused, nil
+}
+
+// LostUpdates probes mutual exclusion: every locker, each in its own
+// goroutine, makes rounds passes of hold(ctx, l, round, section), and
+// section increments a shared counter in two steps (read, yield, write), so
+// two sections that overlap lose an increment. hold acquires, runs section
+// while it holds, and releases (one Lock + Unlock, or whatever the lock
+// under test should be driven through). It returns the increments lost and
+// the first error of any hold; every goroutine has ended when it returns.
+func LostUpdates(ctx context.Context, lockers []Locker, rounds int, hold func(ctx context.Context, l Locker, round int, section func()) error) (int64, error) {
+	var counter atomic.Int64
+	section := func() {
+		v := counter.Load()
+		runtime.Gosched()
+		counter.Store(v + 1)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, len(lockers))
+	for _, l := range lockers {
+		wg.Go(func() {
+			for i := range rounds {
+				if err := hold(ctx, l, i, section); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return int64(len(lockers)*rounds) - counter.Load(), <-errs
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,48 +39,29 @@ func waitSimpleGone(t *testing.T, rdb *redis.Client, key string) {
 
 func TestSimpleMutualExclusion(t *testing.T) {
 	rdb := simpleRedis(t)
-	const workers, rounds = 8, 40
-	var (
-		counter atomic.Int64 // read-modify-written in two steps: lost updates show overlaps
-		inside  atomic.Int32
-		overlap atomic.Int32
-		wg      sync.WaitGroup
-	)
-	errs := make(chan error, workers)
-	for w := range workers {
-		l := impl.NewSimple(rdb, "simple-mx", fmt.Sprintf("w%d", w), impl.WithSimpleSeed(uint64(w)))
-		wg.Go(func() {
-			for range rounds {
-				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-				err := l.Lock(ctx, 10*time.Second)
-				if err == nil {
-					if inside.Add(1) > 1 {
-						overlap.Add(1)
-					}
-					v := counter.Load()
-					runtime.Gosched()
-					counter.Store(v + 1)
-					inside.Add(-1)
-					err = l.Unlock(ctx)
-				}
-				cancel()
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
+	var lockers []impl.Locker
+	for w := range 8 {
+		lockers = append(lockers, impl.NewSimple(rdb, "simple-mx", fmt.Sprintf("w%d", w), impl.WithSimpleSeed(uint64(w))))
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
+	var inside, overlap atomic.Int32
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	lost, err := impl.LostUpdates(ctx, lockers, 40, func(ctx context.Context, l impl.Locker, _ int, section func()) error {
+		if err := l.Lock(ctx, 10*time.Second); err != nil {
+			return err
+		}
+		if inside.Add(1) > 1 {
+			overlap.Add(1)
+		}
+		section()
+		inside.Add(-1)
+		return l.Unlock(ctx)
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := overlap.Load(); got != 0 {
-		t.Errorf("%d overlapping critical sections", got)
-	}
-	if exp, got := int64(workers*rounds), counter.Load(); exp != got {
-		t.Errorf("counter = %d, want %d (lost updates)", got, exp)
+	if got := overlap.Load(); got != 0 || lost != 0 {
+		t.Errorf("%d overlapping critical sections, %d updates lost", got, lost)
 	}
 }
 

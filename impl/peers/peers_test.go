@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,38 +82,22 @@ func TestPeers(t *testing.T) {
 }
 
 func testMutualExclusion(t *testing.T, m impl.Maker, key string) {
-	const workers, rounds = 4, 10
-	var counter atomic.Int64 // two-step read-modify-write: overlaps lose updates
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := range workers {
-		l := m.NewLocker(key, fmt.Sprintf("w%d", w))
-		wg.Go(func() {
-			for range rounds {
-				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-				err := l.Lock(ctx, 10*time.Second)
-				if err == nil {
-					v := counter.Load()
-					runtime.Gosched()
-					time.Sleep(time.Millisecond)
-					counter.Store(v + 1)
-					err = l.Unlock(ctx)
-				}
-				cancel()
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
+	var lockers []impl.Locker
+	for w := range 4 {
+		lockers = append(lockers, m.NewLocker(key, fmt.Sprintf("w%d", w)))
 	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if exp, got := int64(workers*rounds), counter.Load(); exp != got {
-		t.Fatalf("counter = %d, want %d", got, exp)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	lost, err := impl.LostUpdates(ctx, lockers, 10, func(ctx context.Context, l impl.Locker, _ int, section func()) error {
+		if err := l.Lock(ctx, 10*time.Second); err != nil {
+			return err
+		}
+		time.Sleep(time.Millisecond) // a section long enough for a retrying peer to poll into it
+		section()
+		return l.Unlock(ctx)
+	})
+	if err != nil || lost != 0 {
+		t.Fatalf("%d updates lost, err %v", lost, err)
 	}
 }
 
