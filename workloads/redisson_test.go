@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -278,7 +279,8 @@ type jvm struct {
 	id     int
 }
 
-// startJVM starts d's driver process (its Command) and reads its banner.
+// startJVM starts d's driver process (its Command, with its Env added to
+// the test's environment) and reads its banner.
 func startJVM(t *testing.T, d catalog.Driver) *jvm {
 	t.Helper()
 	dir, err := d.WorkDir()
@@ -287,6 +289,9 @@ func startJVM(t *testing.T, d catalog.Driver) *jvm {
 	}
 	cmd := exec.Command(d.Command[0], d.Command[1:]...)
 	cmd.Dir = dir
+	if len(d.Env) > 0 {
+		cmd.Env = append(os.Environ(), d.Env...)
+	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeUnit;
  * the lock's remaining lease (held by another owner).
  * <li>unlock: {@code unlockAsync(owner)}; {@link IllegalMonitorStateException}
  * (not held by this owner) is fail.
- * <li>the fenced lock: {@code tryLockAndGetTokenAsync}, whose null is fail.
+ * <li>the fenced lock: {@code lockAndGetTokenAsync} and
+ * {@code tryLockAndGetTokenAsync}, whose null is fail (see lockBlocking).
  * <li>the fair lock (Redisson's, see {@link QueuedFairLock}): lock and trylock
  * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
  * </ul>
@@ -136,13 +137,28 @@ final class Locks implements Library {
      * Redisson's fairLockWaitTimeout, as a Java caller's lock() does). It
      * cannot be cancelled: one still waiting at the deadline is answered
      * with error (unknown), and lockcheck replaces the process.
+     *
+     * <p>The fenced lock's lockAndGetToken is answered fail when its future
+     * completes with null: Redisson completes it so, without the lock, when
+     * the JVM's wall clock steps back while it waits (its wait of
+     * Long.MAX_VALUE ms less a negative elapsed time overflows; see
+     * repro/FencedClockStep.java). Null is its "not acquired" (as for
+     * tryLockAndGetToken), never a grant: answering ok claimed a hold Redis
+     * never gave, and lockcheck then asked for the token, which is the
+     * counter's current value, another owner's.
      */
     private ObjectNode lockBlocking(JsonNode req, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
             // Its lock has no threadId overload: the current thread is the owner's.
             RedissonFencedLock f = fenced(req);
+            long start = System.nanoTime();
             Long token = await(lease > 0 ? f.lockAndGetTokenAsync(lease, TimeUnit.MILLISECONDS) : f.lockAndGetTokenAsync(), deadline);
+            if (token == null) {
+                Driver.log("lockAndGetToken on " + req.path("name").asText() + " completed with null (not granted) after "
+                        + (System.nanoTime() - start) / 1_000_000 + " ms: Redisson gave up a wait without a deadline");
+                return Replies.fail();
+            }
             return Replies.ok().put("token", token);
         }
         RLock l = lock(req);
