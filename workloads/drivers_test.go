@@ -39,7 +39,7 @@ func shipped(t *testing.T, name string) subject.Subject {
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
 	s := startRedis(t)
-	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock"} {
+	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock", "spring-lock-spin", "spring-lock-pubsub"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
 			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})

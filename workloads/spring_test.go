@@ -8,7 +8,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
@@ -17,22 +16,6 @@ import (
 // saying why, without java or the built driver (make deps builds it).
 
 var springSubjects = []string{"spring-lock-spin", "spring-lock-pubsub"}
-
-// TestSpringSubjectsAreValid: both modes pass the default workload without
-// faults.
-func TestSpringSubjectsAreValid(t *testing.T) {
-	s := startRedis(t)
-	for _, name := range springSubjects {
-		t.Run(name, func(t *testing.T) {
-			shipped(t, name)
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
-			t.Log(summary(res))
-			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
-				t.Fatalf("%s: want valid, with grants\n%s", summary(res), res.Report)
-			}
-		})
-	}
-}
 
 // TestSpringDriverSelftest is the RedisLockRegistry driver's protocol
 // self-test, in both modes: banner, hello, reentry (one key

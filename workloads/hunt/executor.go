@@ -102,7 +102,9 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 	cfg.Redis = x.tgt.Desc
 	// The dependencies `lockcheck run` gives the same target (reconnects
 	// included), so the printed command reruns the same thing.
-	out, err := workloads.RunInto(ctx, cfg, dir, x.tgt.Deps())
+	deps := x.tgt.Deps()
+	deps.Registry = x.registry // the hunt's registry, whatever the caller's target holds
+	out, err := workloads.RunInto(ctx, cfg, dir, deps)
 	x.obs.Recorded(cfg.Subject, out, err)
 	if err != nil {
 		return Trial{}, err

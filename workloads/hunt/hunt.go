@@ -191,9 +191,6 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 		}
 		closeTgt = func() { _ = tgt.Close() }
 	}
-	if tgt.Registry == nil {
-		tgt.Registry = cfg.Registry
-	}
 	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer}
 	return x, tgt.Desc, closeTgt, nil
 }
