@@ -69,7 +69,7 @@ func TestFalsePositives(t *testing.T) {
 		row := fpRow{subject: subj}
 		for seed := first; seed < first+int64(seeds); seed++ {
 			args := []string{"run", "--subject", subj, "--workload", "hunt", "--duration", "10s", "--seed", strconv.FormatInt(seed, 10), "--out", out, "--json"}
-			if subj == "redlock" {
+			if s, err := catalog.Subjects.Lookup(subj); err == nil && s.Needs == subject.NeedsRedlockNodes {
 				args = append(args, "--redlock-nodes", nodes)
 			}
 			code, stdout, stderr := lockcheck(t, args...)
