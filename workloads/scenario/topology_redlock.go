@@ -61,8 +61,10 @@ func redlockTopology(n int, shim bool) Topology {
 // bare majority {0, 1}; then node 1 restarts without persistence and
 // forgets it, and node 2 comes back: nodes 1 and 2 now form a majority
 // that knows no holder, while the holder still believes it holds.
-// Start does all that (about unreachable + 50 ms); Stop makes sure node 2
-// runs.
+// Start does all that: after unreachable it waits (at most freshGrantWait)
+// for a grant made since then on node 1, so that the restart erases a hold
+// that has just begun, not one about to end; then it restarts node 1. Stop
+// makes sure node 2 runs.
 func redlockAmnesia(w World, unreachable time.Duration) (faults.Fault, error) {
 	if w.Env.Nodes == nil || len(w.Env.Nodes.Servers) < 3 {
 		return nil, errors.New("scenario: this scenario needs the redlock topology with at least 3 nodes")
@@ -77,6 +79,7 @@ func redlockAmnesia(w World, unreachable time.Duration) (faults.Fault, error) {
 			if err := sleepCtx(ctx, unreachable); err != nil {
 				return errors.Join(err, s[2].Resume())
 			}
+			awaitFreshGrant(ctx, s[1], freshGrantWait)
 			err := forget.Start(ctx)
 			return errors.Join(err, s[2].Resume())
 		},
@@ -86,4 +89,50 @@ func redlockAmnesia(w World, unreachable time.Duration) (faults.Fault, error) {
 			}
 			return nil
 		}), nil
+}
+
+// freshGrantWait bounds redlockAmnesia's wait for a fresh grant: a few
+// holds of the plans it runs with (100–350 ms each).
+const freshGrantWait = 400 * time.Millisecond
+
+// awaitFreshGrant returns once node holds a key it did not hold, with that
+// value, when awaitFreshGrant began (compared by DUMP, so any lock's keys
+// do), or after limit, or when ctx ends. It is best effort: an error
+// reading node ends the wait early, and the caller goes on either way.
+func awaitFreshGrant(ctx context.Context, node *faults.Server, limit time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	c := redis.NewClient(directOptions(node.Addr(), node.Password()))
+	defer c.Close()
+	before, err := dumpAll(ctx, c)
+	for err == nil {
+		var now map[string]string
+		if now, err = dumpAll(ctx, c); err != nil {
+			return
+		}
+		for k, v := range now {
+			if before[k] != v {
+				return
+			}
+		}
+		err = sleepCtx(ctx, 5*time.Millisecond)
+	}
+}
+
+// dumpAll returns every key of c's database with its DUMP (a few lock keys:
+// the RedLock nodes hold nothing else).
+func dumpAll(ctx context.Context, c *redis.Client) (map[string]string, error) {
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(keys))
+	for _, k := range keys {
+		v, err := c.Dump(ctx, k).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
 }
