@@ -88,7 +88,9 @@
 //	    ok with "count": how many holds this driver has (capability holdcount).
 //	{"id":6,"op":"token","name":"lockcheck:9f3a:l0","timeout_ms":5000}
 //	    ok with "token": the fencing token of the current hold (capability
-//	    fenced; lockcheck uses the token of the acquire reply when present).
+//	    fenced). lockcheck takes the token from the acquire's reply only: a
+//	    fenced driver's ok to lock or trylock without one ends that op in
+//	    an error (outcome unknown), never in a token asked for later.
 //	{"id":7,"op":"cycle","name":"lockcheck:9f3a:l0","lease_ms":0,"duration_ms":1000,"log":true,"timeout_ms":6000}
 //	    Benchmarks (capability cycle): the driver locks and unlocks the lock
 //	    by itself, back to back, for duration_ms, each lock waiting at most

@@ -135,6 +135,22 @@ func TestDriverRedisErrorReply(t *testing.T) {
 	}
 }
 
+// TestDriverFencedOkWithoutToken: a fenced driver's ok without a token ends
+// the op in an error (outcome unknown), though the driver would answer a
+// token op: lockcheck never fills a grant's token in afterwards.
+func TestDriverFencedOkWithoutToken(t *testing.T) {
+	opts := fakeOptions("notoken")
+	opts.Capabilities = []string{CapFenced}
+	m := openFake(t, opts)
+	l := m.NewLocker("l0", "p1")
+	if err := l.Lock(ctxFor(t, 5*time.Second), 0); err == nil || !strings.Contains(err.Error(), "without the fencing token") {
+		t.Fatalf("lock: %v, want an error naming the missing token", err)
+	}
+	if ok, err := l.TryLock(ctxFor(t, 5*time.Second), 0, 0); err == nil {
+		t.Fatalf("trylock: %v %v, want an error", ok, err)
+	}
+}
+
 // TestDriverCancel: cancelling the ctx (a crashed client) ends the wait at
 // once, before the deadline.
 func TestDriverCancel(t *testing.T) {

@@ -22,6 +22,8 @@ const testDriverEnv = "LOCKCHECK_TEST_DRIVER"
 //	wrongid   answers with another request's id
 //	redis     answers lock with a Redis error reply
 //	noexit    ignores the end of its input
+//	notoken   claims fenced, answers lock and trylock ok without a token, and
+//	          token with the token 1
 //
 // and, before any request: early (exits before its banner), oldproto (a
 // banner of protocol 99), nocaps (a banner without capabilities), silent
@@ -36,6 +38,8 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 		time.Sleep(time.Hour)
 	case "nocaps":
 		caps = nil
+	case "notoken":
+		caps = append(caps, CapFenced)
 	}
 	enc := json.NewEncoder(out)
 	proto := Version
@@ -80,6 +84,8 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 			}
 		case OpHoldCount:
 			rep.Count = holds[req.Name]
+		case OpToken:
+			rep.Token = 1
 		default:
 			rep = Reply{ID: req.ID, Status: StatusError, Error: "unknown op " + req.Op}
 		}

@@ -104,7 +104,7 @@ func (l *Locker) Lock(ctx context.Context, lease time.Duration) error {
 	if rep.Status == StatusFail {
 		return errors.Join(impl.ErrNotObtained, context.DeadlineExceeded)
 	}
-	return l.granted(ctx, rep)
+	return l.granted(rep)
 }
 
 // TryLock asks the driver to wait at most wait for the lock.
@@ -116,21 +116,19 @@ func (l *Locker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, 
 	if rep.Status == StatusFail {
 		return false, nil
 	}
-	return true, l.granted(ctx, rep)
+	return true, l.granted(rep)
 }
 
-// granted keeps the token of a fenced grant, asking for it when the reply
-// did not carry it.
-func (l *Locker) granted(ctx context.Context, rep Reply) error {
+// granted keeps the token of a grant. A fenced driver sends it with every
+// ok to lock and trylock (see the protocol); an ok without it is an error,
+// so the op's outcome is unknown to the checkers. Asking the driver for the
+// counter's value instead once passed Redisson's null grant off as a shared
+// token.
+func (l *Locker) granted(rep Reply) error {
 	l.token = rep.Token
-	if rep.Token != 0 || !l.m.fenced() {
-		return nil
+	if rep.Token == 0 && l.m.fenced() {
+		return fmt.Errorf("driver %s: an ok without the fencing token its fenced capability promises", l.m.opts.name())
 	}
-	rep, err := l.do(ctx, Request{Op: OpToken})
-	if err != nil {
-		return fmt.Errorf("granted, but no fencing token: %w", err)
-	}
-	l.token = rep.Token
 	return nil
 }
 
