@@ -23,6 +23,11 @@
 // (a Go duration) overrides both, for nightly runs. Hunt spends a budget
 // looking for a failure instead of covering each scenario once.
 //
+// Files: a failure's run directory and a copy of the test binary (which
+// serves the lock to the rerun line) are kept under $TMPDIR/locktest/<Name>
+// for the user to open, and are never removed by locktest; a passing Run
+// writes nothing there, and a Hunt that finds nothing removes its runs.
+//
 // Run sets rapid's flags for the duration of the test: do not call it from
 // parallel tests.
 package locktest

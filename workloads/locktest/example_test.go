@@ -2,6 +2,7 @@ package locktest_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -26,6 +27,29 @@ func TestReentrantLock(t *testing.T) {
 			return impl.ReentrantMaker(impl.WithWatchdogTimeout(lease))(ctx, rdb)
 		},
 	}, locktest.Budget(30*time.Second))
+}
+
+// TestHuntLeavesNothing: a hunt that finds nothing removes its runs from
+// $TMPDIR/locktest.
+func TestHuntLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: needs redis-server (skipped with -short)")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	locktest.Hunt(t, locktest.Lock{
+		Name: "reentrant-hunt", Reentrant: true, Watchdog: true,
+		New: func(ctx context.Context, rdb redis.UniversalClient, lease time.Duration) (impl.Maker, error) {
+			return impl.ReentrantMaker(impl.WithWatchdogTimeout(lease))(ctx, rdb)
+		},
+	}, 3*time.Second, locktest.Seed(7))
+	if t.Failed() {
+		return
+	}
+	left, err := filepath.Glob(filepath.Join(tmp, "locktest", "reentrant-hunt", "runs", "*", "*"))
+	if err != nil || len(left) > 0 {
+		t.Fatalf("the hunt left %v (%v)", left, err)
+	}
 }
 
 // A lock of your own, with a fixed lease: SimpleMaker stands for your

@@ -23,7 +23,9 @@ import (
 // one seed (Seed; else from the clock, logged). A find is shrunk and fails
 // the test with the checkers' explanation, the kept run directory
 // (history.html) and the `lockcheck run` line that reruns it; a budget
-// spent without a find passes, with what was tried logged.
+// spent without a find passes, with what was tried logged, and removes
+// the hunt's run directories: a nightly hunt that finds nothing leaves
+// nothing under $TMPDIR/locktest.
 func Hunt(t *testing.T, lock Lock, budget time.Duration, opts ...Option) {
 	t.Helper()
 	if *serveFlag {
@@ -49,6 +51,12 @@ func Hunt(t *testing.T, lock Lock, budget time.Duration, opts ...Option) {
 	}
 	if f := res.Find; f != nil {
 		t.Error(huntReport(lock, t.Name(), res, f))
+		return
+	}
+	if err == nil {
+		if err := os.RemoveAll(res.Dir); err != nil {
+			t.Logf("locktest: hunt %s found nothing; its runs could not be removed: %v", lock.Name, err)
+		}
 	}
 }
 
