@@ -122,7 +122,7 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 
 // goCapabilities are what a Go subject can announce as a driver. Its
 // reentrant locks are Redisson-style, renewed by a watchdog; fencing tokens
-// are the fenced lock's.
+// are announced by the subjects that claim them (Subject.Fenced).
 func goCapabilities(s subject.Subject) []string {
 	var caps []string
 	if s.Reentrant {
@@ -131,7 +131,7 @@ func goCapabilities(s subject.Subject) []string {
 	if s.Fair {
 		caps = append(caps, driver.CapFair)
 	}
-	if s.Name == "fenced" {
+	if s.Fenced {
 		caps = append(caps, driver.CapFenced)
 	}
 	return caps

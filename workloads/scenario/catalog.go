@@ -177,8 +177,10 @@ func longHoldPlan() workloads.Plan {
 	}
 }
 
-// isFenced says the subject presents fencing tokens to the register.
-func isFenced(s subject.Subject) bool { return s.Name == "fenced" }
+// isFenced says the subject is a reference lock that presents fencing
+// tokens to the register: the expectations that use it describe what
+// lockcheck's own fenced lock does under a fault, not any fenced library.
+func isFenced(s subject.Subject) bool { return s.Kind == subject.KindReference && s.Fenced }
 
 func stallExpect(s subject.Subject) (Expect, bool) {
 	if isFenced(s) {
