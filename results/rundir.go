@@ -191,7 +191,7 @@ func placeHistory(dir, from string, h *model.History) error {
 	}
 	if from != "" && !samePath(from, dst) {
 		if _, err := os.Stat(from); err == nil {
-			return copyFile(from, dst)
+			return CopyFile(from, dst, 0o644)
 		}
 	}
 	var buf bytes.Buffer
@@ -207,13 +207,15 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
-func copyFile(from, to string) error {
+// CopyFile copies the file from into a new file to, made with perm; it
+// never overwrites: an existing to is an error.
+func CopyFile(from, to string, perm os.FileMode) error {
 	in, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}

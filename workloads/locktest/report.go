@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -81,20 +80,7 @@ func keepBinary(path string) error {
 	if os.Link(exe, path) == nil {
 		return nil
 	}
-	in, err := os.Open(exe)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		_ = out.Close()
-		return err
-	}
-	return out.Close()
+	return results.CopyFile(exe, path, 0o755)
 }
 
 // rerun is the `lockcheck run` command line that reruns f: the scenario,
