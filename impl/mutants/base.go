@@ -302,9 +302,16 @@ func (l *locker) attempt(wctx context.Context, lease time.Duration, block bool) 
 }
 
 // giveUp makes the last attempt (with the ended context: it can only fail,
-// unless a flaw reads its error as success) and reports the outcome.
+// unless a flaw reads its error as success) and reports the outcome. A wait
+// that ran out is not obtained, whichever call saw it first: a dial (of the
+// subscription or the pool) can fail at the deadline a moment before wctx
+// itself says so, and that failure is the wait's end, not an unknown.
 func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog, block bool, cause error) (bool, error) {
-	if wctx.Err() != nil {
+	waitOver := wctx.Err() != nil
+	if d, ok := wctx.Deadline(); ok && !time.Now().Before(d) {
+		waitOver = true
+	}
+	if waitOver {
 		if l.m.cfg.has(cancelOrphan) {
 			l.orphan(ctx, lease, block) // BUG: the attempt goes on without the caller
 		} else if ok, _, _ := l.tryAcquire(wctx, lease); ok {
@@ -315,7 +322,7 @@ func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog
 	switch {
 	case ctx.Err() != nil:
 		return false, fmt.Errorf("mutant lock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
-	case wctx.Err() != nil:
+	case waitOver:
 		return false, nil
 	}
 	return false, fmt.Errorf("mutant lock %q: %w", l.name, cause)
