@@ -244,3 +244,22 @@ func TestWriteHTML(t *testing.T) {
 		t.Error("page draws lock M although only L was selected")
 	}
 }
+
+// TestNothingGrantedIsUnknown: a history in which no acquire was granted
+// exercised nothing, so it is never Valid; a violation in it still is
+// Invalid, and one grant is enough to drop the remark.
+func TestNothingGrantedIsUnknown(t *testing.T) {
+	const ms = 100 // ns: within the helpers' 1 µs lease
+	none := hist(acq(0, "l", 0, 3*ms, Info), try(1, "l", ms, 2*ms, Info))
+	if rep := Check(none, Options{}); rep.Verdict != Unknown || !strings.Contains(rep.String(), "no acquire was granted") {
+		t.Fatalf("nothing granted: %s", rep)
+	}
+	one := hist(acq(0, "l", 0, ms, OK), rel(0, "l", 2*ms, 3*ms, OK))
+	if rep := Check(one, Options{}); rep.Verdict != Valid {
+		t.Fatalf("one grant: %s", rep)
+	}
+	stray := hist(rel(0, "l", 0, ms, OK)) // a release of a lock nobody holds
+	if rep := Check(stray, Options{}); rep.Verdict != Invalid {
+		t.Fatalf("a violation without a grant: %s", rep)
+	}
+}

@@ -295,7 +295,10 @@ func (o Options) fair(h *History) bool {
 // runs for fair locks. A truncated history (History.Truncated) gets a
 // CheckComplete result that is Unknown. A malformed history (see History.Validate), or one
 // without ops (it decided nothing), yields a single Unknown result naming
-// the problem.
+// the problem. A history in which no acquire was granted gets a
+// CheckWellFormed result that is Unknown besides the checkers' results: it
+// exercised nothing, so its verdict is never Valid (a violation in it, such
+// as a free lock refused, is still Invalid).
 func Check(h *History, opts Options) Report {
 	return CheckContext(context.Background(), h, opts)
 }
@@ -325,12 +328,26 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 		rep.Results[i].classify()
 	}
 	rep.Stopped = stopReason(ctx, opts)
+	if !granted(h) {
+		rep.Results = append(rep.Results, Result{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "no acquire was granted: " +
+			"the history exercises nothing (a lock that could not start, or refused every acquire); a violation found in it is real, its absence decides nothing"})
+	}
 	if why := rep.Unfinished; why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
 			"the history is a prefix of a run that did not finish (%s): a violation found in it is real, but the rest of the run was never checked", why)})
 	}
 	rep.Verdict = combine(rep.Results)
 	return rep
+}
+
+// granted reports whether some acquire in h was granted.
+func granted(h *History) bool {
+	for i := range h.Ops {
+		if h.Ops[i].Kind == Acquire && h.Ops[i].Outcome == OK {
+			return true
+		}
+	}
+	return false
 }
 
 // runCheckers runs the applicable checkers in turn until ctx ends; those
