@@ -265,9 +265,13 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 		return Score{State: Errored, Scenarios: sc, Why: c.Error}
 	}
 	cv, ok := c.Checker(p.Checker)
+	wf, _ := c.Checker(model.CheckWellFormed)
 	switch {
 	case !ok:
 		return Score{State: NotChecked, Scenarios: sc}
+	case cv.Verdict == model.Valid && wf.Verdict == model.Unknown:
+		// Nothing was exercised (no grant): no property holds by it.
+		return Score{State: Unknown, Scenarios: sc, Why: "the run decided nothing (" + model.CheckWellFormed + " unknown)"}
 	case cv.Verdict == model.Valid:
 		return Score{State: Holds, Scenarios: sc}
 	case cv.Verdict != model.Invalid:

@@ -115,6 +115,22 @@ func TestPivotStates(t *testing.T) {
 	}
 }
 
+// TestPivotNothingGranted: a run in which nothing was granted (its
+// well-formed result unknown) holds no property, but a violation in it
+// still counts.
+func TestPivotNothingGranted(t *testing.T) {
+	idle := sbCell("lib", "no-faults", "none", true, 1, model.CheckLiveness)
+	idle.Checkers = append(idle.Checkers, CheckerVerdict{Checker: model.CheckWellFormed, Verdict: model.Unknown})
+	rep := Report{Rows: []ReportRow{{Cells: []MatrixCell{idle}}}}
+	g := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1"}}, nil).Rows[0].Grid
+	if s := g["mutual exclusion"]["none"]; s.State != Unknown {
+		t.Errorf("mutual exclusion after no grant: %s %q, want %s", s.State, s.Text(), Unknown)
+	}
+	if s := g["liveness"]["none"]; s.State != Unproven {
+		t.Errorf("liveness violated without a grant: %s %q, want %s", s.State, s.Text(), Unproven)
+	}
+}
+
 // writeSBMatrix writes a scoreboard part's matrix.json into dir, with one
 // run directory per cell (and rerun) holding a result.json.
 func writeSBMatrix(t *testing.T, dir string, subjects []SubjectInfo, cells ...MatrixCell) {
