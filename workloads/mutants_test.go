@@ -109,7 +109,8 @@ var mutantCatch = map[string]struct {
 }
 
 // TestMutantsAreCaught runs every mutant on the run that must catch it, and
-// the reference locks on the same runs, which must pass.
+// the reference locks and the mutants' flawless base on the same runs,
+// which must pass.
 func TestMutantsAreCaught(t *testing.T) {
 	s := startRedis(t)
 	for _, subj := range catalog.Subjects.All() {
@@ -135,11 +136,16 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 		})
 	}
-	for _, ref := range []string{"reentrant", "fenced", "fair"} {
+	reg, err := catalog.Subjects.With(catalog.MutantBase())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{"reentrant", "fenced", "fair", catalog.MutantBase().Name} {
 		for _, by := range []how{byHunt, byCrash, byLeases} {
 			name := ref + "/" + [...]string{"hunt", "crash", "leases"}[by]
 			t.Run(name, func(t *testing.T) {
 				cfg, deps := mutantRun(ref, by)
+				deps.Registry = reg
 				res := run(t, s, cfg, deps)
 				t.Log(summary(res))
 				if res.Report.Verdict != model.Valid {

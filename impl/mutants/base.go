@@ -211,7 +211,8 @@ func (l *locker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, 
 	return l.acquire(ctx, wctx, lease, true)
 }
 
-// acquire waits under wctx (ctx or a child of it). When wctx ends it makes
+// acquire makes attempts under ctx and waits between them under wctx (ctx
+// or a child of it, ended by the wait). When the wait or ctx ends it makes
 // one last attempt (with the ended context) before giving up.
 func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block bool) (bool, error) {
 	if l.m.closed.Load() {
@@ -221,7 +222,7 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 	if watchdog {
 		lease = l.m.cfg.watchdogLease
 	}
-	ok, err := l.attempt(wctx, lease, block)
+	ok, err := l.attempt(ctx, wctx, lease, block)
 	switch {
 	case ok:
 		l.granted(lease, watchdog)
@@ -232,86 +233,118 @@ func (l *locker) acquire(ctx, wctx context.Context, lease time.Duration, block b
 	return l.giveUp(ctx, wctx, lease, watchdog, block, err)
 }
 
-// attempt tries to acquire under wctx and, when block is set, waits between
-// attempts for an unlock message or the holder's TTL. It touches no state
-// of the handle. It returns true when granted; false and nil when not
-// blocking and the lock is held; false and the cause when it gave up
-// (wctx ended, or an attempt or the subscription failed).
-func (l *locker) attempt(wctx context.Context, lease time.Duration, block bool) (bool, error) {
-	var sub *redis.PubSub
-	defer func() {
-		if sub != nil {
-			_ = sub.Close()
-		}
-	}()
-	subscribe := func() error {
-		sub = l.m.rdb.Subscribe(wctx, l.channel)
-		_, err := sub.Receive(wctx) // confirmation
-		return err
-	}
-	if block && !l.m.cfg.has(pubsubOnlyWait) {
-		// Correct: subscribe before the attempt, so no unlock is missed.
-		if err := subscribe(); err != nil {
-			return false, err
-		}
-	}
-	var timer *time.Timer
+// errWaitEnded is attempt's answer when the wait ran out after Redis said
+// the lock is held.
+var errWaitEnded = errors.New("mutants: the wait ran out")
+
+// attempt tries to acquire under ctx and, when block is set, waits between
+// attempts under wctx for an unlock message or the holder's TTL. An attempt
+// is never cut short by the wait: the first is made whatever the wait (as
+// Redisson does), and a script in flight ends with its answer. It touches
+// no state of the handle. It returns true when granted; false and nil when
+// not blocking and the lock is held; false and errWaitEnded when the wait
+// ran out (while subscribing or waiting); false and the cause when an
+// attempt failed (outcome unknown) or the subscription did.
+func (l *locker) attempt(ctx, wctx context.Context, lease time.Duration, block bool) (bool, error) {
+	w := waiting{l: l, wctx: wctx}
+	defer w.close()
 	for {
-		ok, ttl, err := l.tryAcquire(wctx, lease)
+		ok, ttl, err := l.tryAcquire(ctx, lease)
+		if ok || err != nil || !block {
+			return ok, err
+		}
+		l.at("failed")
+		if w.sub == nil {
+			if err := w.subscribe(); err != nil {
+				return false, err
+			}
+			if !l.m.cfg.has(pubsubOnlyWait) {
+				// Correct: attempt again now that no unlock message can be
+				// missed. (BUG, pubsubOnlyWait: waits at once, below, for
+				// a message alone: a release since the failed attempt is
+				// missed, and an expired holder sends none.)
+				continue
+			}
+		}
+		woken, err := w.wait(ttl)
 		if err != nil {
 			return false, err
 		}
-		if ok {
-			return true, nil
-		}
-		if !block {
-			return false, nil
-		}
-		l.at("failed")
-		var timeout <-chan time.Time
-		if l.m.cfg.has(pubsubOnlyWait) {
-			// BUG: subscribes only now (a release in between is missed) and
-			// then waits for a message alone (an expired holder sends none).
-			if sub == nil {
-				if err := subscribe(); err != nil {
-					return false, err
-				}
-			}
-		} else {
-			if ttl <= 0 {
-				ttl = 100 * time.Millisecond
-			}
-			if timer == nil {
-				timer = time.NewTimer(ttl)
-				defer timer.Stop()
-			} else {
-				timer.Reset(ttl)
-			}
-			timeout = timer.C
-		}
-		select {
-		case <-wctx.Done():
-			return false, wctx.Err()
-		case <-sub.Channel():
-			if l.m.cfg.has(wakeupIsGrant) {
-				return true, nil // BUG: the wake-up is not a grant
-			}
-		case <-timeout:
+		if woken && l.m.cfg.has(wakeupIsGrant) {
+			return true, nil // BUG: the wake-up is not a grant
 		}
 	}
 }
 
-// giveUp makes the last attempt (with the ended context: it can only fail,
-// unless a flaw reads its error as success) and reports the outcome. A wait
-// that ran out is not obtained, whichever call saw it first: a dial (of the
-// subscription or the pool) can fail at the deadline a moment before wctx
-// itself says so, and that failure is the wait's end, not an unknown.
-func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog, block bool, cause error) (bool, error) {
-	waitOver := wctx.Err() != nil
-	if d, ok := wctx.Deadline(); ok && !time.Now().Before(d) {
-		waitOver = true
+// waiting is one attempt's subscription and timer, bounded by the wait.
+type waiting struct {
+	l     *locker
+	wctx  context.Context
+	sub   *redis.PubSub
+	timer *time.Timer
+}
+
+func (w *waiting) close() {
+	if w.sub != nil {
+		_ = w.sub.Close()
 	}
-	if waitOver {
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// subscribe subscribes to the lock's channel and waits for the
+// confirmation; a failure once the wait's deadline has passed is the
+// wait's end (a dial can see the deadline before wctx says so).
+func (w *waiting) subscribe() error {
+	w.sub = w.l.m.rdb.Subscribe(w.wctx, w.l.channel)
+	if _, err := w.sub.Receive(w.wctx); err != nil {
+		if waitOver(w.wctx) {
+			return errWaitEnded
+		}
+		return err
+	}
+	return nil
+}
+
+// wait waits for an unlock message or the holder's TTL (ttl <= 0: 100 ms;
+// pubsubOnlyWait: a message alone). It reports whether a message came.
+func (w *waiting) wait(ttl time.Duration) (bool, error) {
+	var timeout <-chan time.Time
+	if !w.l.m.cfg.has(pubsubOnlyWait) {
+		if ttl <= 0 {
+			ttl = 100 * time.Millisecond
+		}
+		if w.timer == nil {
+			w.timer = time.NewTimer(ttl)
+		} else {
+			w.timer.Reset(ttl)
+		}
+		timeout = w.timer.C
+	}
+	select {
+	case <-w.wctx.Done():
+		return false, errWaitEnded
+	case <-w.sub.Channel():
+		return true, nil
+	case <-timeout:
+		return false, nil
+	}
+}
+
+// waitOver reports whether wctx has ended or its deadline has passed.
+func waitOver(wctx context.Context) bool {
+	d, ok := wctx.Deadline()
+	return wctx.Err() != nil || ok && !time.Now().Before(d)
+}
+
+// giveUp ends an acquire that did not get the lock. When the wait or ctx
+// ended it makes the last attempt (with the ended context: it can only
+// fail, unless a flaw reads its error as success, or goes on without the
+// caller). A wait that ran out is not obtained; ctx's end or a failed
+// attempt is an unknown outcome.
+func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog, block bool, cause error) (bool, error) {
+	if errors.Is(cause, errWaitEnded) || ctx.Err() != nil {
 		if l.m.cfg.has(cancelOrphan) {
 			l.orphan(ctx, lease, block) // BUG: the attempt goes on without the caller
 		} else if ok, _, _ := l.tryAcquire(wctx, lease); ok {
@@ -322,7 +355,7 @@ func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog
 	switch {
 	case ctx.Err() != nil:
 		return false, fmt.Errorf("mutant lock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
-	case waitOver:
+	case errors.Is(cause, errWaitEnded):
 		return false, nil
 	}
 	return false, fmt.Errorf("mutant lock %q: %w", l.name, cause)
@@ -340,7 +373,7 @@ func (l *locker) orphan(ctx context.Context, lease time.Duration, block bool) {
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orphanBound)
 		defer cancel()
 		defer context.AfterFunc(m.ctx, cancel)()
-		if ok, _ := l.attempt(bctx, lease, block); ok {
+		if ok, _ := l.attempt(bctx, bctx, lease, block); ok {
 			m.startRenewer(l, m.cfg.watchdogLease, renewScript)
 		}
 	})

@@ -29,6 +29,14 @@ type Mutant struct {
 // All returns every mutant, with DefaultWatchdogLease for Lock(ctx, 0).
 func All() []Mutant { return AllWithLease(DefaultWatchdogLease) }
 
+// Base returns the base every mutant is built on, without a flaw: a
+// correct reentrant lock with watchdogLease as the lease of watchdog-renewed
+// holds. Runs that catch the mutants must pass it, or a catch could be the
+// base's doing rather than the mutant's flaw.
+func Base(watchdogLease time.Duration) impl.MakerFunc {
+	return open(config{watchdogLease: watchdogLease})
+}
+
 // AllWithLease returns every mutant with watchdogLease as the lease of
 // watchdog-renewed holds (Lock(ctx, 0)); a short one makes the renewal
 // mutants bite sooner.

@@ -104,6 +104,18 @@ func builtinSubjects() []subject.Subject {
 	return s
 }
 
+// MutantBase is the base every mutant is built on, without a flaw, as a
+// subject that no registry holds: the control of the runs that catch the
+// mutants (a catch is the flaw's only if the same run passes the base).
+func MutantBase() subject.Subject {
+	return subject.Subject{
+		Name: "base-no-flaw", Kind: subject.KindReference, Reentrant: true,
+		Doc:           "the mutants' base lock without a flaw (a control; not in the catalog)",
+		Configure:     func(o subject.OpenOptions) impl.MakerFunc { return mutants.Base(o.WatchdogLease) },
+		WatchdogLease: mutants.DefaultWatchdogLease,
+	}
+}
+
 // tunedNote is a tuned peer's NotScored: the scoreboard has one row per
 // library and version, at the defaults people run.
 func tunedNote(p peers.Subject) string {
