@@ -7,7 +7,8 @@ package model
 type Class string
 
 const (
-	// ClassSafety: two live holders at once, a release of a hold not held,
+	// ClassSafety: two live holders at once, a release of a hold not held
+	// that freed another's (see ClassContract for one that freed nothing),
 	// a lost update, or fenced writes out of order.
 	ClassSafety Class = "safety"
 	// ClassRefusal: an acquire refused while no one held the lock, or an
@@ -17,7 +18,9 @@ const (
 	ClassRefusal Class = "refusal"
 	// ClassContract: a call that broke the Locker contract without two
 	// holders: a TryLock that answered long after its wait, or an unlock
-	// after the lease ran out that answered "released" and freed nothing.
+	// after the lease ran out, or by a process that held nothing, that
+	// answered "released" and freed nothing (the history has an order in
+	// which that answer changed no one's hold).
 	ClassContract Class = "contract"
 	// ClassFairness: a grant out of request order.
 	ClassFairness Class = "fairness"

@@ -15,6 +15,7 @@ func TestLinearizabilityHandDrawn(t *testing.T) {
 		fair     bool
 		want     Verdict
 		why      string // substring of the first example's summary (Invalid only)
+		class    Class  // the first example's class, when set
 	}{
 		{
 			name: "hand-off",
@@ -144,6 +145,28 @@ func TestLinearizabilityHandDrawn(t *testing.T) {
 			why:  "free lock",
 		},
 		{
+			name: "stray unlock of a free lock answered ok: contract, nothing freed",
+			timeline: `
+			p0 |acq ok| |rel ok| |rel ok|
+			    0    5 10    15 20    25`,
+			h:     hist(acq(0, "L", 0, 5, OK), rel(0, "L", 10, 15, OK), rel(0, "L", 20, 25, OK)),
+			want:  Invalid,
+			why:   "unlock of a lock it did not hold answered ok",
+			class: ClassContract,
+		},
+		{
+			name: "stray unlock that freed the holder: safety",
+			timeline: `
+			p0 |acq ok|                      (never released)
+			p1          |rel ok|
+			p2                   |acq ok|
+			    0    5 10     15 20     25`,
+			h:     hist(acq(0, "L", 0, 5, OK), rel(1, "L", 10, 15, OK), acq(2, "L", 20, 25, OK)),
+			want:  Invalid,
+			why:   "released a lock it did not hold (held by p0",
+			class: ClassSafety,
+		},
+		{
 			name: "retired hold outlived its lease bound",
 			timeline: `
 			p0 |--acq info (lease 100)--|
@@ -200,6 +223,9 @@ func TestLinearizabilityHandDrawn(t *testing.T) {
 			if tc.want == Invalid {
 				if len(r.Examples) == 0 || !strings.Contains(r.Examples[0].Summary, tc.why) {
 					t.Fatalf("explanation does not say %q:\n%s", tc.why, r)
+				}
+				if tc.class != "" && r.Examples[0].Class != tc.class {
+					t.Fatalf("class %s, want %s:\n%s", r.Examples[0].Class, tc.class, r)
 				}
 			}
 		})

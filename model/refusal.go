@@ -10,18 +10,35 @@ import (
 
 // refusalIn returns the op of an illegal segment without which the segment
 // is linearizable, or nil when there is none: a failed op, or an ok release
-// after its process's Expire (a late unlock). Such a contradiction involves
-// no two holders: the lock said "no" where every order has no one else
-// holding it (a refusal), or said "released" of a hold its lease had ended
-// (a contract problem; Redisson's fair lock answers so by design). ops is
-// best a minimal conflict, whose few failed ops are each needed.
+// (after its process's Expire: a late unlock; or by a process that held
+// nothing). Such a contradiction involves no two holders: the lock said
+// "no" where every order has no one else holding it (a refusal), or said
+// "released" of a hold that no longer or never existed and freed nothing
+// anyone noticed (a contract problem; Redisson's fair lock answers so by
+// design whenever its key is gone). ops is best a minimal conflict, whose
+// few failed ops are each needed.
 func refusalIn(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
 	if in := lateUnlocksExplain(ctx, m, h, ops); in != nil {
 		return in
 	}
+	// Failed ops first: where a refusal and an ok release each explain the
+	// segment alone, the refusal is named.
+	failed := func(in *stepInput) bool { return in.outcome == Fail }
+	released := func(in *stepInput) bool { return in.kind == Release && in.outcome == OK }
+	for _, candidate := range []func(*stepInput) bool{failed, released} {
+		if in := soleExplanation(ctx, m, ops, candidate); in != nil {
+			return in
+		}
+	}
+	return nil
+}
+
+// soleExplanation returns the first op of ops that candidate accepts and
+// without which ops are linearizable, or nil.
+func soleExplanation(ctx context.Context, m porcupine.Model, ops []porcupine.Operation, candidate func(*stepInput) bool) *stepInput {
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
-		if in.op == nil || in.outcome != Fail {
+		if in.op == nil || !candidate(in) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -46,9 +63,14 @@ func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opt
 	p := refused.process
 	if refused.kind == Release && refused.outcome == OK {
 		ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, false, false
+		what := "a hold its lease had already ended"
 		ex.Summary = fmt.Sprintf("p%d's unlock after its lease ran out answered ok", p)
+		if !lateUnlocks(h)[refused.op] {
+			what = "a hold it did not have"
+			ex.Summary = fmt.Sprintf("p%d's unlock of a lock it did not hold answered ok", p)
+		}
 		ex.Cause = fmt.Sprintf("with that answer set aside every other outcome has a sequential order, so no two holders are involved: "+
-			"the lock said p%d released a hold its lease had already ended (nothing of anyone else's was freed), a contract problem, not a safety one", p)
+			"the lock said p%d released %s (nothing of anyone else's was freed), a contract problem, not a safety one", p, what)
 		if !containsOp(ex.Ops, refused.op) {
 			ex.Ops = neededOps(seg, nil, nil, refused)
 			ex.Faults = overlapping(h, ex.Ops)
