@@ -37,7 +37,9 @@ type RunConfig struct {
 	// > 0, an acquire that waited longer than this outside every fault
 	// window is a violation; 0, the bound is derived from the run's leases
 	// (model.DefaultWaitLeases of waiting on a free lock outside faults);
-	// < 0, no bound.
+	// < 0, no bound. A bound > 0 is taken to be set in watchdog leases: when
+	// the subject's lease granularity rounds WatchdogLease up, MaxWait grows
+	// by the same factor.
 	MaxWait time.Duration `json:"max_wait,omitempty"`
 	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
 	// of waiting on a free lock outside faults (model.Options.FreeWait): a

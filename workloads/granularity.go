@@ -27,3 +27,14 @@ func roundUp(d, g time.Duration) time.Duration {
 	}
 	return (d + g - 1) / g * g
 }
+
+// scaleWithLease returns wait grown by the factor by which rounding up to g
+// grows lease: a bound a scenario sets in leases (client-crash's MaxWait is
+// two of them) follows the lease the subject really runs with.
+func scaleWithLease(wait, lease, g time.Duration) time.Duration {
+	r := roundUp(lease, g)
+	if wait <= 0 || lease <= 0 || r == lease {
+		return wait
+	}
+	return time.Duration(float64(wait) * float64(r) / float64(lease))
+}

@@ -35,3 +35,20 @@ func TestLeaseGranularity(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxWaitFollowsTheRoundedLease: client-crash's bound of two 1.5 s
+// leases becomes two 2 s leases for a lock that keeps whole seconds, and
+// is left alone when nothing is rounded.
+func TestMaxWaitFollowsTheRoundedLease(t *testing.T) {
+	for _, tc := range []struct{ wait, lease, g, want time.Duration }{
+		{3 * time.Second, 1500 * time.Millisecond, time.Second, 4 * time.Second},
+		{3 * time.Second, 1500 * time.Millisecond, 0, 3 * time.Second},
+		{3 * time.Second, 2 * time.Second, time.Second, 3 * time.Second},
+		{0, 1500 * time.Millisecond, time.Second, 0},
+		{-1, 1500 * time.Millisecond, time.Second, -1},
+	} {
+		if got := scaleWithLease(tc.wait, tc.lease, tc.g); got != tc.want {
+			t.Errorf("scaleWithLease(%v, %v, %v) = %v, want %v", tc.wait, tc.lease, tc.g, got, tc.want)
+		}
+	}
+}
