@@ -353,6 +353,8 @@ type KnownFinding struct {
 
 // KnownFindings are the library-alone scripts in the tree.
 var KnownFindings = []KnownFinding{
+	{Subject: "redisson-fair", Checker: model.CheckLinearizable, Script: "impl/drivers/redisson-java/repro/stray-unlock.sh",
+		Claim: "Redisson's fair lock answers an unlock by a caller that holds nothing, while the lock is free, as a release instead of throwing IllegalMonitorStateException as its non-fair lock does (3 of 3 runs, library alone; a contract violation: nothing of anyone else's is freed)"},
 	{Subject: "redisson-fair", Checker: model.CheckFairness, Script: "impl/drivers/redisson-java/repro/run.sh",
 		Claim: "Redisson's fair lock purges a live short-wait tryLock waiter once the queue was busy longer than a lease, and grants a later caller first (5 of 5 runs, library alone)"},
 	{Subject: "python-redis-lock", Checker: model.CheckLinearizable, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
