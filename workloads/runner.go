@@ -291,9 +291,6 @@ func (r *runner) check(ctx context.Context, res *Result) {
 	res.Report = model.CheckContext(cctx, res.History, res.CheckOptions)
 	cancel()
 	res.Stats.CheckElapsed = time.Since(start)
-	if res.Stats.Granted == 0 {
-		res.Warnings = append(res.Warnings, "no acquire was granted: the run exercised nothing")
-	}
 }
 
 // InterruptCheckTimeout bounds the check of an interrupted run's prefix:

@@ -12,12 +12,9 @@
 set -eu
 n=${1:-5}
 here=$(cd "$(dirname "$0")" && pwd)
-lib="$here/../target/lib"
-[ -f "$lib/redisson-3.52.0.jar" ] || { echo "fenced-clock-step.sh: $lib/redisson-3.52.0.jar missing: run ../build.sh" >&2; exit 2; }
+name=fenced-clock-step.sh
+. "$here/redis.sh"
 
-dir=$(mktemp -d)
-rpid=
-trap '[ -z "$rpid" ] || { kill $rpid 2>/dev/null; wait $rpid 2>/dev/null; }; rm -rf "$dir"' EXIT INT TERM
 shim=${LOCKCHECK_CLOCKSHIM:-}
 if [ -z "$shim" ]; then
   shim="$dir/libclockshim.so"
@@ -26,20 +23,9 @@ fi
 clock="$dir/clock"
 head -c 8 /dev/zero >"$clock"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$dir" >"$dir/redis.log" 2>&1 &
-rpid=$!
-i=0
-until redis-cli -p "$port" ping >/dev/null 2>&1; do
-  i=$((i + 1))
-  [ $i -lt 100 ] || { echo "fenced-clock-step.sh: redis-server on $port did not start" >&2; exit 1; }
-  sleep 0.05
-done
-
 step() {
   env LD_PRELOAD="$shim" LOCKCHECK_CLOCK_FILE="$clock" \
-    java -Xlog:disable -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn \
-    -cp "$lib/*" "$here/FencedClockStep.java" "$port" "$clock" "$1"
+    $jvm -cp "$lib/*" "$here/FencedClockStep.java" "$port" "$clock" "$1"
 }
 
 broken=0
