@@ -47,7 +47,7 @@ func (a Class) Worse(b Class) Class {
 // do not say.
 var checkerClass = map[string]Class{
 	CheckLinearizable: ClassSafety, CheckMutualExclusion: ClassSafety, CheckFencing: ClassSafety,
-	CheckFairness: ClassFairness, CheckLiveness: ClassLiveness, CheckContract: ClassContract,
+	CheckFairness: ClassFairness, CheckLiveness: ClassLiveness, CheckContract: ClassContract, CheckAllowance: ClassSafety,
 }
 
 // classify sets the class of an invalid result and of its examples: an

@@ -78,7 +78,7 @@ func TestExplanationBlamesOnlyFaultsDuringTheHold(t *testing.T) {
 		t.Errorf("no order of the grants lets a hold end, want an implementation bug:\n%s", ex)
 	}
 	for _, f := range ex.Faults {
-		if f == early {
+		if f.Name == early.Name && f.Start == early.Start && f.End == early.End {
 			t.Errorf("the explanation lists a window that ended before the conflict:\n%s", ex)
 		}
 	}

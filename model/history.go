@@ -155,6 +155,10 @@ type Fault struct {
 	// End is when the fault healed; 0 means it never healed in the record
 	// (a crashed run): it lasts to the end of the history.
 	End int64 `json:"end,omitempty"`
+	// Procs are the processes a client-side fault acted on (a stalled
+	// worker's, or those whose connection a broken link carried); empty:
+	// every process (a server-side fault, or a target not recorded).
+	Procs []int `json:"procs,omitempty"`
 }
 
 // end returns the end of the window, open windows ending at horizon.

@@ -31,6 +31,10 @@ const (
 	// CheckContract checks each call against the Locker contract's timing:
 	// a TryLock answers within its wait plus a slack.
 	CheckContract = "contract"
+	// CheckAllowance checks every anomaly of the holds against what the
+	// recorded faults allow a correct lease lock (CheckBeyond): Invalid
+	// only for an anomaly beyond every fault's allowance.
+	CheckAllowance = "fault-allowance"
 	// CheckComplete is the result Check adds for a truncated history: it is
 	// the prefix of a run that did not finish, so it is Unknown.
 	CheckComplete = "complete"
@@ -39,7 +43,7 @@ const (
 // checkerAbbrevs are the checkers' short names for tables.
 var checkerAbbrevs = map[string]string{
 	CheckLinearizable: "lin", CheckMutualExclusion: "mutex", CheckFencing: "fence",
-	CheckFairness: "fair", CheckLiveness: "live", CheckContract: "timing",
+	CheckFairness: "fair", CheckLiveness: "live", CheckContract: "timing", CheckAllowance: "beyond",
 }
 
 // Abbrev is a checker's short name for tables ("lin" for linearizable);
@@ -78,6 +82,13 @@ type Example struct {
 	HoldCouldBeLost bool `json:"hold_could_be_lost,omitempty"`
 	// Class says what the violation broke.
 	Class Class `json:"class,omitempty"`
+	// Beyond says the violation goes beyond what every overlapping fault
+	// allows a correct lease lock (see FaultAllowances): a finding even on
+	// a scenario whose fault breaks the lock by design.
+	Beyond bool `json:"beyond,omitempty"`
+	// AllowedBy names what allows the violation (a fault window, a lease)
+	// when it is within a fault's allowance.
+	AllowedBy string `json:"allowed_by,omitempty"`
 }
 
 // String renders the example over several lines.
@@ -369,6 +380,7 @@ func runCheckers(ctx context.Context, h *History, opts Options) []Result {
 		{CheckFairness, func() Result { return CheckFair(h, opts) }, opts.Fair},
 		{CheckLiveness, func() Result { return CheckLive(h, opts) }, true},
 		{CheckContract, func() Result { return CheckTiming(h, opts) }, true},
+		{CheckAllowance, func() Result { return checkBeyond(ctx, h, opts) }, true},
 	}
 	var out []Result
 	for _, c := range checkers {

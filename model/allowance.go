@@ -1,0 +1,210 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Allow is what a fault kind can do to a correct lease lock: the smallest
+// set of anomalies it implies. Everything else that goes wrong around the
+// fault is beyond it (CheckAllowance).
+type Allow string
+
+const (
+	// AllowNone: the fault implies no anomaly at all (a correct lock rides
+	// it out: requests are only delayed, and by less than a renewal gap).
+	AllowNone Allow = "none"
+	// AllowSuspend: the fault delays every request of the processes it hits
+	// (Fault.Procs; all of them for a server-side fault) until it heals, the
+	// watchdog's renewals among them. A renewed hold last renewed at r runs
+	// out at r + lease; with renewals every lease/3, r is no earlier than
+	// the fault's start minus lease/3, so the hold can run out only if the
+	// fault lasts at least 2/3 of a lease, and then no earlier than start +
+	// 2/3 lease. The holder may go on believing it holds until its first
+	// answered call after the fault, which must learn the loss.
+	AllowSuspend Allow = "suspend"
+	// AllowDrop: as AllowSuspend, but requests in flight are lost (a reset
+	// connection, a reconnect): the renewal in flight is retried one
+	// renewal period later, so the hold can run out once the fault lasts
+	// 1/3 of a lease.
+	AllowDrop Allow = "drop"
+	// AllowLoss: the server may forget every hold granted before the fault
+	// ended (a restart without persistence, an asynchronous failover, a
+	// split brain, a forward clock jump of at least the hold's remaining
+	// lease, a fast clock); from its start another process may be granted,
+	// and each old holder may believe it holds until its first answered
+	// call after the fault.
+	AllowLoss Allow = "loss"
+)
+
+// FaultAllowance is one fault kind's allowance, with the reason it is no
+// larger and no smaller.
+type FaultAllowance struct {
+	// Names are the fault names (Fault.Name) of the kind.
+	Names []string
+	// Allow is what the kind may do to a correct lock.
+	Allow Allow
+	// Why says why, with the source of any bound.
+	Why string
+}
+
+// FaultAllowances is the allowance of every fault kind lockcheck records.
+// A fault name not listed is treated as AllowLoss (an unknown fault may do
+// anything to the server's state), and a name in Options.LossyFaults is
+// AllowLoss whatever its entry says. docs/checking.md renders this table.
+var FaultAllowances = []FaultAllowance{
+	{[]string{"proxy-latency"}, AllowNone,
+		"replies are slowed by far less than 2/3 of a lease (the catalog adds ≤ 400 ms to a 1.5 s lease): every renewal still lands in time"},
+	{[]string{"clock-skew"}, AllowNone,
+		"skewed client clocks only shift the clients' own deadlines, never a key's TTL on the server"},
+	{[]string{"client-stall", "proxy-blackhole", "hiccup"}, AllowSuspend,
+		"the holder (or, for a harness hiccup, every process) sends nothing until it heals, its watchdog included; toxiproxy's timeout toxic with timeout 0 holds data back until it is removed (toxiproxy README)"},
+	{[]string{"redis-pause", "redis-debug-sleep", "redis-client-pause-write", "redis-client-pause-all"}, AllowSuspend,
+		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},
+	{[]string{"proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-all"}, AllowDrop,
+		"requests in flight are lost with the connection; the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3)"},
+	{[]string{"client-crash"}, AllowNone,
+		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
+	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-pause-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
+		"a restart without persistence forgets every key; Sentinel and Cluster replicate asynchronously, so a promoted replica may lack the newest grants, and a paused master that comes back serves a second copy of the lock (Redis replication docs; Kleppmann, 'How to do distributed locking', 2016). A redis-kill with appendfsync always loses nothing (Redis persistence docs): a scenario whose LossyFaults leaves it out gets no allowance"},
+	{[]string{"clock-jump", "clock-strobe"}, AllowLoss,
+		"a server clock moved forward by j expires every hold with less than j left; a renewed hold keeps at least 2/3 of a lease, so a smaller jump implies nothing for it; a jump backward implies nothing (keys outlive their TTL: a liveness matter) (Redis expiry is wall-clock based; Kleppmann 2016 on timing assumptions)"},
+	{[]string{"clock-drift"}, AllowLoss,
+		"a server clock running fast by a factor k shortens every lease by k; the Redlock analysis allows for drift of 1% only (redis.io, 'Distributed Locks with Redis': validity = TTL − elapsed − (TTL × 0.01 + 2 ms))"},
+}
+
+// allowOf returns the allowance of fault f: AllowLoss for the faults
+// Options.LossyFaults names, AllowNone for a fault lossy by default that
+// the run's persistence makes safe (a kill with appendfsync always), and
+// AllowNone for a backward clock jump.
+func (o Options) allowOf(f Fault) Allow {
+	switch {
+	case o.lossy(f.Name):
+		return AllowLoss
+	case slices.Contains(DefaultLossyFaults, f.Name):
+		return AllowNone
+	case f.Name == "clock-jump" && f.jump() < 0:
+		return AllowNone
+	}
+	for _, a := range FaultAllowances {
+		if slices.Contains(a.Names, f.Name) {
+			return a.Allow
+		}
+	}
+	return AllowLoss
+}
+
+// jump is how far a clock fault moves a clock forward (its largest forward
+// step, from the signed durations in its target: "+3s", "-250ms/+250ms");
+// 0 when the target names none.
+func (f Fault) jump() time.Duration {
+	var lo, hi time.Duration
+	found := false
+	for _, field := range strings.Fields(f.Target) {
+		for _, part := range strings.Split(field, "/") {
+			if !strings.HasPrefix(part, "+") && !strings.HasPrefix(part, "-") {
+				continue
+			}
+			if d, err := time.ParseDuration(part); err == nil {
+				lo, hi, found = min(lo, d), max(hi, d), true
+			}
+		}
+	}
+	switch {
+	case !found:
+		return 0
+	case hi > 0:
+		return hi - lo
+	}
+	return lo
+}
+
+// hits reports whether f acts on process p: a fault with no Procs acts on
+// every process (a server-side fault, or one whose target was not recorded).
+func (f Fault) hits(p int) bool { return len(f.Procs) == 0 || slices.Contains(f.Procs, p) }
+
+// driftSlack is the clock-drift margin on a lease of l ns: 1% plus 2 ms, the
+// Redlock algorithm's CLOCK_DRIFT_FACTOR (redis.io, Distributed Locks with
+// Redis), plus 10 ms of scheduling on a busy machine.
+func driftSlack(l int64) int64 { return l/100 + int64(12*time.Millisecond) }
+
+// lapse is one way a hold could have ended without its holder's release:
+// from earliest on (the server may have dropped it) and by learnAfter at the
+// latest, so that the holder's first answered call on the lock that starts
+// then or later must learn of it.
+type lapse struct {
+	earliest, learnAfter int64
+	by                   string // what allows it: "p1's lease of 1s", a fault window
+	loss                 bool   // the server lost state (a second copy may answer for the old holder)
+}
+
+// lapses lists the ways hold h could have ended before its release: its own
+// explicit leases, the Expire ops that meet it, and every fault whose allowance covers
+// it. why collects, for the explanation, the faults that overlap the hold
+// but allow it nothing.
+func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, why []string) {
+	g := h.grant
+	for _, a := range h.acquires() {
+		if a.Lease > 0 {
+			out = append(out, lapse{earliest: a.Call + a.Lease - driftSlack(a.Lease), learnAfter: a.Return + a.Lease + driftSlack(a.Lease),
+				by: fmt.Sprintf("p%d's explicit lease of %s (from %s)", g.Process, fmtDur(a.Lease), fmtTime(a.Call))})
+		}
+	}
+	for _, x := range h.expires {
+		out = append(out, lapse{earliest: x.Call, learnAfter: x.Return, by: fmt.Sprintf("p%d's lease, let run out in [%s, %s]", g.Process, fmtTime(x.Call), fmtTime(x.Return))})
+	}
+	for _, f := range faults {
+		e := f.end(horizon)
+		if f.Start > h.end || e < g.Call || !f.hits(g.Process) {
+			continue
+		}
+		l, ok, reason := faultLapse(h, f, e, opts)
+		if ok {
+			out = append(out, l)
+		} else if reason != "" {
+			why = append(why, reason)
+		}
+	}
+	return out, why
+}
+
+// faultLapse is the lapse fault f (ending at e) allows hold h, or why none.
+func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
+	g := h.grant
+	w := opts.watchdogLease()
+	lease := g.Lease
+	if lease <= 0 {
+		lease = w
+	}
+	slack := driftSlack(lease)
+	switch a := opts.allowOf(f); a {
+	case AllowSuspend, AllowDrop:
+		if g.Lease > 0 {
+			return lapse{}, false, "" // the explicit lease is listed already
+		}
+		need := w * 2 / 3
+		if a == AllowDrop {
+			need = w / 3
+		}
+		if e-f.Start < need-slack {
+			return lapse{}, false, fmt.Sprintf("%s lasted %s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e-f.Start), fmtDur(need), fmtDur(w))
+		}
+		at := max(g.Call+w, f.Start+w*2/3) - slack
+		learn := e + slack
+		if a == AllowDrop {
+			learn += w / 3
+		}
+		return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
+	case AllowLoss:
+		if g.Call > e {
+			return lapse{}, false, ""
+		}
+		if j := int64(f.jump()); j > 0 && g.Lease <= 0 && j < w*2/3-slack {
+			return lapse{}, false, fmt.Sprintf("%s moved the clock %s forward, less than the 2/3 of a lease a renewed hold keeps", f, fmtDur(j))
+		}
+		return lapse{earliest: f.Start, learnAfter: e, by: f.String(), loss: true}, true, ""
+	}
+	return lapse{}, false, fmt.Sprintf("%s allows a correct lock nothing", f)
+}

@@ -1,0 +1,194 @@
+package model
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CheckBeyond checks every anomaly of h's holds against what the recorded
+// faults allow a correct lease lock (FaultAllowances, lapses) and reports
+// Invalid only for an anomaly beyond all of them. It reconstructs each
+// process's holds from its ops (holdsOf) and looks for three anomalies:
+//
+//   - two holds of one lock believed at once (each granted before the
+//     other's belief ended): allowed only when, in some order the grants'
+//     intervals allow, the first hold could have lapsed (its explicit
+//     lease, a recorded Expire, or a fault that hits its process and lasts
+//     long enough) before the second grant took effect, and the overlap
+//     ended by the first holder's first answered call after the fault;
+//   - a hold whose release answered "not held": allowed only when the hold
+//     could have lapsed before the release took effect;
+//   - a release answered ok while another process believed it held across
+//     it: allowed only when a fault that loses the server's state (a split
+//     brain serves two copies of the lock) could have ended either hold.
+//
+// It needs no porcupine and is linear in the history but for the pairs of
+// holds that overlap. Its violations are ClassSafety, each Example with
+// Beyond set; the anomalies it allowed are counted in the explanation.
+func CheckBeyond(h *History, opts Options) Result {
+	return checkBeyond(context.Background(), h, opts)
+}
+
+func checkBeyond(ctx context.Context, h *History, opts Options) Result {
+	start := time.Now()
+	res := Result{Checker: CheckAllowance}
+	horizon := h.horizon()
+	var bad []Example
+	allowed := 0
+	for _, holds := range holdsOf(h, horizon) {
+		if ctx.Err() != nil {
+			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
+		}
+		b := beyondIn(holds, h.Faults, horizon, opts)
+		bad, allowed = append(bad, b.bad...), allowed+b.allowed
+	}
+	res.Verdict, res.Count = Valid, len(bad)
+	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed)
+	if len(bad) > 0 {
+		res.Verdict = Invalid
+		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", len(bad), allowed)
+		res.Examples = bad[:min(len(bad), opts.maxExamples())]
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+// tallyBeyond is what beyondIn found on one lock.
+type tallyBeyond struct {
+	bad     []Example
+	allowed int
+}
+
+// beyondIn checks one lock's holds, sorted by start.
+func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options) tallyBeyond {
+	var t tallyBeyond
+	judge := func(ex *Example) {
+		if ex == nil {
+			t.allowed++
+			return
+		}
+		ex.Beyond, ex.Class = true, ClassSafety
+		t.bad = append(t.bad, *ex)
+	}
+	for i, a := range holds {
+		if a.releaseRefused() {
+			judge(lostHold(a, faults, horizon, opts))
+		}
+		for _, b := range holds[i+1:] {
+			if b.start() >= a.end {
+				break // sorted by start: no later hold overlaps a
+			}
+			if a.grant.Process == b.grant.Process || b.end <= a.start() {
+				continue
+			}
+			judge(doubleHold(a, b, faults, horizon, opts))
+			for _, o := range [][2]*hold{{a, b}, {b, a}} {
+				if x, y := o[0], o[1]; x.releasedOK() && y.start() < x.endOp.Call && y.end > x.endOp.Return {
+					judge(foreignRelease(x, y, faults, horizon, opts))
+				}
+			}
+		}
+	}
+	return t
+}
+
+// firstLapse returns the first lapse of x that ends it by the time y's claim
+// took effect (claim) and whose forgiveness lasts until until, if any.
+func firstLapse(x *hold, claim, until int64, faults []Fault, horizon int64, opts Options) (lapse, []string, bool) {
+	ls, why := lapses(x, faults, horizon, opts)
+	for _, l := range ls {
+		if l.earliest > claim {
+			why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
+			continue
+		}
+		if learn := x.learnBy(l.learnAfter); until > learn {
+			why = append(why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.by, x.grant.Process, x.grant.Process, fmtTime(learn)))
+			continue
+		}
+		return l, why, true
+	}
+	return lapse{}, why, false
+}
+
+// doubleHold judges two holds of different processes believed at once: nil
+// when some order of their grants and some lapse of the first allow it.
+func doubleHold(a, b *hold, faults []Fault, horizon int64, opts Options) *Example {
+	until := min(a.end, b.end)
+	var why []string
+	for _, o := range [][2]*hold{{a, b}, {b, a}} {
+		x, y := o[0], o[1]
+		if x.grant.Call >= y.grant.effectiveDeadline() {
+			continue // x cannot have been granted first
+		}
+		_, w, ok := firstLapse(x, y.grant.effectiveDeadline(), until, faults, horizon, opts)
+		if ok {
+			return nil
+		}
+		why = append(why, w...)
+	}
+	return beyondExample(fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
+		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start())),
+		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, faults, horizon)
+}
+
+// lostHold judges a hold whose release answered "not held": nil when the
+// hold could have lapsed before the release took effect.
+func lostHold(x *hold, faults []Fault, horizon int64, opts Options) *Example {
+	ls, why := lapses(x, faults, horizon, opts)
+	for _, l := range ls {
+		if l.earliest <= x.endOp.effectiveDeadline() {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
+	}
+	return beyondExample(fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
+		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, faults, horizon)
+}
+
+// foreignRelease judges a release by x answered ok while y believed it held
+// across it: nil when y's hold could have lapsed before the release took
+// effect (its lease, or a fault that hits it), or when a fault that loses
+// the server's state could have ended x's (a split brain serves two copies
+// of the lock, so each release may meet its own).
+func foreignRelease(x, y *hold, faults []Fault, horizon int64, opts Options) *Example {
+	at := x.endOp.effectiveDeadline()
+	ly, _ := lapses(y, faults, horizon, opts)
+	for _, l := range ly {
+		if l.earliest <= at {
+			return nil
+		}
+	}
+	lx, _ := lapses(x, faults, horizon, opts)
+	for _, l := range lx {
+		if l.loss && l.earliest <= at {
+			return nil
+		}
+	}
+	return beyondExample(fmt.Sprintf("p%d's release answered ok at %s while p%d held the lock (granted at %s): it freed another's hold, or answered falsely",
+		x.grant.Process, fmtTime(x.endOp.Return), y.grant.Process, fmtTime(y.start())),
+		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, faults, horizon)
+}
+
+// beyondExample builds the example of an anomaly beyond the faults.
+func beyondExample(summary string, ops []*Op, why []string, faults []Fault, horizon int64) *Example {
+	ex := Example{Summary: summary + ": beyond the faults"}
+	for _, o := range ops {
+		if o != nil {
+			ex.Lock = o.Lock
+			ex.Ops = append(ex.Ops, *o)
+		}
+	}
+	ex.Faults = overlappingFaults(faults, ex.Ops, horizon)
+	if len(why) == 0 {
+		why = []string{"no fault or lease allows it"}
+	}
+	ex.Cause = strings.Join(why, "; ")
+	return &ex
+}
+
+// overlappingFaults are the windows of faults that overlap ops.
+func overlappingFaults(faults []Fault, ops []Op, horizon int64) []Fault {
+	return overlappingUntil(&History{Faults: faults, Ops: ops}, ops, horizon)
+}

@@ -1,0 +1,146 @@
+package model
+
+import (
+	"math"
+	"sort"
+)
+
+// hold is one process's belief that it holds one lock: from the return of
+// the acquire that took its count from 0 to 1 (the grant) until the call of
+// the op that ended the belief: the release that took the count back to 0
+// or answered "not held", an Abandon, an Info op that retired the process,
+// an Expire (the process let its lease run out on purpose: it knows it holds
+// nothing from then on, whatever it goes on doing), or the end of the
+// history.
+type hold struct {
+	grant *Op
+	end   int64
+	// endOp ended the belief (nil: it lasted to the end of the history).
+	endOp *Op
+	// answered are the process's lock ops on the lock after the grant that
+	// got an answer (ok or fail), endOp included when it did.
+	answered []*Op
+	// expires are the process's Expire ops on the lock whose window meets
+	// the hold: the server may have dropped it at their instant (an
+	// acquire inside an Expire's window may have been a reentry it ended).
+	expires []*Op
+}
+
+func (h *hold) start() int64 { return h.grant.Return }
+
+// learnBy is the latest time the holder may still believe it holds after a
+// loss it could learn of from learnAfter on: the return of its first
+// answered call that started then or later (math.MaxInt64: none).
+func (h *hold) learnBy(learnAfter int64) int64 {
+	for _, o := range h.answered {
+		if o.Call >= learnAfter {
+			return o.Return
+		}
+	}
+	return math.MaxInt64
+}
+
+// acquires are the hold's ok acquires: its grant and its reentries (each
+// may set a new explicit lease).
+func (h *hold) acquires() []*Op {
+	out := []*Op{h.grant}
+	for _, o := range h.answered {
+		if o.Kind == Acquire && o.Outcome == OK {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// releasedOK reports whether the belief ended with a release answered ok.
+func (h *hold) releasedOK() bool {
+	return h.endOp != nil && h.endOp.Kind == Release && h.endOp.Outcome == OK
+}
+
+// releaseRefused reports whether the belief ended with a release answered
+// fail: the lock told its holder it held nothing.
+func (h *hold) releaseRefused() bool {
+	return h.endOp != nil && h.endOp.Kind == Release && h.endOp.Outcome == Fail
+}
+
+// holdsOf reconstructs every hold in hist, grouped by lock, each lock's
+// sorted by start. A process's ops are read in call order; an op that
+// retires the process (info, Abandon) ends its holds on every lock.
+func holdsOf(hist *History, horizon int64) map[string][]*hold {
+	type key struct {
+		lock string
+		p    int
+	}
+	byProc := map[key][]*Op{}
+	retired := map[int]*Op{} // the op that retired each process, on any lock
+	for i := range hist.Ops {
+		o := &hist.Ops[i]
+		if r := retired[o.Process]; o.retires() && (r == nil || o.Call < r.Call) {
+			retired[o.Process] = o
+		}
+		if o.Kind == Section {
+			continue
+		}
+		k := key{o.Lock, o.Process}
+		byProc[k] = append(byProc[k], o)
+	}
+	out := map[string][]*hold{}
+	for k, ops := range byProc {
+		sort.SliceStable(ops, func(a, b int) bool { return ops[a].Call < ops[b].Call })
+		for _, h := range procHolds(ops, horizon) {
+			if r := retired[k.p]; r != nil && r.Call < h.end {
+				h.end, h.endOp = r.Call, r // retired on another lock
+			}
+			out[k.lock] = append(out[k.lock], h)
+		}
+	}
+	for _, hs := range out {
+		sort.Slice(hs, func(a, b int) bool { return hs[a].start() < hs[b].start() })
+	}
+	return out
+}
+
+// procHolds is the holds of one process on one lock, from its ops in call
+// order.
+func procHolds(ops []*Op, horizon int64) []*hold {
+	var out []*hold
+	var cur *hold
+	count := 0
+	finish := func(o *Op) {
+		cur.end, cur.endOp, count = o.Call, o, 0
+		out, cur = append(out, cur), nil
+	}
+	for _, o := range ops {
+		switch {
+		case cur == nil && o.Kind == Acquire && o.Outcome == OK:
+			cur, count = &hold{grant: o, end: horizon}, 1
+		case cur == nil && o.Kind == Expire && len(out) > 0 && out[len(out)-1].endOp.Return >= o.Call:
+			last := out[len(out)-1] // the Expire overlaps the release that ended the hold: it came first
+			last.endOp = o
+		case cur == nil:
+		case o.Outcome == Info || o.Kind == Abandon || o.Kind == Expire:
+			finish(o)
+		case o.Kind == Acquire:
+			cur.answered = append(cur.answered, o)
+			if o.Outcome == OK {
+				count++
+			}
+		case o.Kind == Release:
+			cur.answered = append(cur.answered, o)
+			if count--; count == 0 || o.Outcome == Fail {
+				finish(o)
+			}
+		}
+	}
+	if cur != nil {
+		out = append(out, cur)
+	}
+	for _, h := range out {
+		for _, o := range ops {
+			if o.Kind == Expire && o.Return >= h.grant.Call && o.Call <= h.end {
+				h.expires = append(h.expires, o)
+			}
+		}
+	}
+	return out
+}
