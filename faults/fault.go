@@ -46,11 +46,18 @@ type Window struct {
 // two functions.
 type fault struct {
 	name, target string
+	targetOf     func() string // if set, the target as it is now
 	start, stop  func(ctx context.Context) error
 }
 
-func (f *fault) Name() string                    { return f.name }
-func (f *fault) Target() string                  { return f.target }
+func (f *fault) Name() string { return f.name }
+
+func (f *fault) Target() string {
+	if f.targetOf != nil {
+		return f.targetOf()
+	}
+	return f.target
+}
 func (f *fault) Start(ctx context.Context) error { return f.start(ctx) }
 func (f *fault) Stop(ctx context.Context) error  { return f.stop(ctx) }
 
@@ -58,6 +65,14 @@ func (f *fault) Stop(ctx context.Context) error  { return f.stop(ctx) }
 // does not provide. stop must be idempotent.
 func Func(name, target string, start, stop func(ctx context.Context) error) Fault {
 	return &fault{name: name, target: target, start: start, stop: stop}
+}
+
+// FuncTarget is Func for a fault that chooses its target as it starts
+// (the current holder's link, say): target is asked after Start, so the
+// recorded window names what was hit. target must be safe to call from
+// another goroutine.
+func FuncTarget(name string, target func() string, start, stop func(ctx context.Context) error) Fault {
+	return &fault{name: name, targetOf: target, start: start, stop: stop}
 }
 
 func noop(context.Context) error { return nil }

@@ -120,7 +120,9 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 			n.Record(w)
 		}
 	}()
-	if startErr = f.Start(ctx); startErr != nil {
+	startErr = f.Start(ctx)
+	w.Target = f.Target() // a fault may choose its target as it starts
+	if startErr != nil {
 		startErr = fmt.Errorf("nemesis: start %s: %w", describe(f), startErr)
 		return
 	}

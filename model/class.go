@@ -94,3 +94,12 @@ func (r Report) InvalidCheckers() []string {
 	}
 	return names
 }
+
+// Beyond reports whether the fault-allowance checker found an anomaly
+// beyond every fault's allowance: the lock broke beyond what the faults
+// imply. An Invalid report without it broke, at most, the way any lease
+// lock must under its faults.
+func (r Report) Beyond() bool {
+	res, ok := r.Result(CheckAllowance)
+	return ok && res.Verdict == Invalid
+}

@@ -137,6 +137,11 @@ type MatrixCell struct {
 	Invalid []string `json:"invalid,omitempty"`
 	// Class is what the worst violation broke (model.Report.Class).
 	Class model.Class `json:"class,omitempty"`
+	// Beyond says some anomaly went beyond every fault's allowance
+	// (model.Report.Beyond): broken beyond what the scenario's fault
+	// implies, a finding even on an unsafe scenario. Invalid without it
+	// is "broken, allowed by the fault".
+	Beyond bool `json:"beyond,omitempty"`
 	// OK says the verdict met the expectation (skipped cells are OK).
 	OK bool `json:"ok"`
 	// Why says how it did not, or why it was skipped.

@@ -32,6 +32,11 @@ func cellText(c MatrixCell) string {
 			if c.Class != "" {
 				s += "; " + string(c.Class)
 			}
+			if c.Beyond {
+				s += "; beyond the fault"
+			} else if cv, ok := c.Checker(model.CheckAllowance); ok && cv.Verdict == model.Valid && !c.Safe {
+				s += "; allowed by the fault"
+			}
 			s += ")"
 		}
 	}

@@ -2,6 +2,8 @@ package workloads
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -21,10 +23,11 @@ type faultTracker struct {
 	mu      sync.Mutex
 	active  map[*trackedFault]time.Time // fault -> when it started
 	pending []model.Op                  // info ops waiting for faults to heal
+	hit     map[string][]int            // target -> the processes it hit when it started
 }
 
 func newFaultTracker(r *runner) *faultTracker {
-	return &faultTracker{r: r, active: map[*trackedFault]time.Time{}}
+	return &faultTracker{r: r, active: map[*trackedFault]time.Time{}, hit: map[string][]int{}}
 }
 
 // wrap replaces the nemesis's faults with tracking wrappers and chains its
@@ -35,7 +38,7 @@ func (t *faultTracker) wrap(n *faults.Nemesis) {
 	}
 	user := n.Record
 	n.Record = func(w faults.Window) {
-		fw := model.Fault{Name: w.Name, Target: w.Target, Start: t.r.at(w.Start), End: t.r.at(w.End)}
+		fw := model.Fault{Name: w.Name, Target: w.Target, Start: t.r.at(w.Start), End: t.r.at(w.End), Procs: t.procs(w.Target)}
 		if fw.End <= fw.Start {
 			fw.End = fw.Start + 1
 		}
@@ -89,6 +92,31 @@ func (t *faultTracker) names() []string {
 	return out
 }
 
+// procs are the processes a fault on target hit: those current on its
+// workers when it started and when it ended (nil: a target that is not a
+// worker or a client link, a fault on every process).
+func (t *faultTracker) procs(target string) []int {
+	t.mu.Lock()
+	at := t.hit[target]
+	t.mu.Unlock()
+	now := t.r.procsOf(target)
+	for _, p := range at {
+		if !slices.Contains(now, p) {
+			now = append(now, p)
+		}
+	}
+	slices.Sort(now)
+	return now
+}
+
+// hits remembers the processes a fault on target hits as it starts.
+func (t *faultTracker) hits(target string) {
+	procs := t.r.procsOf(target)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.hit[target] = procs
+}
+
 func (t *faultTracker) started(f *trackedFault) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -116,11 +144,26 @@ type trackedFault struct {
 
 func (f *trackedFault) Start(ctx context.Context) error {
 	f.t.started(f)
-	return f.Fault.Start(ctx)
+	err := f.Fault.Start(ctx)
+	f.t.hits(f.Target()) // a target may be known only once started
+	return err
 }
 
 func (f *trackedFault) Stop(ctx context.Context) error {
 	err := f.Fault.Stop(ctx)
 	f.t.stopped(f)
 	return err
+}
+
+// procsOf returns the current processes of the workers a fault target
+// names: one worker ("w3"), or every worker whose connection goes through
+// the client link "c1"; nil for any other target.
+func (r *runner) procsOf(target string) []int {
+	var out []int
+	for _, w := range r.workers {
+		if target == w.name || len(r.rdbs) > 0 && target == fmt.Sprintf("c%d", w.slot%len(r.rdbs)) {
+			out = append(out, int(w.pid.Load()))
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -36,6 +37,8 @@ type worker struct {
 	stop   context.Context // done: start no new cycle (the current one finishes)
 
 	p *process // current process; only the worker's goroutine replaces it
+	// pid is p's id, for other goroutines (the fault tracker).
+	pid atomic.Int64
 
 	// retiredByInfo: the current process's last op ended as info while a
 	// crash was pending (the crash then records no Abandon op).
@@ -94,6 +97,7 @@ type crashReq struct {
 
 // newProcess makes process id the worker's current process.
 func (w *worker) newProcess(id int) {
+	w.pid.Store(int64(id))
 	ctx, cancel := context.WithCancelCause(w.hard)
 	w.p = &process{
 		id: id, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),

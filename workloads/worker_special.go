@@ -97,7 +97,7 @@ func (w *worker) reconnect(outage time.Duration) bool {
 	_ = f.Start(context.Background())
 	ok := w.sleep(outage, false)
 	_ = f.Stop(context.Background())
-	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now()}
+	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now(), Procs: []int{w.p.id}}
 	_ = r.rec.Fault(fw)
 	return ok
 }

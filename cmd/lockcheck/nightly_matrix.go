@@ -195,6 +195,7 @@ func (m *nightlyMatrix) cell(o scenario.Outcome) results.MatrixCell {
 		c.Verdict = o.Report.Verdict
 		c.Invalid = o.Report.InvalidCheckers()
 		c.Class = o.Report.Class()
+		c.Beyond = o.Report.Beyond()
 		c.FirstDetection, _ = results.FirstViolation(o.Report)
 		c.Checkers = results.CheckerVerdicts(o.Report)
 		var ran []string

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -111,7 +112,10 @@ var Bystanders = []string{model.CheckFairness, model.CheckLiveness}
 // whose broken property owners own: a detecting expectation that names no
 // checker requires every owner to fire, and one that names no quiet
 // checkers requires the bystanders it does not name to stay quiet (except
-// for mutants, which may break anything). Other expectations are returned
+// for mutants, which may break anything). Every detecting expectation of a
+// lock that is not a mutant requires the fault-allowance checker to stay
+// quiet: the scenario's fault breaks the lock, but only within what the
+// fault allows (model.FaultAllowances). Other expectations are returned
 // unchanged.
 func OwnedBy(e Expect, owners []string, s subject.Subject) Expect {
 	if !e.Detects() {
@@ -131,6 +135,9 @@ func OwnedBy(e Expect, owners []string, s subject.Subject) Expect {
 				e.Quiet = append(e.Quiet, c)
 			}
 		}
+	}
+	if _, named := e.Checkers[model.CheckAllowance]; !named && s.Kind != subject.KindMutant && !slices.Contains(e.Quiet, model.CheckAllowance) {
+		e.Quiet = append(slices.Clip(e.Quiet), model.CheckAllowance)
 	}
 	return e
 }

@@ -83,7 +83,35 @@ func TestOwnedByLeavesOthers(t *testing.T) {
 		t.Fatalf("safe scenario: %+v", e)
 	}
 	fenced := OwnedBy(ExpectFencesHeld, DefaultOwners, lookupSubject(t, "fenced"))
-	if fenced.Checkers[model.CheckMutualExclusion] != model.Valid || !slices.Equal(fenced.Quiet, Bystanders) {
+	if fenced.Checkers[model.CheckMutualExclusion] != model.Valid || !slices.Equal(fenced.Quiet, append(slices.Clone(Bystanders), model.CheckAllowance)) {
 		t.Fatalf("fences held: %+v", fenced)
+	}
+}
+
+// On an unsafe scenario every lock but a mutant must stay within its
+// fault's allowance: fault-allowance is quiet, and never tolerated unless
+// an expectation names it.
+func TestUnsafeRequiresWithinAllowance(t *testing.T) {
+	sc, _ := Lookup("client-stall")
+	for _, name := range []string{"reentrant", "fenced", "redsync"} {
+		e := sc.Expectation(lookupSubject(t, name))
+		if !slices.Contains(e.Quiet, model.CheckAllowance) {
+			t.Errorf("%s: fault-allowance not quiet: %+v", name, e)
+		}
+		if slices.Contains(e.Tolerated([]string{model.CheckLinearizable, model.CheckAllowance}, false), model.CheckAllowance) {
+			t.Errorf("%s: beyond the fault tolerated", name)
+		}
+		rep := model.Report{Verdict: model.Invalid, Results: []model.Result{
+			{Checker: model.CheckLinearizable, Verdict: model.Invalid},
+			{Checker: model.CheckMutualExclusion, Verdict: model.Invalid},
+			{Checker: model.CheckFencing, Verdict: model.Valid},
+			{Checker: model.CheckAllowance, Verdict: model.Invalid},
+		}}
+		if ok, _ := e.Match(rep); ok {
+			t.Errorf("%s: a run beyond its fault meets the expectation %+v", name, e)
+		}
+	}
+	if e := OwnedBy(ExpectDetected, DefaultOwners, subject.Subject{Name: "m", Kind: subject.KindMutant}); slices.Contains(e.Quiet, model.CheckAllowance) {
+		t.Errorf("mutant: fault-allowance quiet: %+v", e)
 	}
 }

@@ -29,6 +29,7 @@ var faultClasses = map[string]string{
 	"no-faults": FaultNone, "cluster-no-faults": FaultNone, "redlock-no-faults": FaultNone,
 	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork,
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess,
+	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
 	"sentinel-failover-idle": FaultFailover, "sentinel-failover-held": FaultFailover,
 	"sentinel-failover-wait": FaultFailover, "sentinel-split-brain": FaultFailover,
@@ -61,7 +62,9 @@ func FaultClass(name string) string {
 // and, when e's combined verdict may be Invalid (detected, or anything
 // goes with some checkers named), every checker it neither requires Valid
 // nor names quiet (fencing excepted: tokens exist to outlive the lease an
-// unsafe scenario breaks, so only naming it excuses it). An informational expectation (it names nothing)
+// unsafe scenario breaks, so only naming it excuses it; fault-allowance
+// excepted: an anomaly beyond every fault's allowance is a finding on any
+// scenario). An informational expectation (it names nothing)
 // tolerates everything on an unsafe scenario ("measured") and nothing on a
 // safe one (a mutant's). A safe scenario's ExpectValid tolerates none.
 // These are the properties a scenario breaks in any lease lock by design
@@ -80,6 +83,9 @@ func (e Expect) Tolerated(ran []string, safe bool) []string {
 		case named && want == model.Invalid:
 			out = append(out, c)
 		case named || e.Verdict == model.Valid:
+		case c == model.CheckAllowance:
+			// Beyond the fault is a finding on any scenario: only naming
+			// it excuses it.
 		case c == model.CheckFencing && e.Detects():
 			// Fencing exists to outlive an expired lease: a detecting
 			// expectation excuses it only by naming it.
