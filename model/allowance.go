@@ -61,9 +61,9 @@ var FaultAllowances = []FaultAllowance{
 		"skewed client clocks only shift the clients' own deadlines, never a key's TTL on the server"},
 	{[]string{"client-stall", "proxy-blackhole", "hiccup"}, AllowSuspend,
 		"the holder (or, for a harness hiccup, every process) sends nothing until it heals, its watchdog included; toxiproxy's timeout toxic with timeout 0 holds data back until it is removed (toxiproxy README)"},
-	{[]string{"redis-pause", "redis-debug-sleep", "redis-client-pause-write", "redis-client-pause-all"}, AllowSuspend,
+	{[]string{"redis-pause", "redis-debug-sleep", "redis-client-pause-write", "redis-client-pause-all", "client-pause", "debug-sleep"}, AllowSuspend,
 		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},
-	{[]string{"proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-all"}, AllowDrop,
+	{[]string{"proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-pubsub", "client-kill-normal", "client-kill-pubsub"}, AllowDrop,
 		"requests in flight are lost with the connection; the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3)"},
 	{[]string{"client-crash"}, AllowNone,
 		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
@@ -127,8 +127,9 @@ func (f Fault) hits(p int) bool { return len(f.Procs) == 0 || slices.Contains(f.
 
 // driftSlack is the clock-drift margin on a lease of l ns: 1% plus 2 ms, the
 // Redlock algorithm's CLOCK_DRIFT_FACTOR (redis.io, Distributed Locks with
-// Redis), plus 10 ms of scheduling on a busy machine.
-func driftSlack(l int64) int64 { return l/100 + int64(12*time.Millisecond) }
+// Redis), plus 10 ms of scheduling on a busy machine (the fixed part never
+// more than 1/20 of the lease, for the short leases of hand-drawn histories).
+func driftSlack(l int64) int64 { return l/100 + min(int64(12*time.Millisecond), l/20) }
 
 // lapse is one way a hold could have ended without its holder's release:
 // from earliest on (the server may have dropped it) and by learnAfter at the

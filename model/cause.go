@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // DefaultLossyFaults are the fault names (faults.Fault.Name, as recorded in
@@ -37,6 +38,8 @@ type holdEnd struct {
 	lease         bool   // first's lease could have run out
 	how           string // what was found, without the verdict
 	faulted       bool   // some fault overlapped the ops
+	allowedBy     string // the fault or lease whose allowance covers the pair ("": none)
+	beyond        string // why no fault's allowance covers it, when some fault overlapped
 }
 
 // ended reports whether the hold could have ended before the second grant.
@@ -45,12 +48,12 @@ func (e holdEnd) ended() bool { return e.lost != nil || e.lease }
 // verdict renders e with what it means.
 func (e holdEnd) verdict() string {
 	switch {
-	case e.lost != nil:
-		return e.how + ": expected under that fault (a restart without persistence or an asynchronous failover forgets locks, a forward clock jump or a fast clock expires them)"
-	case e.lease && e.faulted:
-		return e.how + ": expected under the overlapping fault (a lease-based lock is not a mutex once a hold outlives its lease)"
-	case e.lease:
+	case e.lease && !e.faulted && e.lost == nil:
 		return e.how + " with no fault recorded: the holder kept the lock longer than its lease"
+	case e.allowedBy != "":
+		return e.how + ": allowed by " + e.allowedBy + ", as it allows any lease lock"
+	case e.lost != nil || e.lease:
+		return e.how + ", but beyond the faults' allowance: " + e.beyond
 	default:
 		return e.how + ": an implementation bug"
 	}
@@ -65,6 +68,16 @@ func (e holdEnd) verdict() string {
 // are never blamed. faults are the windows overlapping the ops; horizon
 // ends open windows.
 func holdCouldEnd(first, second *Op, faults []Fault, horizon int64, opts Options) holdEnd {
+	e := holdCouldEndAtAll(first, second, faults, horizon, opts)
+	if e.ended() {
+		e.allowedBy, e.beyond = allowance(first, second.effectiveDeadline(), faults, horizon, opts)
+	}
+	return e
+}
+
+// holdCouldEndAtAll is holdCouldEnd without the faults' allowances: could
+// the hold have ended at all, whatever the fault.
+func holdCouldEndAtAll(first, second *Op, faults []Fault, horizon int64, opts Options) holdEnd {
 	latest := second.effectiveDeadline() // second took effect by then
 	e := holdEnd{first: first, second: second}
 	for _, f := range faults {
@@ -104,6 +117,22 @@ func holdCouldEnd(first, second *Op, faults []Fault, horizon int64, opts Options
 		e.how += "could not have run out by " + fmtTime(latest)
 	}
 	return e
+}
+
+// allowance names what lets first's hold end by latest within a fault's
+// (or its lease's) allowance, or says why nothing does.
+func allowance(first *Op, latest int64, faults []Fault, horizon int64, opts Options) (by, why string) {
+	ls, whys := lapses(&hold{grant: first, end: latest}, faults, horizon, opts)
+	for _, l := range ls {
+		if l.earliest <= latest {
+			return l.by, ""
+		}
+		whys = append(whys, fmt.Sprintf("%s lets the hold end no earlier than %s", l.by, fmtTime(l.earliest)))
+	}
+	if len(whys) == 0 {
+		return "", "no overlapping fault allows the hold to end"
+	}
+	return "", strings.Join(whys, "; ")
 }
 
 // tokensOrder reports whether the fencing tokens of two grants order them:

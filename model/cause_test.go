@@ -48,7 +48,7 @@ func TestExplanationGrantOrderAndLoss(t *testing.T) {
 			    229        1005     1027                      2528 2550   4510
 			   (p1 granted ~1027, stalled past 1500; p2 granted when it ran out)`,
 			h:     stalled(55, 56),
-			want:  []string{"tokens 55 < 56", "p1's watchdog-renewed hold", "could have run out by 0.000003s", "expected under the overlapping fault", "p2 was granted the lock while live p1 held it"},
+			want:  []string{"tokens 55 < 56", "p1's watchdog-renewed hold", "could have run out by 0.000003s", "allowed by client-stall w1", "p2 was granted the lock while live p1 held it"},
 			not:   []string{"implementation bug"},
 			lease: true,
 		},
@@ -115,7 +115,7 @@ func TestExplanationGrantOrderAndLoss(t *testing.T) {
 			p1                               |acq ok|
 			    0                5   100 110  200   205`,
 			h:    faulted(held(), restart(100)),
-			want: []string{"p0's hold may have been lost with the server's state during redis-restart-empty", "expected under that fault"},
+			want: []string{"p0's hold may have been lost with the server's state during redis-restart-empty", "allowed by redis-restart-empty"},
 			not:  []string{"implementation bug"},
 			lost: true,
 		},

@@ -209,8 +209,8 @@ func TestExplanationLeaseCause(t *testing.T) {
 	expired.Faults = []Fault{{Name: "client-pause", Target: "p0", Start: 10, End: 200}}
 	r = CheckLinearizability(expired, Options{})
 	e = r.Examples[0]
-	if r.Verdict != Invalid || !e.LeaseCouldExpire || !strings.Contains(e.Cause, "expected under the overlapping fault") {
-		t.Fatalf("want an expected-under-fault verdict:\n%s", r)
+	if r.Verdict != Invalid || !e.LeaseCouldExpire || !strings.Contains(e.Cause, "allowed by p0's explicit lease") || e.AllowedBy == "" {
+		t.Fatalf("want a verdict allowed by the lease:\n%s", r)
 	}
 }
 

@@ -241,13 +241,13 @@ func explainConflict(ctx context.Context, m porcupine.Model, h *History, seg seg
 		var e holdEnd
 		var earlier, later *Op
 		earlier, later, e, ex.Cause = grantCause(first, stuck.op, ex.Faults, horizon, opts)
-		ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.lease, e.lost != nil
+		ex.LeaseCouldExpire, ex.HoldCouldBeLost, ex.AllowedBy = e.lease, e.lost != nil, e.allowedBy
 		if earlier != first {
 			ex.Summary = why(r, lockState{Held: true, Owner: earlier.Process}, &stepInput{process: later.Process})
 		}
 	case first != nil && stuck.kind == Acquire:
 		e := holdCouldEnd(first, stuck.op, ex.Faults, horizon, opts)
-		ex.Cause, ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.verdict(), e.lease, e.lost != nil
+		ex.Cause, ex.LeaseCouldExpire, ex.HoldCouldBeLost, ex.AllowedBy = e.verdict(), e.lease, e.lost != nil, e.allowedBy
 	}
 	return ex
 }

@@ -211,7 +211,7 @@ func (x *explainer) explainOverlap(resource string, a, b *Op, full bool) Example
 	default:
 		return ex
 	}
-	ex.LeaseCouldExpire, ex.HoldCouldBeLost = e.lease, e.lost != nil
+	ex.LeaseCouldExpire, ex.HoldCouldBeLost, ex.AllowedBy = e.lease, e.lost != nil, e.allowedBy
 	return ex
 }
 

@@ -1,0 +1,142 @@
+package model
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ms is n milliseconds in history time (ns).
+func msT(n float64) int64 { return int64(n * float64(time.Millisecond)) }
+
+// allowCase is one hand-drawn history around one fault: just inside its
+// allowance, or just outside.
+type allowCase struct {
+	name   string
+	ops    []Op
+	faults []Fault
+	opts   Options
+	beyond bool
+	// cause must appear in the beyond example's summary or cause.
+	cause string
+}
+
+const leaseMs = 1500 // the watchdog lease of every case
+
+func aAcq(p int, call, ret float64) Op {
+	return Op{Process: p, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(call), Return: msT(ret), Outcome: OK}
+}
+
+func aAcqLease(p int, call, ret, lease float64) Op {
+	o := aAcq(p, call, ret)
+	o.Lease = msT(lease)
+	return o
+}
+
+func aRel(p int, call, ret float64, out Outcome) Op {
+	return Op{Process: p, Lock: "L", Kind: Release, Call: msT(call), Return: msT(ret), Outcome: out}
+}
+
+func aFault(name, target string, start, end float64, procs ...int) Fault {
+	return Fault{Name: name, Target: target, Start: msT(start), End: msT(end), Procs: procs}
+}
+
+// stalled is p0 granted at 0, p1 granted at grant (it asked at 10); p0's
+// release after the fault answers out; p1 releases at 6000.
+func stalled(grant float64, out Outcome) []Op {
+	return []Op{
+		aAcq(0, 0, 5), aAcq(1, 10, grant),
+		aRel(0, 5700, 5705, out), aRel(1, 6000, 6005, OK),
+	}
+}
+
+func allowCases() []allowCase {
+	// p0's watchdog renewed it every 500 ms until the stall at 2000: the
+	// hold can run out 2/3 of a lease after, less the drift slack.
+	stall := aFault("client-stall", "w0", 2000, 5500, 0)
+	edge := 2000 + leaseMs*2.0/3 - float64(driftSlack(msT(leaseMs)))/1e6
+	return []allowCase{
+		{name: "stall: granted once the lease could run out", ops: stalled(edge+1, Fail), faults: []Fault{stall}},
+		{name: "stall: granted before the lease could run out", ops: stalled(edge-1, Fail), faults: []Fault{stall}, beyond: true, cause: "no earlier than"},
+		{name: "stall of another process", ops: stalled(3500, Fail), faults: []Fault{aFault("client-stall", "w2", 2000, 5500, 2)}, beyond: true},
+		{name: "stall shorter than 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("client-stall", "w0", 2000, 2900, 0)}, beyond: true, cause: "lasted"},
+		{name: "stall: the holder's release after it answered ok", ops: stalled(3500, OK), faults: []Fault{stall}, beyond: true, cause: "answered ok"},
+		{name: "stall: the holder re-entered while the other held", faults: []Fault{stall}, beyond: true, cause: "did not learn",
+			ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 3500), aAcq(0, 5700, 5705), aRel(0, 5710, 5712, Fail), aRel(1, 6000, 6005, OK)}},
+		{name: "server pause past 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("redis-pause", "srv", 2000, 3100)}},
+		{name: "server pause under 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("redis-pause", "srv", 2000, 2900)}, beyond: true},
+		{name: "reconnect (drop) of a third of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("reconnect", "w0", 2000, 2500, 0)}},
+		{name: "reconnect (drop) too short", ops: stalled(3100, Fail), faults: []Fault{aFault("reconnect", "w0", 2000, 2200, 0)}, beyond: true},
+		{name: "restart empty: a hold granted before it is forgotten", ops: stalled(600, Fail), faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
+		{name: "restart empty: a hold granted after it", faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}, beyond: true,
+			ops: []Op{aAcq(0, 520, 525), aAcq(1, 530, 600), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
+		{name: "kill with appendfsync always", ops: stalled(600, Fail), faults: []Fault{aFault("redis-kill", "srv", 500, 700)}, opts: Options{LossyFaults: []string{}}, beyond: true},
+		{name: "kill without it", ops: stalled(800, Fail), faults: []Fault{aFault("redis-kill", "srv", 500, 700)}},
+		{name: "clock jump forward past 2/3 of a lease", ops: stalled(600, Fail), faults: []Fault{aFault("clock-jump", "srv +3s", 500, 2500)}},
+		{name: "clock jump forward under 2/3 of a lease", ops: stalled(600, Fail), faults: []Fault{aFault("clock-jump", "srv +500ms", 500, 2500)}, beyond: true, cause: "forward"},
+		{name: "clock jump backward", ops: stalled(600, Fail), faults: []Fault{aFault("clock-jump", "srv -3s", 500, 2500)}, beyond: true},
+		{name: "latency", ops: stalled(3500, Fail), faults: []Fault{aFault("proxy-latency", "c0", 2000, 5500, 0)}, beyond: true, cause: "nothing"},
+		{name: "explicit lease ran out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
+		{name: "explicit lease not yet run out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
+		{name: "a hold lost with no fault", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, beyond: true, cause: "held nothing"},
+		{name: "a hold lost in a restart", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
+		{name: "split brain: both releases answer ok", ops: stalled(600, OK), faults: []Fault{aFault("sentinel-pause-master", "m", 500, 3000)}},
+	}
+}
+
+// Every allowance has a case just inside it and one just outside.
+func TestAllowances(t *testing.T) {
+	for _, c := range allowCases() {
+		t.Run(c.name, func(t *testing.T) {
+			opts := c.opts
+			opts.WatchdogLease = leaseMs * time.Millisecond
+			h := &History{Ops: c.ops, Faults: c.faults}
+			if err := h.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			r := CheckBeyond(h, opts)
+			if got := r.Verdict == Invalid; got != c.beyond {
+				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
+			}
+			if c.beyond && !strings.Contains(r.Examples[0].Summary+r.Examples[0].Cause, c.cause) {
+				t.Errorf("the example does not say %q:\n%s", c.cause, r)
+			}
+			if c.beyond && !r.Examples[0].Beyond {
+				t.Errorf("the example is not marked beyond:\n%s", r)
+			}
+		})
+	}
+}
+
+// The table in docs/checking.md lists every fault kind of FaultAllowances.
+func TestAllowanceKindsDistinct(t *testing.T) {
+	seen := map[string]bool{}
+	for _, a := range FaultAllowances {
+		if a.Why == "" || len(a.Names) == 0 {
+			t.Errorf("entry %+v lacks names or a reason", a)
+		}
+		for _, n := range a.Names {
+			if seen[n] {
+				t.Errorf("fault %s listed twice", n)
+			}
+			seen[n] = true
+		}
+	}
+}
+
+// docs/checking.md's allowance table lists every fault kind with its
+// allowance, as FaultAllowances states it.
+func TestAllowanceTableDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/checking.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range FaultAllowances {
+		row := fmt.Sprintf("| `%s` | %s |", strings.Join(a.Names, "`, `"), a.Allow)
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/checking.md lacks the row %q", row)
+		}
+	}
+}
