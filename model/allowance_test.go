@@ -52,6 +52,14 @@ func stalled(grant float64, out Outcome) []Op {
 	}
 }
 
+// crashed is p0 granted at 0 and crashed (Abandon) at 1000, and p1's
+// TryLock refused over [refused, refused+100]: the lock must be free one
+// lease (1500) plus leaseBoundSlack (550) after the crash.
+func crashed(refused float64) []Op {
+	try := Op{Process: 1, Lock: "L", Kind: Acquire, Wait: msT(100), Call: msT(refused), Return: msT(refused + 100), Outcome: Fail}
+	return []Op{aAcq(0, 0, 5), {Process: 0, Lock: "L", Kind: Abandon, Call: msT(1000), Return: msT(1000), Outcome: OK}, try}
+}
+
 func allowCases() []allowCase {
 	// p0's watchdog renewed it every 500 ms until the stall at 2000: the
 	// hold can run out 2/3 of a lease after, less the drift slack.
@@ -82,6 +90,8 @@ func allowCases() []allowCase {
 		{name: "explicit lease not yet run out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
 		{name: "a hold lost with no fault", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, beyond: true, cause: "held nothing"},
 		{name: "a hold lost in a restart", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
+		{name: "lease bound: refused within a lease of the crash", ops: crashed(2900)},
+		{name: "lease bound: refused past it", ops: crashed(3100), beyond: true, cause: "lease bound"},
 		{name: "split brain: both releases answer ok", ops: stalled(600, OK), faults: []Fault{aFault("sentinel-pause-master", "m", 500, 3000)}},
 	}
 }

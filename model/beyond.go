@@ -22,11 +22,15 @@ import (
 //     could have lapsed before the release took effect;
 //   - a release answered ok while another process believed it held across
 //     it: allowed only when a fault that loses the server's state (a split
-//     brain serves two copies of the lock) could have ended either hold.
+//     brain serves two copies of the lock) could have ended either hold;
+//   - a wait that only a retired hold (a crashed or retired process's)
+//     explains, past one lease of its last request: the lease bound
+//     (leaseBound), ClassLiveness.
 //
 // It needs no porcupine and is linear in the history but for the pairs of
-// holds that overlap. Its violations are ClassSafety, each Example with
-// Beyond set; the anomalies it allowed are counted in the explanation.
+// holds that overlap. Its violations are ClassSafety (the lease bound's
+// ClassLiveness), each Example with Beyond set; the anomalies it allowed
+// are counted in the explanation.
 func CheckBeyond(h *History, opts Options) Result {
 	return checkBeyond(context.Background(), h, opts)
 }
@@ -43,6 +47,10 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		}
 		b := beyondIn(holds, h.Faults, horizon, opts)
 		bad, allowed = append(bad, b.bad...), allowed+b.allowed
+		for _, ex := range leaseBound(h, holds, opts, horizon) {
+			ex.Beyond, ex.Class = true, ClassLiveness
+			bad = append(bad, ex)
+		}
 	}
 	res.Verdict, res.Count = Valid, len(bad)
 	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed)

@@ -29,11 +29,13 @@ type hold struct {
 func (h *hold) start() int64 { return h.grant.Return }
 
 // learnBy is the latest time the holder may still believe it holds after a
-// loss it could learn of from learnAfter on: the return of its first
-// answered call that started then or later (math.MaxInt64: none).
+// loss it could learn of from learnAfter on: the return of its first call
+// that started then or later and was answered as if the hold stood (a
+// reentry or a release answered ok; math.MaxInt64: none). A call refused
+// told the holder of the loss: whatever it believes after is its own.
 func (h *hold) learnBy(learnAfter int64) int64 {
 	for _, o := range h.answered {
-		if o.Call >= learnAfter {
+		if o.Call >= learnAfter && o.Outcome == OK {
 			return o.Return
 		}
 	}
@@ -50,6 +52,16 @@ func (h *hold) acquires() []*Op {
 		}
 	}
 	return out
+}
+
+// lastEffect is the latest the hold may still stand in the server once its
+// belief ended: its end op's deadline, or a later Expire's reply.
+func (h *hold) lastEffect() int64 {
+	t := h.endOp.effectiveDeadline()
+	for _, x := range h.expires {
+		t = max(t, x.Return)
+	}
+	return t
 }
 
 // releasedOK reports whether the belief ended with a release answered ok.
@@ -114,11 +126,17 @@ func procHolds(ops []*Op, horizon int64) []*hold {
 		switch {
 		case cur == nil && o.Kind == Acquire && o.Outcome == OK:
 			cur, count = &hold{grant: o, end: horizon}, 1
-		case cur == nil && o.Kind == Expire && len(out) > 0 && out[len(out)-1].endOp.Return >= o.Call:
+		case cur == nil && o.Kind == Expire && len(out) > 0 && out[len(out)-1].endOp.Kind == Release && out[len(out)-1].endOp.Return >= o.Call:
 			last := out[len(out)-1] // the Expire overlaps the release that ended the hold: it came first
 			last.endOp = o
 		case cur == nil:
-		case o.Outcome == Info || o.Kind == Abandon || o.Kind == Expire:
+		case o.Kind == Expire:
+			again := lateAcquire(cur, o)
+			finish(o)
+			if again != nil { // it may have been a fresh grant after the lease ran out
+				cur, count = &hold{grant: again, end: horizon}, 1
+			}
+		case o.Outcome == Info || o.Kind == Abandon:
 			finish(o)
 		case o.Kind == Acquire:
 			cur.answered = append(cur.answered, o)
@@ -143,4 +161,18 @@ func procHolds(ops []*Op, horizon int64) []*hold {
 		}
 	}
 	return out
+}
+
+// lateAcquire is the last ok acquire of h whose reply came after the Expire
+// x began, and whose own lease is not the one x ends: it may have taken
+// effect after the lease ran out, as a fresh grant (nil: none).
+func lateAcquire(h *hold, x *Op) *Op {
+	var late *Op
+	for _, o := range h.answered {
+		ends := o.Lease > 0 && o.Call+o.Lease <= x.Return && o.Return+o.Lease >= x.Call
+		if o.Kind == Acquire && o.Outcome == OK && o.Return >= x.Call && !ends {
+			late = o
+		}
+	}
+	return late
 }
