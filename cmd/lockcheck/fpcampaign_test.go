@@ -45,7 +45,9 @@ func fpSubjects() []string {
 // overrides the list). It writes its table to LOCKCHECK_FP_OUT (default
 // results/false-positives.md); the run directories stay under
 // LOCKCHECK_FP_RUNS (default a temporary directory), and every invalid
-// run's path is in the table.
+// run's path is in the table. Unless LOCKCHECK_FP_UNSAFE=0 it then runs
+// every subject on every unsafe scenario over the same seeds (fpUnsafe)
+// and counts the cells beyond the fault.
 func TestFalsePositives(t *testing.T) {
 	seeds, _ := strconv.Atoi(os.Getenv("LOCKCHECK_FP_SEEDS"))
 	if seeds <= 0 {
@@ -84,6 +86,9 @@ func TestFalsePositives(t *testing.T) {
 		rows = append(rows, row)
 	}
 	table := renderFalsePositives(rows, first, seeds)
+	if os.Getenv("LOCKCHECK_FP_UNSAFE") != "0" {
+		table += fpUnsafe(t, subjects, first, seeds, out)
+	}
 	t.Log("\n" + table)
 	dest := os.Getenv("LOCKCHECK_FP_OUT")
 	if dest == "" {
