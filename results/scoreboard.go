@@ -25,6 +25,9 @@ var Properties = []Property{
 	{"FIFO", model.CheckFairness, ClaimFair},
 	{"liveness", model.CheckLiveness, ""},
 	{"contract", model.CheckContract, ""},
+	// A break beyond what the faults allow any lease lock: the one property
+	// an unsafe scenario never excuses.
+	{"within the fault", model.CheckAllowance, ""},
 }
 
 // FaultOrder is the column order of the fault classes (the scenario
