@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,12 @@ const (
 	// and each old holder may believe it holds until its first answered
 	// call after the fault.
 	AllowLoss Allow = "loss"
+	// AllowSplit: a split brain. The old master comes back as a second
+	// writable copy of every lock and serves the clients still pinned to
+	// it until a Sentinel demotes it, some time after the fault's window
+	// ends: from its start to the end of the history any hold may coexist
+	// with another, and each copy answers its own holders' releases.
+	AllowSplit Allow = "split"
 )
 
 // FaultAllowance is one fault kind's allowance, with the reason it is no
@@ -67,8 +74,10 @@ var FaultAllowances = []FaultAllowance{
 		"requests in flight are lost with the connection; the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3)"},
 	{[]string{"client-crash"}, AllowNone,
 		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
-	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-pause-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
-		"a restart without persistence forgets every key; Sentinel and Cluster replicate asynchronously, so a promoted replica may lack the newest grants, and a paused master that comes back serves a second copy of the lock (Redis replication docs; Kleppmann, 'How to do distributed locking', 2016). A redis-kill with appendfsync always loses nothing (Redis persistence docs): a scenario whose LossyFaults leaves it out gets no allowance"},
+	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
+		"a restart without persistence forgets every key; Sentinel and Cluster replicate asynchronously, so a promoted replica may lack the newest grants (Redis replication docs; Kleppmann, 'How to do distributed locking', 2016). A redis-kill with appendfsync always loses nothing (Redis persistence docs): a scenario whose LossyFaults leaves it out gets no allowance"},
+	{[]string{"sentinel-pause-master"}, AllowSplit,
+		"a master paused past down-after is replaced, then thaws as a second writable master until a Sentinel demotes it (about 10 s later, after the window ends): two copies of every lock (Redis Sentinel docs, 'Consistency under partitions')"},
 	{[]string{"clock-jump", "clock-strobe"}, AllowLoss,
 		"a server clock moved forward by j expires every hold with less than j left; a renewed hold keeps at least 2/3 of a lease, so a smaller jump implies nothing for it; a jump backward implies nothing (keys outlive their TTL: a liveness matter) (Redis expiry is wall-clock based; Kleppmann 2016 on timing assumptions)"},
 	{[]string{"clock-drift"}, AllowLoss,
@@ -158,6 +167,9 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	}
 	for _, f := range faults {
 		e := f.end(horizon)
+		if opts.allowOf(f) == AllowSplit {
+			e = horizon // the second master outlives the window
+		}
 		if f.Start > h.end || e < g.Call || !f.hits(g.Process) {
 			continue
 		}
@@ -198,6 +210,8 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 			learn += w / 3
 		}
 		return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
+	case AllowSplit:
+		return lapse{earliest: f.Start, learnAfter: math.MaxInt64, by: f.String(), loss: true}, true, ""
 	case AllowLoss:
 		if g.Call > e {
 			return lapse{}, false, ""

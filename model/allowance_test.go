@@ -92,6 +92,8 @@ func allowCases() []allowCase {
 		{name: "a hold lost in a restart", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
 		{name: "lease bound: refused within a lease of the crash", ops: crashed(2900)},
 		{name: "lease bound: refused past it", ops: crashed(3100), beyond: true, cause: "lease bound"},
+		{name: "split brain: a grant after the thaw on the second master", faults: []Fault{aFault("sentinel-pause-master", "m", 500, 3000)},
+			ops: []Op{aAcq(0, 3100, 3105), aAcq(1, 3200, 3300), aRel(0, 5700, 5705, OK), aRel(1, 6000, 6005, OK)}},
 		{name: "split brain: both releases answer ok", ops: stalled(600, OK), faults: []Fault{aFault("sentinel-pause-master", "m", 500, 3000)}},
 	}
 }
