@@ -84,12 +84,21 @@ var FaultAllowances = []FaultAllowance{
 		"a server clock running fast by a factor k shortens every lease by k; the Redlock analysis allows for drift of 1% only (redis.io, 'Distributed Locks with Redis': validity = TTL − elapsed − (TTL × 0.01 + 2 ms))"},
 }
 
-// allowOf returns the allowance of fault f: AllowLoss for the faults
+// allowOf returns the allowance of fault f, as FaultAllowances lists it:
+// AllowLoss (AllowSplit for a split brain) for the faults
 // Options.LossyFaults names, AllowNone for a fault lossy by default that
 // the run's persistence makes safe (a kill with appendfsync always), and
 // AllowNone for a backward clock jump.
 func (o Options) allowOf(f Fault) Allow {
+	listed := AllowLoss // an unknown fault may do anything to the server's state
+	for _, a := range FaultAllowances {
+		if slices.Contains(a.Names, f.Name) {
+			listed = a.Allow
+		}
+	}
 	switch {
+	case listed == AllowSplit && o.lossy(f.Name):
+		return AllowSplit
 	case o.lossy(f.Name):
 		return AllowLoss
 	case slices.Contains(DefaultLossyFaults, f.Name):
@@ -97,12 +106,7 @@ func (o Options) allowOf(f Fault) Allow {
 	case f.Name == "clock-jump" && f.jump() < 0:
 		return AllowNone
 	}
-	for _, a := range FaultAllowances {
-		if slices.Contains(a.Names, f.Name) {
-			return a.Allow
-		}
-	}
-	return AllowLoss
+	return listed
 }
 
 // jump is how far a clock fault moves a clock forward (its largest forward
