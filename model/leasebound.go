@@ -13,14 +13,15 @@ import (
 // half the lease, for the short leases of hand-drawn histories).
 func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecond), l/2) }
 
-// leaseBound finds, on one lock, the refusals that only a retired hold could
-// explain after that hold's lease bound: a process that crashed or was
-// retired (its handle abandoned, its renewal stopped) must leave the lock
-// free within one lease (plus leaseBoundSlack) of its last request, so an
-// acquire refused while nothing else could occupy the lock (no live
-// holder's possible hold, no fault window, at no instant of its interval)
-// met a lock that kept renewing a hold nobody owns, or set a lease longer
-// than asked. Fair and quorum locks are not judged (a fair lock's
+// leaseBound finds, on one lock, the refusals that only an ended hold could
+// explain, past its end: a process that crashed or was retired (its handle
+// abandoned, its renewal stopped) must leave the lock free within one lease
+// (plus leaseBoundSlack) of its last request, and a release answered ok
+// frees it at once; so an acquire refused while nothing else could occupy
+// the lock (no live holder's possible hold, no fault window, at no instant
+// of its interval) met a lock that kept renewing a hold nobody owns (a
+// released or crashed hold renewed again), or set a lease longer than
+// asked. Fair and quorum locks are not judged (a fair lock's
 // dead waiters hold the queue for its own timeout; a quorum's leftover
 // votes are its own matter). It runs in O(n log n) on the lock's ops.
 func leaseBound(hist *History, holds []*hold, opts Options, horizon int64) []Example {
@@ -44,28 +45,34 @@ func leaseBound(hist *History, holds []*hold, opts Options, horizon int64) []Exa
 			continue // free without a retired hold at some instant (liveness's matter), or maybe held
 		}
 		bad = append(bad, Example{Lock: lock, Ops: []Op{*o}, Faults: overlappingFaults(hist.Faults, []Op{*o}, horizon),
-			Summary: fmt.Sprintf("p%d was refused a lock that only a retired hold could occupy, past that hold's lease bound: beyond the faults", o.Process),
-			Cause: "a process that crashed or was retired must leave the lock free within one lease of its last request; " +
+			Summary: fmt.Sprintf("p%d was refused a lock that only ended holds (released, or retired past the lease bound) could occupy: beyond the faults", o.Process),
+			Cause: "a release answered ok frees the lock, and a process that crashed or was retired must leave it free within one lease of its last request; " +
 				"the lock kept a hold nobody owns (renewed it, or set a lease longer than asked)"})
 	}
 	return bad
 }
 
-// retiredSpans are, for each process retired on lock (an info op, an
-// Abandon), the span in which its hold may still exist: bounded, to one
-// lease (plus the drift slack) past its last request; open, to the horizon.
+// retiredSpans are, for each hold that ended (its process retired by an
+// info op or an Abandon, or its release answered ok), the span in which it
+// may still exist: bounded, to one lease (plus leaseBoundSlack) past the
+// retired process's last request, or to the release's reply; open, to the
+// horizon.
 func retiredSpans(hist *History, holds []*hold, lock string, opts Options, horizon int64) (bounded, open []span) {
 	add := func(from, last int64, lease int64) {
 		bounded = append(bounded, span{from, last + lease + leaseBoundSlack(lease)})
 		open = append(open, span{from, horizon})
 	}
 	for _, h := range holds {
-		if h.endOp != nil && h.endOp.retires() {
-			var lease int64 // the longest of its acquires' (a reentry may set a longer one)
-			for _, a := range h.acquires() {
-				lease = max(lease, opLease(a, opts))
-			}
+		var lease int64 // the longest of its acquires' (a reentry may set a longer one)
+		for _, a := range h.acquires() {
+			lease = max(lease, opLease(a, opts))
+		}
+		switch {
+		case h.endOp != nil && h.endOp.retires():
 			add(h.grant.Call, h.endOp.effectiveDeadline(), lease)
+		case h.releasedOK(): // gone at its release: no lease to wait out
+			bounded = append(bounded, span{h.grant.Call, max(h.lastEffect(), h.endOp.Return+driftSlack(lease))})
+			open = append(open, span{h.grant.Call, horizon})
 		}
 	}
 	for i := range hist.Ops {
@@ -77,7 +84,8 @@ func retiredSpans(hist *History, holds []*hold, lock string, opts Options, horiz
 }
 
 // liveSpans are the spans in which a live process may have held the lock
-// (from its grant's call to its release's reply) and every fault window.
+// (from its grant's call to the end of a hold that was not released:
+// refused, expired, or standing at the end) and every fault window.
 // A waiter's own holds are among them: a waiting process holds nothing, so
 // they never cover its wait.
 func liveSpans(holds []*hold, faults []Fault, horizon int64) []span {
@@ -86,7 +94,7 @@ func liveSpans(holds []*hold, faults []Fault, horizon int64) []span {
 		switch {
 		case h.endOp == nil:
 			out = append(out, span{h.grant.Call, horizon})
-		case !h.endOp.retires():
+		case !h.endOp.retires() && !h.releasedOK():
 			out = append(out, span{h.grant.Call, h.lastEffect()})
 		}
 	}
