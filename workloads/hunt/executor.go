@@ -76,7 +76,12 @@ type redisExecutor struct {
 	tgt      *target.Target
 	registry *subject.Registry
 	obs      Observer
+	judge    Judge // nil: by the scenario's Expectation
 }
+
+// Judge says whether rep, the report of a run of sc, shows what the
+// subject must show there; if not, why.
+type Judge func(sc scenario.Scenario, rep model.Report) (ok bool, why string)
 
 func (x *redisExecutor) Check(d Draw) error {
 	if d.Scenario != nil {
@@ -134,9 +139,24 @@ func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (T
 		return Trial{}, err
 	}
 	t := Trial{Report: out.Summary.Report, Dir: out.Dir, Degraded: out.Degraded}
-	exp := sc.Expectation(x.subject)
-	if ok, why := exp.Match(t.Report); !ok && t.Degraded == nil && t.Report.Verdict != model.Unknown {
-		t.Find, t.Why = true, fmt.Sprintf("%s, not as expected (%s): %s", t.Report.Verdict, exp.Label, why)
+	if t.Degraded == nil && t.Report.Verdict != model.Unknown {
+		t.Find, t.Why = judgeScenario(sc, x.subject, t.Report, x.judge)
 	}
 	return t, nil
+}
+
+// judgeScenario says whether rep, of a run of sc, is a find: by judge, or
+// (nil) by sc's Expectation for subj.
+func judgeScenario(sc scenario.Scenario, subj subject.Subject, rep model.Report, judge Judge) (bool, string) {
+	if judge != nil {
+		if ok, why := judge(sc, rep); !ok {
+			return true, fmt.Sprintf("%s, not as required: %s", rep.Verdict, why)
+		}
+		return false, ""
+	}
+	exp := sc.Expectation(subj)
+	if ok, why := exp.Match(rep); !ok {
+		return true, fmt.Sprintf("%s, not as expected (%s): %s", rep.Verdict, exp.Label, why)
+	}
+	return false, ""
 }

@@ -69,6 +69,12 @@ type Config struct {
 	// Scenarios the hunt may draw; nil: Scenarios(subject), or none with
 	// Redis. A non-nil empty slice draws none.
 	Scenarios []scenario.Scenario
+	// Judge, if set, says whether a scenario's run shows what the subject
+	// must show there, and if not why, in place of the scenario's
+	// Expectation for the subject (locktest's: an unsafe scenario's run
+	// must stay within the fault's allowance). Used by the default
+	// Executor.
+	Judge Judge
 	// Observer hears the hunt's progress (nil: nothing).
 	Observer Observer
 	// Executor runs the draws (nil: runs on Redis as `lockcheck run`).
@@ -191,7 +197,7 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 		}
 		closeTgt = func() { _ = tgt.Close() }
 	}
-	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer}
+	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge}
 	return x, tgt.Desc, closeTgt, nil
 }
 

@@ -19,13 +19,13 @@ import (
 // directory: history.html, plots) at the end of the budget.
 const reportCost = time.Second
 
-// failure is a run that did not get the verdict its scenario requires.
+// failure is a run that did not show what its scenario requires.
 type failure struct {
 	plan workloads.Plan
 	seed int64
 	run  time.Duration
 	res  *workloads.Result
-	why  string // what the verdict lacks ("verdict invalid, want valid")
+	why  string // what the verdict lacks ("verdict invalid, want valid", "fault-allowance invalid, want valid")
 }
 
 // checkState is one scenario's property check: the runs made so far.
@@ -73,7 +73,7 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 	})
 	rapid.Check(&seedTB{T: t, st: st}, func(rt *rapid.T) { s.property(t, rt, st) })
 	if st.last == nil && s.broken == nil {
-		t.Logf("locktest: %s: %d runs of %v in %v, each with the verdict the scenario requires", p.sc.Name, st.runs, p.run, st.took.Round(100*time.Millisecond))
+		t.Logf("locktest: %s: %d runs of %v in %v, each %s", p.sc.Name, st.runs, p.run, st.took.Round(100*time.Millisecond), p.req.label())
 	}
 	if s.broken != nil {
 		t.Fatalf("locktest: %s: the run could not be made (not the lock's failure): %v", p.sc.Name, s.broken)
@@ -138,9 +138,9 @@ func drawPlan(rt *rapid.T, base workloads.Plan) workloads.Plan {
 }
 
 // runOnce runs p's scenario once with plan and seed. It returns the
-// failure, nil when the run got the verdict the scenario requires, or an
-// error when the run could not be made or did not get its faults (and
-// found no violation either).
+// failure, nil when the run showed what p requires, or an error when the
+// run could not be made or did not get its faults (and found no violation
+// either).
 func (s *suite) runOnce(p planned, plan workloads.Plan, seed int64) (*failure, error) {
 	sc := p.sc
 	sc.Plan = plan
@@ -155,7 +155,7 @@ func (s *suite) runOnce(p planned, plan workloads.Plan, seed int64) (*failure, e
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, fmt.Errorf("run of %v still going after %v", p.run, p.run+3*time.Minute)
 	}
-	ok, why := sc.Expectation(s.subject).Match(res.Report)
+	ok, why := p.req.match(res.Report)
 	if ok {
 		return nil, nil
 	}

@@ -10,18 +10,28 @@
 //	}
 //
 // Run starts its own redis-server processes on loopback (or uses the Redis
-// named by $LOCKCHECK_REDIS), runs the lock through lockcheck's must-pass
-// fault scenarios that fit what the lock claims, draws each run's plan with
+// named by $LOCKCHECK_REDIS), runs the lock through lockcheck's fault
+// scenarios that fit what the lock claims, draws each run's plan with
 // rapid (so that a failure shrinks to a small plan and replays with
-// -rapid.seed) and checks every history with lockcheck's checkers. A run
-// whose verdict is not the one the scenario requires fails the test with the
+// -rapid.seed) and checks every history with lockcheck's checkers. The
+// must-pass scenarios require a valid verdict. The unsafe ones break any
+// lease lock (a holder stalled or cut off from Redis past its lease, a
+// restart without persistence, a server clock jumping ahead): there the
+// lock may lose a hold, as every lease lock must, but nothing beyond what
+// the fault allows a correct lease lock (the fault-allowance checker must
+// stay valid, and so must the properties the fault leaves alone). A run
+// that does not show what its scenario requires fails the test with the
 // checkers' explanation (which operations conflict, which fault windows
-// overlap them), the run directory it kept (history.html) and the
+// overlap them; on an unsafe scenario the fault-allowance checker's
+// examples first), the run directory it kept (history.html) and the
 // `lockcheck run` command line that reruns that very run.
 //
-// Budgets: about 10 s under -short, about 60 s otherwise; $LOCKCHECK_BUDGET
-// (a Go duration) overrides both, for nightly runs. Hunt spends a budget
-// looking for a failure instead of covering each scenario once.
+// Budgets: about 10 s under -short (no-faults, partition-short and
+// client-stall), about 60 s otherwise (every scenario that fits, each run
+// at least once), shared among the scenarios in proportion to their runs'
+// lengths; $LOCKCHECK_BUDGET (a Go duration) overrides both, for nightly
+// runs. Hunt spends a budget looking for a failure instead of covering
+// each scenario once.
 //
 // Files: a failure's run directory and a copy of the test binary (which
 // serves the lock to the rerun line) are kept under $TMPDIR/locktest/<Name>

@@ -14,18 +14,22 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Hunt spends budget looking for a violation in lock, for a nightly `go
 // test` ($LOCKCHECK_BUDGET overrides budget): hunt.Run draws plain runs of
 // the hunt workload (storms, quiet spells, long holds, overruns,
-// cancelled acquires) and the must-pass scenarios that fit the lock, from
-// one seed (Seed; else from the clock, logged). A find is shrunk and fails
-// the test with the checkers' explanation, the kept run directory
-// (history.html) and the `lockcheck run` line that reruns it; a budget
-// spent without a find passes, with what was tried logged, and removes
-// the hunt's run directories: a nightly hunt that finds nothing leaves
-// nothing under $TMPDIR/locktest.
+// cancelled acquires) and the scenarios that fit the lock, from one seed
+// (Seed; else from the clock, logged): the must-pass ones, and the unsafe
+// ones (Sentinel failovers included), which fail only when something goes
+// beyond the fault's allowance (see Run). Scenarios whose topology cannot
+// be built here (no nftables, no clock shim) are logged and left out. A
+// find is shrunk and fails the test with the checkers' explanation, the
+// kept run directory (history.html) and the `lockcheck run` line that
+// reruns it; a budget spent without a find passes, with what was tried
+// logged, and removes the hunt's run directories: a nightly hunt that
+// finds nothing leaves nothing under $TMPDIR/locktest.
 func Hunt(t *testing.T, lock Lock, budget time.Duration, opts ...Option) {
 	t.Helper()
 	if *serveFlag {
@@ -85,15 +89,32 @@ func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (h
 	if cfg.RunDuration > cfg.Budget {
 		cfg.Budget = cfg.RunDuration
 	}
-	if len(c.scenarios) > 0 {
-		cfg.Scenarios = []scenario.Scenario{}
-		for _, sc := range hunt.Scenarios(lock.subject()) {
-			if slices.Contains(c.scenarios, sc.Name) {
-				cfg.Scenarios = append(cfg.Scenarios, sc)
-			}
-		}
+	if cfg.Redis == "" {
+		cfg.Scenarios, cfg.Judge = huntScenarios(lock.subject(), c.scenarios), judge(lock.subject())
 	}
 	return cfg, nil
+}
+
+// huntScenarios are the scenarios a Hunt of subj draws: those it must
+// pass (hunt.Scenarios), then the unsafe ones that fit it, where nothing
+// may go beyond the fault's allowance (require); only, if not empty, keeps
+// those it names.
+func huntScenarios(subj subject.Subject, only []string) []scenario.Scenario {
+	out := []scenario.Scenario{}
+	keep := func(sc scenario.Scenario) bool {
+		return len(only) == 0 || slices.Contains(only, sc.Name)
+	}
+	for _, sc := range hunt.Scenarios(subj) {
+		if keep(sc) {
+			out = append(out, sc)
+		}
+	}
+	for _, sc := range scenario.Catalog() {
+		if !sc.Safe && keep(sc) && fits(sc, subj) == "" && require(sc, subj).tolerates != nil {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // huntReport says what a hunt found: the explanation, the shrinking, the
@@ -101,7 +122,7 @@ func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (h
 // test binary (kept in the hunt's directory).
 func huntReport(lock Lock, test string, res *hunt.Result, f *hunt.Find) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "locktest: hunt %s FOUND in run %d (seed %d): %s\n", lock.Name, f.Run, f.First.Draw.Seed, f.Explanation())
+	fmt.Fprintf(&b, "locktest: hunt %s FOUND in run %d (seed %d): %s\n%s\n", lock.Name, f.Run, f.First.Draw.Seed, f.Shrunk.Why, explain(f.Shrunk.Report))
 	var plan bytes.Buffer
 	if json.Compact(&plan, f.Plan) != nil {
 		plan.Write(f.Plan)
@@ -113,7 +134,11 @@ func huntReport(lock Lock, test string, res *hunt.Result, f *hunt.Find) string {
 		fmt.Fprintf(&b, "rerun: the test binary could not be kept (%v): %s\n", err, f.CommandLine())
 		return b.String()
 	}
-	fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", hunt.ShellJoin(served(f.Command, lock.Name, bin, test)))
+	again := "exits 1 when it fails again"
+	if sc := f.Shrunk.Draw.Scenario; sc != nil {
+		again = failsAgain(*sc)
+	}
+	fmt.Fprintf(&b, "rerun this run (%s):\n  %s\n", again, hunt.ShellJoin(served(f.Command, lock.Name, bin, test)))
 	return b.String()
 }
 

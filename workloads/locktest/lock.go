@@ -37,7 +37,11 @@ type Lock struct {
 	Fair bool
 	// Watchdog claims that holds asked for with lease <= 0 are renewed
 	// until unlocked. Without it the lock has a fixed lease, and no plan
-	// holds it longer than a quarter of that lease.
+	// holds it longer than a quarter of that lease. A client stall pauses
+	// the holder's handle: one that implements impl.Freezer has its
+	// watchdog paused until Thaw (as a GC pause would: its renewals then
+	// resume), else one that implements impl.Abandoner stops renewing for
+	// good; a handle with neither renews through the stall.
 	Watchdog bool
 }
 

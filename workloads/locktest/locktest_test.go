@@ -132,43 +132,59 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// pick runs the must-pass scenarios that fit, never an unsafe one, and
-// says why it leaves each other must-pass scenario out.
+// pick runs the must-pass scenarios that fit, then the unsafe ones that
+// fit (each required to stay within its fault's allowance), and says why
+// it leaves each other scenario out.
 func TestPick(t *testing.T) {
 	subj := fakeLock("mine", false, false).subject()
-	names := func(ps []planned) []string {
-		var out []string
-		for _, p := range ps {
-			out = append(out, p.sc.Name)
-		}
-		return out
-	}
 	short, skipped := pick(context.Background(), subj, true, nil, nil)
-	if got := names(short); !slices.Equal(got, []string{"no-faults", "partition-short"}) {
+	if got := names(short); !slices.Equal(got, []string{"no-faults", "partition-short", "client-stall"}) {
 		t.Errorf("-short runs %v", got)
 	}
 	if !strings.Contains(strings.Join(skipped, "\n"), "restart-aof-always (not under -short)") {
 		t.Errorf("skipped under -short: %v", skipped)
 	}
 	full, skipped := pick(context.Background(), subj, false, nil, nil)
-	for _, want := range []string{"no-faults", "partition-short", "latency-short", "redis-pause-short", "restart-aof-always", "client-crash"} {
+	for _, want := range []string{"no-faults", "partition-short", "latency-short", "redis-pause-short", "restart-aof-always", "client-crash", "client-stall", "restart-no-persistence"} {
 		if !slices.Contains(names(full), want) {
 			t.Errorf("%s not run (run: %v; skipped %v)", want, names(full), skipped)
 		}
 	}
 	for _, p := range full {
-		if !p.sc.Safe || p.run <= 0 {
-			t.Errorf("runs %s (safe %v) for %v", p.sc.Name, p.sc.Safe, p.run)
+		if p.run <= 0 || p.sc.Safe != (p.req.tolerates == nil) {
+			t.Errorf("runs %s (safe %v) for %v, requiring %q", p.sc.Name, p.sc.Safe, p.run, p.req.label())
 		}
 	}
-	if !strings.Contains(strings.Join(skipped, "\n"), "sentinel-failover-idle (needs a master") {
-		t.Errorf("skipped: %v", skipped)
+	all := strings.Join(skipped, "\n")
+	for _, want := range []string{"sentinel-failover-idle (needs a master", "sentinel-split-brain (its 9 s runs", "partition-long (its critical sections outlast the lease"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("skipped does not say %q: %v", want, skipped)
+		}
 	}
-	if only, _ := pick(context.Background(), subj, true, []string{"client-stall", "latency-short"}, nil); !slices.Equal(names(only), []string{"latency-short"}) {
-		t.Errorf("Scenarios(client-stall, latency-short) runs %v, want latency-short alone", names(only))
+	if only, _ := pick(context.Background(), subj, true, []string{"client-stall", "latency-short", "sentinel-split-brain"}, nil); !slices.Equal(names(only), []string{"latency-short", "client-stall"}) {
+		t.Errorf("Scenarios(client-stall, latency-short, sentinel-split-brain) runs %v, want latency-short, client-stall", names(only))
 	}
 	remote, _ := pick(context.Background(), subj, false, nil, &scenario.Remote{Redis: &redis.Options{Addr: "127.0.0.1:1"}})
 	if got := names(remote); !slices.Equal(got, []string{"remote-no-faults", "remote-client-pause", "remote-client-kill"}) {
 		t.Errorf("against $%s runs %v", EnvRedis, got)
 	}
+}
+
+// A lock with a watchdog also runs partition-long, whose sections outlast
+// the lease.
+func TestPickWatchdog(t *testing.T) {
+	l := fakeLock("mine", false, false)
+	l.Watchdog = true
+	full, skipped := pick(context.Background(), l.subject(), false, nil, nil)
+	if !slices.Contains(names(full), "partition-long") {
+		t.Errorf("partition-long not run for a watchdog lock (run %v; skipped %v)", names(full), skipped)
+	}
+}
+
+func names(ps []planned) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.sc.Name)
+	}
+	return out
 }

@@ -39,7 +39,8 @@ type config struct {
 func Budget(d time.Duration) Option { return func(c *config) { c.budget = d } }
 
 // Scenarios runs only the named scenarios (see `lockcheck scenarios`); each
-// must be a must-pass scenario that fits the lock, else Run fails.
+// must be one Run runs for the lock (must-pass or unsafe), else Run
+// fails. Hunt draws only those of them it would draw.
 func Scenarios(names ...string) Option {
 	return func(c *config) { c.scenarios = append(c.scenarios, names...) }
 }

@@ -11,9 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
 // PlanFile is the plan of a kept run, as `lockcheck run --plan` reads it.
@@ -27,20 +29,32 @@ func (s *suite) report(t *testing.T, p planned, f *failure, replay string) {
 	dir, err := s.keep(p, f)
 	var b strings.Builder
 	fmt.Fprintf(&b, "locktest: %s FAILED scenario %s (seed %d, a %v run): %s\n", s.lock.Name, p.sc.Name, f.seed, f.run, f.why)
-	fmt.Fprintf(&b, "%s", f.res.Report)
+	if !p.sc.Safe {
+		fmt.Fprintf(&b, "required: %s (a fault that breaks any lease lock excuses what it breaks, nothing more)\n", p.req.label())
+	}
+	b.WriteString(explain(f.res.Report))
 	plan, _ := json.Marshal(f.plan)
 	fmt.Fprintf(&b, "plan (shrunk by rapid): %s\n", plan)
 	if err != nil {
 		fmt.Fprintf(&b, "run directory: not kept: %v\n", err)
 	} else {
 		fmt.Fprintf(&b, "run directory: %s (open %s)\n", dir, filepath.Join(dir, results.HTMLFile))
-		fmt.Fprintf(&b, "rerun this run (exits 1 when it fails again):\n  %s\n", hunt.ShellJoin(s.rerun(p, f, dir)))
+		fmt.Fprintf(&b, "rerun this run (%s):\n  %s\n", failsAgain(p.sc), hunt.ShellJoin(s.rerun(p, f, dir)))
 	}
 	if replay == "" {
 		replay = "with the -rapid.seed=N rapid printed above"
 	}
 	fmt.Fprintf(&b, "rerun this test (its first draw is this failure's, before shrinking): go test -run '%s' %s", runPattern(t.Name()), replay)
 	t.Log(b.String())
+}
+
+// failsAgain says how the rerun line of a failure of sc shows that it
+// failed again.
+func failsAgain(sc scenario.Scenario) string {
+	if sc.Safe {
+		return "exits 1 when it fails again"
+	}
+	return "it failed again when its " + model.CheckAllowance + " verdict is invalid"
 }
 
 // keep writes f's run into a directory under $TMPDIR/locktest that is not

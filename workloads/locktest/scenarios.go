@@ -14,8 +14,8 @@ import (
 
 // runLength is how long one run of a scenario lasts under -short and
 // otherwise (0: the scenario is not run in that mode). Each is long enough
-// for the scenario's faults to strike at least once. Must-pass scenarios of
-// the catalog that are not here need a topology locktest does not start.
+// for the scenario's faults to strike at least once. Scenarios of the
+// catalog that are not here are not run (notHere says why, for most).
 var runLength = map[string]struct{ short, full time.Duration }{
 	"no-faults":           {time.Second, 2 * time.Second},
 	"partition-short":     {3 * time.Second, 3 * time.Second},
@@ -25,34 +25,73 @@ var runLength = map[string]struct{ short, full time.Duration }{
 	"client-crash":        {0, 3 * time.Second},
 	"clock-strobe":        {0, 3 * time.Second},
 	"clock-jump-backward": {0, 7 * time.Second},
+	// unsafe: nothing may go beyond the fault's allowance
+	"client-stall":           {5 * time.Second, 5 * time.Second}, // stalled from 1 s to 4.5 s
+	"restart-no-persistence": {0, 3 * time.Second},
+	"partition-long":         {0, 4 * time.Second}, // black-holed from 0.5 s to 3.5 s
+	"clock-jump-forward":     {0, 3 * time.Second},
 	// against $LOCKCHECK_REDIS
 	"remote-no-faults":    {time.Second, 2 * time.Second},
 	"remote-client-pause": {0, 3 * time.Second},
 	"remote-client-kill":  {0, 3 * time.Second},
 }
 
-// notHere says why a must-pass scenario of the catalog is not run here.
+// notHere says why a scenario of the catalog is not run here.
 var notHere = map[string]string{
-	"sentinel-failover-idle": "needs a master, replicas and Sentinels: `lockcheck nightly` runs it",
-	"cluster-no-faults":      "needs a Redis Cluster: `lockcheck nightly` runs it",
-	"fair-clock-skew":        "skews client clocks, which only lockcheck's own locks and driver processes take",
-	"remote-debug-sleep":     "needs DEBUG enabled on the server (enable-debug-command)",
-	"remote-partition-short": "needs a toxiproxy server on the path to Redis",
+	"sentinel-failover-idle":   "needs a master, replicas and Sentinels: `lockcheck nightly` runs it",
+	"sentinel-failover-held":   "its 14 s runs on a master, 2 replicas and 3 Sentinels (nftables between them) do not fit Run's budget: `lockcheck nightly` and Hunt run it",
+	"sentinel-failover-wait":   "its 14 s runs on a master, 2 replicas and 3 Sentinels (nftables between them) do not fit Run's budget: `lockcheck nightly` and Hunt run it",
+	"sentinel-split-brain":     "its 9 s runs on a master, 2 replicas and 3 Sentinels do not fit Run's budget: `lockcheck nightly` and Hunt run it",
+	"cluster-no-faults":        "needs a Redis Cluster: `lockcheck nightly` runs it",
+	"clock-drift":              "clock-jump-forward stands for a server clock that runs ahead within Run's budget: Hunt runs it",
+	"redis-pause-long-hold":    "its runs of 3–3.5 s sections take 8 s and more, too long for Run's budget: Hunt runs it",
+	"client-stall-long-hold":   "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
+	"fair-clock-skew":          "skews client clocks, which only lockcheck's own locks and driver processes take",
+	"remote-debug-sleep":       "needs DEBUG enabled on the server (enable-debug-command)",
+	"remote-partition-short":   "needs a toxiproxy server on the path to Redis",
+	"remote-sentinel-failover": "needs a Sentinel deployment; $LOCKCHECK_REDIS names one Redis",
+	"remote-cluster-failover":  "needs a Redis Cluster; $LOCKCHECK_REDIS names one Redis",
 }
 
 // needsShim are the scenarios whose redis-server runs through the clock shim.
-var needsShim = map[string]bool{"clock-strobe": true, "clock-jump-backward": true}
+var needsShim = map[string]bool{"clock-strobe": true, "clock-jump-backward": true, "clock-jump-forward": true}
 
-// planned is a scenario locktest runs, with the length of its runs.
+// needsWatchdog says sc's critical sections outlast its lease, which only
+// a watchdog's renewals make safe: a lock with a fixed lease breaks there
+// with no fault at all.
+func needsWatchdog(sc scenario.Scenario) bool {
+	lease := sc.WatchdogLease
+	if lease == 0 {
+		lease = scenario.Lease
+	}
+	return sc.Plan.LongHolds && sc.Plan.Hold.Max > lease
+}
+
+// fits says why the lock, as subj, cannot run sc ("": it can): the
+// scenario skips it, or its holds need a watchdog the lock does not claim.
+func fits(sc scenario.Scenario, subj subject.Subject) string {
+	if why := sc.Expectation(subj).Skip; why != "" {
+		return why
+	}
+	if subj.NoWatchdog && needsWatchdog(sc) {
+		return "its critical sections outlast the lease: only a watchdog (Lock.Watchdog) keeps them safe"
+	}
+	return ""
+}
+
+// planned is a scenario locktest runs, with the length of its runs and
+// what each must show.
 type planned struct {
 	sc  scenario.Scenario
 	run time.Duration
+	req requirement
 }
 
-// pick returns the must-pass scenarios that fit subject, in catalog order,
-// with their run lengths for the mode, and why each other must-pass
-// scenario is left out. only, if not empty, names the scenarios to run.
-// remote, if set, is the deployment of $LOCKCHECK_REDIS.
+// pick returns the scenarios that fit subject, in catalog order (the
+// must-pass ones first, then the unsafe ones), with their run lengths for
+// the mode, and why each other scenario is left out. only, if not empty,
+// names the scenarios to run. remote, if set, is the deployment of
+// $LOCKCHECK_REDIS.
 func pick(ctx context.Context, subject subject.Subject, short bool, only []string, remote *scenario.Remote) ([]planned, []string) {
 	catalog := scenario.Catalog()
 	if remote != nil {
@@ -62,22 +101,21 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 	var skipped []string
 	shim := sync.OnceValue(func() error { return shimState(ctx) })
 	for _, sc := range catalog {
-		if !sc.Safe || (len(only) > 0 && !slices.Contains(only, sc.Name)) {
+		if len(only) > 0 && !slices.Contains(only, sc.Name) {
 			continue
 		}
-		why := ""
+		why := fits(sc, subject)
 		l, known := runLength[sc.Name]
 		d := l.full
 		if short {
 			d = l.short
 		}
 		switch {
-		case sc.Expectation(subject).Skip != "":
-			why = sc.Expectation(subject).Skip
+		case why != "":
 		case !known && notHere[sc.Name] != "":
 			why = notHere[sc.Name]
 		case !known:
-			why = "needs a topology locktest does not start: `lockcheck nightly` runs it"
+			why = "not among Run's scenarios (a topology Run does not start, or runs too long for its budget): `lockcheck nightly` and Hunt run it"
 		case needsShim[sc.Name] && (d > 0 || len(only) > 0) && shim() != nil:
 			why = shim().Error()
 		case d == 0 && len(only) == 0:
@@ -93,7 +131,7 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 		if remote != nil {
 			sc, _ = scenario.RemoteScenario(sc.Name, *remote)
 		}
-		run = append(run, planned{sc: sc, run: d})
+		run = append(run, planned{sc: sc, run: d, req: require(sc, subject)})
 	}
 	return run, skipped
 }

@@ -116,6 +116,17 @@ func checkReplay(t *testing.T, ctx context.Context, text string) {
 // they must fail (exit 1).
 func failed(t *testing.T, ctx context.Context, run string, extra ...string) string {
 	t.Helper()
+	out, err := child(ctx, run, extra...)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("%s must fail (exit 1); got %v:\n%s", run, err, out)
+	}
+	return out
+}
+
+// child runs the tests run matches in a test binary of its own
+// (-userlock.planted, -short if given, and extra): their output and exit.
+func child(ctx context.Context, run string, extra ...string) (string, error) {
 	args := append([]string{"-test.run=" + run, "-userlock.planted", "-test.timeout=5m"}, extra...)
 	if testing.Short() {
 		args = append(args, "-test.short")
@@ -123,11 +134,7 @@ func failed(t *testing.T, ctx context.Context, run string, extra ...string) stri
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0") // a -race binary otherwise sleeps 1 s at exit
 	out, err := cmd.CombinedOutput()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("%s must fail (exit 1); got %v:\n%s", run, err, out)
-	}
-	return string(out)
+	return string(out), err
 }
 
 // checkShrunk checks that the reported plan is no bigger than the first

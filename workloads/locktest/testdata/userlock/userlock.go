@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -25,24 +26,34 @@ return 0`)
 // Handle is one owner's handle on one lock: Redis key name, value the
 // handle's random token while it holds the lock.
 type Handle struct {
+	c     *Client
 	rdb   redis.UniversalClient
 	key   string
 	token string
 	lease time.Duration // of Lock(ctx, 0)
 	// unlock releases the lock; the planted bug replaces it.
 	unlock func(ctx context.Context, h *Handle) (bool, error)
+
+	mu     sync.Mutex
+	ren    *renewal      // the watchdog of the current hold (nil: none)
+	frozen chan struct{} // closed by Thaw (nil: not frozen)
 }
 
-// TryLock tries to take the lock for lease (<= 0: the client's lease) until
-// wait has passed. It reports false with a nil error when another owner
-// held the lock all along.
+// TryLock tries to take the lock for lease (<= 0: the client's lease,
+// renewed until Unlock by a client with a watchdog) until wait has passed.
+// It reports false with a nil error when another owner held the lock all
+// along.
 func (h *Handle) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	renewed := lease <= 0 && h.c.renew != nil
 	if lease <= 0 {
 		lease = h.lease
 	}
 	deadline := time.Now().Add(wait)
 	for {
 		ok, err := h.rdb.SetNX(ctx, h.key, h.token, lease).Result()
+		if ok && err == nil && renewed {
+			h.startRenewal(lease)
+		}
 		if err != nil || ok {
 			return ok, err
 		}
@@ -72,6 +83,7 @@ func (h *Handle) Lock(ctx context.Context, lease time.Duration) error {
 // Unlock releases the lock; impl.ErrNotOwner when this handle does not
 // hold it.
 func (h *Handle) Unlock(ctx context.Context) error {
+	h.stopRenewal()
 	ok, err := h.unlock(ctx, h)
 	if err == nil && !ok {
 		err = impl.ErrNotOwner
@@ -89,11 +101,17 @@ type Client struct {
 	rdb    redis.UniversalClient
 	lease  time.Duration
 	unlock func(ctx context.Context, h *Handle) (bool, error)
+	// renew, if set, renews holds taken with lease <= 0 (see NewRenewed).
+	renew *redis.Script
+
+	closing   chan struct{} // closed by Close: every watchdog stops
+	closeOnce sync.Once
+	watchdogs sync.WaitGroup
 }
 
 // New returns a Client whose Lock(ctx, 0) holds last lease.
 func New(rdb redis.UniversalClient, lease time.Duration) *Client {
-	return &Client{rdb: rdb, lease: lease, unlock: compareAndDelete}
+	return &Client{rdb: rdb, lease: lease, unlock: compareAndDelete, closing: make(chan struct{})}
 }
 
 // NewLocker returns owner's handle on the lock called name, with a token
@@ -101,8 +119,13 @@ func New(rdb redis.UniversalClient, lease time.Duration) *Client {
 func (c *Client) NewLocker(name, owner string) impl.Locker {
 	b := make([]byte, 8)
 	_, _ = rand.Read(b)
-	return &Handle{rdb: c.rdb, key: name, token: owner + ":" + hex.EncodeToString(b), lease: c.lease, unlock: c.unlock}
+	return &Handle{c: c, rdb: c.rdb, key: name, token: owner + ":" + hex.EncodeToString(b), lease: c.lease, unlock: c.unlock}
 }
 
-// Close does nothing: a Client owns no goroutine and not rdb.
-func (c *Client) Close() error { return nil }
+// Close stops every watchdog without unlocking anything, as a crashed
+// process would; it leaves rdb open.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() { close(c.closing) })
+	c.watchdogs.Wait()
+	return nil
+}
