@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,8 @@ var (
 	renewAnySrc string
 	//go:embed unlock_frees_expired.lua
 	unlockFreesExpiredSrc string
+	//go:embed renew_retakes.lua
+	renewRetakesSrc string
 
 	acquireScript            = redis.NewScript(acquireSrc)
 	acquireNoCountScript     = redis.NewScript(acquireNoCountSrc)
@@ -38,23 +41,28 @@ var (
 	renewScript              = redis.NewScript(renewSrc)
 	renewAnyScript           = redis.NewScript(renewAnySrc)
 	unlockFreesExpiredScript = redis.NewScript(unlockFreesExpiredSrc)
+	renewRetakesScript       = redis.NewScript(renewRetakesSrc)
 )
 
 // flaw is one deliberate bug of the base lock; a mutant has exactly one.
 type flaw int
 
 const (
-	checkThenSet       flaw = 1 << iota // acquire: EXISTS/HEXISTS, then HINCRBY+PEXPIRE in another round trip
-	unlockNoOwner                       // unlock: plain DEL, no owner check
-	reentryNoCount                      // acquire: reentry sets the count to 1
-	renewAnyone                         // keep-alive on every hold, never stopped by Unlock, renews without owner check
-	pubsubOnlyWait                      // waiting: subscribe after the failed attempt, wake only on messages
-	errorIsSuccess                      // acquire: any error reads as "acquired"
-	wakeupIsGrant                       // waiting: an unlock message is taken as the grant
-	watchdogLate                        // keep-alive: renews every lease + lease/10 instead of lease/3
-	unlockFreesExpired                  // unlock: a caller whose field is gone deletes the key anyway
-	cancelOrphan                        // acquire: an abandoned acquire goes on in the background and keeps its hold renewed
-	renewGivesUp                        // keep-alive: stops for good after one failed renewal
+	checkThenSet            flaw = 1 << iota // acquire: EXISTS/HEXISTS, then HINCRBY+PEXPIRE in another round trip
+	unlockNoOwner                            // unlock: plain DEL, no owner check
+	reentryNoCount                           // acquire: reentry sets the count to 1
+	renewAnyone                              // keep-alive on every hold, never stopped by Unlock, renews without owner check
+	pubsubOnlyWait                           // waiting: subscribe after the failed attempt, wake only on messages
+	errorIsSuccess                           // acquire: any error reads as "acquired"
+	wakeupIsGrant                            // waiting: an unlock message is taken as the grant
+	watchdogLate                             // keep-alive: renews every lease + lease/10 instead of lease/3
+	unlockFreesExpired                       // unlock: a caller whose field is gone deletes the key anyway
+	cancelOrphan                             // acquire: an abandoned acquire goes on in the background and keeps its hold renewed
+	renewGivesUp                             // keep-alive: stops for good after one failed renewal
+	renewRetakes                             // keep-alive: renews like SET XX, overwriting whatever hash is there with its field
+	unlockFailKeepsRenewal                   // unlock: one that gets no answer leaves the keep-alive running, out of reach
+	lateUnlockLeavesRenewal                  // unlock: a late (not-owner) unlock leaves the renewal entry, taken later for a running renewal
+	timeoutIsGrant                           // acquire: a reply that timed out reads as "acquired"
 )
 
 // DefaultWatchdogLease is the mutants' lease for Lock(ctx, 0), renewed every
@@ -151,10 +159,26 @@ func (l *locker) at(point string) {
 // (<= 0: unknown), or an error with an unknown outcome.
 func (l *locker) tryAcquire(ctx context.Context, lease time.Duration) (bool, time.Duration, error) {
 	ok, ttl, err := l.tryAcquireOnce(ctx, lease)
-	if err != nil && l.m.cfg.has(errorIsSuccess) {
+	switch {
+	case err == nil:
+	case l.m.cfg.has(errorIsSuccess):
 		return true, 0, nil // BUG: an error (timeout, cancelled ctx, EOF) reads as "acquired"
+	case l.m.cfg.has(timeoutIsGrant) && replyTimedOut(err):
+		// BUG: the request went out and its reply did not come in time: the
+		// lock "probably" took it. Nothing says so; another owner may hold.
+		return true, 0, nil
 	}
 	return ok, ttl, err
+}
+
+// replyTimedOut reports whether err is the timeout of a read: the request
+// was written and its reply did not come before the read deadline (the
+// go-redis ReadTimeout, or a ctx deadline that reached the socket). A
+// context that had ended before anything was sent, or a write that could
+// not go out, is not one.
+func replyTimedOut(err error) bool {
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "read" && op.Timeout()
 }
 
 func (l *locker) tryAcquireOnce(ctx context.Context, lease time.Duration) (bool, time.Duration, error) {
@@ -388,42 +412,81 @@ func (l *locker) granted(lease time.Duration, watchdog bool) {
 		if !l.ren.alive() {
 			l.ren = l.m.startRenewer(l, lease, renewAnyScript)
 		}
-	case watchdog && !l.ren.alive():
-		l.ren = l.m.startRenewer(l, lease, renewScript)
+	case !watchdog:
+	case l.m.cfg.has(lateUnlockLeavesRenewal) && l.ren != nil:
+		// BUG: an entry is taken for a running renewal (Redisson's
+		// putIfAbsent on its renewal map); one a late unlock left behind
+		// renews nothing, and this hold runs out while its holder works.
+	case !l.ren.alive():
+		l.ren = l.m.startRenewer(l, lease, l.m.cfg.keepAliveScript())
 	}
+}
+
+// keepAliveScript is the renewal script of a watchdog hold.
+func (c config) keepAliveScript() *redis.Script {
+	if c.has(renewRetakes) {
+		return renewRetakesScript // BUG: renews whoever holds the key
+	}
+	return renewScript
 }
 
 func (l *locker) Unlock(ctx context.Context) error {
 	if l.m.closed.Load() {
 		return impl.ErrClosed
 	}
-	script := unlockScript
-	switch {
-	case l.m.cfg.has(unlockNoOwner):
-		script = unlockDelScript
-	case l.m.cfg.has(unlockFreesExpired):
-		script = unlockFreesExpiredScript // BUG: frees the lock for a caller whose lease ran out
+	ren := l.ren
+	if l.m.cfg.has(unlockFailKeepsRenewal) {
+		// BUG: the release takes the keep-alive over from the handle and
+		// stops it only once Redis answers: an unlock that gets no answer
+		// (dropped connection, timeout) leaves it renewing, out of the
+		// handle's reach (Abandon cannot stop it), a hold nobody will
+		// release (Redisson 3.8.0: cancelExpirationRenewal only on success).
+		l.ren = nil
 	}
 	lease := l.lease
 	if lease <= 0 {
 		lease = l.m.cfg.watchdogLease
 	}
-	n, err := script.Run(ctx, l.m.rdb, []string{l.name, l.channel}, lease.Milliseconds(), l.field).Int64()
+	n, err := l.m.cfg.unlockScript().Run(ctx, l.m.rdb, []string{l.name, l.channel}, lease.Milliseconds(), l.field).Int64()
 	if err != nil {
 		return fmt.Errorf("mutant lock %q: unlock: %w", l.name, err)
 	}
+	l.ren = ren
 	l.holds = max(l.holds-1, 0)
 	if n == 1 || n == -1 {
 		l.holds = 0
-		if !l.m.cfg.has(renewAnyone) {
-			l.ren.stop()
-			l.ren = nil
-		}
+		l.endRenewal(n)
 	}
 	if n == -1 {
 		return fmt.Errorf("mutant lock %q, owner %q: %w", l.name, l.field, impl.ErrNotOwner)
 	}
 	return nil
+}
+
+// unlockScript is the release script.
+func (c config) unlockScript() *redis.Script {
+	switch {
+	case c.has(unlockNoOwner):
+		return unlockDelScript
+	case c.has(unlockFreesExpired):
+		return unlockFreesExpiredScript // BUG: frees the lock for a caller whose lease ran out
+	}
+	return unlockScript
+}
+
+// endRenewal ends the keep-alive of a hold the unlock script said is gone:
+// n is its answer, 1 (freed) or -1 (not held: the lease ran out first).
+func (l *locker) endRenewal(n int64) {
+	switch {
+	case l.m.cfg.has(renewAnyone):
+		// BUG (renewAnyone): the keep-alive outlives Unlock.
+	case n == -1 && l.m.cfg.has(lateUnlockLeavesRenewal):
+		// BUG: only a successful release removes the renewal entry; a late
+		// one leaves it (its keep-alive ended when it found the hold gone).
+	default:
+		l.ren.stop()
+		l.ren = nil
+	}
 }
 
 // Abandon stops renewal without unlocking.
@@ -433,51 +496,116 @@ func (l *locker) Abandon() {
 	l.holds = 0
 }
 
-var _ impl.Abandoner = (*locker)(nil)
+// Freeze pauses the handle's keep-alive, as a paused process (a GC pause,
+// a frozen VM) stops its watchdog thread with everything else: the harness
+// freezes the handle for a client stall instead of abandoning it, so that
+// what the keep-alive does when the process resumes is part of the run.
+func (l *locker) Freeze() error {
+	l.ren.freeze()
+	return nil
+}
+
+// Thaw resumes the keep-alive. Its overdue renewal runs at once, as a
+// resumed process's watchdog timer fires, and Thaw returns when it has
+// answered (or the keep-alive ended), so that the holder's next command
+// comes after it.
+func (l *locker) Thaw() error {
+	l.ren.thaw()
+	return nil
+}
+
+var (
+	_ impl.Abandoner = (*locker)(nil)
+	_ impl.Freezer   = (*locker)(nil)
+)
 
 // renewer re-arms one handle's lease every lease/3 until stopped, the hold is
-// gone (renew script returns 0), or its Maker closes. A failed renewal (an
-// error) is retried at the next tick.
+// gone (renew script returns 0), or its Maker closes. Each renewal waits at
+// most one renewal period for its reply; a failed renewal (an error: no
+// reply in time, a dropped connection, a refused dial) is retried at the
+// next tick. While frozen it renews nothing; thawed, it renews at once.
 type renewer struct {
-	once  sync.Once
-	stopc chan struct{}
-	done  chan struct{}
+	once   sync.Once
+	stopc  chan struct{}
+	done   chan struct{}
+	frozen atomic.Bool
+	kick   chan chan struct{} // thaw's overdue renewal, answered by closing the channel sent
 }
 
 func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewer {
-	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{})}
+	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{}), kick: make(chan chan struct{})}
 	every := max(lease/3, time.Millisecond)
 	if m.cfg.has(watchdogLate) {
 		every = lease + lease/10 // BUG: the lease runs out before each renewal
 	}
-	keys, field := []string{l.name}, l.field
-	spawned := m.spawn(func() {
-		defer close(r.done)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-r.stopc:
-				return
-			case <-m.ctx.Done():
-				return
-			case <-t.C:
-			}
-			ctx, cancel := context.WithTimeout(m.ctx, every)
-			n, err := script.Run(ctx, m.rdb, keys, lease.Milliseconds(), field).Int64()
-			cancel()
-			switch {
-			case err != nil && m.cfg.has(renewGivesUp):
-				return // BUG: one failed renewal ends the keep-alive of a live hold
-			case err == nil && n == 0:
-				return // the hold is gone
-			}
+	renew := func() bool {
+		ctx, cancel := context.WithTimeout(m.ctx, every)
+		defer cancel()
+		n, err := script.Run(ctx, m.rdb, []string{l.name}, lease.Milliseconds(), l.field).Int64()
+		switch {
+		case err != nil && m.cfg.has(renewGivesUp):
+			return false // BUG: one failed renewal ends the keep-alive of a live hold
+		case err == nil && n == 0:
+			return false // the hold is gone
 		}
-	})
-	if !spawned {
+		return true
+	}
+	if !m.spawn(func() { r.loop(m.ctx, every, renew) }) {
 		close(r.done)
 	}
 	return r
+}
+
+// loop calls renew every period (skipping the ticks that come while frozen,
+// and at once when thawed) until it returns false, stop or ctx's end.
+func (r *renewer) loop(ctx context.Context, every time.Duration, renew func() bool) {
+	defer close(r.done)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		var ack chan struct{}
+		select {
+		case <-r.stopc:
+			return
+		case <-ctx.Done():
+			return
+		case ack = <-r.kick:
+		case <-t.C:
+			if r.frozen.Load() {
+				continue // a paused process renews nothing
+			}
+		}
+		ok := renew()
+		if ack != nil {
+			close(ack)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+func (r *renewer) freeze() {
+	if r != nil {
+		r.frozen.Store(true)
+	}
+}
+
+// thaw ends a freeze: the overdue renewal runs now, and thaw returns once
+// it answered or the renewer ended.
+func (r *renewer) thaw() {
+	if r == nil || !r.frozen.Swap(false) {
+		return
+	}
+	ack := make(chan struct{})
+	select {
+	case r.kick <- ack:
+		select {
+		case <-ack:
+		case <-r.done:
+		}
+	case <-r.done:
+	}
 }
 
 // alive reports whether the renewal goroutine still runs; false on nil.

@@ -22,6 +22,12 @@ type Mutant struct {
 	Doc string
 	// Catches names the checker(s) that must report it, and how.
 	Catches string
+	// Scenario is the catalog scenario that exposes the flaw (`lockcheck
+	// run --scenario S`), where the fault-allowance checker must find a
+	// violation beyond what the fault allows a correct lock; "" for the hunt
+	// workload (`lockcheck run --workload hunt`), which catches it without
+	// a fault.
+	Scenario string
 	// Open makes the mutant's Maker.
 	Open impl.MakerFunc
 }
@@ -104,10 +110,49 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Open:    mk(cancelOrphan),
 		},
 		{
-			Name:    "mutant-renew-gives-up",
-			Doc:     "the keep-alive stops for good after its first failed renewal (dropped connection, refused dial, timeout): after a reconnect the hold runs out while its holder works",
-			Catches: "mutual exclusion and linearizability with holds that outlast the watchdog lease while the holder's connection drops and reconnects",
-			Open:    mk(renewGivesUp),
+			Name: "mutant-renew-gives-up",
+			Doc: "the keep-alive stops for good after its first failed renewal (a dropped connection, a refused dial, or no reply within the renewal period, lease/3: " +
+				"a Redis pause or partition longer than that): the hold runs out while its holder works",
+			Catches: "fault-allowance (beyond the fault) on redis-pause-long-hold: a pause shorter than 2/3 of the lease, which a correct watchdog rides out, " +
+				"ends the keep-alive and another process is granted inside a live holder's section; mutual exclusion and linearizability on the hunt workload's reconnects",
+			Scenario: "redis-pause-long-hold",
+			Open:     mk(renewGivesUp),
+		},
+		{
+			Name: "mutant-renew-retakes",
+			Doc: "the keep-alive renews the way SET key token XX PX does, without an owner check: whenever the key exists it makes it its own and re-arms the lease, " +
+				"so a holder whose lease ran out while it was paused takes the lock back from the owner granted meanwhile",
+			Catches: "fault-allowance (beyond the fault) on client-stall: the resumed holder's renewal overwrites the new holder's hash with its own field, " +
+				"so a holder no fault touched loses its hold (its unlock fails) while the resumed one unlocks with ok",
+			Scenario: "client-stall",
+			Open:     mk(renewRetakes),
+		},
+		{
+			Name: "mutant-unlock-fail-keeps-renewal",
+			Doc: "an unlock that gets no answer (a dropped connection, a timeout) leaves the hold's keep-alive running, out of the handle's reach: " +
+				"the lock stays renewed by a client that gave it up (Redisson 3.8.0 cancelled the renewal only on success)",
+			Catches: "fault-allowance (beyond the fault: the lease bound) and liveness on reset-holder-short: the hold of a process retired by its failed unlock " +
+				"outlives it by more than a lease, and the other processes' acquires fail on a lock no live process holds",
+			Scenario: "reset-holder-short",
+			Open:     mk(unlockFailKeepsRenewal),
+		},
+		{
+			Name: "mutant-late-unlock-leaves-renewal",
+			Doc: "the renewal entry is removed only by a successful unlock and a present entry is taken for a running renewal: after a late unlock (the lease ran out first), " +
+				"the handle's next watchdog hold is never renewed and runs out while its holder works",
+			Catches: "fault-allowance (beyond the fault) on client-stall-long-hold: after the stall, the stalled process's next hold, longer than the lease, " +
+				"runs out with no fault and another process is granted inside its section",
+			Scenario: "client-stall-long-hold",
+			Open:     mk(lateUnlockLeavesRenewal),
+		},
+		{
+			Name: "mutant-timeout-is-grant",
+			Doc: "an acquire whose reply timed out (the request sent, no reply before the read deadline) is taken as granted; " +
+				"other errors are not (narrower than mutant-error-is-success)",
+			Catches: "fault-allowance (beyond the fault) and linearizability on partition-timeout: a process cut off while it acquires, past its read timeout, " +
+				"is told it holds the lock while another process, untouched by the fault, holds it",
+			Scenario: "partition-timeout",
+			Open:     mk(timeoutIsGrant),
 		},
 	}
 }

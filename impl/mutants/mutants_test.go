@@ -40,7 +40,13 @@ func newEnv(t *testing.T, f flaw) *env {
 // when the test ends.
 func (e *env) open(f flaw, rdb redis.UniversalClient) impl.Maker {
 	e.t.Helper()
-	m, err := open(config{flaws: f, watchdogLease: 300 * time.Millisecond})(e.t.Context(), rdb)
+	return e.openLease(f, rdb, 300*time.Millisecond)
+}
+
+// openLease is open with the given watchdog lease.
+func (e *env) openLease(f flaw, rdb redis.UniversalClient, lease time.Duration) impl.Maker {
+	e.t.Helper()
+	m, err := open(config{flaws: f, watchdogLease: lease})(e.t.Context(), rdb)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -103,8 +109,8 @@ func TestAllListsDistinctDocumentedMutants(t *testing.T) {
 		}
 		seen[m.Name] = true
 	}
-	if len(seen) < 11 {
-		t.Fatalf("%d mutants, want at least 11", len(seen))
+	if len(seen) < 15 {
+		t.Fatalf("%d mutants, want at least 15", len(seen))
 	}
 }
 
@@ -570,6 +576,242 @@ func TestRenewGivesUpAfterReconnect(t *testing.T) {
 			e.pollWithin("a's hold to run out (the bug)", time.Second, func() bool { return !e.exists("rgu") })
 			if a.holds != 1 || a.ren.alive() {
 				t.Fatalf("a holds %d, keep-alive alive %v; want 1 hold it believes in and no keep-alive", a.holds, a.ren.alive())
+			}
+		})
+	}
+}
+
+// With the flaw, one renewal that times out during a Redis pause shorter
+// than 2/3 of the lease ends the keep-alive: the hold runs out while its
+// holder works. The base lock rides the same pauses out (the renewal sent
+// during a pause runs when it ends, and the next tick renews again).
+func TestRenewGivesUpOnShortPause(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		expires bool
+	}{{"base", 0, false}, {"mutant", renewGivesUp, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, 0)
+			ctx := t.Context()
+			// 600 ms lease: renewed every 200 ms, each renewal waiting 200 ms
+			// for its reply.
+			a := e.openLease(tc.f, redistest.Client(t, e.srv), 600*time.Millisecond).NewLocker("rgp", "a").(*locker)
+			if err := a.Lock(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			// Pauses of 300 ms (under the 400 ms a renewal every third of the
+			// lease leaves in hand) every 500 ms: the ticks fall 100 ms apart
+			// in alternate pauses, so within two pauses one renewal is sent
+			// with 200 ms or more of the pause left, and times out.
+			for i := 0; i < 6 && a.ren.alive(); i++ {
+				if err := e.srv.Pause(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(300 * time.Millisecond)
+				if err := e.srv.Resume(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond)
+				if !e.exists("rgp") {
+					t.Fatalf("pause %d: the hold ran out", i)
+				}
+			}
+			if !tc.expires {
+				e.stays("a's hold after the pauses", 700*time.Millisecond, func() bool { return e.exists("rgp") })
+				if !a.ren.alive() {
+					t.Fatal("base keep-alive stopped")
+				}
+				return
+			}
+			if a.ren.alive() {
+				t.Fatal("the keep-alive survived six pauses (the bug: one timed-out renewal ends it)")
+			}
+			e.pollWithin("a's hold to run out (the bug)", time.Second, func() bool { return !e.exists("rgp") })
+			if a.holds != 1 {
+				t.Fatalf("a believes it holds %d times, want 1", a.holds)
+			}
+		})
+	}
+}
+
+// freezeUntilLost freezes a's keep-alive (a client stall) until its hold
+// runs out, then lets b take the lock for 10 s and thaws a: its overdue
+// renewal has run when Thaw returns.
+func (e *env) freezeUntilLost(a, b *locker) {
+	e.t.Helper()
+	if err := a.Freeze(); err != nil {
+		e.t.Fatal(err)
+	}
+	e.poll("a's hold to run out while frozen", func() bool { return !e.exists(a.name) })
+	if b != nil {
+		if err := b.Lock(e.t.Context(), 10*time.Second); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	if err := a.Thaw(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// The base's keep-alive stops while frozen; thawed, its owner-checked
+// renewal finds the hold gone and ends. With renewRetakes, the thawed
+// renewal overwrites the new holder's hash with the old holder's field: the
+// new holder's unlock then fails, and the old holder's answers ok.
+func TestRenewRetakesTakesLockBack(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		retakes bool
+	}{{"base", 0, false}, {"mutant", renewRetakes, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			a, b := e.locker("rrt", "a"), e.locker("rrt", "b")
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
+				t.Fatal(err)
+			}
+			e.freezeUntilLost(a, b)
+			f := e.fields("rrt")
+			if !tc.retakes {
+				if len(f) != 1 || f["b"] != "1" || a.ren.alive() {
+					t.Fatalf("hash = %v, a's keep-alive alive %v; want b's hold alone and no keep-alive", f, a.ren.alive())
+				}
+				if err := a.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
+					t.Fatalf("late Unlock = %v, want ErrNotOwner", err)
+				}
+				return
+			}
+			if len(f) != 1 || f["a"] != "1" {
+				t.Fatalf("hash = %v, want a's field alone: b's hold overwritten (the bug)", f)
+			}
+			if err := b.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
+				t.Fatalf("b's Unlock of the hold it was granted = %v; want ErrNotOwner (the bug)", err)
+			}
+			if err := a.Unlock(ctx); err != nil {
+				t.Fatalf("a's Unlock of the lock it took back = %v; want nil (the bug)", err)
+			}
+		})
+	}
+}
+
+// With the flaw, an unlock that gets no answer leaves the keep-alive
+// running out of the handle's reach: Abandon (the harness retiring the
+// process) cannot stop it, and the hold is renewed for ever. The base's
+// Abandon stops it, and the hold runs out within a lease.
+func TestUnlockFailKeepsRenewal(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		f     flaw
+		stays bool
+	}{{"base", 0, false}, {"mutant", unlockFailKeepsRenewal, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, 0)
+			ctx := t.Context()
+			opt := e.srv.Options()
+			opt.DialerRetries = 1 // a refused dial fails the command at once
+			sw := &dialSwitch{dial: redis.NewDialer(opt)}
+			opt.Dialer = sw.Dial
+			rdb := redis.NewClient(opt)
+			t.Cleanup(func() { _ = rdb.Close() })
+			a := e.open(tc.f, rdb).NewLocker("ufk", "a").(*locker)
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
+				t.Fatal(err)
+			}
+			sw.cut()
+			err := a.Unlock(ctx)
+			sw.heal()
+			if err == nil || errors.Is(err, impl.ErrNotOwner) {
+				t.Fatalf("Unlock over a cut connection = %v, want a connection error", err)
+			}
+			a.Abandon() // what the harness does to a process whose unlock has no outcome
+			if !tc.stays {
+				e.pollWithin("the abandoned hold to run out", time.Second, func() bool { return !e.exists("ufk") })
+				return
+			}
+			// 1 s is more than three 300 ms leases: only a keep-alive keeps it.
+			e.stays("the abandoned hold, renewed (the bug)", time.Second, func() bool { return e.exists("ufk") })
+		})
+	}
+}
+
+// With the flaw, a late unlock (the hold ran out while its holder was
+// frozen) leaves the renewal entry behind, and the handle's next watchdog
+// hold is never renewed. The base renews it.
+func TestLateUnlockLeavesRenewal(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		expires bool
+	}{{"base", 0, false}, {"mutant", lateUnlockLeavesRenewal, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			a := e.locker("lul", "a")
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
+				t.Fatal(err)
+			}
+			e.freezeUntilLost(a, nil)
+			if err := a.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
+				t.Fatalf("late Unlock = %v, want ErrNotOwner", err)
+			}
+			if err := a.Lock(ctx, 0); err != nil {
+				t.Fatal(err)
+			}
+			if !tc.expires {
+				e.stays("a's next hold, renewed", time.Second, func() bool { return e.fields("lul")["a"] == "1" })
+				return
+			}
+			e.pollWithin("a's next hold to run out (the bug)", time.Second, func() bool { return !e.exists("lul") })
+			if a.holds != 1 {
+				t.Fatalf("a believes it holds %d times, want 1", a.holds)
+			}
+		})
+	}
+}
+
+// With the flaw, an acquire whose reply timed out (the server paused past
+// the client's read timeout) reports a grant while another owner holds the
+// lock; an acquire whose context had ended before anything was sent does
+// not. The base returns the timeout.
+func TestTimeoutIsGrant(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		f       flaw
+		granted bool
+	}{{"base", 0, false}, {"mutant", timeoutIsGrant, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			b := e.locker("tig", "b")
+			if err := b.Lock(ctx, 10*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			opt := e.srv.Options()
+			opt.ReadTimeout = 100 * time.Millisecond
+			rdb := redis.NewClient(opt)
+			t.Cleanup(func() { _ = rdb.Close() })
+			a := e.open(tc.f, rdb).NewLocker("tig", "a")
+			if err := rdb.Ping(ctx).Err(); err != nil { // dial before the pause
+				t.Fatal(err)
+			}
+			ended, cancel := context.WithDeadline(ctx, time.Now().Add(-time.Second))
+			defer cancel()
+			if ok, err := a.TryLock(ended, 0, time.Second); ok || err == nil {
+				t.Fatalf("TryLock with an ended context = %v, %v; want an error", ok, err)
+			}
+			if err := e.srv.Pause(); err != nil {
+				t.Fatal(err)
+			}
+			ok, err := a.TryLock(ctx, 0, time.Second)
+			if err := e.srv.Resume(); err != nil {
+				t.Fatal(err)
+			}
+			if ok != tc.granted || (err == nil) != tc.granted {
+				t.Fatalf("TryLock with a timed-out reply = %v, %v; want granted %v", ok, err, tc.granted)
+			}
+			if f := e.fields("tig"); len(f) != 1 || f["b"] != "1" {
+				t.Fatalf("hash = %v, want b's hold alone", f)
 			}
 		})
 	}

@@ -3,6 +3,9 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
@@ -83,6 +86,30 @@ func Catalog() []Scenario {
 			},
 		},
 		{
+			Name: "partition-timeout", Safe: true,
+			Doc: "silent black holes of 2.6–3 s on one client's path at a time during the contended workload (sections under 20 ms): " +
+				"its requests, a waiter's next attempt (due within the holder's 1.5 s TTL) included, end with the 1 s read timeout, not with the reset of the heal",
+			Plan: contendedPlan(), Duration: 9 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+					Faults: len(w.Env.Links), Total: w.Duration - time.Second,
+					Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(2600), Max: ms(3000)},
+				})
+				return perLink(w, faults.BlackHole), s, err
+			},
+		},
+		{
+			Name: "reset-holder-short", Safe: true,
+			Doc: "every connection of the holder's client reset (TCP RST) once, for 0.3–0.45 s, shorter than a renewal period (a third of the 1.5 s lease): " +
+				"its commands fail at once, its unlock among them, a renewal is retried at the next tick, and its hold must end within a lease",
+			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				d := ms(300 + w.Rand.IntN(151))
+				return []faults.Fault{holderLinkFault(w, "proxy-reset", faults.Reset)},
+					faults.Schedule{{At: time.Second, Duration: d}}, nil
+			},
+		},
+		{
 			Name: "latency-short", Safe: true,
 			Doc:  "300 ms ± 100 ms of reply latency for 0.5–1 s on one client's path at a time",
 			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
@@ -154,7 +181,102 @@ func Catalog() []Scenario {
 			},
 			Expect: partitionLongExpect,
 		},
+		{
+			Name: "redis-pause-long-hold", Safe: true,
+			Doc: "redis-server frozen (SIGSTOP) for 0.6–0.9 s at a time, under the 1 s a renewal every third of the 1.5 s lease leaves in hand, " +
+				"while critical sections of 4–5 s go on, kept safe by the watchdog alone: a renewal sent during a pause runs when it ends",
+			Plan: pauseLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
+			Faults: serverFault(faults.Pause, faults.Span{Min: ms(400), Max: ms(800)}, faults.Span{Min: ms(600), Max: ms(900)}),
+		},
+		{
+			Name: "client-stall-long-hold", Safe: false,
+			Doc: "the next holder frozen (watchdog included) right after its grant for 2–2.5 s, past its 1.5 s lease, in a run of 2–2.5 s sections " +
+				"kept safe by the watchdog alone; then it unlocks late and goes on, and its next holds must be renewed again",
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
+			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
+				return []faults.Fault{nextHolderStall(w)},
+					faults.Schedule{{At: 500 * time.Millisecond, Duration: 4 * time.Second}}, nil
+			},
+			Expect: stallExpect,
+		},
 	}, append(topologyScenarios(), clockScenarios()...)...)
+}
+
+// skipNoWatchdog skips, besides DefaultSkip's, the subjects without a
+// watchdog: a section longer than the lease is unsafe for them without
+// any fault.
+func skipNoWatchdog(s subject.Subject) string {
+	if s.NoWatchdog {
+		return "no watchdog: a critical section longer than the lease breaks the lock without any fault"
+	}
+	return DefaultSkip(s)
+}
+
+// pauseLongHoldPlan is two processes on one lock with sections of 4–5 s,
+// three leases and more, kept safe by the watchdog alone: a keep-alive that
+// stops during one of a section's first pauses leaves the hold to run out
+// while its holder works.
+func pauseLongHoldPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 2, Locks: []string{"pl"},
+		Hold: workloads.Range{Min: ms(4000), Max: ms(5000)}, Think: workloads.Range{Max: ms(10)},
+		Counter: true, OpTimeout: 12 * time.Second, LongHolds: true,
+	}
+}
+
+// stallLongHoldPlan is two processes on one lock with sections of 2–2.5 s,
+// longer than the lease (kept safe by the watchdog alone) and short enough
+// for a stall, the late unlock after it and the stalled process's next hold
+// to fit in a run.
+func stallLongHoldPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 2, Locks: []string{"sl"},
+		Hold: workloads.Range{Min: ms(2000), Max: ms(2500)}, Think: workloads.Range{Max: ms(10)},
+		Counter: true, OpTimeout: 10 * time.Second, LongHolds: true,
+	}
+}
+
+// nextHolderStall stalls the worker that holds the lock next: one that does
+// not hold it when the window opens (a worker drawn from the seed when none
+// holds). Clients.Stall freezes it at the start of its next critical
+// section, right after its grant, until the window ends; the window names
+// that worker.
+func nextHolderStall(w World) faults.Fault {
+	targets := w.Clients.Targets()
+	fallback := targets[w.Rand.IntN(len(targets))]
+	var mu sync.Mutex
+	var cur faults.Fault
+	target := ""
+	return faults.FuncTarget("client-stall",
+		func() string {
+			mu.Lock()
+			defer mu.Unlock()
+			return target
+		},
+		func(ctx context.Context) error {
+			t := fallback
+			if h := w.Holders.Holding(); len(h) > 0 {
+				for i, name := range targets {
+					if !slices.Contains(h, i) {
+						t = name
+						break
+					}
+				}
+			}
+			mu.Lock()
+			target, cur = t, faults.Stall(w.Clients, t)
+			mu.Unlock()
+			return cur.Start(ctx)
+		},
+		func(ctx context.Context) error {
+			mu.Lock()
+			c := cur
+			mu.Unlock()
+			if c == nil {
+				return nil
+			}
+			return c.Stop(ctx)
+		})
 }
 
 // stallPlan is short sections on one lock, so a stall request is met at
@@ -215,14 +337,23 @@ func partitionLongExpect(s subject.Subject) (Expect, bool) {
 // from the seed when nobody holds).
 func holderBlackHole(w World) faults.Fault {
 	var cur faults.Fault
+	var target atomic.Pointer[string] // the link hit, once started (the progress line reads it)
 	fallback := w.Rand.IntN(len(w.Env.Links))
-	return faults.Func("proxy-blackhole", "holder's proxy",
+	return faults.FuncTarget("proxy-blackhole",
+		func() string {
+			if t := target.Load(); t != nil {
+				return *t
+			}
+			return "holder's proxy"
+		},
 		func(ctx context.Context) error {
 			i := fallback
 			if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
 				i = h[0]
 			}
 			cur = faults.BlackHole(w.Env.Links[i])
+			name := w.Env.Links[i].Name()
+			target.Store(&name)
 			return cur.Start(ctx)
 		},
 		func(ctx context.Context) error {
@@ -230,6 +361,41 @@ func holderBlackHole(w World) faults.Fault {
 				return nil
 			}
 			return cur.Stop(ctx)
+		})
+}
+
+// holderLinkFault is fault (called name) on the link of the client that
+// holds the lock when each window opens (a link drawn from the seed when
+// nobody holds); the window names that link.
+func holderLinkFault(w World, name string, fault func(faults.Link) faults.Fault) faults.Fault {
+	var mu sync.Mutex
+	var cur faults.Fault
+	target := ""
+	fallback := w.Rand.IntN(len(w.Env.Links))
+	return faults.FuncTarget(name,
+		func() string {
+			mu.Lock()
+			defer mu.Unlock()
+			return target
+		},
+		func(ctx context.Context) error {
+			i := fallback
+			if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
+				i = h[0]
+			}
+			mu.Lock()
+			target, cur = w.Env.Links[i].Name(), fault(w.Env.Links[i])
+			mu.Unlock()
+			return cur.Start(ctx)
+		},
+		func(ctx context.Context) error {
+			mu.Lock()
+			c := cur
+			mu.Unlock()
+			if c == nil {
+				return nil
+			}
+			return c.Stop(ctx)
 		})
 }
 

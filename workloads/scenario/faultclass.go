@@ -27,9 +27,9 @@ func FaultClasses() []string {
 // complete.
 var faultClasses = map[string]string{
 	"no-faults": FaultNone, "cluster-no-faults": FaultNone, "redlock-no-faults": FaultNone,
-	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork,
+	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork, "partition-timeout": FaultNetwork,
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess,
-	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess,
+	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess, "reset-holder-short": FaultNetwork,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
 	"sentinel-failover-idle": FaultFailover, "sentinel-failover-held": FaultFailover,
 	"sentinel-failover-wait": FaultFailover, "sentinel-split-brain": FaultFailover,
