@@ -66,12 +66,12 @@ var FaultAllowances = []FaultAllowance{
 		"replies are slowed by far less than 2/3 of a lease (the catalog adds ≤ 400 ms to a 1.5 s lease): every renewal still lands in time"},
 	{[]string{"clock-skew"}, AllowNone,
 		"skewed client clocks only shift the clients' own deadlines, never a key's TTL on the server"},
-	{[]string{"client-stall", "proxy-blackhole", "hiccup"}, AllowSuspend,
-		"the holder (or, for a harness hiccup, every process) sends nothing until it heals, its watchdog included; toxiproxy's timeout toxic with timeout 0 holds data back until it is removed (toxiproxy README)"},
+	{[]string{"client-stall", "hiccup"}, AllowSuspend,
+		"the holder (or, for a harness hiccup, every process) sends nothing until it heals, its watchdog included, and then sends what it held back"},
 	{[]string{"redis-pause", "redis-debug-sleep", "redis-client-pause-write", "redis-client-pause-all", "client-pause", "debug-sleep"}, AllowSuspend,
 		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},
-	{[]string{"proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-pubsub", "client-kill-normal", "client-kill-pubsub"}, AllowDrop,
-		"requests in flight are lost with the connection; the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3)"},
+	{[]string{"proxy-blackhole", "proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-pubsub", "client-kill-normal", "client-kill-pubsub"}, AllowDrop,
+		"requests in flight are lost with the connection (a black hole drops every byte and heals by resetting the connections: faults.BlackHole); the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3)"},
 	{[]string{"client-crash"}, AllowNone,
 		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
 	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
@@ -162,8 +162,9 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	g := h.grant
 	for _, a := range h.acquires() {
 		if a.Lease > 0 {
-			out = append(out, lapse{earliest: a.Call + a.Lease - driftSlack(a.Lease), learnAfter: a.Return + a.Lease + driftSlack(a.Lease),
-				by: fmt.Sprintf("p%d's explicit lease of %s (from %s)", g.Process, fmtDur(a.Lease), fmtTime(a.Call))})
+			from := max(a.Call, h.since())
+			out = append(out, lapse{earliest: from + a.Lease - driftSlack(a.Lease), learnAfter: a.Return + a.Lease + driftSlack(a.Lease),
+				by: fmt.Sprintf("p%d's explicit lease of %s (from %s)", g.Process, fmtDur(a.Lease), fmtTime(from))})
 		}
 	}
 	for _, x := range h.expires {
@@ -174,7 +175,7 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 		if opts.allowOf(f) == AllowSplit {
 			e = horizon // the second master outlives the window
 		}
-		if f.Start > h.end || e < g.Call || !f.hits(g.Process) {
+		if f.Start > h.end || e < h.since() || !f.hits(g.Process) {
 			continue
 		}
 		l, ok, reason := faultLapse(h, f, e, opts)
@@ -208,7 +209,7 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 		if e-f.Start < need-slack {
 			return lapse{}, false, fmt.Sprintf("%s lasted %s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e-f.Start), fmtDur(need), fmtDur(w))
 		}
-		at := max(g.Call+w, f.Start+w*2/3) - slack
+		at := max(h.since()+w, f.Start+w*2/3) - slack
 		learn := e + slack
 		if a == AllowDrop {
 			learn += w / 3
@@ -217,7 +218,7 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 	case AllowSplit:
 		return lapse{earliest: f.Start, learnAfter: math.MaxInt64, by: f.String(), loss: true}, true, ""
 	case AllowLoss:
-		if g.Call > e {
+		if h.since() > e {
 			return lapse{}, false, ""
 		}
 		if j := int64(f.jump()); j > 0 && g.Lease <= 0 && j < w*2/3-slack {

@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 	"strings"
 	"time"
 )
@@ -71,6 +73,7 @@ type tallyBeyond struct {
 
 // beyondIn checks one lock's holds, sorted by start.
 func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options) tallyBeyond {
+	grantFloors(holds, faults, horizon, opts)
 	var t tallyBeyond
 	judge := func(ex *Example) {
 		if ex == nil {
@@ -127,7 +130,7 @@ func doubleHold(a, b *hold, faults []Fault, horizon int64, opts Options) *Exampl
 	var why []string
 	for _, o := range [][2]*hold{{a, b}, {b, a}} {
 		x, y := o[0], o[1]
-		if x.grant.Call >= y.grant.effectiveDeadline() {
+		if x.since() >= y.grant.effectiveDeadline() {
 			continue // x cannot have been granted first
 		}
 		_, w, ok := firstLapse(x, y.grant.effectiveDeadline(), until, faults, horizon, opts)
@@ -199,4 +202,40 @@ func beyondExample(summary string, ops []*Op, why []string, faults []Fault, hori
 // overlappingFaults are the windows of faults that overlap ops.
 func overlappingFaults(faults []Fault, ops []Op, horizon int64) []Fault {
 	return overlappingUntil(&History{Faults: faults, Ops: ops}, ops, horizon)
+}
+
+// grantFloors sets each hold's floor: the earliest its grant can have taken
+// effect given the other processes' holds granted while its acquire was in
+// flight. Had x been granted before such a hold h, h would have been
+// granted while x held the lock, too soon for x to have lapsed; so x was
+// granted after h could have ended (its end, or its own earliest lapse).
+// Pair by pair, an acquire that answered long after its call (a reply lost
+// in a partition, a timeout taken for a grant) could otherwise be placed at
+// its call, its lease run out long before its reply.
+func grantFloors(holds []*hold, faults []Fault, horizon int64, opts Options) {
+	ended := make([]int64, len(holds)) // the earliest each hold can have left the lock free
+	for i, h := range holds {
+		ended[i] = h.end
+		ls, _ := lapses(h, faults, horizon, opts)
+		for _, l := range ls {
+			ended[i] = min(ended[i], l.earliest)
+		}
+	}
+	for _, x := range holds {
+		if x.grant.Return-x.grant.Call < opts.watchdogLease()/10 {
+			continue // answered promptly: nothing to place
+		}
+		ls, _ := lapses(x, faults, horizon, opts)
+		soonest := int64(math.MaxInt64) // x's earliest lapse, granted at its call
+		for _, l := range ls {
+			soonest = min(soonest, l.earliest)
+		}
+		lo := sort.Search(len(holds), func(i int) bool { return holds[i].start() >= x.grant.Call })
+		for i := lo; i < len(holds) && holds[i].start() <= x.grant.Return; i++ {
+			h := holds[i]
+			if h.grant.Process != x.grant.Process && h.grant.Call >= x.grant.Call && ended[i] <= x.grant.Return && h.grant.effectiveDeadline() < soonest {
+				x.floor = max(x.floor, ended[i])
+			}
+		}
+	}
 }

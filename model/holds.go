@@ -14,6 +14,9 @@ import (
 // history.
 type hold struct {
 	grant *Op
+	// floor, if > grant.Call, is the earliest its grant can have taken
+	// effect (see grantFloors).
+	floor int64
 	end   int64
 	// endOp ended the belief (nil: it lasted to the end of the history).
 	endOp *Op
@@ -27,6 +30,10 @@ type hold struct {
 }
 
 func (h *hold) start() int64 { return h.grant.Return }
+
+// since is the earliest the grant can have taken effect: its call, or a
+// later floor that other holds set.
+func (h *hold) since() int64 { return max(h.grant.Call, h.floor) }
 
 // learnBy is the latest time the holder may still believe it holds after a
 // loss it could learn of from learnAfter on: the return of its first call
@@ -169,7 +176,7 @@ func procHolds(ops []*Op, horizon int64) []*hold {
 func lateAcquire(h *hold, x *Op) *Op {
 	var late *Op
 	for _, o := range h.answered {
-		ends := o.Lease > 0 && o.Call+o.Lease <= x.Return && o.Return+o.Lease >= x.Call
+		ends := o.Lease > 0 && x.Call <= o.Call+o.Lease && x.Return >= o.Return+o.Lease // x is o's own expiry window
 		if o.Kind == Acquire && o.Outcome == OK && o.Return >= x.Call && !ends {
 			late = o
 		}
