@@ -3,7 +3,9 @@ package model
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,27 +14,30 @@ import (
 // CheckBeyond checks every anomaly of h's holds against what the recorded
 // faults allow a correct lease lock (FaultAllowances, lapses) and reports
 // Invalid only for an anomaly beyond all of them. It reconstructs each
-// process's holds from its ops (holdsOf) and looks for three anomalies:
+// process's holds from its ops (holdsOf) and looks for four anomalies:
 //
 //   - two holds of one lock believed at once (each granted before the
 //     other's belief ended): allowed only when, in some order the grants'
 //     intervals allow, the first hold could have lapsed (its explicit
 //     lease, a recorded Expire, or a fault that hits its process and lasts
 //     long enough) before the second grant took effect, and the overlap
-//     ended by the first holder's first answered call after the fault;
+//     ended by the first holder's first call after the fault answered as
+//     if its hold stood;
 //   - a hold whose release answered "not held": allowed only when the hold
 //     could have lapsed before the release took effect;
 //   - a release answered ok while another process believed it held across
-//     it: allowed only when a fault that loses the server's state (a split
-//     brain serves two copies of the lock) could have ended either hold;
-//   - a wait that only a retired hold (a crashed or retired process's)
-//     explains, past one lease of its last request: the lease bound
-//     (leaseBound), ClassLiveness.
+//     it: allowed only when that other hold could have lapsed first, or a
+//     fault that loses the server's state (a split brain serves two copies
+//     of the lock) could have ended the releaser's;
+//   - a refusal that only ended holds explain: released ones, or retired
+//     ones past one lease of their last request (the lease bound,
+//     leaseBound), ClassLiveness.
 //
 // It needs no porcupine and is linear in the history but for the pairs of
 // holds that overlap. Its violations are ClassSafety (the lease bound's
-// ClassLiveness), each Example with Beyond set; the anomalies it allowed
-// are counted in the explanation.
+// ClassLiveness), each Example with Beyond set, the first
+// Options.MaxExamples of them kept, locks in name order; the anomalies it
+// allowed are counted in the explanation.
 func CheckBeyond(h *History, opts Options) Result {
 	return checkBeyond(context.Background(), h, opts)
 }
@@ -41,47 +46,44 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckAllowance}
 	horizon := h.horizon()
-	var bad []Example
+	byLock := holdsOf(h, horizon)
 	allowed := 0
-	for _, holds := range holdsOf(h, horizon) {
+	keep := func(ex Example) {
+		if res.Count++; len(res.Examples) < opts.maxExamples() {
+			res.Examples = append(res.Examples, ex)
+		}
+	}
+	for _, lock := range slices.Sorted(maps.Keys(byLock)) {
 		if ctx.Err() != nil {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
-		b := beyondIn(holds, h.Faults, horizon, opts)
-		bad, allowed = append(bad, b.bad...), allowed+b.allowed
-		for _, ex := range leaseBound(h, holds, opts, horizon) {
+		allowed += beyondIn(byLock[lock], h.Faults, horizon, opts, keep)
+		for _, ex := range leaseBound(h, byLock[lock], opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
-			bad = append(bad, ex)
+			keep(ex)
 		}
 	}
-	res.Verdict, res.Count = Valid, len(bad)
+	res.Verdict = Valid
 	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed)
-	if len(bad) > 0 {
+	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", len(bad), allowed)
-		res.Examples = bad[:min(len(bad), opts.maxExamples())]
+		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", res.Count, allowed)
 	}
 	res.Elapsed = time.Since(start)
 	return res
 }
 
-// tallyBeyond is what beyondIn found on one lock.
-type tallyBeyond struct {
-	bad     []Example
-	allowed int
-}
-
-// beyondIn checks one lock's holds, sorted by start.
-func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options) tallyBeyond {
+// beyondIn checks one lock's holds, sorted by start: it hands keep each
+// anomaly beyond the faults and returns how many it allowed.
+func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options, keep func(Example)) (allowed int) {
 	grantFloors(holds, faults, horizon, opts)
-	var t tallyBeyond
 	judge := func(ex *Example) {
 		if ex == nil {
-			t.allowed++
+			allowed++
 			return
 		}
 		ex.Beyond, ex.Class = true, ClassSafety
-		t.bad = append(t.bad, *ex)
+		keep(*ex)
 	}
 	for i, a := range holds {
 		if a.releaseRefused() {
@@ -102,7 +104,7 @@ func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options) tallyB
 			}
 		}
 	}
-	return t
+	return allowed
 }
 
 // firstLapse returns the first lapse of x that ends it by the time y's claim
