@@ -134,6 +134,19 @@ func (f Fault) jump() time.Duration {
 	return lo
 }
 
+// fixedLease is the lease an acquire's hold runs out after unless renewed:
+// its explicit lease, or the watchdog lease for a lock without a watchdog
+// (0: a watchdog-renewed hold).
+func (o Options) fixedLease(a *Op) int64 {
+	switch {
+	case a.Lease > 0:
+		return a.Lease
+	case o.NoWatchdog:
+		return o.watchdogLease()
+	}
+	return 0
+}
+
 // hits reports whether f acts on process p: a fault with no Procs acts on
 // every process (a server-side fault, or one whose target was not recorded).
 func (f Fault) hits(p int) bool { return len(f.Procs) == 0 || slices.Contains(f.Procs, p) }
@@ -161,10 +174,10 @@ type lapse struct {
 func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, why []string) {
 	g := h.grant
 	for _, a := range h.acquires() {
-		if a.Lease > 0 {
+		if l := opts.fixedLease(a); l > 0 {
 			from := max(a.Call, h.since())
-			out = append(out, lapse{earliest: from + a.Lease - driftSlack(a.Lease), learnAfter: a.Return + a.Lease + driftSlack(a.Lease),
-				by: fmt.Sprintf("p%d's explicit lease of %s (from %s)", g.Process, fmtDur(a.Lease), fmtTime(from))})
+			out = append(out, lapse{earliest: from + l - driftSlack(l), learnAfter: a.Return + l + driftSlack(l),
+				by: fmt.Sprintf("p%d's lease of %s (from %s)", g.Process, fmtDur(l), fmtTime(from))})
 		}
 	}
 	for _, x := range h.expires {
@@ -199,8 +212,8 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 	slack := driftSlack(lease)
 	switch a := opts.allowOf(f); a {
 	case AllowSuspend, AllowDrop:
-		if g.Lease > 0 {
-			return lapse{}, false, "" // the explicit lease is listed already
+		if opts.fixedLease(g) > 0 {
+			return lapse{}, false, "" // its lease is listed already
 		}
 		need := w * 2 / 3
 		if a == AllowDrop {
@@ -221,7 +234,7 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 		if h.since() > e {
 			return lapse{}, false, ""
 		}
-		if j := int64(f.jump()); j > 0 && g.Lease <= 0 && j < w*2/3-slack {
+		if j := int64(f.jump()); j > 0 && opts.fixedLease(g) == 0 && j < w*2/3-slack {
 			return lapse{}, false, fmt.Sprintf("%s moved the clock %s forward, less than the 2/3 of a lease a renewed hold keeps", f, fmtDur(j))
 		}
 		return lapse{earliest: f.Start, learnAfter: e, by: f.String(), loss: true}, true, ""

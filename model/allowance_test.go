@@ -88,6 +88,8 @@ func allowCases() []allowCase {
 		{name: "latency", ops: stalled(3500, Fail), faults: []Fault{aFault("proxy-latency", "c0", 2000, 5500, 0)}, beyond: true, cause: "nothing"},
 		{name: "explicit lease ran out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
 		{name: "explicit lease not yet run out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
+		{name: "no watchdog: the lease ran out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
+		{name: "no watchdog: the lease had not run out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
 		{name: "a hold lost with no fault", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, beyond: true, cause: "held nothing"},
 		{name: "a hold lost in a restart", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
 		{name: "lease bound: refused within a lease of the crash", ops: crashed(2900)},

@@ -209,7 +209,7 @@ func TestExplanationLeaseCause(t *testing.T) {
 	expired.Faults = []Fault{{Name: "client-pause", Target: "p0", Start: 10, End: 200}}
 	r = CheckLinearizability(expired, Options{})
 	e = r.Examples[0]
-	if r.Verdict != Invalid || !e.LeaseCouldExpire || !strings.Contains(e.Cause, "allowed by p0's explicit lease") || e.AllowedBy == "" {
+	if r.Verdict != Invalid || !e.LeaseCouldExpire || !strings.Contains(e.Cause, "allowed by p0's lease") || e.AllowedBy == "" {
 		t.Fatalf("want a verdict allowed by the lease:\n%s", r)
 	}
 }

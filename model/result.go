@@ -199,6 +199,10 @@ type Options struct {
 	// WatchdogLease is the lease of holds acquired with Lease <= 0
 	// (0: 30 s, Redisson's lockWatchdogTimeout).
 	WatchdogLease time.Duration
+	// NoWatchdog says the lock does not renew holds acquired with Lease <=
+	// 0: each is a fixed lease of WatchdogLease, which may run out with no
+	// fault (the fault-allowance checker's lease allowance).
+	NoWatchdog bool
 	// Fair says the lock is FIFO: a fail acquire while another request was in
 	// flight is legal even if the lock was free (the other request may have
 	// been ahead in the queue), and the fairness checker runs. Fairness also

@@ -278,6 +278,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 	res.CheckOptions = model.Options{
 		Timeout:       r.cfg.CheckTimeout,
 		WatchdogLease: r.watchdogLease,
+		NoWatchdog:    r.subj.NoWatchdog,
 		Fair:          r.subj.Fair,
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
