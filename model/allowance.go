@@ -188,7 +188,7 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 		if opts.allowOf(f) == AllowSplit {
 			e = horizon // the second master outlives the window
 		}
-		if f.Start > h.end || e < h.since() || !f.hits(g.Process) {
+		if f.Start > h.until() || e < h.since() || !f.hits(g.Process) {
 			continue
 		}
 		l, ok, reason := faultLapse(h, f, e, opts)

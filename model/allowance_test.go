@@ -91,6 +91,7 @@ func allowCases() []allowCase {
 		{name: "no watchdog: the lease ran out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
 		{name: "no watchdog: the lease had not run out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
 		{name: "a hold lost with no fault", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, beyond: true, cause: "held nothing"},
+		{name: "a hold lost in a restart during its release", ops: []Op{aAcq(0, 0, 5), aRel(0, 500, 600, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 550, 560)}},
 		{name: "a hold lost in a restart", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 500, 510)}},
 		{name: "lease bound: refused within a lease of the crash", ops: crashed(2900)},
 		{name: "lease bound: refused past it", ops: crashed(3100), beyond: true, cause: "lease bound"},

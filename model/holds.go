@@ -31,6 +31,16 @@ type hold struct {
 
 func (h *hold) start() int64 { return h.grant.Return }
 
+// until is the latest the hold may have stood in the server: the end of
+// the belief, or the deadline of the op that ended it (a release takes
+// effect somewhere in its interval).
+func (h *hold) until() int64 {
+	if h.endOp == nil {
+		return h.end
+	}
+	return max(h.end, h.endOp.effectiveDeadline())
+}
+
 // since is the earliest the grant can have taken effect: its call, or a
 // later floor that other holds set.
 func (h *hold) since() int64 { return max(h.grant.Call, h.floor) }
