@@ -147,6 +147,33 @@ func (o Options) fixedLease(a *Op) int64 {
 	return 0
 }
 
+// clockSetBack is the largest step back of any clock fault in faults: a
+// server clock set back by d makes every key outlive its TTL by up to d, so
+// a retired process's hold may stand that much longer than its lease.
+func clockSetBack(faults []Fault) int64 {
+	var back int64
+	for _, f := range faults {
+		if strings.HasPrefix(f.Name, "clock-") {
+			back = max(back, -int64(f.lowest()))
+		}
+	}
+	return back
+}
+
+// lowest is a clock fault's largest step back (negative), from the signed
+// durations in its target; 0 when it names none.
+func (f Fault) lowest() time.Duration {
+	var lo time.Duration
+	for _, field := range strings.Fields(f.Target) {
+		for _, part := range strings.Split(field, "/") {
+			if d, err := time.ParseDuration(part); err == nil && strings.HasPrefix(part, "-") {
+				lo = min(lo, d)
+			}
+		}
+	}
+	return lo
+}
+
 // hits reports whether f acts on process p: a fault with no Procs acts on
 // every process (a server-side fault, or one whose target was not recorded).
 func (f Fault) hits(p int) bool { return len(f.Procs) == 0 || slices.Contains(f.Procs, p) }

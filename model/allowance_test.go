@@ -159,3 +159,19 @@ func TestAllowanceTableDocumented(t *testing.T) {
 		}
 	}
 }
+
+// A server clock set back makes a crashed holder's key outlive its lease by
+// the step: a refusal then is no refusal of a free lock (linearizability
+// bounds a retired hold by its lease plus the step), but without the step
+// it is.
+func TestClockSetBackStretchesRetiredHolds(t *testing.T) {
+	ops := crashed(3100) // refused past one lease (1500) of the crash at 1000
+	opts := Options{WatchdogLease: leaseMs * time.Millisecond}
+	if r := CheckLinearizability(&History{Ops: ops}, opts); r.Verdict != Invalid {
+		t.Fatalf("a refusal past the retired hold's lease, no clock fault: %s", r)
+	}
+	back := &History{Ops: ops, Faults: []Fault{aFault("clock-jump", "srv -3s (healed at 1.00 s/s)", 1200, 8000)}}
+	if r := CheckLinearizability(back, opts); r.Verdict != Valid {
+		t.Fatalf("a refusal while the clock, set back 3 s, kept the crashed hold: %s", r)
+	}
+}

@@ -90,6 +90,7 @@ func indexLocks(h *History) *lockIndex {
 // lock is retired on this one too (a synthetic Abandon at that op).
 func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func(segment) bool) bool {
 	watchdog := opts.watchdogLease()
+	setBack := clockSetBack(h.Faults)
 	idx := ix.byLock[lock]
 	slab := make([]stepInput, 0, len(idx))
 	seen := map[int]bool{}
@@ -99,6 +100,7 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 		if lease <= 0 {
 			lease = watchdog
 		}
+		lease += setBack // a clock set back makes a retired hold outlive its lease
 		slab = append(slab, stepInput{
 			src: int(i), kind: o.Kind, outcome: o.Outcome, process: o.Process,
 			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o, cancelled: o.Cancelled,
