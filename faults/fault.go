@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -67,12 +68,44 @@ func Func(name, target string, start, stop func(ctx context.Context) error) Faul
 	return &fault{name: name, target: target, start: start, stop: stop}
 }
 
-// FuncTarget is Func for a fault that chooses its target as it starts
-// (the current holder's link, say): target is asked after Start, so the
-// recorded window names what was hit. target must be safe to call from
-// another goroutine.
-func FuncTarget(name string, target func() string, start, stop func(ctx context.Context) error) Fault {
-	return &fault{name: name, targetOf: target, start: start, stop: stop}
+// Chosen is a fault that chooses, each time it starts, the fault it runs
+// (the current holder's link, the worker that holds next): choose is called
+// at Start, Stop stops what it chose, and Target names the chosen fault's
+// target once started (before, the empty string), so the recorded window
+// names what was hit. Safe for the nemesis and a progress line at once.
+func Chosen(name string, choose func(ctx context.Context) Fault) Fault {
+	c := &chosen{}
+	return &fault{name: name, targetOf: c.target, start: func(ctx context.Context) error {
+		f := choose(ctx)
+		c.mu.Lock()
+		c.cur = f
+		c.mu.Unlock()
+		return f.Start(ctx)
+	}, stop: func(ctx context.Context) error {
+		if f := c.current(); f != nil {
+			return f.Stop(ctx)
+		}
+		return nil
+	}}
+}
+
+// chosen is the fault a Chosen fault runs now.
+type chosen struct {
+	mu  sync.Mutex
+	cur Fault
+}
+
+func (c *chosen) current() Fault {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cur
+}
+
+func (c *chosen) target() string {
+	if f := c.current(); f != nil {
+		return f.Target()
+	}
+	return ""
 }
 
 func noop(context.Context) error { return nil }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
@@ -244,39 +242,18 @@ func stallLongHoldPlan() workloads.Plan {
 func nextHolderStall(w World) faults.Fault {
 	targets := w.Clients.Targets()
 	fallback := targets[w.Rand.IntN(len(targets))]
-	var mu sync.Mutex
-	var cur faults.Fault
-	target := ""
-	return faults.FuncTarget("client-stall",
-		func() string {
-			mu.Lock()
-			defer mu.Unlock()
-			return target
-		},
-		func(ctx context.Context) error {
-			t := fallback
-			if h := w.Holders.Holding(); len(h) > 0 {
-				for i, name := range targets {
-					if !slices.Contains(h, i) {
-						t = name
-						break
-					}
+	return faults.Chosen("client-stall", func(context.Context) faults.Fault {
+		t := fallback
+		if h := w.Holders.Holding(); len(h) > 0 {
+			for i, name := range targets {
+				if !slices.Contains(h, i) {
+					t = name
+					break
 				}
 			}
-			mu.Lock()
-			target, cur = t, faults.Stall(w.Clients, t)
-			mu.Unlock()
-			return cur.Start(ctx)
-		},
-		func(ctx context.Context) error {
-			mu.Lock()
-			c := cur
-			mu.Unlock()
-			if c == nil {
-				return nil
-			}
-			return c.Stop(ctx)
-		})
+		}
+		return faults.Stall(w.Clients, t)
+	})
 }
 
 // stallPlan is short sections on one lock, so a stall request is met at
@@ -336,67 +313,21 @@ func partitionLongExpect(s subject.Subject) (Expect, bool) {
 // when the fault starts (from the history written so far; a worker drawn
 // from the seed when nobody holds).
 func holderBlackHole(w World) faults.Fault {
-	var cur faults.Fault
-	var target atomic.Pointer[string] // the link hit, once started (the progress line reads it)
-	fallback := w.Rand.IntN(len(w.Env.Links))
-	return faults.FuncTarget("proxy-blackhole",
-		func() string {
-			if t := target.Load(); t != nil {
-				return *t
-			}
-			return "holder's proxy"
-		},
-		func(ctx context.Context) error {
-			i := fallback
-			if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
-				i = h[0]
-			}
-			cur = faults.BlackHole(w.Env.Links[i])
-			name := w.Env.Links[i].Name()
-			target.Store(&name)
-			return cur.Start(ctx)
-		},
-		func(ctx context.Context) error {
-			if cur == nil {
-				return nil
-			}
-			return cur.Stop(ctx)
-		})
+	return holderLinkFault(w, "proxy-blackhole", faults.BlackHole)
 }
 
 // holderLinkFault is fault (called name) on the link of the client that
 // holds the lock when each window opens (a link drawn from the seed when
 // nobody holds); the window names that link.
 func holderLinkFault(w World, name string, fault func(faults.Link) faults.Fault) faults.Fault {
-	var mu sync.Mutex
-	var cur faults.Fault
-	target := ""
 	fallback := w.Rand.IntN(len(w.Env.Links))
-	return faults.FuncTarget(name,
-		func() string {
-			mu.Lock()
-			defer mu.Unlock()
-			return target
-		},
-		func(ctx context.Context) error {
-			i := fallback
-			if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
-				i = h[0]
-			}
-			mu.Lock()
-			target, cur = w.Env.Links[i].Name(), fault(w.Env.Links[i])
-			mu.Unlock()
-			return cur.Start(ctx)
-		},
-		func(ctx context.Context) error {
-			mu.Lock()
-			c := cur
-			mu.Unlock()
-			if c == nil {
-				return nil
-			}
-			return c.Stop(ctx)
-		})
+	return faults.Chosen(name, func(context.Context) faults.Fault {
+		i := fallback
+		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Links) {
+			i = h[0]
+		}
+		return fault(w.Env.Links[i])
+	})
 }
 
 // Lookup returns the scenario called name.
