@@ -1,0 +1,206 @@
+package faults
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+)
+
+// Wire is a TCP proxy on 127.0.0.1 (ephemeral port) in front of one Redis
+// address that reads the RESP it forwards. It pairs every request of a
+// connection with its reply, so a fault can act on one command of one
+// client, which a byte-level proxy cannot: have Redis refuse it, or hold
+// its reply back past the client's timeout after Redis ran it (see
+// RefuseOnce, SlowReply). It also knows the address Redis sees for each of
+// the client's connections, so Redis itself can kill them (KillClient).
+//
+// Guarantees:
+//   - With no trap armed, every byte is forwarded unchanged and in order.
+//   - A trap acts on exactly one request: the first one any connection of
+//     the Wire sends that the trap's match accepts, after it was armed.
+//   - A connection that subscribes (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE) is
+//     never trapped from then on: its replies no longer answer its
+//     requests one by one. RESP3 pushes are never taken for replies.
+//   - Bytes that are not RESP end their connection (the client sees EOF).
+//   - Close stops the listener, closes every connection and waits for
+//     every goroutine the Wire started.
+type Wire struct {
+	name     string
+	upstream string
+	ln       net.Listener
+	done     chan struct{}
+	wg       sync.WaitGroup
+
+	mu     sync.Mutex
+	conns  map[*wireConn]struct{}
+	trap   *trap
+	sprung []Sprung
+	closed bool
+}
+
+// trap is a one-shot action on the next request match accepts.
+type trap struct {
+	match  func(cmd string) bool
+	action string        // "refused" or "delayed"
+	delay  time.Duration // for "delayed": how long the reply is held
+}
+
+// Sprung records a trap that went off.
+type Sprung struct {
+	At     time.Time
+	Cmd    string // the request's command name, upper-cased
+	Action string // "refused" or "delayed <d>"
+}
+
+// refusedCommand is the name a refused request is renamed to: Redis
+// answers "ERR unknown command 'lockcheck-refused' …" and runs nothing.
+const refusedCommand = "lockcheck-refused"
+
+// StartWire starts a Wire named name on 127.0.0.1:0 forwarding to
+// upstream. Clients dial Addr().
+func StartWire(name, upstream string) (*Wire, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("start wire %s → %s: %w", name, upstream, err)
+	}
+	w := &Wire{name: name, upstream: upstream, ln: ln, done: make(chan struct{}), conns: map[*wireConn]struct{}{}}
+	w.wg.Add(1)
+	go w.accept()
+	return w, nil
+}
+
+// Name is the Wire's name.
+func (w *Wire) Name() string { return w.name }
+
+// Addr is the host:port clients dial.
+func (w *Wire) Addr() string { return w.ln.Addr().String() }
+
+// Close stops the Wire: no new connections, every open one closed, every
+// goroutine waited for. Idempotent.
+func (w *Wire) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	close(w.done)
+	for c := range w.conns {
+		c.close()
+	}
+	w.mu.Unlock()
+	err := w.ln.Close()
+	w.wg.Wait()
+	return err
+}
+
+// arm sets a one-shot trap, replacing one not yet sprung.
+func (w *Wire) arm(t *trap) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.trap = t
+}
+
+// disarm removes t if it is still armed.
+func (w *Wire) disarm(t *trap) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.trap == t {
+		w.trap = nil
+	}
+}
+
+// take springs the armed trap on a request of cmd if it matches.
+func (w *Wire) take(cmd string) *trap {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	t := w.trap
+	if t == nil || !t.match(cmd) {
+		return nil
+	}
+	w.trap = nil
+	action := t.action
+	if t.delay > 0 {
+		action += " " + t.delay.String()
+	}
+	w.sprung = append(w.sprung, Sprung{At: time.Now(), Cmd: cmd, Action: action})
+	return t
+}
+
+// Sprung lists the traps that went off, in order.
+func (w *Wire) Sprung() []Sprung {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]Sprung(nil), w.sprung...)
+}
+
+// ClientAddrs are the addresses Redis sees for the Wire's open
+// connections (the "addr" of CLIENT LIST).
+func (w *Wire) ClientAddrs() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for c := range w.conns {
+		out = append(out, c.up.LocalAddr().String())
+	}
+	return out
+}
+
+func (w *Wire) accept() {
+	defer w.wg.Done()
+	for {
+		client, err := w.ln.Accept()
+		if err != nil {
+			return // closed
+		}
+		w.wg.Add(1)
+		go func() {
+			defer w.wg.Done()
+			w.serve(client)
+		}()
+	}
+}
+
+// serve dials upstream for client and runs the connection's two pumps
+// until either side ends.
+func (w *Wire) serve(client net.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	up, err := (&net.Dialer{}).DialContext(ctx, "tcp", w.upstream)
+	cancel()
+	if err != nil {
+		_ = client.Close()
+		return
+	}
+	c := &wireConn{w: w, client: client, up: up}
+	if !w.add(c) {
+		c.close()
+		return
+	}
+	defer w.remove(c)
+	var pumps sync.WaitGroup
+	pumps.Add(1)
+	go func() {
+		defer pumps.Done()
+		c.replies()
+	}()
+	c.requests()
+	pumps.Wait()
+}
+
+func (w *Wire) add(c *wireConn) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	w.conns[c] = struct{}{}
+	return true
+}
+
+func (w *Wire) remove(c *wireConn) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.conns, c)
+}

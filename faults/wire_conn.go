@@ -1,0 +1,126 @@
+package faults
+
+import (
+	"bufio"
+	"net"
+	"sync"
+	"time"
+)
+
+// wireConn is one client connection through a Wire and its connection to
+// Redis. The request pump (client → Redis) notes, for every request, how
+// long its reply is to be held (0: not at all); the reply pump (Redis →
+// client) takes one note per reply, in order, as Redis answers in order.
+type wireConn struct {
+	w          *Wire
+	client, up net.Conn
+	closeOnce  sync.Once
+
+	mu         sync.Mutex
+	holds      []time.Duration // one per request not yet answered
+	subscribed bool
+}
+
+// close closes both sides, which ends both pumps.
+func (c *wireConn) close() {
+	c.closeOnce.Do(func() {
+		_ = c.client.Close()
+		_ = c.up.Close()
+	})
+}
+
+// requests forwards the client's requests to Redis, springing the Wire's
+// trap on the first one it matches.
+func (c *wireConn) requests() {
+	defer c.close()
+	r := bufio.NewReaderSize(c.client, 64<<10)
+	for {
+		frame, cmd, err := readRequest(r)
+		if err != nil {
+			return
+		}
+		var hold time.Duration
+		if t := c.note(cmd); t != nil {
+			switch t.action {
+			case "refused":
+				frame = renameCommand(frame, refusedCommand)
+			case "delayed":
+				hold = t.delay
+			}
+		}
+		c.push(cmd, hold)
+		if _, err := c.up.Write(frame); err != nil {
+			return
+		}
+	}
+}
+
+// note springs the Wire's trap on cmd unless this connection subscribed,
+// and marks the connection subscribed when cmd subscribes.
+func (c *wireConn) note(cmd string) *trap {
+	c.mu.Lock()
+	subscribed := c.subscribed
+	c.mu.Unlock()
+	if subscribed {
+		return nil
+	}
+	return c.w.take(cmd)
+}
+
+// push records the hold of the reply a request of cmd will get.
+func (c *wireConn) push(cmd string, hold time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch cmd {
+	case "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE":
+		c.subscribed, c.holds = true, nil
+	}
+	if !c.subscribed {
+		c.holds = append(c.holds, hold)
+	}
+}
+
+// pop takes the hold of the next reply (0 when none is noted).
+func (c *wireConn) pop() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.subscribed || len(c.holds) == 0 {
+		return 0
+	}
+	h := c.holds[0]
+	c.holds = c.holds[1:]
+	return h
+}
+
+// replies forwards Redis's replies to the client, holding back the ones
+// noted, and everything after them on this connection, as noted.
+func (c *wireConn) replies() {
+	defer c.close()
+	r := bufio.NewReaderSize(c.up, 64<<10)
+	for {
+		frame, push, err := readReply(r)
+		if err != nil {
+			return
+		}
+		if !push {
+			if hold := c.pop(); hold > 0 && !c.wait(hold) {
+				return
+			}
+		}
+		if _, err := c.client.Write(frame); err != nil {
+			return
+		}
+	}
+}
+
+// wait sleeps for d unless the Wire closes first (false).
+func (c *wireConn) wait(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.w.done:
+		return false
+	}
+}

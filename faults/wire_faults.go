@@ -1,0 +1,89 @@
+package faults
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// LockCommands matches the commands a lock's acquire, renewal and release
+// are made of: scripts and functions, and the expiry and SET commands of
+// locks without scripts. PING, pub/sub and connection set-up never match.
+func LockCommands(cmd string) bool {
+	return slices.Contains([]string{
+		"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO",
+		"SET", "PEXPIRE", "EXPIRE", "PEXPIREAT", "EXPIREAT", "GETEX", "DEL", "UNLINK",
+	}, cmd)
+}
+
+// RefuseOnce returns a fault that has Redis refuse one command of w's
+// client: from Start on, the first request that match accepts, on any of
+// the client's connections, is renamed to an unknown command, so Redis
+// runs nothing and answers it with an error, in order with the
+// connection's other replies. Everything else goes through. Aimed at a
+// holder whose section outlasts a renewal period, it fails exactly one
+// renewal ("refuse-once"): a watchdog must retry at its next tick. Stop
+// disarms a trap that has not sprung; w.Sprung says whether it did.
+func RefuseOnce(w *Wire, match func(cmd string) bool) Fault {
+	return wireTrap(w, "refuse-once", &trap{match: match, action: "refused"})
+}
+
+// SlowReply returns a fault that holds back one reply of w's client by
+// delay: from Start on, the first request that match accepts reaches
+// Redis and runs, but its reply (and every later reply on its connection)
+// reaches the client delay late. With delay past the client's read
+// timeout, the caller sees a timeout for a command that ran
+// ("slow-reply"). Stop disarms a trap that has not sprung; a reply
+// already held is released when its delay ends.
+func SlowReply(w *Wire, match func(cmd string) bool, delay time.Duration) Fault {
+	return wireTrap(w, "slow-reply", &trap{match: match, action: "delayed", delay: delay})
+}
+
+func wireTrap(w *Wire, name string, t *trap) Fault {
+	armed := false
+	return &fault{name: name, target: w.Name(),
+		start: func(context.Context) error {
+			armed = true
+			w.arm(t)
+			return nil
+		},
+		stop: func(context.Context) error {
+			if armed {
+				armed = false
+				w.disarm(t)
+			}
+			return nil
+		},
+	}
+}
+
+// Doer sends one command (a *redis.Client, or any UniversalClient).
+type Doer interface {
+	Do(ctx context.Context, args ...any) *redis.Cmd
+}
+
+// KillClient returns a fault that has Redis kill every connection of w's
+// client (CLIENT KILL ADDR, sent by admin, a client that does not go
+// through w), leaving the client's process running: its requests in
+// flight fail and it must reconnect on its own ("client-conn-kill"). Stop
+// does nothing: the kill is instantaneous.
+func KillClient(w *Wire, admin Doer) Fault {
+	return &fault{name: "client-conn-kill", target: w.Name(),
+		start: func(ctx context.Context) error {
+			var errs []error
+			for _, addr := range w.ClientAddrs() {
+				err := admin.Do(ctx, "CLIENT", "KILL", "ADDR", addr).Err()
+				if err != nil && !strings.Contains(err.Error(), "No such client") {
+					errs = append(errs, fmt.Errorf("client kill addr %s: %w", addr, err))
+				}
+			}
+			return errors.Join(errs...)
+		},
+		stop: func(context.Context) error { return nil },
+	}
+}

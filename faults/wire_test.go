@@ -1,0 +1,153 @@
+package faults_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+)
+
+// incr is a script whose runs count themselves in key "runs".
+var incr = redis.NewScript(`return redis.call('incr', KEYS[1])`)
+
+// wired starts a redis-server and a Wire in front of it; it returns the
+// Wire, a client through it (options changed by opts) and a direct one.
+func wired(t *testing.T, opts func(*redis.Options)) (*faults.Wire, *redis.Client, *redis.Client) {
+	t.Helper()
+	s := redistest.Start(t, faults.ServerConfig{})
+	w, err := faults.StartWire("c0", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	o := s.Options()
+	o.Addr = w.Addr()
+	if opts != nil {
+		opts(o)
+	}
+	rdb := redis.NewClient(o)
+	t.Cleanup(func() { _ = rdb.Close() })
+	return w, rdb, redistest.Client(t, s)
+}
+
+func TestWireForwards(t *testing.T) {
+	_, rdb, direct := wired(t, nil)
+	ctx := context.Background()
+	pipe := rdb.Pipeline()
+	for i := range 100 {
+		pipe.Set(ctx, "k", i, 0)
+		pipe.Get(ctx, "k")
+	}
+	cmds, err := pipe.Exec(ctx)
+	if err != nil || len(cmds) != 200 || cmds[199].(*redis.StringCmd).Val() != "99" {
+		t.Fatalf("pipeline through the wire: %d replies, %v", len(cmds), err)
+	}
+	if v, err := direct.Get(ctx, "k").Result(); v != "99" || err != nil {
+		t.Fatalf("direct GET k = %q, %v", v, err)
+	}
+}
+
+// TestRefuseOnce: exactly one matching command is refused, Redis runs
+// nothing for it, and the commands around it go through.
+func TestRefuseOnce(t *testing.T) {
+	w, rdb, direct := wired(t, nil)
+	ctx := context.Background()
+	sub := rdb.Subscribe(ctx, "ch") // a subscribed connection is never trapped
+	t.Cleanup(func() { _ = sub.Close() })
+	if _, err := sub.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f := faults.RefuseOnce(w, faults.LockCommands)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		t.Fatalf("PING is not a lock command, yet: %v", err)
+	}
+	var failed []string
+	for range 3 {
+		if err := incr.Run(ctx, rdb, []string{"runs"}).Err(); err != nil {
+			failed = append(failed, err.Error())
+		}
+	}
+	if err := f.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(failed) != 1 || !strings.Contains(failed[0], "lockcheck-refused") {
+		t.Fatalf("refused: %q, want exactly one 'unknown command lockcheck-refused'", failed)
+	}
+	if n, _ := direct.Get(ctx, "runs").Int(); n != 2 {
+		t.Fatalf("the script ran %d times, want 2 (the refused one ran nothing)", n)
+	}
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "EVALSHA" || sp[0].Action != "refused" {
+		t.Fatalf("sprung = %+v", sp)
+	}
+}
+
+// TestSlowReply: the script runs, its caller times out, and the trap does
+// not spring again.
+func TestSlowReply(t *testing.T) {
+	w, rdb, direct := wired(t, func(o *redis.Options) { o.ReadTimeout, o.MaxRetries = 200*time.Millisecond, -1 })
+	ctx := context.Background()
+	if err := incr.Load(ctx, rdb).Err(); err != nil {
+		t.Fatal(err)
+	}
+	f := faults.SlowReply(w, faults.LockCommands, time.Second)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	err := incr.Run(ctx, rdb, []string{"runs"}).Err()
+	if err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("a reply held for 1s with a 200ms read timeout: %v, want a timeout", err)
+	}
+	if n, _ := direct.Get(ctx, "runs").Int(); n != 1 {
+		t.Fatalf("the script ran %d times, want 1: Redis ran it, only its reply was late", n)
+	}
+	if err := incr.Run(ctx, rdb, []string{"runs"}).Err(); err != nil {
+		t.Fatalf("the next call: %v (the trap springs once)", err)
+	}
+	_ = f.Stop(ctx)
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Action != "delayed 1s" {
+		t.Fatalf("sprung = %+v", sp)
+	}
+}
+
+// TestKillClient: Redis closes the client's connections; the client
+// reconnects on its own, with a new address.
+func TestKillClient(t *testing.T) {
+	w, rdb, direct := wired(t, nil)
+	ctx := context.Background()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	before := w.ClientAddrs()
+	if len(before) != 1 {
+		t.Fatalf("client addrs %v, want one connection", before)
+	}
+	if err := faults.KillClient(w, direct).Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Contains(direct.ClientList(ctx).Val(), "addr="+before[0]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("connection %s still listed by CLIENT LIST", before[0])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The pooled connection was killed: the first PING may fail on it
+	// (these options retry nothing); the next dials again.
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			t.Fatalf("the second PING after the kill: %v", err)
+		}
+	}
+	if after := w.ClientAddrs(); len(after) == 0 || slices.Contains(after, before[0]) {
+		t.Fatalf("client addrs after the kill %v (before %v): want a new connection", after, before)
+	}
+}
