@@ -111,11 +111,11 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 		},
 		{
 			Name: "mutant-renew-gives-up",
-			Doc: "the keep-alive stops for good after its first failed renewal (a dropped connection, a refused dial, or no reply within the renewal period, lease/3: " +
-				"a Redis pause or partition longer than that): the hold runs out while its holder works",
-			Catches: "fault-allowance (beyond the fault) on redis-pause-long-hold: a pause shorter than 2/3 of the lease, which a correct watchdog rides out, " +
-				"ends the keep-alive and another process is granted inside a live holder's section; mutual exclusion and linearizability on the hunt workload's reconnects",
-			Scenario: "redis-pause-long-hold",
+			Doc: "the keep-alive stops for good after its first failed renewal (an error reply, a dropped connection, a refused dial, or no reply within the renewal period, lease/3): " +
+				"the hold runs out while its holder works (Redisson before 3.44.0 removed the renewal on any failure)",
+			Catches: "fault-allowance (beyond the fault) on renewal-refused: one renewal refused by Redis, which a correct watchdog retries a third of a lease later, " +
+				"ends the keep-alive and another process is granted inside a live holder's section; also on redis-pause-long-hold, and mutual exclusion and linearizability on the hunt workload's reconnects",
+			Scenario: "renewal-refused",
 			Open:     mk(renewGivesUp),
 		},
 		{
@@ -149,9 +149,9 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Name: "mutant-timeout-is-grant",
 			Doc: "an acquire whose reply timed out (the request sent, no reply before the read deadline) is taken as granted; " +
 				"other errors are not (narrower than mutant-error-is-success)",
-			Catches: "fault-allowance (beyond the fault) and linearizability on partition-timeout: a process cut off while it acquires, past its read timeout, " +
-				"is told it holds the lock while another process, untouched by the fault, holds it",
-			Scenario: "partition-timeout",
+			Catches: "fault-allowance (beyond the fault) and linearizability on slow-reply: an attempt that found the lock taken is answered after the client's timeout, " +
+				"and the caller is told it holds the lock while another process holds it (also on partition-timeout, where the attempt never reached Redis)",
+			Scenario: "slow-reply",
 			Open:     mk(timeoutIsGrant),
 		},
 	}

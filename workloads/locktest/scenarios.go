@@ -46,6 +46,8 @@ var notHere = map[string]string{
 	"clock-drift":              "clock-jump-forward stands for a server clock that runs ahead within Run's budget: Hunt runs it",
 	"redis-pause-long-hold":    "its runs of 3–3.5 s sections take 8 s and more, too long for Run's budget: Hunt runs it",
 	"client-stall-long-hold":   "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
+	"renewal-refused":          "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
+	"client-conn-kill":         "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
 	"fair-clock-skew":          "skews client clocks, which only lockcheck's own locks and driver processes take",
 	"remote-debug-sleep":       "needs DEBUG enabled on the server (enable-debug-command)",
 	"remote-partition-short":   "needs a toxiproxy server on the path to Redis",

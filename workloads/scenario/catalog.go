@@ -197,7 +197,7 @@ func Catalog() []Scenario {
 			},
 			Expect: stallExpect,
 		},
-	}, append(topologyScenarios(), clockScenarios()...)...)
+	}, slices.Concat(wireScenarios(), topologyScenarios(), clockScenarios())...)
 }
 
 // skipNoWatchdog skips, besides DefaultSkip's, the subjects without a

@@ -30,6 +30,7 @@ var faultClasses = map[string]string{
 	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork, "partition-timeout": FaultNetwork,
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess,
 	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess, "reset-holder-short": FaultNetwork,
+	"renewal-refused": FaultNetwork, "slow-reply": FaultNetwork, "client-conn-kill": FaultNetwork,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
 	"sentinel-failover-idle": FaultFailover, "sentinel-failover-held": FaultFailover,
 	"sentinel-failover-wait": FaultFailover, "sentinel-split-brain": FaultFailover,

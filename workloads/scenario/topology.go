@@ -26,6 +26,11 @@ type Env struct {
 	Server *faults.Server
 	// Links are the client↔Redis paths: Dial(i) goes through Links[i].
 	Links []faults.Link
+	// Wires, in topologies that have them (SingleServerWired), sit behind
+	// the Links: Wires[i] reads client i's commands (faults.RefuseOnce,
+	// SlowReply, KillClient). Admin reaches Redis directly.
+	Wires []*faults.Wire
+	Admin redis.UniversalClient
 	// Health checks Redis directly, not through a Link.
 	Health faults.HealthCheck
 	// Desc describes the deployment for the record (no password).
@@ -75,11 +80,20 @@ func (e *Env) onClose(f func() error) { e.closers = append(e.closers, f) }
 // connection, so that Dial(i) goes through Links[i] and a network fault can
 // cut one client off while the others still reach Redis.
 func SingleServer(p faults.Persistence) Topology {
-	return singleServer(faults.ServerConfig{Persistence: p})
+	return singleServer(faults.ServerConfig{Persistence: p}, false)
 }
 
-// singleServer is SingleServer with the server started from cfg.
-func singleServer(cfg faults.ServerConfig) Topology {
+// SingleServerWired is SingleServer with a faults.Wire behind each client's
+// proxy (client → Links[i] → Wires[i] → Redis), for the faults that act on
+// one command of one client. The extra loopback hop costs each command a
+// few tens of microseconds, so only the scenarios that use it have it.
+func SingleServerWired(p faults.Persistence) Topology {
+	return singleServer(faults.ServerConfig{Persistence: p}, true)
+}
+
+// singleServer is SingleServer with the server started from cfg, and a
+// Wire behind each proxy when wired.
+func singleServer(cfg faults.ServerConfig, wired bool) Topology {
 	p := cfg.Persistence
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		env := &Env{}
@@ -95,7 +109,16 @@ func singleServer(cfg faults.ServerConfig) Topology {
 		env.onClose(s.Close)
 		env.Server = s
 		for i := range clients {
-			px, err := faults.StartProxy(fmt.Sprintf("c%d", i), s.Addr())
+			upstream := s.Addr()
+			if wired {
+				w, err := faults.StartWire(fmt.Sprintf("c%d", i), s.Addr())
+				if err != nil {
+					return nil, err
+				}
+				env.onClose(w.Close)
+				env.Wires, upstream = append(env.Wires, w), w.Addr()
+			}
+			px, err := faults.StartProxy(fmt.Sprintf("c%d", i), upstream)
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +127,7 @@ func singleServer(cfg faults.ServerConfig) Topology {
 		}
 		direct := redis.NewClient(s.Options())
 		env.onClose(direct.Close)
-		env.Health = faults.Ping(direct)
+		env.Health, env.Admin = faults.Ping(direct), direct
 		env.Desc = fmt.Sprintf("redis-server %s (started by lockcheck, persistence %s), %d proxied clients", s.Addr(), p, clients)
 		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
 			if i < 0 || i >= len(env.Links) {

@@ -1,0 +1,110 @@
+package scenario
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// slowReplyDelay holds a reply past every client's timeout in the catalog:
+// go-redis's 1 s ReadTimeout (faults.Server.Options), the Java drivers' 1 s
+// command timeout (java-common Flags).
+const slowReplyDelay = 2500 * time.Millisecond
+
+// wireScenarios are the scenarios whose faults act on one command, or the
+// connections, of one client (a faults.Wire behind each client's proxy):
+// the triggers of bugs that need no long outage. Each is safe: a correct
+// lease lock rides every one of them out.
+func wireScenarios() []Scenario {
+	return []Scenario{
+		{
+			Name: "renewal-refused", Safe: true,
+			Doc: "Redis refuses one lock command of the holder once a window (an error reply; in 2–2.5 s sections kept safe by the watchdog alone, " +
+				"that is its next renewal): a watchdog must retry at its next tick, a third of the 1.5 s lease later, and the hold must survive",
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,
+			Faults: wireSchedule(faults.Span{Min: ms(800), Max: ms(1000)}, func(w World) faults.Fault {
+				return holderWireFault(w, "refuse-once", func(x *faults.Wire) faults.Fault { return faults.RefuseOnce(x, faults.LockCommands) })
+			}),
+		},
+		{
+			Name: "slow-reply", Safe: true,
+			Doc: "a waiting client's next lock command runs, but its reply comes 2.5 s late, past the client's 1 s timeout, once a window " +
+				"(contended sections of 150–350 ms, so the attempt usually found the lock taken): the caller must not take the timeout for a grant",
+			Plan: slowReplyPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone),
+			Faults: wireSchedule(faults.Span{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
+				return waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
+					return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
+				})
+			}),
+		},
+		{
+			Name: "client-conn-kill", Safe: true,
+			Doc: "Redis kills every connection of the holder's client (CLIENT KILL ADDR), its process left running, once a window, while 2–2.5 s sections " +
+				"go on, kept safe by the watchdog alone: the client reconnects, a renewal lost with its connection is retried a third of a lease later",
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,
+			Faults: wireSchedule(faults.Span{Min: ms(100), Max: ms(200)}, func(w World) faults.Fault {
+				return holderWireFault(w, "client-conn-kill", func(x *faults.Wire) faults.Fault { return faults.KillClient(x, w.Env.Admin) })
+			}),
+		},
+	}
+}
+
+// slowReplyPlan is four processes contending for one lock with sections
+// of 150–350 ms, so that a waiter's attempt usually finds it taken.
+func slowReplyPlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 4, Locks: []string{"sr"}, TryLockPercent: 30,
+		Wait: workloads.Range{Min: ms(200), Max: ms(1500)}, Hold: workloads.Range{Min: ms(150), Max: ms(350)},
+		Think: workloads.Range{Max: ms(10)}, Counter: true, OpTimeout: 6 * time.Second,
+	}
+}
+
+// wireSchedule is one fault, made by fault, in windows of length d with
+// 0.5–1 s of quiet before each.
+func wireSchedule(d faults.Span, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
+	return func(w World) ([]faults.Fault, faults.Schedule, error) {
+		s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
+			Faults: 1, Total: w.Duration - time.Second, Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: d,
+		})
+		return []faults.Fault{fault(w)}, s, err
+	}
+}
+
+// holderWireFault is fault (called name) on the Wire of the client that
+// holds the lock when each window opens (one drawn from the seed when
+// nobody holds).
+func holderWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) faults.Fault {
+	fallback := w.Rand.IntN(len(w.Env.Wires))
+	return faults.Chosen(name, func(context.Context) faults.Fault {
+		i := fallback
+		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Wires) {
+			i = h[0]
+		}
+		return fault(w.Env.Wires[i])
+	})
+}
+
+// waiterWireFault is fault on the Wire of a client that does not hold the
+// lock when each window opens (one drawn from the seed, each window).
+func waiterWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) faults.Fault {
+	n := len(w.Env.Wires)
+	draws := make([]int, 64)
+	for i := range draws {
+		draws[i] = w.Rand.IntN(n)
+	}
+	next := 0
+	return faults.Chosen(name, func(context.Context) faults.Fault {
+		holding := w.Holders.Holding()
+		start := draws[next%len(draws)]
+		next++
+		for k := range n {
+			if i := (start + k) % n; !slices.Contains(holding, i) {
+				return fault(w.Env.Wires[i])
+			}
+		}
+		return fault(w.Env.Wires[start])
+	})
+}
