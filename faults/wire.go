@@ -166,7 +166,7 @@ func (w *Wire) accept() {
 // serve dials upstream for client and runs the connection's two pumps
 // until either side ends.
 func (w *Wire) serve(client net.Conn) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := w.dialContext()
 	up, err := (&net.Dialer{}).DialContext(ctx, "tcp", w.upstream)
 	cancel()
 	if err != nil {
@@ -187,6 +187,19 @@ func (w *Wire) serve(client net.Conn) {
 	}()
 	c.requests()
 	pumps.Wait()
+}
+
+// dialContext bounds a dial to Redis by 5 s and by the Wire's Close.
+func (w *Wire) dialContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	go func() {
+		select {
+		case <-w.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 func (w *Wire) add(c *wireConn) bool {
