@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/impl"
 )
 
 // incr is a script whose runs count themselves in key "runs".
@@ -149,5 +150,42 @@ func TestKillClient(t *testing.T) {
 	}
 	if after := w.ClientAddrs(); len(after) == 0 || slices.Contains(after, before[0]) {
 		t.Fatalf("client addrs after the kill %v (before %v): want a new connection", after, before)
+	}
+}
+
+// TestRefuseOnceFailsOneRenewal: aimed at a holder of lockcheck's reentrant
+// lock (watchdog lease 600 ms, renewed every 200 ms), RefuseOnce fails
+// exactly one renewal; the watchdog renews at its next tick and the hold
+// outlives several leases.
+func TestRefuseOnceFailsOneRenewal(t *testing.T) {
+	w, rdb, direct := wired(t, func(o *redis.Options) { o.MaxRetries = -1 })
+	ctx := context.Background()
+	c := impl.NewClient(rdb, impl.WithWatchdogTimeout(600*time.Millisecond))
+	t.Cleanup(func() { _ = c.Close() })
+	lock := c.Reentrant("refused", "holder")
+	if err := lock.Lock(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	f := faults.RefuseOnce(w, faults.LockCommands)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for len(w.Sprung()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no renewal was refused within 2 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = f.Stop(ctx)
+	time.Sleep(1500 * time.Millisecond) // 2.5 leases, 7 renewal ticks
+	if n := direct.Exists(ctx, "refused").Val(); n != 1 {
+		t.Fatal("the hold ran out after one refused renewal: the watchdog did not renew again")
+	}
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "EVALSHA" {
+		t.Fatalf("sprung %+v: want exactly one refused renewal (EVALSHA)", sp)
+	}
+	if err := lock.Unlock(ctx); err != nil {
+		t.Fatalf("unlock after the refused renewal: %v", err)
 	}
 }
