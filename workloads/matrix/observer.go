@@ -36,7 +36,7 @@ type Start struct {
 // NopObserver ignores everything.
 type NopObserver struct{}
 
-func (NopObserver) Started(Start)                      {}
-func (NopObserver) Finished(results.MatrixCell)        {}
-func (NopObserver) Rerunning(results.MatrixCell, int)  {}
-func (NopObserver) NotSaved(error)                     {}
+func (NopObserver) Started(Start)                     {}
+func (NopObserver) Finished(results.MatrixCell)       {}
+func (NopObserver) Rerunning(results.MatrixCell, int) {}
+func (NopObserver) NotSaved(error)                    {}
