@@ -20,6 +20,27 @@ var (
 	ErrMachinePath = errors.New("absolute path of a machine")
 )
 
+// LinkError is one problem CheckLinks found in a page.
+type LinkError struct {
+	File string
+	Line int
+	// Target is the link's target, or the machine's path.
+	Target string
+	// Err is ErrBrokenLink or ErrMachinePath; Why says more.
+	Err error
+	Why string
+}
+
+func (e *LinkError) Error() string {
+	s := fmt.Sprintf("%s:%d: %v: %s", e.File, e.Line, e.Err, e.Target)
+	if e.Why != "" {
+		s += ": " + e.Why
+	}
+	return s
+}
+
+func (e *LinkError) Unwrap() error { return e.Err }
+
 var (
 	// mdLink is a Markdown link or image target: [text](target).
 	mdLink = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
@@ -38,7 +59,7 @@ var (
 // directory inside root, resolved from base (the page's folder in root,
 // or another folder of root for a fragment that a page there shows); and
 // no text may name an absolute path of a machine. It returns one error per
-// problem, each naming file:line and wrapping ErrBrokenLink or
+// problem, a *LinkError naming file:line and wrapping ErrBrokenLink or
 // ErrMachinePath, or the error reading the page.
 func CheckLinks(root, file, base string) []error {
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(file)))
@@ -48,7 +69,7 @@ func CheckLinks(root, file, base string) []error {
 	text := string(b)
 	var errs []error
 	for _, m := range machinePath.FindAllStringSubmatchIndex(text, -1) {
-		errs = append(errs, fmt.Errorf("%s:%d: %w: %s", file, lineOf(text, m[2]), ErrMachinePath, text[m[2]:m[3]]))
+		errs = append(errs, &LinkError{File: file, Line: lineOf(text, m[2]), Target: text[m[2]:m[3]], Err: ErrMachinePath})
 	}
 	linkText := text
 	if strings.HasSuffix(file, ".md") {
@@ -59,7 +80,7 @@ func CheckLinks(root, file, base string) []error {
 		for _, m := range re.FindAllStringSubmatchIndex(linkText, -1) {
 			target := linkText[m[2]:m[3]]
 			if why := resolve(root, base, target); why != "" {
-				errs = append(errs, fmt.Errorf("%s:%d: %w: %s: %s", file, lineOf(text, m[2]), ErrBrokenLink, target, why))
+				errs = append(errs, &LinkError{File: file, Line: lineOf(text, m[2]), Target: target, Err: ErrBrokenLink, Why: why})
 			}
 		}
 	}
@@ -81,13 +102,16 @@ func resolve(root, base, target string) string {
 	}
 	rel := filepath.Join(filepath.FromSlash(base), filepath.FromSlash(p))
 	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "outside the repository"
+		return OutsideRoot
 	}
 	if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
 		return "no such file or directory"
 	}
 	return ""
 }
+
+// OutsideRoot is the LinkError.Why of a link that climbs out of the root.
+const OutsideRoot = "outside the root"
 
 // keepNewlines blanks s byte for byte but its line breaks.
 func keepNewlines(s string) string {

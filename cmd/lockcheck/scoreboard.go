@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/matrix"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -128,13 +127,9 @@ func scoreboardRenderCmd(_ context.Context, e *env, args []string) (int, error) 
 	return exitValid, nil
 }
 
-// renderScoreboard merges the matrices under dirs and writes the page.
+// renderScoreboard publishes the page from the matrices under dirs.
 func renderScoreboard(e *env, page string, dirs []string) error {
-	paths, err := results.FindMatrices(dirs)
-	if err != nil {
-		return err
-	}
-	files, err := results.WriteScoreboard(page, paths, time.Now())
+	files, err := matrix.Publish(page, dirs, time.Now())
 	if err != nil {
 		return err
 	}
