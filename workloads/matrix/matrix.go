@@ -106,8 +106,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	r := newRunner(ctx, cfg)
+	r := newRunner(cfg)
 	r.obs.Started(Start{Kind: cfg.Kind, Scenarios: len(cfg.Scenarios), Subjects: len(cfg.Subjects), Seeds: cfg.Seeds, Shard: cfg.Shard, Dir: cfg.Dir})
+	r.subjects = Describe(ctx, cfg.Subjects)
 	outs := scenario.ShardMatrix(ctx, cfg.Shard, cfg.Scenarios, cfg.Subjects, cfg.Seeds, r.runCell, func(o scenario.Outcome) { r.done(ctx, o) })
 	res := &Result{Outcomes: outs, Interrupted: ctx.Err() != nil}
 	res.File = r.file(false, res.Interrupted)
@@ -128,7 +129,7 @@ type runner struct {
 	stopped  map[Key]bool // cut short by ctx
 }
 
-func newRunner(ctx context.Context, cfg Config) *runner {
+func newRunner(cfg Config) *runner {
 	r := &runner{cfg: cfg, exec: cfg.Executor, obs: cfg.Observer, now: cfg.Now, walls: map[Key]time.Duration{}, stopped: map[Key]bool{}}
 	if r.exec == nil {
 		r.exec = ScenarioExecutor{Dir: cfg.Dir, Duration: cfg.Duration, CheckTimeout: cfg.CheckTimeout}
@@ -140,7 +141,6 @@ func newRunner(ctx context.Context, cfg Config) *runner {
 		r.now = time.Now
 	}
 	r.start = r.now()
-	r.subjects = Describe(ctx, cfg.Subjects)
 	return r
 }
 
