@@ -108,7 +108,7 @@ func TestFreeWaitBoundsOneStretchNotTheSum(t *testing.T) {
 		ops = append(ops, acq(p, "L", at, at+1, OK), rel(p, "L", at+80, at+81, OK))
 	}
 	ops = append(ops, acq(2, "L", 0, 1000, OK), rel(2, "L", 1001, 1002, OK))
-	opts := Options{FreeWait: 50, MaxWait: -1}
+	opts := Options{FreeWait: 50, MaxWait: WaitOff}
 	if r := CheckLive(hist(ops...), opts); r.Verdict != Valid {
 		t.Fatalf("short gaps: %s: %s", r.Verdict, r.Explanation)
 	}

@@ -59,11 +59,11 @@ func Waits(h *History) []ProcessWaits {
 // per process and starved processes, and bounds them (Options.MaxWait):
 //   - MaxWait > 0: an acquire that overlapped no fault window and waited
 //     longer is a violation;
-//   - MaxWait == 0 (the default): an acquire that spent longer than
+//   - WaitDerived (the default): an acquire that spent longer than
 //     DefaultWaitLeases of its lock's longest lease on a free lock (no other
 //     process may have held it, no fault window open) is a violation: a
 //     lost wake-up;
-//   - MaxWait < 0: no bound.
+//   - WaitOff: no bound.
 //
 // FreeWait > 0 adds a bound on each acquire's longest continuous stretch of
 // waiting on a free lock outside faults.
@@ -101,9 +101,9 @@ func CheckLive(h *History, opts Options) Result {
 // bound applies opts.MaxWait (see CheckLive) to res.
 func bound(h *History, opts Options, res *Result) {
 	switch {
-	case opts.MaxWait < 0:
+	case opts.MaxWait.Off():
 		res.Explanation += "; no bound on waits (off)"
-	case opts.MaxWait == 0 && opts.TTLWakeups:
+	case opts.MaxWait.Derived() && opts.TTLWakeups:
 		bounds, n, bad := checkTTLStretches(h, opts)
 		res.Count, res.Examples = n, bad
 		res.Explanation += "; bound: " + describeTTLBounds(bounds)
@@ -114,7 +114,7 @@ func bound(h *History, opts Options, res *Result) {
 			res.Verdict = Invalid
 		}
 		return
-	case opts.MaxWait == 0:
+	case opts.MaxWait.Derived():
 		bounds, bad, n := checkFreeWaits(h, opts)
 		res.Count, res.Examples = n, bad
 		res.Explanation += "; bound: " + describeBounds(bounds)
@@ -152,7 +152,7 @@ func checkTotalWaits(h *History, opts Options) (n int, bad []Example) {
 	horizon := h.horizon()
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait {
+		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait.Duration() {
 			continue
 		}
 		if faultedAt(h, o, horizon) {

@@ -227,11 +227,9 @@ type Options struct {
 	// decidable. A larger segment is not checked and makes the verdict
 	// Unknown, saying so.
 	MaxSegmentOps int
-	// MaxWait bounds waits for the liveness checker (CheckLive): > 0, an
-	// acquire that overlapped no fault window and waited longer is
-	// Invalid; 0, the bound is derived from the leases (DefaultWaitLeases
-	// of waiting on a free lock outside faults); < 0, no bound.
-	MaxWait time.Duration
+	// MaxWait bounds waits for the liveness checker (CheckLive; see
+	// WaitBound): the zero value derives it from the leases.
+	MaxWait WaitBound
 	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
 	// of waiting on a free lock (no other process may have held it, no
 	// fault window open): a waiter that missed its wake-up and sits on a

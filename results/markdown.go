@@ -11,8 +11,8 @@ import (
 
 // writeSummaryMarkdown writes summary.md: the table, the figures, every
 // checker's explanation with its examples, the fault windows and the other
-// files of the run directory.
-func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
+// files of the run directory that has says it holds (it links no other).
+func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(name string) bool) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(s.Workload), strings.ToUpper(string(s.Report.Verdict)))
 	if s.Seed != 0 {
@@ -65,13 +65,41 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 			fmt.Fprintf(bw, "- %s\n", f)
 		}
 	}
-	fmt.Fprintf(bw, "\n## Files\n\n")
-	fmt.Fprintf(bw, "- [%s](%s): porcupine's timeline of the lock ops, fault windows annotated\n", HTMLFile, HTMLFile)
-	fmt.Fprintf(bw, "- [%s](%s): acquire latency over time\n", LatencyPlot, LatencyPlot)
-	fmt.Fprintf(bw, "- [%s](%s): grants per second over time\n", ThroughputPlot, ThroughputPlot)
-	fmt.Fprintf(bw, "- [%s](%s), [%s](%s), [%s](%s)\n\n", HistoryFile, HistoryFile, ConfigFile, ConfigFile, ResultFile, ResultFile)
-	fmt.Fprintf(bw, "![acquire latency](%s)\n\n![throughput](%s)\n", LatencyPlot, ThroughputPlot)
+	writeFilesSection(bw, has)
 	return bw.Flush()
+}
+
+// writeFilesSection lists the files of the run directory that has says it
+// holds, and shows the plots it holds; a directory without the timeline or
+// the plots (a run kept for the record) says how to draw them again.
+func writeFilesSection(w io.Writer, has func(name string) bool) {
+	fmt.Fprintf(w, "\n## Files\n\n")
+	for _, f := range []struct{ name, doc string }{
+		{HTMLFile, ": porcupine's timeline of the lock ops, fault windows annotated"},
+		{LatencyPlot, ": acquire latency over time"},
+		{ThroughputPlot, ": grants per second over time"},
+	} {
+		if has(f.name) {
+			fmt.Fprintf(w, "- [%s](%s)%s\n", f.name, f.name, f.doc)
+		}
+	}
+	var data []string
+	for _, name := range []string{HistoryFile, ConfigFile, ResultFile} {
+		if has(name) {
+			data = append(data, fmt.Sprintf("[%s](%s)", name, name))
+		}
+	}
+	if len(data) > 0 {
+		fmt.Fprintf(w, "- %s\n", strings.Join(data, ", "))
+	}
+	if !has(HTMLFile) || !has(LatencyPlot) || !has(ThroughputPlot) {
+		fmt.Fprintf(w, "\nThe timeline and the plots are not kept here: `lockcheck check` on this directory draws them again from %s.\n", HistoryFile)
+	}
+	for _, p := range []struct{ alt, name string }{{"acquire latency", LatencyPlot}, {"throughput", ThroughputPlot}} {
+		if has(p.name) {
+			fmt.Fprintf(w, "\n![%s](%s)\n", p.alt, p.name)
+		}
+	}
 }
 
 func starved(st Stats) int {

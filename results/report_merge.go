@@ -29,8 +29,9 @@ func MergeMatrices(paths []string, out string, now time.Time) (Report, error) {
 // MergeLatest is MergeMatrices for parts that may overlap (a part run
 // again after an interrupted one): the matrices are taken oldest first (by
 // Started) and a cell met again replaces the older one. It also returns
-// what was replaced.
-func MergeLatest(paths []string, out string, now time.Time) (Report, []string, error) {
+// what was replaced. name names each path in the report's sources and in
+// what was replaced (nil: the path relative to out).
+func MergeLatest(paths []string, out string, now time.Time, name func(path string) string) (Report, []string, error) {
 	type loaded struct {
 		m MatrixFile
 		p string
@@ -45,7 +46,7 @@ func MergeLatest(paths []string, out string, now time.Time) (Report, []string, e
 	}
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].m.Started.Before(ms[j].m.Started) })
 	mg := newMerger(out, now)
-	mg.replace = true
+	mg.replace, mg.name = true, name
 	for _, l := range ms {
 		_ = mg.add(l.m, l.p) // replace: never a duplicate error
 	}
@@ -74,6 +75,9 @@ type merger struct {
 	// run again); otherwise it is an error.
 	replace  bool
 	Replaced []string
+	// name names a matrix's path in Sources and Replaced (nil: relative
+	// to out).
+	name func(string) string
 }
 
 func newMerger(out string, now time.Time) *merger {
@@ -83,7 +87,7 @@ func newMerger(out string, now time.Time) *merger {
 // add folds the matrix m, read from the file p, into the report.
 func (mg *merger) add(m MatrixFile, p string) error {
 	rep := &mg.rep
-	rep.Sources = append(rep.Sources, Source{Path: keyPath(relDir("", p, mg.out)), Shard: m.Shard, Started: m.Started, Wall: m.Wall, Cells: len(m.Cells), Interrupted: m.Interrupted})
+	rep.Sources = append(rep.Sources, Source{Path: mg.sourceName(p), Shard: m.Shard, Started: m.Started, Wall: m.Wall, Cells: len(m.Cells), Interrupted: m.Interrupted})
 	rep.Wall = max(rep.Wall, m.Wall)
 	if m.Shard != "" {
 		mg.shards = append(mg.shards, m.Shard)
@@ -99,7 +103,7 @@ func (mg *merger) add(m MatrixFile, p string) error {
 				return fmt.Errorf("cell %s is in both %s and %s: they are not shards of one run", c.Key(), prev, p)
 			}
 			mg.drop(c)
-			mg.Replaced = append(mg.Replaced, fmt.Sprintf("%s: %s replaces %s", c.Key(), keyPath(p), keyPath(prev)))
+			mg.Replaced = append(mg.Replaced, fmt.Sprintf("%s: %s replaces %s", c.Key(), mg.sourceName(p), mg.sourceName(prev)))
 		}
 		mg.owner[c.Key()] = p
 		c.Dir = relDir(p, c.Dir, mg.out)
@@ -118,6 +122,22 @@ func (mg *merger) add(m MatrixFile, p string) error {
 		rep.CellTime += c.Wall
 	}
 	return nil
+}
+
+// sourceName names the matrix at p in the report.
+func (mg *merger) sourceName(p string) string {
+	if mg.name != nil {
+		return mg.name(p)
+	}
+	return keyPath(relDir("", p, mg.out))
+}
+
+// nameOr is name(p), or p as a key path when name is nil.
+func nameOr(name func(string) string, p string) string {
+	if name != nil {
+		return name(p)
+	}
+	return keyPath(p)
 }
 
 // drop removes the cell of c's key from its row.

@@ -149,7 +149,7 @@ func TestMergeLatestReplaces(t *testing.T) {
 	}
 	newer := write("again", time.Unix(200, 0), safeCell(1, model.Valid))
 	older := write("first", time.Unix(100, 0), safeCell(1, model.Invalid), safeCell(2, model.Valid))
-	rep, replaced, err := MergeLatest([]string{newer, older}, base, time.Now())
+	rep, replaced, err := MergeLatest([]string{newer, older}, base, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,8 +102,9 @@ func WriteConfig(dir string, cfg any) error {
 
 // WriteRun writes one subject's run directory (creating dir): config.json,
 // history.jsonl (unless the runner's file is already there, see
-// RunArtifacts.HistoryPath), result.json (a Summary), summary.md,
-// history.html, latency.png and throughput.png. It writes every artifact it
+// RunArtifacts.HistoryPath), result.json (a Summary), history.html,
+// latency.png, throughput.png and last summary.md, which links those of
+// them that were written. It writes every artifact it
 // can and returns the summary with the errors of those it could not, joined.
 func WriteRun(dir string, a RunArtifacts) (Summary, error) {
 	return WriteRunContext(context.Background(), dir, a)
@@ -148,13 +149,6 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 		}
 		return writeFile(filepath.Join(dir, ResultFile), append(b, '\n'))
 	})
-	step(SummaryFile, func() error {
-		var buf bytes.Buffer
-		if err := writeSummaryMarkdown(&buf, sum, a.History); err != nil {
-			return err
-		}
-		return writeFile(filepath.Join(dir, SummaryFile), buf.Bytes())
-	})
 	step(HTMLFile, func() error {
 		opts := a.Options
 		if opts.Timeout == 0 {
@@ -180,7 +174,36 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 		}
 		return writeFile(filepath.Join(dir, ThroughputPlot), buf.Bytes())
 	})
+	// Last: it links the files the steps above left in dir.
+	step(SummaryFile, func() error { return writeSummary(dir, sum, a.History) })
 	return sum, errors.Join(errs...)
+}
+
+// writeSummary writes dir/summary.md for sum, linking the files dir holds.
+func writeSummary(dir string, sum Summary, h *model.History) error {
+	has := func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}
+	var buf bytes.Buffer
+	if err := writeSummaryMarkdown(&buf, sum, h, has); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, SummaryFile), buf.Bytes())
+}
+
+// RewriteSummary writes dir/summary.md again from the run's result.json
+// and history.jsonl, linking only the files dir holds now: for a copy of a
+// run that keeps some of its files. The run must have a result.json.
+func RewriteSummary(dir string) error {
+	run, err := LoadRun(dir)
+	if err != nil {
+		return err
+	}
+	if run.Result == nil {
+		return fmt.Errorf("%w: %s has no %s", ErrNoHistory, dir, ResultFile)
+	}
+	return writeSummary(dir, *run.Result, run.History)
 }
 
 // placeHistory makes sure dir/history.jsonl exists without clobbering it.

@@ -8,9 +8,9 @@ import (
 
 // writeScoreboardHTML writes scoreboard.html: the page's tables, rules,
 // findings and grids, self-contained (inline CSS, no scripts).
-func writeScoreboardHTML(w io.Writer, p scoreboardPage) error {
+func writeScoreboardHTML(w io.Writer, p ScoreboardPage) error {
 	return scoreboardTmpl.Execute(w, struct {
-		scoreboardPage
+		ScoreboardPage
 		Headline string
 		Intro    string
 		Rules    []struct{ Term, Meaning string }

@@ -35,7 +35,7 @@ var scoreboardRules = []struct{ Term, Meaning string }{
 
 // writeScoreboardMarkdown writes the page: the two tables, the rules, the
 // findings and each library's grid.
-func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
+func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# Scoreboard: the Redis locks people run\n\n%s\n\n", scoreboardHeadline(p))
 	if len(p.Meta.InProgress) > 0 {
@@ -73,7 +73,7 @@ func writeScoreboardMarkdown(w io.Writer, p scoreboardPage) error {
 
 // writeScoreboardTable writes table.md: the table by property alone, its
 // links made to reach the page from the repository's root (for README.md).
-func writeScoreboardTable(w io.Writer, p scoreboardPage) error {
+func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 	page := path.Join(p.Dir, ScoreboardMarkdown)
 	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it -->\n", page)
 	writePropertyCells(w, p.Scoreboard, page, Score.Glance)
@@ -82,7 +82,7 @@ func writeScoreboardTable(w io.Writer, p scoreboardPage) error {
 }
 
 // scoreboardHeadline says what the page covers.
-func scoreboardHeadline(p scoreboardPage) string {
+func scoreboardHeadline(p ScoreboardPage) string {
 	cells := 0
 	for _, r := range p.Rows {
 		cells += r.Cells

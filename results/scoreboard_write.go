@@ -2,7 +2,6 @@ package results
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,54 +22,57 @@ const (
 	ScoreboardRuns = "runs"
 )
 
-// WriteScoreboard merges the matrix.json files at paths (scoreboard runs,
+// LoadScoreboard merges the matrix.json files at paths (scoreboard runs,
 // parts or shards of one; a cell run again in a later part replaces the
-// older one), copies the run directories of every finding under
-// dir/runs, and writes the scoreboard (README.md, scoreboard.html,
-// scoreboard.json) and the report of the same cells into dir. It returns
-// the paths written.
-func WriteScoreboard(dir string, paths []string, now time.Time) ([]string, error) {
-	rep, replaced, err := MergeLatest(paths, dir, now)
+// older one) into the page to be written into dir: the scoreboard of the
+// cells and their report, run directories relative to dir. name names each
+// path in the page's prose (nil: the path relative to dir).
+func LoadScoreboard(dir string, paths []string, name func(path string) string, now time.Time) (ScoreboardPage, error) {
+	rep, replaced, err := MergeLatest(paths, dir, now, name)
 	if err != nil {
-		return nil, err
+		return ScoreboardPage{}, err
 	}
-	subjects, meta, err := scoreboardMeta(paths)
+	subjects, meta, err := scoreboardMeta(paths, name)
 	if err != nil {
-		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return ScoreboardPage{}, err
 	}
 	if len(rep.Scenarios) == 0 { // matrices written before they recorded them
 		rep.Scenarios = scenariosOfCells(rep)
 	}
-	sb := Pivot(rep, subjects, KnownFindings)
-	if err := keepFindings(dir, &sb); err != nil {
+	meta.Replaced = replaced
+	return ScoreboardPage{Scoreboard: Pivot(rep, subjects, KnownFindings), Report: rep, Meta: meta, Dir: filepath.ToSlash(filepath.Clean(dir))}, nil
+}
+
+// WriteScoreboardPage writes p into dir (created): the scoreboard
+// (README.md, scoreboard.html, scoreboard.json, table.md) and the report
+// of the same cells. Its links are p's run directories as they are. It
+// returns the paths written.
+func WriteScoreboardPage(dir string, p ScoreboardPage) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	meta.Replaced = replaced
-	page := scoreboardPage{Scoreboard: sb, Report: rep, Meta: meta, Dir: filepath.ToSlash(filepath.Clean(dir))}
-	files, err := writeFiles(dir, page, []namedWriter[scoreboardPage]{
+	files, err := writeFiles(dir, p, []namedWriter[ScoreboardPage]{
 		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON},
 		{ScoreboardTable, writeScoreboardTable}})
 	if err != nil {
 		return files, err
 	}
-	more, err := WriteReport(dir, rep)
+	more, err := WriteReport(dir, p.Report)
 	return append(files, more...), err
 }
 
-// scoreboardPage is what the page templates render.
-type scoreboardPage struct {
+// ScoreboardPage is what a scoreboard page shows: LoadScoreboard makes
+// it, WriteScoreboardPage renders it.
+type ScoreboardPage struct {
 	Scoreboard
 	Report Report
-	Meta   runMeta
+	Meta   RunMeta
 	// Dir is the page's directory as given (results/scoreboard).
 	Dir string
 }
 
-// runMeta is what the merged matrices say about how they ran.
-type runMeta struct {
+// RunMeta is what the merged matrices say about how they ran.
+type RunMeta struct {
 	SeedBases    []int64
 	Duration     time.Duration
 	CheckTimeout time.Duration
@@ -81,9 +83,9 @@ type runMeta struct {
 // scoreboardMeta collects the subjects (first description of each name
 // wins, a known version over an unknown one) and run settings of the
 // matrices at paths.
-func scoreboardMeta(paths []string) ([]SubjectInfo, runMeta, error) {
+func scoreboardMeta(paths []string, name func(string) string) ([]SubjectInfo, RunMeta, error) {
 	var subjects []SubjectInfo
-	var meta runMeta
+	var meta RunMeta
 	idx := map[string]int{}
 	for _, p := range paths {
 		m, err := LoadMatrix(p)
@@ -95,7 +97,7 @@ func scoreboardMeta(paths []string) ([]SubjectInfo, runMeta, error) {
 		}
 		meta.Duration, meta.CheckTimeout = max(meta.Duration, m.Duration), max(meta.CheckTimeout, m.CheckTimeout)
 		if m.InProgress {
-			meta.InProgress = append(meta.InProgress, keyPath(p))
+			meta.InProgress = append(meta.InProgress, nameOr(name, p))
 		}
 		for _, s := range m.Subjects {
 			i, ok := idx[s.Name]
@@ -111,74 +113,10 @@ func scoreboardMeta(paths []string) ([]SubjectInfo, runMeta, error) {
 	return subjects, meta, nil
 }
 
-func writeScoreboardJSON(w io.Writer, p scoreboardPage) error {
+func writeScoreboardJSON(w io.Writer, p ScoreboardPage) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(p.Scoreboard)
-}
-
-// keepFindings copies the run directory of every run of a finding (and its
-// reruns) to dir/runs/<scenario>/<name>, and points the finding there. A
-// directory that is not found (a shard run on another machine) keeps its
-// original path.
-func keepFindings(dir string, sb *Scoreboard) error {
-	for i := range sb.Findings {
-		f := &sb.Findings[i]
-		for j := range f.Runs {
-			r := &f.Runs[j]
-			var err error
-			if r.Dir, err = keepRun(dir, f.Scenario, r.Dir); err != nil {
-				return err
-			}
-			for k := range r.Reruns {
-				if r.Reruns[k], err = keepRun(dir, f.Scenario, r.Reruns[k]); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// keptFiles are the files of a run directory a scoreboard keeps: enough
-// to re-check it (lockcheck check DIR redraws the timeline and plots).
-var keptFiles = []string{ConfigFile, HistoryFile, ResultFile, SummaryFile}
-
-// keepRun copies the run directory rel (relative to dir) into
-// dir/runs/<scenario>/ and returns the copy's path relative to dir.
-func keepRun(dir, scenario, rel string) (string, error) {
-	if rel == "" {
-		return "", nil
-	}
-	src := rel
-	if !filepath.IsAbs(src) {
-		src = filepath.Join(dir, rel)
-	}
-	dstRel := filepath.ToSlash(filepath.Join(ScoreboardRuns, scenario, filepath.Base(src)))
-	dst := filepath.Join(dir, dstRel)
-	if filepath.Clean(src) == filepath.Clean(dst) {
-		return dstRel, nil
-	}
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		return rel, nil // not here: keep the link as it was
-	}
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return rel, err
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !slices.Contains(keptFiles, e.Name()) {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			return rel, err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			return rel, fmt.Errorf("keep %s: %w", src, err)
-		}
-	}
-	return dstRel, nil
 }
 
 // scenariosOfCells describes the scenarios from the report's cells (no

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // RunConfig is one run: what to run, against what, for how long, with which
@@ -33,14 +35,12 @@ type RunConfig struct {
 	// subjects that take run settings (Subject.Configure). Short leases make
 	// the holds of retired processes run out fast. Default 1.5 s.
 	WatchdogLease time.Duration `json:"watchdog_lease"`
-	// MaxWait bounds waits for the liveness checker (model.Options.MaxWait):
-	// > 0, an acquire that waited longer than this outside every fault
-	// window is a violation; 0, the bound is derived from the run's leases
-	// (model.DefaultWaitLeases of waiting on a free lock outside faults);
-	// < 0, no bound. A bound > 0 is taken to be set in watchdog leases: when
+	// MaxWait bounds waits for the liveness checker (model.WaitBound: the
+	// zero value derives it from the run's leases, model.WaitOff turns it
+	// off, > 0 sets it). A bound > 0 is taken to be set in watchdog leases: when
 	// the subject's lease granularity rounds WatchdogLease up, MaxWait grows
 	// by the same factor.
-	MaxWait time.Duration `json:"max_wait,omitempty"`
+	MaxWait model.WaitBound `json:"max_wait,omitempty"`
 	// FreeWait, > 0, also bounds each acquire's longest continuous stretch
 	// of waiting on a free lock outside faults (model.Options.FreeWait): a
 	// missed wake-up, made visible by the quiet phases of a plan's Phases.

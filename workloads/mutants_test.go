@@ -41,7 +41,7 @@ func crashScenario(cfg *RunConfig, deps *Deps) {
 	cfg.Plan = &p
 	cfg.Duration = 5 * time.Second
 	cfg.WatchdogLease = 1500 * time.Millisecond
-	cfg.MaxWait = 2 * time.Second
+	cfg.MaxWait = model.WaitBound(2 * time.Second)
 	deps.Nemesis = func(c faults.Clients) (*faults.Nemesis, error) {
 		return &faults.Nemesis{
 			Faults: []faults.Fault{faults.Crash(c, "w0")},

@@ -200,7 +200,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		return nil, err
 	}
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
-	cfg.MaxWait = scaleWithLease(cfg.MaxWait, cfg.WatchdogLease, subj.LeaseGranularity)
+	cfg.MaxWait = model.WaitBound(scaleWithLease(time.Duration(cfg.MaxWait), cfg.WatchdogLease, subj.LeaseGranularity))
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
 	makerFuncs, lease := subj.MakerFuncs(subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
 	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)

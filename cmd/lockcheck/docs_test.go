@@ -23,7 +23,7 @@ const readmeLimit = 12 << 10
 
 // TestDocCommands checks every command of README.md, docs/*.md and
 // impl/drivers/README.md (docs_extract_test.go says what a command is):
-// lockcheck commands are validated by the real CLI (LOCKCHECK_VALIDATE_ONLY)
+// lockcheck commands are validated by the real CLI (env.validateOnly)
 // or, when cheap, run; make targets must exist; go test packages and
 // patterns must name real tests. A doc whose command rots fails here.
 func TestDocCommands(t *testing.T) {
@@ -264,7 +264,7 @@ func newDocChecker(t *testing.T) *docChecker {
 }
 
 // check checks c and says how: "synopsis" (subcommand and flags),
-// "validated" (LOCKCHECK_VALIDATE_ONLY), "run" (really run), "target"
+// "validated" (env.validateOnly), "run" (really run), "target"
 // (make), "package" (go test, go doc).
 func (dc *docChecker) check(c docCommand) (string, error) {
 	switch c.tokens[0] {
@@ -310,7 +310,7 @@ func (dc *docChecker) checkLockcheck(c docCommand) (string, error) {
 	}
 	code, stdout, stderr := dc.validate(args)
 	if code != exitValid {
-		return "validated", fmt.Errorf("LOCKCHECK_VALIDATE_ONLY=1 lockcheck %s: exit %d:\n%s", strings.Join(args, " "), code, lastLines(stderr+stdout, 4))
+		return "validated", fmt.Errorf("validate-only lockcheck %s: exit %d:\n%s", strings.Join(args, " "), code, lastLines(stderr+stdout, 4))
 	}
 	return "validated", nil
 }
@@ -322,7 +322,7 @@ func knownCommand(name string) bool {
 	return slices.ContainsFunc(commands(), func(c command) bool { return c.name == name })
 }
 
-// validate runs a command with LOCKCHECK_VALIDATE_ONLY: in-process (the
+// validate runs a command with env.validateOnly: in-process (the
 // test runs in the repository's root), or as a process when it names
 // --driver (which registers a subject in the process's registry).
 func (dc *docChecker) validate(args []string) (int, string, string) {
@@ -448,7 +448,7 @@ func (dc *docChecker) cli(validate bool, args ...string) (int, string, string) {
 	cmd := cliCommand(dc.t, args...)
 	cmd.Dir = dc.root
 	if validate {
-		cmd.Env = append(cmd.Env, validateOnlyEnv+"=1")
+		cmd.Env = append(cmd.Env, testValidateOnlyEnv+"=1")
 	}
 	bound := 5 * time.Minute
 	if validate {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
@@ -81,7 +82,7 @@ func (h *huntFlags) check() error {
 // seed --duration d --plan FILE` (FILE holding plan) builds: the hunt runs
 // exactly what its printed command reruns.
 func (h *huntFlags) plainConfig(seed int64, d time.Duration, plan workloads.Plan) (workloads.RunConfig, error) {
-	f := runFlags{subjects: h.subject, duration: d, seed: seed, maxWait: -1, givenPlan: &plan}
+	f := runFlags{subjects: h.subject, duration: d, seed: seed, maxWait: model.WaitDerived, givenPlan: &plan}
 	p, err := f.plan()
 	if err != nil {
 		return workloads.RunConfig{}, err

@@ -48,7 +48,7 @@ type env struct {
 	// terminal says stdout is a terminal (progress lines are drawn).
 	terminal bool
 	// validateOnly stops a command once its command line is checked
-	// (validate.go).
+	// (validate.go); only tests set it.
 	validateOnly bool
 }
 
@@ -73,8 +73,12 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout), validateOnly: validateOnlyFromEnv()}
-	os.Exit(run(ctx, e, os.Args[1:]))
+	os.Exit(run(ctx, newEnv(), os.Args[1:]))
+}
+
+// newEnv is the env of the binary: the process's stdout and stderr.
+func newEnv() *env {
+	return &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout)}
 }
 
 // run dispatches args to a subcommand and maps its result to an exit status.

@@ -65,7 +65,7 @@ func reportCmd(_ context.Context, e *env, args []string) (int, error) {
 }
 
 // validateReport loads the matrices and the baseline a report would merge
-// and stops there (LOCKCHECK_VALIDATE_ONLY).
+// and stops there (env.validateOnly).
 func validateReport(e *env, paths []string, baseline string) (int, error) {
 	for _, p := range paths {
 		if _, err := results.LoadMatrix(p); err != nil {

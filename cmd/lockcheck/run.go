@@ -31,7 +31,7 @@ type runFlags struct {
 	asJSON      bool
 	watchdog    time.Duration
 	checkTime   time.Duration
-	maxWait     time.Duration
+	maxWait     model.WaitBound
 	scenario    string
 	planFile    string
 	givenPlan   *workloads.Plan // --plan's (or a hunt's): replaces the workload's plan for the seed
@@ -60,7 +60,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
-	fs.DurationVar(&f.maxWait, "max-wait", -1, "liveness: an acquire that waits longer than this outside every fault window is a violation (0: off; default: 2 leases of waiting on a free lock outside faults, derived from the run's leases; plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
+	fs.Var(&f.maxWait, "max-wait", "liveness: an acquire that waits longer than this outside every fault window is a violation; \"off\": no bound; \"derived\" (the default): 2 leases of waiting on a free lock outside faults, derived from the run's leases (plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the whole check: every checker and its explanations (default 60s; then the verdict is unknown, exit 2)")
 	fs.StringVar(&f.scenario, "scenario", "", "run a named scenario (see 'lockcheck scenarios'): it fixes workload, topology and faults; --duration is then each subject's run")
 	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt' or of a locktest failure) instead of the workload's plan for the seed; with --scenario, instead of the scenario's plan (its topology and faults stay)")
@@ -201,12 +201,6 @@ func (f *runFlags) plan() (runPlan, error) {
 	}
 	if f.clients < 0 {
 		return runPlan{}, usagef("--clients: %d is negative", f.clients)
-	}
-	switch {
-	case f.maxWait < 0: // not given: derived from the leases
-		f.maxWait = 0
-	case f.maxWait == 0: // --max-wait 0: off
-		f.maxWait = -1
 	}
 	if f.watchdog < 0 || f.checkTime < 0 {
 		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")

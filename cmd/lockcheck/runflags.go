@@ -12,9 +12,6 @@ func checkRunFlags(fs *flag.FlagSet, f *runFlags) error {
 	if flagSet(fs, "duration") && f.duration == 0 {
 		return usagef("--duration 0: want a positive duration, e.g. 10s (leave --duration out for the default: 30s, or the scenario's)")
 	}
-	if flagSet(fs, "max-wait") && f.maxWait < 0 {
-		return usagef("--max-wait %v is negative: want a duration >= 0 (0 turns the liveness bound off)", f.maxWait)
-	}
 	if f.planFile != "" {
 		p, err := loadPlanFile(f.planFile)
 		if err != nil {

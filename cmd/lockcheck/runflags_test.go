@@ -24,8 +24,9 @@ func TestRunFlagValidation(t *testing.T) {
 	}{
 		{[]string{"run", "--duration", "0"}, "--duration 0"},
 		{[]string{"run", "--scenario", "no-faults", "--duration", "0s"}, "--duration 0"},
-		{[]string{"run", "--max-wait", "-1s"}, "--max-wait -1s is negative"},
-		{[]string{"run", "--max-wait", "-5ms", "--subject", "fair"}, "--max-wait"},
+		{[]string{"run", "--max-wait", "-1s"}, `"-1s" is negative`},
+		{[]string{"run", "--max-wait", "-5ms", "--subject", "fair"}, "max-wait"},
+		{[]string{"run", "--max-wait", "0"}, `say "off" for no bound`},
 		{[]string{"run", "--clients", "100000"}, "--clients 100000"},
 		{[]string{"run", "--clients", "11", "--workload", "counter", "--subject", "reentrant"}, "want 1.."},
 	} {

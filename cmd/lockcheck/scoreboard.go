@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/matrix"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -44,23 +44,23 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
-	m, err := f.plan("scoreboard", scoredSubjects)
+	cfg, err := f.plan(matrix.Scoreboard, scoredSubjects)
 	if err != nil {
 		return exitUsage, err
 	}
 	if e.stopValidated("scoreboard") {
 		return exitValid, nil
 	}
-	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", m.seedBase, m.seeds[0], m.seeds[len(m.seeds)-1])
-	_, code, err := m.execute(ctx, e)
+	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", cfg.SeedBase, cfg.Seeds[0], cfg.Seeds[len(cfg.Seeds)-1])
+	code, err := execute(ctx, e, cfg)
 	if err != nil || interrupted(ctx) {
 		return code, err
 	}
-	if !flagSet(fs, "page") && (m.shard.N > 0 || f.subjects != "" || f.scenarios != "") {
-		fmt.Fprintf(e.stdout, "part of a scoreboard: render it with the other parts: lockcheck scoreboard render --page %s %s …\n", *page, m.base)
+	if !flagSet(fs, "page") && (cfg.Shard.N > 0 || f.subjects != "" || f.scenarios != "") {
+		fmt.Fprintf(e.stdout, "part of a scoreboard: render it with the other parts: lockcheck scoreboard render --page %s %s …\n", *page, cfg.Dir)
 		return scoreboardCode(code), nil
 	}
-	if err := renderScoreboard(e, *page, []string{m.base}); err != nil {
+	if err := renderScoreboard(e, *page, []string{cfg.Dir}); err != nil {
 		return exitUsage, err
 	}
 	return scoreboardCode(code), nil
@@ -102,43 +102,6 @@ func scoredSubjects(list string) ([]subject.Subject, error) {
 	return out, nil
 }
 
-// versionTimeout bounds reading one subject's version (a JVM's start).
-const versionTimeout = 30 * time.Second
-
-// subjectInfos describes the subjects for matrix.json: their claims, and
-// the library and version each runs (a driver's banner, a Go module's).
-func subjectInfos(ctx context.Context, subjects []subject.Subject) []results.SubjectInfo {
-	var out []results.SubjectInfo
-	for _, s := range subjects {
-		si := results.SubjectInfo{Name: s.Name, Kind: string(s.Kind), Doc: s.Doc, Claims: claims(s)}
-		if s.Version != nil {
-			vctx, cancel := context.WithTimeout(ctx, versionTimeout)
-			var err error
-			si.Library, si.Version, err = s.Version(vctx)
-			cancel()
-			if err != nil {
-				si.VersionError = err.Error()
-			}
-		}
-		out = append(out, si)
-	}
-	return out
-}
-
-// claims lists what s claims (results.Claim*).
-func claims(s subject.Subject) []string {
-	var c []string
-	for _, x := range []struct {
-		has   bool
-		claim string
-	}{{s.Reentrant, results.ClaimReentrant}, {s.Fair, results.ClaimFair}, {s.Fenced, results.ClaimFenced}, {!s.NoWatchdog, results.ClaimWatchdog}} {
-		if x.has {
-			c = append(c, x.claim)
-		}
-	}
-	return c
-}
-
 const scoreboardRenderExamples = `  lockcheck scoreboard render results/runs/scoreboard          # every matrix.json under it
   lockcheck scoreboard render --page results/scoreboard sb-1 sb-2 sb-3
 `
@@ -164,13 +127,9 @@ func scoreboardRenderCmd(_ context.Context, e *env, args []string) (int, error) 
 	return exitValid, nil
 }
 
-// renderScoreboard merges the matrices under dirs and writes the page.
+// renderScoreboard publishes the page from the matrices under dirs.
 func renderScoreboard(e *env, page string, dirs []string) error {
-	paths, err := results.FindMatrices(dirs)
-	if err != nil {
-		return err
-	}
-	files, err := results.WriteScoreboard(page, paths, time.Now())
+	files, err := matrix.Publish(page, dirs, time.Now())
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,10 +16,21 @@ import (
 // asCLI makes the test binary act as the lockcheck command when re-executed
 // with LOCKCHECK_TEST_AS_CLI=1 (shards as separate processes).
 func init() {
-	if os.Getenv("LOCKCHECK_TEST_AS_CLI") == "1" {
-		main() // the real entry point: signals as in the binary
+	if os.Getenv("LOCKCHECK_TEST_AS_CLI") != "1" {
+		return
 	}
+	if os.Getenv(testValidateOnlyEnv) == "1" {
+		e := newEnv()
+		e.validateOnly = true
+		os.Exit(run(context.Background(), e, os.Args[1:]))
+	}
+	main() // the real entry point: signals as in the binary
 }
+
+// testValidateOnlyEnv, set to 1 beside LOCKCHECK_TEST_AS_CLI, makes the
+// test binary run as lockcheck with env.validateOnly (validate.go): the
+// documentation test validates a --driver command in its own process.
+const testValidateOnlyEnv = "LOCKCHECK_TEST_VALIDATE_ONLY"
 
 // tinyNightly is a matrix small enough for a test: 2 short safe scenarios ×
 // 1 subject × 2 seeds.

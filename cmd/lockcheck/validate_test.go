@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestValidateOnlyStopsEveryCommand: with LOCKCHECK_VALIDATE_ONLY every
+// TestValidateOnlyStopsEveryCommand: with env.validateOnly every
 // command that would start something stops once its command line is
 // checked, and says so; a command added without that stop fails here
 // (the documentation test would otherwise start its runs).

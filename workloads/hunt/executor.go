@@ -63,7 +63,7 @@ func PlainConfig(subject string, seed int64, d time.Duration, plan workloads.Pla
 	if _, err := workloads.LookupWorkload(plan.Workload); err == nil {
 		cfg.Workload = plan.Workload
 	}
-	cfg.MaxWait = 0 // derived from the run's leases
+	cfg.MaxWait = model.WaitDerived
 	cfg.Plan = &plan
 	return cfg, cfg.Validate()
 }

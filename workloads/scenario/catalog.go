@@ -134,7 +134,7 @@ func Catalog() []Scenario {
 		{
 			Name: "client-crash", Safe: true,
 			Doc:  "a client crashes without unlocking, mostly while it holds; the others must acquire within the lease (liveness: no wait over 3 s outside fault windows)",
-			Plan: heldPlan(), Duration: 6 * time.Second, MaxWait: 2 * Lease, Topology: SingleServer(faults.PersistNone),
+			Plan: heldPlan(), Duration: 6 * time.Second, MaxWait: model.WaitBound(2 * Lease), Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				targets := w.Clients.Targets()
 				fs := make([]faults.Fault, len(targets))

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -53,7 +54,7 @@ type Scenario struct {
 	// MaxWait, if > 0, makes the liveness checker flag an acquire that
 	// waited longer outside every fault window; 0 leaves the bound derived
 	// from the leases (see workloads.RunConfig.MaxWait); < 0 turns it off.
-	MaxWait time.Duration
+	MaxWait model.WaitBound
 	// LossyFaults names the faults that may make Redis forget locks, for
 	// the explanations of violations (nil: model.DefaultLossyFaults).
 	LossyFaults []string

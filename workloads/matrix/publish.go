@@ -1,0 +1,169 @@
+package matrix
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/results"
+)
+
+// ErrUnlinked marks a page Publish wrote whose links do not all resolve
+// inside the page's directory: a bug of the publish step.
+var ErrUnlinked = errors.New("matrix: the published page links what it did not keep")
+
+// keptFiles are the files of a run directory a page keeps: enough to
+// re-check it (`lockcheck check DIR` draws the timeline and plots again).
+// Its summary.md is written again to link only these.
+var keptFiles = []string{results.ConfigFile, results.HistoryFile, results.ResultFile}
+
+// Publish writes the scoreboard page into dir from the matrix.json files
+// under parts (scoreboard runs, their shards or parts, as written by Run;
+// a cell run again in a later part replaces the older one). It is the one
+// step that makes a page stand on its own:
+//   - it copies the run of every finding and of its reruns to
+//     dir/runs/<scenario>/<run> (config, history and result; summary.md
+//     written again to link only those), and links those copies;
+//   - it links no other run (a run not found is not linked either);
+//   - it names each part by its run's name, never by a path of this
+//     machine.
+//
+// It checks every link of the pages it wrote resolves inside dir (else
+// ErrUnlinked) and returns the paths written.
+func Publish(dir string, parts []string, now time.Time) ([]string, error) {
+	paths, err := results.FindMatrices(parts)
+	if err != nil {
+		return nil, err
+	}
+	page, err := results.LoadScoreboard(dir, paths, partName, now)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := keepFindings(dir, page.Findings)
+	if err != nil {
+		return nil, err
+	}
+	relink(&page, kept)
+	files, err := results.WriteScoreboardPage(dir, page)
+	if err != nil {
+		return files, err
+	}
+	return files, checkPage(dir, files)
+}
+
+// partName names a part by its run directory's name (the time it started
+// and its shard), the same on every machine.
+func partName(matrixPath string) string {
+	return "scoreboard run " + filepath.Base(filepath.Dir(matrixPath))
+}
+
+// keepFindings copies the run of every finding and of its reruns under
+// dir/runs and returns the copies by the run's original link (relative to
+// dir). A run that is not found here is left out.
+func keepFindings(dir string, findings []results.Finding) (map[string]string, error) {
+	kept := map[string]string{}
+	for _, f := range findings {
+		for _, r := range f.Runs {
+			for _, rel := range append([]string{r.Dir}, r.Reruns...) {
+				if _, done := kept[rel]; done || rel == "" {
+					continue
+				}
+				to, err := keepRun(dir, f.Scenario, rel)
+				switch {
+				case err != nil:
+					return nil, err
+				case to != "":
+					kept[rel] = to
+				}
+			}
+		}
+	}
+	return kept, nil
+}
+
+// keepRun copies the run directory rel (relative to dir) into
+// dir/runs/<scenario>/ and writes its summary again; it returns the copy's
+// path relative to dir, "" when rel is not found.
+func keepRun(dir, scenario, rel string) (string, error) {
+	src := filepath.Join(dir, filepath.FromSlash(rel))
+	dstRel := path.Join(results.ScoreboardRuns, scenario, filepath.Base(src))
+	dst := filepath.Join(dir, filepath.FromSlash(dstRel))
+	if filepath.Clean(src) == filepath.Clean(dst) {
+		return dstRel, nil // rendered again from the kept copy
+	}
+	if _, err := os.Stat(filepath.Join(src, results.HistoryFile)); err != nil {
+		return "", nil // not here (a part run on another machine): not linked
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range keptFiles {
+		err := results.CopyFile(filepath.Join(src, name), filepath.Join(dst, name), 0o644)
+		if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("keep %s: %w", rel, err)
+		}
+	}
+	if err := results.RewriteSummary(dst); err != nil {
+		return "", fmt.Errorf("keep %s: %w", rel, err)
+	}
+	return dstRel, nil
+}
+
+// relink points the page's runs at their kept copies and unlinks the rest.
+func relink(p *results.ScoreboardPage, kept map[string]string) {
+	for i := range p.Findings {
+		for j := range p.Findings[i].Runs {
+			r := &p.Findings[i].Runs[j]
+			r.Dir = kept[r.Dir]
+			var reruns []string
+			for _, d := range r.Reruns {
+				if k := kept[d]; k != "" {
+					reruns = append(reruns, k)
+				}
+			}
+			r.Reruns = reruns
+		}
+	}
+	for i := range p.Report.Rows {
+		cells := slices.Clone(p.Report.Rows[i].Cells)
+		for j := range cells {
+			c := &cells[j]
+			c.Dir = kept[c.Dir]
+			c.Reruns = slices.Clone(c.Reruns)
+			for k := range c.Reruns {
+				c.Reruns[k].Dir = kept[c.Reruns[k].Dir]
+			}
+		}
+		p.Report.Rows[i].Cells = cells
+	}
+}
+
+// checkPage checks that the links of the pages written into dir resolve
+// there. Excepted are table.md (its links are written for the
+// repository's README.md) and links to the repository's files, which
+// the page reaches from results/scoreboard (two levels up) and the
+// repository's own test checks; a link further out is a run not kept.
+func checkPage(dir string, files []string) error {
+	var errs []error
+	for _, f := range files {
+		rel, err := filepath.Rel(dir, f)
+		if err != nil || rel == results.ScoreboardTable || !(strings.HasSuffix(rel, ".md") || strings.HasSuffix(rel, ".html")) {
+			continue
+		}
+		for _, e := range results.CheckLinks(dir, filepath.ToSlash(rel), ".") {
+			var le *results.LinkError
+			if errors.As(e, &le) && le.Err == results.ErrBrokenLink && (le.Why != results.OutsideRoot || strings.HasPrefix(le.Target, "../../../")) {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%w: %w", ErrUnlinked, errors.Join(errs...))
+	}
+	return nil
+}
