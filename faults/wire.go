@@ -19,7 +19,10 @@ import (
 // Guarantees:
 //   - With no trap armed, every byte is forwarded unchanged and in order.
 //   - A trap acts on exactly one request: the first one any connection of
-//     the Wire sends that the trap's match accepts, after it was armed.
+//     the Wire sends that the trap's match accepts, after it was armed. A
+//     delaying trap whose request Redis answers with an error (it ran
+//     nothing: NOSCRIPT before a client's EVAL fallback) lets that reply
+//     through at once and waits for the next request, while still armed.
 //   - A connection that subscribes (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE) is
 //     never trapped from then on: its replies no longer answer its
 //     requests one by one. RESP3 pushes are never taken for replies.
@@ -42,9 +45,10 @@ type Wire struct {
 
 // trap is a one-shot action on the next request match accepts.
 type trap struct {
-	match  func(cmd string) bool
-	action string        // "refused" or "delayed"
-	delay  time.Duration // for "delayed": how long the reply is held
+	disarmed bool // set under the Wire's mu
+	match    func(cmd string) bool
+	action   string        // "refused" or "delayed"
+	delay    time.Duration // for "delayed": how long the reply is held
 }
 
 // Sprung records a trap that went off.
@@ -52,6 +56,7 @@ type Sprung struct {
 	At     time.Time
 	Cmd    string // the request's command name, upper-cased
 	Action string // "refused" or "delayed <d>"
+	trap   *trap
 }
 
 // refusedCommand is the name a refused request is renamed to: Redis
@@ -103,12 +108,30 @@ func (w *Wire) arm(t *trap) {
 	w.trap = t
 }
 
-// disarm removes t if it is still armed.
+// disarm removes t if it is still armed, and keeps it from re-arming.
 func (w *Wire) disarm(t *trap) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	t.disarmed = true
 	if w.trap == t {
 		w.trap = nil
+	}
+}
+
+// rearm puts back t, which sprang on a request Redis answered with an
+// error, unless it was disarmed since or another trap is armed; its
+// Sprung record goes.
+func (w *Wire) rearm(t *trap) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := len(w.sprung) - 1; i >= 0; i-- {
+		if w.sprung[i].trap == t {
+			w.sprung = append(w.sprung[:i], w.sprung[i+1:]...)
+			break
+		}
+	}
+	if !t.disarmed && w.trap == nil {
+		w.trap = t
 	}
 }
 
@@ -125,7 +148,7 @@ func (w *Wire) take(cmd string) *trap {
 	if t.delay > 0 {
 		action += " " + t.delay.String()
 	}
-	w.sprung = append(w.sprung, Sprung{At: time.Now(), Cmd: cmd, Action: action})
+	w.sprung = append(w.sprung, Sprung{At: time.Now(), Cmd: cmd, Action: action, trap: t})
 	return t
 }
 

@@ -8,8 +8,8 @@ import (
 )
 
 // wireConn is one client connection through a Wire and its connection to
-// Redis. The request pump (client → Redis) notes, for every request, how
-// long its reply is to be held (0: not at all); the reply pump (Redis →
+// Redis. The request pump (client → Redis) notes, for every request, the
+// delaying trap that sprang on it (nil: none); the reply pump (Redis →
 // client) takes one note per reply, in order, as Redis answers in order.
 type wireConn struct {
 	w          *Wire
@@ -17,7 +17,7 @@ type wireConn struct {
 	closeOnce  sync.Once
 
 	mu         sync.Mutex
-	holds      []time.Duration // one per request not yet answered
+	holds      []*trap // one per request not yet answered
 	subscribed bool
 }
 
@@ -39,13 +39,13 @@ func (c *wireConn) requests() {
 		if err != nil {
 			return
 		}
-		var hold time.Duration
+		var hold *trap
 		if t := c.note(cmd); t != nil {
 			switch t.action {
 			case "refused":
 				frame = renameCommand(frame, refusedCommand)
 			case "delayed":
-				hold = t.delay
+				hold = t
 			}
 		}
 		c.push(cmd, hold)
@@ -67,8 +67,9 @@ func (c *wireConn) note(cmd string) *trap {
 	return c.w.take(cmd)
 }
 
-// push records the hold of the reply a request of cmd will get.
-func (c *wireConn) push(cmd string, hold time.Duration) {
+// push records the delaying trap (nil: none) of the reply a request of
+// cmd will get.
+func (c *wireConn) push(cmd string, hold *trap) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch cmd {
@@ -80,12 +81,12 @@ func (c *wireConn) push(cmd string, hold time.Duration) {
 	}
 }
 
-// pop takes the hold of the next reply (0 when none is noted).
-func (c *wireConn) pop() time.Duration {
+// pop takes the delaying trap of the next reply (nil when none is noted).
+func (c *wireConn) pop() *trap {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.subscribed || len(c.holds) == 0 {
-		return 0
+		return nil
 	}
 	h := c.holds[0]
 	c.holds = c.holds[1:]
@@ -102,8 +103,10 @@ func (c *wireConn) replies() {
 		if err != nil {
 			return
 		}
-		if !push {
-			if hold := c.pop(); hold > 0 && !c.wait(hold) {
+		if t := c.popFor(push); t != nil {
+			if isErrorReply(frame) {
+				c.w.rearm(t) // it ran nothing: the next request is the one
+			} else if !c.wait(t.delay) {
 				return
 			}
 		}
@@ -112,6 +115,17 @@ func (c *wireConn) replies() {
 		}
 	}
 }
+
+// popFor pops the note of a reply (a push answers no request).
+func (c *wireConn) popFor(push bool) *trap {
+	if push {
+		return nil
+	}
+	return c.pop()
+}
+
+// isErrorReply reports an error reply ('-', or RESP3's blob error '!').
+func isErrorReply(frame []byte) bool { return len(frame) > 0 && (frame[0] == '-' || frame[0] == '!') }
 
 // wait sleeps for d unless the Wire closes first (false).
 func (c *wireConn) wait(d time.Duration) bool {

@@ -38,7 +38,9 @@ func RefuseOnce(w *Wire, match func(cmd string) bool) Fault {
 // Redis and runs, but its reply (and every later reply on its connection)
 // reaches the client delay late. With delay past the client's read
 // timeout, the caller sees a timeout for a command that ran
-// ("slow-reply"). Stop disarms a trap that has not sprung; a reply
+// ("slow-reply"). A matching request that Redis answers with an error ran
+// nothing (NOSCRIPT, say, before the client's EVAL): its reply passes at
+// once and the trap waits for the next one. Stop disarms a trap that has not sprung; a reply
 // already held is released when its delay ends.
 func SlowReply(w *Wire, match func(cmd string) bool, delay time.Duration) Fault {
 	return wireTrap(w, "slow-reply", &trap{match: match, action: "delayed", delay: delay})

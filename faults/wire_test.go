@@ -189,3 +189,26 @@ func TestRefuseOnceFailsOneRenewal(t *testing.T) {
 		t.Fatalf("unlock after the refused renewal: %v", err)
 	}
 }
+
+// TestSlowReplySkipsErrorReplies: a reply Redis gives without running the
+// command (NOSCRIPT, before go-redis falls back from EVALSHA to EVAL) is
+// not held; the trap springs on the EVAL that runs.
+func TestSlowReplySkipsErrorReplies(t *testing.T) {
+	w, rdb, direct := wired(t, func(o *redis.Options) { o.ReadTimeout, o.MaxRetries = 200*time.Millisecond, -1 })
+	ctx := context.Background()
+	f := faults.SlowReply(w, faults.LockCommands, time.Second)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Stop(ctx) }()
+	err := incr.Run(ctx, rdb, []string{"runs"}).Err() // not loaded: EVALSHA, NOSCRIPT, EVAL
+	if err == nil || !strings.Contains(err.Error(), "timeout") {
+		t.Fatalf("the EVAL's reply held for 1s: %v, want a timeout", err)
+	}
+	if n, _ := direct.Get(ctx, "runs").Int(); n != 1 {
+		t.Fatalf("the script ran %d times, want 1", n)
+	}
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "EVAL" {
+		t.Fatalf("sprung %+v: want one, on the EVAL", sp)
+	}
+}
