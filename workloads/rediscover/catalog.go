@@ -57,6 +57,10 @@ type Bug struct {
 	// Missing, when set, is what lockcheck lacks to produce the trigger
 	// (or to check the property); "" when it can produce it.
 	Missing string `json:"missing,omitempty"`
+	// KnownInFixed are other bugs the fixed release still has, which the
+	// hunt's general mix may find there: catalog IDs, or a description
+	// with its https source for a bug no release has fixed.
+	KnownInFixed []string `json:"known_in_fixed,omitempty"`
 }
 
 // Producible reports whether lockcheck can produce the bug's trigger.
@@ -152,6 +156,26 @@ func (c Catalog) Validate() error {
 			return fmt.Errorf("%w: entry %d (%q) is %q again: same releases, same quote", ErrCatalog, i+1, b.ID, first)
 		}
 		same[key] = b.ID
+	}
+	return c.checkKnownInFixed(ids)
+}
+
+// checkKnownInFixed checks that each entry of a known_in_fixed list is a
+// catalog ID other than its own bug's, or a description citing an https
+// source.
+func (c Catalog) checkKnownInFixed(ids map[string]bool) error {
+	for i, b := range c.Bugs {
+		for _, k := range b.KnownInFixed {
+			switch {
+			case k == b.ID:
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed names the bug itself", ErrCatalog, i+1, b.ID)
+			case ids[k]:
+			case idPattern.MatchString(k):
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: no such bug in the catalog", ErrCatalog, i+1, b.ID, k)
+			case !strings.Contains(k, "https://"):
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: name a catalog bug, or cite an https source", ErrCatalog, i+1, b.ID, k)
+			}
+		}
 	}
 	return nil
 }

@@ -30,8 +30,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	}
 	t := rep.Totals
 	fmt.Fprintf(&b, "\n%d bugs: %d found without a hint (median %v to detection), %d not found, %d not run, %d errors. "+
-		"Fixed releases: %d clean, %d falsely flagged, %d without a verdict.\n",
-		t.Bugs, t.Found, t.MedianDetection.Round(time.Second), t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedUnjudged)
+		"Fixed releases: %d clean, %d falsely flagged, %d flagged that still have another known bug, %d without a verdict.\n",
+		t.Bugs, t.Found, t.MedianDetection.Round(time.Second), t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedKnown, t.FixedUnjudged)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -83,6 +83,8 @@ func fixedCell(r Row) string {
 		s = fmt.Sprintf("clean (%d runs)", f.Runs)
 	case Flagged:
 		s = fmt.Sprintf("**FLAGGED** in run %d: %s (%s)", f.Find.Run, f.Find.Why, f.Find.Command)
+	case FlaggedKnown:
+		s = fmt.Sprintf("flagged in run %d, and still has %s: %s (%s)", f.Find.Run, strings.Join(r.Bug.KnownInFixed, "; "), f.Find.Why, f.Find.Command)
 	case FixedNotRun:
 		s += ": " + f.NotRun
 	case FixedFailed:

@@ -215,3 +215,15 @@ func seeds(f *fakeHunts) []int64 {
 	}
 	return out
 }
+
+// TestFixedFlaggedKnown: a fixed release that still has another known bug
+// and is flagged is told apart from a false flag.
+func TestFixedFlaggedKnown(t *testing.T) {
+	b := testBug("b1")
+	b.KnownInFixed = []string{"b0"}
+	finds := func(string, int64) *fakeFind { return &fakeFind{run: 1, scenario: true, allowance: model.Invalid} }
+	rep, _, _ := rediscover(t, []Bug{b}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	if r := rep.Rows[0]; r.FixedOutcome != FlaggedKnown || rep.Totals.FixedKnown != 1 || rep.Totals.FixedFlagged != 0 {
+		t.Errorf("fixed %s, totals %+v: want flagged with a known bug, no false flag", r.FixedOutcome, rep.Totals)
+	}
+}

@@ -25,6 +25,10 @@ const (
 	// Flagged: a find that counts in the fixed release, a false flag
 	// (or a bug the catalog misplaces).
 	Flagged FixedOutcome = "FLAGGED"
+	// FlaggedKnown: a find that counts in a fixed release that still has
+	// another known bug (Bug.KnownInFixed): no false flag, but no clean
+	// verdict either; its find says which.
+	FlaggedKnown FixedOutcome = "flagged, has a known bug"
 	// FixedNotRun, FixedFailed, FixedInterrupted: no verdict.
 	FixedNotRun      FixedOutcome = "not run"
 	FixedFailed      FixedOutcome = "error"
@@ -61,6 +65,8 @@ func (r *Row) judge() {
 	switch {
 	case f.NotRun != "":
 		r.FixedOutcome = FixedNotRun
+	case f.Find != nil && len(r.Bug.KnownInFixed) > 0:
+		r.FixedOutcome = FlaggedKnown
 	case f.Find != nil:
 		r.FixedOutcome = Flagged
 	case f.Err != "":
@@ -113,6 +119,9 @@ type Totals struct {
 	// end of their budget; FixedFlagged must be 0.
 	FixedClean   int `json:"fixed_clean"`
 	FixedFlagged int `json:"fixed_flagged"`
+	// FixedKnown counts the fixed releases flagged that still have
+	// another known bug (FlaggedKnown).
+	FixedKnown int `json:"fixed_known"`
 	// FixedUnjudged counts the fixed releases not run, failed or
 	// interrupted.
 	FixedUnjudged int `json:"fixed_unjudged"`
@@ -139,6 +148,8 @@ func (rep *Report) total() {
 			t.FixedClean++
 		case Flagged:
 			t.FixedFlagged++
+		case FlaggedKnown:
+			t.FixedKnown++
 		default:
 			t.FixedUnjudged++
 		}
