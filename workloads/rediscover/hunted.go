@@ -86,7 +86,7 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	deadline := start.Add(cfg.Budget)
 	seed := cfg.Seed
 	for ctx.Err() == nil {
-		left := deadline.Sub(cfg.now()).Truncate(100 * time.Millisecond)
+		left := min(cfg.Budget, deadline.Sub(cfg.now()).Round(100*time.Millisecond))
 		if left < hunt.MinRun {
 			break
 		}
