@@ -78,6 +78,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Seed: cfg.Seed, Budget: cfg.Budget, RunDuration: cfg.RunDuration}
+	defer rep.total()
 	for _, b := range cfg.Bugs {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
@@ -89,7 +90,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Rows = append(rep.Rows, row)
 		cfg.Observer.Judged(row)
 	}
-	rep.total()
 	return rep, nil
 }
 

@@ -227,3 +227,28 @@ func TestFixedFlaggedKnown(t *testing.T) {
 		t.Errorf("fixed %s, totals %+v: want flagged with a known bug, no false flag", r.FixedOutcome, rep.Totals)
 	}
 }
+
+// TestInterrupted: a rediscovery whose ctx ends returns the rows done,
+// counted, and ctx's error; a release cut short is not called clean.
+func TestInterrupted(t *testing.T) {
+	clock := &fakeClock{now: time.Now()}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := &fakeHunts{clock: clock, finds: func(string, int64) *fakeFind { return nil }}
+	hunts := func(ctx context.Context, cfg hunt.Config) (*hunt.Result, error) {
+		res, err := f.hunt(ctx, cfg)
+		cancel() // the first hunt's end: SIGINT
+		res.Interrupted = true
+		return res, err
+	}
+	rep, err := Run(ctx, Config{
+		Bugs: []Bug{testBug("b1"), testBug("b2")}, Budget: testBudget, RunDuration: testRun, Seed: 1,
+		Registry: fakeRegistry(t, "lib@1.0.0", "lib@1.0.1"), Hunt: hunts, now: clock.Now,
+	})
+	if !errors.Is(err, context.Canceled) || rep == nil || len(rep.Rows) != 1 || rep.Totals.Bugs != 1 {
+		t.Fatalf("err %v, report %+v: want the first row, counted, and context.Canceled", err, rep)
+	}
+	if r := rep.Rows[0]; r.Outcome != NotFound || !strings.HasPrefix(r.Why, "interrupted") || r.FixedOutcome != FixedInterrupted {
+		t.Errorf("%s (%s), fixed %s: want interrupted on both sides", r.Outcome, r.Why, r.FixedOutcome)
+	}
+}
