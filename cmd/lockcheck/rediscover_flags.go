@@ -57,14 +57,10 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 // check rejects a command line that cannot run, before anything starts,
 // and loads the catalog.
 func (f *rediscoverFlags) check() error {
-	switch {
-	case f.budget <= 0:
-		return usagef("--budget %v: want a positive duration, e.g. 10m", f.budget)
-	case f.runDuration < hunt.MinRun:
-		return usagef("--run-duration %v: want at least %v", f.runDuration, hunt.MinRun)
-	case f.runDuration > f.budget:
-		return usagef("--run-duration %v does not fit in --budget %v", f.runDuration, f.budget)
-	case f.json != "" && f.json == f.out:
+	if err := checkBudget(f.budget, f.runDuration); err != nil {
+		return err
+	}
+	if f.json != "" && f.json == f.out {
 		return usagef("--json and --out name the same file %s", f.out)
 	}
 	c, err := rediscover.LoadFile(f.catalog)
