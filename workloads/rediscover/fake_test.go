@@ -27,6 +27,7 @@ type fakeFind struct {
 	// allowance is the fault-allowance checker's verdict ("": it did
 	// not run).
 	allowance model.Verdict
+	steps     []string // the shrink steps kept
 }
 
 // fakeHunts plays hunts without Redis: finds says, per subject and first
@@ -55,7 +56,7 @@ func (f *fakeHunts) hunt(ctx context.Context, cfg hunt.Config) (*hunt.Result, er
 			t = find.trial(t)
 			cfg.Observer.Ran(fmt.Sprintf("run %d", i), t)
 			f.clock.now = f.clock.now.Add(fakeShrink)
-			res.Find = &hunt.Find{Run: i, First: t, Shrunk: t, Command: []string{"lockcheck", "run", "--subject", cfg.Subject, "--seed", fmt.Sprint(t.Draw.Seed)}}
+			res.Find = &hunt.Find{Run: i, First: t, Shrunk: t, Steps: find.steps, Command: []string{"lockcheck", "run", "--subject", cfg.Subject, "--seed", fmt.Sprint(t.Draw.Seed)}}
 			break
 		}
 		cfg.Observer.Ran(fmt.Sprintf("run %d", i), t)

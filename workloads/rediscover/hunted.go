@@ -68,6 +68,11 @@ type Finding struct {
 	// unexpected.
 	Class Class  `json:"class"`
 	Why   string `json:"why"`
+	// Reproduced says the find failed again while the hunt shrank it (a
+	// shrink step was kept); false when every simpler draw passed, or
+	// shrinking had no time: a find seen once, as a stall of a loaded
+	// machine can make one.
+	Reproduced bool `json:"reproduced"`
 	// Command reruns the shrunk draw (`lockcheck run ...`); Dir is the
 	// shrunk run's directory.
 	Command string `json:"command"`
@@ -143,7 +148,7 @@ func finding(f *hunt.Find, before int, detection time.Duration) Finding {
 	return Finding{
 		Run: before + f.Run, Seed: f.First.Draw.Seed, Draw: f.First.Draw.Describe(),
 		Detection: detection, Class: classify(f.First), Why: f.First.Why,
-		Command: f.CommandLine(), Dir: f.Shrunk.Dir,
+		Reproduced: len(f.Steps) > 0, Command: f.CommandLine(), Dir: f.Shrunk.Dir,
 	}
 }
 

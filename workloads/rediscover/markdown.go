@@ -63,7 +63,15 @@ func classCell(h Hunted) string {
 	if h.Find == nil {
 		return "–"
 	}
-	return string(h.Find.Class)
+	return string(h.Find.Class) + reproducedNote(*h.Find)
+}
+
+// reproducedNote says whether f failed again while it was shrunk.
+func reproducedNote(f Finding) string {
+	if f.Reproduced {
+		return ", failed again when shrunk"
+	}
+	return ", seen once (not reproduced when shrunk)"
 }
 
 func reproCell(h Hunted) string {
@@ -82,7 +90,7 @@ func fixedCell(r Row) string {
 	case Clean:
 		s = fmt.Sprintf("clean (%d runs)", f.Runs)
 	case Flagged:
-		s = fmt.Sprintf("**FLAGGED** in run %d: %s (%s)", f.Find.Run, f.Find.Why, f.Find.Command)
+		s = fmt.Sprintf("**FLAGGED** in run %d: %s%s (%s)", f.Find.Run, f.Find.Why, reproducedNote(*f.Find), f.Find.Command)
 	case FlaggedKnown:
 		s = fmt.Sprintf("flagged in run %d, and still has %s: %s (%s)", f.Find.Run, strings.Join(r.Bug.KnownInFixed, "; "), f.Find.Why, f.Find.Command)
 	case FixedNotRun:

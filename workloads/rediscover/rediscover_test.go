@@ -47,13 +47,15 @@ func only(subject string, find func(seed int64) *fakeFind) func(string, int64) *
 }
 
 func TestFoundAndFixedClean(t *testing.T) {
-	finds := only("lib@1.0.0", func(int64) *fakeFind { return &fakeFind{run: 3, scenario: true, allowance: model.Invalid} })
+	finds := only("lib@1.0.0", func(int64) *fakeFind {
+		return &fakeFind{run: 3, scenario: true, allowance: model.Invalid, steps: []string{"shorten"}}
+	})
 	rep, f, obs := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
 	r := rep.Rows[0]
 	if r.Outcome != Found || r.Buggy.Find == nil {
 		t.Fatalf("outcome %s (%s), want found", r.Outcome, r.Why)
 	}
-	if got := r.Buggy.Find; got.Detection != 3*testRun || got.Run != 3 || got.Class != Beyond || got.Seed != 9 {
+	if got := r.Buggy.Find; got.Detection != 3*testRun || got.Run != 3 || got.Class != Beyond || got.Seed != 9 || !got.Reproduced {
 		t.Errorf("find %+v: want run 3 (seed 9) at %v, beyond the fault", got, 3*testRun)
 	}
 	if !strings.Contains(r.Buggy.Find.Command, "--subject lib@1.0.0 --seed 9") {
@@ -110,7 +112,7 @@ func TestFixedNotClean(t *testing.T) {
 	if err := WriteMarkdown(&md, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "**FLAGGED** in run 2") || !strings.Contains(md.String(), "1 falsely flagged") {
+	if !strings.Contains(md.String(), "**FLAGGED** in run 2: invalid (linearizable), seen once") || !strings.Contains(md.String(), "1 falsely flagged") {
 		t.Errorf("markdown does not show the false flag:\n%s", md.String())
 	}
 }
