@@ -67,14 +67,19 @@ func rowsFailed(rep *rediscover.Report) bool {
 	return false
 }
 
-// writeRediscovery prints the table on stdout and writes the Markdown page
-// (out) and the JSON report (js; "-": stdout) when asked.
+// writeRediscovery prints the table on stdout (on stderr when the JSON
+// goes to stdout) and writes the Markdown page (out) and the JSON report
+// (js; "-": stdout) when asked.
 func writeRediscovery(e *env, rep *rediscover.Report, out, js string) error {
 	var md bytes.Buffer
 	if err := rediscover.WriteMarkdown(&md, rep); err != nil {
 		return err
 	}
-	if _, err := e.stdout.Write(md.Bytes()); err != nil {
+	table := e.stdout
+	if js == "-" {
+		table = e.stderr
+	}
+	if _, err := table.Write(md.Bytes()); err != nil {
 		return err
 	}
 	if out != "" {

@@ -99,4 +99,12 @@ func TestRediscoverWrites(t *testing.T) {
 	if !strings.Contains(string(data), `"outcome": "not run"`) || !strings.Contains(string(data), `"seed": 3`) {
 		t.Errorf("json:\n%s", data)
 	}
+	out.Reset()
+	errOut.Reset()
+	if err := writeRediscovery(e, rep, "", "-"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "{") || !strings.Contains(errOut.String(), "| `b` |") {
+		t.Errorf("--json -: stdout must hold the JSON alone, the table going to stderr:\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
 }

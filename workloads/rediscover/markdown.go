@@ -29,9 +29,13 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 			foundIn(r.Buggy), classCell(r.Buggy), reproCell(r.Buggy), fixedCell(r))
 	}
 	t := rep.Totals
-	fmt.Fprintf(&b, "\n%d bugs: %d found without a hint (median %v to detection), %d not found, %d not run, %d errors. "+
+	median := ""
+	if t.Found > 0 {
+		median = fmt.Sprintf(" (median %v to detection)", t.MedianDetection.Round(time.Second))
+	}
+	fmt.Fprintf(&b, "\n%d bugs: %d found without a hint%s, %d not found, %d not run, %d errors. "+
 		"Fixed releases: %d clean, %d falsely flagged, %d flagged that still have another known bug, %d without a verdict.\n",
-		t.Bugs, t.Found, t.MedianDetection.Round(time.Second), t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedKnown, t.FixedUnjudged)
+		t.Bugs, t.Found, median, t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedKnown, t.FixedUnjudged)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
