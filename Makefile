@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak clean
+.PHONY: all deps build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
 
 all: vet test
 
@@ -115,6 +115,13 @@ nightly: deps build
 ## bin/lockcheck scoreboard render DIR….
 scoreboard: deps build
 	./bin/lockcheck scoreboard --seeds $${SEEDS:-5} --reruns $${RERUNS:-1} $(if $(SEED_BASE),--seed-base $(SEED_BASE),)
+
+## rediscover: every bug of results/known-bugs.json hunted again (docs/hunt.md, Rediscovery): its buggy release
+## SUBJECT@BUGGY with the hunt's general mix for BUDGET (default 10m), then its fixed release from the same SEED
+## for as long; the table into results/rediscovery.md and results/rediscovery.json. BUGS=ID,... hunts a few;
+## STAND_INS=NAME@VERSION=SUBJECT,... runs SUBJECT for a release the subject registry does not name yet.
+rediscover: deps build
+	./bin/lockcheck rediscover --budget $${BUDGET:-10m} --out results/rediscovery.md --json results/rediscovery.json $(if $(BUGS),--bugs $(BUGS),) $(if $(STAND_INS),--stand-in $(STAND_INS),) $(if $(SEED),--seed $(SEED),)
 
 ## catch-rates: every mutant on `lockcheck run --workload hunt --duration 10s`, or on its exposing scenario
 ## (Mutant.Scenario: caught when fault-allowance fires, a violation beyond the fault), over SEEDS seeds (default

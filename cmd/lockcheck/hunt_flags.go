@@ -57,12 +57,9 @@ func (h *huntFlags) check() error {
 		return usagef("--subject: name the subject to hunt in (see 'lockcheck subjects')")
 	case strings.Contains(h.subject, ","):
 		return usagef("--subject %q: hunt takes one subject (or an A+B mix), not a list", h.subject)
-	case h.budget <= 0:
-		return usagef("--budget %v: want a positive duration, e.g. 10m", h.budget)
-	case h.runDuration < hunt.MinRun:
-		return usagef("--run-duration %v: want at least %v", h.runDuration, hunt.MinRun)
-	case h.runDuration > h.budget:
-		return usagef("--run-duration %v does not fit in --budget %v", h.runDuration, h.budget)
+	}
+	if err := checkBudget(h.budget, h.runDuration); err != nil {
+		return err
 	}
 	if _, err := catalog.Subjects.Lookup(h.subject); err != nil {
 		return usagef("--subject: %v", err)
@@ -76,6 +73,20 @@ func (h *huntFlags) check() error {
 	// (a subject that needs replicas or independent nodes).
 	_, err := h.plainConfig(1, h.runDuration, hunt.Plan(1))
 	return err
+}
+
+// checkBudget checks --budget and --run-duration: a positive budget that
+// fits at least one run of at least hunt.MinRun.
+func checkBudget(budget, runDuration time.Duration) error {
+	switch {
+	case budget <= 0:
+		return usagef("--budget %v: want a positive duration, e.g. 10m", budget)
+	case runDuration < hunt.MinRun:
+		return usagef("--run-duration %v: want at least %v", runDuration, hunt.MinRun)
+	case runDuration > budget:
+		return usagef("--run-duration %v does not fit in --budget %v", runDuration, budget)
+	}
+	return nil
 }
 
 // plainConfig returns the configuration `lockcheck run --subject S --seed

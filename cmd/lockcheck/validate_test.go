@@ -27,6 +27,7 @@ func TestValidateOnlyStopsEveryCommand(t *testing.T) {
 		"scoreboard": {{"scoreboard", "--seeds", "1", "--subjects", "redsync"}, {"scoreboard", "render", "--page", t.TempDir(), nightlyOut}},
 		"driver":     {{"driver", "reentrant"}},
 		"sweep":      {{"sweep"}},
+		"rediscover": {{"rediscover", "--catalog", testCatalog, "--budget", "1m"}},
 	}
 	for _, c := range commands() {
 		cases, ok := stops[c.name]

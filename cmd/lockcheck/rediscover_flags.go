@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/rediscover"
+)
+
+// rediscoverFlags are the flags of `lockcheck rediscover`.
+type rediscoverFlags struct {
+	catalog     string
+	bugs        string
+	budget      time.Duration
+	runDuration time.Duration
+	seed        int64
+	runs        string
+	out         string // the Markdown page ("": none)
+	json        string // the JSON report ("": none; "-": stdout)
+	standIns    string
+	list        bool
+
+	selected []rediscover.Bug
+	standIn  map[string]string
+}
+
+const rediscoverExamples = `  lockcheck rediscover --list                                   # the catalog: id, library, buggy → fixed, producible
+  lockcheck rediscover --budget 10m --out results/rediscovery.md --json results/rediscovery.json
+  lockcheck rediscover --bugs redisson-3.43.0-watchdog-stops-after-failed-renewal --budget 3m \
+      --stand-in redisson@3.43.0=redisson-3.43,redisson@3.44.0=redisson
+`
+
+// parseRediscoverFlags parses and checks the command line of `lockcheck
+// rediscover`: every error is a usage error naming the flag.
+func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
+	fs := newFlags(e, "rediscover", "rediscover [--bugs ID,...] [flags]", rediscoverExamples)
+	var f rediscoverFlags
+	fs.StringVar(&f.catalog, "catalog", "results/known-bugs.json", "the catalog of known bugs")
+	fs.StringVar(&f.bugs, "bugs", "", "comma-separated bug IDs to hunt (default: every bug of the catalog)")
+	fs.DurationVar(&f.budget, "budget", rediscover.DefaultBudget, "budget of each release's hunt, the buggy and the fixed alike")
+	fs.DurationVar(&f.runDuration, "run-duration", hunt.DefaultRunDuration, "length of each plain run (at least 2s)")
+	fs.Int64Var(&f.seed, "seed", 0, "first seed of every hunt (default: derived from the clock, printed)")
+	fs.StringVar(&f.runs, "runs", "results", "base directory of the hunts' runs: <runs>/runs/hunt/<time>-<seed>/")
+	fs.StringVar(&f.out, "out", "", "write the Markdown page there (e.g. results/rediscovery.md)")
+	fs.StringVar(&f.json, "json", "", "write the JSON report there ('-': stdout)")
+	fs.StringVar(&f.standIns, "stand-in", "", "NAME@VERSION=SUBJECT,...: run SUBJECT for a release the subject registry does not name")
+	fs.BoolVar(&f.list, "list", false, "print the catalog and exit")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return f, err
+	}
+	return f, f.check()
+}
+
+// check rejects a command line that cannot run, before anything starts,
+// and loads the catalog.
+func (f *rediscoverFlags) check() error {
+	if err := checkBudget(f.budget, f.runDuration); err != nil {
+		return err
+	}
+	if f.json != "" && f.json == f.out {
+		return usagef("--json and --out name the same file %s", f.out)
+	}
+	c, err := rediscover.LoadFile(f.catalog)
+	if err != nil {
+		return usagef("--catalog: %v", err)
+	}
+	if f.selected, err = c.Select(splitList(f.bugs)); err != nil {
+		return usagef("--bugs: %v", err)
+	}
+	f.standIn, err = parseStandIns(f.standIns)
+	return err
+}
+
+// parseStandIns parses NAME@VERSION=SUBJECT,...; each SUBJECT must be a
+// subject of the registry.
+func parseStandIns(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, pair := range splitList(s) {
+		name, subj, ok := strings.Cut(pair, "=")
+		if !ok || !strings.Contains(name, "@") || subj == "" {
+			return nil, usagef("--stand-in %q: want NAME@VERSION=SUBJECT", pair)
+		}
+		if _, dup := out[name]; dup {
+			return nil, usagef("--stand-in: %s given twice", name)
+		}
+		if _, err := catalog.Subjects.Lookup(subj); err != nil {
+			return nil, usagef("--stand-in %s: %v", pair, err)
+		}
+		out[name] = subj
+	}
+	return out, nil
+}
+
+// config is the rediscovery the flags ask for.
+func (f *rediscoverFlags) config(obs rediscover.Observer) rediscover.Config {
+	seed := f.seed
+	if seed == 0 {
+		seed = time.Now().UnixNano() % 1_000_000
+	}
+	return rediscover.Config{
+		Bugs: f.selected, Budget: f.budget, RunDuration: f.runDuration, Seed: seed,
+		Out: f.runs, StandIns: f.standIn, Observer: obs,
+	}
+}
+
+// describeBug is one line of --list.
+func describeBug(b rediscover.Bug) string {
+	can := "producible"
+	if !b.Producible() {
+		can = "missing: " + b.Missing
+	}
+	return fmt.Sprintf("%s\t%s\t%s → %s\t%s\t%s", b.ID, b.Library, b.Release(b.Buggy), b.Fixed, b.Property, can)
+}

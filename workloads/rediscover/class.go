@@ -1,0 +1,43 @@
+package rediscover
+
+import (
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+)
+
+// Class says how a hunt's find stands against the fault of its run.
+type Class string
+
+const (
+	// Beyond: the fault-allowance checker found an anomaly that no fault
+	// of the run allows a correct lease lock.
+	Beyond Class = "beyond the fault"
+	// NoFault: a plain run, with no fault at all, was invalid.
+	NoFault Class = "no fault"
+	// Allowed: a scenario's run was invalid, but the fault-allowance
+	// checker found every anomaly allowed by the run's fault (or one it
+	// does not judge): any lease lock may break that way there, so the
+	// find is not the bug.
+	Allowed Class = "allowed by the fault"
+	// Unclassed: a scenario's run was invalid and the fault-allowance
+	// checker decided nothing (it did not run, or ran out of time).
+	Unclassed Class = "unclassed"
+)
+
+// Counts reports whether a find of class c counts as the bug found: only
+// one that went beyond the fault, or broke with no fault at all.
+func (c Class) Counts() bool { return c == Beyond || c == NoFault }
+
+// classify is the class of t, a run that a hunt took for a find.
+func classify(t hunt.Trial) Class {
+	res, ok := t.Report.Result(model.CheckAllowance)
+	switch {
+	case ok && res.Verdict == model.Invalid:
+		return Beyond
+	case t.Draw.Scenario == nil:
+		return NoFault
+	case ok && res.Verdict == model.Valid:
+		return Allowed
+	}
+	return Unclassed
+}

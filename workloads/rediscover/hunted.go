@@ -1,0 +1,176 @@
+package rediscover
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+)
+
+// Side is which release of a bug a hunt is of.
+type Side string
+
+const (
+	SideBuggy Side = "buggy"
+	SideFixed Side = "fixed"
+)
+
+// Release is one release of a bug's library, as the subject that runs it.
+type Release struct {
+	// Name is the release as the catalog names it: SUBJECT@VERSION.
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Subject is the subject run for it: Name, or the stand-in given
+	// for it (StandIn).
+	Subject string `json:"subject"`
+	StandIn bool   `json:"stand_in,omitempty"`
+	// NotRun says why the release was not hunted ("" when it was).
+	NotRun string `json:"not_run,omitempty"`
+}
+
+// Hunted is what the hunts of one release showed. A hunt stops at its
+// first find; when that find does not count (its Class), the release is
+// hunted on from the seed after the hunt's last, on what is left of the
+// budget.
+type Hunted struct {
+	Release
+	// Seeds are the first seeds of the hunts made, in order.
+	Seeds []int64 `json:"seeds,omitempty"`
+	// Runs counts the search runs of all its hunts (shrink runs apart).
+	Runs int `json:"runs"`
+	// Elapsed is the time from the budget's start to the end of the last
+	// hunt.
+	Elapsed time.Duration `json:"elapsed_ns"`
+	// Find is the first find that counts; nil when none did.
+	Find *Finding `json:"find,omitempty"`
+	// Allowed are the finds that did not count, in order.
+	Allowed []Finding `json:"allowed,omitempty"`
+	// Dirs are the hunts' directories.
+	Dirs []string `json:"dirs,omitempty"`
+	// Interrupted says ctx ended before the budget did.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Err is the error that stopped a hunt ("" when none did).
+	Err string `json:"error,omitempty"`
+}
+
+// Finding is one find of a hunt.
+type Finding struct {
+	// Run is the number of the run that found it among the release's
+	// search runs (1: the first); Seed and Draw say what it ran.
+	Run  int    `json:"run"`
+	Seed int64  `json:"seed"`
+	Draw string `json:"draw"`
+	// Detection is the time from the start of the release's budget to the
+	// end of the run that found it (its check included).
+	Detection time.Duration `json:"detection_ns"`
+	// Class is the class of the run that found it; Why says what was
+	// unexpected.
+	Class Class  `json:"class"`
+	Why   string `json:"why"`
+	// Reproduced says the find failed again while the hunt shrank it (a
+	// shrink step was kept); false when every simpler draw passed, or
+	// shrinking had no time: a find seen once, as a stall of a loaded
+	// machine can make one.
+	Reproduced bool `json:"reproduced"`
+	// Command reruns the shrunk draw (`lockcheck run ...`); Dir is the
+	// shrunk run's directory.
+	Command string `json:"command"`
+	Dir     string `json:"dir"`
+}
+
+// huntRelease hunts b's release on side for the budget: from Config.Seed,
+// and on from the seed after the last hunt's while its finds do not count.
+func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
+	h := Hunted{Release: cfg.release(b, side)}
+	cfg.Observer.Hunting(b, side, h.Release)
+	if h.NotRun != "" {
+		return h
+	}
+	start := cfg.now()
+	deadline := start.Add(cfg.Budget)
+	seed := cfg.Seed
+	for ctx.Err() == nil {
+		left := min(cfg.Budget, deadline.Sub(cfg.now()).Round(100*time.Millisecond))
+		if left < hunt.MinRun {
+			break
+		}
+		next, done := cfg.hunt1(ctx, &h, seed, left, start)
+		if done {
+			break
+		}
+		seed = next
+	}
+	h.Interrupted = h.Interrupted || (ctx.Err() != nil && h.Find == nil)
+	h.Elapsed = cfg.now().Sub(start)
+	return h
+}
+
+// hunt1 runs one hunt of h's release from seed with left of the budget
+// that started at start, and adds what it showed to h. done says the
+// release's hunting is over (a find that counts, the budget spent, an
+// error); else next is the seed to hunt on from.
+func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
+	det := &detector{Observer: cfg.Observer, now: cfg.now}
+	res, err := cfg.Hunt(ctx, hunt.Config{
+		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
+		Seed: seed, Out: cfg.Out, Observer: det,
+	})
+	if res == nil {
+		h.Err = errText(err, "the hunt returned no result")
+		return 0, true
+	}
+	before := h.Runs
+	h.Seeds, h.Dirs, h.Runs = append(h.Seeds, res.Seed), append(h.Dirs, res.Dir), h.Runs+res.Tried.Runs
+	if err != nil {
+		h.Err = err.Error()
+	}
+	if res.Find == nil {
+		h.Interrupted = res.Interrupted
+		return 0, true
+	}
+	at := det.at
+	if at.IsZero() {
+		at = cfg.now() // no Ran heard: the hunt's end bounds the detection
+	}
+	f := finding(res.Find, before, at.Sub(start))
+	if f.Class.Counts() {
+		h.Find = &f
+		return 0, true
+	}
+	h.Allowed = append(h.Allowed, f)
+	return res.Tried.Last + 1, err != nil || res.Tried.Runs == 0
+}
+
+// finding is the Finding of f, the find of a hunt that came after before
+// runs of the same release.
+func finding(f *hunt.Find, before int, detection time.Duration) Finding {
+	return Finding{
+		Run: before + f.Run, Seed: f.First.Draw.Seed, Draw: f.First.Draw.Describe(),
+		Detection: detection, Class: classify(f.First), Why: f.First.Why,
+		Reproduced: len(f.Steps) > 0, Command: f.CommandLine(), Dir: f.Shrunk.Dir,
+	}
+}
+
+// detector passes a hunt's progress on and notes when the first search
+// run that is a find ended.
+type detector struct {
+	Observer
+	now func() time.Time
+	at  time.Time
+}
+
+func (d *detector) Ran(label string, t hunt.Trial) {
+	if t.Find && d.at.IsZero() && strings.HasPrefix(label, "run ") {
+		d.at = d.now()
+	}
+	d.Observer.Ran(label, t)
+}
+
+// errText is err's text, or def for a nil err.
+func errText(err error, def string) string {
+	if err == nil {
+		return def
+	}
+	return err.Error()
+}

@@ -1,0 +1,256 @@
+package rediscover
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+)
+
+const (
+	testBudget = time.Minute
+	testRun    = 5 * time.Second
+)
+
+// rediscover runs bugs against hunts that find what finds says, and
+// returns the report, the hunts' configs and what the observer heard.
+func rediscover(t *testing.T, bugs []Bug, finds func(string, int64) *fakeFind, standIns map[string]string, names ...string) (*Report, *fakeHunts, *recorder) {
+	t.Helper()
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f := &fakeHunts{clock: clock, finds: finds}
+	obs := &recorder{}
+	rep, err := Run(context.Background(), Config{
+		Bugs: bugs, Budget: testBudget, RunDuration: testRun, Seed: 7, Out: t.TempDir(),
+		Registry: fakeRegistry(t, names...), StandIns: standIns, Hunt: f.hunt, Observer: obs, now: clock.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(obs.judged) != len(bugs) {
+		t.Fatalf("Judged heard %d times, want %d", len(obs.judged), len(bugs))
+	}
+	return rep, f, obs
+}
+
+// only makes finds for one subject, by first seed.
+func only(subject string, find func(seed int64) *fakeFind) func(string, int64) *fakeFind {
+	return func(s string, seed int64) *fakeFind {
+		if s != subject {
+			return nil
+		}
+		return find(seed)
+	}
+}
+
+func TestFoundAndFixedClean(t *testing.T) {
+	finds := only("lib@1.0.0", func(int64) *fakeFind {
+		return &fakeFind{run: 3, scenario: true, allowance: model.Invalid, steps: []string{"shorten"}}
+	})
+	rep, f, obs := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	r := rep.Rows[0]
+	if r.Outcome != Found || r.Buggy.Find == nil {
+		t.Fatalf("outcome %s (%s), want found", r.Outcome, r.Why)
+	}
+	if got := r.Buggy.Find; got.Detection != 3*testRun || got.Run != 3 || got.Class != Beyond || got.Seed != 9 || !got.Reproduced {
+		t.Errorf("find %+v: want run 3 (seed 9) at %v, beyond the fault", got, 3*testRun)
+	}
+	if !strings.Contains(r.Buggy.Find.Command, "--subject lib@1.0.0 --seed 9") {
+		t.Errorf("command %q does not rerun the find", r.Buggy.Find.Command)
+	}
+	if r.FixedOutcome != Clean || r.Fixed.Runs != int(testBudget/testRun) {
+		t.Errorf("fixed %s after %d runs, want clean after %d", r.FixedOutcome, r.Fixed.Runs, testBudget/testRun)
+	}
+	if len(f.calls) != 2 || f.calls[0].Seed != f.calls[1].Seed || f.calls[0].Budget != f.calls[1].Budget {
+		t.Fatalf("hunts %+v: want the buggy and the fixed release hunted with the same seed and budget", f.calls)
+	}
+	for _, c := range f.calls {
+		if c.Scenarios != nil || c.Judge != nil || c.Executor != nil {
+			t.Errorf("hunt of %s given scenarios, a judge or an executor: want hunt's defaults (no hint)", c.Subject)
+		}
+	}
+	if want := []string{"b1 buggy lib@1.0.0", "b1 fixed lib@1.0.1"}; strings.Join(obs.hunting, ";") != strings.Join(want, ";") {
+		t.Errorf("Hunting heard %q, want %q", obs.hunting, want)
+	}
+	if obs.ran != 3+int(testBudget/testRun) {
+		t.Errorf("the observer heard %d runs, want every run of both hunts", obs.ran)
+	}
+	if tot := rep.Totals; tot.Found != 1 || tot.FixedClean != 1 || tot.MedianDetection != 3*testRun {
+		t.Errorf("totals %+v", tot)
+	}
+}
+
+func TestNotFound(t *testing.T) {
+	missing := testBug("b2")
+	missing.Missing = "no interrupts"
+	rep, _, _ := rediscover(t, []Bug{testBug("b1"), missing}, func(string, int64) *fakeFind { return nil }, nil, "lib@1.0.0", "lib@1.0.1")
+	for i, want := range []string{"not found within the budget (12 runs)", "trigger missing: no interrupts"} {
+		r := rep.Rows[i]
+		if r.Outcome != NotFound || r.Why != want || r.FixedOutcome != Clean {
+			t.Errorf("%s: %s (%s), fixed %s; want not found (%s), fixed clean", r.Bug.ID, r.Outcome, r.Why, r.FixedOutcome, want)
+		}
+	}
+	if tot := rep.Totals; tot.NotFound != 2 || tot.Found != 0 || tot.MedianDetection != 0 {
+		t.Errorf("totals %+v", tot)
+	}
+}
+
+func TestFixedNotClean(t *testing.T) {
+	finds := func(s string, seed int64) *fakeFind { return &fakeFind{run: 2} } // a plain run: no fault
+	rep, _, _ := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	r := rep.Rows[0]
+	if r.Outcome != Found || r.Buggy.Find.Class != NoFault {
+		t.Errorf("buggy %s: want found with no fault", r.Outcome)
+	}
+	if r.FixedOutcome != Flagged || rep.Totals.FixedFlagged != 1 {
+		t.Errorf("fixed %s, %d flagged: want the fixed release flagged", r.FixedOutcome, rep.Totals.FixedFlagged)
+	}
+	var md strings.Builder
+	if err := WriteMarkdown(&md, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "**FLAGGED** in run 2: invalid (linearizable), seen once") || !strings.Contains(md.String(), "1 falsely flagged") {
+		t.Errorf("markdown does not show the false flag:\n%s", md.String())
+	}
+}
+
+// TestAllowedOnly: finds allowed by the fault do not count, in the buggy
+// release or the fixed one; the release is hunted on from the seed after
+// the hunt's last, within the same budget.
+func TestAllowedOnly(t *testing.T) {
+	allowed := func(string, int64) *fakeFind { return &fakeFind{run: 2, scenario: true, allowance: model.Valid} }
+	rep, f, _ := rediscover(t, []Bug{testBug("b1")}, allowed, nil, "lib@1.0.0", "lib@1.0.1")
+	r := rep.Rows[0]
+	if r.Outcome != NotFound || len(r.Buggy.Allowed) == 0 || r.Buggy.Allowed[0].Class != Allowed {
+		t.Fatalf("buggy %s (%s), %d allowed: want not found, with its allowed finds kept", r.Outcome, r.Why, len(r.Buggy.Allowed))
+	}
+	if !strings.Contains(r.Why, "allowed by the fault, not counted") {
+		t.Errorf("why %q does not say the finds were allowed", r.Why)
+	}
+	if r.FixedOutcome != Clean {
+		t.Errorf("fixed %s: an allowed find is no flag", r.FixedOutcome)
+	}
+	if len(f.calls) < 4 || f.calls[1].Seed != f.calls[0].Seed+2 || f.calls[1].Budget >= f.calls[0].Budget {
+		t.Errorf("hunts %v: want the release hunted on from the seed after the last, on what is left of the budget", seeds(f))
+	}
+	unclassed := func(string, int64) *fakeFind { return &fakeFind{run: 1, scenario: true} }
+	rep, _, _ = rediscover(t, []Bug{testBug("b1")}, unclassed, nil, "lib@1.0.0", "lib@1.0.1")
+	if r := rep.Rows[0]; r.Outcome != NotFound || r.Buggy.Allowed[0].Class != Unclassed {
+		t.Errorf("a find the fault-allowance checker did not judge: %s, want not found (unclassed)", r.Outcome)
+	}
+}
+
+// TestAllowedThenBeyond: a find that counts after allowed ones is found,
+// numbered and timed over the release's whole budget.
+func TestAllowedThenBeyond(t *testing.T) {
+	finds := only("lib@1.0.0", func(seed int64) *fakeFind {
+		if seed == 7 {
+			return &fakeFind{run: 2, scenario: true, allowance: model.Valid}
+		}
+		return &fakeFind{run: 1, scenario: true, allowance: model.Invalid}
+	})
+	rep, _, _ := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	r := rep.Rows[0]
+	if r.Outcome != Found || r.Buggy.Find.Run != 3 || r.Buggy.Find.Seed != 9 || len(r.Buggy.Allowed) != 1 {
+		t.Fatalf("buggy %s, find %+v: want found in run 3 (seed 9) after one allowed find", r.Outcome, r.Buggy.Find)
+	}
+	if want := 3*testRun + fakeShrink; r.Buggy.Find.Detection != want {
+		t.Errorf("detection %v, want %v (the first hunt's runs and shrinking, then one run)", r.Buggy.Find.Detection, want)
+	}
+}
+
+func TestNotRunAndStandIns(t *testing.T) {
+	finds := only("old-lib", func(int64) *fakeFind { return &fakeFind{run: 1} })
+	standIns := map[string]string{"lib@1.0.0": "old-lib"}
+	rep, f, _ := rediscover(t, []Bug{testBug("b1")}, finds, standIns, "old-lib")
+	r := rep.Rows[0]
+	if r.Outcome != Found || !r.Buggy.StandIn || r.Buggy.Subject != "old-lib" || r.Buggy.Name != "lib@1.0.0" {
+		t.Errorf("buggy %+v: want found in the stand-in old-lib", r.Buggy.Release)
+	}
+	if r.FixedOutcome != FixedNotRun || !strings.Contains(r.Fixed.NotRun, "no subject lib@1.0.1") {
+		t.Errorf("fixed %s (%s): want not run, no such subject", r.FixedOutcome, r.Fixed.NotRun)
+	}
+	if len(f.calls) != 1 {
+		t.Errorf("%d hunts: a release not in the registry is not hunted", len(f.calls))
+	}
+	rep, _, _ = rediscover(t, []Bug{testBug("b1")}, finds, nil)
+	if r := rep.Rows[0]; r.Outcome != NotRun || rep.Totals.NotRun != 1 || rep.Totals.FixedUnjudged != 1 {
+		t.Errorf("%s, totals %+v: want not run", r.Outcome, rep.Totals)
+	}
+}
+
+func TestHuntError(t *testing.T) {
+	clock := &fakeClock{now: time.Now()}
+	boom := errors.New("no redis-server")
+	rep, err := Run(context.Background(), Config{
+		Bugs: []Bug{testBug("b1")}, Budget: testBudget, RunDuration: testRun, Seed: 1,
+		Registry: fakeRegistry(t, "lib@1.0.0", "lib@1.0.1"), now: clock.Now,
+		Hunt: func(context.Context, hunt.Config) (*hunt.Result, error) { return nil, boom },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Rows[0]; r.Outcome != Failed || r.FixedOutcome != FixedFailed || r.Why != boom.Error() {
+		t.Errorf("%s (%s), fixed %s: want both errors", r.Outcome, r.Why, r.FixedOutcome)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"no bugs":      {},
+		"run > budget": {Bugs: []Bug{testBug("b1")}, Budget: time.Second, RunDuration: 5 * time.Second},
+		"short run":    {Bugs: []Bug{testBug("b1")}, RunDuration: time.Second},
+	} {
+		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: err %v, want ErrConfig", name, err)
+		}
+	}
+}
+
+func seeds(f *fakeHunts) []int64 {
+	var out []int64
+	for _, c := range f.calls {
+		out = append(out, c.Seed)
+	}
+	return out
+}
+
+// TestFixedFlaggedKnown: a fixed release that still has another known bug
+// and is flagged is told apart from a false flag.
+func TestFixedFlaggedKnown(t *testing.T) {
+	b := testBug("b1")
+	b.KnownInFixed = []string{"b0"}
+	finds := func(string, int64) *fakeFind { return &fakeFind{run: 1, scenario: true, allowance: model.Invalid} }
+	rep, _, _ := rediscover(t, []Bug{b}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	if r := rep.Rows[0]; r.FixedOutcome != FlaggedKnown || rep.Totals.FixedKnown != 1 || rep.Totals.FixedFlagged != 0 {
+		t.Errorf("fixed %s, totals %+v: want flagged with a known bug, no false flag", r.FixedOutcome, rep.Totals)
+	}
+}
+
+// TestInterrupted: a rediscovery whose ctx ends returns the rows done,
+// counted, and ctx's error; a release cut short is not called clean.
+func TestInterrupted(t *testing.T) {
+	clock := &fakeClock{now: time.Now()}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f := &fakeHunts{clock: clock, finds: func(string, int64) *fakeFind { return nil }}
+	hunts := func(ctx context.Context, cfg hunt.Config) (*hunt.Result, error) {
+		res, err := f.hunt(ctx, cfg)
+		cancel() // the first hunt's end: SIGINT
+		res.Interrupted = true
+		return res, err
+	}
+	rep, err := Run(ctx, Config{
+		Bugs: []Bug{testBug("b1"), testBug("b2")}, Budget: testBudget, RunDuration: testRun, Seed: 1,
+		Registry: fakeRegistry(t, "lib@1.0.0", "lib@1.0.1"), Hunt: hunts, now: clock.Now,
+	})
+	if !errors.Is(err, context.Canceled) || rep == nil || len(rep.Rows) != 1 || rep.Totals.Bugs != 1 {
+		t.Fatalf("err %v, report %+v: want the first row, counted, and context.Canceled", err, rep)
+	}
+	if r := rep.Rows[0]; r.Outcome != NotFound || !strings.HasPrefix(r.Why, "interrupted") || r.FixedOutcome != FixedInterrupted {
+		t.Errorf("%s (%s), fixed %s: want interrupted on both sides", r.Outcome, r.Why, r.FixedOutcome)
+	}
+}
