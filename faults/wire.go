@@ -46,6 +46,9 @@ type Wire struct {
 // trap is a one-shot action on the next request match accepts.
 type trap struct {
 	disarmed bool // set under the Wire's mu
+	sprang   bool // set under the Wire's mu
+	held     chan struct{}
+	heldOnce sync.Once
 	match    func(cmd string) bool
 	action   string        // "refused" or "delayed"
 	delay    time.Duration // for "delayed": how long the reply is held
@@ -130,8 +133,36 @@ func (w *Wire) rearm(t *trap) {
 			break
 		}
 	}
+	t.sprang = false
 	if !t.disarmed && w.trap == nil {
 		w.trap = t
+	}
+}
+
+// newTrap returns a trap, armed by nobody yet.
+func newTrap(match func(cmd string) bool, action string, delay time.Duration) *trap {
+	return &trap{match: match, action: action, delay: delay, held: make(chan struct{})}
+}
+
+// released marks the end of what t does to its request's reply: the reply
+// was passed on, or its connection closed first. Idempotent.
+func (t *trap) released() { t.heldOnce.Do(func() { close(t.held) }) }
+
+// disarmWait disarms t and, if it sprang, waits until it has released its
+// reply (or ctx ends), so a fault window covers the reply held back.
+func (w *Wire) disarmWait(ctx context.Context, t *trap) error {
+	w.disarm(t)
+	w.mu.Lock()
+	sprang := t.sprang
+	w.mu.Unlock()
+	if !sprang || t.delay == 0 {
+		return nil
+	}
+	select {
+	case <-t.held:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wire %s: a reply still held back: %w", w.name, ctx.Err())
 	}
 }
 
@@ -143,7 +174,7 @@ func (w *Wire) take(cmd string) *trap {
 	if t == nil || !t.match(cmd) {
 		return nil
 	}
-	w.trap = nil
+	w.trap, t.sprang = nil, true
 	action := t.action
 	if t.delay > 0 {
 		action += " " + t.delay.String()

@@ -21,12 +21,22 @@ type wireConn struct {
 	subscribed bool
 }
 
-// close closes both sides, which ends both pumps.
+// close closes both sides, which ends both pumps, and releases the traps
+// of replies that will never come.
 func (c *wireConn) close() {
 	c.closeOnce.Do(func() {
 		_ = c.client.Close()
 		_ = c.up.Close()
 	})
+	c.mu.Lock()
+	pending := c.holds
+	c.holds = nil
+	c.mu.Unlock()
+	for _, t := range pending {
+		if t != nil {
+			t.released()
+		}
+	}
 }
 
 // requests forwards the client's requests to Redis, springing the Wire's
@@ -103,14 +113,21 @@ func (c *wireConn) replies() {
 		if err != nil {
 			return
 		}
-		if t := c.popFor(push); t != nil {
-			if isErrorReply(frame) {
-				c.w.rearm(t) // it ran nothing: the next request is the one
-			} else if !c.wait(t.delay) {
-				return
-			}
+		t := c.popFor(push)
+		switch {
+		case t == nil:
+		case isErrorReply(frame):
+			c.w.rearm(t) // it ran nothing: the next request is the one
+			t = nil
+		case !c.wait(t.delay):
+			t.released()
+			return
 		}
-		if _, err := c.client.Write(frame); err != nil {
+		_, err = c.client.Write(frame)
+		if t != nil {
+			t.released()
+		}
+		if err != nil {
 			return
 		}
 	}

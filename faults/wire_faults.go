@@ -30,7 +30,7 @@ func LockCommands(cmd string) bool {
 // renewal ("refuse-once"): a watchdog must retry at its next tick. Stop
 // disarms a trap that has not sprung; w.Sprung says whether it did.
 func RefuseOnce(w *Wire, match func(cmd string) bool) Fault {
-	return wireTrap(w, "refuse-once", &trap{match: match, action: "refused"})
+	return wireTrap(w, "refuse-once", func() *trap { return newTrap(match, "refused", 0) })
 }
 
 // SlowReply returns a fault that holds back one reply of w's client by
@@ -40,26 +40,30 @@ func RefuseOnce(w *Wire, match func(cmd string) bool) Fault {
 // timeout, the caller sees a timeout for a command that ran
 // ("slow-reply"). A matching request that Redis answers with an error ran
 // nothing (NOSCRIPT, say, before the client's EVAL): its reply passes at
-// once and the trap waits for the next one. Stop disarms a trap that has not sprung; a reply
+// once and the trap waits for the next one. Stop returns once a reply held
+// back has been passed on (or its connection closed), so the fault's
+// window covers the delay: a grant learned that late may have outlived its
+// lease. Stop disarms a trap that has not sprung; a reply
 // already held is released when its delay ends.
 func SlowReply(w *Wire, match func(cmd string) bool, delay time.Duration) Fault {
-	return wireTrap(w, "slow-reply", &trap{match: match, action: "delayed", delay: delay})
+	return wireTrap(w, "slow-reply", func() *trap { return newTrap(match, "delayed", delay) })
 }
 
-func wireTrap(w *Wire, name string, t *trap) Fault {
-	armed := false
+func wireTrap(w *Wire, name string, newTrap func() *trap) Fault {
+	var t *trap
 	return &fault{name: name, target: w.Name(),
 		start: func(context.Context) error {
-			armed = true
+			t = newTrap()
 			w.arm(t)
 			return nil
 		},
-		stop: func(context.Context) error {
-			if armed {
-				armed = false
-				w.disarm(t)
+		stop: func(ctx context.Context) error {
+			if t == nil {
+				return nil
 			}
-			return nil
+			armed := t
+			t = nil
+			return w.disarmWait(ctx, armed)
 		},
 	}
 }

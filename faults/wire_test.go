@@ -103,6 +103,7 @@ func TestSlowReply(t *testing.T) {
 	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	sent := time.Now()
 	err := incr.Run(ctx, rdb, []string{"runs"}).Err()
 	if err == nil || !strings.Contains(err.Error(), "timeout") {
 		t.Fatalf("a reply held for 1s with a 200ms read timeout: %v, want a timeout", err)
@@ -113,7 +114,12 @@ func TestSlowReply(t *testing.T) {
 	if err := incr.Run(ctx, rdb, []string{"runs"}).Err(); err != nil {
 		t.Fatalf("the next call: %v (the trap springs once)", err)
 	}
-	_ = f.Stop(ctx)
+	if err := f.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if held := time.Since(sent); held < time.Second {
+		t.Fatalf("Stop returned %v after the request, before its reply was let through (1s): the window must cover the delay", held)
+	}
 	if sp := w.Sprung(); len(sp) != 1 || sp[0].Action != "delayed 1s" {
 		t.Fatalf("sprung = %+v", sp)
 	}
