@@ -14,7 +14,7 @@ import (
 // slowReplyDelay holds a reply past every client's timeout in the catalog:
 // go-redis's 1 s ReadTimeout (faults.Server.Options), the Java drivers' 1 s
 // command timeout (java-common Flags).
-const slowReplyDelay = 2500 * time.Millisecond
+const slowReplyDelay = 2 * time.Second
 
 // wireScenarios are the scenarios whose faults act on one command, or the
 // connections, of one client (a faults.Wire behind each client's proxy):
@@ -34,11 +34,11 @@ func wireScenarios() []Scenario {
 		},
 		{
 			Name: "slow-reply", Safe: true,
-			Doc: "a waiting client's next lock command runs, but its reply comes 2.5 s late, past the 1 s timeout of lockcheck's clients, once a window " +
+			Doc: "a waiting client's next lock command runs, but its reply comes 2 s late, past the 1 s timeout of lockcheck's clients, once a window " +
 				"(contended sections of 150–350 ms, so the attempt usually found the lock taken): a caller must not take its timeout for a grant; " +
 				"one that waits for the reply learns of a grant whose 1.5 s lease may be gone (allowed): lockcheck's own locks and the Go peers, whose clients time out, must stay valid; " +
 				"other clients may break, within the fault",
-			Plan: slowReplyPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinTheFault,
+			Plan: slowReplyPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinTheFault,
 			Faults: wireSchedule(faults.Span{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
 					return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
