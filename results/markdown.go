@@ -11,8 +11,8 @@ import (
 
 // writeSummaryMarkdown writes summary.md: the table, the figures, every
 // checker's explanation with its examples, the fault windows and the other
-// files of the run directory.
-func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
+// files of the run directory (the plots when plots is set: they were drawn).
+func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, plots bool) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(s.Workload), strings.ToUpper(string(s.Report.Verdict)))
 	if s.Seed != 0 {
@@ -67,10 +67,14 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 	}
 	fmt.Fprintf(bw, "\n## Files\n\n")
 	fmt.Fprintf(bw, "- [%s](%s): porcupine's timeline of the lock ops, fault windows annotated\n", HTMLFile, HTMLFile)
-	fmt.Fprintf(bw, "- [%s](%s): acquire latency over time\n", LatencyPlot, LatencyPlot)
-	fmt.Fprintf(bw, "- [%s](%s): grants per second over time\n", ThroughputPlot, ThroughputPlot)
-	fmt.Fprintf(bw, "- [%s](%s), [%s](%s), [%s](%s)\n\n", HistoryFile, HistoryFile, ConfigFile, ConfigFile, ResultFile, ResultFile)
-	fmt.Fprintf(bw, "![acquire latency](%s)\n\n![throughput](%s)\n", LatencyPlot, ThroughputPlot)
+	if plots {
+		fmt.Fprintf(bw, "- [%s](%s): acquire latency over time\n", LatencyPlot, LatencyPlot)
+		fmt.Fprintf(bw, "- [%s](%s): grants per second over time\n", ThroughputPlot, ThroughputPlot)
+	}
+	fmt.Fprintf(bw, "- [%s](%s), [%s](%s), [%s](%s)\n", HistoryFile, HistoryFile, ConfigFile, ConfigFile, ResultFile, ResultFile)
+	if plots {
+		fmt.Fprintf(bw, "\n![acquire latency](%s)\n\n![throughput](%s)\n", LatencyPlot, ThroughputPlot)
+	}
 	return bw.Flush()
 }
 
