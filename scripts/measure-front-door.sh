@@ -16,7 +16,9 @@
 # into a temporary folder; nothing on the system changes).
 #
 # Maven's, cargo's and npm's download caches are left as they are (warm).
-# Needs git, make, go; the folder is removed at the end (KEEP=1 keeps it).
+# The CPU time of make run is printed too: on a shared, loaded machine the
+# wall time says more about the load than about the front door.
+# Needs git, make, go, /usr/bin/time; the folder is removed at the end (KEEP=1 keeps it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 repo=${1:-$here}
@@ -60,7 +62,8 @@ mkdir -p "$tmp/gocache" "$tmp/gomodcache"
 start=$(date +%s.%N)
 echo "make run (GOCACHE, GOMODCACHE empty; PATH without redis-server) ..." >&2
 set +e
-(cd "$tmp/clone" && PATH=$shadow GOCACHE=$tmp/gocache GOMODCACHE=$tmp/gomodcache GOFLAGS=-modcacherw make run 2>&1) |
+(cd "$tmp/clone" && PATH=$shadow GOCACHE=$tmp/gocache GOMODCACHE=$tmp/gomodcache GOFLAGS=-modcacherw \
+  /usr/bin/time -f "cpu: %U s user, %S s sys (make run and its children)" make run 2>&1) |
   while IFS= read -r line; do
     now=$(date +%s.%N)
     printf '%7.1fs %s\n' "$(echo "$now - $start" | bc)" "$line"
