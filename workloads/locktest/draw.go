@@ -3,7 +3,6 @@ package locktest
 import (
 	"flag"
 	"math/rand/v2"
-	"time"
 
 	"pgregory.net/rapid"
 
@@ -49,5 +48,5 @@ func firstSeed(opt int64) int64 {
 	case opt != 0:
 		return opt
 	}
-	return rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)).Int64N(1<<31) + 1
+	return rand.Int64N(1<<31) + 1
 }
