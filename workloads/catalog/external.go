@@ -109,15 +109,18 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 	return s
 }
 
-// version reads the driver's banner: its name and version (building the
-// driver first if it is not built).
+// version reads the driver's banner: its name and version. It builds
+// nothing (a caller bounds it to a JVM's start): a driver not built yet
+// has no version until a run opens it.
 func (d Driver) version(ctx context.Context) (string, string, error) {
 	dir, err := d.WorkDir()
 	if err != nil {
 		return d.Name, "", err
 	}
-	if err := defaultBuilder.Ready(ctx, d, dir); err != nil {
-		return d.Name, "", err
+	if d.Installed != nil {
+		if err := d.Installed(dir); err != nil {
+			return d.Name, "", err
+		}
 	}
 	b, err := driver.Probe(ctx, driver.Options{Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name})
 	if err != nil {
