@@ -29,7 +29,8 @@ want() {
 has() { command -v "$1" >/dev/null 2>&1; }
 
 install_wanted() {
-  local what=$1 sudo="" pkgs=("${pkg_wanted[@]}")
+  # (the +-expansion: an empty array is "unbound" to bash < 4.4's set -u)
+  local what=$1 sudo="" pkgs=(${pkg_wanted[@]+"${pkg_wanted[@]}"})
   pkg_wanted=()
   [ ${#pkgs[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -ne 0 ]; then
