@@ -12,7 +12,7 @@ import (
 // Proxy is an in-process TCP proxy on 127.0.0.1 (ephemeral port) in front
 // of one Redis address, with the toxics of this package's faults: latency
 // (with jitter), timeout (0: a black hole) and reset_peer, each with
-// toxiproxy's meaning (toxiproxy_conn.go). It implements Link. Give every
+// toxiproxy's meaning (how: proxy_conn.go). It implements Link. Give every
 // client its own Proxy so that faults can target one client's path to
 // Redis. (A *RemoteProxy drives a real toxiproxy server and every toxic it
 // has.)
