@@ -2,82 +2,25 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
+.PHONY: all deps redis build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
 
 all: vet test
 
-# deps installs what the tests and runs need when it is missing: redis-server
-# (and redis-cli), nftables, node and npm (the node drivers) and python3-redis
-# for /usr/bin/python3 (the redis-py driver), from Debian/Ubuntu packages; then
-# the npm packages of each node driver (impl/drivers/*/package-lock.json) when
-# its node_modules is missing or older than its package-lock.json; and java 17
-# and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
-# mvn package of the pinned pom, and of the older Redisson line it names,
-# skipped when up to date) and the RedisLockRegistry driver
-# (impl/drivers/spring-redis-lock/build.sh, likewise); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
-# driver with a requirements.txt, pinned with hashes, when it is missing or
-# older than its requirements.txt; then the rslock driver (impl/drivers/rslock:
-# cargo build --release --locked into its target/, when the binary is missing or
-# older than its sources), installing cargo when it is missing (Debian's
-# cargo-web, Rust 1.96: rslock 0.10 and redis-rs 1.8 need Rust 1.88; else cargo);
-# a Rust too old to build it is a warning, and its subjects and tests skip.
+## deps: everything the tests and the drivers need, installed when missing (scripts/deps.sh: redis-server,
+## nftables, gcc, then each driver's impl/drivers/*/build.sh); without apt-get what cannot be installed is skipped.
 deps:
-	@missing=""; \
-	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
-	command -v redis-cli >/dev/null 2>&1 || missing="$$missing redis-tools"; \
-	command -v nft >/dev/null 2>&1 || missing="$$missing nftables"; \
-	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
-	/usr/bin/python3 -c 'import redis' >/dev/null 2>&1 || missing="$$missing python3-redis"; \
-	/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
-	command -v gcc >/dev/null 2>&1 || missing="$$missing gcc"; \
-	command -v javac >/dev/null 2>&1 || missing="$$missing openjdk-17-jdk-headless"; \
-	command -v mvn >/dev/null 2>&1 || missing="$$missing maven"; \
-	if [ -n "$$missing" ]; then \
-	  command -v apt-get >/dev/null 2>&1 || { echo "lockcheck needs:$$missing (install them with your package manager)" >&2; exit 1; }; \
-	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
-	  echo "installing$$missing ..." >&2; \
-	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	fi; \
-	for lock in impl/drivers/*/package-lock.json; do \
-	  [ -f "$$lock" ] || continue; \
-	  dir=$${lock%/package-lock.json}; \
-	  [ -d "$$dir/node_modules" ] && [ ! "$$lock" -nt "$$dir/node_modules" ] && continue; \
-	  echo "installing the npm packages of $$dir ..." >&2; \
-	  (cd "$$dir" && npm ci --silent --no-audit --no-fund && touch node_modules) || { echo "npm ci failed in $$dir" >&2; exit 1; }; \
-	done; \
-	for req in impl/drivers/*/requirements.txt; do \
-	  [ -f "$$req" ] || continue; \
-	  dir=$${req%/requirements.txt}; \
-	  [ -f "$$dir/.venv/.installed" ] && [ ! "$$req" -nt "$$dir/.venv/.installed" ] && continue; \
-	  echo "creating the virtualenv of $$dir ..." >&2; \
-	  rm -rf "$$dir/.venv" && /usr/bin/python3 -m venv "$$dir/.venv" && \
-	  "$$dir/.venv/bin/pip" install -q --disable-pip-version-check --require-hashes -r "$$req" && \
-	  touch "$$dir/.venv/.installed" || { echo "pip install failed in $$dir" >&2; exit 1; }; \
-	done; \
-	shim=faults/clockshim; \
-	[ "$$shim/libclockshim.so" -nt "$$shim/shim.c" ] || gcc -shared -fPIC -O2 -Wall -o "$$shim/libclockshim.so" "$$shim/shim.c" -ldl || exit 1; \
-	impl/drivers/redisson-java/build.sh || { echo "the Redisson driver did not build (impl/drivers/redisson-java/build.sh)" >&2; exit 1; }; \
-	if ! command -v cargo >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then \
-	  sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
-	  echo "installing cargo ..." >&2; \
-	  $$sudo apt-get update -qq; \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo-web >/dev/null 2>&1 || \
-	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq cargo >/dev/null; \
-	fi; \
-	rs=impl/drivers/rslock; \
-	if [ ! -x "$$rs/target/release/rslock-driver" ] || [ -n "$$(find $$rs/src $$rs/Cargo.toml $$rs/Cargo.lock -newer $$rs/target/release/rslock-driver)" ]; then \
-	  echo "building the rslock driver ..." >&2; \
-	  (cd "$$rs" && cargo build --release --locked -q) || \
-	    echo "warning: the rslock driver did not build (cargo build --release --locked in $$rs; rslock 0.10 needs Rust 1.88 or later): the rslock subjects and tests are skipped" >&2; \
-	fi
-	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
+	scripts/deps.sh
+
+## redis: redis-server and redis-cli only, installed when missing (all that `make run` needs besides Go).
+redis:
+	scripts/deps.sh redis
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
 
-## run: the default run: own redis-server, default workload on the reentrant and fair locks, checked.
-run: deps build
+## run: the default run: own redis-server, default workload on the reentrant and fair locks, checked. A driver
+## is built the first time a run asks for one of its subjects (its impl/drivers/*/build.sh).
+run: redis build
 	./bin/lockcheck run
 
 ## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers.

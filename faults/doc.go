@@ -6,9 +6,9 @@
 // bounded). The catalog:
 //
 //   - network, one client's path to Redis, through a Link (an in-process
-//     toxiproxy *Proxy, or a *RemoteProxy on a toxiproxy server driven over
-//     HTTP by Remote): Latency, BlackHole (silent), Reset (TCP RST), Down
-//     (loud: EOF and connection refused);
+//     *Proxy with toxiproxy's toxics, or a *RemoteProxy on a toxiproxy
+//     server driven over HTTP by Remote): Latency, BlackHole (silent),
+//     Reset (TCP RST), Down (loud: EOF and connection refused);
 //   - process, on a *Server lockcheck started: Pause (SIGSTOP/SIGCONT),
 //     KillRestart (SIGKILL, restart with the server's persistence);
 //   - client, through the Clients interface the runner implements: Stall (a

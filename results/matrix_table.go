@@ -3,10 +3,6 @@ package results
 import (
 	"fmt"
 	"io"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // WriteMatrixTable writes a report's matrix compactly, for a terminal
@@ -23,16 +19,7 @@ func WriteMatrixTable(w io.Writer, r Report, markdown bool) error {
 		header = append(header, fmt.Sprintf("run %d", i+1))
 	}
 	header = append(header, "detection", "as expected")
-	opts := []tablewriter.Option{
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-	}
-	if markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
-	}
-	t := tablewriter.NewTable(w, opts...)
-	t.Header(header)
+	t := textTable{header: header}
 	for _, row := range r.Rows {
 		line := []string{row.Scenario, row.Subject, expectedText(row)}
 		for _, c := range row.Cells {
@@ -41,9 +28,10 @@ func WriteMatrixTable(w io.Writer, r Report, markdown bool) error {
 		for range nseeds - len(row.Cells) {
 			line = append(line, "")
 		}
-		if err := t.Append(append(line, rateText(row), statusText(row))); err != nil {
-			return err
-		}
+		t.rows = append(t.rows, append(line, rateText(row), statusText(row)))
 	}
-	return t.Render()
+	if markdown {
+		return t.writeMarkdown(w)
+	}
+	return t.writeBox(w)
 }

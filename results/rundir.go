@@ -82,7 +82,9 @@ type RunArtifacts struct {
 	// Plot tunes the plots; an empty Title becomes "subject / workload".
 	Plot PlotOptions
 	// NoPlots leaves latency.png and throughput.png out (they take the
-	// longest to draw), for a run directory wanted fast.
+	// longest to draw), for a run directory wanted fast; so does a process
+	// that registered no plots (RegisterPlots). summary.md then links
+	// none.
 	NoPlots bool
 }
 
@@ -103,7 +105,8 @@ func WriteConfig(dir string, cfg any) error {
 // WriteRun writes one subject's run directory (creating dir): config.json,
 // history.jsonl (unless the runner's file is already there, see
 // RunArtifacts.HistoryPath), result.json (a Summary), history.html,
-// latency.png, throughput.png and last summary.md, which links those of
+// latency.png and throughput.png when plots are registered (RegisterPlots)
+// and not turned off (NoPlots), and last summary.md, which links those of
 // them that were written. It writes every artifact it
 // can and returns the summary with the errors of those it could not, joined.
 func WriteRun(dir string, a RunArtifacts) (Summary, error) {
@@ -124,10 +127,12 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	if a.Plot.Title == "" {
 		a.Plot.Title = strings.Trim(a.Subject+" / "+a.Workload, " /")
 	}
+	latency, throughput, drawn := registeredPlots()
+	drawn = drawn && !a.NoPlots
 	var errs []error
 	step := func(name string, f func() error) {
 		plot := name == LatencyPlot || name == ThroughputPlot
-		if plot && a.NoPlots {
+		if plot && !drawn {
 			return
 		}
 		if ctx.Err() != nil && (name == HTMLFile || plot) {
@@ -162,14 +167,14 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	})
 	step(LatencyPlot, func() error {
 		var buf bytes.Buffer
-		if err := WriteLatencyPNG(&buf, a.History, a.Plot); err != nil {
+		if err := latency(&buf, a.History, a.Plot); err != nil {
 			return err
 		}
 		return writeFile(filepath.Join(dir, LatencyPlot), buf.Bytes())
 	})
 	step(ThroughputPlot, func() error {
 		var buf bytes.Buffer
-		if err := WriteThroughputPNG(&buf, a.History, a.Plot); err != nil {
+		if err := throughput(&buf, a.History, a.Plot); err != nil {
 			return err
 		}
 		return writeFile(filepath.Join(dir, ThroughputPlot), buf.Bytes())

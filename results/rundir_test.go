@@ -3,7 +3,9 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"image"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -53,7 +55,37 @@ func writeSynthRun(t *testing.T, dir string, h *model.History) (Summary, model.R
 	return sum, rep
 }
 
+// stubPlots registers plot writers that draw a blank 1152x480 PNG until
+// the test ends (package results/plots draws the real ones).
+func stubPlots(t *testing.T) {
+	blank := func(w io.Writer, _ *model.History, _ PlotOptions) error {
+		return png.Encode(w, image.NewGray(image.Rect(0, 0, 1152, 480)))
+	}
+	RegisterPlots(blank, blank)
+	t.Cleanup(func() { RegisterPlots(nil, nil) })
+}
+
+// TestWriteRunWithoutPlots: with no plots registered (a locktest user's
+// process), a run directory has no plots and its summary links none.
+func TestWriteRunWithoutPlots(t *testing.T) {
+	dir := RunDir(t.TempDir(), "counter-reentrant", time.Unix(0, 0), 42)
+	writeSynthRun(t, dir, synthHistory(42, 4*time.Second))
+	for _, f := range []string{LatencyPlot, ThroughputPlot} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s drawn with no plots registered", f)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(md, []byte(".png")) {
+		t.Errorf("summary.md links plots that were not drawn:\n%s", md)
+	}
+}
+
 func TestWriteRun(t *testing.T) {
+	stubPlots(t)
 	h := synthHistory(42, 4*time.Second)
 	dir := RunDir(t.TempDir(), "counter-reentrant", time.Unix(0, 0), 42)
 	sum, rep := writeSynthRun(t, dir, h)
@@ -128,9 +160,6 @@ func TestWriteRun(t *testing.T) {
 		if b := img.Bounds(); b.Dx() < 800 || b.Dy() < 300 {
 			t.Errorf("%s is %dx%d, too small to read", f, b.Dx(), b.Dy())
 		}
-	}
-	if os.Getenv("RESULTS_KEEP") != "" { // for looking at the plots
-		_ = os.CopyFS(os.Getenv("RESULTS_KEEP"), os.DirFS(dir))
 	}
 }
 

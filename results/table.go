@@ -9,9 +9,6 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 )
 
 // checkerOrder is the column order of the known checkers; others follow in
@@ -90,30 +87,18 @@ func verdictText(v model.Verdict, c model.Class) string {
 // numericColumns is the number of figure columns after subject and workload.
 const numericColumns = 7
 
-// rowAlignment left-aligns names and verdicts and right-aligns figures.
-func rowAlignment(checkers []string) tw.CellAlignment {
-	al := []tw.Align{tw.AlignLeft, tw.AlignLeft}
-	for range numericColumns {
-		al = append(al, tw.AlignRight)
-	}
-	for range len(checkers) + 1 {
-		al = append(al, tw.AlignLeft)
-	}
-	return tw.CellAlignment{Global: tw.AlignLeft, PerColumn: al}
-}
-
-// renderTable renders sums with the given renderer options.
-func renderTable(w io.Writer, sums []Summary, opts ...tablewriter.Option) error {
+// summaryTable is the table of sums: names and verdicts left-aligned,
+// figures right-aligned.
+func summaryTable(sums []Summary) textTable {
 	checkers := Checkers(sums)
-	opts = append(opts, tablewriter.WithRowAlignmentConfig(rowAlignment(checkers)))
-	t := tablewriter.NewTable(w, opts...)
-	t.Header(tableHeader(checkers))
-	for _, s := range sums {
-		if err := t.Append(tableRow(s, checkers)); err != nil {
-			return err
-		}
+	t := textTable{header: tableHeader(checkers), right: make([]bool, 2+numericColumns)}
+	for i := range numericColumns {
+		t.right[2+i] = true
 	}
-	return t.Render()
+	for _, s := range sums {
+		t.rows = append(t.rows, tableRow(s, checkers))
+	}
+	return t
 }
 
 // Render writes the summary table for a terminal: one row per subject run
@@ -123,11 +108,9 @@ func renderTable(w io.Writer, sums []Summary, opts ...tablewriter.Option) error 
 //
 // A mixed fleet's row is followed by what each implementation did.
 func Render(w io.Writer, sums []Summary) error {
-	err := renderTable(w, sums,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignCenter),
-	)
+	t := summaryTable(sums)
+	t.centerHeader = true
+	err := t.writeBox(w)
 	for _, s := range sums {
 		writeParts(w, s.Subject, s.Parts, "  ")
 	}
@@ -136,12 +119,7 @@ func Render(w io.Writer, sums []Summary) error {
 
 // RenderMarkdown writes the same table as Render in GitHub Markdown.
 func RenderMarkdown(w io.Writer, sums []Summary) error {
-	return renderTable(w, sums,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-	)
+	return summaryTable(sums).writeMarkdown(w)
 }
 
 // FormatDuration renders d compactly with at most three significant digits:

@@ -1,20 +1,17 @@
 // Package catalog lists the lock implementations lockcheck ships: its own
-// reference locks (impl), the peer adapters (impl/peers), the external
-// drivers (impl/drivers over impl/driver) and the mutants (impl/mutants),
-// registered in Subjects. It is the only harness package that imports the
-// concrete locks; the runner (workloads) and the benchmark (workloads/bench)
-// take a subject.Registry and never import it.
+// reference locks (impl), the external drivers (impl/drivers over
+// impl/driver) and the mutants (impl/mutants), registered in Subjects; the
+// Go peer adapters (impl/peers) join Subjects when package
+// workloads/catalog/gopeers is imported (the CLI does), so that a library
+// user of locktest does not build redsync and redislock. Catalog and gopeers
+// are the only harness packages that import the concrete locks; the runner
+// (workloads) and the benchmark (workloads/bench) take a subject.Registry
+// and never import them.
 package catalog
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"runtime/debug"
-
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/mutants"
-	"github.com/lockcheck/lockcheck/impl/peers"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -32,8 +29,8 @@ func mustRegistry(subjects []subject.Subject) *subject.Registry {
 	return r
 }
 
-// builtinSubjects lists lockcheck's reference locks, the peer adapters and the
-// mutants. Every one has a Configure, so a run's watchdog lease reaches the
+// builtinSubjects lists lockcheck's reference locks, the external drivers
+// and the mutants. Every one has a Configure, so a run's watchdog lease reaches the
 // lock (and the checker assumes the same lease).
 func builtinSubjects() []subject.Subject {
 	s := []subject.Subject{
@@ -62,27 +59,6 @@ func builtinSubjects() []subject.Subject {
 	s = append(s, fairSubjects()...)
 	s = append(s, RedlockSubject(nil))
 	s = append(s, waitSubjects()...)
-	for _, p := range peers.All() {
-		name := p.Name
-		s = append(s, subject.Subject{
-			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
-			Configure: func(o subject.OpenOptions) impl.MakerFunc {
-				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
-				switch name {
-				case "redsync":
-					return peers.Redsync(opts)
-				case "redsync-tuned":
-					return peers.RedsyncTuned(opts)
-				case "redislock":
-					return peers.Redislock(opts)
-				case "redislock-tuned":
-					return peers.RedislockTuned(opts)
-				}
-				return p.Open // a peer added later: its defaults
-			},
-			WatchdogLease: peers.DefaultWatchdogLease,
-		})
-	}
 	for _, d := range shippedDrivers() {
 		s = append(s, d.Subject())
 	}
@@ -113,33 +89,5 @@ func MutantBase() subject.Subject {
 		Doc:           "the mutants' base lock without a flaw (a control; not in the catalog)",
 		Configure:     func(o subject.OpenOptions) impl.MakerFunc { return mutants.Base(o.WatchdogLease) },
 		WatchdogLease: mutants.DefaultWatchdogLease,
-	}
-}
-
-// tunedNote is a tuned peer's NotScored: the scoreboard has one row per
-// library and version, at the defaults people run.
-func tunedNote(p peers.Subject) string {
-	if p.Tuned == "" {
-		return ""
-	}
-	return "a tuned variant (" + p.Tuned + ") of " + p.Module + ", scored at its defaults"
-}
-
-// moduleVersion reports a Go module's version from the build's info.
-func moduleVersion(module string) func(context.Context) (string, string, error) {
-	return func(context.Context) (string, string, error) {
-		bi, ok := debug.ReadBuildInfo()
-		if !ok {
-			return module, "", errors.New("the binary carries no build info")
-		}
-		for _, d := range bi.Deps {
-			if d.Path == module {
-				if d.Replace != nil {
-					d = d.Replace
-				}
-				return module, d.Version, nil
-			}
-		}
-		return module, "", fmt.Errorf("%s is not in the build's dependencies", module)
 	}
 }

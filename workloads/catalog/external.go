@@ -38,6 +38,11 @@ type Driver struct {
 	// Installed, if set, reports what is missing for the driver to run
 	// (an interpreter, its packages) and how to install it.
 	Installed func(dir string) error
+	// Build, if set, is the argv, run in the driver's folder, of the
+	// script that installs what the driver needs and builds it (the
+	// shipped drivers' build.sh): a subject opened while Installed fails
+	// runs it first, once (Builder).
+	Build []string
 	// TTLWakeups: see subject.Subject.TTLWakeups.
 	TTLWakeups bool
 	// Spares is driver.Options.Spares: processes started ahead of use, for
@@ -61,8 +66,10 @@ type Driver struct {
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
-// run's watchdog lease and seed to the driver's hello; opening it fails with
-// Installed's error when the driver cannot run here. A Redlock driver's
+// run's watchdog lease and seed to the driver's hello; opening it first
+// builds the driver when Installed fails and d has a Build script (a
+// progress line on stderr), then fails with Installed's error when the
+// driver still cannot run here. A Redlock driver's
 // subject opens only once bound to nodes (Subject.OnNodes).
 func (d Driver) Subject() subject.Subject { return d.subject(nil, "") }
 
@@ -86,10 +93,8 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 				if err != nil {
 					return nil, err
 				}
-				if d.Installed != nil {
-					if err := d.Installed(dir); err != nil {
-						return nil, fmt.Errorf("subject %s: %w", d.Name, err)
-					}
+				if err := defaultBuilder.Ready(ctx, d, dir); err != nil {
+					return nil, fmt.Errorf("subject %s: %w", d.Name, err)
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
@@ -104,7 +109,9 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 	return s
 }
 
-// version reads the driver's banner: its name and version.
+// version reads the driver's banner: its name and version. It builds
+// nothing (a caller bounds it to a JVM's start): a driver not built yet
+// has no version until a run opens it.
 func (d Driver) version(ctx context.Context) (string, string, error) {
 	dir, err := d.WorkDir()
 	if err != nil {
@@ -250,8 +257,24 @@ func needRslock(dir string) error {
 	return nil
 }
 
-// shippedDrivers are the drivers in impl/drivers.
+// shippedBuild is the build script of a shipped driver: its folder's
+// build.sh, which scripts/deps.sh also runs.
+var shippedBuild = []string{"bash", "build.sh"}
+
+// shippedDrivers are the drivers in impl/drivers, each built by its folder's
+// build.sh unless it names another Build.
 func shippedDrivers() []Driver {
+	ds := shippedDriverList()
+	for i := range ds {
+		if ds[i].Build == nil {
+			ds[i].Build = slices.Clone(shippedBuild)
+		}
+	}
+	return ds
+}
+
+// shippedDriverList are the drivers in impl/drivers.
+func shippedDriverList() []Driver {
 	return append([]Driver{
 		{
 			Name: "node-redisson", Dir: "node-redisson", Command: []string{"node", "driver.js"},
@@ -343,6 +366,7 @@ func redissonDrivers() []Driver {
 	old.Command = []string{"sh", "driver.sh", "--line", "3.43.0", "--lock", "lock", "--name-suffix", "-3.43"}
 	old.Doc = "Redisson 3.43.0's RLock (Java) over the driver protocol: the line before 3.44.0's fix of a watchdog that stops after one failed renewal"
 	old.Installed = needRedisson("target-3.43.0")
+	old.Build = []string{"bash", "build.sh", "--line", "3.43.0"}
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),

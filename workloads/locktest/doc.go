@@ -12,8 +12,9 @@
 // Run starts its own redis-server processes on loopback (or uses the Redis
 // named by $LOCKCHECK_REDIS), runs the lock through lockcheck's fault
 // scenarios that fit what the lock claims, draws each run's plan with
-// rapid (so that a failure shrinks to a small plan and replays with
-// -rapid.seed) and checks every history with lockcheck's checkers. The
+// rapid's generators from a seed (a failure is shrunk to a small plan, as
+// hunt shrinks its finds, and replays with -locktest.seed) and checks every
+// history with lockcheck's checkers. The
 // must-pass scenarios require a valid verdict. The unsafe ones break any
 // lease lock (a holder stalled or cut off from Redis past its lease, a
 // restart without persistence, a server clock jumping ahead): there the
@@ -38,6 +39,8 @@
 // for the user to open, and are never removed by locktest; a passing Run
 // writes nothing there, and a Hunt that finds nothing removes its runs.
 //
-// Run sets rapid's flags for the duration of the test: do not call it from
-// parallel tests.
+// Run and Hunt change no process-wide state (rapid's flags included): they
+// may be called from parallel tests. The package builds no peer library,
+// plotting, table library or toxiproxy server: a module that imports it
+// requires 11 modules in all (lockcheck and go-redis included).
 package locktest

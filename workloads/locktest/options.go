@@ -45,9 +45,10 @@ func Scenarios(names ...string) Option {
 	return func(c *config) { c.scenarios = append(c.scenarios, names...) }
 }
 
-// Seed sets the first seed of Hunt's draws (0: from the clock; the seed
-// used is logged). Run's draws come from rapid: replay them with
-// -rapid.seed.
+// Seed sets the first seed of Hunt's draws and of Run's draws in each
+// scenario (0: from the clock; the seed used is logged). The flag
+// -locktest.seed overrides it for Run: a failure's report prints the one
+// that draws the failure first.
 func Seed(n int64) Option { return func(c *config) { c.seed = n } }
 
 // newConfig applies opts over the mode's defaults and the environment.

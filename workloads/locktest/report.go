@@ -23,9 +23,9 @@ const PlanFile = "plan.json"
 
 // report writes f's run directory and logs the failure: what the verdict
 // lacks, the checkers' explanation, the plan, the directory, and the
-// command lines that rerun the run and the test (replay: rapid's
-// -rapid.seed=N).
-func (s *suite) report(t *testing.T, p planned, f *failure, replay string) {
+// command lines that rerun the run and the test (its first draw, seed,
+// is the failure's before shrinking; steps are the shrink steps kept).
+func (s *suite) report(t *testing.T, p planned, f *failure, steps []string, seed int64) {
 	dir, err := s.keep(p, f)
 	var b strings.Builder
 	fmt.Fprintf(&b, "locktest: %s FAILED scenario %s (seed %d, a %v run): %s\n", s.lock.Name, p.sc.Name, f.seed, f.run, f.why)
@@ -34,17 +34,18 @@ func (s *suite) report(t *testing.T, p planned, f *failure, replay string) {
 	}
 	b.WriteString(explain(f.res.Report))
 	plan, _ := json.Marshal(f.plan)
-	fmt.Fprintf(&b, "plan (shrunk by rapid): %s\n", plan)
+	shrunk := "nothing smaller failed"
+	if len(steps) > 0 {
+		shrunk = strings.Join(steps, ", ")
+	}
+	fmt.Fprintf(&b, "plan (shrunk: %s): %s\n", shrunk, plan)
 	if err != nil {
 		fmt.Fprintf(&b, "run directory: not kept: %v\n", err)
 	} else {
 		fmt.Fprintf(&b, "run directory: %s (open %s)\n", dir, filepath.Join(dir, results.HTMLFile))
 		fmt.Fprintf(&b, "rerun this run (%s):\n  %s\n", failsAgain(p.sc), hunt.ShellJoin(s.rerun(p, f, dir)))
 	}
-	if replay == "" {
-		replay = "with the -rapid.seed=N rapid printed above"
-	}
-	fmt.Fprintf(&b, "rerun this test (its first draw is this failure's, before shrinking): go test -run '%s' %s", runPattern(t.Name()), replay)
+	fmt.Fprintf(&b, "rerun this test (its first draw is this failure's, before shrinking): go test -run '%s' -%s=%d", runPattern(t.Name()), seedFlagName, seed)
 	t.Log(b.String())
 }
 

@@ -61,6 +61,7 @@ type suite struct {
 	remote   *scenario.Remote // $LOCKCHECK_REDIS, or nil
 	planned  []planned
 	deadline time.Time
+	first    int64 // the seed of each scenario's first draw (firstSeed)
 	failed   bool  // a scenario failed: the rest are not run
 	broken   error // the world could not be made: not the lock's fault
 }
@@ -75,7 +76,7 @@ func newSuite(t *testing.T, lock Lock, opts []Option) (*suite, error) {
 		return nil, err
 	}
 	start := time.Now()
-	s := &suite{test: t.Name(), lock: lock, subject: lock.subject()}
+	s := &suite{test: t.Name(), lock: lock, subject: lock.subject(), first: firstSeed(cfg.seed)}
 	if s.reg, err = lock.registry(); err != nil {
 		return nil, err
 	}

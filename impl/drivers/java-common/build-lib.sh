@@ -1,7 +1,16 @@
-# Sourced by each Java driver's build.sh (POSIX sh, run in the driver's
-# folder): the steps every Java driver's build shares. The driver's pom
-# compiles ../java-common/src/main/java (the protocol side) with its own
-# sources, so a change there rebuilds every Java driver.
+# Sourced by each Java driver's build.sh (bash, run in the driver's folder):
+# the steps every Java driver's build shares. The driver's pom compiles
+# ../java-common/src/main/java (the protocol side) with its own sources, so a
+# change there rebuilds every Java driver.
+. ../../../scripts/pkg.sh
+
+# need_java WHAT: java 17 and Maven (Debian openjdk-17-jdk-headless, maven),
+# installed when missing; PKG_SKIPPED when they cannot be installed here.
+need_java() {
+  want openjdk-17-jdk-headless has javac
+  want maven has mvn
+  install_wanted "$1"
+}
 
 # up_to_date BUILD JAR: true when BUILD/JAR and its class-data archive
 # BUILD/driver.jsa are there and nothing the build reads (pom.xml, build.sh,

@@ -1,19 +1,21 @@
-#!/bin/sh
-# Builds lockcheck's Redisson driver (make deps runs it): mvn package into
-# target/ for the pom's Redisson, and into target-<version>/ for each older
-# line in LINES (the same sources against that Redisson); then a class-data
-# archive (driver.jsa, AppCDS) from a short run that loads the classes of a
-# start and a connection attempt, for a faster JVM start. A build whose
-# archive is newer than pom.xml, build.sh, the sources and ../java-common
-# (the protocol side, compiled in) is skipped (up_to_date in
-# ../java-common/build-lib.sh). Needs java 17+ and Maven; Maven downloads the
+#!/usr/bin/env bash
+# Builds lockcheck's Redisson driver (scripts/deps.sh runs it; so does
+# lockcheck on the first use of its subjects): mvn package into target/ for
+# the pom's Redisson, and into target-<version>/ for each older line in LINES
+# (the same sources against that Redisson); then a class-data archive
+# (driver.jsa, AppCDS) from a short run that loads the classes of a start and
+# a connection attempt, for a faster JVM start. A build whose archive is newer
+# than pom.xml, build.sh, the sources and ../java-common (the protocol side,
+# compiled in) is skipped (up_to_date in ../java-common/build-lib.sh).
+# Installs java 17 and Maven when missing (need_java); Maven downloads the
 # pinned artifacts.
 #
 #   build.sh                 the pom's Redisson and every line in LINES
 #   build.sh --line 3.43.0   that line only
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")"
 . ../java-common/build-lib.sh
+need_java "the Redisson driver"
 
 # LINES are the older Redisson lines built beside the pom's (subjects
 # redisson-<major.minor>; see workloads/catalog/external.go).

@@ -1,15 +1,17 @@
-#!/bin/sh
-# Builds lockcheck's RedisLockRegistry driver (make deps runs it): mvn package
-# into target/ (spring-lock-driver.jar and target/lib/), then a class-data
-# archive (target/driver.jsa, AppCDS) from a short training run that loads
-# the classes of a start, a connection and the lock calls, for a faster JVM
-# start. A build whose archive is newer than pom.xml, build.sh, the sources
-# and ../java-common (the protocol side, compiled in) is skipped (up_to_date
-# in ../java-common/build-lib.sh). Needs java 17+ and Maven; Maven downloads
-# the pinned artifacts.
-set -eu
+#!/usr/bin/env bash
+# Builds lockcheck's RedisLockRegistry driver (scripts/deps.sh runs it; so
+# does lockcheck on the first use of its subjects): mvn package into target/
+# (spring-lock-driver.jar and target/lib/), then a class-data archive
+# (target/driver.jsa, AppCDS) from a short training run that loads the classes
+# of a start, a connection and the lock calls, for a faster JVM start. A build
+# whose archive is newer than pom.xml, build.sh, the sources and
+# ../java-common (the protocol side, compiled in) is skipped (up_to_date in
+# ../java-common/build-lib.sh). Installs java 17 and Maven when missing
+# (need_java); Maven downloads the pinned artifacts.
+set -euo pipefail
 cd "$(dirname "$0")"
 . ../java-common/build-lib.sh
+need_java "the RedisLockRegistry driver"
 jar=target/spring-lock-driver.jar
 if up_to_date target spring-lock-driver.jar; then
   exit 0

@@ -51,8 +51,8 @@ func TestPlantedBugHunt(t *testing.T) {
 
 // TestPlantedBugIsCaught runs TestPlantedBug in a test binary of its own
 // and checks its failure: exit status 1 (soon under -short), the
-// checkers' explanation, a plan rapid shrank, the kept run directory, a
-// -rapid.seed line whose first draw fails again, and a `lockcheck run`
+// checkers' explanation, a shrunk plan, the kept run directory, a
+// -locktest.seed line whose first draw fails again, and a `lockcheck run`
 // line that fails again when run; then the same of a Hunt.
 func TestPlantedBugIsCaught(t *testing.T) {
 	if *planted {
@@ -73,7 +73,7 @@ func TestPlantedBugIsCaught(t *testing.T) {
 		regexp.MustCompile(`planted FAILED scenario [a-z-]+ \(seed \d+`),
 		regexp.MustCompile(`(linearizable|mutual-exclusion) +invalid \(safety\)`), // the explanation
 		regexp.MustCompile(`op +p\d+ (acquire|release) `),                         // the ops that conflict
-		regexp.MustCompile(`-rapid\.seed=\d+`),
+		regexp.MustCompile(`-locktest\.seed=\d+`),
 		regexp.MustCompile(`run directory: \S+`),
 	} {
 		if !want.MatchString(text) {
@@ -95,17 +95,17 @@ func TestPlantedBugIsCaught(t *testing.T) {
 	})
 }
 
-// checkReplay reruns the test with the -run and -rapid.seed rapid
-// printed: its very first draw must fail.
+// checkReplay reruns the test with the -run and -locktest.seed of the
+// failure's report: its very first draw must fail.
 func checkReplay(t *testing.T, ctx context.Context, text string) {
 	t.Helper()
-	m := regexp.MustCompile(`rerun this test .*: go test -run '([^']+)' (-rapid\.seed=\d+)`).FindStringSubmatch(text)
+	m := regexp.MustCompile(`rerun this test .*: go test -run '([^']+)' (-locktest\.seed=\d+)`).FindStringSubmatch(text)
 	if m == nil {
-		t.Fatalf("no go test -rapid.seed line in:\n%s", text)
+		t.Fatalf("no go test -locktest.seed line in:\n%s", text)
 	}
 	run := m[1]
 	out := failed(t, ctx, run, m[2])
-	if !strings.Contains(out, "[rapid] failed after 0 tests") {
+	if !regexp.MustCompile(`failed on draw 1 \(`).MatchString(out) {
 		t.Errorf("-run=%s %s: the first draw did not fail:\n%s", run, m[2], out)
 	}
 	t.Logf("replay: go test -run='%s' %s: the first draw failed again", run, m[2])
@@ -141,8 +141,8 @@ func child(ctx context.Context, run string, extra ...string) (string, error) {
 // failing one, and small: at most 3 processes.
 func checkShrunk(t *testing.T, text string) {
 	t.Helper()
-	first := regexp.MustCompile(`failed on a run of (\d+) processes`).FindStringSubmatch(text)
-	shrunk := regexp.MustCompile(`plan \(shrunk by rapid\): (\{.*\})`).FindStringSubmatch(text)
+	first := regexp.MustCompile(`failed on draw \d+ \(\S+\), a run of (\d+) processes`).FindStringSubmatch(text)
+	shrunk := regexp.MustCompile(`plan \(shrunk: [^\n]*?\): (\{.*\})`).FindStringSubmatch(text)
 	if first == nil || shrunk == nil {
 		t.Fatalf("no first failing plan or no shrunk plan in:\n%s", text)
 	}
@@ -157,12 +157,18 @@ func checkShrunk(t *testing.T, text string) {
 	}
 }
 
-// buildLockcheck builds lockcheck from this module's go.mod (its tool
-// directive) and returns the directory that holds the binary.
+// buildLockcheck builds lockcheck in its own module (the folder this
+// module's go.mod replaces it with), as a user installs the CLI apart from
+// the library, and returns the directory that holds the binary.
 func buildLockcheck(t *testing.T, ctx context.Context) string {
 	t.Helper()
+	dir, err := exec.CommandContext(ctx, "go", "list", "-m", "-f", "{{.Dir}}", "github.com/lockcheck/lockcheck").Output()
+	if err != nil {
+		t.Fatalf("go list -m github.com/lockcheck/lockcheck: %v", err)
+	}
 	bin := t.TempDir()
-	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(bin, "lockcheck"), "github.com/lockcheck/lockcheck/cmd/lockcheck")
+	build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(bin, "lockcheck"), "./cmd/lockcheck")
+	build.Dir = strings.TrimSpace(string(dir))
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build lockcheck: %v\n%s", err, out)
 	}

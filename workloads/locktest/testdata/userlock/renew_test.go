@@ -80,7 +80,7 @@ func TestRetakingRenewalIsCaught(t *testing.T) {
 		regexp.MustCompile(`required: within the fault's allowance`),
 		regexp.MustCompile(`beyond the fault's allowance \(what no fault allows a correct lease lock\):\s+fault-allowance +invalid`),
 		regexp.MustCompile(`(?s)fault-allowance +invalid.*op +p\d+ (acquire|release) .*the other checkers:`), // its examples, first
-		regexp.MustCompile(`-rapid\.seed=\d+`),
+		regexp.MustCompile(`-locktest\.seed=\d+`),
 	} {
 		if !want.MatchString(text) {
 			t.Errorf("the failure does not say %s:\n%s", want, text)

@@ -1,4 +1,4 @@
-package results
+package plots
 
 import (
 	"image/color"

@@ -1,4 +1,9 @@
-package results
+// Package plots draws a run's latency and throughput plots (PNG, with fault
+// windows shaded) with gonum/plot. Importing it registers them with
+// results.RegisterPlots, so that run directories hold latency.png and
+// throughput.png: the CLI imports it; a locktest user, whose failures need
+// text, does not build gonum/plot.
+package plots
 
 import (
 	"fmt"
@@ -10,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -17,14 +23,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// PlotOptions tune the plots. The zero value is usable.
-type PlotOptions struct {
-	// Title names the run in the plot titles (e.g. "reentrant / mixed").
-	Title string
-	// Interval is the bucket width of per-interval figures (0: the smallest
-	// of 10ms, 20ms, 50ms, ... 10m giving at most about 60 buckets).
-	Interval time.Duration
-}
+func init() { results.RegisterPlots(WriteLatencyPNG, WriteThroughputPNG) }
 
 // Plot geometry: 12 x 5 inches at 96 dpi is 1152 x 480 pixels.
 const (
@@ -49,8 +48,8 @@ var (
 
 // interval is o.Interval, or the one chooseInterval picks for h's span
 // when o.Interval is unset or would cut it into more than maxBuckets.
-func (o PlotOptions) interval(h *model.History) time.Duration {
-	_, last, _ := span(h)
+func interval(o results.PlotOptions, h *model.History) time.Duration {
+	_, last, _ := results.Span(h)
 	for _, f := range h.Faults {
 		last = max(last, f.Start, f.End)
 	}
@@ -60,7 +59,8 @@ func (o PlotOptions) interval(h *model.History) time.Duration {
 	return chooseInterval(time.Duration(last))
 }
 
-func (o PlotOptions) title(what string) string {
+// title is the plot's title: what, then o.Title when set.
+func title(o results.PlotOptions, what string) string {
 	if o.Title == "" {
 		return what
 	}
@@ -71,12 +71,12 @@ func (o PlotOptions) title(what string) string {
 // acquire at the time it was requested (ok, fail and info distinguished),
 // per-interval p50 and p99 of granted acquires as lines, on a log latency
 // axis, with fault windows shaded and labelled.
-func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
+func WriteLatencyPNG(w io.Writer, h *model.History, o results.PlotOptions) error {
 	if h == nil {
 		h = &model.History{}
 	}
 	p := plot.New()
-	p.Title.Text = o.title("Acquire latency over time")
+	p.Title.Text = title(o, "Acquire latency over time")
 	p.X.Label.Text = "time the acquire was requested (seconds since run start)"
 	p.Y.Label.Text = "acquire latency (log scale)"
 	p.Y.Scale = plot.LogScale{}
@@ -90,7 +90,7 @@ func WriteLatencyPNG(w io.Writer, h *model.History, o PlotOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := addLatencyQuantiles(p, &leg, h, o.interval(h)); err != nil {
+	if err := addLatencyQuantiles(p, &leg, h, interval(o, h)); err != nil {
 		return err
 	}
 	fs.addLegend(&leg)
@@ -173,8 +173,8 @@ func addLatencyQuantiles(p *plot.Plot, leg *plot.Legend, h *model.History, iv ti
 		dash  []vg.Length
 		value func(bucket) int64
 	}{
-		{"p50 of granted per " + FormatDuration(iv), colP50, nil, func(b bucket) int64 { return b.p50 }},
-		{"p99 of granted per " + FormatDuration(iv), colP99, []vg.Length{vg.Points(5), vg.Points(3)}, func(b bucket) int64 { return b.p99 }},
+		{"p50 of granted per " + results.FormatDuration(iv), colP50, nil, func(b bucket) int64 { return b.p50 }},
+		{"p99 of granted per " + results.FormatDuration(iv), colP99, []vg.Length{vg.Points(5), vg.Points(3)}, func(b bucket) int64 { return b.p99 }},
 	} {
 		lines, err := gappedLines(bs, iv, func(b bucket) (float64, bool) {
 			v := q.value(b)
@@ -208,15 +208,15 @@ func fromZero(p *plot.Plot, h *model.History) {
 // WriteThroughputPNG draws grants per second over time as a PNG, per
 // interval (by the time the grant returned), with failed acquires and info
 // ops per second, and fault windows shaded and labelled.
-func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
+func WriteThroughputPNG(w io.Writer, h *model.History, o results.PlotOptions) error {
 	if h == nil {
 		h = &model.History{}
 	}
-	iv := o.interval(h)
+	iv := interval(o, h)
 	p := plot.New()
-	p.Title.Text = o.title("Throughput over time")
+	p.Title.Text = title(o, "Throughput over time")
 	p.X.Label.Text = "time (seconds since run start)"
-	p.Y.Label.Text = fmt.Sprintf("per second (in %s intervals)", FormatDuration(iv))
+	p.Y.Label.Text = fmt.Sprintf("per second (in %s intervals)", results.FormatDuration(iv))
 	style(p)
 	p.Y.Tick.Marker = roundTicks{}
 	leg := newLegend()
@@ -233,7 +233,7 @@ func WriteThroughputPNG(w io.Writer, h *model.History, o PlotOptions) error {
 		return err
 	}
 	fs.addLegend(&leg)
-	if _, last, ok := span(h); ok {
+	if _, last, ok := results.Span(h); ok {
 		p.X.Max = math.Max(p.X.Max, seconds(last))
 	}
 	p.Y.Min = 0
@@ -469,7 +469,7 @@ func (durationLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		dec := math.Pow(10, e)
-		ticks = append(ticks, plot.Tick{Value: dec, Label: FormatDuration(time.Duration(math.Round(dec * 1e9)))})
+		ticks = append(ticks, plot.Tick{Value: dec, Label: results.FormatDuration(time.Duration(math.Round(dec * 1e9)))})
 		for i := 2; i < 10; i++ {
 			ticks = append(ticks, plot.Tick{Value: dec * float64(i)})
 		}

@@ -1,10 +1,11 @@
-package results
+package plots
 
 import (
 	"slices"
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 )
 
 // niceIntervals are the bucket widths plots choose from.
@@ -50,7 +51,7 @@ type bucket struct {
 // end of the history. Grants and fails count by return (when the answer came),
 // latencies and infos by call (when the request was made).
 func series(h *model.History, iv time.Duration) []bucket {
-	first, last, ok := span(h)
+	first, last, ok := results.Span(h)
 	if !ok {
 		return nil
 	}
@@ -88,7 +89,7 @@ func series(h *model.History, iv time.Duration) []bucket {
 		}
 	}
 	for i := range bs {
-		if l := exactLatency(bs[i].okWaits); l.Count > 0 {
+		if l := results.ExactLatency(bs[i].okWaits); l.Count > 0 {
 			bs[i].p50, bs[i].p99, bs[i].max = int64(l.P50), int64(l.P99), int64(l.Max)
 		}
 		bs[i].okWaits = nil
@@ -105,7 +106,7 @@ type faultWindow struct {
 // faultWindows returns h's fault windows, ordered by start, with a window
 // that never healed ending at the history's last time.
 func faultWindows(h *model.History) []faultWindow {
-	_, last, _ := span(h)
+	_, last, _ := results.Span(h)
 	for _, f := range h.Faults {
 		last = max(last, f.Start, f.End)
 	}

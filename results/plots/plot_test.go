@@ -1,4 +1,4 @@
-package results
+package plots
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/results/internal/synth"
 )
 
 // decodePNG fails the test unless b is a readable PNG of the plot size.
@@ -24,7 +26,7 @@ func decodePNG(t *testing.T, name string, b []byte) {
 }
 
 func TestPlotsEdgeCases(t *testing.T) {
-	many := synthHistory(9, 6*time.Second)
+	many := synth.History(9, 6*time.Second)
 	many.Faults = append(many.Faults,
 		model.Fault{Name: "latency", Target: "proxy", Start: int64(500 * time.Millisecond), End: int64(1200 * time.Millisecond)},
 		model.Fault{Name: "kill", Target: "redis-1", Start: int64(4 * time.Second), End: int64(4*time.Second + 3*time.Millisecond)},
@@ -38,10 +40,10 @@ func TestPlotsEdgeCases(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var lat, thr bytes.Buffer
-			if err := WriteLatencyPNG(&lat, h, PlotOptions{Title: name}); err != nil {
+			if err := WriteLatencyPNG(&lat, h, results.PlotOptions{Title: name}); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteThroughputPNG(&thr, h, PlotOptions{Title: name}); err != nil {
+			if err := WriteThroughputPNG(&thr, h, results.PlotOptions{Title: name}); err != nil {
 				t.Fatal(err)
 			}
 			decodePNG(t, "latency", lat.Bytes())
@@ -59,7 +61,7 @@ func TestThin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("draws a 60 s history")
 	}
-	h := synthHistory(11, 60*time.Second)
+	h := synth.History(11, 60*time.Second)
 	var n int
 	for _, o := range h.Ops {
 		if o.Kind == model.Acquire && o.Outcome == model.OK {
@@ -70,7 +72,7 @@ func TestThin(t *testing.T) {
 		t.Fatalf("synthetic history has %d grants, want more than %d to exercise thinning", n, maxScatter)
 	}
 	var lat bytes.Buffer
-	if err := WriteLatencyPNG(&lat, h, PlotOptions{}); err != nil {
+	if err := WriteLatencyPNG(&lat, h, results.PlotOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	decodePNG(t, "latency", lat.Bytes())

@@ -1,0 +1,81 @@
+// Package gopeers registers the Go peer libraries lockcheck compares itself
+// with (impl/peers: redsync, redislock, each also tuned) in catalog.Subjects
+// when it is imported: the CLI imports it; a locktest user does not, and
+// does not build them.
+package gopeers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/peers"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+func init() {
+	for _, s := range Subjects() {
+		if err := catalog.Subjects.Register(s); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// Subjects are the peer adapters as subjects of kind peer, each at its
+// library's defaults unless tuned (NotScored says how).
+func Subjects() []subject.Subject {
+	var out []subject.Subject
+	for _, p := range peers.All() {
+		name := p.Name
+		out = append(out, subject.Subject{
+			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
+			Configure: func(o subject.OpenOptions) impl.MakerFunc {
+				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
+				switch name {
+				case "redsync":
+					return peers.Redsync(opts)
+				case "redsync-tuned":
+					return peers.RedsyncTuned(opts)
+				case "redislock":
+					return peers.Redislock(opts)
+				case "redislock-tuned":
+					return peers.RedislockTuned(opts)
+				}
+				return p.Open // a peer added later: its defaults
+			},
+			WatchdogLease: peers.DefaultWatchdogLease,
+		})
+	}
+	return out
+}
+
+// tunedNote is a tuned peer's NotScored: the scoreboard has one row per
+// library and version, at the defaults people run.
+func tunedNote(p peers.Subject) string {
+	if p.Tuned == "" {
+		return ""
+	}
+	return "a tuned variant (" + p.Tuned + ") of " + p.Module + ", scored at its defaults"
+}
+
+// moduleVersion reports a Go module's version from the build's info.
+func moduleVersion(module string) func(context.Context) (string, string, error) {
+	return func(context.Context) (string, string, error) {
+		bi, ok := debug.ReadBuildInfo()
+		if !ok {
+			return module, "", errors.New("the binary carries no build info")
+		}
+		for _, d := range bi.Deps {
+			if d.Path == module {
+				if d.Replace != nil {
+					d = d.Replace
+				}
+				return module, d.Version, nil
+			}
+		}
+		return module, "", fmt.Errorf("%s is not in the build's dependencies", module)
+	}
+}
