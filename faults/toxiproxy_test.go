@@ -9,16 +9,26 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/faults/toxiproxy"
 )
 
-// linkKinds builds a Link in front of upstream, in-process or through the
-// HTTP API of a toxiproxy server, so each network test runs on both.
+// linkKinds builds a Link in front of upstream: this package's proxy,
+// toxiproxy in process, or a toxiproxy server through its HTTP API, so
+// each network test runs on all three.
 var linkKinds = []struct {
 	name string
 	make func(t *testing.T, name, upstream string) faults.Link
 }{
 	{"inprocess", func(t *testing.T, name, upstream string) faults.Link {
 		p, err := faults.StartProxy(name, upstream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = p.Close() })
+		return p
+	}},
+	{"toxiproxy", func(t *testing.T, name, upstream string) faults.Link {
+		p, err := toxiproxy.Start(name, upstream)
 		if err != nil {
 			t.Fatal(err)
 		}

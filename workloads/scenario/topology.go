@@ -118,7 +118,7 @@ func singleServer(cfg faults.ServerConfig, wired bool) Topology {
 				env.onClose(w.Close)
 				env.Wires, upstream = append(env.Wires, w), w.Addr()
 			}
-			px, err := faults.StartProxy(fmt.Sprintf("c%d", i), upstream)
+			px, err := faults.StartLink(fmt.Sprintf("c%d", i), upstream)
 			if err != nil {
 				return nil, err
 			}
