@@ -65,17 +65,8 @@ var fragments = map[string]string{
 }
 
 // notYetStandalone are committed pages the link check skips. Each entry
-// must say why and when it goes.
-var notYetStandalone = map[string]string{
-	// The scoreboard committed on 2026-11-25 was rendered before its
-	// report linked only kept runs, from part directories that are gone;
-	// `lockcheck scoreboard render --page results/scoreboard PARTS…` from
-	// a fresh run rewrites these. Remove the four entries then.
-	"results/scoreboard/README.md":       "rendered by the old publish step",
-	"results/scoreboard/report.md":       "rendered by the old publish step",
-	"results/scoreboard/report.html":     "rendered by the old publish step",
-	"results/scoreboard/scoreboard.html": "rendered by the old publish step",
-}
+// must say why and when it goes. None is left.
+var notYetStandalone = map[string]string{}
 
 // TestCommittedPagesStandAlone: every committed .md and .html under
 // results/ and docs/ reads the same on any clone: each relative link

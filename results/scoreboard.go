@@ -364,6 +364,21 @@ var KnownFindings = []KnownFinding{
 		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
 	{Subject: "python-redis-lock", Checker: model.CheckMutualExclusion, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
 		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
+	{Subject: "python-redis-lock", Checker: model.CheckAllowance, Script: "impl/drivers/python-redis-lock/repro/run.sh",
+		Claim: "one renewal answered with an error (the holder's scripts refused for a moment) kills python-redis-lock's renewal thread: the never-released lock is gone at 4.5 s; its control keeps it"},
+}
+
+// nodeRedissonRenewal is node-redisson's finding: its watchdog ends at the
+// first failed renewal, as Redisson's did before 3.44.0.
+var nodeRedissonRenewal = KnownFinding{Subject: "node-redisson", Script: "impl/drivers/node-redisson/repro/run.sh",
+	Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends node-redisson's watchdog for good: the never-released lock is gone at 3 s; its control keeps it"}
+
+func init() {
+	for _, c := range []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance} {
+		k := nodeRedissonRenewal
+		k.Checker = c
+		KnownFindings = append(KnownFindings, k)
+	}
 }
 
 func lookupKnown(known []KnownFinding, subject, checker string) *KnownFinding {

@@ -68,7 +68,9 @@ func withinTheFault(s subject.Subject) (Expect, bool) {
 	case subject.KindReference, subject.KindPeer, subject.KindMutant:
 		return Expect{}, false
 	}
-	return Expect{Label: "within the fault", Quiet: []string{model.CheckAllowance}}, true
+	return Expect{Label: "within the fault", Quiet: []string{model.CheckAllowance}, MayBreak: []string{
+		model.CheckLinearizable, model.CheckMutualExclusion, model.CheckFairness, model.CheckLiveness, model.CheckContract,
+	}}, true
 }
 
 // slowReplyPlan is four processes contending for one lock with sections

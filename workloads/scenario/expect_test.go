@@ -115,3 +115,23 @@ func TestUnsafeRequiresWithinAllowance(t *testing.T) {
 		t.Errorf("mutant: fault-allowance quiet: %+v", e)
 	}
 }
+
+// On slow-reply a driver's lock may break within the fault (it waits for a
+// late reply): its expectation tolerates the safety checkers, never
+// fault-allowance; lockcheck's own locks must stay valid.
+func TestSlowReplyExpectation(t *testing.T) {
+	sc, err := Lookup("slow-reply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance}
+	driver := subject.Subject{Name: "some-driver", Kind: subject.KindExternal}
+	got := sc.Expectation(driver).Tolerated(ran, sc.Safe)
+	if want := []string{model.CheckLinearizable, model.CheckMutualExclusion}; !slices.Equal(got, want) {
+		t.Fatalf("a driver on slow-reply tolerates %v, want %v", got, want)
+	}
+	ref := subject.Subject{Name: "reentrant", Kind: subject.KindReference}
+	if e := sc.Expectation(ref); e.Verdict != model.Valid || len(e.Tolerated(ran, sc.Safe)) != 0 {
+		t.Fatalf("the reference lock on slow-reply: %+v, want valid with nothing tolerated", e)
+	}
+}

@@ -66,13 +66,13 @@ func FaultClass(name string) string {
 // unsafe scenario breaks, so only naming it excuses it; fault-allowance
 // excepted: an anomaly beyond every fault's allowance is a finding on any
 // scenario). An informational expectation (it names nothing)
-// tolerates everything on an unsafe scenario ("measured") and nothing on a
-// safe one (a mutant's). A safe scenario's ExpectValid tolerates none.
+// tolerates everything on an unsafe scenario ("measured") and, on a safe
+// one, only its MayBreak (a mutant's: nothing). A safe scenario's ExpectValid tolerates none.
 // These are the properties a scenario breaks in any lease lock by design
 // (a holder stalled past its lease, a restart that forgets the lock), so a
 // scoreboard does not count them against the library.
 func (e Expect) Tolerated(ran []string, safe bool) []string {
-	if e.Skip != "" || (safe && e.Informational()) {
+	if e.Skip != "" || (safe && e.Informational() && len(e.MayBreak) == 0) {
 		return nil
 	}
 	var out []string
