@@ -368,16 +368,22 @@ var KnownFindings = []KnownFinding{
 		Claim: "one renewal answered with an error (the holder's scripts refused for a moment) kills python-redis-lock's renewal thread: the never-released lock is gone at 4.5 s; its control keeps it"},
 }
 
-// nodeRedissonRenewal is node-redisson's finding: its watchdog ends at the
-// first failed renewal, as Redisson's did before 3.44.0.
-var nodeRedissonRenewal = KnownFinding{Subject: "node-redisson", Script: "impl/drivers/node-redisson/repro/run.sh",
-	Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends node-redisson's watchdog for good: the never-released lock is gone at 3 s; its control keeps it"}
+// renewalFindings are the locks whose watchdog ends at the first failed
+// renewal, shown by renewal-refused and by a script against the library
+// alone: every checker that sees it fire there.
+var renewalFindings = []KnownFinding{
+	{Subject: "node-redisson", Script: "impl/drivers/node-redisson/repro/run.sh",
+		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends node-redisson's watchdog for good: the never-released lock is gone at 3 s; its control keeps it"},
+	{Subject: "redisson-3.43", Script: "impl/drivers/redisson-java/repro/renewal-refused.sh",
+		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends Redisson 3.43.0's watchdog for good (the bug 3.44.0 fixed): the never-released lock is gone at 3 s; the pinned release keeps it"},
+}
 
 func init() {
-	for _, c := range []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance} {
-		k := nodeRedissonRenewal
-		k.Checker = c
-		KnownFindings = append(KnownFindings, k)
+	for _, f := range renewalFindings {
+		for _, c := range []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance} {
+			f.Checker = c
+			KnownFindings = append(KnownFindings, f)
+		}
 	}
 }
 
