@@ -21,6 +21,8 @@ all: vet test
 # older than its sources), installing cargo when it is missing (Debian's
 # cargo-web, Rust 1.96: rslock 0.10 and redis-rs 1.8 need Rust 1.88; else cargo);
 # a Rust too old to build it is a warning, and its subjects and tests skip.
+# Then a Docker engine for the container backend (scripts/docker-engine.sh:
+# docker.io installed and dockerd --iptables=false started when none answers).
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -72,6 +74,7 @@ deps:
 	    echo "warning: the rslock driver did not build (cargo build --release --locked in $$rs; rslock 0.10 needs Rust 1.88 or later): the rslock subjects and tests are skipped" >&2; \
 	fi
 	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
+	@scripts/docker-engine.sh
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
