@@ -114,23 +114,24 @@ type Server struct {
 
 // StartServer starts a redis-server and waits until it answers PING.
 func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
+	if cfg.Launcher == nil {
+		cfg.Launcher = LauncherFrom(ctx)
+	}
 	if cfg.Bin == "" {
 		cfg.Bin = ServerBinFrom(ctx)
 	}
 	if cfg.Bin == "" {
 		cfg.Bin = os.Getenv("REDIS_SERVER")
 	}
-	if cfg.Launcher == nil {
-		cfg.Launcher = LauncherFrom(ctx)
-	}
 	if cfg.Bin == "" {
 		cfg.Bin = "redis-server"
 	}
 	bin, err := exec.LookPath(cfg.Bin)
-	if err != nil {
+	if err == nil {
+		cfg.Bin = bin
+	} else if _, local := cfg.Launcher.(ProcessLauncher); local {
 		return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
-	}
-	cfg.Bin = bin
+	} // else the launcher finds it (a container image has its own)
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}

@@ -163,8 +163,10 @@ func buildImage(ctx context.Context, cli client.APIClient, img Image, files map[
 		libPath = append(libPath, d)
 	}
 	sort.Strings(libPath)
-	dockerfile := fmt.Sprintf("FROM scratch\nCOPY rootfs/ /\nENV LD_LIBRARY_PATH=%s\nLABEL lockcheck.server=%q lockcheck.version=%q\nENTRYPOINT [%q]\n",
-		strings.Join(libPath, ":"), filepath.Base(img.Entrypoint), img.Version, img.Entrypoint)
+	// No ENTRYPOINT: a container's command names the binary, as with
+	// upstream images (whose entrypoint scripts find it on PATH).
+	dockerfile := fmt.Sprintf("FROM scratch\nCOPY rootfs/ /\nENV PATH=/usr/local/bin LD_LIBRARY_PATH=%s\nLABEL lockcheck.server=%q lockcheck.version=%q\n",
+		strings.Join(libPath, ":"), filepath.Base(img.Entrypoint), img.Version)
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
 	if err := addTar(tw, "Dockerfile", []byte(dockerfile), 0o644); err != nil {

@@ -108,13 +108,9 @@ func (l *Launcher) Launch(ctx context.Context, spec faults.LaunchSpec) (faults.P
 	cfg := &ctypes.Config{
 		Image:      img.Tag,
 		Cmd:        append([]string{img.Entrypoint}, spec.Args...),
-		Entrypoint: []string{},
 		WorkingDir: spec.Dir,
 		User:       fmt.Sprintf("%d:%d", os.Getuid(), os.Getgid()),
 		Labels:     map[string]string{ownerLabel: faults.OwnerTag(), "lockcheck.bin": spec.Bin},
-	}
-	if l.image != "" {
-		cfg.Entrypoint = nil // the upstream image's own, which finds the binary by name
 	}
 	host := &ctypes.HostConfig{NetworkMode: "host", Binds: binds(spec)}
 	created, err := l.cli.ContainerCreate(ctx, client.ContainerCreateOptions{Config: cfg, HostConfig: host})
