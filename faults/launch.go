@@ -50,36 +50,41 @@ type Proc interface {
 	PID() int
 }
 
-type launcherKey struct{}
-
-// WithLauncher returns ctx carrying l: StartServer (and so every Sentinel,
-// Cluster and Nodes topology) started with it runs its servers through l
-// unless ServerConfig.Launcher says otherwise.
-func WithLauncher(ctx context.Context, l Launcher) context.Context {
-	return context.WithValue(ctx, launcherKey{}, l)
+// Engine is how a run's servers run: which binary, launched by what. A
+// command puts it in the ctx (WithEngine); StartServer (and so every
+// Sentinel, Cluster and Nodes topology) started with that ctx follows it
+// where its ServerConfig leaves Bin or Launcher empty, and a run records
+// Server, Version and Launcher.Name().
+type Engine struct {
+	// Server names the server ("redis-7.0", "valkey-8.1").
+	Server string
+	// Version is what the binary's --version says ("8.1.8").
+	Version string
+	// Bin is the server binary, an absolute path.
+	Bin string
+	// Launcher runs it (nil: ProcessLauncher).
+	Launcher Launcher
 }
 
-// LauncherFrom returns the Launcher ctx carries, or ProcessLauncher.
-func LauncherFrom(ctx context.Context) Launcher {
-	if l, ok := ctx.Value(launcherKey{}).(Launcher); ok && l != nil {
-		return l
+type engineKey struct{}
+
+// WithEngine returns ctx carrying e.
+func WithEngine(ctx context.Context, e Engine) context.Context {
+	return context.WithValue(ctx, engineKey{}, e)
+}
+
+// EngineFrom returns the Engine ctx carries, and whether it carries one.
+func EngineFrom(ctx context.Context) (Engine, bool) {
+	e, ok := ctx.Value(engineKey{}).(Engine)
+	return e, ok
+}
+
+// launcherFrom returns the Launcher of ctx's Engine, or ProcessLauncher.
+func launcherFrom(ctx context.Context) Launcher {
+	if e, ok := EngineFrom(ctx); ok && e.Launcher != nil {
+		return e.Launcher
 	}
 	return ProcessLauncher{}
-}
-
-type binKey struct{}
-
-// WithServerBin returns ctx carrying bin, the server binary StartServer
-// runs when ServerConfig.Bin is empty (before $REDIS_SERVER and
-// redis-server from PATH): how a run picks its server (--server).
-func WithServerBin(ctx context.Context, bin string) context.Context {
-	return context.WithValue(ctx, binKey{}, bin)
-}
-
-// ServerBinFrom returns the binary WithServerBin put in ctx, or "".
-func ServerBinFrom(ctx context.Context) string {
-	bin, _ := ctx.Value(binKey{}).(string)
-	return bin
 }
 
 // ProcessLauncher runs servers as child processes of this one, each in its

@@ -58,7 +58,8 @@ var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ub
 
 // ServerConfig configures a redis-server started by StartServer.
 type ServerConfig struct {
-	// Bin is the redis-server binary. Default: $REDIS_SERVER, else
+	// Bin is the redis-server binary. Default: the Bin of the Engine the
+	// start's ctx carries (WithEngine), else $REDIS_SERVER, else
 	// redis-server from PATH.
 	Bin string
 	// Host is the loopback address to bind. Default 127.0.0.1.
@@ -86,8 +87,8 @@ type ServerConfig struct {
 	// set requirepass itself (Sentinel does, see StartSentinel); Password
 	// then only tells Options what to authenticate with.
 	Password string
-	// Launcher runs the server process. Default: the one the start's ctx
-	// carries (WithLauncher), else ProcessLauncher.
+	// Launcher runs the server process. Default: the Launcher of the
+	// Engine the start's ctx carries (WithEngine), else ProcessLauncher.
 	Launcher Launcher
 	// ClockShim runs the server through the clock shim on a Clock of its
 	// own (Server.Clock), created at start, kept across restarts and
@@ -115,10 +116,11 @@ type Server struct {
 // StartServer starts a redis-server and waits until it answers PING.
 func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	if cfg.Launcher == nil {
-		cfg.Launcher = LauncherFrom(ctx)
+		cfg.Launcher = launcherFrom(ctx)
 	}
 	if cfg.Bin == "" {
-		cfg.Bin = ServerBinFrom(ctx)
+		e, _ := EngineFrom(ctx)
+		cfg.Bin = e.Bin
 	}
 	if cfg.Bin == "" {
 		cfg.Bin = os.Getenv("REDIS_SERVER")
@@ -211,6 +213,18 @@ func (s *Server) Running() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.runningLocked()
+}
+
+// Target names the server in a fault window: its address, and where its
+// process runs when that is not this machine's process tree ("127.0.0.1:6379
+// in container 1a2b3c4d5e6f"), as of now.
+func (s *Server) Target() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.proc.(interface{ Where() string }); ok && s.runningLocked() {
+		return s.Addr() + " in " + w.Where()
+	}
+	return s.Addr()
 }
 
 // Bin is the server binary (an absolute path).

@@ -33,6 +33,7 @@ type matrixFlags struct {
 	checkTime time.Duration
 	shard     string
 	reruns    int
+	engine    engineFlags
 }
 
 // add declares the flags on fs with the command's defaults in f.
@@ -45,6 +46,7 @@ func (f *matrixFlags) add(fs *flag.FlagSet, subjectsDoc string) {
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on each linearizability check (default 60s)")
 	fs.StringVar(&f.shard, "shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
 	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its 'lockcheck run' line, to see it reproduce")
+	f.engine.add(fs)
 }
 
 // matrixRun is one nightly or scoreboard run: its cells and how to run
@@ -122,9 +124,17 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := f.engine.check(); err != nil {
+		return exitUsage, err
+	}
 	if e.stopValidated("nightly") {
 		return exitValid, nil
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	_, code, err := m.execute(ctx, e)
 	return code, err
 }

@@ -48,9 +48,17 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := f.engine.check(); err != nil {
+		return exitUsage, err
+	}
 	if e.stopValidated("scoreboard") {
 		return exitValid, nil
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", m.seedBase, m.seeds[0], m.seeds[len(m.seeds)-1])
 	_, code, err := m.execute(ctx, e)
 	if err != nil || interrupted(ctx) {

@@ -14,13 +14,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
+
+	"github.com/lockcheck/lockcheck/faults/servers"
 )
 
 // ErrImage is wrapped by the errors of building a server image.
@@ -57,9 +58,9 @@ func EnsureImage(ctx context.Context, cli client.APIClient, bin string) (Image, 
 	if bin, err = filepath.Abs(bin); err != nil {
 		return Image{}, fmt.Errorf("%w: %v", ErrImage, err)
 	}
-	version, err := binVersion(ctx, bin)
+	version, err := servers.Version(ctx, bin)
 	if err != nil {
-		return Image{}, err
+		return Image{}, fmt.Errorf("%w: %v", ErrImage, err)
 	}
 	libs, err := linkedLibs(ctx, bin)
 	if err != nil {
@@ -85,23 +86,6 @@ func EnsureImage(ctx context.Context, cli client.APIClient, bin string) (Image, 
 	}
 	img.Built = true
 	return img, nil
-}
-
-var versionRE = regexp.MustCompile(`\bv=([0-9][0-9A-Za-z.\-]*)`)
-
-// binVersion runs bin --version and returns its v= field.
-func binVersion(ctx context.Context, bin string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, bin, "--version").Output()
-	if err != nil {
-		return "", fmt.Errorf("%w: %s --version: %v", ErrImage, bin, err)
-	}
-	m := versionRE.FindSubmatch(out)
-	if m == nil {
-		return "", fmt.Errorf("%w: %s --version said %q: no v=<version>", ErrImage, bin, bytes.TrimSpace(out))
-	}
-	return string(m[1]), nil
 }
 
 // linkedLibs lists the absolute paths of the libraries ldd says bin loads,

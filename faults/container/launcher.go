@@ -170,6 +170,9 @@ type proc struct {
 func (p *proc) Exited() <-chan struct{} { return p.exited }
 func (p *proc) PID() int                { return p.pid }
 
+// Where is "container <id>", for fault windows (faults.Server.Target).
+func (p *proc) Where() string { return fmt.Sprintf("container %.12s", p.id) }
+
 // Signal pauses (SIGSTOP) or unpauses (SIGCONT) the container, or sends
 // it SIGTERM or SIGKILL (thawing it first: a frozen process takes no
 // signal). Each engine call is bounded by engineTimeout.
