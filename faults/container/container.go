@@ -16,6 +16,7 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 
 	"github.com/lockcheck/lockcheck/faults"
 )
@@ -28,6 +29,9 @@ func init() {
 	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
 	}
+	// Its banner would break lockcheck's output: lockcheck says which
+	// engine and image it uses itself.
+	tclog.SetDefault(tclog.NewNoopLogger())
 }
 
 // ErrNoEngine is wrapped by Available's and Start's errors when no Docker
