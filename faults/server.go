@@ -118,22 +118,15 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	if cfg.Launcher == nil {
 		cfg.Launcher = launcherFrom(ctx)
 	}
-	if cfg.Bin == "" {
-		e, _ := EngineFrom(ctx)
-		cfg.Bin = e.Bin
+	cfg.Bin = serverBin(ctx, cfg)
+	if _, err := exec.LookPath(cfg.Bin); err != nil {
+		if _, local := cfg.Launcher.(ProcessLauncher); local {
+			return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
+		} // else the launcher finds it (a container image has its own)
 	}
-	if cfg.Bin == "" {
-		cfg.Bin = os.Getenv("REDIS_SERVER")
+	if legacyServer(ctx, cfg.Bin) {
+		cfg.Args = withoutBindSourceAddr(cfg.Args)
 	}
-	if cfg.Bin == "" {
-		cfg.Bin = "redis-server"
-	}
-	bin, err := exec.LookPath(cfg.Bin)
-	if err == nil {
-		cfg.Bin = bin
-	} else if _, local := cfg.Launcher.(ProcessLauncher); local {
-		return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
-	} // else the launcher finds it (a container image has its own)
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
@@ -147,6 +140,7 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		cfg.Password = ProcessPassword()
 	}
 	s := &Server{cfg: cfg}
+	var err error
 	if cfg.ClockShim {
 		if s.clock, err = NewClock(ctx); err != nil {
 			return nil, fmt.Errorf("redis-server clock: %w", err)
@@ -182,6 +176,27 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 }
 
 var errPortInUse = errors.New("port in use")
+
+// serverBin is the binary cfg runs: cfg.Bin, else the Bin of ctx's Engine,
+// else $REDIS_SERVER, else redis-server; its absolute path when it is found
+// here.
+func serverBin(ctx context.Context, cfg ServerConfig) string {
+	bin := cfg.Bin
+	if bin == "" {
+		e, _ := EngineFrom(ctx)
+		bin = e.Bin
+	}
+	if bin == "" {
+		bin = os.Getenv("REDIS_SERVER")
+	}
+	if bin == "" {
+		bin = "redis-server"
+	}
+	if path, err := exec.LookPath(bin); err == nil {
+		return path
+	}
+	return bin
+}
 
 // Addr is the server's host:port.
 func (s *Server) Addr() string {

