@@ -59,6 +59,8 @@ func TestBadInputExits2(t *testing.T) {
 		{"unknown backend", []string{"run", "--backend", "vm"}, `--backend "vm": want process or container`},
 		{"image without container", []string{"run", "--image", "redis:7"}, "only with --backend container"},
 		{"nightly unknown server", []string{"nightly", "--server", "nope"}, `unknown server "nope"`},
+		{"bench servers with redis", []string{"bench", "--servers", "redis-7.0", "--redis", "127.0.0.1:1"}, "drop --redis"},
+		{"bench unknown servers", []string{"bench", "--servers", "redis-7.0,nope"}, `unknown server "nope"`},
 		{"check without dir", []string{"check"}, "want exactly one run directory"},
 		{"check missing dir", []string{"check", filepath.Join(t.TempDir(), "nope")}, "nope"},
 		{"check corrupt history", []string{"check", corrupt}, "line 2"},
