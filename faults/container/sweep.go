@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/moby/moby/client"
+	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/lockcheck/lockcheck/faults"
 )
@@ -33,4 +34,18 @@ func Sweep(ctx context.Context, cli client.APIClient) ([]string, error) {
 		removed = append(removed, c.ID)
 	}
 	return removed, errors.Join(errs...)
+}
+
+// SweepEngine sweeps (Sweep) the engine that answers here, if one does
+// within ctx: nothing, and no error, where none does.
+func SweepEngine(ctx context.Context) ([]string, error) {
+	if Available(ctx) != nil {
+		return nil, nil
+	}
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return nil, nil
+	}
+	defer cli.Close()
+	return Sweep(ctx, cli)
 }
