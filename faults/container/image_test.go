@@ -19,16 +19,7 @@ import (
 func TestEnsureImage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	needEngine(ctx, t)
-	srv, err := servers.Resolve(ctx, "")
-	if err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cli.Close()
+	cli, srv := engineClient(ctx, t)
 	first, err := container.EnsureImage(ctx, cli, srv.Bin)
 	if err != nil {
 		t.Fatal(err)
@@ -53,4 +44,22 @@ func TestEnsureImage(t *testing.T) {
 	if info.Size > 64<<20 {
 		t.Errorf("image is %d MB: more than a server and its libraries", info.Size>>20)
 	}
+}
+
+// engineClient skips t where no engine answers or no default server is
+// installed, and otherwise returns an engine client (closed by t's
+// cleanup, after the cleanups registered later) and the default server.
+func engineClient(ctx context.Context, t *testing.T) (*testcontainers.DockerClient, servers.Server) {
+	t.Helper()
+	needEngine(ctx, t)
+	srv, err := servers.Resolve(ctx, "")
+	if err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cli.Close() })
+	return cli, srv
 }

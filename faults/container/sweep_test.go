@@ -8,11 +8,9 @@ import (
 
 	ctypes "github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/client"
-	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/container"
-	"github.com/lockcheck/lockcheck/faults/servers"
 )
 
 // TestSweep: a container labelled with an owner that is gone is removed;
@@ -20,16 +18,7 @@ import (
 func TestSweep(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	needEngine(ctx, t)
-	srv, err := servers.Resolve(ctx, "")
-	if err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cli.Close() }) // after the removals below: cleanups run last first
+	cli, srv := engineClient(ctx, t)
 	img, err := container.EnsureImage(ctx, cli, srv.Bin)
 	if err != nil {
 		t.Fatal(err)
