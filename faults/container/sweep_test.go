@@ -31,7 +31,9 @@ func TestSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _, _ = cli.ContainerRemove(context.Background(), c.ID, client.ContainerRemoveOptions{Force: true}) })
+		t.Cleanup(func() {
+			_, _ = cli.ContainerRemove(context.Background(), c.ID, client.ContainerRemoveOptions{Force: true})
+		})
 		return c.ID
 	}
 	dead := create("4194303-1") // above any pid the kernel hands out
