@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/container"
@@ -24,6 +25,37 @@ func (f *engineFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.server, "server", "", "server lockcheck starts: redis-7.0, redis-6.2 or valkey-8.1 (default: Debian's redis-server, or $REDIS_SERVER; make deps fetches the others)")
 	fs.StringVar(&f.backend, "backend", "process", "where lockcheck's servers run: process, or container (a Docker engine runs an image built here, FROM scratch, from the server's binary)")
 	fs.StringVar(&f.image, "image", "", "with --backend container: run this image instead of the one built here (an upstream image, e.g. redis:7, which the engine may pull)")
+}
+
+// args are the flags again, for a command line that repeats a run (""
+// for the defaults), each with a leading space.
+func (f *engineFlags) args() string {
+	var s string
+	if f.server != "" {
+		s += " --server " + f.server
+	}
+	if f.backend != "process" && f.backend != "" {
+		s += " --backend " + f.backend
+	}
+	if f.image != "" {
+		s += " --image " + f.image
+	}
+	return s
+}
+
+// engineRecord describes the server and backend ctx carries, for the
+// record: "valkey-8.1 (valkey-server 8.1.8), backend container"; "" when it
+// carries none.
+func engineRecord(ctx context.Context) string {
+	e, ok := faults.EngineFrom(ctx)
+	if !ok {
+		return ""
+	}
+	backend := "process"
+	if e.Launcher != nil {
+		backend = e.Launcher.Name()
+	}
+	return fmt.Sprintf("%s (%s %s), backend %s", e.Server, filepath.Base(e.Bin), e.Version, backend)
 }
 
 // check rejects what the flags cannot mean, before anything starts.

@@ -81,3 +81,20 @@ func assertRecorded(t *testing.T, out string, wants ...string) {
 		}
 	}
 }
+
+// TestEngineArgs: a matrix cell's command repeats the engine flags that
+// differ from the defaults, so a finding reruns on the same server.
+func TestEngineArgs(t *testing.T) {
+	for _, tc := range []struct {
+		f    engineFlags
+		want string
+	}{
+		{engineFlags{backend: "process"}, ""},
+		{engineFlags{server: "valkey-8.1", backend: "process"}, " --server valkey-8.1"},
+		{engineFlags{server: "redis-6.2", backend: "container", image: "redis:6.2"}, " --server redis-6.2 --backend container --image redis:6.2"},
+	} {
+		if got := tc.f.args(); got != tc.want {
+			t.Errorf("%+v.args() = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+}

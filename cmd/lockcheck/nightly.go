@@ -63,6 +63,8 @@ type matrixRun struct {
 	reruns    int
 	base      string // the output directory
 	start     time.Time
+	engine    string // the --server/--backend/--image flags every cell's command repeats
+	server    string // the server the cells ran on, for the record ("" before it is resolved)
 }
 
 // plan checks the flags and resolves the scenarios and subjects named.
@@ -87,7 +89,7 @@ func (f *matrixFlags) plan(kind string, pick func(string) ([]subject.Subject, er
 	if err != nil {
 		return nil, err
 	}
-	m := &matrixRun{kind: kind, scs: scs, subjects: subjects, seedBase: f.seedBase, shard: shard,
+	m := &matrixRun{kind: kind, scs: scs, subjects: subjects, seedBase: f.seedBase, shard: shard, engine: f.engine.args(),
 		duration: f.duration, checkTime: f.checkTime, reruns: f.reruns, start: time.Now()}
 	for i := range f.nseeds {
 		m.seeds = append(m.seeds, f.seedBase+int64(i+1))
@@ -135,6 +137,7 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	defer closeEngine()
+	m.server = engineRecord(ctx)
 	_, code, err := m.execute(ctx, e)
 	return code, err
 }

@@ -158,6 +158,9 @@ func (m *nightlyMatrix) file(inProgress bool) results.MatrixFile {
 	if m.run.shard.N > 0 {
 		title += ", shard " + m.run.shard.String()
 	}
+	if m.run.server != "" {
+		title += ", on " + m.run.server
+	}
 	mf := results.MatrixFile{
 		Title: title, Shard: m.run.shard.String(), Started: m.run.start.UTC(), Wall: wall, Interrupted: m.interrupted, InProgress: inProgress,
 		SeedBase: m.run.seedBase, Duration: m.run.duration, CheckTimeout: m.run.checkTime, Subjects: m.subjects, Cells: m.cells,
@@ -222,5 +225,5 @@ func (m *matrixRun) command(c scenario.Cell) string {
 	if m.checkTime > 0 {
 		s += " --check-timeout " + m.checkTime.String()
 	}
-	return s
+	return s + m.engine
 }

@@ -59,6 +59,7 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	defer closeEngine()
+	m.server = engineRecord(ctx)
 	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", m.seedBase, m.seeds[0], m.seeds[len(m.seeds)-1])
 	_, code, err := m.execute(ctx, e)
 	if err != nil || interrupted(ctx) {
