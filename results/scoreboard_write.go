@@ -74,6 +74,7 @@ type runMeta struct {
 	SeedBases    []int64
 	Duration     time.Duration
 	CheckTimeout time.Duration
+	Servers      []string // the servers the matrices ran on (MatrixFile.Server)
 	InProgress   []string // sources still being written
 	Replaced     []string // cells a later part ran again
 }
@@ -96,6 +97,9 @@ func scoreboardMeta(paths []string) ([]SubjectInfo, runMeta, error) {
 		meta.Duration, meta.CheckTimeout = max(meta.Duration, m.Duration), max(meta.CheckTimeout, m.CheckTimeout)
 		if m.InProgress {
 			meta.InProgress = append(meta.InProgress, keyPath(p))
+		}
+		if m.Server != "" && !slices.Contains(meta.Servers, m.Server) {
+			meta.Servers = append(meta.Servers, m.Server)
 		}
 		for _, s := range m.Subjects {
 			i, ok := idx[s.Name]

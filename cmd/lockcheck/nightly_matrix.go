@@ -164,6 +164,7 @@ func (m *nightlyMatrix) file(inProgress bool) results.MatrixFile {
 	mf := results.MatrixFile{
 		Title: title, Shard: m.run.shard.String(), Started: m.run.start.UTC(), Wall: wall, Interrupted: m.interrupted, InProgress: inProgress,
 		SeedBase: m.run.seedBase, Duration: m.run.duration, CheckTimeout: m.run.checkTime, Subjects: m.subjects, Cells: m.cells,
+		Server: m.run.server,
 	}
 	if m.run.kind != "nightly" {
 		mf.Kind = m.run.kind
