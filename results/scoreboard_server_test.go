@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // TestScoreboardHeadlineNamesServer: a page built from matrices that say
@@ -14,5 +16,16 @@ func TestScoreboardHeadlineNamesServer(t *testing.T) {
 	}
 	if h := scoreboardHeadline(scoreboardPage{}); strings.Contains(h, "Server:") {
 		t.Errorf("headline names a server none recorded: %s", h)
+	}
+}
+
+// TestRunServer: summary.md names the server the run's config records.
+func TestRunServer(t *testing.T) {
+	h := &model.History{Header: model.Header{Meta: map[string]string{"config": `{"subject":"fair","server":"redis-6.2 (redis-server 6.2.14)","backend":"container"}`}}}
+	if got, want := runServer(h), "redis-6.2 (redis-server 6.2.14), backend container"; got != want {
+		t.Errorf("runServer = %q, want %q", got, want)
+	}
+	if got := runServer(&model.History{}); got != "" {
+		t.Errorf("runServer of a history without a server = %q", got)
 	}
 }
