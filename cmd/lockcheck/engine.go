@@ -68,10 +68,8 @@ func (f *engineFlags) check() error {
 	if f.image != "" && f.backend != "container" {
 		return usagef("--image %s: only with --backend container", f.image)
 	}
-	if f.server != "" {
-		if _, err := servers.Resolve(context.Background(), f.server); errors.Is(err, servers.ErrUnknown) {
-			return usagef("--server: %v", err)
-		}
+	if err := servers.Check(f.server); err != nil {
+		return usagef("--server: %v", err)
 	}
 	return nil
 }

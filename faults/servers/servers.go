@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -52,6 +53,15 @@ func CacheDir() string {
 		return filepath.Join(os.TempDir(), "lockcheck-cache")
 	}
 	return filepath.Join(home, ".cache", "lockcheck")
+}
+
+// Check returns an error wrapping ErrUnknown when name ("" is the default)
+// is not a server of the axis; it runs nothing.
+func Check(name string) error {
+	if name == "" || slices.Contains(Names, name) {
+		return nil
+	}
+	return fmt.Errorf("%w %q: want one of %s", ErrUnknown, name, strings.Join(Names, ", "))
 }
 
 // Resolve finds the binary of name and checks its version: "" is the
