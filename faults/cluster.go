@@ -111,21 +111,29 @@ func (c *Cluster) startNode(ctx context.Context) (*Server, error) {
 	for attempt := 0; attempt < 5; attempt++ {
 		sc := c.cfg.Server
 		sc.Host, sc.Dir = LoopbackHost(), ""
-		var bus int
-		if sc.Port, err = freePort(sc.Host); err != nil {
-			return nil, err
-		}
-		if bus, err = freePort(sc.Host); err != nil {
-			return nil, err
-		}
-		sc.Args = append([]string{
+		args := []string{
 			"--cluster-enabled", "yes",
 			"--cluster-config-file", "nodes.conf",
 			"--cluster-node-timeout", strconv.FormatInt(c.cfg.NodeTimeout.Milliseconds(), 10),
-			"--cluster-port", strconv.Itoa(bus),
 			"--cluster-announce-ip", sc.Host,
-			"--bind-source-addr", sc.Host,
-		}, c.cfg.Server.Args...)
+		}
+		if legacyServer(ctx, serverBin(ctx, sc)) {
+			// Before Redis 7 the bus is port+10000, and the node sends
+			// from its bind address without being told.
+			if sc.Port, err = freePortWithBus(sc.Host); err != nil {
+				return nil, err
+			}
+		} else {
+			var bus int
+			if sc.Port, err = freePort(sc.Host); err != nil {
+				return nil, err
+			}
+			if bus, err = freePort(sc.Host); err != nil {
+				return nil, err
+			}
+			args = append(args, "--cluster-port", strconv.Itoa(bus), "--bind-source-addr", sc.Host)
+		}
+		sc.Args = append(args, c.cfg.Server.Args...)
 		var s *Server
 		if s, err = StartServer(ctx, sc); err == nil {
 			return s, nil
@@ -159,7 +167,7 @@ func (c *Cluster) form(ctx context.Context) error {
 	m := c.cfg.Masters
 	for i := 0; i < m; i++ {
 		lo, hi := i*clusterSlots/m, (i+1)*clusterSlots/m-1
-		if err := clients[i].Do(ctx, "CLUSTER", "ADDSLOTSRANGE", lo, hi).Err(); err != nil {
+		if err := addSlots(ctx, clients[i], lo, hi); err != nil {
 			return fmt.Errorf("cluster addslotsrange %d %d on %s: %w", lo, hi, c.Nodes[i].Addr(), err)
 		}
 	}
@@ -196,10 +204,32 @@ func (c *Cluster) form(ctx context.Context) error {
 	return nil
 }
 
+// addSlots assigns slots lo..hi to the node: CLUSTER ADDSLOTSRANGE, or
+// before Redis 7, which lacks it, CLUSTER ADDSLOTS with every slot.
+func addSlots(ctx context.Context, rdb *redis.Client, lo, hi int) error {
+	err := rdb.Do(ctx, "CLUSTER", "ADDSLOTSRANGE", lo, hi).Err()
+	if err == nil || !strings.Contains(err.Error(), "Unknown subcommand") {
+		return err
+	}
+	args := []any{"CLUSTER", "ADDSLOTS"}
+	for slot := lo; slot <= hi; slot++ {
+		args = append(args, slot)
+	}
+	return rdb.Do(ctx, args...).Err()
+}
+
 func busPort(ctx context.Context, rdb *redis.Client) (string, error) {
 	v, err := rdb.ConfigGet(ctx, "cluster-port").Result()
-	if err != nil || v["cluster-port"] == "" {
+	if err != nil {
 		return "", fmt.Errorf("config get cluster-port: %v", err)
+	}
+	if v["cluster-port"] == "" { // before Redis 7: the bus is port+10000
+		_, port := splitAddr(rdb.Options().Addr)
+		p, err := strconv.Atoi(port)
+		if err != nil {
+			return "", fmt.Errorf("cluster bus of %s: %v", rdb.Options().Addr, err)
+		}
+		return strconv.Itoa(p + legacyBusOffset), nil
 	}
 	return v["cluster-port"], nil
 }

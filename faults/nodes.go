@@ -65,7 +65,7 @@ func (n *Nodes) Close() error { return closeAll(n.Servers) }
 // restart to Stop.
 func RestartEmpty(s *Server) Fault {
 	return &fault{
-		name: "redis-restart-empty", target: s.Addr(),
+		name: "redis-restart-empty", target: s.Target(),
 		start: func(ctx context.Context) error {
 			if p := s.Persistence(); p != PersistNone {
 				return fmt.Errorf("restart-empty %s: server runs with persistence %q, want %q", s.Addr(), p, PersistNone)

@@ -79,3 +79,16 @@ func (o owner) gone() bool {
 	}
 	return start != o.start
 }
+
+// OwnerTag names this process for what it leaves outside the machine's
+// process tree (a container's label): "<pid>-<start>". OwnerTagGone tells,
+// later, whether the process a tag names still runs.
+func OwnerTag() string { return fmt.Sprintf("%d-%d", self().pid, self().start) }
+
+// OwnerTagGone reports whether the process an OwnerTag names no longer runs
+// (see owner.gone). A tag that does not parse is not judged gone.
+func OwnerTagGone(tag string) bool {
+	pid, start, _ := strings.Cut(tag, "-")
+	o, ok := parseOwner(pid, start)
+	return ok && o.gone()
+}

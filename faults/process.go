@@ -12,7 +12,7 @@ import (
 // is a no-op.
 func Pause(s *Server) Fault {
 	return &fault{
-		name: "redis-pause", target: s.Addr(),
+		name: "redis-pause", target: s.Target(),
 		start: func(context.Context) error { return s.Pause() },
 		stop: func(context.Context) error {
 			if !s.Running() {
@@ -32,7 +32,7 @@ func Pause(s *Server) Fault {
 // cache). Stop of a running server is a no-op.
 func KillRestart(s *Server) Fault {
 	return &fault{
-		name: "redis-kill", target: s.Addr(),
+		name: "redis-kill", target: s.Target(),
 		start: func(context.Context) error { return s.Kill() },
 		stop: func(ctx context.Context) error {
 			if s.Running() {

@@ -58,7 +58,8 @@ var ErrNoRedisServer = errors.New("redis-server not found: install it (Debian/Ub
 
 // ServerConfig configures a redis-server started by StartServer.
 type ServerConfig struct {
-	// Bin is the redis-server binary. Default: $REDIS_SERVER, else
+	// Bin is the redis-server binary. Default: the Bin of the Engine the
+	// start's ctx carries (WithEngine), else $REDIS_SERVER, else
 	// redis-server from PATH.
 	Bin string
 	// Host is the loopback address to bind. Default 127.0.0.1.
@@ -86,6 +87,9 @@ type ServerConfig struct {
 	// set requirepass itself (Sentinel does, see StartSentinel); Password
 	// then only tells Options what to authenticate with.
 	Password string
+	// Launcher runs the server process. Default: the Launcher of the
+	// Engine the start's ctx carries (WithEngine), else ProcessLauncher.
+	Launcher Launcher
 	// ClockShim runs the server through the clock shim on a Clock of its
 	// own (Server.Clock), created at start, kept across restarts and
 	// removed by Close: clock faults move its wall clock, which is what
@@ -104,25 +108,25 @@ type Server struct {
 	clock  *Clock // nil without ServerConfig.ClockShim
 
 	mu     sync.Mutex
-	cmd    *exec.Cmd
-	exited chan struct{} // closed when cmd has been waited for
+	proc   Proc // nil before the first start
 	paused bool
 	closed bool
 }
 
 // StartServer starts a redis-server and waits until it answers PING.
 func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
-	if cfg.Bin == "" {
-		cfg.Bin = os.Getenv("REDIS_SERVER")
+	if cfg.Launcher == nil {
+		cfg.Launcher = launcherFrom(ctx)
 	}
-	if cfg.Bin == "" {
-		cfg.Bin = "redis-server"
+	cfg.Bin = serverBin(ctx, cfg)
+	if _, err := exec.LookPath(cfg.Bin); err != nil {
+		if _, local := cfg.Launcher.(ProcessLauncher); local {
+			return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
+		} // else the launcher finds it (a container image has its own)
 	}
-	bin, err := exec.LookPath(cfg.Bin)
-	if err != nil {
-		return nil, fmt.Errorf("%w (looked for %q)", ErrNoRedisServer, cfg.Bin)
+	if legacyServer(ctx, cfg.Bin) {
+		cfg.Args = withoutBindSourceAddr(cfg.Args)
 	}
-	cfg.Bin = bin
 	if cfg.Host == "" {
 		cfg.Host = "127.0.0.1"
 	}
@@ -136,6 +140,7 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		cfg.Password = ProcessPassword()
 	}
 	s := &Server{cfg: cfg}
+	var err error
 	if cfg.ClockShim {
 		if s.clock, err = NewClock(ctx); err != nil {
 			return nil, fmt.Errorf("redis-server clock: %w", err)
@@ -172,6 +177,27 @@ func StartServer(ctx context.Context, cfg ServerConfig) (*Server, error) {
 
 var errPortInUse = errors.New("port in use")
 
+// serverBin is the binary cfg runs: cfg.Bin, else the Bin of ctx's Engine,
+// else $REDIS_SERVER, else redis-server; its absolute path when it is found
+// here.
+func serverBin(ctx context.Context, cfg ServerConfig) string {
+	bin := cfg.Bin
+	if bin == "" {
+		e, _ := EngineFrom(ctx)
+		bin = e.Bin
+	}
+	if bin == "" {
+		bin = os.Getenv("REDIS_SERVER")
+	}
+	if bin == "" {
+		bin = "redis-server"
+	}
+	if path, err := exec.LookPath(bin); err == nil {
+		return path
+	}
+	return bin
+}
+
 // Addr is the server's host:port.
 func (s *Server) Addr() string {
 	return net.JoinHostPort(s.cfg.Host, strconv.Itoa(s.cfg.Port))
@@ -194,7 +220,7 @@ func (s *Server) PID() int {
 	if !s.runningLocked() {
 		return 0
 	}
-	return s.cmd.Process.Pid
+	return s.proc.PID()
 }
 
 // Running reports whether the server process is alive (paused counts as alive).
@@ -203,6 +229,24 @@ func (s *Server) Running() bool {
 	defer s.mu.Unlock()
 	return s.runningLocked()
 }
+
+// Target names the server in a fault window: its address, and where its
+// process runs when that is not this machine's process tree ("127.0.0.1:6379
+// in container 1a2b3c4d5e6f"), as of now.
+func (s *Server) Target() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w, ok := s.proc.(interface{ Where() string }); ok && s.runningLocked() {
+		return s.Addr() + " in " + w.Where()
+	}
+	return s.Addr()
+}
+
+// Bin is the server binary (an absolute path).
+func (s *Server) Bin() string { return s.cfg.Bin }
+
+// Launcher is what runs the server's process.
+func (s *Server) Launcher() Launcher { return s.cfg.Launcher }
 
 // Password is the server's requirepass (see ServerConfig.Password). Never
 // print it.
@@ -224,11 +268,11 @@ func (s *Server) Options() *redis.Options {
 }
 
 func (s *Server) runningLocked() bool {
-	if s.cmd == nil {
+	if s.proc == nil {
 		return false
 	}
 	select {
-	case <-s.exited:
+	case <-s.proc.Exited():
 		return false
 	default:
 		return true
@@ -268,31 +312,25 @@ func (s *Server) start(ctx context.Context) error {
 		}
 	}
 	args = append([]string{conf}, args...)
-	cmd := exec.Command(s.cfg.Bin, args...)
-	cmd.Dir = s.cfg.Dir
+	spec := LaunchSpec{Bin: s.cfg.Bin, Args: args, Dir: s.cfg.Dir}
 	if s.clock != nil {
-		cmd.Env = append(os.Environ(), s.clock.Env()...)
+		spec.Env = s.clock.Env()
 	}
-	// Own process group (so a terminal's Ctrl-C does not reach it first) and
-	// die with us if we die without cleaning up.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stderr, &stderr
-	if err := cmd.Start(); err != nil {
+	var stderr syncBuffer
+	spec.Output = &stderr
+	// The launch holds mu: a Server starts one process at a time.
+	proc, err := s.cfg.Launcher.Launch(ctx, spec)
+	if err != nil {
 		s.mu.Unlock()
-		return fmt.Errorf("start redis-server: %w", err)
+		return fmt.Errorf("start redis-server (%s): %w", s.cfg.Launcher.Name(), err)
 	}
-	exited := make(chan struct{})
-	s.cmd, s.exited, s.paused = cmd, exited, false
-	go func() {
-		_ = cmd.Wait()
-		close(exited)
-	}()
+	exited := proc.Exited()
+	s.proc, s.paused = proc, false
 	s.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartTimeout)
 	defer cancel()
-	err := waitPing(ctx, s.Addr(), s.cfg.Password, exited)
+	err = waitPing(ctx, s.Addr(), s.cfg.Password, exited)
 	if err == nil {
 		return nil
 	}
@@ -338,7 +376,7 @@ func (s *Server) Stop(ctx context.Context) error {
 		s.mu.Unlock()
 		return nil
 	}
-	p, exited := s.cmd.Process, s.exited
+	p, exited := s.proc, s.proc.Exited()
 	_ = p.Signal(syscall.SIGCONT)
 	s.paused = false
 	err := p.Signal(syscall.SIGTERM)
@@ -364,14 +402,14 @@ func (s *Server) Kill() error {
 		s.mu.Unlock()
 		return nil
 	}
-	p, exited := s.cmd.Process, s.exited
+	p, exited := s.proc, s.proc.Exited()
 	err := p.Signal(syscall.SIGKILL)
 	s.paused = false
 	s.mu.Unlock()
 	if err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("kill redis-server: %w", err)
 	}
-	<-exited // SIGKILL cannot be caught: the wait is bounded by the kernel.
+	<-exited // SIGKILL cannot be caught: the wait is bounded by the kernel (in a container, by the engine).
 	return nil
 }
 
@@ -399,7 +437,7 @@ func (s *Server) signal(sig syscall.Signal, paused bool) error {
 	if !paused && !s.paused {
 		return nil
 	}
-	if err := s.cmd.Process.Signal(sig); err != nil {
+	if err := s.proc.Signal(sig); err != nil {
 		return fmt.Errorf("signal %v to redis-server: %w", sig, err)
 	}
 	s.paused = paused

@@ -2,12 +2,30 @@ package results
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
 )
+
+// runServer is the server and backend the run's config (in the history's
+// header) records: "valkey-8.1 (valkey-server 8.1.8), backend process";
+// "" when it records none (a Redis lockcheck did not start).
+func runServer(h *model.History) string {
+	if h == nil {
+		return ""
+	}
+	var cfg struct {
+		Server  string `json:"server"`
+		Backend string `json:"backend"`
+	}
+	if json.Unmarshal([]byte(h.Header.Meta["config"]), &cfg) != nil || cfg.Server == "" {
+		return ""
+	}
+	return cfg.Server + ", backend " + cfg.Backend
+}
 
 // writeSummaryMarkdown writes summary.md: the table, the figures, every
 // checker's explanation with its examples, the fault windows and the other
@@ -19,8 +37,12 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 		fmt.Fprintf(bw, "Seed %d. ", s.Seed)
 	}
 	st := s.Stats
-	fmt.Fprintf(bw, "%d ops over %s (%.1f ops/s, %.1f grants/s); %s.\n\n",
+	fmt.Fprintf(bw, "%d ops over %s (%.1f ops/s, %.1f grants/s); %s.",
 		st.Ops.Total(), FormatDuration(st.Span), st.OpsPerSec, st.GrantsPerSec, plural(st.Faults, "fault window"))
+	if srv := runServer(h); srv != "" {
+		fmt.Fprintf(bw, " Server: %s.", srv)
+	}
+	fmt.Fprintf(bw, "\n\n")
 	if err := RenderMarkdown(bw, []Summary{s}); err != nil {
 		return err
 	}

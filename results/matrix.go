@@ -36,6 +36,10 @@ type MatrixFile struct {
 	InProgress bool `json:"in_progress,omitempty"`
 	// Kind is "scoreboard" for a scoreboard run, "" for a nightly one.
 	Kind string `json:"kind,omitempty"`
+	// Server is the server and backend every cell ran on
+	// ("valkey-8.1 (valkey-server 8.1.8), backend process"); "" in
+	// matrices from before --server.
+	Server string `json:"server,omitempty"`
 	// SeedBase is what the seeds were counted from (seed = SeedBase + i,
 	// i = 1..N).
 	SeedBase int64 `json:"seed_base,omitempty"`

@@ -92,6 +92,9 @@ func scoreboardHeadline(p ScoreboardPage) string {
 	if p.Meta.Duration > 0 {
 		s += fmt.Sprintf(" Every run lasted %s (--duration).", p.Meta.Duration)
 	}
+	if len(p.Meta.Servers) > 0 {
+		s += fmt.Sprintf(" Server: %s.", strings.Join(p.Meta.Servers, "; "))
+	}
 	return s
 }
 

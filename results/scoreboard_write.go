@@ -76,6 +76,7 @@ type RunMeta struct {
 	SeedBases    []int64
 	Duration     time.Duration
 	CheckTimeout time.Duration
+	Servers      []string // the servers the matrices ran on (MatrixFile.Server)
 	InProgress   []string // sources still being written
 	Replaced     []string // cells a later part ran again
 }
@@ -98,6 +99,9 @@ func scoreboardMeta(paths []string, name func(string) string) ([]SubjectInfo, Ru
 		meta.Duration, meta.CheckTimeout = max(meta.Duration, m.Duration), max(meta.CheckTimeout, m.CheckTimeout)
 		if m.InProgress {
 			meta.InProgress = append(meta.InProgress, nameOr(name, p))
+		}
+		if m.Server != "" && !slices.Contains(meta.Servers, m.Server) {
+			meta.Servers = append(meta.Servers, m.Server)
 		}
 		for _, s := range m.Subjects {
 			i, ok := idx[s.Name]

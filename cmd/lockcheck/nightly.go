@@ -31,6 +31,7 @@ type matrixFlags struct {
 	checkTime time.Duration
 	shard     string
 	reruns    int
+	engine    engineFlags
 }
 
 // add declares the flags on fs with the command's defaults in f.
@@ -43,6 +44,7 @@ func (f *matrixFlags) add(fs *flag.FlagSet, subjectsDoc string) {
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on each linearizability check (default 60s)")
 	fs.StringVar(&f.shard, "shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
 	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its 'lockcheck run' line, to see it reproduce")
+	f.engine.add(fs)
 }
 
 // plan checks the flags and resolves the scenarios and subjects named
@@ -69,7 +71,7 @@ func (f *matrixFlags) plan(kind string, pick func(string) ([]subject.Subject, er
 		return matrix.Config{}, err
 	}
 	cfg := matrix.Config{Kind: kind, Scenarios: scs, Subjects: subjects, SeedBase: f.seedBase, Shard: shard,
-		Duration: f.duration, CheckTimeout: f.checkTime, Reruns: f.reruns}
+		Duration: f.duration, CheckTimeout: f.checkTime, Reruns: f.reruns, Engine: f.engine.args()}
 	for i := range f.nseeds {
 		cfg.Seeds = append(cfg.Seeds, f.seedBase+int64(i+1))
 	}
@@ -105,9 +107,18 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := f.engine.check(); err != nil {
+		return exitUsage, err
+	}
 	if e.stopValidated("nightly") {
 		return exitValid, nil
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
+	cfg.Server = engineRecord(ctx)
 	return execute(ctx, e, cfg)
 }
 

@@ -37,6 +37,7 @@ type runFlags struct {
 	givenPlan   *workloads.Plan // --plan's (or a hunt's): replaces the workload's plan for the seed
 	remote      remoteFlags
 	driver      driverFlags
+	engine      engineFlags
 }
 
 const runExamples = `  lockcheck run                                        # reentrant and fair, default workload, ~30 s in all
@@ -66,6 +67,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.planFile, "plan", "", "run this plan (a JSON workloads.Plan, such as the plan.json of 'lockcheck hunt' or of a locktest failure) instead of the workload's plan for the seed; with --scenario, instead of the scenario's plan (its topology and faults stay)")
 	f.remote.add(fs)
 	f.driver.add(fs)
+	f.engine.add(fs)
 }
 
 // validated ends a validate-only run once the deployment flags check out.
@@ -90,6 +92,9 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := checkRunFlags(fs, &f); err != nil {
 		return exitUsage, err
 	}
+	if err := f.engine.check(); err != nil {
+		return exitUsage, err
+	}
 	if err := f.driver.register(ctx, fs, &f.subjects); err != nil {
 		return exitUsage, err
 	}
@@ -110,6 +115,11 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if e.validateOnly {
 		return f.validated(e)
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, f.redis != "")
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	tgt, err := f.openTarget(ctx, persistence)
 	if err != nil {
 		return exitUsage, err

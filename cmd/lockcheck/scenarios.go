@@ -43,6 +43,11 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	if e.stopValidated("run") {
 		return exitValid, nil
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, f.redis != "")
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
 	if f.seed == 0 {
 		f.seed = time.Now().UnixNano() % 1_000_000
 	}

@@ -48,9 +48,18 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
+	if err := f.engine.check(); err != nil {
+		return exitUsage, err
+	}
 	if e.stopValidated("scoreboard") {
 		return exitValid, nil
 	}
+	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	if err != nil {
+		return exitUsage, err
+	}
+	defer closeEngine()
+	cfg.Server = engineRecord(ctx)
 	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", cfg.SeedBase, cfg.Seeds[0], cfg.Seeds[len(cfg.Seeds)-1])
 	code, err := execute(ctx, e, cfg)
 	if err != nil || interrupted(ctx) {

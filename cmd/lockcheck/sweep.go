@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/container"
 )
 
 // sweepsAtStart are the commands that start redis-servers and firewalls:
@@ -18,7 +19,8 @@ func sweepCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "sweep", "sweep", "  lockcheck sweep    # from cron: remove what killed lockcheck runs left\n\n"+
 		"Removes the nftables tables and temporary directories of lockcheck processes\n"+
 		"that no longer run (named by pid and process start time, so a pid that was\n"+
-		"reused does not keep them). Exit status: 0 swept (or nothing to sweep), 2 some\n"+
+		"reused does not keep them), and, where a Docker engine answers, the server\n"+
+		"containers of those processes. Exit status: 0 swept (or nothing to sweep), 2 some\n"+
 		"could not be removed.\n")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
@@ -26,7 +28,17 @@ func sweepCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if e.stopValidated("sweep") {
 		return exitValid, nil
 	}
-	if err := sweepStale(ctx, e); err != nil {
+	err := sweepStale(ctx, e)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	ids, cerr := container.SweepEngine(cctx)
+	if n := len(ids); n > 0 {
+		fmt.Fprintf(e.stderr, "lockcheck: removed %d server containers left by lockcheck processes that are gone\n", n)
+	}
+	if cerr != nil {
+		fmt.Fprintf(e.stderr, "lockcheck: warning: sweeping containers: %v\n", cerr)
+	}
+	if err != nil || cerr != nil {
 		return exitUsage, nil
 	}
 	return exitValid, nil

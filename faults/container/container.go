@@ -1,28 +1,46 @@
-// Package container runs Redis in a container (testcontainers-go) on
-// machines that have a Docker engine but no redis-server binary. It is a
-// separate package so that importing faults does not pull in the Docker
-// client.
+// Package container runs lockcheck's servers in containers (testcontainers-go
+// reaching a Docker engine): a Launcher that faults.Server uses instead of a
+// local process, the images it runs (built here, FROM scratch, from the
+// binaries this machine has: never pulled), and the sweep of what a dead run
+// left. It is a separate package so that importing faults does not pull in
+// the Docker client.
 package container
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
+	"os"
+	"sort"
 
+	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
-	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 
 	"github.com/lockcheck/lockcheck/faults"
 )
 
-// DefaultImage is the Redis image Start runs when none is given.
-const DefaultImage = "redis:7"
+func init() {
+	// Ryuk, testcontainers' reaper, is an image the engine would have to
+	// pull: lockcheck never starts it (it runs no GenericContainer) and
+	// sweeps its own containers (Sweep). Say so to testcontainers too,
+	// unless the user chose.
+	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+	}
+	// Its banner would break lockcheck's output: lockcheck says which
+	// engine and image it uses itself.
+	tclog.SetDefault(tclog.NewNoopLogger())
+}
 
 // ErrNoEngine is wrapped by Available's and Start's errors when no Docker
 // engine is reachable (no socket, no DOCKER_HOST, engine down).
 var ErrNoEngine = errors.New("no Docker engine reachable")
+
+// ErrNoImage is wrapped by StartRedis's error when there is neither a
+// server binary to build an image from nor an image built before.
+var ErrNoImage = errors.New("no server image: lockcheck builds one from a redis-server binary (make deps), or name one with --image")
 
 // Redis is a Redis lockcheck started and can connect to: a *faults.Server
 // (local redis-server process) or a *Container.
@@ -37,8 +55,9 @@ type Redis interface {
 }
 
 var (
-	_ Redis = (*faults.Server)(nil)
-	_ Redis = (*Container)(nil)
+	_ Redis           = (*faults.Server)(nil)
+	_ Redis           = (*Container)(nil)
+	_ faults.Launcher = (*Launcher)(nil)
 )
 
 // Available reports nil when a Docker engine answers a health check within
@@ -61,63 +80,40 @@ func Available(ctx context.Context) (err error) {
 	return nil
 }
 
-// Container is Redis running in a container that Start started. Close
-// terminates and removes it.
+// Container is a server lockcheck runs in a container: a faults.Server
+// (password, loopback address, pause, kill, restart) whose process is a
+// container. Close removes the container and closes its engine client.
 type Container struct {
-	c    *tcredis.RedisContainer
-	addr string
+	*faults.Server
+	l *Launcher
 }
 
-// Start runs image (DefaultImage if empty) and waits until Redis accepts
-// connections. The engine must be able to pull the image.
-func Start(ctx context.Context, image string) (*Container, error) {
-	if image == "" {
-		image = DefaultImage
-	}
-	if err := Available(ctx); err != nil {
+// Start runs a redis-server in a container and waits until it answers
+// PING: image "" is the image built here from cfg.Bin (default: the
+// redis-server on PATH); otherwise image is run (an upstream image, which
+// the engine may pull). cfg is what faults.StartServer takes.
+func Start(ctx context.Context, image string, cfg faults.ServerConfig) (*Container, error) {
+	l, err := NewLauncher(ctx, image)
+	if err != nil {
 		return nil, err
 	}
-	c, err := tcredis.Run(ctx, image)
+	cfg.Launcher = l
+	s, err := faults.StartServer(ctx, cfg)
 	if err != nil {
-		if c != nil {
-			_ = testcontainers.TerminateContainer(c)
-		}
-		return nil, fmt.Errorf("run %s: %w", image, err)
+		return nil, errors.Join(err, l.Close())
 	}
-	host, err := c.Host(ctx)
-	if err == nil {
-		var port string
-		p, perr := c.MappedPort(ctx, "6379/tcp")
-		if perr == nil {
-			port = p.Port()
-			return &Container{c: c, addr: host + ":" + port}, nil
-		}
-		err = perr
-	}
-	return nil, errors.Join(fmt.Errorf("container address: %w", err), testcontainers.TerminateContainer(c))
+	return &Container{Server: s, l: l}, nil
 }
 
-// Addr is the host:port the container's Redis is published on.
-func (c *Container) Addr() string { return c.addr }
-
-// Options returns go-redis options for the container's Redis, with no hidden
-// retries, ctx deadlines honoured and 1 s timeouts.
-func (c *Container) Options() *redis.Options {
-	return &redis.Options{
-		Addr: c.addr, MaxRetries: -1, ContextTimeoutEnabled: true,
-		DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
-	}
-}
-
-// Close terminates and removes the container.
-func (c *Container) Close() error { return testcontainers.TerminateContainer(c.c) }
+// Close stops the server, removes its container and data directory, and
+// closes the engine client.
+func (c *Container) Close() error { return errors.Join(c.Server.Close(), c.l.Close()) }
 
 // StartRedis starts Redis the best way this machine allows: a redis-server
-// process (faults.StartServer with cfg) when the binary is found, otherwise a
-// container of DefaultImage when a Docker engine is reachable. The container
-// ignores cfg (its Redis has the image's defaults: no faults on the process,
-// persistence as the image has it). When neither works the error wraps
-// faults.ErrNoRedisServer and ErrNoEngine.
+// process (faults.StartServer with cfg) when the binary is found, otherwise
+// a container of the newest image lockcheck built here before, when a
+// Docker engine answers. When neither works the error wraps
+// faults.ErrNoRedisServer and ErrNoEngine (or ErrNoImage).
 func StartRedis(ctx context.Context, cfg faults.ServerConfig) (Redis, error) {
 	s, err := faults.StartServer(ctx, cfg)
 	if err == nil {
@@ -126,9 +122,40 @@ func StartRedis(ctx context.Context, cfg faults.ServerConfig) (Redis, error) {
 	if !errors.Is(err, faults.ErrNoRedisServer) {
 		return nil, err
 	}
-	c, cerr := Start(ctx, DefaultImage)
+	img, ierr := LatestImage(ctx, "redis-server")
+	if ierr != nil {
+		return nil, errors.Join(err, ierr)
+	}
+	cfg.Bin = "redis-server"
+	c, cerr := Start(ctx, img, cfg)
 	if cerr != nil {
 		return nil, errors.Join(err, cerr)
 	}
 	return c, nil
+}
+
+// LatestImage returns the newest image lockcheck built here for the binary
+// name ("redis-server", "valkey-server"): an error wrapping ErrNoEngine or
+// ErrNoImage when there is none.
+func LatestImage(ctx context.Context, name string) (string, error) {
+	if err := Available(ctx); err != nil {
+		return "", err
+	}
+	cli, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNoEngine, err)
+	}
+	defer cli.Close()
+	list, err := cli.ImageList(ctx, client.ImageListOptions{Filters: client.Filters{}.Add("reference", imageRepoPrefix+name)})
+	if err != nil {
+		return "", fmt.Errorf("list images: %w", err)
+	}
+	items := list.Items
+	sort.Slice(items, func(i, j int) bool { return items[i].Created > items[j].Created })
+	for _, im := range items {
+		if len(im.RepoTags) > 0 {
+			return im.RepoTags[0], nil
+		}
+	}
+	return "", fmt.Errorf("%w (none named %s%s)", ErrNoImage, imageRepoPrefix, name)
 }

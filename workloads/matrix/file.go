@@ -42,9 +42,13 @@ func (r *runner) file(inProgress, interrupted bool) results.MatrixFile {
 	if cfg.Shard.N > 0 {
 		title += ", shard " + cfg.Shard.String()
 	}
+	if cfg.Server != "" {
+		title += ", on " + cfg.Server
+	}
 	mf := results.MatrixFile{
 		Title: title, Shard: cfg.Shard.String(), Started: r.start.UTC(), Wall: wall, Interrupted: interrupted, InProgress: inProgress,
 		SeedBase: cfg.SeedBase, Duration: cfg.Duration, CheckTimeout: cfg.CheckTimeout, Subjects: r.subjects, Cells: slices.Clone(r.cells),
+		Server: cfg.Server,
 	}
 	if cfg.Kind != Nightly {
 		mf.Kind = cfg.Kind
@@ -103,5 +107,5 @@ func (r *runner) command(c scenario.Cell) string {
 	if r.cfg.CheckTimeout > 0 {
 		s += " --check-timeout " + r.cfg.CheckTimeout.String()
 	}
-	return s
+	return s + r.cfg.Engine
 }

@@ -52,6 +52,12 @@ type Config struct {
 	// Reruns is how many times a cell that breaks a property its lock
 	// claims runs again from its seed (>= 0).
 	Reruns int
+	// Engine are the flags that chose the server and backend ("
+	// --server redis-6.2"): every cell's command repeats them, so a
+	// finding reruns where it was found. Server names that server for
+	// the record (matrix.json, the title; "": the default). The servers
+	// themselves come from the ctx Run is given.
+	Engine, Server string
 	// Dir is the matrix's directory (required, created): matrix.json,
 	// matrix.md and the runs under their keys.
 	Dir string
