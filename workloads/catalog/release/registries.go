@@ -1,0 +1,178 @@
+package release
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// queryTimeout bounds one question to a registry.
+const queryTimeout = 30 * time.Second
+
+// The registries' addresses (their public APIs, as the ordinary clients
+// use them).
+const (
+	mavenCentral = "https://repo.maven.apache.org/maven2/"
+	npmRegistry  = "https://registry.npmjs.org/"
+	pypiJSON     = "https://pypi.org/pypi/"
+	cratesAPI    = "https://crates.io/api/v1/crates/"
+	goProxy      = "https://proxy.golang.org/"
+)
+
+// get fetches url's body, bounded by ctx and queryTimeout.
+func get(ctx context.Context, url string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "lockcheck (release listing)")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+}
+
+// MavenVersions lists group:artifact's releases from Maven Central's
+// maven-metadata.xml, in its order (oldest first).
+func MavenVersions(ctx context.Context, group, artifact string) ([]string, error) {
+	b, err := get(ctx, mavenCentral+strings.ReplaceAll(group, ".", "/")+"/"+artifact+"/maven-metadata.xml")
+	if err != nil {
+		return nil, err
+	}
+	var meta struct {
+		Versions []string `xml:"versioning>versions>version"`
+	}
+	if err := xml.Unmarshal(b, &meta); err != nil {
+		return nil, fmt.Errorf("maven-metadata.xml of %s:%s: %w", group, artifact, err)
+	}
+	return meta.Versions, nil
+}
+
+// NPMVersions lists an npm package's releases, oldest first (by the
+// registry's publication times).
+func NPMVersions(ctx context.Context, pkg string) ([]string, error) {
+	b, err := get(ctx, npmRegistry+pkg)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Time map[string]string `json:"time"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("npm %s: %w", pkg, err)
+	}
+	var out []string
+	for v := range doc.Time {
+		if v != "created" && v != "modified" {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(doc.Time[a], doc.Time[b]) })
+	return out, nil
+}
+
+// PyPIVersions lists a PyPI project's releases with files, oldest first.
+func PyPIVersions(ctx context.Context, project string) ([]string, error) {
+	b, err := get(ctx, pypiJSON+project+"/json")
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Releases map[string][]struct {
+			Uploaded string `json:"upload_time_iso_8601"`
+		} `json:"releases"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("PyPI %s: %w", project, err)
+	}
+	first := map[string]string{}
+	var out []string
+	for v, files := range doc.Releases {
+		if len(files) > 0 {
+			out = append(out, v)
+			first[v] = files[0].Uploaded
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Compare(first[a], first[b]) })
+	return out, nil
+}
+
+// CrateVersions lists a crate's releases that are not yanked, oldest
+// first.
+func CrateVersions(ctx context.Context, crate string) ([]string, error) {
+	b, err := get(ctx, cratesAPI+crate+"/versions")
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Versions []struct {
+			Num    string `json:"num"`
+			Yanked bool   `json:"yanked"`
+		} `json:"versions"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("crates.io %s: %w", crate, err)
+	}
+	var out []string
+	for _, v := range doc.Versions {
+		if !v.Yanked {
+			out = append(out, v.Num)
+		}
+	}
+	slices.Reverse(out) // the API lists the newest first
+	return out, nil
+}
+
+// GoVersions lists a Go module's releases from the module proxy's @v/list,
+// in semantic-version order.
+func GoVersions(ctx context.Context, module string) ([]string, error) {
+	b, err := get(ctx, goProxy+strings.ToLower(module)+"/@v/list")
+	if err != nil {
+		return nil, err
+	}
+	out := strings.Fields(string(b))
+	slices.SortFunc(out, CompareVersions)
+	return out, nil
+}
+
+// CompareVersions orders dotted versions by their numbers ("v4.10.0" after
+// "v4.9.1"), a pre-release before its release.
+func CompareVersions(a, b string) int {
+	pa, ra, _ := strings.Cut(strings.TrimPrefix(a, "v"), "-")
+	pb, rb, _ := strings.Cut(strings.TrimPrefix(b, "v"), "-")
+	na, nb := strings.Split(pa, "."), strings.Split(pb, ".")
+	for i := 0; i < max(len(na), len(nb)); i++ {
+		var x, y int
+		if i < len(na) {
+			fmt.Sscan(na[i], &x)
+		}
+		if i < len(nb) {
+			fmt.Sscan(nb[i], &y)
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	switch {
+	case ra == rb:
+		return 0
+	case ra == "":
+		return 1
+	case rb == "":
+		return -1
+	}
+	return strings.Compare(ra, rb)
+}
