@@ -58,6 +58,12 @@ type Driver struct {
 	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
 	// may be a split vote (SplitVotes).
 	Redlock bool
+	// Release is the release of its library the driver runs, when known
+	// without starting it (subject.Subject.Release).
+	Release string
+	// releases, if set, runs the driver at other releases of its library
+	// (NAME@VERSION; see versions.go).
+	releases *releases
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -74,6 +80,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
+		Release: d.Release, Versions: d.versions(),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -326,7 +333,8 @@ func redissonDrivers() []Driver {
 	redisson := func(name, lock, doc string, caps ...string) Driver {
 		return Driver{
 			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},
-			Doc:          doc + " (Redisson 3.52.0, Java) over the driver protocol",
+			Doc:     doc + " (Redisson " + redissonPinned + ", Java) over the driver protocol",
+			Release: redissonPinned, releases: redissonReleases(),
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
@@ -337,18 +345,11 @@ func redissonDrivers() []Driver {
 			SyncsReplicas: true,
 		}
 	}
-	// The older line: Redisson 3.43.0, the last before 3.44.0's "lock
-	// watchdog doesn't renew RLock if an exception has been thrown".
-	old := redisson("redisson-3.43", "lock", "Redisson 3.43.0's RLock, without 3.44.0's fix of a watchdog that stops renewing after one failed renewal")
-	old.Command = []string{"sh", "driver.sh", "--line", "3.43.0", "--lock", "lock", "--name-suffix", "-3.43"}
-	old.Doc = "Redisson 3.43.0's RLock (Java) over the driver protocol: the line before 3.44.0's fix of a watchdog that stops after one failed renewal"
-	old.Installed = needRedisson("target-3.43.0")
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
 		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
-		old,
 	}
 }
 

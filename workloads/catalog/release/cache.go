@@ -51,11 +51,13 @@ func Built(dir string) bool {
 	return err == nil
 }
 
-// Ensure makes dir hold a complete build: nothing when it does, else build
-// into a scratch folder beside it, which then becomes dir. Concurrent
-// callers, in this process or others, wait on a file lock (dir + ".lock")
-// and reuse the first one's build. A failed build leaves nothing behind.
-func Ensure(ctx context.Context, dir string, build func(ctx context.Context, tmp string) error) error {
+// Ensure makes dir hold a complete build: nothing when it does, else
+// build into dir (emptied first), then mark it complete. A build is made
+// in place because some record their own paths (a JVM's class-data
+// archive). Concurrent callers, in this process or others, wait on a file
+// lock (dir + ".lock") and reuse the first one's build. A failed build
+// leaves nothing behind.
+func Ensure(ctx context.Context, dir string, build func(ctx context.Context, dir string) error) error {
 	if Built(dir) {
 		return nil
 	}
@@ -70,25 +72,20 @@ func Ensure(ctx context.Context, dir string, build func(ctx context.Context, tmp
 	if Built(dir) {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.tmp-%d", dir, os.Getpid())
-	if err := os.RemoveAll(tmp); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(tmp, 0o755); err != nil {
-		return err
-	}
-	if err := build(ctx, tmp); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, doneMark), nil, 0o644); err != nil {
-		os.RemoveAll(tmp)
-		return err
-	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	return os.Rename(tmp, dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	err = build(ctx, dir)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, doneMark), nil, 0o644)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+	}
+	return err
 }
 
 // lockFile takes an exclusive flock on path, waiting until ctx is done.
