@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
@@ -35,6 +36,9 @@ type releases struct {
 	// build fetches release v with the ecosystem's own client, checked
 	// against the registry's checksums, and builds it into dir.
 	build func(ctx context.Context, v, dir string) error
+	// sources are the driver's folders (relative to DriversDir) whose
+	// files the build reads: a change to them builds again.
+	sources []string
 	// at returns d running the build of release v in dir.
 	at func(d Driver, v, dir string) Driver
 }
@@ -70,7 +74,7 @@ func (d Driver) AtRelease(ctx context.Context, v string) (Driver, error) {
 		return Driver{}, fmt.Errorf("%s: %w", d.Name, ErrOneRelease)
 	}
 	name := d.Name + subject.VersionSeparator + v
-	dir, err := release.Folder(r.library, v)
+	dir, err := r.folder(v)
 	if err != nil {
 		return Driver{}, fmt.Errorf("%w: %s: %v", subject.ErrRelease, name, err)
 	}
@@ -90,4 +94,22 @@ func (d Driver) AtRelease(ctx context.Context, v string) (Driver, error) {
 	at := r.at(d, v, dir)
 	at.Name, at.releases, at.Release = name, nil, v
 	return at, nil
+}
+
+// folder is the cache folder of release v built from the driver's current
+// sources: CacheDir/library/v-STAMP.
+func (r *releases) folder(v string) (string, error) {
+	base, err := DriversDir()
+	if err != nil {
+		return "", err
+	}
+	var roots []string
+	for _, s := range r.sources {
+		roots = append(roots, filepath.Join(base, s))
+	}
+	stamp, err := release.SourceStamp(roots...)
+	if err != nil {
+		return "", err
+	}
+	return release.Folder(r.library, v+"-"+stamp)
 }

@@ -27,23 +27,35 @@ compat() {
   fi
 }
 
-build() { # build DIR [MAVEN ARGS...]
-  dir=$1
-  shift
+# jvm_flags COMPAT: the JVM flags a build of that compat set runs with,
+# written to its jvm.flags (driver.sh reads it): the legacy releases' codecs
+# reach into java.lang and java.util by reflection, which Java 17 refuses
+# unless those packages are opened.
+jvm_flags() {
+  [ "$1" = legacy ] && echo "--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.math=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED"
+  true
+}
+
+build() { # build DIR COMPAT [MAVEN ARGS...]
+  dir=$1 flags=$(jvm_flags "$2")
+  shift 2
   jar="$dir/redisson-driver.jar"
   echo "building the Redisson driver ($dir) ..." >&2
   mvn_package --strict-checksums "$@" || return 1
   rm -f "$dir/driver.jsa"
+  printf '%s\n' "$flags" >"$dir/jvm.flags"
   printf '%s\n' \
     '{"id":1,"op":"hello","protocol":1,"timeout_ms":2000,"redis":["127.0.0.1:1"],"client":"cds","watchdog_ms":1500}' \
     '{"id":2,"op":"trylock","name":"cds","wait_ms":1,"timeout_ms":100}' |
-    java -Xlog:disable -Xlog:all=error:stderr -XX:+UseSerialGC -Xss512k \
+    # shellcheck disable=SC2086 # $flags is a list of flags
+    java -Xlog:disable -Xlog:all=error:stderr $flags -XX:+UseSerialGC -Xss512k \
       -XX:ArchiveClassesAtExit="$dir/driver.jsa" -cp "$jar:$dir/lib/*" lockcheck.redisson.Driver >/dev/null 2>&1 || true
 }
 
 if [ "${1:-}" = "--version" ]; then
   [ "${3:-}" = "--out" ] && [ -n "${4:-}" ] || { echo "usage: build.sh [--version VERSION --out DIR]" >&2; exit 2; }
-  build "$4" "-Dredisson.version=$2" "-Dredisson.compat=$(compat "$2")" "-Dbuild.dir=$4"
+  c=$(compat "$2")
+  build "$4" "$c" "-Dredisson.version=$2" "-Dredisson.compat=$c" "-Dbuild.dir=$4"
   exit
 fi
-up_to_date target redisson-driver.jar || build target
+up_to_date target redisson-driver.jar || build target current

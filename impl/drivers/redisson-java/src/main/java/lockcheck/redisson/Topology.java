@@ -44,6 +44,7 @@ final class Topology {
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
         c.setThreads(2);
         c.setNettyThreads(2);
+        Compat.defaults(c);
         Object servers;
         switch (topology) {
             case "single" -> {

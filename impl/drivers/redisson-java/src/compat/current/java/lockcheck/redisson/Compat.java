@@ -6,6 +6,7 @@ import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.BaseConfig;
+import org.redisson.config.Config;
 import org.redisson.config.SentinelServersConfig;
 
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,10 @@ final class Compat {
     /** Why kind cannot be served by this Redisson, or null when it can. */
     static String unsupported(Options.Kind kind) {
         return null;
+    }
+
+    /** Settings of the config this release needs changed: none. */
+    static void defaults(Config c) {
     }
 
     static RLock fair(RedissonClient r, String name) {

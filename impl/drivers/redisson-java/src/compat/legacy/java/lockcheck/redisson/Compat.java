@@ -3,6 +3,8 @@ package lockcheck.redisson;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.codec.StringCodec;
+import org.redisson.config.Config;
 import org.redisson.config.LockcheckConnection;
 import org.redisson.config.SentinelServersConfig;
 
@@ -26,6 +28,15 @@ final class Compat {
                     + Driver.redissonVersion();
             default -> null;
         };
+    }
+
+    /**
+     * The codec: these releases default to FST (3.12 and older) or Marshalling,
+     * which reach into the JDK's classes by reflection that Java 17 refuses;
+     * the locks store no values, and a string codec needs no reflection.
+     */
+    static void defaults(Config c) {
+        c.setCodec(new StringCodec());
     }
 
     static RLock fair(RedissonClient r, String name) {
