@@ -31,6 +31,8 @@ type releases struct {
 	pinned string
 	// list lists the registry's releases, oldest first.
 	list func(ctx context.Context) ([]string, error)
+	// supports says which releases the driver supports, as measured.
+	supports string
 	// howTo says how to list them by hand.
 	howTo string
 	// build fetches release v with the ecosystem's own client, checked
@@ -50,7 +52,7 @@ func (d Driver) versions() *subject.Versions {
 		return nil
 	}
 	return &subject.Versions{
-		Registry: r.registry, Pinned: r.pinned, List: r.list, HowToList: r.howTo,
+		Registry: r.registry, Pinned: r.pinned, List: r.list, HowToList: r.howTo, Supports: r.supports,
 		At: func(ctx context.Context, v string) (subject.Subject, error) {
 			at, err := d.AtRelease(ctx, v)
 			if err != nil {

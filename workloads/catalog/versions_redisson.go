@@ -25,8 +25,9 @@ func redissonReleases() *releases {
 		list: func(ctx context.Context) ([]string, error) {
 			return release.MavenVersions(ctx, "org.redisson", "redisson")
 		},
-		sources: []string{"redisson-java", "java-common"},
-		howTo:   "mvn dependency:get -Dartifact=org.redisson:redisson:VERSION, or the versions in maven-metadata.xml of org/redisson/redisson on Maven Central",
+		sources:  []string{"redisson-java", "java-common"},
+		supports: "3.8.0 to 4.x (fenced and spin locks from 3.25.0)",
+		howTo:    "mvn dependency:get -Dartifact=org.redisson:redisson:VERSION, or the versions in maven-metadata.xml of org/redisson/redisson on Maven Central",
 		build: func(ctx context.Context, v, dir string) error {
 			src, err := shippedDir("redisson-java")
 			if err != nil {

@@ -36,6 +36,9 @@ type Versions struct {
 	// List returns the releases the registry serves, oldest first. It
 	// asks the network and is bounded by ctx.
 	List func(ctx context.Context) ([]string, error)
+	// Supports says which releases the driver supports, as measured
+	// ("3.8.0 and later"; docs/drivers.md).
+	Supports string
 	// HowToList says how to ask the registry by hand (for offline use).
 	HowToList string
 	// At returns the subject at release v (never Latest), fetching and
