@@ -64,8 +64,10 @@ func builtinSubjects() []subject.Subject {
 	s = append(s, waitSubjects()...)
 	for _, p := range peers.All() {
 		name := p.Name
+		_, linked, _ := moduleVersion(p.Module)(context.Background())
 		s = append(s, subject.Subject{
 			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
+			Release: linked, Versions: peerVersions(name, p.Doc, linked),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {

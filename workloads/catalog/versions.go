@@ -33,6 +33,9 @@ type releases struct {
 	list func(ctx context.Context) ([]string, error)
 	// supports says which releases the driver supports, as measured.
 	supports string
+	// has, if set, says whether the registry serves release v (when its
+	// list may leave some out: the Go module proxy's); else list decides.
+	has func(ctx context.Context, v string) (bool, error)
 	// howTo says how to list them by hand.
 	howTo string
 	// build fetches release v with the ecosystem's own client, checked
@@ -81,11 +84,11 @@ func (d Driver) AtRelease(ctx context.Context, v string) (Driver, error) {
 		return Driver{}, fmt.Errorf("%w: %s: %v", subject.ErrRelease, name, err)
 	}
 	if !release.Built(dir) {
-		all, err := r.list(ctx)
+		served, err := r.serves(ctx, v)
 		if err != nil {
 			return Driver{}, fmt.Errorf("%w: %s is not in the cache (%s) and %s cannot be asked: %v", subject.ErrRelease, name, dir, r.registry, err)
 		}
-		if !slices.Contains(all, v) {
+		if !served {
 			return Driver{}, fmt.Errorf("%w: %s: %s serves no release %s (lockcheck subjects --versions %s)", subject.ErrRelease, name, r.registry, v, d.Name)
 		}
 		build := func(ctx context.Context, dir string) error { return r.build(ctx, v, dir) }
@@ -114,4 +117,13 @@ func (r *releases) folder(v string) (string, error) {
 		return "", err
 	}
 	return release.Folder(r.library, v+"-"+stamp)
+}
+
+// serves reports whether the registry serves release v.
+func (r *releases) serves(ctx context.Context, v string) (bool, error) {
+	if r.has != nil {
+		return r.has(ctx, v)
+	}
+	all, err := r.list(ctx)
+	return slices.Contains(all, v), err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,11 +40,20 @@ func get(ctx context.Context, url string) ([]byte, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound, http.StatusGone:
+		return nil, notFound{url, resp.Status}
+	default:
 		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
 	}
 	return io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 }
+
+// notFound is a registry's answer that it has no such thing.
+type notFound struct{ url, status string }
+
+func (e notFound) Error() string { return "GET " + e.url + ": " + e.status }
 
 // MavenVersions lists group:artifact's releases from Maven Central's
 // maven-metadata.xml, in its order (oldest first).
@@ -146,6 +156,17 @@ func GoVersions(ctx context.Context, module string) ([]string, error) {
 	out := strings.Fields(string(b))
 	slices.SortFunc(out, CompareVersions)
 	return out, nil
+}
+
+// GoHas reports whether the Go module proxy serves release v of module
+// (its @v/list may leave old releases out; @v/V.info answers for each).
+func GoHas(ctx context.Context, module, v string) (bool, error) {
+	_, err := get(ctx, goProxy+strings.ToLower(module)+"/@v/"+v+".info")
+	var nf notFound
+	if errors.As(err, &nf) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // CompareVersions orders dotted versions by their numbers ("v4.10.0" after
