@@ -265,6 +265,7 @@ func shippedDrivers() []Driver {
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
+			Release:      "1.0.4", releases: npmReleases("node-redisson", "node-redisson", "1.0.4", "1.0.0 and later (measured: 1.0.3, 1.0.4)"),
 			// Its waiters sometimes wait out a whole TTL on a free lock
 			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
 			// within Redisson's documented bound; a plain hand-off does
@@ -275,6 +276,7 @@ func shippedDrivers() []Driver {
 			Name: "node-redlock", Dir: "node-redlock", Command: []string{"node", "driver.js"},
 			Doc:       "npm redlock 4 on one Redis node (SET NX PX, compare-and-delete, retries) over the driver protocol",
 			Installed: needNode,
+			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", "4.x (redlock 5 has another API)"),
 		},
 		{
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},

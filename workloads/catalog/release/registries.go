@@ -71,26 +71,30 @@ func MavenVersions(ctx context.Context, group, artifact string) ([]string, error
 	return meta.Versions, nil
 }
 
-// NPMVersions lists an npm package's releases, oldest first (by the
-// registry's publication times).
+// NPMVersions lists the releases an npm package's registry document
+// serves, oldest first (by publication time where it gives one).
 func NPMVersions(ctx context.Context, pkg string) ([]string, error) {
 	b, err := get(ctx, npmRegistry+pkg)
 	if err != nil {
 		return nil, err
 	}
 	var doc struct {
-		Time map[string]string `json:"time"`
+		Versions map[string]json.RawMessage `json:"versions"`
+		Time     map[string]string          `json:"time"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("npm %s: %w", pkg, err)
 	}
 	var out []string
-	for v := range doc.Time {
-		if v != "created" && v != "modified" {
-			out = append(out, v)
-		}
+	for v := range doc.Versions {
+		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b string) int { return strings.Compare(doc.Time[a], doc.Time[b]) })
+	slices.SortFunc(out, func(a, b string) int {
+		if c := strings.Compare(doc.Time[a], doc.Time[b]); c != 0 {
+			return c
+		}
+		return CompareVersions(a, b)
+	})
 	return out, nil
 }
 
