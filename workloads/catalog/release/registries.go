@@ -17,8 +17,8 @@ import (
 const queryTimeout = 30 * time.Second
 
 // The registries' addresses (their public APIs, as the ordinary clients
-// use them).
-const (
+// use them); tests point them at a server of their own.
+var (
 	mavenCentral = "https://repo.maven.apache.org/maven2/"
 	npmRegistry  = "https://registry.npmjs.org/"
 	pypiJSON     = "https://pypi.org/pypi/"
