@@ -257,6 +257,9 @@ func needRslock(dir string) error {
 	return nil
 }
 
+// potterySupports is the range of pottery releases the driver runs.
+const potterySupports = "2.3.0 and later (measured: 2.3.0, 3.0.1)"
+
 // shippedDrivers are the drivers in impl/drivers.
 func shippedDrivers() []Driver {
 	return append([]Driver{
@@ -287,16 +290,19 @@ func shippedDrivers() []Driver {
 			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
+			Release:   "8.1.0", releases: pipReleases("redis-py-latest", "redis", "redis", "8.1.0", "3.0 and later (measured: 4.1.0, 8.1.0)"),
 		},
 		{
 			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
 			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
 			Installed: needVenv("pottery"),
+			Release:   "3.0.1", releases: pipReleases("pottery-redlock", "pottery", "pottery", "3.0.1", potterySupports),
 		},
 		{
 			Name: "pottery-redlock-3", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
 			Doc:       "pottery's Redlock (PyPI) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
 			Installed: needVenv("pottery"), Redlock: true,
+			Release: "3.0.1", releases: pipReleases("pottery-redlock", "pottery", "pottery", "3.0.1", potterySupports),
 		},
 		{
 			Name: "rslock", Dir: "rslock", Command: []string{rslockBinary},
@@ -315,6 +321,7 @@ func shippedDrivers() []Driver {
 			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
 			Capabilities: []string{driver.CapWatchdog},
 			Installed:    needVenv("redis_lock"),
+			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", "3.7.0 and later (2.3.0 refuses the driver's auto-renewed acquires: TimeoutTooLarge)"),
 			// A lease that runs out pushes no signal: waiters sleep in
 			// BLPOP until their own timeout (whole seconds, at most the
 			// lease) before they try again.
