@@ -12,8 +12,8 @@ all: vet test
 # the npm packages of each node driver (impl/drivers/*/package-lock.json) when
 # its node_modules is missing or older than its package-lock.json; and java 17
 # and Maven, then the Redisson driver (impl/drivers/redisson-java/build.sh:
-# mvn package of the pinned pom, and of the older Redisson line it names,
-# skipped when up to date) and the RedisLockRegistry driver
+# mvn package of the pinned pom (other releases build on first use into
+# lockcheck's cache: docs/drivers.md), skipped when up to date) and the RedisLockRegistry driver
 # (impl/drivers/spring-redis-lock/build.sh, likewise); then the virtualenv (.venv, from /usr/bin/python3 with python3-venv) of each Python
 # driver with a requirements.txt, pinned with hashes, when it is missing or
 # older than its requirements.txt; then the rslock driver (impl/drivers/rslock:

@@ -26,6 +26,10 @@ var (
 	goProxy      = "https://proxy.golang.org/"
 )
 
+// client asks the registries without keeping connections open between
+// questions: no connection (nor its goroutines) outlives a query.
+var client = &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment, DisableKeepAlives: true}}
+
 // get fetches url's body, bounded by ctx and queryTimeout.
 func get(ctx context.Context, url string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
@@ -35,7 +39,7 @@ func get(ctx context.Context, url string) ([]byte, error) {
 		return nil, err
 	}
 	req.Header.Set("User-Agent", "lockcheck (release listing)")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, err
 	}
