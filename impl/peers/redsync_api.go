@@ -23,7 +23,9 @@ import (
 const redsyncSingleTry = false
 
 // redsyncPool is redsync's pool on the run's client.
-func redsyncPool(rdb redis.UniversalClient) (redsyncredis.Pool, error) { return goredis.NewPool(rdb), nil }
+func redsyncPool(rdb redis.UniversalClient) (redsyncredis.Pool, error) {
+	return goredis.NewPool(rdb), nil
+}
 
 // redsyncValueOptions makes a mutex carry token before it is granted, so
 // that Unlock of a failed attempt can clean up.
