@@ -36,6 +36,16 @@ var goPeers = []goPeer{
 			return ""
 		},
 	},
+	{
+		name: "redislock", module: "github.com/bsm/redislock",
+		supports: "v0.8.0 and later (v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token)",
+		tags: func(v string) string {
+			if release.CompareVersions(v, "v0.9.0") < 0 {
+				return "redislock_v0_8"
+			}
+			return ""
+		},
+	},
 }
 
 // peerVersions is the Versions of the peer subject name, whose linked
