@@ -309,12 +309,14 @@ func shippedDrivers() []Driver {
 			Doc:          "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
 			Capabilities: []string{driver.CapCycle},
 			Installed:    needRslock,
+			Release:      "0.10.0", releases: crateReleases(),
 		},
 		{
 			Name: "rslock-3", Dir: "rslock", Command: []string{rslockBinary},
 			Doc:          "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
 			Capabilities: []string{driver.CapCycle},
 			Installed:    needRslock, Redlock: true,
+			Release: "0.10.0", releases: crateReleases(),
 		},
 		{
 			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},

@@ -22,7 +22,7 @@ var (
 	mavenCentral = "https://repo.maven.apache.org/maven2/"
 	npmRegistry  = "https://registry.npmjs.org/"
 	pypiJSON     = "https://pypi.org/pypi/"
-	cratesAPI    = "https://crates.io/api/v1/crates/"
+	cratesIndex  = "https://index.crates.io/"
 	goProxy      = "https://proxy.golang.org/"
 )
 
@@ -129,29 +129,39 @@ func PyPIVersions(ctx context.Context, project string) ([]string, error) {
 }
 
 // CrateVersions lists a crate's releases that are not yanked, oldest
-// first.
+// first, from crates.io's sparse index (the one cargo reads).
 func CrateVersions(ctx context.Context, crate string) ([]string, error) {
-	b, err := get(ctx, cratesAPI+crate+"/versions")
+	b, err := get(ctx, cratesIndex+sparsePath(crate))
 	if err != nil {
 		return nil, err
 	}
-	var doc struct {
-		Versions []struct {
-			Num    string `json:"num"`
-			Yanked bool   `json:"yanked"`
-		} `json:"versions"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("crates.io %s: %w", crate, err)
-	}
 	var out []string
-	for _, v := range doc.Versions {
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var v struct {
+			Vers   string `json:"vers"`
+			Yanked bool   `json:"yanked"`
+		}
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			return nil, fmt.Errorf("crates.io index %s: %w", crate, err)
+		}
 		if !v.Yanked {
-			out = append(out, v.Num)
+			out = append(out, v.Vers)
 		}
 	}
-	slices.Reverse(out) // the API lists the newest first
 	return out, nil
+}
+
+// sparsePath is a crate's file in the sparse index: 1/a, 2/ab, 3/a/abc,
+// ab/cd/abcd...
+func sparsePath(crate string) string {
+	c := strings.ToLower(crate)
+	switch len(c) {
+	case 1, 2:
+		return fmt.Sprintf("%d/%s", len(c), c)
+	case 3:
+		return "3/" + c[:1] + "/" + c
+	}
+	return c[:2] + "/" + c[2:4] + "/" + c
 }
 
 // GoVersions lists a Go module's releases from the module proxy's @v/list,

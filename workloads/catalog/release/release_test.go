@@ -122,8 +122,8 @@ func TestRegistries(t *testing.T) {
 			w.Write([]byte(`{"versions":{"4.2.0":{},"4.1.0":{}},"time":{"4.1.0":"2019-01-01","4.2.0":"2020-01-01","3.0.0":"2018-01-01"}}`))
 		case "/pypi/pottery/json":
 			w.Write([]byte(`{"releases":{"3.0.0":[{"upload_time_iso_8601":"2022"}],"2.3.0":[{"upload_time_iso_8601":"2021"}],"0.1":[]}}`))
-		case "/crates/rslock/versions":
-			w.Write([]byte(`{"versions":[{"num":"0.10.0","yanked":false},{"num":"0.5.0","yanked":true},{"num":"0.4.0","yanked":false}]}`))
+		case "/crates/rs/lo/rslock":
+			w.Write([]byte("{\"vers\":\"0.4.0\",\"yanked\":false}\n{\"vers\":\"0.5.0\",\"yanked\":true}\n{\"vers\":\"0.10.0\",\"yanked\":false}\n"))
 		case "/go/github.com/go-redsync/redsync/v4/@v/list":
 			w.Write([]byte("v4.18.1\nv4.11.0\n"))
 		case "/go/github.com/go-redsync/redsync/v4/@v/v4.0.3.info":
@@ -133,8 +133,8 @@ func TestRegistries(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	defer func(m, n, p, c, g string) { mavenCentral, npmRegistry, pypiJSON, cratesAPI, goProxy = m, n, p, c, g }(mavenCentral, npmRegistry, pypiJSON, cratesAPI, goProxy)
-	mavenCentral, npmRegistry, pypiJSON, cratesAPI, goProxy = srv.URL+"/maven/", srv.URL+"/npm/", srv.URL+"/pypi/", srv.URL+"/crates/", srv.URL+"/go/"
+	defer func(m, n, p, c, g string) { mavenCentral, npmRegistry, pypiJSON, cratesIndex, goProxy = m, n, p, c, g }(mavenCentral, npmRegistry, pypiJSON, cratesIndex, goProxy)
+	mavenCentral, npmRegistry, pypiJSON, cratesIndex, goProxy = srv.URL+"/maven/", srv.URL+"/npm/", srv.URL+"/pypi/", srv.URL+"/crates/", srv.URL+"/go/"
 	ctx := context.Background()
 	for name, c := range map[string]struct {
 		list func() ([]string, error)
