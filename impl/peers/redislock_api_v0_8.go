@@ -3,8 +3,6 @@
 package peers
 
 import (
-	"fmt"
-
 	"github.com/bsm/redislock"
 	redis9rc "github.com/go-redis/redis/v9"
 	"github.com/redis/go-redis/v9"
@@ -19,15 +17,13 @@ import (
 // redislockClient is redislock's client on a go-redis v9 release
 // candidate's client to the run's client's server.
 func redislockClient(rdb redis.UniversalClient) (*redislock.Client, error) {
-	c, ok := rdb.(*redis.Client)
-	if !ok {
-		return nil, fmt.Errorf("redislock v0.8 (go-redis v9 rc): want one server's client, got %T", rdb)
+	o, err := oneServer(rdb, "redislock v0.8 (go-redis v9 rc)")
+	if err != nil {
+		return nil, err
 	}
-	o := c.Options()
 	return redislock.New(redis9rc.NewClient(&redis9rc.Options{
-		Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB,
-		DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout,
-		MaxRetries: -1, PoolSize: o.PoolSize,
+		Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, MaxRetries: -1,
+		DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout, PoolSize: o.PoolSize,
 	})), nil
 }
 

@@ -5,7 +5,6 @@ package peers
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	redis8 "github.com/go-redis/redis/v8"
 	"github.com/go-redsync/redsync/v4"
@@ -26,15 +25,13 @@ const redsyncSingleTry = true
 // redsyncPool is redsync's pool on a go-redis v8 client to the run's
 // client's server (its address, credentials and database).
 func redsyncPool(rdb redis.UniversalClient) (redsyncredis.Pool, error) {
-	c, ok := rdb.(*redis.Client)
-	if !ok {
-		return nil, fmt.Errorf("redsync v4.0-v4.7 (go-redis v8): want one server's client, got %T", rdb)
+	o, err := oneServer(rdb, "redsync v4.0-v4.7 (go-redis v8)")
+	if err != nil {
+		return nil, err
 	}
-	o := c.Options()
 	return goredis8.NewPool(redis8.NewClient(&redis8.Options{
-		Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB,
-		DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout,
-		MaxRetries: -1, PoolSize: o.PoolSize,
+		Addr: o.Addr, Username: o.Username, Password: o.Password, DB: o.DB, MaxRetries: -1,
+		DialTimeout: o.DialTimeout, ReadTimeout: o.ReadTimeout, WriteTimeout: o.WriteTimeout, PoolSize: o.PoolSize,
 	})), nil
 }
 

@@ -19,9 +19,17 @@ import (
 // it against the checksum database, recording it in the generated go.sum.
 type goPeer struct {
 	name, module, supports string
-	// tags returns the build tags release v needs (the peer's
-	// version-conditional adapter, e.g. redsync_v4_0), or "".
-	tags func(v string) string
+	// oldTag is the build tag of the peer's adapter for the releases
+	// before oldBelow (impl/peers/*_api_*.go).
+	oldTag, oldBelow string
+}
+
+// tags returns the build tags release v needs: oldTag before oldBelow.
+func (p goPeer) tags(v string) string {
+	if release.CompareVersions(v, p.oldBelow) < 0 {
+		return p.oldTag
+	}
+	return ""
 }
 
 // goPeers are the peers runnable at other releases.
@@ -29,22 +37,12 @@ var goPeers = []goPeer{
 	{
 		name: "redsync", module: "github.com/go-redsync/redsync/v4",
 		supports: "v4.0.0 and later (v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock)",
-		tags: func(v string) string {
-			if release.CompareVersions(v, "v4.8.0") < 0 {
-				return "redsync_v4_0"
-			}
-			return ""
-		},
+		oldTag:   "redsync_v4_0", oldBelow: "v4.8.0",
 	},
 	{
 		name: "redislock", module: "github.com/bsm/redislock",
 		supports: "v0.8.0 and later (v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token)",
-		tags: func(v string) string {
-			if release.CompareVersions(v, "v0.9.0") < 0 {
-				return "redislock_v0_8"
-			}
-			return ""
-		},
+		oldTag:   "redislock_v0_8", oldBelow: "v0.9.0",
 	},
 }
 
