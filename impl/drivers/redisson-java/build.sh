@@ -41,6 +41,7 @@ build() { # build DIR COMPAT [MAVEN ARGS...]
   shift 2
   jar="$dir/redisson-driver.jar"
   echo "building the Redisson driver ($dir) ..." >&2
+  rm -rf "$dir/lib" # another release's jars (Netty, say) must not stay on the class path
   mvn_package --strict-checksums "$@" || return 1
   rm -f "$dir/driver.jsa"
   printf '%s\n' "$flags" >"$dir/jvm.flags"

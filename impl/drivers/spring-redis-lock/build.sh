@@ -26,6 +26,7 @@ elif up_to_date target spring-lock-driver.jar; then
 fi
 jar=$out/spring-lock-driver.jar
 echo "building the RedisLockRegistry driver ($out) ..." >&2
+rm -rf "$out/lib" # another release's jars must not stay on the class path
 mvn_package --strict-checksums "-Dbuild.dir=$out" "$@" || exit 1
 rm -f "$out/driver.jsa"
 
