@@ -193,7 +193,11 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	ctx := context.Background()
 	addr, pass := s.Options().Addr, s.Options().Password
 	a, b := startJVM(t, d), startJVM(t, d)
-	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
+	pinned, err := catalog.Subjects.Lookup("redisson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
 	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
