@@ -345,6 +345,9 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 		rep.Results = append(rep.Results, Result{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "no acquire was granted: " +
 			"the history exercises nothing (a lock that could not start, or refused every acquire); a violation found in it is real, its absence decides nothing"})
 	}
+	if why := undriven(h); why != "" {
+		rep.Results = append(rep.Results, Result{Checker: CheckWellFormed, Verdict: Unknown, Explanation: why})
+	}
 	if why := rep.Unfinished; why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckComplete, Verdict: Unknown, Explanation: fmt.Sprintf(
 			"the history is a prefix of a run that did not finish (%s): a violation found in it is real, but the rest of the run was never checked", why)})

@@ -22,7 +22,7 @@ func ExampleRender() {
 		{Checker: model.CheckLinearizable, Verdict: model.Valid},
 		{Checker: model.CheckLiveness, Verdict: model.Valid},
 	}}
-	sum := results.Summarize("reentrant", "mixed", 1, h, rep)
+	sum := results.Summarize("reentrant", "", "mixed", 1, h, rep)
 	_ = results.Render(os.Stdout, []results.Summary{sum})
 	// Output:
 	// ┌───────────┬──────────┬────────┬──────┬──────┬──────────┬─────────────┬─────┬─────┬──────────────┬──────────┬─────────┐

@@ -60,6 +60,8 @@ func safeName(s string) string {
 type RunArtifacts struct {
 	// Subject and Workload name the run in the summary.
 	Subject, Workload string
+	// Release is the release of its library the subject ran ("": not known).
+	Release string
 	// Seed is the run's seed.
 	Seed int64
 	// Config is the run's configuration, written as config.json (indented
@@ -123,7 +125,7 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Summary{}, err
 	}
-	sum := Summarize(a.Subject, a.Workload, a.Seed, a.History, a.Report)
+	sum := Summarize(a.Subject, a.Release, a.Workload, a.Seed, a.History, a.Report)
 	if a.Plot.Title == "" {
 		a.Plot.Title = strings.Trim(a.Subject+" / "+a.Workload, " /")
 	}

@@ -374,8 +374,15 @@ var KnownFindings = []KnownFinding{
 var renewalFindings = []KnownFinding{
 	{Subject: "node-redisson", Script: "impl/drivers/node-redisson/repro/run.sh",
 		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends node-redisson's watchdog for good: the never-released lock is gone at 3 s; its control keeps it"},
-	{Subject: "redisson-3.43", Script: "impl/drivers/redisson-java/repro/renewal-refused.sh",
-		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends Redisson 3.43.0's watchdog for good (the bug 3.44.0 fixed): the never-released lock is gone at 3 s; the pinned release keeps it"},
+	redisson343Renewal("redisson@3.43.0"),
+	// The scoreboard of 2026-11-26 ran before NAME@VERSION: its parts name
+	// Redisson 3.43.0 redisson-3.43.
+	redisson343Renewal("redisson-3.43"),
+}
+
+func redisson343Renewal(subject string) KnownFinding {
+	return KnownFinding{Subject: subject, Script: "impl/drivers/redisson-java/repro/renewal-refused.sh",
+		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends Redisson 3.43.0's watchdog for good (the bug 3.44.0 fixed): the never-released lock is gone at 3 s; the pinned release keeps it"}
 }
 
 func init() {

@@ -10,11 +10,11 @@ import (
 // TestScoreboardHeadlineNamesServer: a page built from matrices that say
 // their server names it.
 func TestScoreboardHeadlineNamesServer(t *testing.T) {
-	p := scoreboardPage{Meta: runMeta{Servers: []string{"valkey-8.1 (valkey-server 8.1.8), backend process"}}}
+	p := ScoreboardPage{Meta: RunMeta{Servers: []string{"valkey-8.1 (valkey-server 8.1.8), backend process"}}}
 	if h := scoreboardHeadline(p); !strings.Contains(h, "Server: valkey-8.1 (valkey-server 8.1.8), backend process.") {
 		t.Errorf("headline does not name the server: %s", h)
 	}
-	if h := scoreboardHeadline(scoreboardPage{}); strings.Contains(h, "Server:") {
+	if h := scoreboardHeadline(ScoreboardPage{}); strings.Contains(h, "Server:") {
 		t.Errorf("headline names a server none recorded: %s", h)
 	}
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
 )
@@ -10,7 +11,10 @@ import (
 // Summary is one subject's run: what ran, what the checkers said and the
 // figures. It is the content of result.json and one row of the summary table.
 type Summary struct {
-	Subject  string `json:"subject"`
+	Subject string `json:"subject"`
+	// Release is the release of its library the subject ran ("4.7.0";
+	// "" when not known without starting it).
+	Release  string `json:"release,omitempty"`
 	Workload string `json:"workload"`
 	// Seed is the run's seed (0 when not known).
 	Seed   int64        `json:"seed,omitempty"`
@@ -22,8 +26,17 @@ type Summary struct {
 
 // Summarize computes the summary of one subject's run from its history and
 // the checkers' report.
-func Summarize(subject, workload string, seed int64, h *model.History, rep model.Report) Summary {
-	return Summary{Subject: subject, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h), Parts: ComputeParts(h)}
+func Summarize(subject, release, workload string, seed int64, h *model.History, rep model.Report) Summary {
+	return Summary{Subject: subject, Release: release, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h), Parts: ComputeParts(h)}
+}
+
+// SubjectRelease is the subject's name with its release, "NAME (RELEASE)",
+// unless the name already ends in "@RELEASE" or the release is unknown.
+func (s Summary) SubjectRelease() string {
+	if s.Release == "" || strings.HasSuffix(s.Subject, "@"+s.Release) {
+		return s.Subject
+	}
+	return s.Subject + " (" + s.Release + ")"
 }
 
 // Verdict is the run's combined verdict (the report's).

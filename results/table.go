@@ -60,7 +60,7 @@ func tableHeader(checkers []string) []string {
 func tableRow(s Summary, checkers []string) []string {
 	st := s.Stats
 	row := []string{
-		s.Subject, s.Workload,
+		s.SubjectRelease(), s.Workload,
 		strconv.Itoa(st.Ops.OK), strconv.Itoa(st.Ops.Fail), strconv.Itoa(st.Ops.Info),
 		fmt.Sprintf("%.1f", st.GrantsPerSec),
 		FormatDuration(st.Acquire.P50), FormatDuration(st.Acquire.P99), FormatDuration(st.Acquire.Max),

@@ -75,7 +75,7 @@ func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutc
 	// (err's parts are among res.Warnings)
 	record := RunRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: out.Warnings}
 	out.Summary, out.WriteErr = rec.Finish(ctx, results.RunArtifacts{
-		Subject: cfg.Subject, Workload: cfg.Workload, Seed: cfg.Seed,
+		Subject: cfg.Subject, Release: res.Subject.Release, Workload: cfg.Workload, Seed: cfg.Seed,
 		Config: record, History: res.History, Report: res.Report, Options: res.CheckOptions,
 	})
 	if err != nil && !errors.Is(err, ErrHistoryWrite) && !errors.Is(err, ErrNemesis) {

@@ -193,7 +193,11 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	ctx := context.Background()
 	addr, pass := s.Options().Addr, s.Options().Password
 	a, b := startJVM(t, d), startJVM(t, d)
-	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
+	pinned, err := catalog.Subjects.Lookup("redisson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
 	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
@@ -394,7 +398,8 @@ func TestRedissonMixedFleets(t *testing.T) {
 }
 
 // TestRedissonOldLineWatchdog: Redisson 3.43.0's watchdog stops for good
-// after one failed renewal (fixed in 3.44.0), 3.52.0's tries again. A
+// after one failed renewal (fixed in 3.44.0), the pinned release's tries
+// again (redisson@3.43.0 is fetched and built into the cache on first use). A
 // renewal is made to fail by CLIENT PAUSE WRITE for 4 s (the renewal
 // script due 2 s after the grant blocks past Redisson's 1 s command
 // timeout) while a watchdog hold of a 6 s lease (renewed every 2 s) is held:
@@ -403,10 +408,16 @@ func TestRedissonMixedFleets(t *testing.T) {
 // 3.43.0's last lease ends 6 s after the pause.) 12 s after the pause
 // began, 3.43.0's hold is gone and 3.52.0's is still there.
 func TestRedissonOldLineWatchdog(t *testing.T) {
-	for name, survives := range map[string]bool{"redisson": true, "redisson-3.43": false} {
-		t.Run(name, func(t *testing.T) {
+	for v, survives := range map[string]bool{"": true, "3.43.0": false} {
+		t.Run("redisson@"+v, func(t *testing.T) {
 			t.Parallel()
-			d := redissonDriver(t, name)
+			d := redissonDriver(t, "redisson")
+			if v != "" {
+				var err error
+				if d, err = d.AtRelease(context.Background(), v); err != nil {
+					t.Fatal(err)
+				}
+			}
 			s := startRedis(t)
 			rdb := redis.NewClient(s.Options())
 			t.Cleanup(func() { _ = rdb.Close() })

@@ -87,7 +87,10 @@ type Result struct {
 
 // SubjectInfo describes the subject a run used.
 type SubjectInfo struct {
-	Name          string        `json:"name"`
+	Name string `json:"name"`
+	// Release is the release of its library the subject ran (its pinned
+	// one for a bare name; "" when not known without starting it).
+	Release       string        `json:"release,omitempty"`
 	Kind          subject.Kind  `json:"kind"`
 	Reentrant     bool          `json:"reentrant"`
 	Fair          bool          `json:"fair"`
@@ -168,7 +171,7 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	res := &Result{
 		Config: r.cfg, Plan: r.plan, Start: r.base,
 		Subject: SubjectInfo{
-			Name: r.subj.Name, Kind: r.subj.Kind, Reentrant: r.subj.Reentrant, Fair: r.subj.Fair,
+			Name: r.subj.Name, Release: r.subj.Release, Kind: r.subj.Kind, Reentrant: r.subj.Reentrant, Fair: r.subj.Fair,
 			WatchdogLease: r.watchdogLease, Parts: r.subj.PartNames(),
 		},
 	}
@@ -198,7 +201,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if deps.Registry == nil {
 		return nil, ErrNoRegistry
 	}
-	subj, err := deps.Registry.Lookup(cfg.Subject)
+	subj, err := deps.Registry.LookupContext(ctx, cfg.Subject)
 	if err != nil {
 		return nil, err
 	}

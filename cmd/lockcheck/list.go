@@ -10,11 +10,15 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
-func subjectsCmd(_ context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "subjects", "subjects [--json]", "  lockcheck subjects\n")
+func subjectsCmd(ctx context.Context, e *env, args []string) (int, error) {
+	fs := newFlags(e, "subjects", "subjects [--json] [--versions NAME]", "  lockcheck subjects\n  lockcheck subjects --versions redisson\n")
 	asJSON := fs.Bool("json", false, "print JSON")
+	versions := fs.String("versions", "", "list the releases of `NAME`'s library that its registry serves (NAME@VERSION runs one)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
+	}
+	if *versions != "" {
+		return subjectVersions(ctx, e, *versions, *asJSON)
 	}
 	type row struct {
 		Name      string `json:"name"`

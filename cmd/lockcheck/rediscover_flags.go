@@ -29,8 +29,7 @@ type rediscoverFlags struct {
 
 const rediscoverExamples = `  lockcheck rediscover --list                                   # the catalog: id, library, buggy → fixed, producible
   lockcheck rediscover --budget 10m --out results/rediscovery.md --json results/rediscovery.json
-  lockcheck rediscover --bugs redisson-3.43.0-watchdog-stops-after-failed-renewal --budget 3m \
-      --stand-in redisson@3.43.0=redisson-3.43,redisson@3.44.0=redisson
+  lockcheck rediscover --bugs redisson-3.43.0-watchdog-stops-after-failed-renewal --budget 3m
 `
 
 // parseRediscoverFlags parses and checks the command line of `lockcheck

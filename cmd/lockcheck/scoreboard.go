@@ -94,7 +94,9 @@ func defaultSeedBase(now time.Time) int64 {
 	return int64(y*10000+int(mo)*100+d) * 100
 }
 
-// scoredSubjects resolves --subjects, "" meaning every scored subject.
+// scoredSubjects resolves --subjects, "" meaning every scored subject and
+// the releases the scoreboard keeps beside the pinned ones
+// (catalog.ScoredReleases, fetched and built on first use).
 func scoredSubjects(list string) ([]subject.Subject, error) {
 	if list != "" {
 		return lookupSubjects(list)
@@ -105,6 +107,11 @@ func scoredSubjects(list string) ([]subject.Subject, error) {
 			out = append(out, s)
 		}
 	}
+	more, err := lookupSubjects(strings.Join(catalog.ScoredReleases, ","))
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, more...)
 	if len(out) == 0 {
 		return nil, usagef("no library subject is registered")
 	}

@@ -23,7 +23,7 @@ func TestScoredSubjects(t *testing.T) {
 	for _, s := range subs {
 		names = append(names, s.Name)
 	}
-	for _, want := range []string{"redsync", "redislock", "node-redisson", "node-redlock", "redis-py", "python-redis-lock", "redisson", "redisson-fair", "redisson-3.43"} {
+	for _, want := range []string{"redsync", "redislock", "node-redisson", "node-redlock", "redis-py", "python-redis-lock", "redisson", "redisson-fair", "redisson@3.43.0"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("%s is not scored: %v", want, names)
 		}

@@ -38,7 +38,10 @@ func RedislockTuned(o *Options) impl.MakerFunc {
 func redislockMaker(o *Options, strategy func() redislock.RetryStrategy) impl.MakerFunc {
 	lease := o.watchdogLease()
 	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
-		c := redislock.New(rdb)
+		c, err := redislockClient(rdb)
+		if err != nil {
+			return nil, err
+		}
 		return openMaker(rdb, func(m *maker, name, owner string) impl.Locker {
 			return &redislockLocker{m: m, c: c, name: name, owner: owner, strategy: strategy, watchdogLease: lease}
 		})
@@ -68,7 +71,7 @@ func (l *redislockLocker) Lock(ctx context.Context, lease time.Duration) error {
 		return err
 	}
 	for {
-		lock, err := l.c.Obtain(ctx, l.name, lease, &redislock.Options{Token: token, RetryStrategy: l.strategy()})
+		lock, err := l.c.Obtain(ctx, l.name, lease, redislockOptions(token, l.strategy()))
 		if err == nil {
 			l.granted(lock, lease, watchdog)
 			return nil
@@ -92,7 +95,7 @@ func (l *redislockLocker) TryLock(ctx context.Context, wait, lease time.Duration
 	}
 	strategy := l.strategy()
 	for {
-		lock, err := l.c.Obtain(ctx, l.name, lease, &redislock.Options{Token: token, RetryStrategy: redislock.NoRetry()})
+		lock, err := l.c.Obtain(ctx, l.name, lease, redislockOptions(token, redislock.NoRetry()))
 		switch {
 		case err == nil:
 			l.granted(lock, lease, watchdog)

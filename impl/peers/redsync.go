@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/go-redsync/redsync/v4"
-	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -36,7 +35,11 @@ func RedsyncTuned(o *Options) impl.MakerFunc {
 func redsyncMaker(o *Options, minDelay, spread time.Duration) impl.MakerFunc {
 	lease, seed := o.watchdogLease(), o.seed()
 	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
-		rs := redsync.New(goredis.NewPool(rdb))
+		pool, err := redsyncPool(rdb)
+		if err != nil {
+			return nil, err
+		}
+		rs := redsync.New(pool)
 		return openMaker(rdb, func(m *maker, name, owner string) impl.Locker {
 			h := fnv.New64a()
 			h.Write([]byte(name + "\x00" + owner))
@@ -71,8 +74,8 @@ func (l *redsyncLocker) newMutex(lease time.Duration) *redsync.Mutex {
 	opts := append([]redsync.Option{
 		redsync.WithExpiry(lease),
 		redsync.WithGenValueFunc(func() (string, error) { return token, nil }),
-		redsync.WithValue(token), // so Unlock of a failed attempt can clean up
-	}, l.opts...)
+	}, redsyncValueOptions(token)...)
+	opts = append(opts, l.opts...)
 	return l.rs.NewMutex(l.name, opts...)
 }
 
@@ -81,14 +84,6 @@ func (l *redsyncLocker) newMutex(lease time.Duration) *redsync.Mutex {
 // ran out.
 func redsyncContended(err error) bool {
 	return errors.Is(err, redsync.ErrFailed) || redsyncTaken(err)
-}
-
-// redsyncTaken reports whether err says Redis answered "held by another
-// value".
-func redsyncTaken(err error) bool {
-	var taken *redsync.ErrTaken
-	var nodeTaken *redsync.ErrNodeTaken
-	return errors.As(err, &taken) || errors.As(err, &nodeTaken)
 }
 
 // Lock calls LockContext (32 tries) again until it succeeds or ctx ends:
@@ -106,6 +101,9 @@ func (l *redsyncLocker) Lock(ctx context.Context, lease time.Duration) error {
 		}
 		attemptTimeout := errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil
 		if ctx.Err() == nil && (redsyncContended(err) || attemptTimeout) {
+			if redsyncSingleTry {
+				pauseBefore(ctx, time.Now().Add(time.Hour), l.delay(1))
+			}
 			continue // tries exhausted, or redsync's per-attempt timeout
 		}
 		return l.giveUp(ctx, mu, err)
@@ -125,7 +123,7 @@ func (l *redsyncLocker) TryLock(ctx context.Context, wait, lease time.Duration) 
 		return false, err
 	}
 	for try := 1; ; try++ {
-		err := mu.TryLockContext(ctx)
+		err := redsyncTryOnce(ctx, mu)
 		switch {
 		case err == nil:
 			l.granted(mu, lease, watchdog)
@@ -176,7 +174,7 @@ func (l *redsyncLocker) cleanup(ctx context.Context, mu *redsync.Mutex) error {
 	cctx, cancel := cleanupCtx(ctx)
 	defer cancel()
 	_, err := mu.UnlockContext(cctx)
-	if err != nil && (redsyncContended(err) || errors.Is(err, redsync.ErrLockAlreadyExpired)) {
+	if err != nil && (redsyncContended(err) || redsyncGone(err)) {
 		return nil // not ours: nothing to take back
 	}
 	return err
@@ -191,7 +189,7 @@ func (l *redsyncLocker) granted(mu *redsync.Mutex, lease time.Duration, watchdog
 			if ok {
 				return true, nil
 			}
-			if err == nil || redsyncContended(err) || errors.Is(err, redsync.ErrExtendFailed) {
+			if err == nil || redsyncContended(err) || redsyncExtendFailed(err) {
 				return false, nil
 			}
 			return false, err
@@ -214,7 +212,7 @@ func (l *redsyncLocker) Unlock(ctx context.Context) error {
 		l.mu = nil
 		return nil
 	}
-	if err == nil || redsyncContended(err) || errors.Is(err, redsync.ErrLockAlreadyExpired) {
+	if err == nil || redsyncContended(err) || redsyncGone(err) {
 		l.mu = nil
 		return fmt.Errorf("redsync %q, owner %q: %w", l.name, l.owner, errors.Join(impl.ErrNotOwner, err))
 	}

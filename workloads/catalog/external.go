@@ -63,6 +63,12 @@ type Driver struct {
 	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
 	// may be a split vote (SplitVotes).
 	Redlock bool
+	// Release is the release of its library the driver runs, when known
+	// without starting it (subject.Subject.Release).
+	Release string
+	// releases, if set, runs the driver at other releases of its library
+	// (NAME@VERSION; see versions.go).
+	releases *releases
 }
 
 // Subject returns d as a subject of kind external. Its Configure passes the
@@ -81,6 +87,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
+		Release: d.Release, Versions: d.versions(),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -257,6 +264,9 @@ func needRslock(dir string) error {
 	return nil
 }
 
+// potterySupports is the range of pottery releases the driver runs.
+const potterySupports = "2.3.0 and later (measured: 2.3.0, 3.0.1)"
+
 // shippedBuild is the build script of a shipped driver: its folder's
 // build.sh, which scripts/deps.sh also runs.
 var shippedBuild = []string{"bash", "build.sh"}
@@ -281,6 +291,7 @@ func shippedDriverList() []Driver {
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
+			Release:      "1.0.4", releases: npmReleases("node-redisson", "node-redisson", "1.0.4", "1.0.0 and later (measured: 1.0.3, 1.0.4)"),
 			// Its waiters sometimes wait out a whole TTL on a free lock
 			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
 			// within Redisson's documented bound; a plain hand-off does
@@ -291,6 +302,7 @@ func shippedDriverList() []Driver {
 			Name: "node-redlock", Dir: "node-redlock", Command: []string{"node", "driver.js"},
 			Doc:       "npm redlock 4 on one Redis node (SET NX PX, compare-and-delete, retries) over the driver protocol",
 			Installed: needNode,
+			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", "4.x (redlock 5 has another API)"),
 		},
 		{
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
@@ -301,34 +313,40 @@ func shippedDriverList() []Driver {
 			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
+			Release:   "8.1.0", releases: pipReleases("redis-py-latest", "redis", "redis", "8.1.0", "3.0 and later (measured: 4.1.0, 8.1.0)"),
 		},
 		{
 			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
 			Doc:       "pottery's Redlock (PyPI) on one master over the driver protocol",
 			Installed: needVenv("pottery"),
+			Release:   "3.0.1", releases: pipReleases("pottery-redlock", "pottery", "pottery", "3.0.1", potterySupports),
 		},
 		{
 			Name: "pottery-redlock-3", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
 			Doc:       "pottery's Redlock (PyPI) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
 			Installed: needVenv("pottery"), Redlock: true,
+			Release: "3.0.1", releases: pipReleases("pottery-redlock", "pottery", "pottery", "3.0.1", potterySupports),
 		},
 		{
 			Name: "rslock", Dir: "rslock", Command: []string{rslockBinary},
 			Doc:          "the Rust crate rslock (Redlock; crates.io, pinned) on one master over the driver protocol",
 			Capabilities: []string{driver.CapCycle},
 			Installed:    needRslock,
+			Release:      "0.10.0", releases: crateReleases(),
 		},
 		{
 			Name: "rslock-3", Dir: "rslock", Command: []string{rslockBinary},
 			Doc:          "the Rust crate rslock (Redlock) on N independent masters (the redlock topology, quorum N/2+1) over the driver protocol",
 			Capabilities: []string{driver.CapCycle},
 			Installed:    needRslock, Redlock: true,
+			Release: "0.10.0", releases: crateReleases(),
 		},
 		{
 			Name: "python-redis-lock", Dir: "python-redis-lock", Command: []string{venvPython, "driver.py"},
 			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
 			Capabilities: []string{driver.CapWatchdog},
 			Installed:    needVenv("redis_lock"),
+			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", "3.7.0 and later (2.3.0 refuses the driver's auto-renewed acquires: TimeoutTooLarge)"),
 			// A lease that runs out pushes no signal: waiters sleep in
 			// BLPOP until their own timeout (whole seconds, at most the
 			// lease) before they try again.
@@ -349,7 +367,8 @@ func redissonDrivers() []Driver {
 	redisson := func(name, lock, doc string, caps ...string) Driver {
 		return Driver{
 			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},
-			Doc:          doc + " (Redisson 3.52.0, Java) over the driver protocol",
+			Doc:     doc + " (Redisson " + redissonPinned + ", Java) over the driver protocol",
+			Release: redissonPinned, releases: redissonReleases(),
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
@@ -360,19 +379,11 @@ func redissonDrivers() []Driver {
 			SyncsReplicas: true,
 		}
 	}
-	// The older line: Redisson 3.43.0, the last before 3.44.0's "lock
-	// watchdog doesn't renew RLock if an exception has been thrown".
-	old := redisson("redisson-3.43", "lock", "Redisson 3.43.0's RLock, without 3.44.0's fix of a watchdog that stops renewing after one failed renewal")
-	old.Command = []string{"sh", "driver.sh", "--line", "3.43.0", "--lock", "lock", "--name-suffix", "-3.43"}
-	old.Doc = "Redisson 3.43.0's RLock (Java) over the driver protocol: the line before 3.44.0's fix of a watchdog that stops after one failed renewal"
-	old.Installed = needRedisson("target-3.43.0")
-	old.Build = []string{"bash", "build.sh", "--line", "3.43.0"}
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
 		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
-		old,
 	}
 }
 

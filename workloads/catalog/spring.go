@@ -21,7 +21,8 @@ func springDrivers() []Driver {
 	spring := func(name, mode, doc string) Driver {
 		return Driver{
 			Name: name, Dir: "spring-redis-lock", Command: []string{"sh", "driver.sh", "--mode", mode},
-			Doc:          doc + " (Spring Integration 6.5.5, Lettuce, Java) over the driver protocol",
+			Doc:     doc + " (Spring Integration " + springPinned + ", Lettuce, Java) over the driver protocol",
+			Release: springPinned, releases: springReleases(),
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapCycle},
 			Installed:    needSpring,
 			Spares:       1,

@@ -1,6 +1,7 @@
 package subject
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -50,10 +51,10 @@ func Mix(parts ...Subject) (Subject, error) {
 }
 
 // lookupMix resolves "A+B[+C...]" from the registry's subjects.
-func (r *Registry) lookupMix(name string) (Subject, error) {
+func (r *Registry) lookupMix(ctx context.Context, name string) (Subject, error) {
 	var parts []Subject
 	for _, n := range strings.Split(name, MixSeparator) {
-		s, err := r.Lookup(n)
+		s, err := r.LookupContext(ctx, n)
 		if err != nil {
 			return Subject{}, fmt.Errorf("mix %q: %w", name, err)
 		}

@@ -1,6 +1,7 @@
 package subject
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -55,26 +56,31 @@ func (r *Registry) Register(s Subject) error {
 	return nil
 }
 
-// Lookup returns the subject called name, or an error wrapping
-// ErrUnknown that lists the known names. A name "A+B" that nobody
-// registered is the mix of A and B (Mix).
+// Lookup is LookupContext without a context of the caller's: resolving
+// NAME@VERSION is still bounded (resolveTimeout).
 func (r *Registry) Lookup(name string) (Subject, error) {
-	if strings.Contains(name, MixSeparator) {
-		r.mu.RLock()
-		s, ok := r.m[name]
-		r.mu.RUnlock()
-		if ok {
-			return s, nil
-		}
-		return r.lookupMix(name)
-	}
+	return r.LookupContext(context.Background(), name)
+}
+
+// LookupContext returns the subject called name, or an error wrapping
+// ErrUnknown that lists the known names. A name "A+B" that nobody
+// registered is the mix of A and B (Mix). A name "NAME@VERSION" is NAME
+// at that release of its library (Subject.Versions; "latest" asks its
+// registry), fetched and built into the cache when it is not there yet,
+// bounded by ctx: an error then wraps ErrRelease and names the release.
+func (r *Registry) LookupContext(ctx context.Context, name string) (Subject, error) {
 	r.mu.RLock()
 	s, ok := r.m[name]
 	r.mu.RUnlock()
-	if !ok {
-		return Subject{}, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, r.Names())
+	switch {
+	case ok:
+		return s, nil
+	case strings.Contains(name, MixSeparator):
+		return r.lookupMix(ctx, name)
+	case strings.Contains(name, VersionSeparator):
+		return r.lookupVersion(ctx, name)
 	}
-	return s, nil
+	return Subject{}, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, r.Names())
 }
 
 // All returns every subject, sorted by kind then name.

@@ -96,6 +96,12 @@ type Subject struct {
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
+	// Release, if set, is the release of its library the subject runs,
+	// known without starting it ("4.7.0"): runs record it.
+	Release string
+	// Versions, if set, makes the subject runnable at other releases of
+	// its library (NAME@VERSION, see Registry.LookupContext).
+	Versions *Versions
 	// NotScored, if set, says why the scoreboard leaves a library subject
 	// out (lockcheck's own lock behind a driver, a tuned variant of a
 	// library that is scored at its defaults).

@@ -30,8 +30,10 @@ func Subjects() []subject.Subject {
 	var out []subject.Subject
 	for _, p := range peers.All() {
 		name := p.Name
+		_, linked, _ := moduleVersion(p.Module)(context.Background())
 		out = append(out, subject.Subject{
 			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
+			Release: linked, Versions: catalog.PeerVersions(name, p.Doc, linked),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {

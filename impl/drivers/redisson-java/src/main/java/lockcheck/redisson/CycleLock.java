@@ -56,8 +56,7 @@ final class CycleLock implements Cycle.Lock {
 
     private boolean acquire(long wait) throws Exception {
         if (opts.kind == Options.Kind.FENCED) {
-            var f = (org.redisson.RedissonFencedLock) locks.lock(req);
-            return Locks.await(f.tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline) != null;
+            return Locks.await(Compat.tryLockAndGetToken(locks.lock(req), wait, lease, owner), deadline) != null;
         }
         return Boolean.TRUE.equals(Locks.await(locks.lock(req).tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline));
     }

@@ -9,7 +9,6 @@ import lockcheck.driver.Library;
 import lockcheck.driver.Replies;
 
 import org.redisson.Redisson;
-import org.redisson.RedissonFencedLock;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -101,10 +100,14 @@ final class Locks implements Library {
         if (redisson != null) {
             return Replies.error("hello twice", false);
         }
+        String unsupported = Compat.unsupported(opts.kind);
+        if (unsupported != null) {
+            return Replies.error(unsupported, false);
+        }
         long connect = Math.max(100, Math.min(timeout / 2, 10_000));
         redisson = Redisson.create(Topology.config(req, opts, connect));
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
-                + ") as owner " + redisson.getId() + ":" + owner + ", watchdog "
+                + ") as owner " + Compat.clientId(redisson) + ":" + owner + ", watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
         warmUp(deadline);
         return Replies.ok();
@@ -121,7 +124,7 @@ final class Locks implements Library {
      * answered: the run then starts cold, as it did before.
      */
     private void warmUp(long deadline) {
-        String name = "lockcheck:warmup:" + redisson.getId() + ":" + owner;
+        String name = "lockcheck:warmup:" + Compat.clientId(redisson) + ":" + owner;
         RLock l = lock(JsonNodeFactory.instance.objectNode().put("name", name));
         try {
             await(l.tryLockAsync(0, 2000, TimeUnit.MILLISECONDS, owner), deadline);
@@ -151,9 +154,8 @@ final class Locks implements Library {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
             // Its lock has no threadId overload: the current thread is the owner's.
-            RedissonFencedLock f = fenced(req);
             long start = System.nanoTime();
-            Long token = await(lease > 0 ? f.lockAndGetTokenAsync(lease, TimeUnit.MILLISECONDS) : f.lockAndGetTokenAsync(), deadline);
+            Long token = await(Compat.lockAndGetToken(lock(req), lease), deadline);
             if (token == null) {
                 Driver.log("lockAndGetToken on " + req.path("name").asText() + " completed with null (not granted) after "
                         + (System.nanoTime() - start) / 1_000_000 + " ms: Redisson gave up a wait without a deadline");
@@ -167,8 +169,9 @@ final class Locks implements Library {
     }
 
     private static ObjectNode enqueued(RLock l, ObjectNode rep) {
-        if (l instanceof QueuedFairLock q && q.enqueued() != 0) {
-            rep.put("enqueued", q.enqueued());
+        long enqueued = Compat.enqueued(l);
+        if (enqueued != 0) {
+            rep.put("enqueued", enqueued);
         }
         return rep;
     }
@@ -176,7 +179,7 @@ final class Locks implements Library {
     private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
-            Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+            Long token = await(Compat.tryLockAndGetToken(lock(req), wait, lease, owner), deadline);
             return token == null ? Replies.fail() : Replies.ok().put("token", token);
         }
         RLock l = lock(req);
@@ -197,7 +200,7 @@ final class Locks implements Library {
         if (opts.kind != Options.Kind.FENCED) {
             return Replies.error("token: " + opts.driverName() + " is not fenced", false);
         }
-        Long t = await(fenced(req).getTokenAsync(), deadline);
+        Long t = await(Compat.token(lock(req)), deadline);
         return Replies.ok().put("token", t == null ? 0 : t);
     }
 
@@ -221,14 +224,10 @@ final class Locks implements Library {
         }
         return switch (opts.kind) {
             case LOCK -> redisson.getLock(name);
-            case FAIR -> new QueuedFairLock(((Redisson) redisson).getCommandExecutor(), name);
-            case FENCED -> redisson.getFencedLock(name);
-            case SPIN -> redisson.getSpinLock(name);
+            case FAIR -> Compat.fair(redisson, name);
+            case FENCED -> Compat.fenced(redisson, name);
+            case SPIN -> Compat.spin(redisson, name);
         };
-    }
-
-    private RedissonFencedLock fenced(JsonNode req) {
-        return (RedissonFencedLock) lock(req);
     }
 
     /**

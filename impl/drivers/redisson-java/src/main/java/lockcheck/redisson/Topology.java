@@ -2,7 +2,6 @@ package lockcheck.redisson;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import org.redisson.config.BaseConfig;
 import org.redisson.config.BaseMasterSlaveServersConfig;
 import org.redisson.config.ClusterServersConfig;
 import org.redisson.config.Config;
@@ -45,7 +44,8 @@ final class Topology {
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
         c.setThreads(2);
         c.setNettyThreads(2);
-        BaseConfig<?> base;
+        Compat.defaults(c);
+        Object servers;
         switch (topology) {
             case "single" -> {
                 if (addrs.size() != 1) {
@@ -58,7 +58,7 @@ final class Topology {
                         .setConnectionPoolSize(2)
                         .setSubscriptionConnectionMinimumIdleSize(1)
                         .setSubscriptionConnectionPoolSize(2);
-                base = s;
+                servers = s;
             }
             case "sentinel" -> {
                 String master = hello.path("master_name").asText("");
@@ -67,36 +67,20 @@ final class Topology {
                 }
                 SentinelServersConfig s = c.useSentinelServers()
                         .setMasterName(master)
-                        .setDatabase(hello.path("db").asInt(0))
-                        .setCheckSentinelsList(false);
+                        .setDatabase(hello.path("db").asInt(0));
                 addrs.forEach(s::addSentinelAddress);
-                String sp = hello.path("sentinel_password").asText("");
-                if (!sp.isEmpty()) {
-                    s.setSentinelPassword(sp);
-                }
-                base = masterOnly(s);
+                Compat.sentinel(s, hello.path("sentinel_password").asText(""));
+                servers = masterOnly(s);
             }
             case "cluster" -> {
                 ClusterServersConfig s = c.useClusterServers();
                 addrs.forEach(s::addNodeAddress);
-                base = masterOnly(s);
+                servers = masterOnly(s);
             }
             default -> throw new IllegalArgumentException("unknown topology " + topology + " (want one of " + SUPPORTED + ")");
         }
-        String user = hello.path("username").asText("");
-        String pass = hello.path("password").asText("");
-        if (!user.isEmpty()) {
-            base.setUsername(user);
-        }
-        if (!pass.isEmpty()) {
-            base.setPassword(pass);
-        }
-        base.setClientName("lockcheck-" + client)
-                .setConnectTimeout((int) connectTimeoutMs)
-                .setTimeout(opts.commandTimeoutMs)
-                .setSubscriptionTimeout(opts.commandTimeoutMs)
-                .setRetryAttempts(0)
-                .setRetryInterval(opts.commandTimeoutMs);
+        Compat.connection(servers, new Connection(hello.path("username").asText(""), hello.path("password").asText(""),
+                "lockcheck-" + client, (int) connectTimeoutMs, opts.commandTimeoutMs));
         return c;
     }
 

@@ -18,17 +18,23 @@ import java.lang.reflect.Field;
  * (repro/UnlinkTimeout.java). So a ConcurrentModificationException from an
  * unlock during which this flag went from set to clear says nothing about
  * the hold: its outcome is unknown.
+ *
+ * <p>Spring Integration 7 has no such fallback (its RedisLock has no
+ * {@code removeLockKeyInnerDelete}: an unlock runs the UNLINK script only,
+ * and a failed script is that unlock's error): then there is nothing to
+ * watch, and {@link #unlinkFirst} is false.
  */
 final class UnlinkFallback {
     private static final String FIELD = "unlinkAvailable";
     private static final Field FLAG = flag();
+    private static final boolean FALLBACK = hasDeleteFallback();
 
     private UnlinkFallback() {
     }
 
     /** Fails when the library has no such flag (another spring-integration-redis than the pinned one). */
     static void check() {
-        if (FLAG == null) {
+        if (FALLBACK && FLAG == null) {
             throw new IllegalStateException("RedisLockRegistry has no boolean field " + FIELD + " (spring-integration-redis "
                     + Driver.libraryVersion() + "): the driver cannot tell a timed-out UNLINK from an expired hold");
         }
@@ -36,12 +42,27 @@ final class UnlinkFallback {
 
     /** Whether r's next final unlock runs the UNLINK script first. */
     static boolean unlinkFirst(RedisLockRegistry r) {
+        if (!FALLBACK) {
+            return false;
+        }
         check();
         try {
             return FLAG.getBoolean(r);
         } catch (IllegalAccessException e) {
             throw new IllegalStateException("reading RedisLockRegistry." + FIELD, e);
         }
+    }
+
+    /** Whether the library's lock falls back to a DEL script (6.x and older). */
+    private static boolean hasDeleteFallback() {
+        for (Class<?> c : RedisLockRegistry.class.getDeclaredClasses()) {
+            for (var m : c.getDeclaredMethods()) {
+                if (m.getName().equals("removeLockKeyInnerDelete")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static Field flag() {

@@ -1,0 +1,76 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// The threshold of a history that did not really drive its lock: among
+// the acquires that overlap no fault window (and that the workload did not
+// cancel), at least MinDriverErrors ended in an error the client saw, and
+// errors are more than MaxDriverErrorShare of them. A lock whose client or
+// driver answers most acquires with an error (a release whose API the
+// driver does not fit, a misconfiguration) leaves too few grants to decide
+// anything: such a history's verdict is at best Unknown, with the errors as
+// the reason. A violation found in it is still real (Invalid).
+const (
+	MinDriverErrors     = 5
+	MaxDriverErrorShare = 0.5
+)
+
+// undriven returns why h did not drive its lock ("" when it did): the
+// share of acquires outside faults that ended in an error, and the most
+// frequent of those errors.
+func undriven(h *History) string {
+	acquires, nerr, errs := 0, 0, map[string]int{}
+	horizon := h.horizon()
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Kind != Acquire || o.Cancelled || faultedAt(h, o, horizon) {
+			continue
+		}
+		acquires++
+		if o.Error != "" {
+			nerr++
+			errs[firstLine(o.Error)]++
+		}
+	}
+	if nerr < MinDriverErrors || float64(nerr) <= MaxDriverErrorShare*float64(acquires) {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d acquires outside faults ended in an error (more than %.0f%%): the lock was not really driven, so the absence of a violation decides nothing; the errors: %s",
+		nerr, acquires, 100*MaxDriverErrorShare, topErrors(errs, 3))
+}
+
+// topErrors renders the n most frequent errors with their counts.
+func topErrors(errs map[string]int, n int) string {
+	keys := make([]string, 0, len(errs))
+	for k := range errs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if errs[keys[i]] != errs[keys[j]] {
+			return errs[keys[i]] > errs[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %d other kinds", len(keys)-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%d× %q", errs[k], k))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// firstLine is s up to its first newline, at most 200 bytes.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}

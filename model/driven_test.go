@@ -1,0 +1,60 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// drivenHistory is a history of one process's acquires, each released
+// again: errs of them ended in an error (info, unknown outcome) and the
+// rest were granted; faulted more acquires ended in an error inside a
+// fault window.
+func drivenHistory(grants, errs, faulted int) *History {
+	h := &History{}
+	t := int64(0)
+	add := func(o Op) {
+		o.Process, o.Lock, o.Call, o.Return = 1, "l", t, t+10
+		t += 20
+		h.Ops = append(h.Ops, o)
+	}
+	for range grants {
+		add(Op{Kind: Acquire, Outcome: OK})
+		add(Op{Kind: Release, Outcome: OK})
+	}
+	for i := range errs + faulted {
+		if i == errs {
+			h.Faults = append(h.Faults, Fault{Name: "kill", Start: t, End: t + int64(20*faulted)})
+		}
+		add(Op{Kind: Acquire, Outcome: Fail, Error: "TimeoutTooLarge: timeout exceeds the lease"})
+	}
+	return h
+}
+
+func TestUndriven(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		grants, errs, faulted int
+		undriven              bool
+	}{
+		{"python-redis-lock 2.3.0: 98 of 102 acquires errors", 4, 98, 0, true},
+		{"a few errors among many grants", 100, 10, 0, false},
+		{"errors just past half", 40, 41, 0, true},
+		{"errors at half", 40, 40, 0, false},
+		{"fewer errors than the minimum", 0, MinDriverErrors - 1, 0, false},
+		{"errors inside a fault window do not count", 20, 2, 200, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := drivenHistory(c.grants, c.errs, c.faulted)
+			why := undriven(h)
+			if (why != "") != c.undriven {
+				t.Fatalf("undriven = %q, want undriven %v", why, c.undriven)
+			}
+			rep := Check(h, Options{})
+			if c.undriven {
+				if rep.Verdict == Valid || !strings.Contains(why, "TimeoutTooLarge") {
+					t.Fatalf("verdict %s, reason %q: want not valid, naming the error", rep.Verdict, why)
+				}
+			}
+		})
+	}
+}

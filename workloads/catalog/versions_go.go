@@ -1,0 +1,126 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// goPeer is a Go library lockcheck links (impl/peers) and runs at other
+// releases as a driver process: one binary cannot link two releases of a
+// module, so release V runs in a lockcheck binary built from a generated
+// module that requires lockcheck (this source tree) and replaces the
+// library's module with V. go fetches V through the module proxy and checks
+// it against the checksum database, recording it in the generated go.sum.
+type goPeer struct {
+	name, module, supports string
+	// oldTag is the build tag of the peer's adapter for the releases
+	// before oldBelow (impl/peers/*_api_*.go).
+	oldTag, oldBelow string
+}
+
+// tags returns the build tags release v needs: oldTag before oldBelow.
+func (p goPeer) tags(v string) string {
+	if release.CompareVersions(v, p.oldBelow) < 0 {
+		return p.oldTag
+	}
+	return ""
+}
+
+// goPeers are the peers runnable at other releases.
+var goPeers = []goPeer{
+	{
+		name: "redsync", module: "github.com/go-redsync/redsync/v4",
+		supports: "v4.0.0 and later (v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock)",
+		oldTag:   "redsync_v4_0", oldBelow: "v4.8.0",
+	},
+	{
+		name: "redislock", module: "github.com/bsm/redislock",
+		supports: "v0.8.0 and later (v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token)",
+		oldTag:   "redislock_v0_8", oldBelow: "v0.9.0",
+	},
+}
+
+// PeerVersions is the Versions of the peer subject name, whose linked
+// release (go.mod's) is pinned; nil when it runs that release only.
+func PeerVersions(name, doc, pinned string) *subject.Versions {
+	for _, p := range goPeers {
+		if p.name == name {
+			return Driver{Name: name, Doc: doc, releases: p.releases(pinned)}.versions()
+		}
+	}
+	return nil
+}
+
+// releases is p's releases: the cache folder holds the generated module
+// (src/) and the binary it builds (lockcheck).
+func (p goPeer) releases(pinned string) *releases {
+	return &releases{
+		library: "go-" + p.name, registry: "the Go module proxy " + p.module, pinned: pinned, supports: p.supports,
+		list:    func(ctx context.Context) ([]string, error) { return release.GoVersions(ctx, p.module) },
+		has:     func(ctx context.Context, v string) (bool, error) { return release.GoHas(ctx, p.module, v) },
+		howTo:   "go list -m -versions " + p.module,
+		sources: []string{"..", "../../cmd", "../../workloads", "../../model", "../../faults", "../../go.mod", "../../go.sum"},
+		build:   func(ctx context.Context, v, dir string) error { return p.build(ctx, v, dir) },
+		at: func(d Driver, v, dir string) Driver {
+			d.Command = []string{filepath.Join(dir, "lockcheck"), "driver", p.name}
+			d.Dir = dir
+			d.Doc = fmt.Sprintf("%s, at %s %s in a driver process (a lockcheck built with it)", d.Doc, p.module, v)
+			return d
+		},
+	}
+}
+
+// build writes the generated module into dir/src and builds lockcheck
+// there with p.module replaced by release v.
+func (p goPeer) build(ctx context.Context, v, dir string) error {
+	drivers, err := DriversDir()
+	if err != nil {
+		return err
+	}
+	root, err := filepath.Abs(filepath.Join(drivers, "..", ".."))
+	if err != nil {
+		return err
+	}
+	gomod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return fmt.Errorf("lockcheck's go.mod: %w", err)
+	}
+	src := filepath.Join(dir, "src")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return err
+	}
+	mod := fmt.Sprintf("module lockcheck.local/%s-%s\n\n%s\n\nrequire github.com/lockcheck/lockcheck v0.0.0\n\nreplace github.com/lockcheck/lockcheck => %s\n\nreplace %s => %s %s\n",
+		p.name, v, goLine(string(gomod)), root, p.module, p.module, v)
+	if err := os.WriteFile(filepath.Join(src, "go.mod"), []byte(mod), 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(src, "go.sum"), sum, 0o644); err != nil {
+		return err
+	}
+	argv := []string{"go", "build", "-mod=mod", "-o", filepath.Join(dir, "lockcheck")}
+	if t := p.tags(v); t != "" {
+		argv = append(argv, "-tags", t)
+	}
+	return release.Run(ctx, src, []string{"GOFLAGS=-buildvcs=false", "GOWORK=off"}, append(argv, "github.com/lockcheck/lockcheck/cmd/lockcheck")...)
+}
+
+// goLine is the "go 1.N" line of a go.mod (the generated module builds
+// with the same language version).
+func goLine(gomod string) string {
+	for _, l := range strings.Split(gomod, "\n") {
+		if strings.HasPrefix(l, "go ") {
+			return l
+		}
+	}
+	return "go 1.22"
+}

@@ -1,0 +1,68 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+)
+
+// redissonPinned is the Redisson release impl/drivers/redisson-java/pom.xml
+// pins: the bare redisson subjects run it. (4.7.0 runs as redisson@4.7.0;
+// the pin moves once the driver's tests pass on it: docs/drivers.md.)
+const redissonPinned = "3.52.0"
+
+// redissonReleases runs any Redisson release the driver's compat sources
+// cover (3.8.0 and later; build.sh picks them by version): Maven fetches
+// it and its dependencies, checked against Maven Central's checksums, and
+// builds the driver into the cache.
+func redissonReleases() *releases {
+	return &releases{
+		library: "redisson", registry: "Maven Central org.redisson:redisson", pinned: redissonPinned,
+		list: func(ctx context.Context) ([]string, error) {
+			return release.MavenVersions(ctx, "org.redisson", "redisson")
+		},
+		sources:  []string{"redisson-java", "java-common"},
+		supports: "3.8.0 to 4.x (fenced and spin locks from 3.25.0)",
+		howTo:    "mvn dependency:get -Dartifact=org.redisson:redisson:VERSION, or the versions in maven-metadata.xml of org/redisson/redisson on Maven Central",
+		build: func(ctx context.Context, v, dir string) error {
+			src, err := shippedDir("redisson-java")
+			if err != nil {
+				return err
+			}
+			return release.Run(ctx, src, nil, "sh", "build.sh", "--version", v, "--out", dir)
+		},
+		at: func(d Driver, v, dir string) Driver {
+			d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)
+			d.Installed = needJar(dir, "redisson-driver.jar")
+			d.Doc = fmt.Sprintf("%s, at Redisson %s", d.Doc, v)
+			return d
+		},
+	}
+}
+
+// shippedDir is the folder of a shipped driver (DriversDir/name).
+func shippedDir(name string) (string, error) {
+	base, err := DriversDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(base, name), nil
+}
+
+// needJar reports a missing java or a build without its jar.
+func needJar(build, jar string) func(string) error {
+	return func(string) error {
+		if _, err := exec.LookPath("java"); err != nil {
+			return errors.New("java is not installed (Debian package openjdk-17-jre-headless): run make deps")
+		}
+		if _, err := os.Stat(filepath.Join(build, jar)); err != nil {
+			return fmt.Errorf("its jar %s is missing: remove %s to build it again", filepath.Join(build, jar), build)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,76 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+)
+
+// springPinned is the Spring Integration release
+// impl/drivers/spring-redis-lock/pom.xml pins.
+const springPinned = "6.5.5"
+
+// springReleases runs the RedisLockRegistry driver at any release of
+// spring-integration-redis it compiles against: Maven builds it into the
+// cache with the Spring Framework, Spring Data Redis and Lettuce that
+// release was published with (read from its POMs on Maven Central), every
+// artifact checked against Maven Central's checksums.
+func springReleases() *releases {
+	return &releases{
+		library: "spring-integration-redis", registry: "Maven Central org.springframework.integration:spring-integration-redis",
+		pinned: springPinned, supports: "6.5.x and 7.x (measured: 6.5.5, 7.0.5)",
+		list: func(ctx context.Context) ([]string, error) {
+			return release.MavenVersions(ctx, "org.springframework.integration", "spring-integration-redis")
+		},
+		howTo:   "mvn dependency:get -Dartifact=org.springframework.integration:spring-integration-redis:VERSION",
+		sources: []string{"spring-redis-lock", "java-common"},
+		build: func(ctx context.Context, v, dir string) error {
+			props, err := springProperties(ctx, v)
+			if err != nil {
+				return err
+			}
+			src, err := shippedDir("spring-redis-lock")
+			if err != nil {
+				return err
+			}
+			return release.Run(ctx, src, nil, append([]string{"sh", "build.sh", "--out", dir}, props...)...)
+		},
+		at: func(d Driver, v, dir string) Driver {
+			d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)
+			d.Installed = needJar(dir, "spring-lock-driver.jar")
+			d.Doc = fmt.Sprintf("%s, at Spring Integration %s", d.Doc, v)
+			return d
+		},
+	}
+}
+
+// springProperties are the pom's -D properties for spring-integration-redis
+// v: its spring-data-redis, the Spring Framework of its
+// spring-integration-core (spring-context), and the Lettuce of that Spring
+// Data Redis release (its POM's lettuce property).
+func springProperties(ctx context.Context, v string) ([]string, error) {
+	redisPOM, err := release.MavenPOM(ctx, "org.springframework.integration", "spring-integration-redis", v)
+	if err != nil {
+		return nil, err
+	}
+	corePOM, err := release.MavenPOM(ctx, "org.springframework.integration", "spring-integration-core", v)
+	if err != nil {
+		return nil, err
+	}
+	data := redisPOM.Dependencies["org.springframework.data:spring-data-redis"]
+	framework := corePOM.Dependencies["org.springframework:spring-context"]
+	if data == "" || framework == "" {
+		return nil, fmt.Errorf("spring-integration %s: its POMs name no spring-data-redis or spring-context version", v)
+	}
+	dataPOM, err := release.MavenPOM(ctx, "org.springframework.data", "spring-data-redis", data)
+	if err != nil {
+		return nil, err
+	}
+	lettuce := dataPOM.Properties["lettuce"]
+	if lettuce == "" {
+		return nil, fmt.Errorf("spring-data-redis %s names no lettuce version", data)
+	}
+	return []string{"-Dspring-integration.version=" + v, "-Dspring-framework.version=" + framework,
+		"-Dspring-data-redis.version=" + data, "-Dlettuce.version=" + lettuce}, nil
+}

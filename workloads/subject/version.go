@@ -1,0 +1,119 @@
+package subject
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// VersionSeparator joins a subject's name and a release of its library:
+// "redisson@4.7.0", "redsync@v4.0.3", "node-redisson@latest".
+const VersionSeparator = "@"
+
+// Latest, as a version, asks the library's registry for its newest stable
+// release.
+const Latest = "latest"
+
+// ErrNoVersions is returned for NAME@VERSION when NAME runs one release
+// only (lockcheck's own locks, a library from Debian's packages).
+var ErrNoVersions = errors.New("runs one release only")
+
+// ErrRelease is returned for a release that cannot be had: the registry does
+// not serve it, or it could not be fetched or built here.
+var ErrRelease = errors.New("release not available")
+
+// Versions makes a subject runnable at any release of its library that its
+// driver supports: NAME@VERSION, resolved by Registry.LookupContext.
+type Versions struct {
+	// Registry names where the releases come from and the package's name
+	// there ("Maven Central org.redisson:redisson").
+	Registry string
+	// Pinned is the release the bare name runs: the one lockcheck pins and
+	// tests, built by make deps.
+	Pinned string
+	// List returns the releases the registry serves, oldest first. It
+	// asks the network and is bounded by ctx.
+	List func(ctx context.Context) ([]string, error)
+	// Supports says which releases the driver supports, as measured
+	// ("3.8.0 and later"; docs/drivers.md).
+	Supports string
+	// HowToList says how to ask the registry by hand (for offline use).
+	HowToList string
+	// At returns the subject at release v (never Latest), fetching and
+	// building it into the cache when it is not there yet. An error wraps
+	// ErrRelease and names the release.
+	At func(ctx context.Context, v string) (Subject, error)
+}
+
+// SplitVersion splits "NAME@VERSION" into NAME and VERSION; a name without
+// VersionSeparator has version "". This is the one place a subject name's
+// version is parsed.
+func SplitVersion(name string) (base, version string) {
+	base, version, _ = strings.Cut(name, VersionSeparator)
+	return base, version
+}
+
+// resolveTimeout bounds Lookup's resolution of NAME@VERSION (a registry
+// query, then a fetch and build when the release is not in the cache).
+const resolveTimeout = 15 * time.Minute
+
+// lookupVersion resolves NAME@VERSION: the bare subject when VERSION is
+// its pinned release, else Versions.At (Latest first resolved to the
+// registry's newest stable release).
+func (r *Registry) lookupVersion(ctx context.Context, name string) (Subject, error) {
+	base, v := SplitVersion(name)
+	s, err := r.LookupContext(ctx, base)
+	if err != nil {
+		return Subject{}, err
+	}
+	if v == "" {
+		return Subject{}, fmt.Errorf("%w: %q: no version after %q", ErrRelease, name, VersionSeparator)
+	}
+	if s.Versions == nil {
+		return Subject{}, fmt.Errorf("%w: %s %s (no %s%s)", ErrRelease, base, ErrNoVersions, VersionSeparator, v)
+	}
+	ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
+	defer cancel()
+	if v == Latest {
+		all, err := s.Versions.List(ctx)
+		if err != nil {
+			return Subject{}, fmt.Errorf("%w: %s: cannot ask %s for its releases: %v (%s)", ErrRelease, name, s.Versions.Registry, err, s.Versions.HowToList)
+		}
+		if v = NewestStable(all); v == "" {
+			return Subject{}, fmt.Errorf("%w: %s: %s lists no stable release", ErrRelease, name, s.Versions.Registry)
+		}
+	}
+	if v == s.Versions.Pinned {
+		return s, nil
+	}
+	return s.Versions.At(ctx, v)
+}
+
+// NewestStable returns the last of versions (oldest first) that is no
+// pre-release (no "-", no alpha, beta, rc or milestone letters), or "".
+func NewestStable(versions []string) string {
+	for i := len(versions) - 1; i >= 0; i-- {
+		if stable(versions[i]) {
+			return versions[i]
+		}
+	}
+	return ""
+}
+
+// stable says v looks like a plain release: digits and dots, an optional
+// leading "v", Maven's ".RELEASE" or ".Final".
+func stable(v string) bool {
+	v = strings.TrimPrefix(v, "v")
+	v = strings.TrimSuffix(strings.TrimSuffix(v, ".RELEASE"), ".Final")
+	if v == "" {
+		return false
+	}
+	for _, c := range v {
+		if (c < '0' || c > '9') && c != '.' {
+			return false
+		}
+	}
+	return true
+}
