@@ -37,6 +37,9 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 		fmt.Fprintf(bw, "\nSlowest process: p%d waited up to %s (p50 %s, %d of %d acquires granted).\n",
 			p.Process, FormatDuration(p.Wait.Max), FormatDuration(p.Wait.P50), p.Acquires.OK, p.Acquires.Total())
 	}
+	if h := st.Handoffs; h.Grouped {
+		fmt.Fprintf(bw, "Hand-offs: %d within a process (between its threads), %d across processes.\n", h.Within, h.Across)
+	}
 	if n := starved(st); n > 0 {
 		fmt.Fprintf(bw, "%d processes made blocking acquires and were never granted.\n", n)
 	}

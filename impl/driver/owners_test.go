@@ -31,7 +31,7 @@ func TestOwnersShareOneProcess(t *testing.T) {
 	}
 	granted := make(chan error, 1)
 	go func() { granted <- l2.Lock(ctx, 0) }() // blocks until p1 unlocks
-	if err := l3.Lock(ctx, 0); err != nil {   // answered while p2 waits
+	if err := l3.Lock(ctx, 0); err != nil {    // answered while p2 waits
 		t.Fatalf("p3 while p2 waits: %v", err)
 	}
 	select {
