@@ -63,7 +63,7 @@ func ComputeParts(h *model.History) []Part {
 		if o.Process < 0 {
 			continue
 		}
-		i := o.Process % len(names)
+		i := model.PartIndex(o, len(names))
 		p := &parts[i]
 		procs[i][o.Process] = true
 		switch o.Kind {

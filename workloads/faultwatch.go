@@ -156,14 +156,27 @@ func (f *trackedFault) Stop(ctx context.Context) error {
 }
 
 // procsOf returns the current processes of the workers a fault target
-// names: one worker ("w3"), or every worker whose connection goes through
-// the client link "c1"; nil for any other target.
+// names: one worker ("w3") and every other owner of its client process, or
+// every worker whose connection goes through the client link "c1"; nil for
+// any other target.
 func (r *runner) procsOf(target string) []int {
 	var out []int
 	for _, w := range r.workers {
-		if target == w.name || len(r.rdbs) > 0 && target == fmt.Sprintf("c%d", w.slot%len(r.rdbs)) {
+		if target == w.name {
+			return r.procsOfGroup(w.g)
+		}
+		if len(r.rdbs) > 0 && target == fmt.Sprintf("c%d", w.g.conn%len(r.rdbs)) {
 			out = append(out, int(w.pid.Load()))
 		}
+	}
+	return out
+}
+
+// procsOfGroup returns the current processes of g's workers.
+func (r *runner) procsOfGroup(g *group) []int {
+	out := make([]int, 0, len(g.workers))
+	for _, w := range g.workers {
+		out = append(out, int(w.pid.Load()))
 	}
 	return out
 }

@@ -53,6 +53,10 @@ type Driver struct {
 	LeaseGranularity time.Duration
 	// NotScored: see subject.Subject.NotScored.
 	NotScored string
+	// Owners says the driver hosts several owners in one process
+	// (capability driver.CapOwners): runs with Plan.ThreadsPerProcess > 1
+	// may use it (subject.Subject.Owners).
+	Owners bool
 	// Redlock says the driver runs on N independent masters (hello's
 	// topology redlock lists every node): its subject needs them
 	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
@@ -74,6 +78,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
+		Owners: d.Owners,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -93,7 +98,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
-					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares, Owners: o.Owners,
 				})(ctx, rdb)
 			}
 		},
@@ -330,6 +335,7 @@ func redissonDrivers() []Driver {
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
+			Owners:       true, // one thread per owner on one RedissonClient
 			Topologies:   []string{driver.TopologySingle, driver.TopologySentinel, driver.TopologyCluster},
 			// Redisson's default checkLockSyncedSlaves: on a master with
 			// replicas, a grant no replica acknowledged (WAIT) is undone
