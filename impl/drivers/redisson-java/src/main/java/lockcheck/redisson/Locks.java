@@ -18,8 +18,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The requests of protocol 1 on one Redisson lock kind, all served on the
- * thread that made this object, whose id is the owner's thread id.
+ * The requests of protocols 1 and 2 on one Redisson lock kind, on one
+ * RedissonClient. The owner of a request is the thread that serves it
+ * (Redisson's owner is clientId:threadId): with protocol 1 the main thread,
+ * the process's one owner; with owners (protocol 2) each owner's own thread,
+ * so that N owners are N threads of one client, as in an application.
  *
  * <ul>
  * <li>lock: {@code lockAsync(lease, owner)}, Redisson's lock(): no reply
@@ -41,12 +44,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Locks implements Library {
     private final Options opts;
-    private final long owner;
     private RedissonClient redisson;
 
-    Locks(Options opts, long owner) {
+    Locks(Options opts) {
         this.opts = opts;
-        this.owner = owner;
     }
 
     @Override
@@ -69,6 +70,17 @@ final class Locks implements Library {
         return Topology.SUPPORTED;
     }
 
+    /** Owners are threads of the one RedissonClient (see the class comment). */
+    @Override
+    public boolean owners() {
+        return true;
+    }
+
+    /** The owner of the request being served: the calling thread's id. */
+    private static long owner() {
+        return Thread.currentThread().getId();
+    }
+
     @Override
     public LineHook lineHook() {
         return Misbehave.fromEnv();
@@ -81,9 +93,6 @@ final class Locks implements Library {
 
     @Override
     public ObjectNode handle(JsonNode req, long timeout, long deadline) throws Exception {
-        if (Thread.currentThread().getId() != owner) {
-            throw new IllegalStateException("request served off the owner's thread");
-        }
         String op = req.path("op").asText("");
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
@@ -92,7 +101,7 @@ final class Locks implements Library {
             case "unlock" -> unlock(req, deadline);
             case "holdcount" -> Replies.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
             case "token" -> token(req, deadline);
-            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner, req, deadline));
+            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner(), req, deadline));
             default -> Replies.error("unknown op \"" + op + "\"", false);
         };
     }
@@ -104,7 +113,7 @@ final class Locks implements Library {
         long connect = Math.max(100, Math.min(timeout / 2, 10_000));
         redisson = Redisson.create(Topology.config(req, opts, connect));
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
-                + ") as owner " + redisson.getId() + ":" + owner + ", watchdog "
+                + ") as owner " + redisson.getId() + ":" + owner() + " (owners: " + req.path("owners").asInt(1) + "), watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
         warmUp(deadline);
         return Replies.ok();
@@ -121,6 +130,7 @@ final class Locks implements Library {
      * answered: the run then starts cold, as it did before.
      */
     private void warmUp(long deadline) {
+        long owner = owner();
         String name = "lockcheck:warmup:" + redisson.getId() + ":" + owner;
         RLock l = lock(JsonNodeFactory.instance.objectNode().put("name", name));
         try {
@@ -162,7 +172,7 @@ final class Locks implements Library {
             return Replies.ok().put("token", token);
         }
         RLock l = lock(req);
-        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner), deadline);
+        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner()), deadline);
         return enqueued(l, Replies.ok());
     }
 
@@ -176,17 +186,17 @@ final class Locks implements Library {
     private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
-            Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+            Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner()), deadline);
             return token == null ? Replies.fail() : Replies.ok().put("token", token);
         }
         RLock l = lock(req);
-        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner()), deadline);
         return enqueued(l, Boolean.TRUE.equals(ok) ? Replies.ok() : Replies.fail());
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
         try {
-            await(lock(req).unlockAsync(owner), deadline);
+            await(lock(req).unlockAsync(owner()), deadline);
         } catch (IllegalMonitorStateException e) {
             return Replies.fail();
         }
