@@ -40,6 +40,7 @@ final class Topology {
         String topology = hello.path("topology").asText("single");
         String client = hello.path("client").asText("driver");
         long watchdog = hello.path("watchdog_ms").asLong(0);
+        int pool = pool(hello);
 
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
@@ -55,9 +56,9 @@ final class Topology {
                         .setAddress(addrs.get(0))
                         .setDatabase(hello.path("db").asInt(0))
                         .setConnectionMinimumIdleSize(1)
-                        .setConnectionPoolSize(2)
+                        .setConnectionPoolSize(pool)
                         .setSubscriptionConnectionMinimumIdleSize(1)
-                        .setSubscriptionConnectionPoolSize(2);
+                        .setSubscriptionConnectionPoolSize(pool);
                 base = s;
             }
             case "sentinel" -> {
@@ -74,12 +75,12 @@ final class Topology {
                 if (!sp.isEmpty()) {
                     s.setSentinelPassword(sp);
                 }
-                base = masterOnly(s);
+                base = masterOnly(s, pool);
             }
             case "cluster" -> {
                 ClusterServersConfig s = c.useClusterServers();
                 addrs.forEach(s::addNodeAddress);
-                base = masterOnly(s);
+                base = masterOnly(s, pool);
             }
             default -> throw new IllegalArgumentException("unknown topology " + topology + " (want one of " + SUPPORTED + ")");
         }
@@ -100,14 +101,25 @@ final class Topology {
         return c;
     }
 
-    /** Reads and writes go to the master only; pools stay small. */
-    private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s) {
+    /**
+     * The size of each connection pool: 2 for one owner (pools stay small,
+     * one JVM per owner), and one connection per owner when hello's
+     * "owners" puts several on this client, as an application sizes its
+     * pool for its threads (Redisson's default is 64): a pool of 2 answered
+     * 32 threads' first acquires with "Unable to acquire connection".
+     */
+    private static int pool(JsonNode hello) {
+        return Math.max(2, hello.path("owners").asInt(1));
+    }
+
+    /** Reads and writes go to the master only; pools stay small (pool). */
+    private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s, int pool) {
         return s.setReadMode(ReadMode.MASTER)
                 .setMasterConnectionMinimumIdleSize(1)
-                .setMasterConnectionPoolSize(2)
+                .setMasterConnectionPoolSize(pool)
                 .setSlaveConnectionMinimumIdleSize(1)
-                .setSlaveConnectionPoolSize(2)
+                .setSlaveConnectionPoolSize(pool)
                 .setSubscriptionConnectionMinimumIdleSize(1)
-                .setSubscriptionConnectionPoolSize(2);
+                .setSubscriptionConnectionPoolSize(pool);
     }
 }
