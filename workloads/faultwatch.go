@@ -109,11 +109,20 @@ func (t *faultTracker) procs(target string) []int {
 	return now
 }
 
-// hits remembers the processes a fault on target hits as it starts.
-func (t *faultTracker) hits(target string) {
+// hits remembers the processes a fault on target hits as it starts: those
+// current just before its Start (a crash replaces them) and just after; a
+// start that is not more forgets an earlier window's.
+func (t *faultTracker) hits(target string, more bool) {
 	procs := t.r.procsOf(target)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if more {
+		for _, p := range t.hit[target] {
+			if !slices.Contains(procs, p) {
+				procs = append(procs, p)
+			}
+		}
+	}
 	t.hit[target] = procs
 }
 
@@ -144,8 +153,9 @@ type trackedFault struct {
 
 func (f *trackedFault) Start(ctx context.Context) error {
 	f.t.started(f)
+	f.t.hits(f.Target(), false)
 	err := f.Fault.Start(ctx)
-	f.t.hits(f.Target()) // a target may be known only once started
+	f.t.hits(f.Target(), true) // a target may be known only once started
 	return err
 }
 
