@@ -45,7 +45,7 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History) error {
 	}
 	if len(s.Parts) > 0 {
 		fmt.Fprintf(bw, "\n## Implementations\n\n")
-		writeParts(bw, s.Subject, s.Parts, "- ")
+		writeParts(bw, s.Subject, s.Parts, st.Handoffs.Grouped, "- ")
 	}
 	fmt.Fprintf(bw, "\n## Checkers\n")
 	for _, r := range s.Report.Results {

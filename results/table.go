@@ -129,7 +129,7 @@ func Render(w io.Writer, sums []Summary) error {
 		tablewriter.WithHeaderAlignment(tw.AlignCenter),
 	)
 	for _, s := range sums {
-		writeParts(w, s.Subject, s.Parts, "  ")
+		writeParts(w, s.Subject, s.Parts, s.Stats.Handoffs.Grouped, "  ")
 		writeHandoffs(w, s, "  ")
 	}
 	return err
