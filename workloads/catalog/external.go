@@ -263,6 +263,7 @@ func shippedDrivers() []Driver {
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
+			Owners:       true, // one clientId per owner on one Redisson instance
 			// Its waiters sometimes wait out a whole TTL on a free lock
 			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
 			// within Redisson's documented bound; a plain hand-off does
