@@ -279,11 +279,13 @@ func shippedDrivers() []Driver {
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
+			Owners:    true, // threads on one redis-py client (pylib)
 		},
 		{
 			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
+			Owners:    true, // threads on one redis-py client (pylib)
 		},
 		{
 			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},

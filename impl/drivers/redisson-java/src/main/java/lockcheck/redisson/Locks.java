@@ -211,6 +211,17 @@ final class Locks implements Library {
     }
 
     private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
+        try {
+            return tryAcquire(req, wait, deadline);
+        } catch (Exception e) {
+            if (subscriptionTimeout(e)) {
+                return Replies.fail();
+            }
+            throw e;
+        }
+    }
+
+    private ObjectNode tryAcquire(JsonNode req, long wait, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
             Long token = await(fenced(req).tryLockAndGetTokenAsync(wait, lease, TimeUnit.MILLISECONDS, owner()), deadline);
@@ -219,6 +230,27 @@ final class Locks implements Library {
         RLock l = lock(req);
         Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner()), deadline);
         return enqueued(l, Boolean.TRUE.equals(ok) ? Replies.ok() : Replies.fail());
+    }
+
+    /**
+     * Whether e is Redisson's "Unable to acquire subscription lock after N
+     * ms": a tryLock whose first attempt found the lock held (so it did not
+     * acquire it) and whose subscription to the lock's channel then did not
+     * come within what was left of its wait. Threads of one client that wait
+     * on one lock queue for that subscription, so with many owners it comes
+     * often. The synchronous tryLock answers it with false (it times the
+     * subscription out itself and calls acquireFailed); tryLockAsync, which
+     * the driver calls for its threadId overload, fails its future with the
+     * exception instead. Either way nothing was acquired: fail, as an
+     * application calling tryLock sees it.
+     */
+    private static boolean subscriptionTimeout(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof org.redisson.client.RedisTimeoutException && String.valueOf(c.getMessage()).startsWith("Unable to acquire subscription lock")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
