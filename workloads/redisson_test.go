@@ -193,7 +193,7 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	ctx := context.Background()
 	addr, pass := s.Options().Addr, s.Options().Password
 	a, b := startJVM(t, d), startJVM(t, d)
-	if !strings.HasPrefix(a.banner, `{"protocol":1,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount","cycle"],"topologies":["single","sentinel","cluster"]}`) {
+	if !strings.HasPrefix(a.banner, `{"protocol":2,"driver":"redisson","version":"3.52.0","capabilities":["reentrant","watchdog","holdcount","cycle","owners"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
 	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
