@@ -111,7 +111,7 @@ func (c clients) Crash(ctx context.Context, target string) error {
 	}
 	var done []chan struct{}
 	if c.r.grouped() {
-		done = c.r.crashGroup(w.g, nil)
+		done = c.r.crashGroup(w.g, w.g.client.Load(), nil)
 	} else if d := w.requestCrash(); d != nil {
 		done = append(done, d)
 	}

@@ -47,14 +47,6 @@ func (r *runner) makeGroups(hard, stop context.Context) {
 // grouped reports whether owners share client processes.
 func (r *runner) grouped() bool { return r.plan.Threads() > 1 }
 
-// newClient moves g on to a new client process (its process crashed):
-// owners that start from now on are recorded in it.
-func (r *runner) newClient(g *group) {
-	if r.grouped() {
-		g.client.Store(r.nextClient.Add(1))
-	}
-}
-
 // partOf is the index of the subject part (of a mix) that process pid of
 // client process client runs: every owner of a client process runs the
 // same library.
@@ -81,11 +73,16 @@ func (w *worker) sharesProcess() bool {
 	return s.Kind == subject.KindExternal
 }
 
-// crashGroup crashes every worker of g but except (nil: all) as a crash
-// fault does, after moving g to a new client process, and returns what to
-// wait for: each crash's acknowledgement.
-func (r *runner) crashGroup(g *group, except *worker) []chan struct{} {
-	r.newClient(g)
+// crashGroup crashes every worker of g but except (nil: all), as a crash
+// fault does, once its client process client crashed: g moves on to a new
+// client process (owners that start from now on are recorded in it) and
+// crashGroup returns what to wait for, each crash's acknowledgement. A
+// client process that already crashed (g moved on) is not crashed again:
+// two owners that fail together take their process down once.
+func (r *runner) crashGroup(g *group, client int64, except *worker) []chan struct{} {
+	if r.grouped() && !g.client.CompareAndSwap(client, r.nextClient.Add(1)) {
+		return nil
+	}
 	var out []chan struct{}
 	for _, w := range g.workers {
 		if w == except {

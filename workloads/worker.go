@@ -492,7 +492,7 @@ func (w *worker) retireInfo(drop bool) {
 	if w.sharesProcess() {
 		// Its driver process is killed (impl/driver: a process's failure
 		// is every owner's): the other owners in it crash with it.
-		w.r.crashGroup(w.g, w)
+		w.r.crashGroup(w.g, int64(w.p.client), w)
 	}
 	w.retire(false, drop)
 	// The replacement starts like a restarted client, not at once: while
