@@ -44,8 +44,13 @@ final class Topology {
 
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
-        c.setThreads(2);
-        c.setNettyThreads(2);
+        if (pool <= 2) {
+            // One owner: small pools for one JVM per owner. A process of
+            // owners keeps Redisson's defaults (16 threads, 32 netty
+            // threads), as an application of many threads does.
+            c.setThreads(2);
+            c.setNettyThreads(2);
+        }
         BaseConfig<?> base;
         switch (topology) {
             case "single" -> {
