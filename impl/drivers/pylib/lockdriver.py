@@ -20,8 +20,9 @@ error reply in time. A command whose op deadline has passed is not sent at
 all: OpDeadlineExceeded, raised before anything reached the socket, so the
 caller knows that command did not happen. Commands sent from threads other
 than those serving requests (a library's renewal thread) use
-Driver.background_timeout instead, when the driver sets one. The deadline is
-per serving thread (threading.local), so owners' requests time out apart.
+Driver.background_timeout instead, when the driver sets one, or else the
+deadline of the request served last. The deadline is per serving thread
+(threading.local), so owners' requests time out apart.
 
 No automatic retry: a retried SET NX or release after a lost reply would turn
 an unknown outcome into a wrong definite one (our own key seen as "held",
@@ -57,6 +58,10 @@ REDIS_ERRORS = (rexc.ResponseError, rexc.BusyLoadingError, rexc.AuthenticationEr
 # request being served, read before each connect, write and read (None
 # between requests), and "serving", set on the threads that serve requests.
 _local = threading.local()
+# The deadline of the request served last, for threads that serve none and
+# have no background timeout (a library that sends an op's commands from a
+# thread pool: pottery's).
+_deadline = None
 # Socket timeout (seconds) of commands sent by background threads; None:
 # they follow the op deadline too (a library that sends an op's commands
 # from a thread pool).
@@ -81,7 +86,9 @@ def remaining():
 
 
 def deadline():
-    return getattr(_local, "deadline", None)
+    if getattr(_local, "serving", False):
+        return getattr(_local, "deadline", None)
+    return _deadline
 
 
 class DeadlineConnection(Connection):
@@ -230,6 +237,7 @@ class Driver:
         """Called once hello connected self.clients."""
 
     def serve(self, req):
+        global _deadline
         rid = req.get("id")
         op = req.get("op")
         start = time.monotonic()
@@ -238,7 +246,7 @@ class Driver:
         total = tmo / 1000
         # Answer a little before timeout_ms; lockcheck adds a grace on top.
         _local.serving = True
-        _local.deadline = start + total - min(0.1, total / 20)
+        _local.deadline = _deadline = start + total - min(0.1, total / 20)
         try:
             if op == "hello":
                 rep = self.op_hello(req)
@@ -256,7 +264,7 @@ class Driver:
         except Exception as e:  # timeouts, connection errors, anything else
             rep = {"status": "error", "error": f"{type(e).__name__}: {e}"}
         finally:
-            _local.deadline = None
+            _local.deadline = _deadline = None
         if rep["status"] == "error":
             self.log(f"{self.name}: {op} {req.get('name', '')} #{rid}: {rep['error']}")
         rep = {"id": rid, **rep}
