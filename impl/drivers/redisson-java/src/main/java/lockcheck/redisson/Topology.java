@@ -60,7 +60,7 @@ final class Topology {
                 SingleServerConfig s = c.useSingleServer()
                         .setAddress(addrs.get(0))
                         .setDatabase(hello.path("db").asInt(0))
-                        .setConnectionMinimumIdleSize(1)
+                        .setConnectionMinimumIdleSize(idle(pool))
                         .setConnectionPoolSize(pool)
                         .setSubscriptionConnectionMinimumIdleSize(1)
                         .setSubscriptionConnectionPoolSize(pool);
@@ -117,10 +117,20 @@ final class Topology {
         return Math.max(2, hello.path("owners").asInt(1));
     }
 
+    /**
+     * The connections each pool opens at once: 1 for one owner; every one
+     * for a process of owners, so that hello opens them before the run's
+     * clock starts (32 threads whose first acquires each opened one on a
+     * loaded machine met "Unable to acquire connection").
+     */
+    private static int idle(int pool) {
+        return pool > 2 ? pool : 1;
+    }
+
     /** Reads and writes go to the master only; pools stay small (pool). */
     private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s, int pool) {
         return s.setReadMode(ReadMode.MASTER)
-                .setMasterConnectionMinimumIdleSize(1)
+                .setMasterConnectionMinimumIdleSize(idle(pool))
                 .setMasterConnectionPoolSize(pool)
                 .setSlaveConnectionMinimumIdleSize(1)
                 .setSlaveConnectionPoolSize(pool)
