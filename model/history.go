@@ -53,9 +53,17 @@ const (
 
 // Op is one completed operation of one process on one lock.
 type Op struct {
-	// Process is the logical client. A process runs one op at a time; a
-	// process retired by an Info op or an Abandon never appears again.
+	// Process is the logical client: one owner of locks. A process runs one
+	// op at a time; a process retired by an Info op or an Abandon never
+	// appears again. Every checker treats each Process as a client of its
+	// own, whichever client process it ran in.
 	Process int `json:"p"`
+	// Client is the client process (a driver process, a JVM, a go-redis
+	// client with its Maker) the owner ran in, 1, 2, ...: owners of one
+	// Client are its threads, sharing one client instance, and a fault on
+	// the process hits them all. 0: not recorded (each Process was a client
+	// process of its own). It only groups owners (CountHandoffs).
+	Client int `json:"client,omitempty"`
 	// Lock is the lock's name.
 	Lock string `json:"lock"`
 	Kind Kind   `json:"kind"`

@@ -104,6 +104,9 @@ func TestValidate(t *testing.T) {
 		{"overlap", hist(acq(0, "L", 0, 5, OK), rel(0, "L", 4, 7, OK)), "two ops at once"},
 		{"after retirement", hist(acq(0, "L", 0, 5, Info), rel(0, "L", 6, 7, OK)), "retired"},
 		{"kind", hist(Op{Process: 0, Lock: "L", Kind: "steal", Outcome: OK}), "unknown kind"},
+		{"one client process", hist(withClient(acq(0, "L", 0, 5, OK), 2), withClient(rel(0, "L", 5, 7, OK), 2)), ""},
+		{"two client processes", hist(withClient(acq(0, "L", 0, 5, OK), 1), withClient(rel(0, "L", 5, 7, OK), 2)), "client processes 1 and 2"},
+		{"negative client", hist(withClient(acq(0, "L", 0, 5, OK), -1)), "negative client"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.h.Validate()
@@ -117,4 +120,9 @@ func TestValidate(t *testing.T) {
 			}
 		})
 	}
+}
+
+func withClient(o Op, client int) Op {
+	o.Client = client
+	return o
 }

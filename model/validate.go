@@ -35,6 +35,8 @@ func (o *Op) validate() error {
 		return fmt.Errorf("op's lease (%d) or wait (%d) is out of range", o.Lease, o.Wait)
 	case o.Process < 0:
 		return fmt.Errorf("negative process id %d", o.Process)
+	case o.Client < 0:
+		return fmt.Errorf("negative client process %d", o.Client)
 	case o.Lock == "":
 		return errors.New("op names no lock")
 	}
@@ -159,6 +161,8 @@ func (h *History) Validate() error {
 		case p.Process != o.Process:
 		case p.retires():
 			return fmt.Errorf("%w: %s: process %d issued %v after it was retired by %v", ErrInvalid, h.where(int(idx[i])), o.Process, *o, *p)
+		case o.Client != p.Client:
+			return fmt.Errorf("%w: %s: process %d ran in client processes %d and %d", ErrInvalid, h.where(int(idx[i])), o.Process, p.Client, o.Client)
 		case o.Call < p.Return:
 			return fmt.Errorf("%w: %s: process %d runs two ops at once: %v and %v", ErrInvalid, h.where(int(idx[i])), o.Process, *p, *o)
 		}

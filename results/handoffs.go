@@ -21,8 +21,8 @@ func handoffs(h *model.History, parts []Part) {
 	ops := slices.Clone(h.Ops)
 	slices.SortStableFunc(ops, func(a, b model.Op) int { return cmp.Compare(a.Return, b.Return) })
 	type freed struct {
-		process int
-		call    int64
+		part int
+		call int64
 	}
 	holds := map[string]map[int]int{} // lock -> process -> holds
 	last := map[string]*freed{}       // lock -> the release that freed it
@@ -42,8 +42,8 @@ func handoffs(h *model.History, parts []Part) {
 			if hs[o.Process] > 1 {
 				continue // a reentry
 			}
-			if f := last[o.Lock]; f != nil && f.process%n != o.Process%n && o.Call < f.call {
-				i := o.Process % n
+			if f := last[o.Lock]; f != nil && f.part != model.PartIndex(o, n) && o.Call < f.call {
+				i := model.PartIndex(o, n)
 				lat[i] = append(lat[i], time.Duration(o.Return-f.call))
 			}
 			last[o.Lock] = nil
@@ -52,7 +52,7 @@ func handoffs(h *model.History, parts []Part) {
 				hs[o.Process]--
 			}
 			if hs[o.Process] == 0 {
-				last[o.Lock] = &freed{process: o.Process, call: o.Call}
+				last[o.Lock] = &freed{part: model.PartIndex(o, n), call: o.Call}
 			}
 		}
 	}

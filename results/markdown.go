@@ -59,12 +59,15 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 		fmt.Fprintf(bw, "\nSlowest process: p%d waited up to %s (p50 %s, %d of %d acquires granted).\n",
 			p.Process, FormatDuration(p.Wait.Max), FormatDuration(p.Wait.P50), p.Acquires.OK, p.Acquires.Total())
 	}
+	if h := st.Handoffs; h.Grouped {
+		fmt.Fprintf(bw, "Hand-offs: %d within a process (between its threads), %d across processes.\n", h.Within, h.Across)
+	}
 	if n := starved(st); n > 0 {
 		fmt.Fprintf(bw, "%d processes made blocking acquires and were never granted.\n", n)
 	}
 	if len(s.Parts) > 0 {
 		fmt.Fprintf(bw, "\n## Implementations\n\n")
-		writeParts(bw, s.Subject, s.Parts, "- ")
+		writeParts(bw, s.Subject, s.Parts, st.Handoffs.Grouped, "- ")
 	}
 	fmt.Fprintf(bw, "\n## Checkers\n")
 	for _, r := range s.Report.Results {

@@ -63,7 +63,7 @@ func ComputeParts(h *model.History) []Part {
 		if o.Process < 0 {
 			continue
 		}
-		i := o.Process % len(names)
+		i := model.PartIndex(o, len(names))
 		p := &parts[i]
 		procs[i][o.Process] = true
 		switch o.Kind {
@@ -124,12 +124,18 @@ func topErrors(m map[string]int) []ErrorCount {
 	return out
 }
 
-// writeParts writes one paragraph per implementation of a mixed fleet.
-func writeParts(w io.Writer, subject string, parts []Part, bullet string) {
+// writeParts writes one paragraph per implementation of a mixed fleet
+// (grouped: its owners shared client processes, which take the parts in
+// turn).
+func writeParts(w io.Writer, subject string, parts []Part, grouped bool, bullet string) {
 	if len(parts) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: implementations alternate by process id (p %% %d)\n", subject, len(parts))
+	if grouped {
+		fmt.Fprintf(w, "%s: implementations alternate by client process (client process c runs part (c-1) %% %d, with all its threads)\n", subject, len(parts))
+	} else {
+		fmt.Fprintf(w, "%s: implementations alternate by process id (p %% %d)\n", subject, len(parts))
+	}
 	for _, p := range parts {
 		a, r := p.Acquires, p.Releases
 		fmt.Fprintf(w, "%s%s: %d processes; acquires %d ok, %d fail, %d info; releases %d ok, %d fail, %d info; %d sections",

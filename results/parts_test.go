@@ -34,7 +34,7 @@ func TestComputeParts(t *testing.T) {
 		t.Errorf("node-redlock part = %+v (errors masked alike: %+v)", rl, rl.Errors)
 	}
 	var b strings.Builder
-	writeParts(&b, "reentrant+node-redlock", parts, "- ")
+	writeParts(&b, "reentrant+node-redlock", parts, false, "- ")
 	for _, want := range []string{"- reentrant: 3 processes; acquires 1 ok, 2 fail", "2× WRONGTYPE", "- node-redlock: 2 processes"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, b.String())
@@ -69,5 +69,35 @@ func TestHandoffsBetweenParts(t *testing.T) {
 	parts := ComputeParts(h)
 	if parts[0].HandoffsIn != 0 || parts[1].HandoffsIn != 2 || parts[1].HandoffP50 != 10 {
 		t.Fatalf("hand-offs: reentrant %d, redisson %d (p50 %v): want 0 and 2 (p50 10ns)", parts[0].HandoffsIn, parts[1].HandoffsIn, parts[1].HandoffP50)
+	}
+}
+
+// TestComputePartsByClientProcess: owners that share client processes run
+// their process's part ((client-1) % parts), whatever their process ids;
+// the render says so and counts the hand-offs within and across processes.
+func TestComputePartsByClientProcess(t *testing.T) {
+	h := &model.History{Header: model.Header{Meta: map[string]string{model.MetaParts: "redisson,reentrant"}}}
+	grant := func(p, client int, at int64) {
+		h.Ops = append(h.Ops,
+			model.Op{Process: p, Client: client, Lock: "l", Kind: model.Acquire, Outcome: model.OK, Call: at, Return: at + 1},
+			model.Op{Process: p, Client: client, Lock: "l", Kind: model.Release, Outcome: model.OK, Call: at + 2, Return: at + 3})
+	}
+	grant(0, 1, 10) // client 1: redisson, though p0 % 2 would say redisson too
+	grant(1, 1, 20) // client 1: redisson, though p1 % 2 would say reentrant
+	grant(2, 2, 30) // client 2: reentrant
+	grant(3, 2, 40)
+	parts := ComputeParts(h)
+	if parts[0].Processes != 2 || parts[0].Acquires.OK != 2 || parts[1].Processes != 2 || parts[1].Acquires.OK != 2 {
+		t.Fatalf("parts %+v: want p0, p1 on redisson and p2, p3 on reentrant", parts)
+	}
+	sum := Summary{Subject: "redisson+reentrant", Parts: parts, Stats: ComputeStats(h)}
+	var b strings.Builder
+	if err := Render(&b, []Summary{sum}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"alternate by client process", "hand-offs: 2 within a process (between its threads), 1 across processes"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("render lacks %q:\n%s", want, b.String())
+		}
 	}
 }

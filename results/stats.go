@@ -84,6 +84,9 @@ type Stats struct {
 	Processes []ProcessStats `json:"processes,omitempty"`
 	// Faults is the number of fault windows in the history.
 	Faults int `json:"faults,omitempty"`
+	// Handoffs counts how locks passed between owners, within a client
+	// process and across processes (model.CountHandoffs).
+	Handoffs model.Handoffs `json:"handoffs"`
 }
 
 const (
@@ -182,6 +185,7 @@ func ComputeStats(h *model.History) Stats {
 		return st
 	}
 	st.Faults = len(h.Faults)
+	st.Handoffs = model.CountHandoffs(h)
 	acq, acqFail, rel := newLatencies(), newLatencies(), newLatencies()
 	type proc struct {
 		acquires Counts

@@ -112,9 +112,19 @@ func Render(w io.Writer, sums []Summary) error {
 	t.centerHeader = true
 	err := t.writeBox(w)
 	for _, s := range sums {
-		writeParts(w, s.Subject, s.Parts, "  ")
+		writeParts(w, s.Subject, s.Parts, s.Stats.Handoffs.Grouped, "  ")
+		writeHandoffs(w, s, "  ")
 	}
 	return err
+}
+
+// writeHandoffs writes, for a run whose owners shared client processes,
+// how its locks passed between them: "hand-offs: 12 within a process
+// (between its threads), 3 across processes".
+func writeHandoffs(w io.Writer, s Summary, indent string) {
+	if h := s.Stats.Handoffs; h.Grouped {
+		fmt.Fprintf(w, "%s%s: hand-offs: %d within a process (between its threads), %d across processes\n", indent, s.Subject, h.Within, h.Across)
+	}
 }
 
 // RenderMarkdown writes the same table as Render in GitHub Markdown.

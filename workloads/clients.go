@@ -29,8 +29,18 @@ import (
 //
 // Crash cancels every op of the worker's current process (those in flight
 // end as info), abandons its handles without unlocking (their holds run out
-// within one lease; an external driver's process is SIGKILLed), records a model.Abandon op unless an info op already
-// retired it, and starts a new process id on the same worker.
+// within one lease; an external driver's process is SIGKILLed), records a
+// model.Abandon op unless an info op already retired it, and starts a new
+// process id on the same worker.
+//
+// Owners that share a client process (Plan.ThreadsPerProcess > 1) share its
+// faults: a target names one worker, and a crash crashes every worker of its
+// client process, whose replacements start in a new client process (a new
+// Op.Client). A stall freezes the target when it holds, as above; an
+// external driver's SIGSTOP stops every owner in the process with it (their
+// requests in flight wait, and the time stopped does not count against
+// them), while the other goroutines of a Go lock's process go on. Either
+// way the fault's window lists every owner of the process (Fault.Procs).
 type clients struct{ r *runner }
 
 var _ faults.Clients = clients{}
@@ -99,9 +109,29 @@ func (c clients) Crash(ctx context.Context, target string) error {
 	if err != nil {
 		return err
 	}
+	var done []chan struct{}
+	if c.r.grouped() {
+		done = c.r.crashGroup(w.g, w.g.client.Load(), nil)
+	} else if d := w.requestCrash(); d != nil {
+		done = append(done, d)
+	}
+	for _, d := range done {
+		select {
+		case <-d:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// requestCrash asks w to crash its current process (cancelling its ops in
+// flight) and returns what closes once it did; nil when the run is over for
+// w.
+func (w *worker) requestCrash() chan struct{} {
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.exited {
-		w.mu.Unlock()
 		return nil // the run is over: nothing left to crash
 	}
 	cr := w.crash
@@ -110,11 +140,5 @@ func (c clients) Crash(ctx context.Context, target string) error {
 		w.crash = cr
 		w.procC(errCrashed)
 	}
-	w.mu.Unlock()
-	select {
-	case <-cr.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return cr.done
 }

@@ -22,13 +22,18 @@ type RunConfig struct {
 	// the critical sections in progress and stops.
 	Duration time.Duration `json:"duration"`
 	// Clients is the number of go-redis clients (each with its own Maker:
-	// its own Redisson client id and pub/sub connection); processes are
-	// spread over them round-robin. 0: one client per process.
+	// its own Redisson client id and pub/sub connection); client processes
+	// are spread over them round-robin. 0: one client per client process
+	// (with Plan.ThreadsPerProcess > 1, Clients must be 0 or the plan's
+	// Processes: each client process is one lock client).
 	Clients int `json:"clients"`
 	// Plan, if set, replaces the workload's generated plan.
 	Plan *Plan `json:"plan,omitempty"`
 	// OpTimeout, if > 0, replaces the plan's op timeout.
 	OpTimeout time.Duration `json:"op_timeout,omitempty"`
+	// ThreadsPerProcess, if > 0, replaces the plan's (Plan.ThreadsPerProcess):
+	// each of its client processes hosts that many owners.
+	ThreadsPerProcess int `json:"threads_per_process,omitempty"`
 	// CheckTimeout bounds the linearizability check (0: 60 s).
 	CheckTimeout time.Duration `json:"check_timeout,omitempty"`
 	// WatchdogLease is the lease of holds taken with lease <= 0, given to
@@ -108,7 +113,7 @@ func (c RunConfig) withDefaults() RunConfig {
 }
 
 // ResolvePlan returns the plan the run executes: Plan if set, else the
-// workload's plan for Seed, with OpTimeout applied.
+// workload's plan for Seed, with OpTimeout and ThreadsPerProcess applied.
 func (c RunConfig) ResolvePlan() (Plan, error) {
 	var p Plan
 	if c.Plan != nil {
@@ -127,6 +132,9 @@ func (c RunConfig) ResolvePlan() (Plan, error) {
 	if c.OpTimeout > 0 {
 		p.OpTimeout = c.OpTimeout
 	}
+	if c.ThreadsPerProcess > 0 {
+		p.ThreadsPerProcess = c.ThreadsPerProcess
+	}
 	return p, p.Validate()
 }
 
@@ -141,6 +149,8 @@ func (c RunConfig) Validate() error {
 		return errors.New("run config: no workload")
 	case c.Duration <= 0:
 		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
+	case c.ThreadsPerProcess < 0:
+		return fmt.Errorf("run config: threads_per_process = %d, want >= 0 (0: the plan's)", c.ThreadsPerProcess)
 	case c.Clients < 0:
 		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
 	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
@@ -149,6 +159,9 @@ func (c RunConfig) Validate() error {
 	p, err := c.ResolvePlan()
 	if err != nil {
 		return fmt.Errorf("run config: %w", err)
+	}
+	if p.Threads() > 1 && c.Clients != 0 && c.Clients != p.Processes {
+		return fmt.Errorf("run config: clients = %d with %d threads per process: each of the %d client processes is one lock client (want 0 or %d)", c.Clients, p.Threads(), p.Processes, p.Processes)
 	}
 	if p.Lease == 0 && !p.LongHolds && p.Hold.Max*4 > c.WatchdogLease {
 		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)

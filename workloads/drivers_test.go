@@ -163,7 +163,7 @@ func TestMixedKeyLayouts(t *testing.T) {
 	wrongType := map[string]int{}
 	for _, o := range res.History.Ops {
 		if strings.Contains(o.Error, "WRONGTYPE") {
-			wrongType[model.PartOf(parts, o.Process)]++
+			wrongType[model.PartOf(parts, o)]++
 		}
 	}
 	if wrongType["reentrant"] == 0 {

@@ -168,7 +168,7 @@ func TestMixedFleet(t *testing.T) {
 	granted := map[string]int{}
 	for _, o := range res.History.Ops {
 		if o.Kind == model.Acquire && o.Outcome == model.OK {
-			granted[model.PartOf(parts, o.Process)]++
+			granted[model.PartOf(parts, o)]++
 		}
 	}
 	if granted["reentrant"] == 0 || granted["go-driver"] == 0 {

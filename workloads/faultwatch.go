@@ -109,11 +109,20 @@ func (t *faultTracker) procs(target string) []int {
 	return now
 }
 
-// hits remembers the processes a fault on target hits as it starts.
-func (t *faultTracker) hits(target string) {
+// hits remembers the processes a fault on target hits as it starts: those
+// current just before its Start (a crash replaces them) and just after; a
+// start that is not more forgets an earlier window's.
+func (t *faultTracker) hits(target string, more bool) {
 	procs := t.r.procsOf(target)
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if more {
+		for _, p := range t.hit[target] {
+			if !slices.Contains(procs, p) {
+				procs = append(procs, p)
+			}
+		}
+	}
 	t.hit[target] = procs
 }
 
@@ -144,8 +153,9 @@ type trackedFault struct {
 
 func (f *trackedFault) Start(ctx context.Context) error {
 	f.t.started(f)
+	f.t.hits(f.Target(), false)
 	err := f.Fault.Start(ctx)
-	f.t.hits(f.Target()) // a target may be known only once started
+	f.t.hits(f.Target(), true) // a target may be known only once started
 	return err
 }
 
@@ -156,14 +166,27 @@ func (f *trackedFault) Stop(ctx context.Context) error {
 }
 
 // procsOf returns the current processes of the workers a fault target
-// names: one worker ("w3"), or every worker whose connection goes through
-// the client link "c1"; nil for any other target.
+// names: one worker ("w3") and every other owner of its client process, or
+// every worker whose connection goes through the client link "c1"; nil for
+// any other target.
 func (r *runner) procsOf(target string) []int {
 	var out []int
 	for _, w := range r.workers {
-		if target == w.name || len(r.rdbs) > 0 && target == fmt.Sprintf("c%d", w.slot%len(r.rdbs)) {
+		if target == w.name {
+			return r.procsOfGroup(w.g)
+		}
+		if len(r.rdbs) > 0 && target == fmt.Sprintf("c%d", w.g.conn%len(r.rdbs)) {
 			out = append(out, int(w.pid.Load()))
 		}
+	}
+	return out
+}
+
+// procsOfGroup returns the current processes of g's workers.
+func (r *runner) procsOfGroup(g *group) []int {
+	out := make([]int, 0, len(g.workers))
+	for _, w := range g.workers {
+		out = append(out, int(w.pid.Load()))
 	}
 	return out
 }

@@ -32,8 +32,15 @@ func (r Range) Draw(rng *rand.Rand) time.Duration {
 // per process.
 type Plan struct {
 	Workload string `json:"workload"`
-	// Processes is the number of concurrent logical processes.
+	// Processes is the number of client processes, each with
+	// ThreadsPerProcess owners: Owners() concurrent logical processes.
 	Processes int `json:"processes"`
+	// ThreadsPerProcess is how many owners each client process hosts
+	// (threads of one JVM, tasks of one node or Python process, goroutines
+	// sharing one go-redis client and Maker), all on one client instance
+	// as applications run them; a fault on the process hits all of them.
+	// 0 or 1: every owner is a client process of its own.
+	ThreadsPerProcess int `json:"threads_per_process,omitempty"`
 	// Locks are the lock names processes pick from, uniformly.
 	Locks []string `json:"locks"`
 	// TryLockPercent is the share of acquires made with TryLock (the rest use Lock).
@@ -91,6 +98,8 @@ func (p Plan) Validate() error {
 	switch {
 	case p.Processes < 1:
 		return fmt.Errorf("plan: processes = %d, want >= 1", p.Processes)
+	case p.ThreadsPerProcess < 0 || p.ThreadsPerProcess > MaxThreadsPerProcess:
+		return fmt.Errorf("plan: threads_per_process = %d, want 0..%d", p.ThreadsPerProcess, MaxThreadsPerProcess)
 	case len(p.Locks) == 0:
 		return errors.New("plan: no lock names")
 	case p.TryLockPercent < 0 || p.TryLockPercent > 100:
@@ -121,6 +130,16 @@ func (p Plan) Validate() error {
 	}
 	return nil
 }
+
+// MaxThreadsPerProcess bounds Plan.ThreadsPerProcess.
+const MaxThreadsPerProcess = 256
+
+// Threads is the number of owners per client process (at least 1).
+func (p Plan) Threads() int { return max(p.ThreadsPerProcess, 1) }
+
+// Owners is the number of concurrent logical processes (owners) of the
+// plan: Processes client processes of Threads owners each.
+func (p Plan) Owners() int { return p.Processes * p.Threads() }
 
 // ProcessRand returns the random source for process id's op choices under seed.
 func ProcessRand(seed int64, process int) *rand.Rand {

@@ -129,6 +129,10 @@ var (
 	ErrNoDial = errors.New("workloads: Deps.Dial is nil")
 	// ErrNoRegistry is returned when Deps.Registry is nil.
 	ErrNoRegistry = errors.New("workloads: Deps.Registry is nil (catalog.Subjects holds the shipped locks)")
+	// ErrNoOwners is returned for a plan whose client processes host
+	// several owners (Plan.ThreadsPerProcess) on a subject that cannot
+	// (subject.Subject.HostsOwners).
+	ErrNoOwners = errors.New("workloads: the subject hosts one owner per client process")
 	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
 	// asked for. Run still returns the Result.
 	ErrNemesis = errors.New("workloads: nemesis failed")
@@ -209,10 +213,17 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
+	if plan.Threads() > 1 && !subj.HostsOwners() {
+		return nil, fmt.Errorf("%w: %s (%d threads per process)", ErrNoOwners, subj.Name, plan.Threads())
+	}
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
 	cfg.MaxWait = model.WaitBound(scaleWithLease(time.Duration(cfg.MaxWait), cfg.WatchdogLease, subj.LeaseGranularity))
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
-	makerFuncs, lease := subj.MakerFuncs(subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed})
+	oo := subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed}
+	if plan.Threads() > 1 {
+		oo.Owners = plan.Threads()
+	}
+	makerFuncs, lease := subj.MakerFuncs(oo)
 	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)
 	nclients := cfg.Clients
 	if nclients == 0 {
@@ -338,9 +349,11 @@ type runner struct {
 	workers []*worker
 	// sched is the run's phases (nil: the plan's mix throughout);
 	// reconnect is Deps.Reconnect.
-	sched     schedule
-	reconnect func(i int, outage time.Duration)
-	nextPID   atomic.Int64
+	sched      schedule
+	reconnect  func(i int, outage time.Duration)
+	nextPID    atomic.Int64
+	nextClient atomic.Int64
+	clients    clientsOf // process id -> client process (grouped owners)
 
 	// live counters for the progress line
 	nOps, nOK, nFail, nInfo atomic.Int64
@@ -442,8 +455,10 @@ func (r *runner) now() int64 { return int64(time.Since(r.base)) }
 // at converts a wall time taken in this process to the run's clock.
 func (r *runner) at(t time.Time) int64 { return int64(t.Sub(r.base)) }
 
-// record records op (info ops may be held back until faults heal).
+// record records op (info ops may be held back until faults heal), with
+// the client process its owner ran in.
 func (r *runner) record(o model.Op) {
+	o.Client = r.clients.get(o.Process)
 	r.nOps.Add(1)
 	switch o.Outcome {
 	case model.OK:
@@ -473,12 +488,7 @@ func (r *runner) execute(ctx context.Context, deps Deps) error {
 	stop, cancelStop := context.WithCancel(context.Background())
 	defer cancelStop()
 
-	for i := range r.plan.Processes {
-		w := &worker{r: r, slot: i, name: fmt.Sprintf("w%d", i), makers: r.makers[i%len(r.makers)], hard: hard, stop: stop}
-		w.newProcess(i)
-		r.workers = append(r.workers, w)
-	}
-	r.nextPID.Store(int64(r.plan.Processes))
+	r.makeGroups(hard, stop)
 
 	var nem *faults.Nemesis
 	if deps.Nemesis != nil {

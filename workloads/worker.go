@@ -28,10 +28,11 @@ const outCrashed model.Outcome = ""
 // ("w3"), not a process: the worker survives the retirement of its process.
 type worker struct {
 	r    *runner
+	g    *group // the client process its owners run in
 	slot int
 	name string
 	// makers has one Maker per part of the subject; process id p uses
-	// makers[p % len(makers)].
+	// makers[r.partOf(p, its client, len(makers))].
 	makers []impl.Maker
 	hard   context.Context // cut off every op (end of the run's grace period)
 	stop   context.Context // done: start no new cycle (the current one finishes)
@@ -55,6 +56,7 @@ type worker struct {
 // and one handle per lock it touched.
 type process struct {
 	id      int
+	client  int // Op.Client: the client process it runs in (0: not grouped)
 	owner   string
 	rng     *rand.Rand
 	ctx     context.Context // cancelled when the process crashes
@@ -99,8 +101,10 @@ type crashReq struct {
 func (w *worker) newProcess(id int) {
 	w.pid.Store(int64(id))
 	ctx, cancel := context.WithCancelCause(w.hard)
+	client := int(w.g.client.Load())
+	w.r.clients.set(id, client)
 	w.p = &process{
-		id: id, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),
+		id: id, client: client, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),
 		ctx: ctx, handles: map[string]impl.Locker{},
 	}
 	w.mu.Lock()
@@ -141,7 +145,7 @@ func (w *worker) retire(abandon, drop bool) {
 func (w *worker) handle(lock string) impl.Locker {
 	h, ok := w.p.handles[lock]
 	if !ok {
-		h = w.makers[w.p.id%len(w.makers)].NewLocker(w.r.prefix+lock, w.p.owner)
+		h = w.makers[w.r.partOf(w.p.id, w.p.client, len(w.makers))].NewLocker(w.r.prefix+lock, w.p.owner)
 		w.p.handles[lock] = h
 		w.prepare(h)
 	}
@@ -475,13 +479,20 @@ func (w *worker) sleep(d time.Duration, interruptible bool) bool {
 }
 
 // retireInfo retires the process after one of its ops ended as info; drop
-// leaves its handles as they are instead of abandoning them.
+// leaves its handles as they are instead of abandoning them. An owner of a
+// client process shared with other owners through one driver takes them
+// all down (crashGroup), as its driver process dies.
 func (w *worker) retireInfo(drop bool) {
 	if w.p.ctx.Err() != nil {
 		// crashed in flight: the crash handler retires it (without an
 		// Abandon op: the info op already retired it).
 		w.retiredByInfo = true
 		return
+	}
+	if w.sharesProcess() {
+		// Its driver process is killed (impl/driver: a process's failure
+		// is every owner's): the other owners in it crash with it.
+		w.r.crashGroup(w.g, int64(w.p.client), w)
 	}
 	w.retire(false, drop)
 	// The replacement starts like a restarted client, not at once: while

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -88,7 +89,7 @@ func (w *worker) reconnect(outage time.Duration) bool {
 	if r.reconnect == nil {
 		return w.sleep(outage, false)
 	}
-	client := w.slot % len(r.rdbs)
+	client := w.g.conn % len(r.rdbs)
 	f := &trackedFault{t: r.tracker, Fault: faults.Func("reconnect", w.name, func(context.Context) error {
 		r.reconnect(client, outage)
 		return nil
@@ -97,7 +98,7 @@ func (w *worker) reconnect(outage time.Duration) bool {
 	_ = f.Start(context.Background())
 	ok := w.sleep(outage, false)
 	_ = f.Stop(context.Background())
-	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now(), Procs: []int{w.p.id}}
+	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now(), Procs: r.procsOf(fmt.Sprintf("c%d", client))}
 	_ = r.rec.Fault(fw)
 	return ok
 }
@@ -123,7 +124,7 @@ func cancelLock(lock string) string { return lock + "~cancel" }
 func (w *worker) cancellable() bool {
 	s := w.r.subj
 	if len(s.Parts) > 0 {
-		s = s.Parts[w.p.id%len(s.Parts)]
+		s = s.Parts[w.r.partOf(w.p.id, w.p.client, len(s.Parts))]
 	}
 	return s.Kind != subject.KindExternal
 }

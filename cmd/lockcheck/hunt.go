@@ -36,7 +36,7 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 	defer tgt.Close()
 	p := &huntPrinter{ctx: ctx, e: e}
 	res, err := hunt.Run(ctx, hunt.Config{
-		Subject: f.subject, Budget: f.budget, RunDuration: f.runDuration, Seed: f.seed, Out: f.out,
+		Subject: f.subject, Budget: f.budget, RunDuration: f.runDuration, Seed: f.seed, Out: f.out, ThreadsPerProcess: f.threads,
 		Redis: f.redis, RedisPassword: os.Getenv(envRedisPassword), Target: tgt, Observer: p,
 	})
 	switch {

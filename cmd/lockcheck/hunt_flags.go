@@ -20,6 +20,7 @@ type huntFlags struct {
 	out         string
 	redis       string
 	engine      engineFlags
+	threads     int
 }
 
 const huntExamples = `  lockcheck hunt --subject mutant-check-then-set --budget 1m   # exits 1: prints the shrunk reproduction
@@ -38,6 +39,7 @@ func parseHuntFlags(e *env, args []string) (huntFlags, error) {
 	fs.DurationVar(&h.runDuration, "run-duration", 10*time.Second, "length of each plain run (at least 2s); a scenario runs for its own duration")
 	fs.Int64Var(&h.seed, "seed", 0, "first seed: every draw (seeds, plans, scenarios) derives from it (default: derived from the clock, printed)")
 	fs.StringVar(&h.out, "out", "results", "base directory: the hunt's runs and plan.json go to <out>/runs/hunt/<time>-<seed>/")
+	fs.IntVar(&h.threads, "threads-per-process", 0, "owners per client process in every run (0: each plain run draws it from its seed, when the subject can host several)")
 	fs.StringVar(&h.redis, "redis", "", "run the plain runs on an existing Redis (host:port or redis[s]://…) instead of a redis-server lockcheck starts; no scenarios then")
 	h.engine.add(fs)
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -65,6 +67,9 @@ func (h *huntFlags) check() error {
 	}
 	if err := checkBudget(h.budget, h.runDuration); err != nil {
 		return err
+	}
+	if h.threads < 0 || h.threads > workloads.MaxThreadsPerProcess {
+		return usagef("--threads-per-process %d: want 1..%d (0: drawn)", h.threads, workloads.MaxThreadsPerProcess)
 	}
 	if _, err := catalog.Subjects.Lookup(h.subject); err != nil {
 		return usagef("--subject: %v", err)

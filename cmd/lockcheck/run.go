@@ -25,6 +25,7 @@ type runFlags struct {
 	duration    time.Duration
 	seed        int64
 	clients     int
+	threads     int
 	redis       string
 	persistence string
 	out         string
@@ -47,6 +48,7 @@ const runExamples = `  lockcheck run                                        # re
   lockcheck run --redis redis://user:secret@10.0.0.5:6379/0 --subject reentrant
   lockcheck run --scenario client-stall --subject fenced --seed 3      # exits 0: the violation was detected as expected
   lockcheck run --subject mutant-check-then-set --seed 9 --duration 2s --plan plan.json   # a plan a hunt shrank
+  lockcheck run --subject redisson --threads-per-process 8 --duration 10s   # each process: 8 threads on one RedissonClient
 `
 
 // add registers run's flags on fs.
@@ -56,6 +58,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
 	fs.IntVar(&f.clients, "clients", 0, "go-redis client connections, each its own lock client (0: one per process)")
+	fs.IntVar(&f.threads, "threads-per-process", 0, "owners per client process, sharing its one client instance as an application's threads do (Java threads, node and Python tasks, goroutines on one go-redis client); the plan's processes each host this many (0: the plan's, usually 1)")
 	fs.StringVar(&f.redis, "redis", "", "use an existing Redis (host:port or redis[s]://[user:pass@]host:port/db) instead of starting redis-server")
 	fs.StringVar(&f.persistence, "persistence", "none", "persistence of the redis-server lockcheck starts: none, aof-everysec or aof-always")
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
@@ -212,6 +215,9 @@ func (f *runFlags) plan() (runPlan, error) {
 	if f.clients < 0 {
 		return runPlan{}, usagef("--clients: %d is negative", f.clients)
 	}
+	if f.threads < 0 || f.threads > workloads.MaxThreadsPerProcess {
+		return runPlan{}, usagef("--threads-per-process: %d: want 1..%d (0: the plan's)", f.threads, workloads.MaxThreadsPerProcess)
+	}
 	if f.watchdog < 0 || f.checkTime < 0 {
 		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")
 	}
@@ -223,6 +229,7 @@ func (f *runFlags) plan() (runPlan, error) {
 	for _, n := range names {
 		cfg := workloads.DefaultRunConfig()
 		cfg.Subject, cfg.Workload, cfg.Seed, cfg.Duration, cfg.Clients = n, f.workload, f.seed, each, f.clients
+		cfg.ThreadsPerProcess = f.threads
 		if f.watchdog > 0 {
 			cfg.WatchdogLease = f.watchdog
 		}

@@ -29,6 +29,9 @@ func TestRunFlagValidation(t *testing.T) {
 		{[]string{"run", "--max-wait", "0"}, `say "off" for no bound`},
 		{[]string{"run", "--clients", "100000"}, "--clients 100000"},
 		{[]string{"run", "--clients", "11", "--workload", "counter", "--subject", "reentrant"}, "want 1.."},
+		{[]string{"run", "--threads-per-process", "-1"}, "--threads-per-process: -1"},
+		{[]string{"run", "--threads-per-process", "100000"}, "--threads-per-process: 100000"},
+		{[]string{"hunt", "--subject", "reentrant", "--threads-per-process", "-2"}, "--threads-per-process -2"},
 	} {
 		code, _, stderr := lockcheck(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {

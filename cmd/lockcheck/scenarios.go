@@ -33,6 +33,9 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 	if f.givenPlan != nil {
 		sc.Plan = *f.givenPlan // --plan: the scenario's topology and faults, this plan
 	}
+	if f.threads > 0 {
+		sc.Plan.ThreadsPerProcess = f.threads
+	}
 	subjects, err := lookupSubjects(f.subjects)
 	if err != nil {
 		return exitUsage, err

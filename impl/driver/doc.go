@@ -5,26 +5,37 @@
 // impl.Locker, so the harness drives an external lock exactly as it drives a
 // Go one. Serve is the other side of the protocol, for drivers written in Go.
 //
-// # Why one process per logical client
+// # Processes and owners
 //
 // A logical client (a Jepsen process, owner token "p<id>") issues one op at a
-// time, and lockcheck's client faults act on a whole client: a stall is a
-// SIGSTOP of the driver's process group (its watchdog threads stop too, as in
-// a GC pause or a frozen VM), a crash is a SIGKILL. One driver process per
-// logical client makes those faults exact and keeps the protocol strictly
-// request/response: no multiplexing, no request ids to route. The owner
-// identity of a driver is the process itself: every lock the driver takes is
-// taken by one owner (Redisson's clientId:threadId of one thread), and taking
-// a lock the driver already holds is a reentry.
+// time, and lockcheck's client faults act on a whole client process: a stall
+// is a SIGSTOP of the driver's process group (its watchdog threads stop too,
+// as in a GC pause or a frozen VM), a crash is a SIGKILL. By default a driver
+// process hosts one owner: every lock it takes is taken by that owner
+// (Redisson's clientId:threadId of one thread), taking a lock it already
+// holds is a reentry, and the protocol is strictly request/response.
 //
-// # Protocol, version 1
+// Applications run many threads on one client instance, and many real bugs
+// need that (a shared renewal map, a shared pub/sub entry, thread ids). A
+// driver that announces capability "owners" (protocol 2) hosts several
+// owners in one process, sharing one client instance: each owner is a thread
+// of its own (Java), a task (node, Python) or a goroutine (Go), and its owner
+// identity is that thread's, never the process's. See "Owners" below for what
+// changes on the wire and what a failure means for the owners of a process.
+//
+// # Protocol, version 2 (and version 1)
+//
+// Version 2 is version 1 plus owners (below). lockcheck serves drivers of
+// both: a driver's banner says its version, and hello carries the version
+// lockcheck speaks to it (the lower of the two). A version 1 driver, or one
+// without capability "owners", hosts one owner per process.
 //
 // Every message is one JSON object on one line (UTF-8, '\n'-terminated).
 //
 // Startup. The driver's first line on stdout is its banner, printed before it
 // reads anything:
 //
-//	{"protocol":1,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog"]}
+//	{"protocol":2,"driver":"node-redisson","version":"1.0.4","capabilities":["reentrant","watchdog","owners"]}
 //
 // "topologies" (optional) lists what hello may name: "single", "sentinel",
 // "cluster", "redlock"; a banner without it supports "single" only, and a run on a
@@ -35,11 +46,13 @@
 // order), "fenced" (every ok reply to lock and trylock carries "token", a
 // fencing token that strictly increases with every grant of the lock),
 // "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
-// unlock), "holdcount" (the holdcount request), "cycle" (the cycle request). A driver without "watchdog"
-// treats lease_ms <= 0 as a lease of watchdog_ms.
+// unlock), "holdcount" (the holdcount request), "cycle" (the cycle request),
+// "owners" (protocol 2: several owners in one process, see Owners). A driver
+// without "watchdog" treats lease_ms <= 0 as a lease of watchdog_ms.
 //
-// Requests. lockcheck then sends requests, one at a time: it sends the next
-// only after the reply to the previous one. Every request has "id" (1, 2, ...),
+// Requests. lockcheck then sends requests, one at a time per owner: it sends
+// an owner's next request only after the reply to its previous one (a driver
+// with one owner therefore sees strictly one request at a time). Every request has "id" (1, 2, ...),
 // "op", and "timeout_ms", the time the driver has to answer. Replies carry the
 // request's "id" and a "status":
 //
@@ -55,7 +68,7 @@
 //
 // The requests:
 //
-//	{"id":1,"op":"hello","protocol":1,"timeout_ms":10000,
+//	{"id":1,"op":"hello","protocol":2,"timeout_ms":10000,
 //	 "redis":["127.0.0.1:40211"],"username":"","password":"","db":0,
 //	 "client":"p3","watchdog_ms":1500,"seed":7}
 //	    Connect to Redis. "redis" lists addresses (one for a single server;
@@ -70,7 +83,10 @@
 //	    "client" is the logical client's name, for logs and client ids;
 //	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
 //	    library's watchdog timeout with it); "seed" seeds any randomness the
-//	    driver owns. Reply ok once connected, error when it cannot connect.
+//	    driver owns; "owners" (protocol 2, only to a driver with capability
+//	    owners) is how many owners the process will host at most (absent:
+//	    one, and no request names an owner). Reply ok once connected, error
+//	    when it cannot connect.
 //	{"id":2,"op":"lock","name":"lockcheck:9f3a:l0","lease_ms":0,"timeout_ms":5000}
 //	    Block until granted: ok (with "token" when fenced). A driver whose
 //	    library can give up cleanly (leaving nothing behind in Redis) may
@@ -109,6 +125,46 @@
 // the driver uses them as they are. An op the driver does not know is
 // answered with error.
 //
+// # Owners
+//
+// With "owners" in hello, the process hosts up to that many owners, all on
+// the one client instance hello connected:
+//
+//   - Every request but hello carries "owner": the owner's name ("p7"), as
+//     the logical client it is. The driver gives each owner an identity of
+//     its own, made on its first request: a thread (Java: Redisson's owner is
+//     clientId:threadId, so each owner's requests run on that owner's
+//     thread), a task or async context (node, Python), a goroutine's handle
+//     (Go). Holds, reentries and unlocks are per owner: a lock held by owner
+//     p7 is held by another owner for p8, in the same process.
+//   - Requests of different owners overlap: lockcheck sends owner p8's
+//     request while p7's is still running. The driver answers each as it
+//     finishes, in any order; lockcheck routes each reply by its "id". A
+//     reply whose id is not due (never sent, or answered already) is a
+//     protocol violation.
+//   - An owner's request runs on that owner alone: a lock request blocked
+//     for p7 must not hold up p8's requests (no request is served on the
+//     thread that reads stdin).
+//
+// What a failure means for the owners of a process. The process is the unit
+// of failure, as in an application:
+//
+//   - An error reply to any owner (outcome unknown) ends the process:
+//     lockcheck kills it, and every owner in it is retired, as in a crash.
+//     Each owner's request still in flight ends as info; an owner with none
+//     meets the dead process at its next request (info, retired). Their
+//     holds are left to run out.
+//   - A late reply (none within timeout_ms plus the grace, for any owner),
+//     garbage, a reply not due or an exit (a driver crash) ends the process
+//     the same way, for all its owners.
+//   - lockcheck may stop the process (SIGSTOP, a client stall) while owners'
+//     requests are in flight: the time it stays stopped does not count
+//     against their timeout_ms and grace (lockcheck extends its wait by it);
+//     the driver's own clock ran on, so a request may answer fail or error
+//     on waking. A SIGKILL (a client crash) is the crash of every owner.
+//   - A dead owner is a dead process: lockcheck never retires one owner of
+//     a process that goes on. New owners start in a new process.
+//
 // Start-up. lockcheck may start a driver before any logical client needs it
 // (a spare, for drivers slow to start such as a JVM): the spare says hello
 // with a client name of its own ("spare1", ...) and then serves whichever
@@ -116,8 +172,9 @@
 //
 // Deadlines. A reply that does not arrive within timeout_ms plus a grace
 // (Options.ReplyGrace) ends the op as info; the driver's process group is
-// killed and the client replaced. So is a driver that prints anything that is
-// not the reply it owes (garbage, a reply with another id), or exits.
+// killed and the client replaced (every owner in it, see Owners). So is a
+// driver that prints anything that is not a reply it owes (garbage, a reply
+// with an id not due), or exits.
 //
 // Stderr is free for logs: lockcheck keeps its last lines and quotes them
 // when a driver fails.

@@ -73,6 +73,9 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	req.Name = l.name
+	if p.shared {
+		req.Owner = l.owner
+	}
 	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
 	if err != nil {
 		return Reply{}, err

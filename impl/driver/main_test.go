@@ -11,7 +11,11 @@ import (
 // one (LOCKCHECK_TEST_DRIVER names the behaviour); otherwise it runs the
 // tests and fails them if any goroutine outlives them.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(testDriverEnv); mode != "" {
+	switch mode := os.Getenv(testDriverEnv); mode {
+	case "":
+	case "owners":
+		os.Exit(fakeOwnersDriver(os.Stdin, os.Stdout))
+	default:
 		os.Exit(fakeDriver(mode, os.Stdin, os.Stdout, os.Stderr))
 	}
 	goleak.VerifyTestMain(m)

@@ -50,6 +50,14 @@ type Options struct {
 	// connected ahead of use (0: none; each owner's process then starts on
 	// its first request). See Maker.Ready.
 	Spares int
+	// Owners is how many owners share one driver process, as threads of an
+	// application share one client instance (0 or 1: every owner has a
+	// process of its own). With Owners > 1 the driver must announce
+	// CapOwners: the Maker puts each new owner into its current process
+	// until that one hosts Owners owners or has failed, then starts the
+	// next. Whatever ends a process (a failure, Abandon) ends it for every
+	// owner in it.
+	Owners int
 }
 
 func (o *Options) name() string {
@@ -90,23 +98,29 @@ func Open(opts Options) impl.MakerFunc {
 		if err != nil {
 			return nil, err
 		}
-		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}, abandoned: map[string]bool{}}
+		m := &Maker{opts: opts, topo: topo, procs: map[string]*proc{}, abandoned: map[*proc]bool{}}
 		m.startSpares()
 		return m, nil
 	}
 }
 
 // Maker makes handles whose lock client is a driver process: one process per
-// owner, started by the owner's first request. Close ends them all.
+// owner (or per Options.Owners owners), started by the owner's first request.
+// Close ends them all.
 type Maker struct {
 	opts Options
 	topo Topology
 
 	mu        sync.Mutex
 	procs     map[string]*proc
-	abandoned map[string]bool
+	abandoned map[*proc]bool
 	closed    bool
 	spares    spares
+	// shared is the process new owners join (Options.Owners > 1) and
+	// joined how many joined it; sharing serializes its starts.
+	shared  *proc
+	joined  int
+	sharing sync.Mutex
 }
 
 var _ impl.Maker = (*Maker)(nil)
@@ -141,12 +155,12 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	case ok:
 		return p, nil
 	}
-	p = m.takeSpare(ctx)
-	if p == nil {
-		var err error
-		if p, err = m.start(ctx, owner); err != nil {
-			return nil, err
-		}
+	if m.opts.Owners > 1 {
+		return m.join(ctx, owner)
+	}
+	p, err := m.fresh(ctx, owner)
+	if err != nil {
+		return nil, err
 	}
 	m.mu.Lock()
 	won, ok := m.procs[owner]
@@ -162,6 +176,45 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 		return nil, impl.ErrClosed
 	}
 	return won, nil
+}
+
+// fresh returns a process for owner's client: a spare, or a new one.
+func (m *Maker) fresh(ctx context.Context, owner string) (*proc, error) {
+	if p := m.takeSpare(ctx); p != nil {
+		return p, nil
+	}
+	return m.start(ctx, owner)
+}
+
+// join puts owner into the shared process, starting one when there is none,
+// it is full or it has failed.
+func (m *Maker) join(ctx context.Context, owner string) (*proc, error) {
+	m.sharing.Lock()
+	defer m.sharing.Unlock()
+	m.mu.Lock()
+	p := m.shared
+	if p == nil || m.joined >= m.opts.Owners || p.dead() || m.abandoned[p] {
+		p = nil
+	}
+	m.mu.Unlock()
+	if p == nil {
+		var err error
+		if p, err = m.fresh(ctx, owner); err != nil {
+			return nil, err
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		go p.kill()
+		return nil, impl.ErrClosed
+	}
+	if p != m.shared {
+		m.shared, m.joined = p, 0
+	}
+	m.joined++
+	m.procs[owner] = p
+	return p, nil
 }
 
 // start starts a driver process and says hello.
@@ -187,14 +240,21 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 		p.kill()
 		return nil, fmt.Errorf("%w: %s does not support the %s topology (it supports %v)", ErrDriver, p.banner, m.topo.Kind, p.banner.Topologies)
 	}
+	if m.opts.Owners > 1 && (!p.banner.Has(CapOwners) || p.banner.Protocol < 2) {
+		p.kill()
+		return nil, fmt.Errorf("%w: %s hosts one owner per process (its banner lacks capability %q): it cannot run %d owners in one process", ErrDriver, p.banner, CapOwners, m.opts.Owners)
+	}
 	t := m.topo
 	req := Request{
-		Op: OpHello, Protocol: Version, Redis: t.Addrs, Username: t.Username, Password: t.Password, DB: t.DB,
+		Op: OpHello, Protocol: min(Version, p.banner.Protocol), Redis: t.Addrs, Username: t.Username, Password: t.Password, DB: t.DB,
 		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed,
 		MasterName: t.MasterName, SentinelPassword: t.SentinelPassword,
 	}
 	if t.Kind != TopologySingle {
 		req.Topology = t.Kind
+	}
+	if m.opts.Owners > 1 {
+		req.Owners, p.shared = m.opts.Owners, true
 	}
 	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {
@@ -207,15 +267,15 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	return p, nil
 }
 
-// abandon kills owner's process, if it has one, without unlocking anything.
-// With spares, the first abandon of an owner starts a spare for the client
-// that will replace it.
+// abandon kills owner's process, if it has one, without unlocking anything:
+// every owner in it with it. With spares, the first abandon of a process
+// starts a spare for the client that will replace it.
 func (m *Maker) abandon(owner string) {
 	m.mu.Lock()
 	p := m.procs[owner]
-	first := p != nil && !m.abandoned[owner]
+	first := p != nil && !m.abandoned[p]
 	if first {
-		m.abandoned[owner] = true
+		m.abandoned[p] = true
 	}
 	m.mu.Unlock()
 	if p != nil {
@@ -241,7 +301,9 @@ func (m *Maker) Close() error {
 	m.closed = true
 	procs := make([]*proc, 0, len(m.procs))
 	for _, p := range m.procs {
-		procs = append(procs, p)
+		if !slices.Contains(procs, p) {
+			procs = append(procs, p)
+		}
 	}
 	m.mu.Unlock()
 	procs = append(procs, m.stopSpares()...)

@@ -19,27 +19,34 @@ import (
 // process has been killed.
 var ErrDriver = errors.New("driver failed")
 
-// proc is one running driver process: one logical client. It owns two
-// goroutines: the stdout reader, which ends when the process's stdout closes,
-// and, inside exec, the stderr copier; kill and close end both and wait.
+// proc is one running driver process: one logical client, or with
+// CapOwners several owners sharing it. It owns two goroutines: the stdout
+// reader, which routes each reply to the call waiting for its id and ends
+// when the process's stdout closes, and, inside exec, the stderr copier;
+// kill and close end both and wait.
 type proc struct {
 	name   string // driver name, for messages
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan []byte   // stdout, one line at a time
-	quit   chan struct{} // closed when the process is killed: stop forwarding lines
+	first  chan []byte   // the banner line
 	done   chan struct{} // closed once the process exited and was waited for
+	failed chan struct{} // closed when broken is set
 	stderr *tail
 	grace  time.Duration // ReplyGrace
 
-	mu      sync.Mutex // one request at a time
+	wmu sync.Mutex // one request line written at a time
+
+	mu      sync.Mutex
 	nextID  int64
-	broken  error // set once the process failed: every later call returns it
-	waitErr error // cmd.Wait's error, once done is closed
+	pending map[int64]chan Reply // calls waiting for their reply, by id
+	broken  error                // set once the process failed: every later call returns it
+	waitErr error                // cmd.Wait's error, once done is closed
 	banner  Banner
+	shared  bool // hello announced owners: requests name theirs
 
 	sigMu  sync.Mutex
 	killed bool
+	frozen frozenClock // time spent stopped (SIGSTOP): not counted against replies
 }
 
 // startProc starts argv in a process group of its own, as owner's process
@@ -58,7 +65,8 @@ func startProc(ctx context.Context, o *Options, owner string) (*proc, error) {
 	cmd.WaitDelay = time.Second // a grandchild holding stderr open cannot block Wait
 	p := &proc{
 		name: o.name(), cmd: cmd, grace: o.ReplyGrace,
-		lines: make(chan []byte, 16), quit: make(chan struct{}), done: make(chan struct{}), stderr: newTail(4096),
+		first: make(chan []byte, 1), done: make(chan struct{}), failed: make(chan struct{}),
+		stderr: newTail(4096), pending: map[int64]chan Reply{},
 	}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
@@ -81,60 +89,91 @@ func startProc(ctx context.Context, o *Options, owner string) (*proc, error) {
 	return p, nil
 }
 
-// read forwards stdout line by line until it closes, then waits for the
-// process. A line longer than 1 MiB ends the stream (a broken driver).
+// read hands the first stdout line to readBanner and routes every later one
+// (route) until stdout closes, then waits for the process. A line longer
+// than 1 MiB ends the stream (a broken driver).
 func (p *proc) read(stdout io.Reader) {
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	if sc.Scan() {
+		p.first <- append([]byte(nil), sc.Bytes()...)
+	}
 	for sc.Scan() {
-		line := append([]byte(nil), sc.Bytes()...)
-		select {
-		case p.lines <- line:
-		case <-p.quit:
-		}
+		p.route(sc.Bytes())
 	}
 	_, _ = io.Copy(io.Discard, stdout) // after a too-long line: drain so Wait can finish
 	p.waitErr = p.cmd.Wait()
 	close(p.done)
 }
 
+// route delivers one reply line to the call waiting for its id. A line that
+// is no reply, or answers no pending request, breaks the process: every
+// owner's call fails with it.
+func (p *proc) route(line []byte) {
+	var rep Reply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		p.fail(fmt.Errorf("garbage on stdout: %.200q", line))
+		return
+	}
+	p.mu.Lock()
+	ch, ok := p.pending[rep.ID]
+	delete(p.pending, rep.ID)
+	p.mu.Unlock()
+	switch {
+	case !ok:
+		p.fail(fmt.Errorf("reply to request %d, which is not due: %.200q", rep.ID, line))
+	case rep.Status != StatusOK && rep.Status != StatusFail && rep.Status != StatusError:
+		p.fail(fmt.Errorf("reply to request %d with unknown status %q", rep.ID, rep.Status))
+	default:
+		ch <- rep // buffered: the call may have given up
+	}
+}
+
+// fail marks the process broken by err (the first failure wins) and sends
+// it SIGKILL without waiting (route calls it from the reader).
+func (p *proc) fail(err error) {
+	p.mu.Lock()
+	if p.broken == nil {
+		p.broken = fmt.Errorf("%w: %s: %w", ErrDriver, p.name, err)
+		close(p.failed)
+	}
+	p.mu.Unlock()
+	_ = p.signal(syscall.SIGKILL)
+}
+
 func (p *proc) readBanner(ctx context.Context) error {
-	line, err := p.next(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("%w: %s: no banner: %w", ErrDriver, p.name, err)
+	var line []byte
+	select {
+	case line = <-p.first:
+	case <-p.done:
+		select {
+		case line = <-p.first: // printed just before it exited
+		default:
+			return fmt.Errorf("%w: %s: no banner: %w", ErrDriver, p.name, p.exitError())
+		}
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %s: no banner: %w", ErrDriver, p.name, context.Cause(ctx))
 	}
 	var b Banner
 	if err := json.Unmarshal(line, &b); err != nil || b.Protocol == 0 || b.Driver == "" {
 		return fmt.Errorf("%w: %s: first line is not a banner: %.200q", ErrDriver, p.name, line)
 	}
-	if b.Protocol != Version {
-		return fmt.Errorf("%w: %s speaks protocol %d, lockcheck speaks %d", ErrDriver, p.name, b.Protocol, Version)
+	if b.Protocol < MinVersion || b.Protocol > Version {
+		return fmt.Errorf("%w: %s speaks protocol %d, lockcheck speaks %d to %d", ErrDriver, p.name, b.Protocol, MinVersion, Version)
 	}
 	p.banner = b
 	return nil
 }
 
-// next returns the next stdout line, or an error when the process exits,
-// ctx ends or timeout (if not nil) fires first.
-func (p *proc) next(ctx context.Context, timeout <-chan time.Time) ([]byte, error) {
+// dead reports whether the process failed or exited.
+func (p *proc) dead() bool {
 	select {
-	case line := <-p.lines:
-		return line, nil
 	case <-p.done:
-		select {
-		case line := <-p.lines: // printed just before it exited
-			return line, nil
-		default:
-		}
-		return nil, p.exitError()
-	case <-ctx.Done():
-		return nil, context.Cause(ctx)
-	case <-timeout:
-		return nil, errNoReply
+		return true
+	default:
+		return p.err() != nil
 	}
 }
-
-var errNoReply = errors.New("no reply in time")
 
 // exitError describes how the process ended, with the end of its stderr.
 func (p *proc) exitError() error {
@@ -148,82 +187,6 @@ func (p *proc) exitError() error {
 	return errors.New(msg)
 }
 
-// call sends req and waits for its reply: until ctx's deadline (told to the
-// driver as timeout_ms; def when ctx has none) plus the grace. ctx's
-// cancellation (not its deadline) ends the wait at once. Any failure kills
-// the process; later calls then fail with the same error.
-func (p *proc) call(ctx context.Context, req Request, def time.Duration) (Reply, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.broken != nil {
-		return Reply{}, p.broken
-	}
-	p.nextID++
-	req.ID = p.nextID
-	budget := def
-	if dl, ok := ctx.Deadline(); ok {
-		budget = time.Until(dl)
-	}
-	req.TimeoutMS = max(millis(budget), 1)
-	rep, err := p.roundTrip(ctx, req, budget+p.grace)
-	if err != nil {
-		p.broken = fmt.Errorf("%w: %s: %s: %w", ErrDriver, p.name, req.describe(), err)
-		p.kill()
-		return Reply{}, p.broken
-	}
-	return rep, nil
-}
-
-func (p *proc) roundTrip(ctx context.Context, req Request, wait time.Duration) (Reply, error) {
-	b, err := json.Marshal(req)
-	if err != nil {
-		return Reply{}, err
-	}
-	if _, err := p.stdin.Write(append(b, '\n')); err != nil {
-		return Reply{}, fmt.Errorf("write request: %w", err)
-	}
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	// The deadline of ctx is the driver's to keep (timeout_ms); only a
-	// cancellation ends the wait before the grace runs out.
-	waitCtx := ctx
-	if ctx.Err() == nil {
-		var cancel context.CancelFunc
-		waitCtx, cancel = cancelOnly(ctx)
-		defer cancel()
-	}
-	line, err := p.next(waitCtx, timer.C)
-	if err != nil {
-		if errors.Is(err, errNoReply) {
-			return Reply{}, fmt.Errorf("no reply within %v", wait.Round(time.Millisecond))
-		}
-		return Reply{}, err
-	}
-	var rep Reply
-	if err := json.Unmarshal(line, &rep); err != nil {
-		return Reply{}, fmt.Errorf("garbage on stdout: %.200q", line)
-	}
-	switch {
-	case rep.ID != req.ID:
-		return Reply{}, fmt.Errorf("reply to request %d while %d was due: %.200q", rep.ID, req.ID, line)
-	case rep.Status != StatusOK && rep.Status != StatusFail && rep.Status != StatusError:
-		return Reply{}, fmt.Errorf("reply with unknown status %q", rep.Status)
-	}
-	return rep, nil
-}
-
-// cancelOnly returns a context that ends when parent is cancelled, but not
-// when parent's deadline passes.
-func cancelOnly(parent context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(parent))
-	stop := context.AfterFunc(parent, func() {
-		if !errors.Is(parent.Err(), context.DeadlineExceeded) {
-			cancel(context.Cause(parent))
-		}
-	})
-	return ctx, func() { stop(); cancel(nil) }
-}
-
 // signal sends sig to the driver's process group (a wrapper's children
 // included). It is a no-op once the process was killed.
 func (p *proc) signal(sig syscall.Signal) error {
@@ -232,9 +195,13 @@ func (p *proc) signal(sig syscall.Signal) error {
 	if p.killed {
 		return nil
 	}
-	if sig == syscall.SIGKILL {
+	switch sig {
+	case syscall.SIGKILL:
 		p.killed = true
-		close(p.quit)
+	case syscall.SIGSTOP:
+		p.frozen.stop(time.Now())
+	case syscall.SIGCONT:
+		p.frozen.cont(time.Now())
 	}
 	if err := syscall.Kill(-p.cmd.Process.Pid, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("signal %v to driver %s: %w", sig, p.name, err)

@@ -6,8 +6,12 @@ import (
 	"time"
 )
 
-// Version is the protocol version this package speaks.
-const Version = 1
+// Version is the protocol version this package speaks. It still serves
+// drivers of version MinVersion (one owner per process).
+const Version = 2
+
+// MinVersion is the oldest protocol version lockcheck still serves.
+const MinVersion = 1
 
 // Capabilities a driver may announce in its banner.
 const (
@@ -17,6 +21,10 @@ const (
 	CapWatchdog  = "watchdog"
 	CapHoldCount = "holdcount"
 	CapCycle     = "cycle"
+	// CapOwners (protocol 2): one process hosts several owners that share
+	// its client instance; requests name their owner and replies may come
+	// out of order.
+	CapOwners = "owners"
 )
 
 // Ops of the requests.
@@ -72,6 +80,13 @@ type Request struct {
 	Topology         string `json:"topology,omitempty"`
 	MasterName       string `json:"master_name,omitempty"`
 	SentinelPassword string `json:"sentinel_password,omitempty"`
+	// Owners (protocol 2, CapOwners) is how many owners the process will
+	// host at most; 0 or 1: one, and requests name none.
+	Owners int `json:"owners,omitempty"`
+
+	// Owner (protocol 2, CapOwners) names the owner a request is made by;
+	// "" is hello's client.
+	Owner string `json:"owner,omitempty"`
 
 	// lock, trylock, unlock, holdcount, token, cycle
 	Name    string `json:"name,omitempty"`
@@ -127,8 +142,12 @@ func millis(d time.Duration) int64 {
 
 // describe renders a request for error messages.
 func (r Request) describe() string {
-	if r.Name == "" {
-		return r.Op + " #" + strconv.FormatInt(r.ID, 10)
+	s := r.Op
+	if r.Name != "" {
+		s += " " + r.Name
 	}
-	return r.Op + " " + r.Name + " #" + strconv.FormatInt(r.ID, 10)
+	if r.Owner != "" {
+		s += " by " + r.Owner
+	}
+	return s + " #" + strconv.FormatInt(r.ID, 10)
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -16,26 +18,39 @@ import (
 
 // Served is a Go lock to serve over the protocol.
 type Served struct {
-	// Banner is printed first. Protocol is filled in.
+	// Banner is printed first. Protocol is filled in, and CapOwners added.
 	Banner Banner
 	// Open returns the MakerFunc for hello's settings (watchdog lease, seed).
 	Open func(watchdog time.Duration, seed int64) impl.MakerFunc
 }
 
 // Serve is a driver written in Go: it prints s's banner on out, then answers
-// requests read from in, one at a time, with handles of the Maker it opens
-// at hello on a go-redis client for hello's first address (no retries: the
-// lock decides its own). Every handle has the owner hello names. Serve
-// returns nil when in ends, and an error when in or out fails or the first
-// request is not a hello. It unlocks nothing on the way out.
+// requests read from in with handles of the Maker it opens at hello on a
+// go-redis client for hello's first address (no retries: the lock decides
+// its own). It speaks protocol 2 with CapOwners, and serves protocol 1: a
+// request names its owner ("owner"; none: hello's client), every owner has
+// its own handles, all on the one Maker and client, as goroutines of an
+// application share them. Requests after hello run concurrently, each on a
+// goroutine of its own, and their replies go out as they finish. Serve
+// returns nil when in ends, after cancelling the requests still running
+// and waiting for them, and an error when in or out fails or the first
+// request is not a successful hello. It unlocks nothing on the way out.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, s Served) error {
 	s.Banner.Protocol = Version
-	enc := json.NewEncoder(out) // one line per value
-	if err := enc.Encode(s.Banner); err != nil {
+	if !s.Banner.Has(CapOwners) {
+		s.Banner.Capabilities = append(slices.Clip(s.Banner.Capabilities), CapOwners)
+	}
+	srv := &server{s: s, enc: json.NewEncoder(out), handles: map[string]map[string]impl.Locker{}}
+	if err := srv.enc.Encode(s.Banner); err != nil {
 		return err
 	}
-	srv := &server{s: s, handles: map[string]impl.Locker{}}
-	defer srv.close()
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+		srv.close()
+	}()
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
@@ -43,23 +58,39 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, s Served) error {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return fmt.Errorf("driver: bad request %.200q: %w", sc.Bytes(), err)
 		}
-		if err := enc.Encode(srv.answer(ctx, req)); err != nil {
-			return err
-		}
 		if srv.maker == nil {
-			return errors.New("driver: the first request was not a successful hello")
+			if err := srv.reply(srv.answer(ctx, req)); err != nil {
+				return err
+			}
+			if srv.maker == nil {
+				return errors.New("driver: the first request was not a successful hello")
+			}
+			continue
 		}
+		wg.Go(func() { _ = srv.reply(srv.answer(ctx, req)) })
 	}
 	return sc.Err()
 }
 
-// server is Serve's state: the connection and handles hello opened.
+// server is Serve's state: the connection hello opened and each owner's
+// handles.
 type server struct {
-	s       Served
-	rdb     *redis.Client
-	maker   impl.Maker
-	owner   string
-	handles map[string]impl.Locker
+	s     Served
+	rdb   *redis.Client
+	maker impl.Maker
+	owner string // hello's client: the owner of requests that name none
+
+	wmu sync.Mutex // one reply written at a time
+	enc *json.Encoder
+
+	mu      sync.Mutex
+	handles map[string]map[string]impl.Locker // owner -> lock name -> handle
+}
+
+func (v *server) reply(rep Reply) error {
+	v.wmu.Lock()
+	defer v.wmu.Unlock()
+	return v.enc.Encode(rep)
 }
 
 func (v *server) close() {
@@ -69,6 +100,26 @@ func (v *server) close() {
 	if v.rdb != nil {
 		_ = v.rdb.Close()
 	}
+}
+
+// handle returns owner's handle on name (owner "": hello's client).
+func (v *server) handle(owner, name string) impl.Locker {
+	if owner == "" {
+		owner = v.owner
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	hs, ok := v.handles[owner]
+	if !ok {
+		hs = map[string]impl.Locker{}
+		v.handles[owner] = hs
+	}
+	h, ok := hs[name]
+	if !ok {
+		h = v.maker.NewLocker(name, owner)
+		hs[name] = h
+	}
+	return h
 }
 
 // answer runs one request within its timeout_ms.
@@ -96,11 +147,7 @@ func (v *server) run(ctx context.Context, req Request) (Reply, error) {
 	if v.maker == nil {
 		return Reply{}, errors.New("no hello yet")
 	}
-	h, ok2 := v.handles[req.Name]
-	if !ok2 {
-		h = v.maker.NewLocker(req.Name, v.owner)
-		v.handles[req.Name] = h
-	}
+	h := v.handle(req.Owner, req.Name)
 	ms := func(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 	var err error
 	switch req.Op {
@@ -135,8 +182,8 @@ func (v *server) hello(ctx context.Context, req Request) error {
 	if v.maker != nil {
 		return errors.New("hello twice")
 	}
-	if req.Protocol != Version || len(req.Redis) == 0 {
-		return fmt.Errorf("hello: protocol %d with %d addresses; want protocol %d and an address", req.Protocol, len(req.Redis), Version)
+	if req.Protocol < MinVersion || req.Protocol > Version || len(req.Redis) == 0 {
+		return fmt.Errorf("hello: protocol %d with %d addresses; want protocol %d to %d and an address", req.Protocol, len(req.Redis), MinVersion, Version)
 	}
 	v.rdb = redis.NewClient(&redis.Options{
 		Addr: req.Redis[0], Username: req.Username, Password: req.Password, DB: req.DB,

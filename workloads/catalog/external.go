@@ -58,6 +58,10 @@ type Driver struct {
 	LeaseGranularity time.Duration
 	// NotScored: see subject.Subject.NotScored.
 	NotScored string
+	// Owners says the driver hosts several owners in one process
+	// (capability driver.CapOwners): runs with Plan.ThreadsPerProcess > 1
+	// may use it (subject.Subject.Owners).
+	Owners bool
 	// Redlock says the driver runs on N independent masters (hello's
 	// topology redlock lists every node): its subject needs them
 	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
@@ -88,6 +92,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Release: d.Release, Versions: d.versions(),
+		Owners: d.Owners,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -105,7 +110,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 				}
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
-					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares,
+					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares, Owners: o.Owners,
 				})(ctx, rdb)
 			}
 		},
@@ -292,6 +297,7 @@ func shippedDriverList() []Driver {
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
 			Release:      "1.0.4", releases: npmReleases("node-redisson", "node-redisson", "1.0.4", "1.0.0 and later (measured: 1.0.3, 1.0.4)"),
+			Owners: true, // one clientId per owner on one Redisson instance
 			// Its waiters sometimes wait out a whole TTL on a free lock
 			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
 			// within Redisson's documented bound; a plain hand-off does
@@ -308,12 +314,14 @@ func shippedDriverList() []Driver {
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
 			Doc:       "redis-py's Lock (Debian python3-redis) over the driver protocol",
 			Installed: needPythonRedis,
+			Owners:    true, // threads on one redis-py client (pylib)
 		},
 		{
 			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
 			Release:   "8.1.0", releases: pipReleases("redis-py-latest", "redis", "redis", "8.1.0", "3.0 and later (measured: 4.1.0, 8.1.0)"),
+			Owners: true, // threads on one redis-py client (pylib)
 		},
 		{
 			Name: "pottery-redlock", Dir: "pottery-redlock", Command: []string{venvPython, "driver.py"},
@@ -372,6 +380,7 @@ func redissonDrivers() []Driver {
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
+			Owners:       true, // one thread per owner on one RedissonClient
 			Topologies:   []string{driver.TopologySingle, driver.TopologySentinel, driver.TopologyCluster},
 			// Redisson's default checkLockSyncedSlaves: on a master with
 			// replicas, a grant no replica acknowledged (WAIT) is undone

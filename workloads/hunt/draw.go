@@ -34,6 +34,9 @@ func (d Draw) Describe() string {
 	if d.Scenario != nil {
 		return fmt.Sprintf("scenario %s %v", d.Scenario.Name, d.Duration)
 	}
+	if t := d.Plan.Threads(); t > 1 {
+		return fmt.Sprintf("%s %v, %d processes of %d threads", d.Plan.Workload, d.Duration, d.Plan.Processes, t)
+	}
 	return fmt.Sprintf("%s %v, %d processes", d.Plan.Workload, d.Duration, d.Plan.Processes)
 }
 
@@ -92,4 +95,21 @@ func Plan(seed int64) workloads.Plan {
 		panic(err) // the hunt workload is built in
 	}
 	return w.Generate(seed)
+}
+
+// DrawThreads draws, from seed, how the owners of plan share client
+// processes: one plain draw in three puts them into two client processes
+// of 2 to 4 threads each (as many owners as before, give or take: only
+// where they run changes), so that a hunt meets the bugs of threads on one
+// client instance (a shared renewal map, a shared pub/sub entry) without
+// running more owners. The others keep one owner per process.
+func DrawThreads(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x7EAD5))
+	if rng.IntN(3) != 0 {
+		return plan
+	}
+	owners := plan.Owners()
+	plan.ThreadsPerProcess = min(max(owners/2, 2), 4)
+	plan.Processes = 2
+	return plan
 }

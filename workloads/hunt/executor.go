@@ -77,6 +77,7 @@ type redisExecutor struct {
 	registry *subject.Registry
 	obs      Observer
 	judge    Judge // nil: by the scenario's Expectation
+	threads  int   // Config.ThreadsPerProcess, for scenarios (0: theirs)
 }
 
 // Judge says whether rep, the report of a run of sc, shows what the
@@ -125,7 +126,7 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 // own topology, and judges it by the scenario's expectation.
 func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (Trial, error) {
 	sc := *d.Scenario
-	p, err := sc.Prepare(ctx, scenario.Options{Subject: x.subject.Name, Seed: d.Seed, Duration: d.Duration, Registry: x.registry})
+	p, err := sc.Prepare(ctx, scenario.Options{Subject: x.subject.Name, Seed: d.Seed, Duration: d.Duration, Registry: x.registry, ThreadsPerProcess: x.threads})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Trial{}, err

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -75,6 +76,11 @@ type Config struct {
 	// must stay within the fault's allowance). Used by the default
 	// Executor.
 	Judge Judge
+	// ThreadsPerProcess, > 0, is how many owners every run's client
+	// processes host (Plan.ThreadsPerProcess); 0: each plain run draws it
+	// from its seed (DrawThreads) when the subject can host several owners
+	// in a process, and scenarios keep their own plans' one.
+	ThreadsPerProcess int
 	// Observer hears the hunt's progress (nil: nothing).
 	Observer Observer
 	// Executor runs the draws (nil: runs on Redis as `lockcheck run`).
@@ -164,10 +170,15 @@ func (cfg *Config) resolve() (subject.Subject, error) {
 		return bad("Budget %v: want a positive duration", cfg.Budget)
 	case cfg.RunDuration < MinRun || cfg.RunDuration > cfg.Budget:
 		return bad("RunDuration %v: want %v..Budget (%v)", cfg.RunDuration, MinRun, cfg.Budget)
+	case cfg.ThreadsPerProcess < 0 || cfg.ThreadsPerProcess > workloads.MaxThreadsPerProcess:
+		return bad("ThreadsPerProcess %d: want 0..%d", cfg.ThreadsPerProcess, workloads.MaxThreadsPerProcess)
 	}
 	subj, err := cfg.Registry.Lookup(cfg.Subject)
 	if err != nil {
 		return bad("Subject: %v", err)
+	}
+	if cfg.ThreadsPerProcess > 1 && !subj.HostsOwners() {
+		return bad("ThreadsPerProcess %d: %s hosts one owner per client process", cfg.ThreadsPerProcess, cfg.Subject)
 	}
 	if subj.Needs != "" && cfg.Executor == nil {
 		return bad("Subject %s needs %s: a hunt's plain runs have one Redis", cfg.Subject, subj.Needs)
@@ -197,7 +208,7 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 		}
 		closeTgt = func() { _ = tgt.Close() }
 	}
-	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge}
+	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge, threads: cfg.ThreadsPerProcess}
 	return x, tgt.Desc, closeTgt, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -109,7 +110,21 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 		return Draw{}, false
 	}
 	d := min(h.cfg.RunDuration, left.Truncate(100*time.Millisecond))
-	return Draw{Seed: seed, Duration: d, Plan: Plan(seed)}, true
+	return Draw{Seed: seed, Duration: d, Plan: h.plan(seed)}, true
+}
+
+// plan is the plan of a plain draw of seed: Plan(seed) with the hunt's
+// threads per process, or ones drawn from seed (DrawThreads) when the
+// subject can host several owners in a process.
+func (h *hunter) plan(seed int64) workloads.Plan {
+	p := Plan(seed)
+	switch {
+	case h.cfg.ThreadsPerProcess > 0:
+		p.ThreadsPerProcess = h.cfg.ThreadsPerProcess
+	case h.subject.HostsOwners():
+		p = DrawThreads(seed, p)
+	}
+	return p
 }
 
 // run1 runs d once into a fresh run directory and tells the observer under

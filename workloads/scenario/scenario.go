@@ -143,6 +143,9 @@ type Options struct {
 	History io.Writer
 	// Progress is passed to the runner (see workloads.Deps).
 	Progress io.Writer
+	// ThreadsPerProcess, if > 0, replaces the plan's: each of its client
+	// processes hosts that many owners (workloads.Plan.ThreadsPerProcess).
+	ThreadsPerProcess int
 }
 
 // ErrUnknownScenario is returned by Lookup for a name not in the catalog.
@@ -168,6 +171,9 @@ func (sc Scenario) Config(o Options) workloads.RunConfig {
 	plan.Locks = append([]string(nil), plan.Locks...)
 	if plan.Workload == "" {
 		plan.Workload = sc.Name
+	}
+	if o.ThreadsPerProcess > 0 {
+		plan.ThreadsPerProcess = o.ThreadsPerProcess
 	}
 	cfg.Subject, cfg.Workload, cfg.Seed, cfg.Plan = o.Subject, plan.Workload, o.Seed, &plan
 	cfg.Duration = sc.Duration
@@ -207,7 +213,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		_ = env.Close()
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
-	holders := newHolders(cfg.Plan.Processes)
+	holders := newHolders(cfg.Plan.Owners())
 	deps := workloads.Deps{
 		Dial:     env.Dial,
 		Registry: reg,

@@ -93,6 +93,9 @@ type Subject struct {
 	Needs string
 	// Fenced says grants carry fencing tokens (the fencing checker applies).
 	Fenced bool
+	// Owners says an external subject's driver hosts several owners in one
+	// process (capability owners; see HostsOwners).
+	Owners bool
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
@@ -141,6 +144,27 @@ type OpenOptions struct {
 	// process of an external subject (driver.Options.OwnerEnv): a clock
 	// shim per client, say.
 	OwnerEnv func(owner string) []string
+	// Owners, > 1, is how many owners share one client process (threads
+	// on one client instance): an external subject's driver then hosts
+	// that many in one process (driver.Options.Owners). Go locks need
+	// nothing: the owners of a process share its Maker.
+	Owners int
+}
+
+// HostsOwners reports whether several owners can share one client process
+// of s (Plan.ThreadsPerProcess > 1): a Go lock always (its owners share one
+// Maker and go-redis client), an external subject when its driver hosts
+// owners (Owners), a mix when every part can.
+func (s Subject) HostsOwners() bool {
+	if len(s.Parts) > 0 {
+		for _, p := range s.Parts {
+			if !p.HostsOwners() {
+				return false
+			}
+		}
+		return true
+	}
+	return s.Kind != KindExternal || s.Owners
 }
 
 // MakerFor returns the MakerFunc to use with opts and the watchdog lease its

@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// lockcheck driver, protocol 1 (see impl/driver/doc.go), for the npm package
+// lockcheck driver, protocol 2 with owners (see impl/driver/doc.go), for the npm package
 // node-redisson: Redisson's RLock scripts and key layout (a hash <name> with
 // one field <executorId>:<clientId> counting the holds, unlock messages on
 // redisson_lock__channel:{<name>}) over ioredis.
 //
-// One driver process is one lock owner. node-redisson's owner field is
-// "<executor id>:<clientId>": the executor id is a random UUID drawn once per
-// Redisson instance, and clientId defaults to a new random UUID per getLock
-// call, so the driver passes one fixed clientId (the hello's client name) to
-// every getLock and keeps one Redisson instance for its whole life. Each
+// One driver process hosts one lock owner, or with hello's "owners" several
+// (capability owners), all on one Redisson instance as an application's
+// async tasks share it. node-redisson's owner field is "<executor
+// id>:<clientId>": the executor id is a random UUID drawn once per Redisson
+// instance, and clientId defaults to a new random UUID per getLock call, so
+// the driver passes one fixed clientId to every getLock of an owner (the
+// request's "owner", or hello's client name when it names none) and keeps
+// one Redisson instance for its whole life. Requests that name an owner run
+// at once, concurrently, and are answered as they finish (lockcheck sends
+// an owner's next request only after its reply); those that name none run
+// one at a time, in order. Each
 // request gets a fresh lock object (getLock is cheap, as in Redisson): a lock
 // object remembers the lease of its last leased grant and node-redisson
 // resets it only on a successful full unlock, so a kept object would, after
@@ -55,16 +61,15 @@ const NOT_OWNER = 'attempt to unlock lock, not locked by current client';
 const log = (msg) => process.stderr.write(`node-redisson driver: ${msg}\n`);
 const send = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
 
-send({ protocol: 1, driver: 'node-redisson', version: libVersion, capabilities: ['reentrant', 'watchdog'] });
+send({ protocol: 2, driver: 'node-redisson', version: libVersion, capabilities: ['reentrant', 'watchdog', 'owners'] });
 
 let redisson = null; // set by hello
-let clientId = null; // this driver's owner: redisson's executor id + clientId
+let clientId = null; // the owner of requests that name none: hello's client
 
-// pending is the request owed a reply; reply answers it once.
-let pending = null;
+// pending are the requests owed a reply; reply answers each once.
+const pending = new Set();
 function reply(req, status, more) {
-  if (pending !== req) return;
-  pending = null;
+  if (!pending.delete(req)) return;
   send({ id: req.id, status, ...more });
 }
 
@@ -75,10 +80,11 @@ function errorReply(req, err) {
 }
 
 // An error the library leaves unhandled (its pub/sub wait subscribes inside
-// an async Promise executor) ends the op in flight as unknown.
+// an async Promise executor) ends the ops in flight as unknown: whose it
+// was cannot be told, and lockcheck ends the process for every owner.
 process.on('unhandledRejection', (err) => {
   log(`unhandled: ${(err && err.stack) || err}`);
-  if (pending) errorReply(pending, err);
+  for (const req of [...pending]) errorReply(req, err);
 });
 
 function parseAddr(addr) {
@@ -126,10 +132,11 @@ async function hello(req) {
   return { status: 'ok' };
 }
 
-function lockOf(name) {
+function lockOf(req) {
   if (!redisson) throw new Error('no hello yet');
+  const name = req.name;
   if (typeof name !== 'string' || name === '') throw new Error('request without lock name');
-  return redisson.getLock(name, clientId);
+  return redisson.getLock(name, req.owner ? String(req.owner) : clientId);
 }
 
 const lease = (req) => (req.lease_ms > 0 ? Math.floor(req.lease_ms) : true);
@@ -137,17 +144,17 @@ const lease = (req) => (req.lease_ms > 0 ? Math.floor(req.lease_ms) : true);
 const ops = {
   hello,
   async lock(req) {
-    const l = lockOf(req.name);
+    const l = lockOf(req);
     await l.lock(lease(req));
     return { status: 'ok' };
   },
   async trylock(req) {
-    const l = lockOf(req.name);
+    const l = lockOf(req);
     const wait = req.wait_ms > 0 ? Math.floor(req.wait_ms) : 0;
     return { status: (await l.tryLock(wait, lease(req))) ? 'ok' : 'fail' };
   },
   async unlock(req) {
-    const l = lockOf(req.name);
+    const l = lockOf(req);
     try {
       await l.unlock();
     } catch (e) {
@@ -158,15 +165,17 @@ const ops = {
   },
 };
 
-async function handle(line) {
-  let req;
+function parse(line) {
   try {
-    req = JSON.parse(line);
+    return JSON.parse(line);
   } catch (e) {
     log(`bad request line: ${line}`);
     process.exit(2);
   }
-  pending = req;
+}
+
+async function handle(req) {
+  pending.add(req);
   const op = ops[req.op];
   if (!op) return reply(req, 'error', { error: `unknown op ${JSON.stringify(req.op)}` });
   try {
@@ -177,11 +186,17 @@ async function handle(line) {
   }
 }
 
-// One request at a time, in order (lockcheck waits for each reply anyway).
+// Requests that name no owner: one at a time, in order (lockcheck waits
+// for each reply anyway). Those of named owners: at once.
 let queue = Promise.resolve();
 const rl = require('readline').createInterface({ input: process.stdin, terminal: false });
 rl.on('line', (line) => {
   if (line.trim() === '') return;
-  queue = queue.then(() => handle(line));
+  const req = parse(line);
+  if (req.owner) {
+    handle(req);
+    return;
+  }
+  queue = queue.then(() => handle(req));
 });
 rl.on('close', () => process.exit(0));

@@ -18,7 +18,7 @@ run(path.join(__dirname, 'driver.js'), Redis, async ({ port, rc, drivers }) => {
   drivers.push(a, b);
   for (const d of [a, b]) {
     const banner = await d.next();
-    check(`${d.name}: banner`, /^\{"protocol":1,"driver":"node-redisson","version":"1\.0\.4","capabilities":\["reentrant","watchdog"\]\}$/.test(banner), banner);
+    check(`${d.name}: banner`, /^\{"protocol":2,"driver":"node-redisson","version":"1\.0\.4","capabilities":\["reentrant","watchdog","owners"\]\}$/.test(banner), banner);
   }
   await expect(a, 'lock before hello', { op: 'lock', name: L, lease_ms: 0, timeout_ms: 1000 }, 'error');
   await expect(a, 'hello', hello(port, { client: 'a' }), 'ok');
@@ -66,6 +66,25 @@ run(path.join(__dirname, 'driver.js'), Redis, async ({ port, rc, drivers }) => {
   check('... WRONGTYPE with redis_error', e1.redis_error === true && /WRONGTYPE/.test(e1.error), JSON.stringify(e1));
   const e2 = await expect(a, 'unlock of a string key', { op: 'unlock', name: 'selftest:str', timeout_ms: 2000 }, 'error');
   check('... WRONGTYPE with redis_error', e2.redis_error === true, JSON.stringify(e2));
+
+  // Two owners of one process (protocol 2): p2's lock waits while p1's
+  // unlock, sent after it, is answered first; each owner has its clientId.
+  const o = new Driver('o');
+  drivers.push(o);
+  await o.next();
+  await expect(o, 'owners hello', hello(port, { client: 'o', protocol: 2, owners: 2 }), 'ok');
+  const O = L + ':owners';
+  await expect(o, 'p1 lock', { op: 'lock', name: O, owner: 'p1', lease_ms: 0, timeout_ms: 2000 }, 'ok');
+  await expect(o, 'p2 trylock while p1 holds', { op: 'trylock', name: O, owner: 'p2', wait_ms: 0, lease_ms: 0, timeout_ms: 2000 }, 'fail');
+  const lockID = ++o.id;
+  o.proc.stdin.write(JSON.stringify({ id: lockID, op: 'lock', name: O, owner: 'p2', lease_ms: 0, timeout_ms: 3000 }) + '\n');
+  const unlockID = ++o.id;
+  o.proc.stdin.write(JSON.stringify({ id: unlockID, op: 'unlock', name: O, owner: 'p1', timeout_ms: 3000 }) + '\n');
+  const order = [JSON.parse(await o.next()), JSON.parse(await o.next())].map((r) => `${r.id}:${r.status}`);
+  check('o: p1\'s unlock answered before p2\'s lock is granted', order.join(',') === `${unlockID}:ok,${lockID}:ok`, order.join(','));
+  const oh = Object.keys(await rc.hgetall(O));
+  check('o: p2 holds as its own clientId', oh.length === 1 && /:p2$/.test(oh[0]), JSON.stringify(oh));
+  await expect(o, 'p2 unlock', { op: 'unlock', name: O, owner: 'p2', timeout_ms: 2000 }, 'ok');
 
   // A hello that cannot connect.
   const c = new Driver('c');

@@ -3,7 +3,11 @@
 Speaks lockcheck's driver protocol, version 1 (impl/driver/doc.go): a banner
 line on stdout first, then one JSON request per line on stdin and one JSON
 reply per line on stdout; logs on stderr; exit 0 on end of input without
-unlocking anything. A driver subclasses Driver with its library's lock, trylock
+unlocking anything. A driver that sets OWNERS speaks version 2 with
+capability owners: a request that names an owner runs on that owner's
+thread (made at its first request) with a Driver of its own (a shallow copy
+made after hello, reset: its own locks, the same redis-py clients), and its
+reply is written when it is done, in any order. A driver subclasses Driver with its library's lock, trylock
 and unlock and calls main(). Imported by the drivers in impl/drivers/*/
 (redis-py-latest, python-redis-lock, pottery-redlock), each running in its own
 virtualenv, and by the redis-py driver under Debian's python3-redis
@@ -15,8 +19,10 @@ time, so a command that hangs (a partition) ends in a TimeoutError and an
 error reply in time. A command whose op deadline has passed is not sent at
 all: OpDeadlineExceeded, raised before anything reached the socket, so the
 caller knows that command did not happen. Commands sent from threads other
-than the one serving requests (a library's renewal thread) use
-Driver.background_timeout instead, when the driver sets one.
+than those serving requests (a library's renewal thread) use
+Driver.background_timeout instead, when the driver sets one, or else the
+deadline of the request served last. The deadline is per serving thread
+(threading.local), so owners' requests time out apart.
 
 No automatic retry: a retried SET NX or release after a lost reply would turn
 an unknown outcome into a wrong definite one (our own key seen as "held",
@@ -25,8 +31,10 @@ our own release seen as "not owner"). Every connection gets Retry(NoBackoff(),
 unknown, which is the truth.
 """
 
+import copy
 import json
 import os
+import queue
 import sys
 import threading
 import time
@@ -38,6 +46,7 @@ from redis.connection import Connection, ConnectionPool
 from redis.retry import Retry
 
 PROTOCOL = 1
+PROTOCOL_OWNERS = 2  # the version of a driver that hosts owners
 DEFAULT_LEASE_MS = 30000  # lease_ms <= 0 and hello had no watchdog_ms
 DEFAULT_TIMEOUT_MS = 10000  # a request without timeout_ms
 
@@ -45,9 +54,13 @@ DEFAULT_TIMEOUT_MS = 10000  # a request without timeout_ms
 # raised as ConnectionError subclasses by redis-py).
 REDIS_ERRORS = (rexc.ResponseError, rexc.BusyLoadingError, rexc.AuthenticationError)
 
-_serving = threading.main_thread()
-# The deadline (time.monotonic()) of the request being served, read before
-# each connect, write and read; None between requests.
+# Per serving thread: "deadline", the deadline (time.monotonic()) of the
+# request being served, read before each connect, write and read (None
+# between requests), and "serving", set on the threads that serve requests.
+_local = threading.local()
+# The deadline of the request served last, for threads that serve none and
+# have no background timeout (a library that sends an op's commands from a
+# thread pool: pottery's).
 _deadline = None
 # Socket timeout (seconds) of commands sent by background threads; None:
 # they follow the op deadline too (a library that sends an op's commands
@@ -61,17 +74,20 @@ class OpDeadlineExceeded(rexc.TimeoutError):
 
 def remaining():
     """Seconds left for the command; raises when none are left."""
-    if _background_timeout is not None and threading.current_thread() is not _serving:
+    if _background_timeout is not None and not getattr(_local, "serving", False):
         return _background_timeout
-    if _deadline is None:
+    dl = deadline()
+    if dl is None:
         return None
-    left = _deadline - time.monotonic()
+    left = dl - time.monotonic()
     if left <= 0.001:
         raise OpDeadlineExceeded("op deadline passed before the command was sent")
     return left
 
 
 def deadline():
+    if getattr(_local, "serving", False):
+        return getattr(_local, "deadline", None)
     return _deadline
 
 
@@ -133,10 +149,13 @@ def parse_addr(addr):
 
 
 class Driver:
-    """One driver process: one lock owner. Subclasses set DRIVER, VERSION,
-    CAPABILITIES, and implement connect(addrs, req) and op_lock, op_trylock,
-    op_unlock(req, start), each returning a reply dict without "id"."""
+    """One lock owner. Subclasses set DRIVER, VERSION, CAPABILITIES, and
+    implement connect(addrs, req) and op_lock, op_trylock, op_unlock(req,
+    start), each returning a reply dict without "id". With OWNERS, one
+    process hosts several owners: each a shallow copy of the Driver that
+    said hello, reset (see run), on a thread of its own."""
 
+    OWNERS = False
     DRIVER = "?"
     VERSION = "?"
     CAPABILITIES = []
@@ -165,19 +184,27 @@ class Driver:
     def margin(self, start):
         """The last slice of the op's time, kept for the last attempt's round
         trip, so that giving up is a fail and not a TimeoutError."""
-        return min(0.25, (_deadline - start) / 5)
+        return min(0.25, (deadline() - start) / 5)
 
     def wait_left(self, start):
         """Seconds a blocking acquire may still wait within the op's time."""
-        return max(0.0, _deadline - time.monotonic() - self.margin(start))
+        return max(0.0, deadline() - time.monotonic() - self.margin(start))
+
+    def for_owner(self):
+        """A Driver for one more owner of this process: the same clients and
+        settings, none of this one's locks."""
+        d = copy.copy(self)
+        d.reset()
+        return d
 
     def reset(self):
         """Forget the locks of the previous connection (a second hello)."""
 
     def op_hello(self, req):
-        if int(req.get("protocol") or 0) != PROTOCOL:
+        most = PROTOCOL_OWNERS if self.OWNERS else PROTOCOL
+        if not PROTOCOL <= int(req.get("protocol") or 0) <= most:
             return {"status": "error",
-                    "error": f"protocol {req.get('protocol')} not supported (want {PROTOCOL})"}
+                    "error": f"protocol {req.get('protocol')} not supported (want {PROTOCOL}..{most})"}
         topology = req.get("topology") or "single"
         if topology != "single" and topology not in self.TOPOLOGIES:
             return {"status": "error", "error": f"{self.DRIVER} does not support the {topology} topology"}
@@ -218,7 +245,8 @@ class Driver:
         tmo = DEFAULT_TIMEOUT_MS if not tmo or tmo <= 0 else tmo
         total = tmo / 1000
         # Answer a little before timeout_ms; lockcheck adds a grace on top.
-        _deadline = start + total - min(0.1, total / 20)
+        _local.serving = True
+        _local.deadline = _deadline = start + total - min(0.1, total / 20)
         try:
             if op == "hello":
                 rep = self.op_hello(req)
@@ -236,7 +264,7 @@ class Driver:
         except Exception as e:  # timeouts, connection errors, anything else
             rep = {"status": "error", "error": f"{type(e).__name__}: {e}"}
         finally:
-            _deadline = None
+            _local.deadline = _deadline = None
         if rep["status"] == "error":
             self.log(f"{self.name}: {op} {req.get('name', '')} #{rid}: {rep['error']}")
         rep = {"id": rid, **rep}
@@ -245,9 +273,15 @@ class Driver:
         return rep
 
 
+_write_lock = threading.Lock()
+
+
 def write(obj):
-    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
+    """Writes one line on stdout (owners' threads write one at a time)."""
+    line = json.dumps(obj, separators=(",", ":")) + "\n"
+    with _write_lock:
+        sys.stdout.write(line)
+        sys.stdout.flush()
 
 
 def set_background_timeout(seconds):
@@ -256,12 +290,41 @@ def set_background_timeout(seconds):
     _background_timeout = seconds
 
 
+class Owners:
+    """The owner threads of a process (Driver.OWNERS): each serves its
+    owner's requests, one at a time in the order they came, with the owner's
+    Driver, and writes each reply when it is done. Daemons: the end of input
+    ends the process without waiting for them."""
+
+    def __init__(self, driver):
+        self.driver = driver
+        self.queues = {}
+
+    def dispatch(self, owner, req):
+        q = self.queues.get(owner)
+        if q is None:
+            q = queue.Queue()
+            self.queues[owner] = q
+            d = self.driver.for_owner()
+            threading.Thread(target=self.serve, args=(d, q), name=f"owner-{owner}", daemon=True).start()
+        q.put(req)
+
+    @staticmethod
+    def serve(d, q):
+        while True:
+            write(d.serve(q.get()))
+
+
 def run(driver):
-    banner = {"protocol": PROTOCOL, "driver": driver.DRIVER, "version": driver.VERSION,
-              "capabilities": driver.CAPABILITIES}
+    caps = list(driver.CAPABILITIES)
+    if driver.OWNERS:
+        caps.append("owners")
+    banner = {"protocol": PROTOCOL_OWNERS if driver.OWNERS else PROTOCOL, "driver": driver.DRIVER,
+              "version": driver.VERSION, "capabilities": caps}
     if driver.TOPOLOGIES:
         banner["topologies"] = ["single", *driver.TOPOLOGIES]
     write(banner)
+    owners = Owners(driver)
     stdin = sys.stdin.buffer
     while True:
         line = stdin.readline()
@@ -277,6 +340,9 @@ def run(driver):
         except ValueError as e:
             driver.log(f"bad request line {line[:200]!r}: {e}")
             return 2
+        if driver.OWNERS and req.get("owner") and req.get("op") != "hello":
+            owners.dispatch(str(req["owner"]), req)
+            continue
         write(driver.serve(req))
 
 

@@ -67,6 +67,9 @@ DEFAULT_SLEEP = 0.005
 class RedisPyDriver(lockdriver.Driver):
     VERSION = redis.__version__
     CAPABILITIES = []  # not reentrant, no watchdog, not fenced, not fair
+    # Owners are threads on the one redis-py client, each with Lock objects
+    # of its own (a Lock's token is its owner).
+    OWNERS = True
 
     def __init__(self, name, sleep):
         super().__init__()

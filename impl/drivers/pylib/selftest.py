@@ -43,6 +43,7 @@ class Config:
     # WRONGTYPE reply as "not the owner".
     hash_unlock: str = "error"
     extra: callable = None  # extra(t, a, b): the driver's own checks
+    owners: bool = False  # protocol 2 with capability owners (see owners())
 
 
 class Test:
@@ -118,6 +119,11 @@ class Test:
         self.check(f"{desc} ({self.took} ms)", rep, lambda _: good)
         return rep
 
+    def send(self, name, req):
+        p = self.drivers[name][0]
+        p.stdin.write((json.dumps(req) + "\n").encode())
+        p.stdin.flush()
+
     def within(self, desc, lo, hi):
         self.check(f"{desc}: {self.took} ms in [{lo}, {hi}]", self.took, lambda t: lo <= t <= hi)
 
@@ -151,7 +157,8 @@ def unlock(name, timeout=2000):
 def basics(t, L):
     cfg = t.cfg
     banner = json.loads(t.start("a"))
-    want = {"protocol": 1, "driver": cfg.driver, "version": cfg.version, "capabilities": cfg.capabilities}
+    want = {"protocol": 2 if cfg.owners else 1, "driver": cfg.driver, "version": cfg.version,
+            "capabilities": cfg.capabilities + (["owners"] if cfg.owners else [])}
     if cfg.topologies:
         want["topologies"] = cfg.topologies
     t.check("banner a", banner, want)
@@ -245,6 +252,27 @@ def errors(t, L):
     t.within("refused hello answered within timeout_ms", 0, 1000)
 
 
+def owners(t, L):
+    """Two owners of one process (protocol 2): p2's lock waits while p1's
+    unlock, sent after it, runs on p1's thread and is answered first."""
+    O = L + ":owners"
+    t.start("o")
+    t.ids += 1
+    t.send("o", {"id": t.ids, "op": "hello", "protocol": 2, "owners": 2, "timeout_ms": 2000,
+                 "redis": [f"127.0.0.1:{t.port}"], "client": "o", "watchdog_ms": 1500})
+    t.check("owners hello", json.loads(t.recv("o")).get("status"), "ok")
+    t.rq("o", {**lock(O, 5000), "owner": "p1"}, "ok", "p1 lock")
+    t.rq("o", {**trylock(O, 0), "owner": "p2"}, "fail", "p2 trylock while p1 holds -> fail")
+    t.send("o", {**lock(O, 5000), "owner": "p2", "id": t.ids + 1})
+    t.send("o", {**unlock(O), "owner": "p1", "id": t.ids + 2})
+    got = [json.loads(t.recv("o")) for _ in range(2)]
+    t.check("p1's unlock answered before p2's lock is granted",
+            [(r.get("id"), r.get("status")) for r in got], [(t.ids + 2, "ok"), (t.ids + 1, "ok")])
+    t.ids += 2
+    t.rq("o", {**unlock(O), "owner": "p1"}, "fail", "p1 unlock of p2's hold -> fail")
+    t.rq("o", {**unlock(O), "owner": "p2"}, "ok", "p2 unlock")
+
+
 def eof(t):
     E = "selftest:eof"
     t.rq("a", lock(E, 10000), "ok", "a lock before EOF")
@@ -263,6 +291,8 @@ def run(cfg):
         leases(t, L)
         if cfg.extra:
             cfg.extra(t, L)
+        if cfg.owners:
+            owners(t, L)
         errors(t, L)
         eof(t)
     finally:

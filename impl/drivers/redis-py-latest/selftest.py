@@ -9,4 +9,4 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import redis  # noqa: E402
 import selftest  # noqa: E402
 
-selftest.run(selftest.Config(driver="redis-py-latest", version=redis.__version__, extra=selftest.exact_px))
+selftest.run(selftest.Config(owners=True, driver="redis-py-latest", version=redis.__version__, extra=selftest.exact_px))

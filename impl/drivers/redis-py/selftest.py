@@ -11,4 +11,4 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import redis  # noqa: E402
 import selftest  # noqa: E402
 
-selftest.run(selftest.Config(driver="redis-py", version=redis.__version__, extra=selftest.exact_px))
+selftest.run(selftest.Config(owners=True, driver="redis-py", version=redis.__version__, extra=selftest.exact_px))

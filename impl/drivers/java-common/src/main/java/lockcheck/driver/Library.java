@@ -26,6 +26,16 @@ public interface Library {
     List<String> topologies();
 
     /**
+     * Whether one process may host several owners (protocol 2, capability
+     * "owners"): then {@link #handle} is called concurrently, each owner's
+     * requests on that owner's own thread, and must take the calling
+     * thread as the owner (a thread id, a thread-bound lock). Default false.
+     */
+    default boolean owners() {
+        return false;
+    }
+
+    /**
      * Answers one request (its "id" is the protocol's). timeoutMs is the
      * request's timeout_ms (30000 when absent or not positive); deadline
      * (System.nanoTime) is when the reply is due, 25 ms before it. An

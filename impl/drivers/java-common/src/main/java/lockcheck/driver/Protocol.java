@@ -12,7 +12,9 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,13 +23,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Protocol 1 (impl/driver/doc.go) for a Java driver: one process is one lock
- * owner, requests on stdin and replies on stdout, one JSON object a line,
- * logs on stderr. The banner comes first; then each request is answered by
- * the {@link Library} in the order it came; at the end of input the process
- * exits at once with status 0, unlocking nothing (System.exit: the
- * libraries' threads are not all daemons). A command line the library
- * rejects, or a request line that is no JSON, exits with status 2.
+ * Protocols 1 and 2 (impl/driver/doc.go) for a Java driver: requests on
+ * stdin and replies on stdout, one JSON object a line, logs on stderr. The
+ * banner comes first; at the end of input the process exits at once with
+ * status 0, unlocking nothing (System.exit: the libraries' threads are not
+ * all daemons). A command line the library rejects, or a request line that
+ * is no JSON, exits with status 2.
+ *
+ * <p>A library that hosts owners ({@link Library#owners}) announces protocol
+ * 2 and capability "owners": one process then hosts several owners on the
+ * library's one client, each owner a thread of its own ("lockcheck-owner-"
+ * and its name), made at its first request. A request that names an owner
+ * runs on that owner's thread, and its reply goes out when it is done, in
+ * any order (replies are written one at a time); the thread that reads
+ * stdin never waits for a library call, so one owner's blocked lock does
+ * not hold up another's. A request that names none (hello, and every
+ * request of protocol 1) is served as before: in the order it came, on the
+ * thread of the serving mode, which is then the one owner.
  *
  * <p>The real stdout is kept for the protocol and {@code System.out} points
  * at stderr, so that nothing a library prints can break the stream of
@@ -66,17 +78,25 @@ public final class Protocol {
     private final PrintStream out;
     private final Log log;
     private final Library lib;
+    private final Serving serving;
     private final ExecutorService owner;
+    /** The threads of named owners (protocol 2), by owner name. */
+    private final Map<String, ExecutorService> owners = new ConcurrentHashMap<>();
+    /** Waits for named owners' calls of an OWNER_THREAD library, to answer at their deadline. */
+    private final ExecutorService waiters = Executors.newCachedThreadPool(r -> daemon(r, "lockcheck-reply"));
 
     private Protocol(PrintStream out, Log log, Library lib, Serving serving) {
         this.out = out;
         this.log = log;
         this.lib = lib;
-        this.owner = serving == Serving.OWNER_THREAD ? Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "lockcheck-owner");
-            t.setDaemon(true);
-            return t;
-        }) : null;
+        this.serving = serving;
+        this.owner = serving == Serving.OWNER_THREAD ? Executors.newSingleThreadExecutor(r -> daemon(r, "lockcheck-owner")) : null;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     /**
@@ -103,11 +123,14 @@ public final class Protocol {
 
     private ObjectNode banner() {
         ObjectNode b = JSON.createObjectNode();
-        b.put("protocol", 1);
+        b.put("protocol", lib.owners() ? 2 : 1);
         b.put("driver", lib.driver());
         b.put("version", lib.version());
         var caps = b.putArray("capabilities");
         lib.capabilities().forEach(caps::add);
+        if (lib.owners()) {
+            caps.add("owners");
+        }
         var topo = b.putArray("topologies");
         lib.topologies().forEach(topo::add);
         return b;
@@ -133,26 +156,60 @@ public final class Protocol {
                 System.exit(2);
                 return;
             }
-            ObjectNode rep = JSON.createObjectNode();
-            rep.put("id", req.path("id").asLong());
-            rep.setAll(call(req));
-            send(rep);
+            String name = req.path("owner").asText("");
+            if (!name.isEmpty() && lib.owners()) {
+                dispatch(req, name);
+                continue;
+            }
+            reply(req, call(req));
         }
+    }
+
+    private void reply(JsonNode req, ObjectNode body) {
+        ObjectNode rep = JSON.createObjectNode();
+        rep.put("id", req.path("id").asLong());
+        rep.setAll(body);
+        send(rep);
+    }
+
+    /**
+     * Serves a named owner's request on that owner's thread and replies when
+     * it is done. A library that bounds its calls itself (MAIN_THREAD) runs
+     * on the owner's thread; for an OWNER_THREAD library a waiter answers
+     * error at the deadline, leaving the call alone, as {@link #call} does.
+     */
+    private void dispatch(JsonNode req, String name) {
+        ExecutorService thread = owners.computeIfAbsent(name,
+                n -> Executors.newSingleThreadExecutor(r -> daemon(r, "lockcheck-owner-" + n)));
+        long timeout = timeoutOf(req);
+        long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
+        long deadline = System.nanoTime() + wait;
+        if (serving == Serving.MAIN_THREAD) {
+            thread.execute(() -> reply(req, handle(req, timeout, deadline)));
+            return;
+        }
+        Future<ObjectNode> f = thread.submit(() -> handle(req, timeout, deadline));
+        waiters.execute(() -> reply(req, awaitReply(f, wait)));
+    }
+
+    private static long timeoutOf(JsonNode req) {
+        long timeout = req.path("timeout_ms").asLong(0);
+        return timeout <= 0 ? 30_000 : timeout;
     }
 
     /** Answers req by its deadline, on the thread of the serving mode. */
     private ObjectNode call(JsonNode req) {
-        long timeout = req.path("timeout_ms").asLong(0);
-        if (timeout <= 0) {
-            timeout = 30_000;
-        }
-        long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
+        long t = timeoutOf(req);
+        long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(t - SLACK_MS, 1));
         long deadline = System.nanoTime() + wait;
-        long t = timeout;
         if (owner == null) {
             return handle(req, t, deadline);
         }
-        Future<ObjectNode> f = owner.submit(() -> handle(req, t, deadline));
+        return awaitReply(owner.submit(() -> handle(req, t, deadline)), wait);
+    }
+
+    /** The reply of f within wait ns: error if it is still running then. */
+    private ObjectNode awaitReply(Future<ObjectNode> f, long wait) {
         try {
             return f.get(wait, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -173,7 +230,7 @@ public final class Protocol {
         }
     }
 
-    private void send(ObjectNode msg) {
+    private synchronized void send(ObjectNode msg) {
         try {
             out.print(JSON.writeValueAsString(msg));
         } catch (IOException e) {

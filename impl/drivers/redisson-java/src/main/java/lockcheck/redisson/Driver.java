@@ -6,17 +6,20 @@ import lockcheck.driver.Protocol;
 import java.io.IOException;
 
 /**
- * lockcheck's driver for Redisson, protocol 1 (impl/driver/doc.go; served by
- * {@link Protocol}): one process is one lock owner.
+ * lockcheck's driver for Redisson, protocol 2 with owners (impl/driver/doc.go;
+ * served by {@link Protocol}): one process hosts one owner, or with owners
+ * several, each a thread of its own on the one RedissonClient.
  *
  * <p>Usage: {@code java -cp redisson-driver.jar:lib/* lockcheck.redisson.Driver
  * --lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S]}.
  *
  * <p>Owner identity: Redisson ties a hold to {@code <client id>:<thread id>}. The
- * driver has one Redisson client and handles every request on its main thread,
- * passing that thread's id to every call (the {@code *Async(..., threadId)}
- * overloads; the hold count, which has no such overload, is asked from the same
- * thread). No other thread ever calls a lock, so one process is one owner.
+ * driver has one Redisson client and handles each request on its owner's
+ * thread (the main thread when requests name no owner), passing that thread's
+ * id to every call (the {@code *Async(..., threadId)} overloads; the hold count
+ * and the fenced lock, which have no such overload, are asked from the same
+ * thread). An owner's requests always run on its thread and no other thread
+ * calls a lock for it, so each owner is one Redisson owner.
  */
 public final class Driver {
     private static final Log LOG = new Log("redisson driver");
@@ -25,8 +28,7 @@ public final class Driver {
     }
 
     public static void main(String[] args) throws IOException {
-        long owner = Thread.currentThread().getId();
-        Protocol.run(LOG, args, Protocol.Serving.MAIN_THREAD, a -> new Locks(Options.parse(a), owner));
+        Protocol.run(LOG, args, Protocol.Serving.MAIN_THREAD, a -> new Locks(Options.parse(a)));
     }
 
     static void log(String msg) {

@@ -17,8 +17,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The requests of protocol 1 on one Redisson lock kind, all served on the
- * thread that made this object, whose id is the owner's thread id.
+ * The requests of protocols 1 and 2 on one Redisson lock kind, on one
+ * RedissonClient. The owner of a request is the thread that serves it
+ * (Redisson's owner is clientId:threadId): with protocol 1 the main thread,
+ * the process's one owner; with owners (protocol 2) each owner's own thread,
+ * so that N owners are N threads of one client, as in an application.
  *
  * <ul>
  * <li>lock: {@code lockAsync(lease, owner)}, Redisson's lock(): no reply
@@ -40,12 +43,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class Locks implements Library {
     private final Options opts;
-    private final long owner;
     private RedissonClient redisson;
 
-    Locks(Options opts, long owner) {
+    Locks(Options opts) {
         this.opts = opts;
-        this.owner = owner;
     }
 
     @Override
@@ -68,6 +69,17 @@ final class Locks implements Library {
         return Topology.SUPPORTED;
     }
 
+    /** Owners are threads of the one RedissonClient (see the class comment). */
+    @Override
+    public boolean owners() {
+        return true;
+    }
+
+    /** The owner of the request being served: the calling thread's id. */
+    private static long owner() {
+        return Thread.currentThread().getId();
+    }
+
     @Override
     public LineHook lineHook() {
         return Misbehave.fromEnv();
@@ -80,9 +92,6 @@ final class Locks implements Library {
 
     @Override
     public ObjectNode handle(JsonNode req, long timeout, long deadline) throws Exception {
-        if (Thread.currentThread().getId() != owner) {
-            throw new IllegalStateException("request served off the owner's thread");
-        }
         String op = req.path("op").asText("");
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
@@ -91,7 +100,7 @@ final class Locks implements Library {
             case "unlock" -> unlock(req, deadline);
             case "holdcount" -> Replies.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
             case "token" -> token(req, deadline);
-            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner, req, deadline));
+            case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner(), req, deadline));
             default -> Replies.error("unknown op \"" + op + "\"", false);
         };
     }
@@ -107,10 +116,37 @@ final class Locks implements Library {
         long connect = Math.max(100, Math.min(timeout / 2, 10_000));
         redisson = Redisson.create(Topology.config(req, opts, connect));
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
-                + ") as owner " + Compat.clientId(redisson) + ":" + owner + ", watchdog "
+                + ") as owner " + Compat.clientId(redisson) + ":" + owner() + " (owners: " + req.path("owners").asInt(1) + "), watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
-        warmUp(deadline);
+        warmUps(req.path("owners").asInt(1), deadline);
         return Replies.ok();
+    }
+
+    /**
+     * Warms up (warmUp) on this thread, or, for a process of several owners,
+     * on up to 4 threads at once: 32 owner threads whose first TryLocks all
+     * land on a cold client answered them 300–360 ms late (with it, still up
+     * to 250 ms late on a loaded machine; more threads made hello itself
+     * miss its start timeout there).
+     */
+    private void warmUps(int owners, long deadline) {
+        if (owners <= 1) {
+            warmUp(owner(), deadline);
+            return;
+        }
+        Thread[] ts = new Thread[Math.min(owners, 4)];
+        for (int i = 0; i < ts.length; i++) {
+            ts[i] = new Thread(() -> warmUp(owner(), deadline), "lockcheck-warmup-" + i);
+            ts[i].setDaemon(true);
+            ts[i].start();
+        }
+        try {
+            for (Thread t : ts) {
+                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -123,7 +159,7 @@ final class Locks implements Library {
      * releases it: nothing is left in Redis. A failure is logged, not
      * answered: the run then starts cold, as it did before.
      */
-    private void warmUp(long deadline) {
+    private void warmUp(long owner, long deadline) {
         String name = "lockcheck:warmup:" + Compat.clientId(redisson) + ":" + owner;
         RLock l = lock(JsonNodeFactory.instance.objectNode().put("name", name));
         try {
@@ -164,7 +200,7 @@ final class Locks implements Library {
             return Replies.ok().put("token", token);
         }
         RLock l = lock(req);
-        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner), deadline);
+        await(l.lockAsync(lease, TimeUnit.MILLISECONDS, owner()), deadline);
         return enqueued(l, Replies.ok());
     }
 
@@ -177,19 +213,51 @@ final class Locks implements Library {
     }
 
     private ObjectNode acquire(JsonNode req, long wait, long deadline) throws Exception {
+        try {
+            return tryAcquire(req, wait, deadline);
+        } catch (Exception e) {
+            if (subscriptionTimeout(e)) {
+                return Replies.fail();
+            }
+            throw e;
+        }
+    }
+
+    private ObjectNode tryAcquire(JsonNode req, long wait, long deadline) throws Exception {
         long lease = leaseOf(req);
         if (opts.kind == Options.Kind.FENCED) {
-            Long token = await(Compat.tryLockAndGetToken(lock(req), wait, lease, owner), deadline);
+            Long token = await(Compat.tryLockAndGetToken(lock(req), wait, lease, owner()), deadline);
             return token == null ? Replies.fail() : Replies.ok().put("token", token);
         }
         RLock l = lock(req);
-        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner), deadline);
+        Boolean ok = await(l.tryLockAsync(wait, lease, TimeUnit.MILLISECONDS, owner()), deadline);
         return enqueued(l, Boolean.TRUE.equals(ok) ? Replies.ok() : Replies.fail());
+    }
+
+    /**
+     * Whether e is Redisson's "Unable to acquire subscription lock after N
+     * ms": a tryLock whose first attempt found the lock held (so it did not
+     * acquire it) and whose subscription to the lock's channel then did not
+     * come within what was left of its wait. Threads of one client that wait
+     * on one lock queue for that subscription, so with many owners it comes
+     * often. The synchronous tryLock answers it with false (it times the
+     * subscription out itself and calls acquireFailed); tryLockAsync, which
+     * the driver calls for its threadId overload, fails its future with the
+     * exception instead. Either way nothing was acquired: fail, as an
+     * application calling tryLock sees it.
+     */
+    private static boolean subscriptionTimeout(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof org.redisson.client.RedisTimeoutException && String.valueOf(c.getMessage()).startsWith("Unable to acquire subscription lock")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
         try {
-            await(lock(req).unlockAsync(owner), deadline);
+            await(lock(req).unlockAsync(owner()), deadline);
         } catch (IllegalMonitorStateException e) {
             return Replies.fail();
         }

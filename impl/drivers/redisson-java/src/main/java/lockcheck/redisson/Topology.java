@@ -39,11 +39,17 @@ final class Topology {
         String topology = hello.path("topology").asText("single");
         String client = hello.path("client").asText("driver");
         long watchdog = hello.path("watchdog_ms").asLong(0);
+        int pool = pool(hello);
 
         Config c = new Config();
         c.setLockWatchdogTimeout(watchdog > 0 ? watchdog : 30_000);
-        c.setThreads(2);
-        c.setNettyThreads(2);
+        if (pool <= 2) {
+            // One owner: small pools for one JVM per owner. A process of
+            // owners keeps Redisson's defaults (16 threads, 32 netty
+            // threads), as an application of many threads does.
+            c.setThreads(2);
+            c.setNettyThreads(2);
+        }
         Compat.defaults(c);
         Object servers;
         switch (topology) {
@@ -54,10 +60,10 @@ final class Topology {
                 SingleServerConfig s = c.useSingleServer()
                         .setAddress(addrs.get(0))
                         .setDatabase(hello.path("db").asInt(0))
-                        .setConnectionMinimumIdleSize(1)
-                        .setConnectionPoolSize(2)
+                        .setConnectionMinimumIdleSize(idle(pool))
+                        .setConnectionPoolSize(pool)
                         .setSubscriptionConnectionMinimumIdleSize(1)
-                        .setSubscriptionConnectionPoolSize(2);
+                        .setSubscriptionConnectionPoolSize(pool);
                 servers = s;
             }
             case "sentinel" -> {
@@ -70,12 +76,12 @@ final class Topology {
                         .setDatabase(hello.path("db").asInt(0));
                 addrs.forEach(s::addSentinelAddress);
                 Compat.sentinel(s, hello.path("sentinel_password").asText(""));
-                servers = masterOnly(s);
+                servers = masterOnly(s, pool);
             }
             case "cluster" -> {
                 ClusterServersConfig s = c.useClusterServers();
                 addrs.forEach(s::addNodeAddress);
-                servers = masterOnly(s);
+                servers = masterOnly(s, pool);
             }
             default -> throw new IllegalArgumentException("unknown topology " + topology + " (want one of " + SUPPORTED + ")");
         }
@@ -84,14 +90,35 @@ final class Topology {
         return c;
     }
 
-    /** Reads and writes go to the master only; pools stay small. */
-    private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s) {
+    /**
+     * The size of each connection pool: 2 for one owner (pools stay small,
+     * one JVM per owner), and one connection per owner when hello's
+     * "owners" puts several on this client, as an application sizes its
+     * pool for its threads (Redisson's default is 64): a pool of 2 answered
+     * 32 threads' first acquires with "Unable to acquire connection".
+     */
+    private static int pool(JsonNode hello) {
+        return Math.max(2, hello.path("owners").asInt(1));
+    }
+
+    /**
+     * The connections each pool opens at once: 1 for one owner; every one
+     * for a process of owners, so that hello opens them before the run's
+     * clock starts (32 threads whose first acquires each opened one on a
+     * loaded machine met "Unable to acquire connection").
+     */
+    private static int idle(int pool) {
+        return pool > 2 ? pool : 1;
+    }
+
+    /** Reads and writes go to the master only; pools stay small (pool). */
+    private static <T extends BaseMasterSlaveServersConfig<T>> T masterOnly(T s, int pool) {
         return s.setReadMode(ReadMode.MASTER)
-                .setMasterConnectionMinimumIdleSize(1)
-                .setMasterConnectionPoolSize(2)
+                .setMasterConnectionMinimumIdleSize(idle(pool))
+                .setMasterConnectionPoolSize(pool)
                 .setSlaveConnectionMinimumIdleSize(1)
-                .setSlaveConnectionPoolSize(2)
+                .setSlaveConnectionPoolSize(pool)
                 .setSubscriptionConnectionMinimumIdleSize(1)
-                .setSubscriptionConnectionPoolSize(2);
+                .setSubscriptionConnectionPoolSize(pool);
     }
 }

@@ -1,0 +1,37 @@
+package hunt
+
+import (
+	"testing"
+)
+
+// TestDrawThreads: a plain draw's threads per process are a pure function
+// of its seed; about one draw in three puts the owners into two client
+// processes of 2 to 4 threads (about as many owners as before), and every
+// drawn plan is valid.
+func TestDrawThreads(t *testing.T) {
+	grouped := 0
+	const n = 300
+	for seed := int64(1); seed <= n; seed++ {
+		base := Plan(seed)
+		p := DrawThreads(seed, base)
+		if q := DrawThreads(seed, base); q.ThreadsPerProcess != p.ThreadsPerProcess || q.Processes != p.Processes {
+			t.Fatalf("seed %d: drew %d×%d, then %d×%d", seed, p.Processes, p.Threads(), q.Processes, q.Threads())
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if p.Threads() == 1 {
+			if p.Processes != base.Processes {
+				t.Fatalf("seed %d: ungrouped plan changed its processes %d -> %d", seed, base.Processes, p.Processes)
+			}
+			continue
+		}
+		grouped++
+		if p.Processes != 2 || p.Threads() < 2 || p.Threads() > 4 {
+			t.Fatalf("seed %d: %d processes of %d threads, want 2 of 2..4", seed, p.Processes, p.Threads())
+		}
+	}
+	if grouped < n/5 || grouped > n/2 {
+		t.Fatalf("%d of %d draws grouped, want about a third", grouped, n)
+	}
+}
