@@ -34,7 +34,7 @@ func redissonReleases() *releases {
 			if err != nil {
 				return err
 			}
-			return release.Run(ctx, src, nil, "sh", "build.sh", "--version", v, "--out", dir)
+			return release.Run(ctx, src, nil, "bash", "build.sh", "--version", v, "--out", dir)
 		},
 		at: func(d Driver, v, dir string) Driver {
 			d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)

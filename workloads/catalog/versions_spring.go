@@ -34,7 +34,7 @@ func springReleases() *releases {
 			if err != nil {
 				return err
 			}
-			return release.Run(ctx, src, nil, append([]string{"sh", "build.sh", "--out", dir}, props...)...)
+			return release.Run(ctx, src, nil, append([]string{"bash", "build.sh", "--out", dir}, props...)...)
 		},
 		at: func(d Driver, v, dir string) Driver {
 			d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)
