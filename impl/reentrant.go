@@ -183,16 +183,16 @@ func (l *ReentrantLock) resolve(ctx context.Context, tryErr error, before int, s
 		return false, fmt.Errorf("lock %q: acquire outcome unknown: %w", l.name, errors.Join(tryErr, err))
 	}
 	applied := n > before
-	if ctx.Err() != nil {
+	if cerr := ctxEnded(ctx); cerr != nil {
 		if applied {
 			if _, uerr := l.unlockScript(cctx, lease); uerr != nil {
 				// Not ErrNotObtained: the hold may still be there (a first
 				// hold has no watchdog and expires within its lease).
 				return false, fmt.Errorf("lock %q: undo of an acquire after cancellation failed: %w",
-					l.name, errors.Join(ctx.Err(), uerr))
+					l.name, errors.Join(cerr, uerr))
 			}
 		}
-		return false, errInFlight(l.name, tryErr, ctx.Err())
+		return false, errInFlight(l.name, tryErr, cerr)
 	}
 	if !applied {
 		return false, fmt.Errorf("lock %q: acquire: %w", l.name, tryErr)

@@ -250,3 +250,18 @@ func errInFlight(lock string, tryErr, ctxErr error) error {
 }
 
 var errCancelledInFlight = errors.New("acquire cancelled with its request in flight: outcome unknown")
+
+// ctxEnded is ctx's error, or context.DeadlineExceeded once its deadline
+// has passed though its timer has not fired yet: a socket deadline taken
+// from ctx can run out first (a write timing out on a loaded machine), and
+// the acquire must then read as the caller's cancellation, not as an
+// outcome of its own.
+func ctxEnded(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
