@@ -63,7 +63,7 @@ func TestGoPeerTags(t *testing.T) {
 // run other releases, and the bare name's release is its pin.
 func TestVersionedSubjects(t *testing.T) {
 	for _, name := range []string{"redisson", "redisson-fair", "spring-lock-pubsub", "node-redisson", "node-redlock",
-		"python-redis-lock", "pottery-redlock", "redis-py-latest", "rslock", "redsync", "redislock"} {
+		"python-redis-lock", "pottery-redlock", "redis-py-latest", "rslock"} {
 		s, err := Subjects.Lookup(name)
 		if err != nil {
 			t.Fatal(err)

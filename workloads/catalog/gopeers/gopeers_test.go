@@ -1,0 +1,26 @@
+package gopeers_test
+
+import (
+	"testing"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+	_ "github.com/lockcheck/lockcheck/workloads/catalog/gopeers"
+)
+
+// The Go peers run other releases as driver processes (catalog.PeerVersions),
+// pinned to the release the binary links (which a test binary may not
+// know: its build info can lack the module's version).
+func TestPeerVersions(t *testing.T) {
+	for _, name := range []string{"redsync", "redislock"} {
+		s, err := catalog.Subjects.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Versions == nil || s.Versions.Pinned != s.Release {
+			t.Errorf("%s: Versions %v, Release %q", name, s.Versions != nil, s.Release)
+		}
+	}
+	if s, _ := catalog.Subjects.Lookup("redsync-tuned"); s.Versions != nil {
+		t.Errorf("redsync-tuned runs other releases: a tuned variant is scored at its library's pin only")
+	}
+}
