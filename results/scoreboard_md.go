@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -72,13 +73,30 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 }
 
 // writeScoreboardTable writes table.md: the table by property alone, its
-// links made to reach the page from the repository's root (for README.md).
+// links relative to the page's folder as every page's are (README.md shows
+// it through ReadmeTable).
 func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
-	page := path.Join(p.Dir, ScoreboardMarkdown)
-	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it -->\n", page)
-	writePropertyCells(w, p.Scoreboard, page, Score.Glance)
-	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), page)
+	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it (results.ReadmeTable) -->\n", path.Join(p.Dir, ScoreboardMarkdown))
+	writePropertyCells(w, p.Scoreboard, ScoreboardMarkdown, Score.Glance)
+	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), ScoreboardMarkdown)
 	return err
+}
+
+// relativeLink matches a Markdown link target that is a path relative to
+// its page (not an anchor, an absolute path or a URL).
+var relativeLink = regexp.MustCompile(`\]\(([^)#/:][^):]*)\)`)
+
+// ReadmeTable is table.md (its generator's comment line dropped) as the
+// repository's README.md shows it: each relative link, written from the
+// page's folder dir (relative to the repository's root), made to reach
+// the same file from the root.
+func ReadmeTable(table, dir string) string {
+	if _, body, ok := strings.Cut(table, "-->\n"); ok {
+		table = body
+	}
+	return relativeLink.ReplaceAllStringFunc(table, func(m string) string {
+		return "](" + path.Join(dir, m[2:len(m)-1]) + ")"
+	})
 }
 
 // scoreboardHeadline says what the page covers.
