@@ -34,6 +34,8 @@ type Wire struct {
 	upstream string
 	ln       net.Listener
 	done     chan struct{}
+	ctx      context.Context // ended by Close: bounds the dials to Redis
+	stop     context.CancelFunc
 	wg       sync.WaitGroup
 
 	mu     sync.Mutex
@@ -74,6 +76,7 @@ func StartWire(name, upstream string) (*Wire, error) {
 		return nil, fmt.Errorf("start wire %s → %s: %w", name, upstream, err)
 	}
 	w := &Wire{name: name, upstream: upstream, ln: ln, done: make(chan struct{}), conns: map[*wireConn]struct{}{}}
+	w.ctx, w.stop = context.WithCancel(context.Background())
 	w.wg.Add(1)
 	go w.accept()
 	return w, nil
@@ -95,6 +98,7 @@ func (w *Wire) Close() error {
 	}
 	w.closed = true
 	close(w.done)
+	w.stop()
 	for c := range w.conns {
 		c.close()
 	}
@@ -220,7 +224,7 @@ func (w *Wire) accept() {
 // serve dials upstream for client and runs the connection's two pumps
 // until either side ends.
 func (w *Wire) serve(client net.Conn) {
-	ctx, cancel := w.dialContext()
+	ctx, cancel := context.WithTimeout(w.ctx, 5*time.Second) // bounded, and ended by Close
 	up, err := (&net.Dialer{}).DialContext(ctx, "tcp", w.upstream)
 	cancel()
 	if err != nil {
@@ -241,19 +245,6 @@ func (w *Wire) serve(client net.Conn) {
 	}()
 	c.requests()
 	pumps.Wait()
-}
-
-// dialContext bounds a dial to Redis by 5 s and by the Wire's Close.
-func (w *Wire) dialContext() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	go func() {
-		select {
-		case <-w.done:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, cancel
 }
 
 func (w *Wire) add(c *wireConn) bool {
