@@ -94,6 +94,11 @@ public final class Protocol {
      * serve it: an interrupt reaches a thread only then (its lock).
      */
     private final Map<Long, Thread> inFlight = new HashMap<>();
+    /**
+     * The ids of named owners' requests handed to their threads and not
+     * begun yet, each true once an interrupt came for it (inFlight's lock).
+     */
+    private final Map<Long, Boolean> queued = new HashMap<>();
     /** Waits for named owners' calls of an OWNER_THREAD library, to answer at their deadline. */
     private final ExecutorService waiters = Executors.newCachedThreadPool(r -> daemon(r, "lockcheck-reply"));
 
@@ -200,6 +205,9 @@ public final class Protocol {
         long timeout = timeoutOf(req);
         long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
         long deadline = System.nanoTime() + wait;
+        synchronized (inFlight) {
+            queued.put(req.path("id").asLong(), false);
+        }
         if (serving == Serving.MAIN_THREAD) {
             thread.execute(() -> reply(req, served(req, timeout, deadline)));
             return;
@@ -210,17 +218,22 @@ public final class Protocol {
 
     /**
      * Interrupts the owner thread serving request target (Thread.interrupt):
-     * ok when it was still being served, fail when it was not (it ended, or
-     * never came). The library answers the interrupted request itself.
+     * ok when it was still being served, or waits for its thread (then it
+     * begins interrupted), fail when it ended or never came. The library
+     * answers the interrupted request itself.
      */
     private ObjectNode interrupt(long target) {
         synchronized (inFlight) {
             Thread t = inFlight.get(target);
-            if (t == null) {
-                return Replies.fail();
+            if (t != null) {
+                t.interrupt();
+                return Replies.ok();
             }
-            t.interrupt();
-            return Replies.ok();
+            if (queued.containsKey(target)) {
+                queued.put(target, true); // interrupted as it begins, as a thread interrupted before its call
+                return Replies.ok();
+            }
+            return Replies.fail();
         }
     }
 
@@ -233,6 +246,9 @@ public final class Protocol {
         long id = req.path("id").asLong();
         synchronized (inFlight) {
             inFlight.put(id, Thread.currentThread());
+            if (Boolean.TRUE.equals(queued.remove(id))) {
+                Thread.currentThread().interrupt();
+            }
         }
         try {
             return handle(req, timeoutMs, deadline);
