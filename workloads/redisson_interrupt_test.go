@@ -2,13 +2,10 @@ package workloads
 
 import (
 	"context"
-	"encoding/json"
 	"sort"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl/driver"
 )
@@ -20,19 +17,8 @@ import (
 // behind: after p1's unlock the lock stays free (p2's wait did not go on
 // and take it). An interrupt of a request no longer in flight is fail.
 func TestRedissonDriverInterrupt(t *testing.T) {
-	d := redissonDriver(t, "redisson")
-	s := startRedis(t)
-	rdb := redis.NewClient(s.Options())
-	t.Cleanup(func() { _ = rdb.Close() })
+	j, rdb := ownersJVM(t, driver.CapInterrupt)
 	ctx := context.Background()
-	j := startJVM(t, d)
-	var b driver.Banner
-	if err := json.Unmarshal([]byte(j.banner), &b); err != nil || !b.Has(driver.CapInterrupt) {
-		t.Fatalf("banner %s: want capability interrupt", j.banner)
-	}
-	h := hello(s.Options().Addr, s.Options().Password, "c1")
-	h["protocol"], h["owners"] = 2, 2
-	j.expect("hello", h, "ok")
 	req := func(op, owner string) map[string]any {
 		return map[string]any{"op": op, "name": "l", "owner": owner, "timeout_ms": 5000, "interruptible": true}
 	}

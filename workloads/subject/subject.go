@@ -159,15 +159,20 @@ type OpenOptions struct {
 // Maker and go-redis client), an external subject when its driver hosts
 // owners (Owners), a mix when every part can.
 func (s Subject) HostsOwners() bool {
-	if len(s.Parts) > 0 {
-		for _, p := range s.Parts {
-			if !p.HostsOwners() {
-				return false
-			}
-		}
-		return true
+	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Owners })
+}
+
+// everyPart reports whether ok holds for s, or for every part of a mix.
+func (s Subject) everyPart(ok func(Subject) bool) bool {
+	if len(s.Parts) == 0 {
+		return ok(s)
 	}
-	return s.Kind != KindExternal || s.Owners
+	for _, p := range s.Parts {
+		if !p.everyPart(ok) {
+			return false
+		}
+	}
+	return true
 }
 
 // CanInterrupt reports whether the calls of s can be interrupted (a
@@ -175,15 +180,7 @@ func (s Subject) HostsOwners() bool {
 // process: a Go lock's always (Locker's contract), an external subject's
 // when its driver says so (Interrupts), a mix's when every part's can.
 func (s Subject) CanInterrupt() bool {
-	if len(s.Parts) > 0 {
-		for _, p := range s.Parts {
-			if !p.CanInterrupt() {
-				return false
-			}
-		}
-		return true
-	}
-	return s.Kind != KindExternal || s.Interrupts
+	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Interrupts })
 }
 
 // MakerFor returns the MakerFunc to use with opts and the watchdog lease its
