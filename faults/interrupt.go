@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -21,14 +22,20 @@ type Interrupter interface {
 }
 
 // Interrupt returns a fault that, from Start, interrupts target's next call
-// that still runs `after` into it; Start returns once it did. Stop does
-// nothing: the call has ended or will end by itself. The recorded window
-// runs from the interrupt to Stop.
+// that still runs `after` into it; Start returns once it did, or, without
+// an error, when the run ends first (a target that made no call meanwhile,
+// such as a client process still starting, has nothing to interrupt).
+// Stop does nothing: the call has ended or will end by itself. The
+// recorded window runs from the arming to Stop.
 func Interrupt(c Interrupter, target string, after time.Duration) Fault {
 	return &fault{
 		name: "client-interrupt", target: target,
 		start: func(ctx context.Context) error {
-			if err := c.Interrupt(ctx, target, after); err != nil {
+			err := c.Interrupt(ctx, target, after)
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil // the run ended before target made a call: nothing to interrupt
+			}
+			if err != nil {
 				return fmt.Errorf("interrupt client %s: %w", target, err)
 			}
 			return nil

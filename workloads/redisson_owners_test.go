@@ -18,7 +18,7 @@ import (
 // "<client id>:<thread id>" of a thread that is neither the main thread nor
 // p1's (the same client id: one client), and its hold count is its own.
 func TestRedissonDriverOwners(t *testing.T) {
-	j, rdb := ownersJVM(t, driver.CapOwners)
+	j, rdb := ownersJVM(t, "redisson", driver.CapOwners)
 	ctx := context.Background()
 	req := func(op, owner string) map[string]any {
 		return map[string]any{"op": op, "name": "l", "owner": owner, "timeout_ms": 5000}
@@ -48,11 +48,11 @@ func TestRedissonDriverOwners(t *testing.T) {
 }
 
 // onlyField returns the one field of a Redisson lock hash.
-// ownersJVM starts the Redisson driver, checks that its banner says
-// protocol 2 and capability want, and says hello for two owners on a
-// redis-server of its own, which rdb reaches.
-func ownersJVM(t *testing.T, want string) (*jvm, *redis.Client) {
-	d := redissonDriver(t, "redisson")
+// ownersJVM starts the shipped Java driver called name, checks that its
+// banner says protocol 2 and capability want, and says hello for two owners
+// on a redis-server of its own, which rdb reaches.
+func ownersJVM(t *testing.T, name, want string) (*jvm, *redis.Client) {
+	d := redissonDriver(t, name)
 	s := startRedis(t)
 	rdb := redis.NewClient(s.Options())
 	t.Cleanup(func() { _ = rdb.Close() })
