@@ -403,9 +403,9 @@ func (w *worker) release(h impl.Locker, lock string) model.Outcome {
 	}
 	if err != nil {
 		o.Error = err.Error()
-		if interrupted(ctx) {
-			o.Error = errInterrupted.Error() + ": " + o.Error
-		}
+	}
+	if interrupted(ctx) {
+		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")
 	}
 	r.record(o)
 	if o.Outcome == model.Info {

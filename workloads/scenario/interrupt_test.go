@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
@@ -12,18 +13,8 @@ import (
 // windows of the fault), and the reference lock stays valid under it.
 func TestClientInterrupt(t *testing.T) {
 	res := runScenario(t, "client-interrupt", "reentrant", 1)
-	var interrupted int
-	for _, o := range res.History.Ops {
-		if o.Cancelled && strings.HasPrefix(o.Error, "interrupted by the client-interrupt fault") {
-			interrupted++
-		}
-	}
-	windows := 0
-	for _, f := range res.History.Faults {
-		if f.Name == "client-interrupt" {
-			windows++
-		}
-	}
+	interrupted := interruptedOps(res)
+	windows := interruptWindows(res)
 	if interrupted == 0 || windows == 0 {
 		t.Fatalf("%d interrupted ops in %d client-interrupt windows: want some of each", interrupted, windows)
 	}
@@ -33,10 +24,35 @@ func TestClientInterrupt(t *testing.T) {
 // TestClientInterruptShortCalls: an interrupt reaches a client whose calls
 // all end sooner than it was aimed (here the one client of a mutant's run
 // that keeps winning while the others wait for an orphan hold, seed 1):
-// each call that ends first aims it sooner into the next, so the run gets
-// its faults (runScenario fails on a fault that never started).
+// each call that ends first aims it sooner into the next, so every window's
+// interrupt lands.
 func TestClientInterruptShortCalls(t *testing.T) {
-	runScenario(t, "client-interrupt", "mutant-cancel-keeps-renewal", 1)
+	res := runScenario(t, "client-interrupt", "mutant-cancel-keeps-renewal", 1)
+	if got, want := interruptedOps(res), interruptWindows(res); got < want-1 {
+		t.Fatalf("%d interrupted ops for %d client-interrupt windows", got, want)
+	}
+}
+
+// interruptWindows counts the run's client-interrupt windows.
+func interruptWindows(res *workloads.Result) int {
+	n := 0
+	for _, f := range res.History.Faults {
+		if f.Name == "client-interrupt" {
+			n++
+		}
+	}
+	return n
+}
+
+// interruptedOps counts the ops a client-interrupt fault cut off.
+func interruptedOps(res *workloads.Result) int {
+	n := 0
+	for _, o := range res.History.Ops {
+		if o.Cancelled && strings.HasPrefix(o.Error, "interrupted by the client-interrupt fault") {
+			n++
+		}
+	}
+	return n
 }
 
 // TestClientInterruptSkipsDriversWithout: a driver that does not announce
