@@ -158,9 +158,12 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 
 // explainSegment finds, in an illegal segment, the op that no sequential
 // order can accommodate, the ops it conflicts with and why.
-// Only the ops the contradiction needs are considered: the window that
-// holds the segment's first contradiction (narrowConflict), less the fail
-// ops it does not need (minimalConflict); the example names all of them.
+// Only the ops the contradiction needs are considered: the segment less
+// the fail ops it does not need (minimalConflict, a few checks of the
+// segment), then the window of it that holds its first contradiction
+// (narrowConflict), where the refusal is looked for, op by op, so that
+// explaining does not search the whole segment once per op; the example
+// names all of them.
 // A contradiction that disappears when a single failed op is set aside is
 // labelled a refusal (ClassRefusal), never two holders.
 // late is the late unlocks of seg's lock (lateUnlocksOf).
@@ -169,11 +172,11 @@ func explainSegment(ctx context.Context, h *History, seg segment, opts Options, 
 	defer cancel()
 	m, release := stoppable(ctx)
 	defer release()
-	var whole []porcupine.Operation // the segment, when the window is less
+	seg.ops = minimalConflict(ctx, m, seg.ops)
+	var whole []porcupine.Operation // the minimal segment, when the window is less
 	if w := narrowConflict(ctx, m, seg.ops); len(w) < len(seg.ops) {
 		whole, seg.ops = seg.ops, w
 	}
-	seg.ops = minimalConflict(ctx, m, seg.ops)
 	if refused := refusalIn(ctx, m, late, seg.ops, whole); refused != nil {
 		return explainRefusal(h, seg, refused, explainConflict(ctx, m, h, seg, opts), opts, late)
 	}
