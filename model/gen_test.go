@@ -12,7 +12,8 @@ import (
 // TestGenerateLargeHistory writes a simulated valid history (sections and
 // fencing tokens included, 2% info ops, $LOCKCHECK_GEN_LOCKS locks, default
 // 64) of $LOCKCHECK_GEN_OPS ops to
-// $LOCKCHECK_GEN_DIR/history.jsonl, for measuring `lockcheck check` on large
+// $LOCKCHECK_GEN_DIR/history.jsonl (LOCKCHECK_GEN_BROKEN=double-grant: with
+// one double grant injected, so invalid), for measuring `lockcheck check` on large
 // inputs without committing them:
 //
 //	LOCKCHECK_GEN_DIR=/tmp/big LOCKCHECK_GEN_OPS=1000000 go test -run TestGenerateLargeHistory ./model/
@@ -34,7 +35,14 @@ func TestGenerateLargeHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, _ := simulate(rand.New(rand.NewPCG(uint64(ops), 1)), simConfig{locks: locks, procs: 8, ops: ops, infoRate: 0.02, sections: true})
+	r := rand.New(rand.NewPCG(uint64(ops), 1))
+	h, ws := simulate(r, simConfig{locks: locks, procs: 8, ops: ops, infoRate: 0.02, sections: true})
+	if os.Getenv("LOCKCHECK_GEN_BROKEN") == "double-grant" {
+		var ok bool
+		if h, ok = injectDoubleGrant(r, h, ws); !ok {
+			t.Fatal("nothing to inject a double grant into")
+		}
+	}
 	h.Header.Meta = map[string]string{"generator": "TestGenerateLargeHistory"}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
