@@ -123,7 +123,9 @@ func readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 // parse decodes one non-blank line into rd.h.
 func (rd *reader) parse(b []byte) error {
 	var l line
-	if err := decodeStrict(b, &l); err != nil {
+	if op, ok := parseOpLine(b); ok {
+		l.Op = &op
+	} else if err := decodeStrict(b, &l); err != nil {
 		return rd.malformed(err)
 	}
 	set := 0

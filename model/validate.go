@@ -1,9 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // ErrInvalid is wrapped by every error of History.Validate and by
@@ -148,12 +149,9 @@ func (h *History) Validate() error {
 			idx = append(idx, int32(i))
 		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		oa, ob := &h.Ops[idx[a]], &h.Ops[idx[b]]
-		if oa.Process != ob.Process {
-			return oa.Process < ob.Process
-		}
-		return oa.Call < ob.Call
+	slices.SortFunc(idx, func(a, b int32) int { // by process, call, then history order (stable)
+		oa, ob := &h.Ops[a], &h.Ops[b]
+		return cmp.Or(cmp.Compare(oa.Process, ob.Process), cmp.Compare(oa.Call, ob.Call), cmp.Compare(a, b))
 	})
 	for i := 1; i < len(idx); i++ {
 		p, o := &h.Ops[idx[i-1]], &h.Ops[idx[i]]
