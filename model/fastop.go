@@ -10,19 +10,22 @@ import "bytes"
 // decodeStrict: so a line it accepts decodes to what decodeStrict gives,
 // and every error comes from decodeStrict (FuzzParseOpLine holds the two
 // to that).
-func parseOpLine(b []byte) (Op, bool) {
+//
+// intern, unless nil, gives the string of a value's bytes (the reader
+// stores each distinct one once).
+func parseOpLine(b []byte, intern func([]byte) string) (Op, bool) {
 	var o Op
 	const open, end = `{"op":{`, `}}`
 	if !bytes.HasPrefix(b, []byte(open)) || !bytes.HasSuffix(b, []byte(end)) || len(b) < len(open)+len(end) {
 		return o, false
 	}
-	p := &opParser{b: b[len(open) : len(b)-len(end)]}
+	p := &opParser{b: b[len(open) : len(b)-len(end)], intern: intern}
 	if len(p.b) == 0 {
 		return o, true // {"op":{}}
 	}
 	var seen uint32
 	for {
-		key, ok := p.str()
+		key, ok := p.raw()
 		if !ok || !p.byte(':') {
 			return o, false
 		}
@@ -41,7 +44,10 @@ func parseOpLine(b []byte) (Op, bool) {
 }
 
 // opParser consumes b from the front.
-type opParser struct{ b []byte }
+type opParser struct {
+	b      []byte
+	intern func([]byte) string // nil: every string is copied
+}
 
 func (p *opParser) byte(c byte) bool {
 	if len(p.b) == 0 || p.b[0] != c {
@@ -51,22 +57,34 @@ func (p *opParser) byte(c byte) bool {
 	return true
 }
 
-// str reads a string of printable ASCII without escapes.
-func (p *opParser) str() (string, bool) {
+// raw reads a string of printable ASCII without escapes, as bytes.
+func (p *opParser) raw() ([]byte, bool) {
 	if !p.byte('"') {
-		return "", false
+		return nil, false
 	}
 	for i, c := range p.b {
 		switch {
 		case c == '"':
-			s := string(p.b[:i])
+			s := p.b[:i]
 			p.b = p.b[i+1:]
 			return s, true
 		case c == '\\' || c < 0x20 || c >= 0x7f:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
+}
+
+// str is raw as a string, interned when the parser has a table.
+func (p *opParser) str() (string, bool) {
+	b, ok := p.raw()
+	if !ok || len(b) == 0 {
+		return "", ok
+	}
+	if p.intern != nil {
+		return p.intern(b), true
+	}
+	return string(b), true
 }
 
 // int reads an integer in JSON's syntax (no fraction, no exponent, no
@@ -110,60 +128,74 @@ func (p *opParser) bool() (bool, bool) {
 }
 
 // field reads the value of key into o; bit identifies the field.
-func (p *opParser) field(o *Op, key string) (bit uint32, ok bool) {
-	ints := [...]struct {
-		key string
-		v   *int64
-	}{
-		{"call", &o.Call}, {"ret", &o.Return}, {"deadline", &o.Deadline}, {"lease", &o.Lease},
-		{"wait", &o.Wait}, {"token", &o.Token}, {"enq", &o.Enqueued}, {"read", &o.Read},
-		{"write", &o.Write}, {"seq", &o.Seq},
-	}
-	for i, f := range ints {
-		if f.key == key {
-			*f.v, ok = p.int()
-			return 1 << i, ok
-		}
-	}
+func (p *opParser) field(o *Op, key []byte) (bit uint32, ok bool) {
 	var v int64
-	switch key {
+	switch string(key) {
 	case "p":
 		v, ok = p.int()
 		o.Process = int(v)
-		return 1 << 10, ok
+		return 1 << 0, ok
 	case "client":
 		v, ok = p.int()
 		o.Client = int(v)
-		return 1 << 11, ok
-	case "blocking":
-		o.Blocking, ok = p.bool()
-		return 1 << 12, ok
-	case "cancelled":
-		o.Cancelled, ok = p.bool()
-		return 1 << 13, ok
-	case "overrun":
-		o.Overrun, ok = p.bool()
-		return 1 << 14, ok
-	}
-	strs := [...]struct {
-		key string
-		v   *string
-	}{{"lock", &o.Lock}, {"res", &o.Resource}, {"err", &o.Error}}
-	for i, f := range strs {
-		if f.key == key {
-			*f.v, ok = p.str()
-			return 1 << (15 + i), ok
-		}
-	}
-	var s string
-	switch key {
+		return 1 << 1, ok
+	case "lock":
+		o.Lock, ok = p.str()
+		return 1 << 2, ok
 	case "kind":
+		var s string
 		s, ok = p.str()
 		o.Kind = Kind(s)
-		return 1 << 18, ok
+		return 1 << 3, ok
+	case "call":
+		o.Call, ok = p.int()
+		return 1 << 4, ok
+	case "ret":
+		o.Return, ok = p.int()
+		return 1 << 5, ok
+	case "deadline":
+		o.Deadline, ok = p.int()
+		return 1 << 6, ok
+	case "lease":
+		o.Lease, ok = p.int()
+		return 1 << 7, ok
+	case "wait":
+		o.Wait, ok = p.int()
+		return 1 << 8, ok
+	case "blocking":
+		o.Blocking, ok = p.bool()
+		return 1 << 9, ok
+	case "cancelled":
+		o.Cancelled, ok = p.bool()
+		return 1 << 10, ok
+	case "token":
+		o.Token, ok = p.int()
+		return 1 << 11, ok
+	case "enq":
+		o.Enqueued, ok = p.int()
+		return 1 << 12, ok
+	case "res":
+		o.Resource, ok = p.str()
+		return 1 << 13, ok
+	case "read":
+		o.Read, ok = p.int()
+		return 1 << 14, ok
+	case "write":
+		o.Write, ok = p.int()
+		return 1 << 15, ok
+	case "seq":
+		o.Seq, ok = p.int()
+		return 1 << 16, ok
+	case "overrun":
+		o.Overrun, ok = p.bool()
+		return 1 << 17, ok
 	case "outcome":
+		var s string
 		s, ok = p.str()
 		o.Outcome = Outcome(s)
+		return 1 << 18, ok
+	case "err":
+		o.Error, ok = p.str()
 		return 1 << 19, ok
 	}
 	return 0, false

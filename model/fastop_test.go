@@ -20,7 +20,7 @@ func FuzzParseOpLine(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, ok := parseOpLine(b)
+		got, ok := parseOpLine(b, nil)
 		if !ok {
 			return
 		}
@@ -51,7 +51,7 @@ func TestRecordedOpsTakeTheFastPath(t *testing.T) {
 		if err := r.Op(o); err != nil {
 			t.Fatal(err)
 		}
-		got, ok := parseOpLine(bytes.TrimSpace(buf.Bytes()))
+		got, ok := parseOpLine(bytes.TrimSpace(buf.Bytes()), nil)
 		if !ok || got != o {
 			t.Fatalf("%s: fast path %v, got %+v, want %+v", buf.Bytes(), ok, got, o)
 		}
