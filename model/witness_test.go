@@ -1,0 +1,29 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/anishathalye/porcupine"
+	"pgregory.net/rapid"
+)
+
+// An order orderWitness accepts is one porcupine accepts: on generated
+// histories, valid and perturbed, a segment it calls linearizable is.
+func TestOrderWitnessImpliesLinearizable(t *testing.T) {
+	diffChecks(t, 500)
+	witnessed, segs := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		h, opts, _ := genHistory(t, genConfig{maxSteps: 80, maxLocks: 2, perturb: rapid.Bool().Draw(t, "perturb")})
+		for _, seg := range segments(h, opts) {
+			segs++
+			if !orderWitness(seg.ops) {
+				continue
+			}
+			witnessed++
+			if !porcupine.CheckOperations(mutexModel, seg.ops) {
+				t.Fatalf("a witnessed segment of %d ops is not linearizable:\n%s", len(seg.ops), dumpHistory(h))
+			}
+		}
+	})
+	t.Logf("%d of %d segments witnessed without porcupine", witnessed, segs)
+}
