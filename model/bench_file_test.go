@@ -55,23 +55,30 @@ func benchCheckFile(b *testing.B, n int) {
 func writeSimulated(b *testing.B, path string, n int) int64 {
 	b.Helper()
 	h, _ := simulate(rand.New(rand.NewPCG(uint64(n), 1)), simConfig{locks: 64, procs: 8, ops: n, infoRate: 0.02, sections: true})
+	return writeHistoryFile(b, path, h)
+}
+
+// writeHistoryFile writes h to path as JSON Lines and returns the file's
+// size in bytes.
+func writeHistoryFile(t testing.TB, path string, h *History) int64 {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	if err := WriteHistory(w, h); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	return fi.Size()
 }

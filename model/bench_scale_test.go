@@ -1,9 +1,7 @@
 package model
 
 import (
-	"bufio"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -91,23 +89,5 @@ func writeScaled(b *testing.B, path string, n int, broken bool) int64 {
 			b.Fatal("nothing to inject a double grant into")
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := WriteHistory(w, h); err != nil {
-		b.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return fi.Size()
+	return writeHistoryFile(b, path, h)
 }

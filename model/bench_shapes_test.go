@@ -99,27 +99,3 @@ func injectLostHold(r *rand.Rand, h *History, _ []window) (*History, bool) {
 	o.Outcome, o.Error = Fail, "not owner"
 	return &out, true
 }
-
-// injectInWindow adds the op mk makes, by a fresh process, inside a window
-// where a live process held the lock.
-func injectInWindow(r *rand.Rand, h *History, ws []window, mk func(p int, lock string, call, ret int64) Op) (*History, bool) {
-	var cands []window
-	for _, w := range ws {
-		if w.to-w.from >= 3 {
-			cands = append(cands, w)
-		}
-	}
-	if len(cands) == 0 {
-		return h, false
-	}
-	w := cands[r.IntN(len(cands))]
-	c := w.from + 1 + r.Int64N(w.to-w.from-2)
-	ret := c + 1 + r.Int64N(w.to-c-1)
-	fresh := 0
-	for _, o := range h.Ops {
-		fresh = max(fresh, o.Process+1)
-	}
-	out := *h
-	out.Ops = append(append([]Op(nil), h.Ops...), mk(fresh, w.lock, c, ret))
-	return &out, true
-}

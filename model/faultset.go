@@ -66,12 +66,8 @@ func (fs *faultSet) overlapping(ops []Op) []Fault {
 	if len(ops) == 0 {
 		return nil
 	}
-	lo, hi := ops[0].Call, ops[0].Return
-	for _, o := range ops {
-		lo, hi = min(lo, o.Call), max(hi, o.effectiveDeadline())
-	}
 	var out []Fault
-	for _, i := range fs.meetingRaw(lo, hi) {
+	for _, i := range fs.meetingRaw(opsSpan(ops)) {
 		out = append(out, fs.faults[i])
 	}
 	return out

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bufio"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -47,18 +46,5 @@ func TestGenerateLargeHistory(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, "history.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := WriteHistory(w, h); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeHistoryFile(t, filepath.Join(dir, "history.jsonl"), h)
 }

@@ -1,7 +1,5 @@
 package model
 
-import "sort"
-
 // lockOps are a history's lock ops (every kind but Section) grouped by
 // lock in one pass, each lock's in history order: what the per-lock
 // checkers read, instead of scanning the whole history once per lock
@@ -12,17 +10,14 @@ type lockOps struct {
 }
 
 func groupLockOps(h *History) *lockOps {
-	g := &lockOps{ops: map[string][]*Op{}}
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Kind == Section {
-			continue
+	ix := indexLocks(h)
+	g := &lockOps{names: ix.locks, ops: make(map[string][]*Op, len(ix.locks))}
+	for l, idx := range ix.byLock {
+		ops := make([]*Op, len(idx))
+		for k, i := range idx {
+			ops[k] = &h.Ops[i]
 		}
-		if _, ok := g.ops[o.Lock]; !ok {
-			g.names = append(g.names, o.Lock)
-		}
-		g.ops[o.Lock] = append(g.ops[o.Lock], o)
+		g.ops[l] = ops
 	}
-	sort.Strings(g.names)
 	return g
 }
