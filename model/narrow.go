@@ -35,8 +35,13 @@ func narrowConflict(ctx context.Context, m porcupine.Model, ops []porcupine.Oper
 	}
 	cuts := quietCuts(ops)
 	// The shortest illegal prefix: ops[:cuts[k].at] with k the least whose
-	// prefix is illegal (the whole segment is).
-	k := sort.Search(len(cuts)-1, func(i int) bool { return !legal(ops[:cuts[i].at]) })
+	// prefix is illegal (the whole segment is; so is the prefix to where
+	// the counts contradict, if they do).
+	last := len(cuts) - 1
+	if at, bad := countsContradict(ops); bad {
+		last = sort.Search(len(cuts), func(i int) bool { return cuts[i].at >= at })
+	}
+	k := sort.Search(last, func(i int) bool { return !legal(ops[:cuts[i].at]) })
 	if ctx.Err() != nil {
 		return ops
 	}

@@ -57,7 +57,8 @@ func stoppable(ctx context.Context) (m porcupine.Model, release func()) {
 }
 
 // checkOps decides one segment: linearizable when a simple order of its
-// ops is a linearization (orderWitness), else as porcupine finds under ctx
+// ops is a linearization (orderWitness), not when its counts contradict
+// each other (countsContradict), else as porcupine finds under ctx
 // (its deadline included): Unknown when ctx ends first.
 func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckResult {
 	if ctx.Err() != nil {
@@ -65,6 +66,9 @@ func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckRes
 	}
 	if orderWitness(ops) {
 		return porcupine.Ok
+	}
+	if _, bad := countsContradict(ops); bad {
+		return porcupine.Illegal
 	}
 	m, release := stoppable(ctx)
 	defer release()

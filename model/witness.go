@@ -44,3 +44,36 @@ func replays(ops []porcupine.Operation, idx []int32) bool {
 	}
 	return true
 }
+
+// countsContradict reports whether the recorded outcomes alone rule out
+// every linearization of a segment: at some quiet instant (no op in
+// flight), with no process's count left unknown by an Expire, two live
+// processes hold the lock by their counts (#ok acquires - #ok releases),
+// or one has released more than it acquired. The ops before a quiet
+// instant are linearized before every op after it, and in each of their
+// linearizations a live process holds exactly its count (see segments), so
+// no order of them is a mutex's. It returns the index of the first op
+// after that instant (0: none found), which bounds the segment's shortest
+// illegal prefix. false decides nothing: porcupine then searches.
+func countsContradict(ops []porcupine.Operation) (int, bool) {
+	b := newBalances()
+	var maxRet int64
+	for i, op := range ops {
+		in := op.Input.(*stepInput)
+		if i > 0 && maxRet < op.Call && len(b.uncertain) == 0 && (b.positive >= 2 || b.negative >= 1) {
+			return i, true
+		}
+		maxRet = max(maxRet, op.Return)
+		if in.init != nil {
+			if in.init.Held {
+				b.adjust(in.process, in.init.Count)
+			}
+			continue
+		}
+		b.apply(in)
+	}
+	if len(ops) > 0 && len(b.uncertain) == 0 && (b.positive >= 2 || b.negative >= 1) {
+		return len(ops), true
+	}
+	return 0, false
+}
