@@ -203,6 +203,11 @@ type lapse struct {
 // it. why collects, for the explanation, the faults that overlap the hold
 // but allow it nothing.
 func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, why []string) {
+	return newFaultSet(faults, horizon, opts).lapses(h, opts)
+}
+
+// lapses is lapses with the windows indexed.
+func (fs *faultSet) lapses(h *hold, opts Options) (out []lapse, why []string) {
 	g := h.grant
 	for _, a := range h.acquires() {
 		if l := opts.fixedLease(a); l > 0 {
@@ -214,15 +219,12 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	for _, x := range h.expires {
 		out = append(out, lapse{earliest: x.Call, learnAfter: x.Return, by: fmt.Sprintf("p%d's lease, let run out in [%s, %s]", g.Process, fmtTime(x.Call), fmtTime(x.Return))})
 	}
-	for _, f := range faults {
-		e := f.end(horizon)
-		if opts.allowOf(f) == AllowSplit {
-			e = horizon // the second master outlives the window
-		}
-		if f.Start > h.until() || e < h.since() || !f.hits(g.Process) {
+	for _, i := range fs.meeting(h.since(), h.until()) {
+		f := fs.faults[i]
+		if !f.hits(g.Process) {
 			continue
 		}
-		l, ok, reason := faultLapse(h, f, e, opts)
+		l, ok, reason := faultLapse(h, f, fs.ends[i], fs.allow[i], opts)
 		if ok {
 			out = append(out, l)
 		} else if reason != "" {
@@ -232,8 +234,9 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	return out, why
 }
 
-// faultLapse is the lapse fault f (ending at e) allows hold h, or why none.
-func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
+// faultLapse is the lapse fault f (ending at e, allowing a) allows hold h,
+// or why none.
+func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, string) {
 	g := h.grant
 	w := opts.watchdogLease()
 	lease := g.Lease
@@ -241,7 +244,7 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 		lease = w
 	}
 	slack := driftSlack(lease)
-	switch a := opts.allowOf(f); a {
+	switch a {
 	case AllowSuspend, AllowDrop:
 		if opts.fixedLease(g) > 0 {
 			return lapse{}, false, "" // its lease is listed already

@@ -170,14 +170,35 @@ func procHolds(ops []*Op, horizon int64) []*hold {
 	if cur != nil {
 		out = append(out, cur)
 	}
-	for _, h := range out {
-		for _, o := range ops {
-			if o.Kind == Expire && o.Return >= h.grant.Call && o.Call <= h.end {
-				h.expires = append(h.expires, o)
+	attachExpires(out, ops)
+	return out
+}
+
+// attachExpires gives each hold the Expire ops of ops (in call order) whose
+// window meets it: Return >= its grant's call and Call <= its end. Only
+// the Expires called within their longest window before the grant are
+// looked at, so it is linear in the ops when windows are short.
+func attachExpires(holds []*hold, ops []*Op) {
+	var xs []*Op
+	var span int64
+	for _, o := range ops {
+		if o.Kind == Expire {
+			xs = append(xs, o)
+			span = max(span, o.Return-o.Call)
+		}
+	}
+	if len(xs) == 0 {
+		return
+	}
+	for _, h := range holds {
+		from := h.grant.Call - span // an Expire called before cannot return by the grant's call
+		i := sort.Search(len(xs), func(i int) bool { return xs[i].Call >= from })
+		for ; i < len(xs) && xs[i].Call <= h.end; i++ {
+			if xs[i].Return >= h.grant.Call {
+				h.expires = append(h.expires, xs[i])
 			}
 		}
 	}
-	return out
 }
 
 // lateAcquire is the last ok acquire of h whose reply came after the Expire

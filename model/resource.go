@@ -247,8 +247,9 @@ func CheckFences(h *History, opts Options) Result {
 		writes += len(acc)
 		check(r, "accepted write", acc, false)
 	}
-	for _, l := range lockNames(h) {
-		g := firstGrants(h, l)
+	locks := groupLockOps(h)
+	for _, l := range locks.names {
+		g := firstGrants(locks.ops[l])
 		var tok []*Op
 		for _, o := range g {
 			if o.Token != 0 {
@@ -325,13 +326,13 @@ func lockNames(h *History) []string {
 	return out
 }
 
-// firstGrants returns the ok acquires on lock that started a hold (the
-// process held nothing before), sorted by call.
-func firstGrants(h *History, lock string) []*Op {
+// firstGrants returns the ok acquires among lockOps (one lock's, in
+// history order) that started a hold (the process held nothing before),
+// sorted by call.
+func firstGrants(lockOps []*Op) []*Op {
 	var ops []*Op
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Lock == lock && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
+	for _, o := range lockOps {
+		if o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
 			ops = append(ops, o)
 		}
 	}
