@@ -7,16 +7,16 @@ package model
 // negative or unknown, at most one process writes, and no other process
 // reads while it does.
 type rwBalances struct {
-	write, read map[int]int   // live process -> holds on each side
-	lease       map[int]int64 // live process -> longest lease among its holds
-	expiring    map[int]int64 // process -> end of its open Expire window
-	granted     map[int]int64 // process -> return of its latest ok acquire
-	everLease   map[int]int64 // process -> longest lease among all its ok acquires
-	uncertain   map[int]bool  // processes whose counts are unknown
+	write, read    map[int]int   // live process -> holds on each side
+	wlease, rlease map[int]int64 // live process -> longest lease among its holds of each side
+	expiring       map[int]int64 // process -> end of its open Expire window
+	granted        map[int]int64 // process -> return of its latest ok acquire
+	everLease      map[int]int64 // process -> longest lease among all its ok acquires
+	uncertain      map[int]bool  // processes whose counts are unknown
 }
 
 func newRWBalances() *rwBalances {
-	return &rwBalances{write: map[int]int{}, read: map[int]int{}, lease: map[int]int64{}, expiring: map[int]int64{},
+	return &rwBalances{write: map[int]int{}, read: map[int]int{}, wlease: map[int]int64{}, rlease: map[int]int64{}, expiring: map[int]int64{},
 		granted: map[int]int64{}, everLease: map[int]int64{}, uncertain: map[int]bool{}}
 }
 
@@ -48,11 +48,10 @@ func (b *rwBalances) determined() bool {
 func (b *rwBalances) initial() (int, lockState, bool) {
 	var st lockState
 	holder, held := 0, false
-	readers := map[int]int{}
+	readers := map[int]readHolds{}
 	for p, n := range b.read {
 		if n > 0 {
-			readers[p] = n
-			st.Lease = max(st.Lease, b.lease[p])
+			readers[p] = readHolds{n, b.rlease[p]}
 			if !held || p < holder {
 				holder, held = p, true
 			}
@@ -60,8 +59,7 @@ func (b *rwBalances) initial() (int, lockState, bool) {
 	}
 	for p, n := range b.write {
 		if n > 0 {
-			st.Held, st.Owner, st.Count = true, p, n
-			st.Lease = max(st.Lease, b.lease[p])
+			st.Held, st.Owner, st.Count, st.Lease = true, p, n, b.wlease[p]
 			holder, held = p, true
 		}
 	}
@@ -69,37 +67,40 @@ func (b *rwBalances) initial() (int, lockState, bool) {
 	return holder, st, held
 }
 
-func (b *rwBalances) side(in *stepInput) map[int]int {
+// side returns the counts and leases of in's side.
+func (b *rwBalances) side(in *stepInput) (map[int]int, map[int]int64) {
 	if in.writes() {
-		return b.write
+		return b.write, b.wlease
 	}
-	return b.read
+	return b.read, b.rlease
 }
 
 func (b *rwBalances) apply(in *stepInput) (int64, bool) {
 	p := in.process
 	end, expiring := b.expiring[p]
 	inWindow := expiring && in.call <= end
+	count, lease := b.side(in)
 	switch {
 	case in.kind == Acquire && in.outcome == OK:
 		if inWindow {
 			b.uncertain[p] = true
 		}
-		b.side(in)[p]++
-		b.lease[p] = max(b.lease[p], in.lease)
+		count[p]++
+		lease[p] = max(lease[p], in.lease)
 		b.granted[p] = in.deadline
 		b.everLease[p] = max(b.everLease[p], in.lease)
 	case in.kind == Release && in.outcome == OK:
-		if inWindow && b.side(in)[p] == 0 {
+		if inWindow && count[p] == 0 {
 			return 0, false // released before its lease ran out
 		}
-		b.side(in)[p]--
+		if count[p]--; count[p] == 0 {
+			delete(lease, p)
+		}
 	case in.kind == Expire:
 		if b.granted[p] >= in.call {
 			b.uncertain[p] = true
 		}
 		if b.write[p] > 0 || b.read[p] > 0 {
-			b.everLease[p] = max(b.everLease[p], b.lease[p])
 			b.uncertain[p] = b.uncertain[p] || inWindow
 		}
 		b.drop(p)
@@ -108,12 +109,12 @@ func (b *rwBalances) apply(in *stepInput) (int64, bool) {
 	if (in.outcome != Info || in.kind == Expire) && in.kind != Abandon {
 		return 0, false
 	}
-	lease := b.lease[p]
+	longest := max(b.wlease[p], b.rlease[p])
 	if b.uncertain[p] || inWindow {
-		lease = max(lease, b.everLease[p])
+		longest = max(longest, b.everLease[p])
 	}
 	held := b.write[p] > 0 || b.read[p] > 0 || b.uncertain[p] || inWindow || in.kind == Acquire
-	until := in.deadline + max(lease, in.lease)
+	until := in.deadline + max(longest, in.lease)
 	b.drop(p)
 	delete(b.uncertain, p)
 	return until, held
@@ -122,5 +123,6 @@ func (b *rwBalances) apply(in *stepInput) (int64, bool) {
 func (b *rwBalances) drop(p int) {
 	delete(b.write, p)
 	delete(b.read, p)
-	delete(b.lease, p)
+	delete(b.wlease, p)
+	delete(b.rlease, p)
 }

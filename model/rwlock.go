@@ -16,10 +16,11 @@ const (
 )
 
 // The read-write lock's sequential specification (Redisson's RReadWriteLock)
-// shares lockState with the mutex: the write side is Held/Owner/Count, the
-// live read holders are Readers, and retired holds are bounded twice:
-// RetiredUntil bounds any retired hold (it blocks writers), WRetiredUntil a
-// retired hold that may be a write hold (it also blocks readers).
+// shares lockState with the mutex: the write side is Held/Owner/Count/Lease
+// (Lease: the writer's longest lease), the live read holders with their
+// counts and leases are Readers, and retired holds are bounded twice:
+// RetiredUntil bounds retired read holds (they block writers),
+// WRetiredUntil retired write holds (they block readers and writers).
 //
 //   - A read is granted unless another live process holds the write lock:
 //     readers share; the write holder may take the read lock (downgrade).
@@ -32,28 +33,39 @@ const (
 //   - A read acquire granted while a retired writer might hold means that
 //     hold had vanished (WRetiredUntil is cleared); a retired reader may still
 //     hold, so RetiredUntil stays. A write grant clears both.
+//   - A retired process's holds of each side may last one lease (its
+//     longest on that side, or that of an Info acquire) after its last
+//     request could reach the server.
 
-// readers decodes s.Readers: process -> read holds.
-func (s lockState) readers() map[int]int {
-	m := map[int]int{}
+// readHolds is one live reader's holds: how many, and the longest lease
+// among them.
+type readHolds struct {
+	n     int
+	lease int64
+}
+
+// readers decodes s.Readers: process -> its read holds.
+func (s lockState) readers() map[int]readHolds {
+	m := map[int]readHolds{}
 	if s.Readers == "" {
 		return m
 	}
 	for _, f := range strings.Split(s.Readers, ",") {
-		p, n, _ := strings.Cut(f, ":")
-		pi, _ := strconv.Atoi(p)
-		ni, _ := strconv.Atoi(n)
-		m[pi] = ni
+		parts := strings.SplitN(f, ":", 3)
+		p, _ := strconv.Atoi(parts[0])
+		n, _ := strconv.Atoi(parts[1])
+		l, _ := strconv.ParseInt(parts[2], 10, 64)
+		m[p] = readHolds{n, l}
 	}
 	return m
 }
 
-// encodeReaders is the canonical (sorted) form of a reader map, so that
-// equal states compare equal.
-func encodeReaders(m map[int]int) string {
+// encodeReaders is the canonical (sorted) form of a reader map,
+// "p:n:lease,...", so that equal states compare equal.
+func encodeReaders(m map[int]readHolds) string {
 	ps := make([]int, 0, len(m))
-	for p, n := range m {
-		if n > 0 {
+	for p, r := range m {
+		if r.n > 0 {
 			ps = append(ps, p)
 		}
 	}
@@ -63,9 +75,7 @@ func encodeReaders(m map[int]int) string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Itoa(p))
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(m[p]))
+		fmt.Fprintf(&b, "%d:%d:%d", p, m[p].n, m[p].lease)
 	}
 	return b.String()
 }
@@ -93,7 +103,7 @@ func rwStep(s lockState, in *stepInput) (bool, lockState, refusal) {
 	case Release:
 		mine := writer
 		if !in.writes() {
-			mine = rd[p] > 0
+			mine = rd[p].n > 0
 		}
 		switch in.outcome {
 		case OK:
@@ -117,7 +127,7 @@ func rwStep(s lockState, in *stepInput) (bool, lockState, refusal) {
 	return false, s, unexpectedOp
 }
 
-func rwAcquire(s lockState, rd map[int]int, in *stepInput, writer bool) (bool, lockState, refusal) {
+func rwAcquire(s lockState, rd map[int]readHolds, in *stepInput, writer bool) (bool, lockState, refusal) {
 	p := in.process
 	if in.writes() {
 		blocked := (s.Held && !writer) || (!writer && len(rd) > 0)
@@ -127,7 +137,7 @@ func rwAcquire(s lockState, rd map[int]int, in *stepInput, writer bool) (bool, l
 				return false, s, grantedWhileHeld
 			}
 			if !writer {
-				s.Held, s.Owner, s.Count = true, p, 0
+				s.Held, s.Owner, s.Count, s.Lease = true, p, 0, 0
 			}
 			s.Count++
 			s.Lease = max(s.Lease, in.lease)
@@ -139,7 +149,7 @@ func rwAcquire(s lockState, rd map[int]int, in *stepInput, writer bool) (bool, l
 				return true, s, noRefusal
 			case writer:
 				return false, s, reentrantFailed
-			case blocked || s.RetiredUntil != 0 || in.contended:
+			case blocked || s.RetiredUntil != 0 || s.WRetiredUntil != 0 || in.contended:
 				return true, s, noRefusal
 			}
 			return false, s, failedWhileFree
@@ -157,16 +167,15 @@ func rwAcquire(s lockState, rd map[int]int, in *stepInput, writer bool) (bool, l
 		if blocked {
 			return false, s, grantedWhileHeld
 		}
-		rd[p]++
+		rd[p] = readHolds{rd[p].n + 1, max(rd[p].lease, in.lease)}
 		s.Readers = encodeReaders(rd)
-		s.Lease = max(s.Lease, in.lease)
 		s.WRetiredUntil = 0
 		return true, s, noRefusal
 	case Fail:
 		switch {
 		case in.cancelled:
 			return true, s, noRefusal
-		case writer || rd[p] > 0:
+		case writer || rd[p].n > 0:
 			return false, s, reentrantFailed
 		case blocked || s.WRetiredUntil != 0 || in.contended:
 			return true, s, noRefusal
@@ -176,24 +185,23 @@ func rwAcquire(s lockState, rd map[int]int, in *stepInput, writer bool) (bool, l
 		if blocked {
 			return true, rwRetire(s, rd, in, 0, false), noRefusal // could not take effect
 		}
-		return true, rwRetire(s, rd, in, in.lease, false), noRefusal
+		return true, rwRetire(s, rd, in, in.lease, false), noRefusal // one more read hold, perhaps
 	}
 	return false, s, unexpectedOp
 }
 
 // rwReleased ends one hold of in's side of in's process.
-func rwReleased(s lockState, rd map[int]int, in *stepInput) lockState {
+func rwReleased(s lockState, rd map[int]readHolds, in *stepInput) lockState {
 	if in.writes() {
 		if s.Count--; s.Count == 0 {
-			s.Held, s.Owner = false, 0
+			s.Held, s.Owner, s.Lease = false, 0, 0
 		}
-	} else {
-		rd[in.process]--
-		s.Readers = encodeReaders(rd)
+		return s
 	}
-	if !s.Held && s.Readers == "" {
-		s.Lease = 0
-	}
+	r := rd[in.process]
+	r.n--
+	rd[in.process] = r
+	s.Readers = encodeReaders(rd)
 	return s
 }
 
@@ -201,31 +209,29 @@ func rwReleased(s lockState, rd map[int]int, in *stepInput) lockState {
 // extraLease (an Info acquire; a write hold when extraWrite), may last until
 // one lease after its last request could reach the server. A process that
 // holds nothing and takes nothing leaves s as it is.
-func rwRetire(s lockState, rd map[int]int, in *stepInput, extraLease int64, extraWrite bool) lockState {
+func rwRetire(s lockState, rd map[int]readHolds, in *stepInput, extraLease int64, extraWrite bool) lockState {
 	p := in.process
-	wrote := (s.Held && s.Owner == p) || extraWrite
-	if !wrote && rd[p] == 0 && extraLease == 0 {
-		return s
+	if s.Held && s.Owner == p {
+		s.WRetiredUntil = max(s.WRetiredUntil, in.deadline+s.Lease)
 	}
-	until := in.deadline + max(s.Lease, extraLease)
-	s = rwDrop(s, rd, p)
-	s.RetiredUntil = max(s.RetiredUntil, until)
-	if wrote {
-		s.WRetiredUntil = max(s.WRetiredUntil, until)
+	if extraWrite {
+		s.WRetiredUntil = max(s.WRetiredUntil, in.deadline+extraLease)
+	} else if extraLease > 0 {
+		s.RetiredUntil = max(s.RetiredUntil, in.deadline+extraLease)
 	}
-	return s
+	if rd[p].n > 0 {
+		s.RetiredUntil = max(s.RetiredUntil, in.deadline+rd[p].lease)
+	}
+	return rwDrop(s, rd, p)
 }
 
 // rwDrop ends every hold of p.
-func rwDrop(s lockState, rd map[int]int, p int) lockState {
+func rwDrop(s lockState, rd map[int]readHolds, p int) lockState {
 	if s.Held && s.Owner == p {
-		s.Held, s.Owner, s.Count = false, 0, 0
+		s.Held, s.Owner, s.Count, s.Lease = false, 0, 0, 0
 	}
 	delete(rd, p)
 	s.Readers = encodeReaders(rd)
-	if !s.Held && s.Readers == "" {
-		s.Lease = 0
-	}
 	return s
 }
 
@@ -260,7 +266,7 @@ func describeReaders(s lockState) string {
 	sort.Ints(ps)
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = fmt.Sprintf("p%d ×%d", p, rd[p])
+		parts[i] = fmt.Sprintf("p%d ×%d", p, rd[p].n)
 	}
 	return "read by " + strings.Join(parts, ", ")
 }
