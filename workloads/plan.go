@@ -88,6 +88,14 @@ type Plan struct {
 	// lock whose unlock checks no owner frees the holder's lock, a bug that
 	// otherwise shows only when a late unlock meets the next holder.
 	StrayUnlockPercent int `json:"stray_unlock_percent,omitempty"`
+	// ReadPercent is, for a read-write lock (subject.ReadWrite), the share
+	// of cycles that take the read side (the rest take the write side);
+	// DowngradePercent the share of write cycles that downgrade: take the
+	// read side while writing, release the write side, read on. A plan that
+	// sets neither gets 50 and 25 for a read-write lock; for other locks
+	// both are 0 (worker_rw.go).
+	ReadPercent      int `json:"read_percent,omitempty"`
+	DowngradePercent int `json:"downgrade_percent,omitempty"`
 	// Phases, if set, shape the run in time (see Phases): storms, quiet
 	// phases, long holds with reconnects, overruns.
 	Phases *Phases `json:"phases,omitempty"`
@@ -114,6 +122,8 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: cancel_percent = %d, want 0..100", p.CancelPercent)
 	case p.StrayUnlockPercent < 0 || p.StrayUnlockPercent > 100:
 		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
+	case p.ReadPercent < 0 || p.ReadPercent > 100 || p.DowngradePercent < 0 || p.DowngradePercent > 100:
+		return fmt.Errorf("plan: read_percent = %d, downgrade_percent = %d, want 0..100", p.ReadPercent, p.DowngradePercent)
 	}
 	if p.Phases != nil {
 		if err := p.Phases.validate(); err != nil {

@@ -25,6 +25,16 @@ const (
 	// its client instance; requests name their owner and replies may come
 	// out of order.
 	CapOwners = "owners"
+	// CapReadWrite: the lock is a read-write lock; lock, trylock, unlock
+	// and holdcount requests carry Mode (ModeRead or ModeWrite; absent:
+	// write).
+	CapReadWrite = "rwlock"
+)
+
+// Modes of a read-write lock's requests (CapReadWrite).
+const (
+	ModeRead  = "read"
+	ModeWrite = "write"
 )
 
 // Ops of the requests.
@@ -89,7 +99,10 @@ type Request struct {
 	Owner string `json:"owner,omitempty"`
 
 	// lock, trylock, unlock, holdcount, token, cycle
-	Name    string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Mode (CapReadWrite) is the side of a read-write lock: ModeRead or
+	// ModeWrite; "" is the write side.
+	Mode    string `json:"mode,omitempty"`
 	LeaseMS int64  `json:"lease_ms,omitempty"`
 	WaitMS  int64  `json:"wait_ms,omitempty"`
 
