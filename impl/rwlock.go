@@ -94,8 +94,9 @@ type RWHandle struct {
 	writeField string
 	channel    string
 
-	hold  holdState
-	crowd crowd
+	hold    holdState
+	crowd   crowd
+	variant *rwVariantState // read side of a variant (rwlock_variant.go); nil: Redisson's
 }
 
 var (
@@ -152,6 +153,7 @@ func (h *RWHandle) acquire(ctx context.Context, wait, lease time.Duration) (bool
 	case waitTimedOut, waitStopped:
 		return false, err
 	}
+	h.noteGrant(before)
 	if err := h.hold.granted(h.c, since, lease, g.count, h.renew); err != nil {
 		return false, err
 	}

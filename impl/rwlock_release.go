@@ -34,6 +34,7 @@ func (h *RWHandle) resolve(ctx context.Context, tryErr error, before int, since 
 	if !applied {
 		return false, fmt.Errorf("rwlock %q: %s acquire: %w", h.name, h.mode, tryErr)
 	}
+	h.noteGrant(before)
 	if err := h.hold.granted(h.c, since, lease, n, h.renew); err != nil {
 		return false, err
 	}
@@ -64,7 +65,7 @@ func (h *RWHandle) unlockScript(ctx context.Context, lease time.Duration) (int64
 	keys := []string{h.name, h.channel, RWTimeoutPrefix(h.name, h.readField), suffixKeyPrefix(h.name), ""}
 	return h.c.unlockWithLatch(ctx, h.name, func(ctx context.Context, latch string) (int64, error) {
 		keys[4] = latch
-		return rwReadUnlock.Run(ctx, h.c.scripter(false), keys, rwReadUnlockMessage,
+		return h.readUnlockScript().Run(ctx, h.c.scripter(false), keys, rwReadUnlockMessage,
 			h.readField, publishCommand, h.c.latchTTLMillis()).Int64()
 	})
 }
@@ -80,13 +81,16 @@ func suffixKeyPrefix(name string) string {
 // the owner still writes; the read side renews the hash and every timeout
 // key of the owner's read holds if it still reads.
 func (h *RWHandle) renew(ctx context.Context) (bool, error) {
+	if renewed, applies, err := h.renewsWithWrite(ctx); applies {
+		return renewed, err
+	}
 	timeout := millis(h.c.opts.watchdogTimeout)
 	var n int64
 	var err error
 	if h.mode == RWWrite {
 		n, err = reentrantRenew.Run(ctx, h.c.scripter(false), []string{h.name}, timeout, h.writeField).Int64()
 	} else {
-		n, err = rwReadRenew.Run(ctx, h.c.scripter(false), []string{h.name, suffixKeyPrefix(h.name)},
+		n, err = h.readRenewScript().Run(ctx, h.c.scripter(false), []string{h.name, suffixKeyPrefix(h.name)},
 			timeout, h.readField).Int64()
 	}
 	return n == 1, err

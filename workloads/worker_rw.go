@@ -1,6 +1,8 @@
 package workloads
 
 import (
+	"time"
+
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 )
@@ -87,7 +89,7 @@ func (w *worker) reenter(h impl.Locker, lock, mode string, storm bool) (int, boo
 // was retired or crashed.
 func (w *worker) sectionsAndReleases(h impl.Locker, lock, mode string, holds int, storm bool) bool {
 	for holds > 0 {
-		hold := w.r.plan.Hold.Draw(w.p.rng)
+		hold := w.rwHold(mode)
 		if storm {
 			hold = 0
 		}
@@ -111,8 +113,8 @@ func (w *worker) sectionsAndReleases(h impl.Locker, lock, mode string, holds int
 // every write hold released, one read section, the read hold released.
 // It reports false when the process was retired or crashed.
 func (w *worker) downgrade(sd impl.Sided, wh impl.Locker, lock string, holds int) bool {
-	p, plan := w.p, w.r.plan
-	if !w.section(wh, lock, sectionSpec{hold: plan.Hold.Draw(p.rng), mode: impl.ModeWrite}) {
+
+	if !w.section(wh, lock, sectionSpec{hold: w.rwHold(impl.ModeWrite), mode: impl.ModeWrite}) {
 		return false
 	}
 	rh := sd.Side(impl.ModeRead)
@@ -135,4 +137,14 @@ func (w *worker) downgrade(sd impl.Sided, wh impl.Locker, lock string, holds int
 		}
 	}
 	return w.sectionsAndReleases(rh, lock, impl.ModeRead, reads, false)
+}
+
+// rwHold draws how long a section of mode's side lasts: Hold, or for a
+// read, LongRead in LongReadPercent of them.
+func (w *worker) rwHold(mode string) time.Duration {
+	plan, rng := w.r.plan, w.p.rng
+	if mode == impl.ModeRead && plan.LongReadPercent > 0 && rng.IntN(100) < plan.LongReadPercent {
+		return plan.LongRead.Draw(rng)
+	}
+	return plan.Hold.Draw(rng)
 }
