@@ -102,6 +102,9 @@ type Plan struct {
 	// LongHolds.
 	LongReadPercent int   `json:"long_read_percent,omitempty"`
 	LongRead        Range `json:"long_read,omitempty"`
+	// LongDowngradePercent is LongReadPercent for the read sections of
+	// downgrades (0: LongReadPercent).
+	LongDowngradePercent int `json:"long_downgrade_percent,omitempty"`
 	// Phases, if set, shape the run in time (see Phases): storms, quiet
 	// phases, long holds with reconnects, overruns.
 	Phases *Phases `json:"phases,omitempty"`
@@ -130,8 +133,9 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
 	case p.ReadPercent < 0 || p.ReadPercent > 100 || p.DowngradePercent < 0 || p.DowngradePercent > 100:
 		return fmt.Errorf("plan: read_percent = %d, downgrade_percent = %d, want 0..100", p.ReadPercent, p.DowngradePercent)
-	case p.LongReadPercent < 0 || p.LongReadPercent > 100 || (p.LongReadPercent > 0 && !p.LongHolds):
-		return fmt.Errorf("plan: long_read_percent = %d, want 0..100 (and long_holds when > 0)", p.LongReadPercent)
+	case p.LongReadPercent < 0 || p.LongReadPercent > 100 || p.LongDowngradePercent < 0 || p.LongDowngradePercent > 100 ||
+		(p.LongReadPercent+p.LongDowngradePercent > 0 && !p.LongHolds):
+		return fmt.Errorf("plan: long_read_percent = %d, long_downgrade_percent = %d, want 0..100 (and long_holds when > 0)", p.LongReadPercent, p.LongDowngradePercent)
 	}
 	if p.Phases != nil {
 		if err := p.Phases.validate(); err != nil {

@@ -39,6 +39,10 @@ func (w *worker) rwCycle(sd impl.Sided, lock string, storm bool) {
 	}
 	h := sd.Side(mode)
 	if plan.StrayUnlockPercent > 0 && p.rng.IntN(100) < plan.StrayUnlockPercent {
+		if p.rng.IntN(2) == 0 {
+			lock = lock + "~free" // a lock no one takes: the unlock meets no key
+			h = w.handle(lock).(impl.Sided).Side(mode)
+		}
 		w.releaseMode(h, lock, mode) // held by no one here: it must fail
 		return
 	}
@@ -136,7 +140,28 @@ func (w *worker) downgrade(sd impl.Sided, wh impl.Locker, lock string, holds int
 			return false
 		}
 	}
-	return w.sectionsAndReleases(rh, lock, impl.ModeRead, reads, false)
+	return w.readsAfterDowngrade(rh, lock, reads)
+}
+
+// readsAfterDowngrade is sectionsAndReleases of a downgrade's read holds,
+// long in LongDowngradePercent of them (0: LongReadPercent).
+func (w *worker) readsAfterDowngrade(rh impl.Locker, lock string, reads int) bool {
+	plan := w.r.plan
+	if plan.LongDowngradePercent == 0 || reads == 0 {
+		return w.sectionsAndReleases(rh, lock, impl.ModeRead, reads, false)
+	}
+	hold := plan.Hold.Draw(w.p.rng)
+	if w.p.rng.IntN(100) < plan.LongDowngradePercent {
+		hold = plan.LongRead.Draw(w.p.rng)
+	}
+	if !w.section(rh, lock, sectionSpec{hold: hold, mode: impl.ModeRead}) {
+		return false
+	}
+	switch w.releaseMode(rh, lock, impl.ModeRead) {
+	case model.OK, model.Fail:
+		return true
+	}
+	return false // info (retired) or crashed
 }
 
 // rwHold draws how long a section of mode's side lasts: Hold, or for a
