@@ -133,31 +133,13 @@ func (h *RWHandle) TryLock(ctx context.Context, wait, lease time.Duration) (bool
 }
 
 func (h *RWHandle) acquire(ctx context.Context, wait, lease time.Duration) (bool, error) {
-	if err := h.c.usable(); err != nil {
-		return false, err
-	}
-	before := h.hold.held()
-	var (
-		since time.Time
-		g     grant
-	)
-	try := func(ctx context.Context) (bool, time.Duration, error) {
-		since = time.Now()
-		var err error
-		g, err = h.tryOnce(ctx, lease)
-		return g.ok, g.ttl, err
-	}
-	switch out, err := h.c.waitAcquire(ctx, h.channel, wait, &h.crowd, try); out {
-	case waitUncertain:
-		return h.resolve(ctx, err, before, since, lease)
-	case waitTimedOut, waitStopped:
-		return false, err
-	}
-	h.noteGrant(before)
-	if err := h.hold.granted(h.c, since, lease, g.count, h.renew); err != nil {
-		return false, err
-	}
-	return true, nil
+	return h.c.acquireHold(ctx, h, h.channel, &h.crowd, h.hold.held(), wait, lease)
+}
+
+// granted records a grant of this side (acquireHold, resolve).
+func (h *RWHandle) granted(since time.Time, lease time.Duration, g grant) error {
+	h.noteGrant(g.count - 1)
+	return h.hold.granted(h.c, since, lease, g.count, h.renew)
 }
 
 // tryOnce runs the side's acquire script once. A reply that WAIT could not

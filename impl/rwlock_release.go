@@ -34,8 +34,7 @@ func (h *RWHandle) resolve(ctx context.Context, tryErr error, before int, since 
 	if !applied {
 		return false, fmt.Errorf("rwlock %q: %s acquire: %w", h.name, h.mode, tryErr)
 	}
-	h.noteGrant(before)
-	if err := h.hold.granted(h.c, since, lease, n, h.renew); err != nil {
+	if err := h.granted(since, lease, grant{ok: true, count: n}); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -264,6 +264,16 @@ func checkBrute(t interface {
 	Fatalf(string, ...any)
 }, h *History, opts Options) (Verdict, bool) {
 	t.Helper()
+	return checkBruteWith(t, h, opts, bruteLinearizable)
+}
+
+// checkBruteWith is checkBrute with the exhaustive search linearizable
+// (bruteLinearizable; rwBruteLinearizable for read-write locks).
+func checkBruteWith(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, h *History, opts Options, linearizable func([]bruteOp) bool) (Verdict, bool) {
+	t.Helper()
 	whole := wholeOps(h, opts)
 	verdict, all := Valid, true
 	for _, l := range indexLocks(h).locks {
@@ -272,7 +282,7 @@ func checkBrute(t interface {
 			all = false
 			continue
 		}
-		brute := bruteLinearizable(ops)
+		brute := linearizable(ops)
 		pc := porcupine.CheckOperationsTimeout(mutexModel, whole[l], diffTimeout)
 		if pc == porcupine.Unknown {
 			t.Fatalf("porcupine undecided on %d ops:\n%s", len(ops), dumpHistory(h))

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anishathalye/porcupine"
 	"pgregory.net/rapid"
 )
 
@@ -225,34 +224,7 @@ func checkRWBrute(t interface {
 	Fatalf(string, ...any)
 }, h *History, opts Options) (Verdict, bool) {
 	t.Helper()
-	whole := wholeOps(h, opts)
-	verdict, all := Valid, true
-	for _, l := range indexLocks(h).locks {
-		ops := bruteOps(h, l, opts)
-		if len(ops) > bruteMaxOps {
-			all = false
-			continue
-		}
-		brute := rwBruteLinearizable(ops)
-		pc := porcupine.CheckOperationsTimeout(mutexModel, whole[l], diffTimeout)
-		if pc == porcupine.Unknown {
-			t.Fatalf("porcupine undecided on %d ops:\n%s", len(ops), dumpHistory(h))
-		}
-		if brute != (pc == porcupine.Ok) {
-			t.Fatalf("lock %s: brute force says linearizable=%v, porcupine with rwStep says %v, options %+v\nhistory:\n%s",
-				l, brute, pc, opts, dumpHistory(h))
-		}
-		if !brute {
-			verdict = Invalid
-		}
-	}
-	if all {
-		opts.Timeout = diffTimeout
-		if r := CheckLinearizability(h, opts); r.Verdict != verdict {
-			t.Fatalf("brute force says %s, CheckLinearizability says %s: %s %v\nhistory:\n%s", verdict, r.Verdict, r.Explanation, r.Examples, dumpHistory(h))
-		}
-	}
-	return verdict, all
+	return checkBruteWith(t, h, opts, rwBruteLinearizable)
 }
 
 // The read-write model agrees with the exhaustive search.
