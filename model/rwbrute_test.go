@@ -190,32 +190,9 @@ func (s rwBrute) apply(o bruteOp) []rwBrute {
 	return nil
 }
 
+// rwBruteLinearizable is bruteLinearizable for a read-write lock.
 func rwBruteLinearizable(ops []bruteOp) bool {
-	full := uint32(1)<<len(ops) - 1
-	dead := map[string]bool{}
-	var search func(done uint32, s rwBrute) bool
-	search = func(done uint32, s rwBrute) bool {
-		if done == full {
-			return true
-		}
-		key := fmt.Sprint(done, "/", s.key())
-		if dead[key] {
-			return false
-		}
-		for i, o := range ops {
-			if done&(1<<i) != 0 || !bruteMayGoNext(ops, done, i) {
-				continue
-			}
-			for _, next := range s.apply(o) {
-				if search(done|1<<i, next) {
-					return true
-				}
-			}
-		}
-		dead[key] = true
-		return false
-	}
-	return search(0, rwBrute{holds: map[[2]int]int{}, leases: map[[2]int]int64{}})
+	return bruteSearch(ops, rwBrute{holds: map[[2]int]int{}, leases: map[[2]int]int64{}})
 }
 
 // checkRWBrute is checkBrute for read-write locks (every lock of h is one).
