@@ -210,6 +210,9 @@ func renderCatchRates(rows []catchRow, seeds int) string {
 		}
 		slices.Sort(by)
 		run, rate := "hunt", fmt.Sprintf("%.0f%%", 100*float64(r.caught())/float64(r.runs))
+		if r.workload != "" {
+			run = r.workload
+		}
 		if r.scenario != "" {
 			run, rate = r.scenario, rate+" beyond"
 		}
