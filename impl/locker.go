@@ -145,6 +145,33 @@ type Freezer interface {
 	Thaw() error
 }
 
+// Interruptible is implemented by handles whose calls cannot always be cut
+// off through their context (an external driver's: only a driver that
+// announces interrupts can stop a call in flight without dying).
+// Interruptible reports whether they can now. A handle without it always
+// can: Locker's contract ends every call with its context, an acquire with
+// ErrNotObtained and nothing left behind. A caller that may cancel a call
+// says so with MarkInterruptible: such a handle then makes the call the way its
+// library makes a call that can be interrupted (in Java, the thread-bound
+// lockInterruptibly or tryLock, which Thread.interrupt() cuts off).
+type Interruptible interface {
+	Interruptible() bool
+}
+
+type interruptibleKey struct{}
+
+// MarkInterruptible returns ctx marked: its caller may cancel the call made
+// with it, and means that as an interrupt (see Interruptible).
+func MarkInterruptible(ctx context.Context) context.Context {
+	return context.WithValue(ctx, interruptibleKey{}, true)
+}
+
+// IsInterruptible reports whether ctx was marked by MarkInterruptible.
+func IsInterruptible(ctx context.Context) bool {
+	v, _ := ctx.Value(interruptibleKey{}).(bool)
+	return v
+}
+
 // Readier is implemented by Makers whose lock clients take long to start
 // (a driver process per owner, such as a JVM). Ready blocks until the
 // clients the Maker starts ahead of use are ready, or ctx ends; the harness

@@ -74,6 +74,8 @@ var FaultAllowances = []FaultAllowance{
 		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},
 	{[]string{"proxy-blackhole", "proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-pubsub", "client-kill-normal", "client-kill-pubsub", "client-conn-kill", "slow-reply"}, AllowDrop,
 		"requests in flight are lost with the connection (a black hole drops every byte and heals by resetting the connections: faults.BlackHole); the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3). A reply held past the client's timeout (slow-reply, whose window lasts until the reply is let through) is lost to the client the same way, and a client that waits for it learns of a grant or a renewal a lease late"},
+	{[]string{"client-interrupt"}, AllowNone,
+		"an interrupted lock or tryLock either was granted (and says so) or left nothing behind (java.util.concurrent.locks.Lock: lockInterruptibly and tryLock acquire nothing when they throw InterruptedException; impl.Locker: a cancelled acquire returns ErrNotObtained and leaves nothing in Redis); an interrupted unlock may be unknown, and its process is retired"},
 	{[]string{"client-crash"}, AllowNone,
 		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
 	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,

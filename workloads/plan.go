@@ -68,6 +68,12 @@ type Plan struct {
 	// cut renewal off (a partition longer than the lease) need. A lock
 	// without a watchdog is unsafe under such a plan even without faults.
 	LongHolds bool `json:"long_holds,omitempty"`
+	// Interruptible makes every lock, tryLock and unlock interruptibly
+	// (impl.MarkInterruptible), as an application that interrupts its
+	// threads makes them: a client-interrupt fault may then cut any of
+	// them off (Java: Redisson's thread-bound lockInterruptibly and
+	// tryLock instead of their async forms).
+	Interruptible bool `json:"interruptible,omitempty"`
 	// CancelPercent is the share of cycles made on a lock's side lock
 	// ("<lock>~cancel"), half of them a Lock whose context the process
 	// cancels CancelAfter after the call (drawn skewed toward its Min) —
@@ -79,8 +85,9 @@ type Plan struct {
 	// its process, whose handle is dropped without Abandon (which would
 	// stop the very renewal that must not run). The side lock keeps the
 	// holds such acquires may leave (which run out with their lease) off
-	// the plan's locks. External drivers (processes of their own) are not
-	// cancelled.
+	// the plan's locks. An external driver is cancelled only when it
+	// announces interrupts (impl.Interruptible): the cancellation is then
+	// its interrupt (Thread.interrupt() in Java).
 	CancelPercent int   `json:"cancel_percent,omitempty"`
 	CancelAfter   Range `json:"cancel_after,omitempty"`
 	// StrayUnlockPercent is the share of cycles that are an Unlock of a

@@ -197,7 +197,7 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(a.banner, `{"protocol":2,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle","owners"],"topologies":["single","sentinel","cluster"]}`) {
+	if !strings.HasPrefix(a.banner, `{"protocol":2,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle","interrupt","owners"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
 	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
@@ -403,10 +403,10 @@ func TestRedissonMixedFleets(t *testing.T) {
 // renewal is made to fail by CLIENT PAUSE WRITE for 4 s (the renewal
 // script due 2 s after the grant blocks past Redisson's 1 s command
 // timeout) while a watchdog hold of a 6 s lease (renewed every 2 s) is held:
-// 3.52.0 renews again 2 s after the failure, after the pause, before the
+// the pinned release renews again 2 s after the failure, after the pause, before the
 // lease runs out. (The timed-out renewal still runs when the pause ends, so
 // 3.43.0's last lease ends 6 s after the pause.) 12 s after the pause
-// began, 3.43.0's hold is gone and 3.52.0's is still there.
+// began, 3.43.0's hold is gone and the pinned release's is still there.
 func TestRedissonOldLineWatchdog(t *testing.T) {
 	for v, survives := range map[string]bool{"": true, "3.43.0": false} {
 		t.Run("redisson@"+v, func(t *testing.T) {
@@ -464,7 +464,7 @@ func TestRedissonStartup(t *testing.T) {
 	}
 }
 
-// TestRedissonFairBusyQueue replays, on Redisson 3.52.0's own fair lock, the
+// TestRedissonFairBusyQueue replays, on the pinned Redisson's own fair lock, the
 // FIFO break that issue 14 fixed in lockcheck's port
 // (impl/fair_busy_test.go): a queue kept busy longer than a lease leaves the
 // waiters' deadlines anchored at its start (each grant moves every deadline

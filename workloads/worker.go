@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,8 @@ type worker struct {
 	crash  *crashReq // pending crash
 	procC  context.CancelCauseFunc
 	exited bool
+	arm    *interruptArm // an interrupt armed (clients.Interrupt)
+	cur    *inflightOp   // the op in flight that an interrupt may reach
 }
 
 // process is one logical process: an id, an owner token, a random source
@@ -233,7 +236,7 @@ func (w *worker) cycle() {
 		return
 	}
 	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
-	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && w.cancellable() {
+	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && interruptible(w.handle(cancelLock(lock))) {
 		w.cancelCycle(cancelLock(lock))
 		return
 	}
@@ -338,7 +341,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if p.ctx.Err() != nil {
 		return model.Op{Outcome: outCrashed}
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
+	ctx, cancel := w.opContext(h, a.cancel >= 0)
 	defer cancel()
 	if a.cancel >= 0 {
 		defer time.AfterFunc(a.cancel, cancel).Stop()
@@ -368,6 +371,10 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 			o.Error = fmt.Sprintf("cancelled by the workload after %v: %s", a.cancel, o.Error)
 		}
 	}
+	if interrupted(ctx) {
+		o.Cancelled = true
+		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")
+	}
 	if !enq.IsZero() {
 		o.Enqueued = r.at(enq)
 	}
@@ -380,7 +387,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if o.Outcome == model.Info {
 		// A cancelled acquire's handle is dropped, not abandoned: Abandon
 		// would stop a renewal that a correct lock never started for it.
-		w.retireInfo(a.cancel >= 0)
+		w.retireInfo(o.Cancelled)
 	}
 	return o
 }
@@ -396,7 +403,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	if p.ctx.Err() != nil {
 		return outCrashed
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
+	ctx, cancel := w.opContext(h, false)
 	defer cancel()
 	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now(), Mode: mode}
 	err := h.Unlock(ctx)
@@ -408,6 +415,9 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	}
 	if err != nil {
 		o.Error = err.Error()
+		if interrupted(ctx) {
+			o.Error = errInterrupted.Error() + ": " + o.Error
+		}
 	}
 	r.record(o)
 	if o.Outcome == model.Info {

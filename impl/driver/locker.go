@@ -90,6 +90,7 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 	if p.shared {
 		req.Owner = l.owner
 	}
+	req.Interruptible = p.banner.interrupts() && impl.IsInterruptible(ctx)
 	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
 	if err != nil {
 		return Reply{}, err
@@ -119,9 +120,18 @@ func (l *Locker) Lock(ctx context.Context, lease time.Duration) error {
 		return err
 	}
 	if rep.Status == StatusFail {
-		return errors.Join(impl.ErrNotObtained, context.DeadlineExceeded)
+		return errors.Join(impl.ErrNotObtained, failCause(ctx, rep))
 	}
 	return l.granted(rep)
+}
+
+// failCause is why an acquire answered fail: its interrupt (ctx's
+// cancellation), else its deadline.
+func failCause(ctx context.Context, rep Reply) error {
+	if rep.Interrupted && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return context.DeadlineExceeded
 }
 
 // TryLock asks the driver to wait at most wait for the lock.
@@ -131,6 +141,9 @@ func (l *Locker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, 
 		return false, err
 	}
 	if rep.Status == StatusFail {
+		if rep.Interrupted {
+			return false, errors.Join(impl.ErrNotObtained, failCause(ctx, rep))
+		}
 		return false, nil
 	}
 	return true, l.granted(rep)
@@ -190,6 +203,15 @@ func (l *Locker) signal(sig syscall.Signal) error {
 		return p.signal(sig)
 	}
 	return nil
+}
+
+// Interruptible reports whether a call of this handle ends with its
+// context's cancellation as the Locker contract says: the owner's process
+// runs a driver that announces interrupts (CapInterrupt). A cancelled call
+// of any other driver ends its process (outcome unknown).
+func (l *Locker) Interruptible() bool {
+	p := l.m.running(l.owner)
+	return p != nil && p.shared && p.banner.interrupts()
 }
 
 // Prepare starts the owner's driver process (banner and hello) unless it

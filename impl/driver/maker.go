@@ -255,8 +255,8 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	if t.Kind != TopologySingle {
 		req.Topology = t.Kind
 	}
-	if m.opts.Owners > 1 {
-		req.Owners, p.shared = m.opts.Owners, true
+	if m.opts.Owners > 1 || p.banner.interrupts() {
+		req.Owners, p.shared = max(m.opts.Owners, 1), true
 	}
 	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {

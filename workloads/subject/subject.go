@@ -100,6 +100,9 @@ type Subject struct {
 	// Owners says an external subject's driver hosts several owners in one
 	// process (capability owners; see HostsOwners).
 	Owners bool
+	// Interrupts says an external subject's calls can be interrupted (its
+	// driver announces capability interrupt; see CanInterrupt).
+	Interrupts bool
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
@@ -169,6 +172,22 @@ func (s Subject) HostsOwners() bool {
 		return true
 	}
 	return s.Kind != KindExternal || s.Owners
+}
+
+// CanInterrupt reports whether the calls of s can be interrupted (a
+// client-interrupt fault, a cancelled acquire) without ending its client
+// process: a Go lock's always (Locker's contract), an external subject's
+// when its driver says so (Interrupts), a mix's when every part's can.
+func (s Subject) CanInterrupt() bool {
+	if len(s.Parts) > 0 {
+		for _, p := range s.Parts {
+			if !p.CanInterrupt() {
+				return false
+			}
+		}
+		return true
+	}
+	return s.Kind != KindExternal || s.Interrupts
 }
 
 // MakerFor returns the MakerFunc to use with opts and the watchdog lease its

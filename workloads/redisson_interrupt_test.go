@@ -1,0 +1,62 @@
+package workloads
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl/driver"
+)
+
+// TestRedissonDriverInterrupt: the protocol's interrupt reaches the owner's
+// thread blocked in Redisson's lockInterruptibly. p1 holds l; p2's
+// interruptible lock waits; an interrupt of it is answered ok and p2's lock
+// fail, "interrupted", while the process goes on. Nothing of p2's is left
+// behind: after p1's unlock the lock stays free (p2's wait did not go on
+// and take it). An interrupt of a request no longer in flight is fail.
+func TestRedissonDriverInterrupt(t *testing.T) {
+	d := redissonDriver(t, "redisson")
+	s := startRedis(t)
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	ctx := context.Background()
+	j := startJVM(t, d)
+	var b driver.Banner
+	if err := json.Unmarshal([]byte(j.banner), &b); err != nil || !b.Has(driver.CapInterrupt) {
+		t.Fatalf("banner %s: want capability interrupt", j.banner)
+	}
+	h := hello(s.Options().Addr, s.Options().Password, "c1")
+	h["protocol"], h["owners"] = 2, 2
+	j.expect("hello", h, "ok")
+	req := func(op, owner string) map[string]any {
+		return map[string]any{"op": op, "name": "l", "owner": owner, "timeout_ms": 5000, "interruptible": true}
+	}
+	j.expect("p1 lock", req("lock", "p1"), "ok")
+	j.send("p2 lock", req("lock", "p2")) // id 3
+	time.Sleep(200 * time.Millisecond)   // let it block in its wait
+	j.send("interrupt p2", map[string]any{"op": "interrupt", "owner": "p2", "target": 3, "timeout_ms": 1000})
+	got := []string{j.line(), j.line()}
+	sort.Strings(got)
+	if !strings.HasPrefix(got[0], `{"id":3,"status":"fail","interrupted":true`) || !strings.HasPrefix(got[1], `{"id":4,"status":"ok"`) {
+		t.Fatalf("replies %q: want p2's lock (3) failed, interrupted, and the interrupt (4) delivered", got)
+	}
+	if n := len(rdb.HGetAll(ctx, "l").Val()); n != 1 {
+		t.Fatalf("after p2's interrupted lock, l has %d holders, want p1 alone", n)
+	}
+	j.expect("interrupt of an answered request", map[string]any{"op": "interrupt", "owner": "p2", "target": 3, "timeout_ms": 1000}, "fail")
+	j.expect("p1 unlock", req("unlock", "p1"), "ok")
+	time.Sleep(300 * time.Millisecond)
+	if rdb.Exists(ctx, "l").Val() != 0 {
+		t.Fatalf("l held after p1's unlock: %v (p2's interrupted wait took it)", rdb.HGetAll(ctx, "l").Val())
+	}
+	j.expect("p2 lock after its interrupt", req("lock", "p2"), "ok")
+	j.expect("p2 unlock", req("unlock", "p2"), "ok")
+	if err := j.end(); err != nil {
+		t.Fatal(err)
+	}
+}
