@@ -97,6 +97,21 @@ type Abandoner interface {
 	Abandon()
 }
 
+// Modes of a read-write lock's sides (Sided.Side).
+const (
+	ModeRead  = "read"
+	ModeWrite = "write"
+)
+
+// Sided is implemented by handles of read-write locks. As a Locker such a
+// handle is the write side; Side returns the same owner's handle on one
+// side, ModeRead or ModeWrite, of the same lock (the read side shares with
+// other owners' read sides; the write side excludes every other owner).
+// Abandoning the handle (Abandoner) abandons both sides.
+type Sided interface {
+	Side(mode string) Locker
+}
+
 // HoldCounter reports how many times this handle holds the lock.
 type HoldCounter interface {
 	HoldCount(ctx context.Context) (int, error)

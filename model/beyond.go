@@ -95,8 +95,8 @@ func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example)) (al
 			if b.start() >= a.end {
 				break // sorted by start: no later hold overlaps a
 			}
-			if a.grant.Process == b.grant.Process || b.end <= a.start() {
-				continue
+			if a.grant.Process == b.grant.Process || b.end <= a.start() || (a.shared && b.shared) {
+				continue // readers share a read-write lock
 			}
 			judge(doubleHold(a, b, fs, opts))
 			for _, o := range [][2]*hold{{a, b}, {b, a}} {

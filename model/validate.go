@@ -40,6 +40,8 @@ func (o *Op) validate() error {
 		return fmt.Errorf("negative client process %d", o.Client)
 	case o.Lock == "":
 		return errors.New("op names no lock")
+	case o.Mode != "" && o.Mode != ModeRead && o.Mode != ModeWrite:
+		return fmt.Errorf("unknown mode %q (want %q or %q)", o.Mode, ModeRead, ModeWrite)
 	}
 	switch o.Kind {
 	case Acquire, Release, Abandon, Section, Expire:

@@ -48,8 +48,13 @@
 // "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
 // unlock), "holdcount" (the holdcount request), "cycle" (the cycle request),
 // "owners" (protocol 2: several owners in one process, see Owners),
-// "interrupt" (with "owners": the interrupt request, see Interrupts). A driver
-// without "watchdog" treats lease_ms <= 0 as a lease of watchdog_ms.
+// "interrupt" (with "owners": the interrupt request, see Interrupts),
+// "rwlock" (the lock is a read-write lock: lock, trylock, unlock and
+// holdcount requests carry "mode", "read" or "write", and act on that side
+// of the owner's lock; a request without "mode" is a write, so a client
+// that knows nothing of modes drives the write side as an exclusive lock).
+// A driver without "watchdog" treats lease_ms <= 0 as a lease of
+// watchdog_ms.
 //
 // Requests. lockcheck then sends requests, one at a time per owner: it sends
 // an owner's next request only after the reply to its previous one (a driver

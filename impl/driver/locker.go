@@ -18,6 +18,7 @@ type Locker struct {
 	m          *Maker
 	name       string
 	owner      string
+	mode       string          // the side of a read-write lock (CapReadWrite); "" otherwise
 	token      int64           // of the current grant (fenced drivers)
 	onEnqueued func(time.Time) // FairLocker's callback
 }
@@ -30,7 +31,19 @@ var (
 	_ impl.HoldCounter = (*Locker)(nil)
 	_ impl.Fenced      = (*FencedLocker)(nil)
 	_ impl.Enqueuer    = (*FairLocker)(nil)
+	_ impl.Sided       = (*SidedLocker)(nil)
 )
+
+// SidedLocker is the handle of a driver with CapReadWrite: as a Locker it
+// is the write side; Side gives the owner's handle on either side, whose
+// requests carry the mode.
+type SidedLocker struct{ *Locker }
+
+// Side returns the owner's handle on side mode (impl.ModeRead or
+// impl.ModeWrite) of the lock.
+func (l *SidedLocker) Side(mode string) impl.Locker {
+	return &Locker{m: l.m, name: l.name, owner: l.owner, mode: mode}
+}
 
 // FencedLocker is the handle of a driver with CapFenced.
 type FencedLocker struct{ *Locker }
@@ -73,6 +86,7 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	req.Name = l.name
+	req.Mode = l.mode
 	if p.shared {
 		req.Owner = l.owner
 	}

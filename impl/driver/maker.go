@@ -134,6 +134,8 @@ func (m *Maker) NewLocker(name, owner string) impl.Locker {
 		return &FencedLocker{l}
 	case slices.Contains(m.opts.Capabilities, CapFair):
 		return &FairLocker{l}
+	case slices.Contains(m.opts.Capabilities, CapReadWrite):
+		return &SidedLocker{l}
 	}
 	return l
 }

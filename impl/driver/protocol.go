@@ -29,6 +29,16 @@ const (
 	// may be interrupted (OpInterrupt), as a Java thread is by
 	// Thread.interrupt() or a Go call by its context's cancellation.
 	CapInterrupt = "interrupt"
+	// CapReadWrite: the lock is a read-write lock; lock, trylock, unlock
+	// and holdcount requests carry Mode (ModeRead or ModeWrite; absent:
+	// write).
+	CapReadWrite = "rwlock"
+)
+
+// Modes of a read-write lock's requests (CapReadWrite).
+const (
+	ModeRead  = "read"
+	ModeWrite = "write"
 )
 
 // Ops of the requests.
@@ -104,7 +114,10 @@ type Request struct {
 	Owner string `json:"owner,omitempty"`
 
 	// lock, trylock, unlock, holdcount, token, cycle
-	Name    string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Mode (CapReadWrite) is the side of a read-write lock: ModeRead or
+	// ModeWrite; "" is the write side.
+	Mode    string `json:"mode,omitempty"`
 	LeaseMS int64  `json:"lease_ms,omitempty"`
 	WaitMS  int64  `json:"wait_ms,omitempty"`
 

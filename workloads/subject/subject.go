@@ -51,6 +51,10 @@ type Subject struct {
 	// Reentrant says the same handle may lock again while it holds the lock.
 	// Workloads only reenter subjects that say so.
 	Reentrant bool
+	// ReadWrite says the lock is a read-write lock whose handles implement
+	// impl.Sided: workloads with read shares take the read side for some
+	// cycles, and every op records its side (model.Op.Mode).
+	ReadWrite bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
 	// NoWatchdog says holds taken with lease <= 0 are not renewed: they

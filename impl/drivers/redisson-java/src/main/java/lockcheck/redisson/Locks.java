@@ -43,6 +43,9 @@ import java.util.concurrent.TimeUnit;
  * (unknown), as Redisson's synchronous unlock() throws then.
  * <li>the fair lock (Redisson's, see {@link QueuedFairLock}): lock and trylock
  * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
+ * <li>the read-write lock ({@code getReadWriteLock}): every request's "mode"
+ * ("read" or "write"; absent: "write") picks {@code readLock()} or
+ * {@code writeLock()}, whose lock, trylock, unlock and holdcount are RLock's.
  * </ul>
  * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
  * within timeout_ms: a Redisson future still pending at the deadline, 25 ms
@@ -356,6 +359,9 @@ final class Locks implements Library {
             case FAIR -> Compat.fair(redisson, name);
             case FENCED -> Compat.fenced(redisson, name);
             case SPIN -> Compat.spin(redisson, name);
+            case RWLOCK -> "read".equals(req.path("mode").asText("write"))
+                    ? redisson.getReadWriteLock(name).readLock()
+                    : redisson.getReadWriteLock(name).writeLock();
         };
     }
 
