@@ -59,6 +59,8 @@ type Source struct {
 type ReportRow struct {
 	Scenario string `json:"scenario"`
 	Subject  string `json:"subject"`
+	// Server is the server the row's cells ran on (MatrixCell.Server).
+	Server   string `json:"server,omitempty"`
 	Safe     bool   `json:"safe"`
 	Expected string `json:"expected"`
 	// Informational: the expectation requires nothing (see MatrixCell).
@@ -183,7 +185,10 @@ func sortRows(rows []ReportRow) {
 		if rows[i].Scenario != rows[j].Scenario {
 			return rows[i].Scenario < rows[j].Scenario
 		}
-		return rows[i].Subject < rows[j].Subject
+		if rows[i].Subject != rows[j].Subject {
+			return rows[i].Subject < rows[j].Subject
+		}
+		return rows[i].Server < rows[j].Server
 	})
 	sortCells(rows)
 }

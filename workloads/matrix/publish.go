@@ -48,6 +48,9 @@ func Publish(dir string, parts []string, now time.Time) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := keepDifferences(dir, page.Differences, kept); err != nil {
+		return nil, err
+	}
 	relink(&page, kept)
 	files, err := results.WriteScoreboardPage(dir, page)
 	if err != nil {
@@ -73,7 +76,7 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 				if _, done := kept[rel]; done || rel == "" {
 					continue
 				}
-				to, err := keepRun(dir, f.Scenario, rel)
+				to, err := keepRun(dir, f.Server, f.Scenario, rel)
 				switch {
 				case err != nil:
 					return nil, err
@@ -87,11 +90,13 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 }
 
 // keepRun copies the run directory rel (relative to dir) into
-// dir/runs/<scenario>/ and writes its summary again; it returns the copy's
-// path relative to dir, "" when rel is not found.
-func keepRun(dir, scenario, rel string) (string, error) {
+// dir/runs/<scenario>/ (dir/runs/<server>/<scenario>/ on a page of
+// several servers, whose runs share their names) and writes its summary
+// again; it returns the copy's path relative to dir, "" when rel is not
+// found.
+func keepRun(dir, server, scenario, rel string) (string, error) {
 	src := filepath.Join(dir, filepath.FromSlash(rel))
-	dstRel := path.Join(results.ScoreboardRuns, scenario, filepath.Base(src))
+	dstRel := path.Join(results.ScoreboardRuns, results.ServerSlug(server), scenario, filepath.Base(src))
 	dst := filepath.Join(dir, filepath.FromSlash(dstRel))
 	if filepath.Clean(src) == filepath.Clean(dst) {
 		return dstRel, nil // rendered again from the kept copy
@@ -129,6 +134,16 @@ func relink(p *results.ScoreboardPage, kept map[string]string) {
 			r.Reruns = reruns
 		}
 	}
+	for i := range p.Differences {
+		for j := range p.Differences[i].Sides {
+			side := &p.Differences[i].Sides[j]
+			runs := slices.Clone(side.Runs)
+			for k := range runs {
+				runs[k] = kept[runs[k]]
+			}
+			side.Runs = runs
+		}
+	}
 	for i := range p.Report.Rows {
 		cells := slices.Clone(p.Report.Rows[i].Cells)
 		for j := range cells {
@@ -163,6 +178,28 @@ func checkPage(dir string, files []string) error {
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrUnlinked, errors.Join(errs...))
+	}
+	return nil
+}
+
+// keepDifferences copies the runs of every side of the differences between
+// servers, as keepFindings does, adding them to kept.
+func keepDifferences(dir string, diffs []results.ServerDifference, kept map[string]string) error {
+	for _, d := range diffs {
+		for _, side := range d.Sides {
+			for _, rel := range side.Runs {
+				if _, done := kept[rel]; done || rel == "" {
+					continue
+				}
+				to, err := keepRun(dir, side.Server, d.Scenario, rel)
+				switch {
+				case err != nil:
+					return err
+				case to != "":
+					kept[rel] = to
+				}
+			}
+		}
 	}
 	return nil
 }
