@@ -62,7 +62,12 @@ func Publish(dir string, parts []string, now time.Time) ([]string, error) {
 // partName names a part by its run directory's name (the time it started
 // and its shard), the same on every machine.
 func partName(matrixPath string) string {
-	return "scoreboard run " + filepath.Base(filepath.Dir(matrixPath))
+	dir := filepath.Dir(matrixPath)
+	name := filepath.Base(dir)
+	if name != "" && (name[0] < '0' || name[0] > '9') { // <time>/<server> of --servers
+		name = filepath.Base(filepath.Dir(dir)) + "/" + name
+	}
+	return "scoreboard run " + name
 }
 
 // keepFindings copies the run of every finding and of its reruns under
