@@ -92,20 +92,40 @@ func serverDifferences(bySubject map[string][]MatrixCell, infos []SubjectInfo, s
 }
 
 // differs scores property p on each server's cells of one scenario and
-// reports whether the states are not all the same.
+// reports whether the verdicts are not all the same. Only the cells whose
+// score is a verdict take part, and the servers with one: a cell that
+// could not run, was not run, or whose checker ran out of time decides
+// nothing (the rows show it).
 func differs(si SubjectInfo, scenario string, p Property, groups []serverGroup, known []KnownFinding) (ServerDifference, bool) {
 	d := ServerDifference{Subject: si.Name, Scenario: scenario, Property: p.Name}
 	same := true
 	for _, g := range groups {
 		side := DifferenceSide{Server: g.label}
 		for _, c := range g.cells {
-			side.Score = side.Score.merge(scoredCell(si, g.label, p, c, known))
+			s := scoredCell(si, g.label, p, c, known)
+			if !isVerdict(s.State) {
+				continue
+			}
+			side.Score = side.Score.merge(s)
 			if c.Dir != "" {
 				side.Runs = append(side.Runs, c.Dir)
 			}
 		}
+		if side.Score.State == "" {
+			continue
+		}
 		same = same && (len(d.Sides) == 0 || side.Score.State == d.Sides[0].Score.State)
 		d.Sides = append(d.Sides, side)
 	}
-	return d, !same
+	return d, len(d.Sides) > 1 && !same
+}
+
+// isVerdict says the state is what the runs found of a property, not that
+// they found nothing (not claimed, not run, not checked, unknown, error).
+func isVerdict(s State) bool {
+	switch s {
+	case Holds, Expected, Unproven, Flaky, Reproduced, Broken:
+		return true
+	}
+	return false
 }

@@ -39,8 +39,9 @@ func (f *matrixFlags) serverList() ([]string, error) {
 // executeServers runs the matrix cfg once per server in names, each as a
 // matrix of its own (its own engine, its cells' commands repeating its
 // --server) in cfg.Dir/<server> when there is more than one, else in
-// cfg.Dir. It stops at the first run that could not go on (usage error or
-// interrupted) and otherwise returns the worst exit status of the runs.
+// cfg.Dir. It stops at the first server that could not start (or an
+// interrupt); a server's cells that could not run do not stop the next
+// server's. It returns the worst exit status of the runs.
 func executeServers(ctx context.Context, e *env, f *matrixFlags, cfg matrix.Config, names []string) (int, error) {
 	worst := exitValid
 	for _, name := range names {
@@ -52,7 +53,7 @@ func executeServers(ctx context.Context, e *env, f *matrixFlags, cfg matrix.Conf
 			fmt.Fprintf(e.stderr, "lockcheck %s: server %s into %s\n", cfg.Kind, serverDirName(name), one.Dir)
 		}
 		code, err := executeOn(ctx, e, &eng, one)
-		if err != nil || interrupted(ctx) || code == exitUsage {
+		if err != nil || interrupted(ctx) {
 			return code, err
 		}
 		worst = max(worst, code)
