@@ -47,13 +47,7 @@ func TestServersPublish(t *testing.T) {
 	runOnServer(t, base, "srv-a", &fakeExec{bad: detects})
 	runOnServer(t, base, "srv-b", &fakeExec{bad: onlyOn})
 	page := filepath.Join(base, "repo", "results", "scoreboard-servers")
-	files, err := Publish(page, []string{base}, t0.Add(time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkStandsAlone(t, page, files)
-	readme, _ := os.ReadFile(filepath.Join(page, results.ScoreboardMarkdown))
-	md := string(readme)
+	md := publishAlone(t, page, base)
 	for _, w := range []string{
 		"| library | server | version |",
 		"| lock-x | srv-a |", "| lock-x | srv-b |", "| lock-y | srv-a |", "| lock-y | srv-b |",
@@ -101,19 +95,26 @@ func TestServersPublish(t *testing.T) {
 func TestOneServerPublishHasNoServerColumn(t *testing.T) {
 	base := t.TempDir()
 	runOnServer(t, base, "srv-a", &fakeExec{bad: onlyOn})
-	page := filepath.Join(base, "repo", "results", "scoreboard")
+	readme := publishAlone(t, filepath.Join(base, "repo", "results", "scoreboard"), base)
+	for _, bad := range []string{"| server |", "Differs between servers", " on srv-a", "runs/srv-a/"} {
+		if strings.Contains(readme, bad) {
+			t.Errorf("a one-server page has %q:\n%s", bad, readme)
+		}
+	}
+	if !strings.Contains(readme, "Server: srv-a (fake-server 1.0), backend process.") {
+		t.Errorf("the headline does not name the server:\n%s", readme)
+	}
+}
+
+// publishAlone publishes the matrices under base into page, checks the page
+// stands alone and returns its README.md.
+func publishAlone(t *testing.T, page, base string) string {
+	t.Helper()
 	files, err := Publish(page, []string{base}, t0.Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkStandsAlone(t, page, files)
 	readme, _ := os.ReadFile(filepath.Join(page, results.ScoreboardMarkdown))
-	for _, bad := range []string{"| server |", "Differs between servers", " on srv-a", "runs/srv-a/"} {
-		if strings.Contains(string(readme), bad) {
-			t.Errorf("a one-server page has %q:\n%s", bad, readme)
-		}
-	}
-	if !strings.Contains(string(readme), "Server: srv-a (fake-server 1.0), backend process.") {
-		t.Errorf("the headline does not name the server:\n%s", readme)
-	}
+	return string(readme)
 }
