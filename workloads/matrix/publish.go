@@ -118,7 +118,12 @@ func keepRun(dir, server, scenario, rel string) (string, error) {
 			return "", fmt.Errorf("keep %s: %w", rel, err)
 		}
 	}
-	if err := results.RewriteSummary(dst); err != nil {
+	switch err := results.RewriteSummary(dst); {
+	case errors.Is(err, results.ErrNoHistory):
+		// A run that could not start leaves an empty history: nothing
+		// to keep or link.
+		return "", os.RemoveAll(dst)
+	case err != nil:
 		return "", fmt.Errorf("keep %s: %w", rel, err)
 	}
 	return dstRel, nil

@@ -118,3 +118,22 @@ func publishAlone(t *testing.T, page, base string) string {
 	readme, _ := os.ReadFile(filepath.Join(page, results.ScoreboardMarkdown))
 	return string(readme)
 }
+
+// TestPublishSkipsEmptyHistory: a rerun that could not start leaves its
+// directory with an empty history (as a driver that failed its hello
+// does): the page is published without it, the finding's own run kept.
+func TestPublishSkipsEmptyHistory(t *testing.T) {
+	base := t.TempDir()
+	runOnServer(t, base, "srv-a", &fakeExec{bad: detects})
+	reruns, _ := filepath.Glob(filepath.Join(base, "*", "srv-a", "safe-b", "lock-y-1-rerun-1"))
+	if len(reruns) != 1 {
+		t.Fatalf("reruns %v", reruns)
+	}
+	if err := os.WriteFile(filepath.Join(reruns[0], results.HistoryFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	readme := publishAlone(t, filepath.Join(base, "repo", "results", "scoreboard"), base)
+	if strings.Contains(readme, "lock-y-1-rerun-1") || !strings.Contains(readme, "[rerun 1](runs/safe-b/lock-y-1-rerun-2)") {
+		t.Errorf("the empty rerun is linked, or the other is not:\n%s", readme)
+	}
+}
