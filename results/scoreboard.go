@@ -164,6 +164,9 @@ type Scoreboard struct {
 	// verdicts that differ between them.
 	Servers     []string           `json:"servers,omitempty"`
 	Differences []ServerDifference `json:"differences,omitempty"`
+	// Uncompared are the library × scenario pairs no two servers gave a
+	// verdict on ("redisson under no-faults").
+	Uncompared []string `json:"uncompared,omitempty"`
 }
 
 // Pivot builds the scoreboard of rep's cells, one row per subject by name
@@ -207,7 +210,7 @@ func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard 
 			sb.Rows = append(sb.Rows, row)
 		}
 	}
-	sb.Differences = serverDifferences(bySubject, infos, sb.Servers, known)
+	sb.Differences, sb.Uncompared = serverDifferences(bySubject, infos, sb.Servers, known)
 	for _, f := range findings {
 		sb.Findings = append(sb.Findings, *f)
 	}

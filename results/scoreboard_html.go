@@ -58,6 +58,7 @@ pre{background:#f5f5f5;padding:8px;overflow:auto;font-size:12px}</style></head><
 {{if .Example}}<pre>{{.Example}}</pre>{{end}}</li>{{end}}</ul>
 {{else}}<p>None: no library broke a property it claims, beyond what an unsafe scenario breaks in any lease lock.</p>{{end}}
 {{if multi .Scoreboard}}<h2>Differs between servers</h2>
+{{with .Uncompared}}<p>Not compared, as no two servers gave a verdict: {{join . ", "}}.</p>{{end}}
 {{range .Differences}}<p>{{.Subject}}, {{.Scenario}}, {{.Property}}:{{range .Sides}} {{.Server}}: <span class="{{.Score.State.Class}}">{{text .Score}}</span>{{range .Score.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}{{range $i, $d := .Runs}}{{if $d}} <a href="{{$d}}/summary.md">history</a>{{end}}{{end}};{{end}}</p>
 {{else}}<p>None: every library scored the same on every server.</p>{{end}}{{end}}
 <h2>Each library: property × fault class</h2>

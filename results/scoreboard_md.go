@@ -111,7 +111,7 @@ func scoreboardHeadline(p ScoreboardPage) string {
 	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s by `lockcheck scoreboard`.",
 		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
 	if len(p.Servers) > 1 {
-		s = strings.Replace(s, " cells in all", fmt.Sprintf(" × server cells in all, on %d servers (a row per library × server)", len(p.Servers)), 1)
+		s = strings.Replace(s, " cells in all (skipped ones included)", fmt.Sprintf(" × server cells in all (skipped ones included), on %d servers (a row per library × server)", len(p.Servers)), 1)
 	}
 	if p.Meta.Duration > 0 {
 		s += fmt.Sprintf(" Every run lasted %s (--duration).", p.Meta.Duration)

@@ -61,11 +61,14 @@ func serverGroups(cells []MatrixCell, servers []string) []serverGroup {
 // serverDifferences lists, on a page of several servers, every property of
 // a library under a scenario whose score is not the same on every server
 // that ran it, in subject, scenario, property order.
-func serverDifferences(bySubject map[string][]MatrixCell, infos []SubjectInfo, servers []string, known []KnownFinding) []ServerDifference {
+// The second list names the library × scenario pairs ("redisson under
+// no-faults") that no two servers gave a verdict on: nothing was compared.
+func serverDifferences(bySubject map[string][]MatrixCell, infos []SubjectInfo, servers []string, known []KnownFinding) ([]ServerDifference, []string) {
 	if len(servers) < 2 {
-		return nil
+		return nil, nil
 	}
 	var out []ServerDifference
+	var uncompared []string
 	for _, si := range infos {
 		byScenario := map[string][]MatrixCell{}
 		for _, c := range bySubject[si.Name] {
@@ -81,14 +84,20 @@ func serverDifferences(bySubject map[string][]MatrixCell, infos []SubjectInfo, s
 			if len(groups) < 2 {
 				continue
 			}
+			compared := false
 			for _, p := range Properties {
-				if d, ok := differs(si, sc, p, groups, known); ok {
+				d, ok := differs(si, sc, p, groups, known)
+				compared = compared || len(d.Sides) > 1
+				if ok {
 					out = append(out, d)
 				}
 			}
+			if !compared {
+				uncompared = append(uncompared, si.Name+" under "+sc)
+			}
 		}
 	}
-	return out
+	return out, uncompared
 }
 
 // differs scores property p on each server's cells of one scenario and

@@ -77,8 +77,12 @@ func writeDifferences(w io.Writer, sb Scoreboard) {
 		return
 	}
 	fmt.Fprintf(w, "\n## Differs between servers\n\n")
+	if n := len(sb.Uncompared); n > 0 {
+		fmt.Fprintf(w, "Not compared, as no two servers gave a verdict (every cell but one server's errored, was skipped or decided nothing): %s.\n\n", strings.Join(sb.Uncompared, ", "))
+	}
 	if len(sb.Differences) == 0 {
-		fmt.Fprintf(w, "None: every library scored the same on %s, property by property and scenario by scenario.\n", strings.Join(sb.Servers, ", "))
+		fmt.Fprintf(w, "None%s: every library scored the same on %s, property by property and scenario by scenario.\n",
+			ifStr(len(sb.Uncompared) > 0, " among the rest"), strings.Join(sb.Servers, ", "))
 		return
 	}
 	fmt.Fprintf(w, "A library's property under one scenario, scored over its seeds, that is not the same on every server:\n\n")

@@ -159,8 +159,12 @@ func TestDifferencesSkipNonVerdicts(t *testing.T) {
 		{Scenario: "t", Subject: "lock-b", Seed: 1, Server: twoServers[0], Checkers: ok},
 		{Scenario: "t", Subject: "lock-b", Seed: 1, Server: twoServers[1], Skip: "no topology"},
 	}
-	if d := Pivot(reportOf(cells), serverSubjects, nil).Differences; len(d) != 0 {
-		t.Errorf("differences from cells that decided nothing: %+v", d)
+	sb := Pivot(reportOf(cells), serverSubjects, nil)
+	if len(sb.Differences) != 0 {
+		t.Errorf("differences from cells that decided nothing: %+v", sb.Differences)
+	}
+	if len(sb.Uncompared) != 1 || sb.Uncompared[0] != "lock-b under t" {
+		t.Errorf("uncompared %q, want [lock-b under t] (s has a verdict on both servers)", sb.Uncompared)
 	}
 }
 
@@ -179,7 +183,7 @@ func TestTwoServerPageRenders(t *testing.T) {
 	if err := writeScoreboardHTML(&html, p); err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"| library | server | version | claims |", "| lock-a | redis-7.0 |", "| lock-a | valkey-8.1 |", "### lock-b on valkey-8.1", "## Differs between servers", "2 libraries, 36 scenario × seed × server cells in all, on 2 servers"} {
+	for _, w := range []string{"| library | server | version | claims |", "| lock-a | redis-7.0 |", "| lock-a | valkey-8.1 |", "### lock-b on valkey-8.1", "## Differs between servers", "2 libraries, 36 scenario × seed × server cells in all (skipped ones included), on 2 servers"} {
 		if !strings.Contains(md.String(), w) {
 			t.Errorf("README.md lacks %q", w)
 		}

@@ -51,7 +51,7 @@ func TestServersPublish(t *testing.T) {
 	for _, w := range []string{
 		"| library | server | version |",
 		"| lock-x | srv-a |", "| lock-x | srv-b |", "| lock-y | srv-a |", "| lock-y | srv-b |",
-		"### lock-x on srv-b", "3 libraries, 18 scenario × seed × server cells in all, on 2 servers",
+		"### lock-x on srv-b", "3 libraries, 18 scenario × seed × server cells in all (skipped ones included), on 2 servers",
 		"## Differs between servers",
 		"- lock-x, safe-a, mutual exclusion: srv-a: holds (histories [1](runs/srv-a/safe-a/lock-x-1)); srv-b: **reproduced under safe-a (adapter not ruled out)** [1](#finding-lock-x-safe-a-mutual-exclusion-on-srv-b) (histories [1](runs/srv-b/safe-a/lock-x-1))",
 		"lockcheck run --scenario safe-a --subject lock-x --seed 1 --server srv-b`",
