@@ -84,8 +84,14 @@ type ReportRow struct {
 // OK reports whether every cell of the row met its expectation.
 func (r ReportRow) OK() bool { return r.Unexpected == 0 && r.Errors == 0 }
 
-// Key is "scenario/subject".
-func (r ReportRow) Key() string { return r.Scenario + "/" + r.Subject }
+// Key is "scenario/subject" ("scenario/subject on server" in a report of
+// several servers): rows compared with a baseline are matched by it.
+func (r ReportRow) Key() string {
+	if r.Server != "" { // a report of several servers (see oneServerRows)
+		return r.Scenario + "/" + r.Subject + " on " + ServerLabel(r.Server)
+	}
+	return r.Scenario + "/" + r.Subject
+}
 
 // FalsePositives is Detected on a safe scenario whose expectation requires
 // a valid verdict, else 0.
