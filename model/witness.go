@@ -54,12 +54,17 @@ func replays(ops []porcupine.Operation, idx []int32) bool {
 // linearizations a live process holds exactly its count (see segments), so
 // no order of them is a mutex's. It returns the index of the first op
 // after that instant (0: none found), which bounds the segment's shortest
-// illegal prefix. false decides nothing: porcupine then searches.
+// illegal prefix. false decides nothing: porcupine then searches. A
+// read-write lock's segment is never decided here: its readers hold it
+// together, which the counts of a mutex call a contradiction.
 func countsContradict(ops []porcupine.Operation) (int, bool) {
 	b := newBalances()
 	var maxRet int64
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
+		if in.rw {
+			return 0, false
+		}
 		if i > 0 && maxRet < op.Call && len(b.uncertain) == 0 && (b.positive >= 2 || b.negative >= 1) {
 			return i, true
 		}
