@@ -39,6 +39,10 @@ func (o *Op) validate() error {
 		return fmt.Errorf("negative client process %d", o.Client)
 	case o.Lock == "":
 		return errors.New("op names no lock")
+	case o.Also != "":
+		if err := o.validateAlso(); err != nil {
+			return err
+		}
 	}
 	switch o.Kind {
 	case Acquire, Release, Abandon, Section, Expire:
