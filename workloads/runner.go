@@ -459,6 +459,7 @@ func (r *runner) at(t time.Time) int64 { return int64(t.Sub(r.base)) }
 // the client process its owner ran in.
 func (r *runner) record(o model.Op) {
 	o.Client = r.clients.get(o.Process)
+	o.Also = r.alsoOf(o)
 	r.nOps.Add(1)
 	switch o.Outcome {
 	case model.OK:

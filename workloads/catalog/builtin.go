@@ -57,6 +57,7 @@ func builtinSubjects() []subject.Subject {
 		},
 	}
 	s = append(s, fairSubjects()...)
+	s = append(s, multiLockSubjects()...)
 	s = append(s, RedlockSubject(nil))
 	s = append(s, waitSubjects()...)
 	for _, d := range shippedDrivers() {

@@ -91,6 +91,11 @@ type Subject struct {
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
 	Needs string
+	// Members, >= 2, says the subject is a multilock over that many member
+	// locks named impl.MemberNames(lock, Members): every op it records
+	// names the other members (model.Op.Also), so the linearizability
+	// checker checks each member, against plain holders of it too.
+	Members int
 	// Fenced says grants carry fencing tokens (the fencing checker applies).
 	Fenced bool
 	// Owners says an external subject's driver hosts several owners in one
