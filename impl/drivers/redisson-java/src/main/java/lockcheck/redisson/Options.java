@@ -11,7 +11,11 @@ final class Options {
         LOCK("redisson", List.of("reentrant", "watchdog", "holdcount", "cycle")),
         FAIR("redisson-fair", List.of("reentrant", "fair", "watchdog", "holdcount", "cycle")),
         FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount", "cycle")),
-        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle"));
+        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle")),
+        /** RedissonMultiLock over --members RLocks (MultiLocks): no hold count, no cycle. */
+        MULTILOCK("redisson-multilock", List.of("reentrant", "watchdog")),
+        /** RedissonRedLock over --members RLocks (MultiLocks). */
+        REDLOCK("redisson-redlock", List.of("reentrant", "watchdog"));
 
         final String driver;
         final List<String> capabilities;
@@ -22,11 +26,13 @@ final class Options {
         }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|multilock|redlock [--members N] [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
     int commandTimeoutMs = Flags.DEFAULT_COMMAND_TIMEOUT_MS;
+    /** How many member locks a multilock or redlock takes (--members, >= 1). */
+    int members = MultiLocks.DEFAULT_MEMBERS;
     /** Appended to the banner's driver name (an older Redisson line: "-3.16"). */
     String suffix = "";
 
@@ -39,6 +45,13 @@ final class Options {
         o.commandTimeoutMs = Flags.parse(args, USAGE, (flag, v) -> switch (flag) {
             case "--lock" -> {
                 o.kind = kind(v);
+                yield true;
+            }
+            case "--members" -> {
+                o.members = Integer.parseInt(v);
+                if (o.members < 1) {
+                    throw new IllegalArgumentException("--members " + v + ": want 1 or more");
+                }
                 yield true;
             }
             case "--name-suffix" -> {
@@ -56,7 +69,9 @@ final class Options {
             case "fair" -> Kind.FAIR;
             case "fenced" -> Kind.FENCED;
             case "spin" -> Kind.SPIN;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced or spin");
+            case "multilock" -> Kind.MULTILOCK;
+            case "redlock" -> Kind.REDLOCK;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, multilock or redlock");
         };
     }
 }
