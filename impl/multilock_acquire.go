@@ -8,12 +8,15 @@ import (
 )
 
 // tryLock is RedissonMultiLock.tryLock(waitTime, leaseTime, MILLISECONDS):
-// wait <= 0 means no wait (Redisson's -1), lease <= 0 a watchdog-renewed
-// hold. It returns true when the members it needs are held; false with a
+// wait < 1 ms means no wait (Redisson's -1), lease <= 0 a watchdog-renewed
+// hold. Like Redisson's, an attempt that runs out of wait between two
+// members gives up even when every member was free, or already held by
+// this owner (a re-entry). It returns true when the members it needs are held; false with a
 // nil error when the attempt failed; false with an error wrapping
 // ErrNotObtained and ctx.Err() when ctx ended (every member taken was
 // released first).
 func (m *MultiLock) tryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
+	wait = wait.Truncate(time.Millisecond) // Redisson's waitTime is whole ms: < 1 ms is no wait
 	memberLease := time.Duration(-1)
 	if lease > 0 {
 		memberLease = lease

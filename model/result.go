@@ -246,6 +246,13 @@ type Options struct {
 	// acquire while another process's acquire was in flight is legal even
 	// on a free lock, as for a fair lock (the votes may have split).
 	SplitVotes bool
+	// WaitSpent says a TryLock may be refused once its wait is spent,
+	// whatever the lock's state: Redisson's MultiLock and RedLock spend
+	// the wait across their members and give up when it runs out, even on
+	// members that were free or their own (a re-entry). A refused TryLock
+	// of a wait of 1 ms or more that lasted its wait (less WaitSpentSlack)
+	// then claims nothing, as a cancelled one.
+	WaitSpent bool
 	// TTLWakeups says the lock's waiters may miss an unlock message and
 	// wait out the TTL they last saw (Redisson's documented bound): the
 	// liveness checker then bounds each stretch of waiting on a free lock

@@ -303,6 +303,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		Fair:          r.subj.Fair,
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
+		WaitSpent:     r.subj.WaitSpent,
 		MaxWait:       r.cfg.MaxWait,
 		FreeWait:      r.cfg.freeWait(&r.plan),
 		OpTimeout:     r.plan.OpTimeout,

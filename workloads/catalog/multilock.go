@@ -15,7 +15,8 @@ const MultiLockMembers = 3
 //
 // Both set SplitVotes: a failing attempt holds some members for a moment,
 // so a refusal while no one holds the lock is legal when another acquire
-// was in flight. The RedLock names no Members: a quorum grant does not say
+// was in flight; and WaitSpent: an attempt that runs out of wait between
+// two members gives up, even on free members or on a re-entry. The RedLock names no Members: a quorum grant does not say
 // which members it holds, so it is checked as one lock (its name), and a
 // mixed fleet with plain holders of a member would not be a claim of it.
 func multiLockSubjects() []subject.Subject {
@@ -27,12 +28,12 @@ func multiLockSubjects() []subject.Subject {
 	}
 	return []subject.Subject{
 		{
-			Name: "multilock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true, Members: MultiLockMembers,
+			Name: "multilock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true, WaitSpent: true, Members: MultiLockMembers,
 			Doc:       "RedissonMultiLock port over 3 reentrant locks (the name, name:m1, name:m2): all members in order, each with the remaining wait",
 			Configure: open(false),
 		},
 		{
-			Name: "multilock-redlock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true,
+			Name: "multilock-redlock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true, WaitSpent: true,
 			Doc:       "RedissonRedLock port: the multilock held by a quorum (2 of 3) of its reentrant members, each with max(remaining/3, 1 ms)",
 			Configure: open(true),
 		},

@@ -91,6 +91,10 @@ type Subject struct {
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
 	Needs string
+	// WaitSpent says a TryLock may be refused once its wait is spent,
+	// whatever the lock's state (a multilock spends it across its members):
+	// model.Options.WaitSpent.
+	WaitSpent bool
 	// Members, >= 2, says the subject is a multilock over that many member
 	// locks named impl.MemberNames(lock, Members): every op it records
 	// names the other members (model.Op.Also), so the linearizability
