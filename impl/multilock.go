@@ -54,12 +54,13 @@ import (
 // WithMultiLockCleanupTimeout) and return an error wrapping ErrNotObtained
 // and ctx.Err(). A MultiLock is used by one goroutine at a time.
 type MultiLock struct {
-	name    string
-	locks   []Locker
-	redlock bool
-	rnd     *rand.Rand
-	cleanup time.Duration
-	now     func() time.Time
+	name     string
+	locks    []Locker
+	redlock  bool
+	rnd      *rand.Rand
+	cleanup  time.Duration
+	now      func() time.Time
+	minLocks func(n int) int // RedLock: members it must hold (Redisson's minLocksAmount)
 }
 
 var (
@@ -99,6 +100,18 @@ func WithMultiLockCleanupTimeout(d time.Duration) MultiLockOption {
 	}
 }
 
+// WithMinLocksAmount sets how many of its n members a RedLock must hold:
+// Redisson's RedissonRedLock.minLocksAmount, a protected method meant to be
+// overridden (default n/2+1). Values are clamped to [1, n]. It does not
+// change a MultiLock, which holds all members.
+func WithMinLocksAmount(f func(n int) int) MultiLockOption {
+	return func(m *MultiLock) {
+		if f != nil {
+			m.minLocks = f
+		}
+	}
+}
+
 // NewMultiLock returns a RedissonMultiLock over locks, named name (for
 // errors only). All members must be held for the lock to be held.
 func NewMultiLock(name string, locks []Locker, opts ...MultiLockOption) *MultiLock {
@@ -113,11 +126,12 @@ func NewRedissonRedLock(name string, locks []Locker, opts ...MultiLockOption) *M
 
 func newMultiLock(name string, locks []Locker, redlock bool, opts []MultiLockOption) *MultiLock {
 	m := &MultiLock{
-		name:    name,
-		locks:   locks,
-		redlock: redlock,
-		cleanup: DefaultMultiLockCleanupTimeout,
-		now:     time.Now,
+		name:     name,
+		locks:    locks,
+		redlock:  redlock,
+		cleanup:  DefaultMultiLockCleanupTimeout,
+		now:      time.Now,
+		minLocks: func(n int) int { return n/2 + 1 },
 	}
 	WithMultiLockSeed(0)(m)
 	for _, opt := range opts {
@@ -134,12 +148,14 @@ func (m *MultiLock) Members() []Locker { return m.locks }
 func (m *MultiLock) Quorum() int { return len(m.locks) - m.failedLocksLimit() }
 
 // failedLocksLimit is how many members may fail in one attempt: 0 for a
-// MultiLock, N − (N/2+1) for a RedLock (RedissonRedLock.failedLocksLimit).
+// MultiLock, N − minLocksAmount (N/2+1) for a RedLock
+// (RedissonRedLock.failedLocksLimit).
 func (m *MultiLock) failedLocksLimit() int {
 	if !m.redlock {
 		return 0
 	}
-	return len(m.locks) - (len(m.locks)/2 + 1)
+	n := len(m.locks)
+	return n - min(max(m.minLocks(n), 1), n)
 }
 
 // calcLockWaitTime is the per-member wait for a remaining wait remain (< 0:

@@ -30,6 +30,11 @@ type Mutant struct {
 	Scenario string
 	// Open makes the mutant's Maker.
 	Open impl.MakerFunc
+	// Members, >= 2, says the mutant is a multilock over that many members
+	// (impl.MemberNames) whose ops record the other members; Quorum, that
+	// it is a RedLock (multilock.go).
+	Members int
+	Quorum  bool
 }
 
 // All returns every mutant, with DefaultWatchdogLease for Lock(ctx, 0).
@@ -48,7 +53,7 @@ func Base(watchdogLease time.Duration) impl.MakerFunc {
 // mutants bite sooner.
 func AllWithLease(watchdogLease time.Duration) []Mutant {
 	mk := func(f flaw) impl.MakerFunc { return open(config{flaws: f, watchdogLease: watchdogLease}) }
-	return []Mutant{
+	return append([]Mutant{
 		{
 			Name:    "mutant-check-then-set",
 			Doc:     "acquire checks EXISTS/HEXISTS, then HINCRBY+PEXPIRE in a second round trip: two clients can both see the lock free",
@@ -154,5 +159,5 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Scenario: "slow-reply",
 			Open:     mk(timeoutIsGrant),
 		},
-	}
+	}, multiLockMutants(watchdogLease)...)
 }
