@@ -151,7 +151,6 @@ func freeWaits(h *History, opts Options, bound func(l string, lease func(Op) int
 	for _, l := range lockNames(h) {
 		b := bound(l, lease)
 		holds := holdSpans(h, l, lease, horizon)
-		votes := inFlight(h, opts, l) // liveness_votes.go
 		for _, o := range h.Ops {
 			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= b {
 				continue
@@ -160,11 +159,6 @@ func freeWaits(h *History, opts Options, bound func(l string, lease func(Op) int
 			for p, hs := range holds {
 				if p != o.Process {
 					covers = append(covers, hs...)
-				}
-			}
-			for p, vs := range votes {
-				if p != o.Process {
-					covers = append(covers, vs...)
 				}
 			}
 			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
