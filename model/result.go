@@ -253,6 +253,11 @@ type Options struct {
 	// of a wait of 1 ms or more that lasted its wait (less WaitSpentSlack)
 	// then claims nothing, as a cancelled one.
 	WaitSpent bool
+	// SplitWait, > 0, is how long a quorum of member locks taken one by
+	// one (Redisson's RedLock) may wait on a free lock while attempts that
+	// took different members wait out each other's share of the wait: it
+	// is added to FreeWait's bound (liveness_votes.go).
+	SplitWait time.Duration
 	// TTLWakeups says the lock's waiters may miss an unlock message and
 	// wait out the TTL they last saw (Redisson's documented bound): the
 	// liveness checker then bounds each stretch of waiting on a free lock

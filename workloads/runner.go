@@ -304,6 +304,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
 		WaitSpent:     r.subj.WaitSpent,
+		SplitWait:     r.subj.SplitWait,
 		MaxWait:       r.cfg.MaxWait,
 		FreeWait:      r.cfg.freeWait(&r.plan),
 		OpTimeout:     r.plan.OpTimeout,

@@ -67,7 +67,7 @@ func builtinSubjects() []subject.Subject {
 		name := m.Name
 		s = append(s, subject.Subject{
 			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true,
-			Members: m.Members, SplitVotes: m.Members > 0 || m.Quorum, WaitSpent: m.Members > 0 || m.Quorum,
+			Members: m.Members, SplitVotes: m.Members > 0 || m.Quorum, WaitSpent: m.Members > 0 || m.Quorum, SplitWait: quorumSplitWait(m.Quorum),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
 					if mm.Name == name {

@@ -96,7 +96,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 	s := subject.Subject{
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
+		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Release: d.Release, Versions: d.versions(),
 		Owners: d.Owners,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {

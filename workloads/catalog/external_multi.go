@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/lockcheck/lockcheck/impl/driver"
 )
@@ -22,4 +23,16 @@ func redissonMulti(d Driver, redlock bool) Driver {
 		d.Members = MultiLockMembers
 	}
 	return d
+}
+
+// splitWait is subject.Subject.SplitWait of d: RedLockSplitWait for a
+// RedLock of members (Quorum), else none.
+func (d Driver) splitWait() time.Duration { return quorumSplitWait(d.Quorum) }
+
+// quorumSplitWait is RedLockSplitWait for a RedLock of members, else 0.
+func quorumSplitWait(quorum bool) time.Duration {
+	if quorum {
+		return RedLockSplitWait
+	}
+	return 0
 }

@@ -1,6 +1,8 @@
 package catalog
 
 import (
+	"time"
+
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -9,6 +11,12 @@ import (
 // (impl.MemberNames: the lock's name, then name:m1, name:m2), Go ports and
 // Redisson's alike.
 const MultiLockMembers = 3
+
+// RedLockSplitWait is the share of the wait a RedissonRedLock's Lock gives
+// each member (N × 1.5 s / N): two of its attempts that took different
+// members, or a holder re-entering, may wait it out on a free lock
+// (subject.Subject.SplitWait).
+const RedLockSplitWait = 1500 * time.Millisecond
 
 // multiLockSubjects lists the Go ports of RedissonMultiLock and
 // RedissonRedLock over reentrant member locks on the run's one Redis.
@@ -33,7 +41,7 @@ func multiLockSubjects() []subject.Subject {
 			Configure: open(false),
 		},
 		{
-			Name: "multilock-redlock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true, WaitSpent: true,
+			Name: "multilock-redlock", Kind: subject.KindReference, Reentrant: true, SplitVotes: true, WaitSpent: true, SplitWait: RedLockSplitWait,
 			Doc:       "RedissonRedLock port: the multilock held by a quorum (2 of 3) of its reentrant members, each with max(remaining/3, 1 ms)",
 			Configure: open(true),
 		},

@@ -95,6 +95,10 @@ type Subject struct {
 	// whatever the lock's state (a multilock spends it across its members):
 	// model.Options.WaitSpent.
 	WaitSpent bool
+	// SplitWait is how long the lock may wait on a free lock while its
+	// attempts wait out each other's share of the wait (Redisson's RedLock:
+	// 1.5 s): model.Options.SplitWait.
+	SplitWait time.Duration
 	// Members, >= 2, says the subject is a multilock over that many member
 	// locks named impl.MemberNames(lock, Members): every op it records
 	// names the other members (model.Op.Also), so the linearizability
