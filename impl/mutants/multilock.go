@@ -29,6 +29,11 @@ const (
 	// with a TimeUnit other than MILLISECONDS before 3.25.1, #5484: a
 	// lease of 10 s reached the members as 10 ms).
 	leaseInSeconds multiFlaw = iota
+	// leaseConvertedTwice: the multilock hands its members the lease
+	// converted to milliseconds twice, 1000 times too long (Redisson's
+	// RedissonMultiLock.lock(lease, SECONDS) after a failed first round,
+	// 3.25.1 to 4.7.0: impl/drivers/redisson-java/repro).
+	leaseConvertedTwice
 	// keepsPartial: an attempt that fails does not release the members it
 	// took (RedissonMultiLock before 2.13.2, #1606, kept a member whose
 	// reply was lost; here every member taken, after any refusal).
@@ -51,6 +56,14 @@ func multiLockMutants(watchdogLease time.Duration) []Mutant {
 			Catches: "mutual exclusion and linearizability whenever a hold has an explicit lease: another process is granted the members while the holder works",
 			Members: MultiLockMembers,
 			Open:    mk(false, leaseInSeconds),
+		},
+		{
+			Name: "mutant-multilock-lease-twice",
+			Doc: "the multilock passes its lease to the members converted to milliseconds twice, 1000 times too long: a hold outlives its lease by far " +
+				"(RedissonMultiLock.lock(lease, SECONDS) after a failed first round, Redisson 3.25.1 to 4.7.0; see the repro)",
+			Catches: "liveness and linearizability with explicit leases that run out (overruns): the lock stays held long after the holder's lease, and the others wait on a free lock",
+			Members: MultiLockMembers,
+			Open:    mk(false, leaseConvertedTwice),
 		},
 		{
 			Name: "mutant-multilock-keeps-partial",
@@ -121,6 +134,17 @@ type multiState struct {
 	acquiring bool
 }
 
+// lease is the lease the members get for a multilock lease d > 0.
+func (st *multiState) lease(d time.Duration) time.Duration {
+	switch st.flaw {
+	case leaseInSeconds:
+		return max(d/1000, time.Millisecond)
+	case leaseConvertedTwice:
+		return d * 1000
+	}
+	return d
+}
+
 // flawedMulti marks the multilock's acquires for its members.
 type flawedMulti struct {
 	*impl.MultiLock
@@ -146,8 +170,8 @@ type flawedMember struct {
 }
 
 func (f *flawedMember) TryLock(ctx context.Context, wait, lease time.Duration) (bool, error) {
-	if f.st.flaw == leaseInSeconds && lease > 0 {
-		lease = max(lease/1000, time.Millisecond)
+	if lease > 0 {
+		lease = f.st.lease(lease)
 	}
 	ok, err := f.Locker.TryLock(ctx, wait, lease)
 	if f.st.flaw == countsRefused && f.st.acquiring && err == nil && !ok {
@@ -164,16 +188,13 @@ func (f *flawedMember) Unlock(ctx context.Context) error {
 }
 
 // Expire re-arms the member to the multilock's lease (in the wrong unit
-// too, for leaseInSeconds).
+// too, for the lease flaws).
 func (f *flawedMember) Expire(ctx context.Context, ttl time.Duration) (bool, error) {
 	e, ok := f.Locker.(impl.Expirer)
 	if !ok {
 		return false, nil
 	}
-	if f.st.flaw == leaseInSeconds {
-		ttl = max(ttl/1000, time.Millisecond)
-	}
-	return e.Expire(ctx, ttl)
+	return e.Expire(ctx, f.st.lease(ttl))
 }
 
 func (f *flawedMember) Abandon() {
