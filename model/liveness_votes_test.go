@@ -39,17 +39,7 @@ func TestLivenessSplitWaitOnlyRelaxes(t *testing.T) {
 	diffChecks(t, 500)
 	rapid.Check(t, func(t *rapid.T) {
 		h, opts, _ := genHistory(t, genConfig{maxSteps: 60, maxLocks: 2, perturb: true})
-		for i := range h.Ops {
-			o := &h.Ops[i]
-			o.Call, o.Return, o.Lease, o.Wait = o.Call*ms, o.Return*ms, o.Lease*ms, o.Wait*ms
-			if o.Deadline != 0 {
-				o.Deadline *= ms
-			}
-			if o.Enqueued != 0 {
-				o.Enqueued *= ms
-			}
-		}
-		opts.WatchdogLease *= time.Millisecond
+		scaleHistory(h, &opts, ms)
 		opts.FreeWait = time.Duration(rapid.SampledFrom([]int64{20, 100, 500}).Draw(t, "freeWait")) * time.Millisecond
 		plainN, plain := checkFreeStretches(h, opts)
 		opts.SplitWait = time.Duration(rapid.IntRange(1, 2000).Draw(t, "splitWait")) * time.Millisecond

@@ -19,17 +19,9 @@ import (
 // those the rule covers marked cancelled instead.
 func genWaitSpent(t *rapid.T, steps int, perturbIt bool) (h, marked *History, opts Options) {
 	h, opts, _ = genHistory(t, genConfig{maxSteps: steps, maxLocks: 2, perturb: perturbIt})
-	const scale = int64(time.Millisecond) / 10 // generator ticks become 0.1 ms
-	opts.WatchdogLease *= time.Duration(scale)
+	scaleHistory(h, &opts, int64(time.Millisecond)/10) // generator ticks become 0.1 ms
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		o.Call, o.Return, o.Lease, o.Wait = o.Call*scale, o.Return*scale, o.Lease*scale, o.Wait*scale
-		if o.Deadline != 0 {
-			o.Deadline *= scale
-		}
-		if o.Enqueued != 0 {
-			o.Enqueued *= scale
-		}
 		if o.Kind == Acquire && o.Outcome == Fail && !o.Blocking {
 			d := o.Return - o.Call
 			o.Wait = max(0, d+[]int64{0, 0, int64(5 * time.Millisecond), -int64(WaitSpentSlack) / 2, -int64(3 * time.Millisecond), -d}[rapid.IntRange(0, 5).Draw(t, "waitShift")])
@@ -47,6 +39,22 @@ func genWaitSpent(t *rapid.T, steps int, perturbIt bool) (h, marked *History, op
 	}
 	opts.WaitSpent = true
 	return h, marked, opts
+}
+
+// scaleHistory multiplies every time and duration of h, and the watchdog
+// lease of opts, by scale (the generator's ticks are nanoseconds).
+func scaleHistory(h *History, opts *Options, scale int64) {
+	opts.WatchdogLease *= time.Duration(scale)
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		o.Call, o.Return, o.Lease, o.Wait = o.Call*scale, o.Return*scale, o.Lease*scale, o.Wait*scale
+		if o.Deadline != 0 {
+			o.Deadline *= scale
+		}
+		if o.Enqueued != 0 {
+			o.Enqueued *= scale
+		}
+	}
 }
 
 func TestWaitSpentMarksCancelled(t *testing.T) {
