@@ -250,8 +250,8 @@ type Options struct {
 	// whatever the lock's state: Redisson's MultiLock and RedLock spend
 	// the wait across their members and give up when it runs out, even on
 	// members that were free or their own (a re-entry). A refused TryLock
-	// of a wait of 1 ms or more that lasted its wait (less WaitSpentSlack)
-	// then claims nothing, as a cancelled one.
+	// with a wait that lasted its wait (at least 1 ms: drivers round up)
+	// less WaitSpentSlack then claims nothing, as a cancelled one.
 	WaitSpent bool
 	// SplitWait, > 0, is how long a quorum of member locks taken one by
 	// one (Redisson's RedLock) may wait on a free lock while attempts that

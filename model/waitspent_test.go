@@ -33,8 +33,8 @@ func genWaitSpent(t *rapid.T, steps int, perturbIt bool) (h, marked *History, op
 	marked = &History{Ops: append([]Op(nil), h.Ops...)}
 	for i := range marked.Ops {
 		o := &marked.Ops[i]
-		spent := o.Kind == Acquire && o.Outcome == Fail && !o.Blocking && o.Wait >= int64(time.Millisecond) &&
-			time.Duration(o.Return-o.Call) >= time.Duration(o.Wait)-WaitSpentSlack
+		spent := o.Kind == Acquire && o.Outcome == Fail && !o.Blocking && o.Wait > 0 &&
+			time.Duration(o.Return-o.Call) >= max(time.Duration(o.Wait), time.Millisecond)-WaitSpentSlack
 		o.Cancelled = o.Cancelled || spent
 	}
 	opts.WaitSpent = true
