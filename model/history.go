@@ -66,6 +66,10 @@ type Op struct {
 	Client int `json:"client,omitempty"`
 	// Lock is the lock's name.
 	Lock string `json:"lock"`
+	// Also names, comma-separated, the other locks an op of a multilock
+	// took, released or let run out along with Lock: its other members
+	// (members.go). A string, not a slice, so that Op stays comparable.
+	Also string `json:"also,omitempty"`
 	Kind Kind   `json:"kind"`
 	// Call and Return are nanoseconds from the run's monotonic base.
 	Call   int64 `json:"call"`

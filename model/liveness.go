@@ -130,7 +130,7 @@ func bound(h *History, opts Options, res *Result) {
 	}
 	if opts.FreeWait > 0 {
 		n, bad := checkFreeStretches(h, opts)
-		res.Explanation += fmt.Sprintf("; and %s of continuous waiting on a free lock outside faults", opts.FreeWait)
+		res.Explanation += fmt.Sprintf("; and %s of continuous waiting on a free lock outside faults", opts.freeStretchBound())
 		if n > 0 {
 			res.Explanation += fmt.Sprintf(" (%d over it)", n)
 		}

@@ -256,7 +256,7 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 // checkFreeStretches flags acquires (granted or given up) that waited
 // through one continuous stretch of free lock longer than opts.FreeWait.
 func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
-	bound := func(string, int64) int64 { return int64(opts.FreeWait) }
+	bound := func(string, int64) int64 { return int64(opts.freeStretchBound()) }
 	return checkStretches(h, opts, bound, lostWakeUp)
 }
 

@@ -107,7 +107,7 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 		lease += setBack // a clock set back makes a retired hold outlive its lease
 		slab = append(slab, stepInput{
 			src: int(i), kind: o.Kind, outcome: o.Outcome, process: o.Process,
-			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o, cancelled: o.Cancelled,
+			call: o.Call, deadline: o.effectiveDeadline(), lease: lease, op: o, cancelled: o.Cancelled || opts.waitSpent(o),
 		})
 		seen[o.Process] = true
 	}

@@ -246,6 +246,18 @@ type Options struct {
 	// acquire while another process's acquire was in flight is legal even
 	// on a free lock, as for a fair lock (the votes may have split).
 	SplitVotes bool
+	// WaitSpent says a TryLock may be refused once its wait is spent,
+	// whatever the lock's state: Redisson's MultiLock and RedLock spend
+	// the wait across their members and give up when it runs out, even on
+	// members that were free or their own (a re-entry). A refused TryLock
+	// with a wait that lasted its wait (at least 1 ms: drivers round up)
+	// less WaitSpentSlack then claims nothing, as a cancelled one.
+	WaitSpent bool
+	// SplitWait, > 0, is how long a quorum of member locks taken one by
+	// one (Redisson's RedLock) may wait on a free lock while attempts that
+	// took different members wait out each other's share of the wait: it
+	// is added to FreeWait's bound (liveness_votes.go).
+	SplitWait time.Duration
 	// TTLWakeups says the lock's waiters may miss an unlock message and
 	// wait out the TTL they last saw (Redisson's documented bound): the
 	// liveness checker then bounds each stretch of waiting on a free lock

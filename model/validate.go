@@ -42,6 +42,10 @@ func (o *Op) validate() error {
 		return errors.New("op names no lock")
 	case o.Mode != "" && o.Mode != ModeRead && o.Mode != ModeWrite:
 		return fmt.Errorf("unknown mode %q (want %q or %q)", o.Mode, ModeRead, ModeWrite)
+	case o.Also != "":
+		if err := o.validateAlso(); err != nil {
+			return err
+		}
 	}
 	switch o.Kind {
 	case Acquire, Release, Abandon, Section, Expire:

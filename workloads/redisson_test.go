@@ -21,7 +21,6 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -380,20 +379,7 @@ func closedAddr(t *testing.T) string {
 func TestRedissonMixedFleets(t *testing.T) {
 	s := startRedis(t)
 	for _, mix := range []string{"reentrant+redisson", "fair+redisson-fair", "fenced+redisson-fenced"} {
-		t.Run(mix, func(t *testing.T) {
-			shipped(t, strings.Split(mix, "+")[1])
-			res := run(t, s, RunConfig{Subject: mix, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
-			t.Log(summary(res))
-			if res.Report.Verdict != model.Valid {
-				t.Fatalf("%s\n%s", summary(res), res.Report)
-			}
-			for _, p := range results.ComputeParts(res.History) {
-				t.Logf("%s: %d grants, %d hand-offs in (p50 %v)", p.Subject, p.Acquires.OK, p.HandoffsIn, p.HandoffP50)
-				if p.Acquires.OK == 0 || p.HandoffsIn == 0 {
-					t.Errorf("%s: %d grants, %d hand-offs from the other side: want both", p.Subject, p.Acquires.OK, p.HandoffsIn)
-				}
-			}
-		})
+		t.Run(mix, func(t *testing.T) { checkMixedFleet(t, s, mix) })
 	}
 }
 

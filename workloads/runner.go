@@ -303,6 +303,8 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		Fair:          r.subj.Fair,
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
+		WaitSpent:     r.subj.WaitSpent,
+		SplitWait:     r.subj.SplitWait,
 		MaxWait:       r.cfg.MaxWait,
 		FreeWait:      r.cfg.freeWait(&r.plan),
 		OpTimeout:     r.plan.OpTimeout,
@@ -459,6 +461,7 @@ func (r *runner) at(t time.Time) int64 { return int64(t.Sub(r.base)) }
 // the client process its owner ran in.
 func (r *runner) record(o model.Op) {
 	o.Client = r.clients.get(o.Process)
+	o.Also = r.alsoOf(o)
 	r.nOps.Add(1)
 	switch o.Outcome {
 	case model.OK:

@@ -35,6 +35,11 @@ type Mutant struct {
 	ReadWrite bool
 	// Open makes the mutant's Maker.
 	Open impl.MakerFunc
+	// Members, >= 2, says the mutant is a multilock over that many members
+	// (impl.MemberNames) whose ops record the other members; Quorum, that
+	// it is a RedLock (multilock.go).
+	Members int
+	Quorum  bool
 }
 
 // All returns every mutant, with DefaultWatchdogLease for Lock(ctx, 0).
@@ -159,5 +164,5 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Scenario: "slow-reply",
 			Open:     mk(timeoutIsGrant),
 		},
-	}, rwMutants(watchdogLease)...)
+	}, append(rwMutants(watchdogLease), multiLockMutants(watchdogLease)...)...)
 }

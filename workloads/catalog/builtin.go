@@ -58,6 +58,7 @@ func builtinSubjects() []subject.Subject {
 	}
 	s = append(s, fairSubjects()...)
 	s = append(s, rwSubjects()...)
+	s = append(s, multiLockSubjects()...)
 	s = append(s, RedlockSubject(nil))
 	s = append(s, waitSubjects()...)
 	for _, d := range shippedDrivers() {
@@ -67,6 +68,7 @@ func builtinSubjects() []subject.Subject {
 		name := m.Name
 		s = append(s, subject.Subject{
 			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true, ReadWrite: m.ReadWrite,
+			Members: m.Members, SplitVotes: m.Members > 0 || m.Quorum, WaitSpent: m.Members > 0 || m.Quorum, SplitWait: quorumSplitWait(m.Quorum),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
 					if mm.Name == name {

@@ -67,6 +67,12 @@ type Driver struct {
 	// (NeedsRedlockNodes; Subject.OnNodes binds it) and a failed acquire
 	// may be a split vote (SplitVotes).
 	Redlock bool
+	// Members is subject.Subject.Members (a multilock's members); a
+	// driver with Members or Quorum also sets SplitVotes and WaitSpent.
+	Members int
+	// Quorum says an acquire holds a quorum of member locks (Redisson's
+	// RedLock on one Redis): a failed acquire may be a split vote.
+	Quorum bool
 	// Release is the release of its library the driver runs, when known
 	// without starting it (subject.Subject.Release).
 	Release string
@@ -90,7 +96,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 	s := subject.Subject{
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
-		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
+		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Release: d.Release, Versions: d.versions(),
 		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
@@ -394,6 +400,8 @@ func redissonDrivers() []Driver {
 		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
 		redissonRW(redisson("redisson-rwlock", "rwlock", "Redisson's read-write lock (getReadWriteLock; each request's mode picks readLock or writeLock)", driver.CapReadWrite)),
+		redissonMulti(redisson("redisson-multilock", "multilock", "Redisson's RedissonMultiLock over 3 RLocks (the name, name:m1, name:m2)"), false),
+		redissonMulti(redisson("redisson-redlock", "redlock", "Redisson's RedissonRedLock over 3 RLocks on one Redis (held by 2 of 3)"), true),
 	}
 }
 

@@ -95,6 +95,19 @@ type Subject struct {
 	// NeedsReplicas, NeedsRedlockNodes); "" runs anywhere. Runs on other
 	// topologies refuse it or skip it.
 	Needs string
+	// WaitSpent says a TryLock may be refused once its wait is spent,
+	// whatever the lock's state (a multilock spends it across its members):
+	// model.Options.WaitSpent.
+	WaitSpent bool
+	// SplitWait is how long the lock may wait on a free lock while its
+	// attempts wait out each other's share of the wait (Redisson's RedLock:
+	// 1.5 s): model.Options.SplitWait.
+	SplitWait time.Duration
+	// Members, >= 2, says the subject is a multilock over that many member
+	// locks named impl.MemberNames(lock, Members): every op it records
+	// names the other members (model.Op.Also), so the linearizability
+	// checker checks each member, against plain holders of it too.
+	Members int
 	// Fenced says grants carry fencing tokens (the fencing checker applies).
 	Fenced bool
 	// Owners says an external subject's driver hosts several owners in one

@@ -11,7 +11,7 @@ import java.io.IOException;
  * several, each a thread of its own on the one RedissonClient.
  *
  * <p>Usage: {@code java -cp redisson-driver.jar:lib/* lockcheck.redisson.Driver
- * --lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S]}.
+ * --lock lock|fair|fenced|spin|multilock|redlock [--members N] [--command-timeout-ms N] [--name-suffix S]}.
  *
  * <p>Owner identity: Redisson ties a hold to {@code <client id>:<thread id>}. The
  * driver has one Redisson client and handles each request on its owner's

@@ -32,7 +32,10 @@ import java.util.concurrent.TimeUnit;
  * Redisson says false, which it says only after an attempt Redis answered with
  * the lock's remaining lease (held by another owner).
  * <li>unlock: {@code unlockAsync(owner)}; {@link IllegalMonitorStateException}
- * (not held by this owner) is fail.
+ * (not held by this owner) is fail. The RedLock's is its {@code unlock()},
+ * which never fails (see unlock).
+ * <li>multilock, redlock: the same calls on a RedissonMultiLock or
+ * RedissonRedLock over the members of the request's name (MultiLocks).
  * <li>the fenced lock: {@code lockAndGetTokenAsync} and
  * {@code tryLockAndGetTokenAsync}, whose null is fail (see lockBlocking).
  * <li>an "interruptible" lock or trylock (the request may be interrupted):
@@ -321,6 +324,13 @@ final class Locks implements Library {
 
     private ObjectNode unlock(JsonNode req, long deadline) throws Exception {
         try {
+            if (opts.kind == Options.Kind.REDLOCK) {
+                // RedissonRedLock's unlock() (on this, the owner's, thread),
+                // which swallows every member's error; its unlockAsync is the
+                // MultiLock's, which fails when any member was not held.
+                lock(req).unlock();
+                return Replies.ok();
+            }
             await(lock(req).unlockAsync(owner()), deadline);
         } catch (IllegalMonitorStateException e) {
             return Replies.fail();
@@ -362,6 +372,7 @@ final class Locks implements Library {
             case RWLOCK -> "read".equals(req.path("mode").asText("write"))
                     ? redisson.getReadWriteLock(name).readLock()
                     : redisson.getReadWriteLock(name).writeLock();
+            case MULTILOCK, REDLOCK -> MultiLocks.of(redisson, name, opts.members, opts.kind == Options.Kind.REDLOCK);
         };
     }
 

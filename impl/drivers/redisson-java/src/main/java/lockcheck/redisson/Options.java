@@ -13,7 +13,11 @@ final class Options {
         FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount", "cycle")),
         SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle")),
         /** RReadWriteLock: requests carry "mode" read or write (absent: write). */
-        RWLOCK("redisson-rwlock", List.of("reentrant", "watchdog", "holdcount", "rwlock"));
+        RWLOCK("redisson-rwlock", List.of("reentrant", "watchdog", "holdcount", "rwlock")),
+        /** RedissonMultiLock over --members RLocks (MultiLocks): no hold count, no cycle. */
+        MULTILOCK("redisson-multilock", List.of("reentrant", "watchdog")),
+        /** RedissonRedLock over --members RLocks (MultiLocks). */
+        REDLOCK("redisson-redlock", List.of("reentrant", "watchdog"));
 
         final String driver;
         final List<String> capabilities;
@@ -24,11 +28,13 @@ final class Options {
         }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|multilock|redlock [--members N] [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
     int commandTimeoutMs = Flags.DEFAULT_COMMAND_TIMEOUT_MS;
+    /** How many member locks a multilock or redlock takes (--members, >= 1). */
+    int members = MultiLocks.DEFAULT_MEMBERS;
     /** Appended to the banner's driver name (an older Redisson line: "-3.16"). */
     String suffix = "";
 
@@ -41,6 +47,13 @@ final class Options {
         o.commandTimeoutMs = Flags.parse(args, USAGE, (flag, v) -> switch (flag) {
             case "--lock" -> {
                 o.kind = kind(v);
+                yield true;
+            }
+            case "--members" -> {
+                o.members = Integer.parseInt(v);
+                if (o.members < 1) {
+                    throw new IllegalArgumentException("--members " + v + ": want 1 or more");
+                }
                 yield true;
             }
             case "--name-suffix" -> {
@@ -59,7 +72,9 @@ final class Options {
             case "fenced" -> Kind.FENCED;
             case "spin" -> Kind.SPIN;
             case "rwlock" -> Kind.RWLOCK;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin or rwlock");
+            case "multilock" -> Kind.MULTILOCK;
+            case "redlock" -> Kind.REDLOCK;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock, multilock or redlock");
         };
     }
 }
