@@ -10,9 +10,12 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("# lockcheck bench, %s\n\n%s\n\n", r.Started.Format("2006-01-02"), r.headline())
+	workers := "Each worker is one simulated process with its own go-redis client (MaxRetries -1), Maker and handle."
+	if r.Threads {
+		workers = threadsNote
+	}
 	ew.printf("Every subject ran every cell in %d interleaved rounds of %v (subject order rotated each round); "+
-		"cycles/s are medians over rounds, latencies and counts pool all rounds. "+
-		"Each worker is one simulated process with its own go-redis client (MaxRetries -1), Maker and handle.\n\n", r.Rounds, r.Window)
+		"cycles/s are medians over rounds, latencies and counts pool all rounds. %s\n\n", r.Rounds, r.Window, workers)
 	ew.printf("Subjects:\n\n")
 	for _, s := range r.Subjects {
 		ew.printf("- `%s`: %s\n", s.Name, s.Doc)
@@ -25,7 +28,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		ew.printf("\n")
 	}
+	for _, n := range r.Notes {
+		ew.printf("Note: %s.\n\n", n)
+	}
 	ew.printf("%s", contendedNotes)
+	if r.measuredServer() {
+		ew.printf("%s", serverNotes)
+	}
 	return ew.err
 }
 
@@ -37,6 +46,17 @@ const contendedNotes = `Contended columns:
 - **wait p50**: median over workers of each worker's p50 acquire wait; **wait p99**: the worst worker's p99; **max wait**: the slowest worker's longest wait, the starvation figure. A request still waiting when a window ends counts its wait so far.
 - **grants/worker**: fewest–most grants of one worker over all rounds (0: a worker never got the lock).
 - **overtakes**: grants that went past a request surely waiting since before they were requested (for a FIFO lock reporting its enqueue time: enqueued; for others: Lock called). Zero for a fair lock without faults; for the others it measures how far from FIFO they are.
+`
+
+const threadsNote = "Each cell's N workers are N threads of one client process, as an application runs one client: " +
+	"a Go lock's N goroutines share one Maker and go-redis client (pool of N connections); " +
+	"an external subject is one driver process hosting N owners, each running the driver-side cycle on its own thread (the pipe is not counted)."
+
+const serverNotes = `
+Server columns:
+
+- **server µs per cycle**: Redis's own execution time (INFO commandstats ` + "`usec`" + `, reset with CONFIG RESETSTAT before each window, read after) of every command of a window, divided by its cycles: the lock's scripts, pub/sub, watchdog renewals, failed attempts under contention. It leaves out the server's I/O and parsing, so the limit it gives is an upper bound.
+- **share of the server limit**: cycles/s ÷ (1e6 ÷ server µs per cycle), the cycles/s one Redis core could serve if it did nothing but run this lock's commands; in brackets the share of the no-op cycle ceiling (calls/s ÷ 2).
 `
 
 // errWriter keeps the first write error so a sequence of writes reads plainly.

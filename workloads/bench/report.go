@@ -19,6 +19,10 @@ type Report struct {
 	Ceiling     []CeilingRow  // by worker count
 	Uncontended []Row         // by worker count, then subject
 	Contended   []Row         // by worker count, then subject
+	// Threads says each cell's workers were threads of one client process
+	// (Config.Threads); Notes say which cells have no row, and why.
+	Threads bool
+	Notes   []string `json:",omitempty"`
 }
 
 // Machine describes where the report was measured.
@@ -43,6 +47,11 @@ type CeilingRow struct {
 	PerRound    []float64 // calls/s of each round
 	CallsPerSec float64   // median of PerRound
 	Errors      int64
+	// Server is the server's own cost of the ceiling's windows (INFO
+	// commandstats), ServerUsecPerCall its microseconds per no-op call;
+	// zero when not measured.
+	Server            ServerCost
+	ServerUsecPerCall float64
 }
 
 // CycleCeiling is the cycle rate one Redis allows at this worker count: a
@@ -57,10 +66,18 @@ type Row struct {
 	CyclesPerSec float64   // median of PerRound
 	// OfCeiling is CyclesPerSec / (ceiling calls/s at Workers / 2); 0 when
 	// the ceiling was not measured.
-	OfCeiling  float64
-	Cycles     int64 // cycles completed inside the windows, all rounds
-	Errors     int64 // failed Lock (other than the window's end) and Unlock calls
-	FirstError string
+	OfCeiling float64
+	// ServerUsecPerCycle is the server's own time (INFO commandstats, every
+	// command of the windows) per cycle, pooled over rounds; Server holds
+	// it by command. OfServerLimit is CyclesPerSec as a share of the
+	// cycles/s one Redis core could serve at that cost
+	// (ServerLimit(ServerUsecPerCycle)). Zero when not measured.
+	ServerUsecPerCycle float64
+	OfServerLimit      float64
+	Server             ServerCost
+	Cycles             int64 // cycles completed inside the windows, all rounds
+	Errors             int64 // failed Lock (other than the window's end) and Unlock calls
+	FirstError         string
 
 	// Contended cells only.
 	Contention *Contention `json:",omitempty"`

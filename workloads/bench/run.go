@@ -39,6 +39,7 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 			return nil, err
 		}
 	}
+	m.meter.close()
 	m.fill(rep)
 	rep.Elapsed = time.Since(started)
 	return rep, nil
@@ -97,6 +98,8 @@ func checkSubjects(subjects []subject.Subject) error {
 type rowAcc struct {
 	rates    []float64
 	cycles   int64
+	server   *ServerCost // pooled over the windows the meter measured
+	metered  int64       // cycles of those windows
 	errors   int64
 	firstErr error
 
@@ -113,6 +116,13 @@ type rowAcc struct {
 func (a *rowAcc) add(res *windowResult, rate float64) {
 	a.rates = append(a.rates, rate)
 	a.cycles += res.ops
+	if res.server != nil {
+		if a.server == nil {
+			a.server = &ServerCost{}
+		}
+		a.server.add(*res.server)
+		a.metered += res.ops
+	}
 	a.errors += res.errs.n
 	if a.firstErr == nil {
 		a.firstErr = res.errs.first
@@ -154,6 +164,11 @@ func (a *rowAcc) row(subject string, workers int) Row {
 	}
 	if a.firstErr != nil {
 		r.FirstError = a.firstErr.Error()
+	}
+	if a.server != nil {
+		r.Server = *a.server
+		r.ServerUsecPerCycle = a.server.PerOp(a.metered)
+		r.OfServerLimit = OfLimit(r.CyclesPerSec, ServerLimit(r.ServerUsecPerCycle))
 	}
 	if !a.contended {
 		return r

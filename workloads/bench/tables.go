@@ -32,6 +32,12 @@ func (r *Report) tables() []table {
 	if len(r.Subjects) > 1 {
 		ts = append(ts, r.ratioTable())
 	}
+	if t, ok := r.pairTable(); ok {
+		ts = append(ts, t)
+	}
+	if r.measuredServer() {
+		ts = append(ts, r.serverCostTable(), r.limitTable())
+	}
 	return ts
 }
 
@@ -194,6 +200,11 @@ func (r *Report) WriteTables(w io.Writer) error {
 			return err
 		}
 	}
+	for _, n := range r.Notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -204,6 +215,9 @@ func (r *Report) headline() string {
 		lease = r.Lease.String()
 	}
 	m := r.Machine
+	if r.Threads {
+		lease += ", workers are threads of one client process"
+	}
 	return fmt.Sprintf("lockcheck bench (%s: %d rounds × %v per cell, lease %s) on %s/%s, %d CPUs %s, %s, redis %s, %s, took %s",
 		r.Mode, r.Rounds, r.Window, lease, m.OS, m.Arch, m.CPUs, m.CPU, m.GoVersion, m.RedisVersion,
 		r.Started.Format("2006-01-02 15:04 UTC"), r.Elapsed.Round(100_000_000))

@@ -73,31 +73,8 @@ func openFleet(ctx context.Context, opts *redis.Options, subj subject.Subject, n
 			}
 		}
 	}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			l := f.makers[i].NewLocker(name(i)+":warm", fmt.Sprintf("w%d", i))
-			if c, ok := cyclerOf(l); ok {
-				// A JVM's code is interpreted until its JIT has seen it
-				// run. The cycle only warms: its lock is private, and a
-				// failure (a starved JVM's timeout) shows again, counted,
-				// in the window.
-				_, _ = c.Cycle(ctx, cycleWarmup, lease, false)
-				return
-			}
-			wctx, cancel := context.WithTimeout(ctx, unlockTimeout)
-			defer cancel()
-			if err := l.Lock(wctx, lease); err != nil {
-				errs[i] = err
-				return
-			}
-			errs[i] = l.Unlock(wctx)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("warm up %s: %w", subj.Name, err)
+	if err := warmUp(ctx, subj.Name, n, func(i int) impl.Maker { return f.makers[i] }, name, lease); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -145,6 +122,7 @@ func windowOver(wctx context.Context, err error) bool {
 type windowResult struct {
 	ops        int64 // cycles (or script calls) completed inside the window
 	errs       errorCount
+	server     *ServerCost // the server's own cost of the window; nil when not measured
 	contention *contention // contended windows only
 }
 
@@ -165,40 +143,46 @@ func pauseAfterError(ctx context.Context) {
 	}
 }
 
+// opener opens a window's n workers: openFleet (a client process each) or
+// openShared (threads of one client process).
+type opener func(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (*fleet, error)
+
 // runUncontended measures n workers each cycling its own lock.
-func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
-	f, err := openFleet(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
+func runUncontended(ctx context.Context, open opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
+	f, err := open(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
 	res := &windowResult{}
 	counts := make([]int64, n)
-	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-		l := f.lockers[i]
-		if c, ok := cyclerOf(l); ok {
-			r, err := c.Cycle(wctx, d-time.Since(start), lease, false)
-			if err != nil {
-				res.errs.add(err)
-			}
-			counts[i] = r.Count
-			return
-		}
-		for wctx.Err() == nil {
-			if err := l.Lock(wctx, lease); err != nil {
-				if !windowOver(wctx, err) {
+	res.server = meter.measure(ctx, func() {
+		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+			l := f.lockers[i]
+			if c, ok := cyclerOf(l); ok {
+				r, err := c.Cycle(wctx, d-time.Since(start), lease, false)
+				if err != nil {
 					res.errs.add(err)
-					pauseAfterError(wctx)
 				}
-				continue
+				counts[i] = r.Count
+				return
 			}
-			if time.Since(start) <= d {
-				counts[i]++
+			for wctx.Err() == nil {
+				if err := l.Lock(wctx, lease); err != nil {
+					if !windowOver(wctx, err) {
+						res.errs.add(err)
+						pauseAfterError(wctx)
+					}
+					continue
+				}
+				if time.Since(start) <= d {
+					counts[i]++
+				}
+				if err := unlock(ctx, l); err != nil {
+					res.errs.add(err)
+				}
 			}
-			if err := unlock(ctx, l); err != nil {
-				res.errs.add(err)
-			}
-		}
+		})
 	})
 	for _, c := range counts {
 		res.ops += c
@@ -207,8 +191,8 @@ func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subje
 }
 
 // runContended measures n workers on one lock and logs every grant.
-func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
-	f, err := openFleet(ctx, opts, subj, n, func(int) string { return name }, lease)
+func runContended(ctx context.Context, openF opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
+	f, err := openF(ctx, opts, subj, n, func(int) string { return name }, lease)
 	if err != nil {
 		return nil, err
 	}
@@ -219,55 +203,57 @@ func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject
 		log  []grant
 		open []request
 	)
-	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-		l := f.lockers[i]
-		if c, ok := cyclerOf(l); ok {
-			g, o, err := cycleLog(wctx, c, i, start, d, lease)
-			if err != nil {
-				res.errs.add(err)
-			}
-			mu.Lock()
-			log, open = append(log, g...), append(open, o...)
-			mu.Unlock()
-			return
-		}
-		var enqueued time.Time
-		enq, isEnq := l.(impl.Enqueuer)
-		if isEnq {
-			enq.OnEnqueued(func(at time.Time) { enqueued = at })
-		}
-		waitingSince := func(req time.Time) time.Duration {
-			switch {
-			case !isEnq:
-				return req.Sub(start)
-			case enqueued.IsZero():
-				return notWaiting
-			default:
-				return enqueued.Sub(start)
-			}
-		}
-		for wctx.Err() == nil {
-			enqueued = time.Time{}
-			req := time.Now()
-			if err := l.Lock(wctx, lease); err != nil {
-				if windowOver(wctx, err) {
-					mu.Lock()
-					open = append(open, request{worker: i, requested: req.Sub(start), waiting: waitingSince(req)})
-					mu.Unlock()
-					return
+	res.server = meter.measure(ctx, func() {
+		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+			l := f.lockers[i]
+			if c, ok := cyclerOf(l); ok {
+				g, o, err := cycleLog(wctx, c, i, start, d, lease)
+				if err != nil {
+					res.errs.add(err)
 				}
-				res.errs.add(err)
-				pauseAfterError(wctx)
-				continue
+				mu.Lock()
+				log, open = append(log, g...), append(open, o...)
+				mu.Unlock()
+				return
 			}
-			got := time.Now()
-			mu.Lock()
-			log = append(log, grant{worker: i, requested: req.Sub(start), waiting: waitingSince(req), granted: got.Sub(start), released: time.Since(start)})
-			mu.Unlock()
-			if err := unlock(ctx, l); err != nil {
-				res.errs.add(err)
+			var enqueued time.Time
+			enq, isEnq := l.(impl.Enqueuer)
+			if isEnq {
+				enq.OnEnqueued(func(at time.Time) { enqueued = at })
 			}
-		}
+			waitingSince := func(req time.Time) time.Duration {
+				switch {
+				case !isEnq:
+					return req.Sub(start)
+				case enqueued.IsZero():
+					return notWaiting
+				default:
+					return enqueued.Sub(start)
+				}
+			}
+			for wctx.Err() == nil {
+				enqueued = time.Time{}
+				req := time.Now()
+				if err := l.Lock(wctx, lease); err != nil {
+					if windowOver(wctx, err) {
+						mu.Lock()
+						open = append(open, request{worker: i, requested: req.Sub(start), waiting: waitingSince(req)})
+						mu.Unlock()
+						return
+					}
+					res.errs.add(err)
+					pauseAfterError(wctx)
+					continue
+				}
+				got := time.Now()
+				mu.Lock()
+				log = append(log, grant{worker: i, requested: req.Sub(start), waiting: waitingSince(req), granted: got.Sub(start), released: time.Since(start)})
+				mu.Unlock()
+				if err := unlock(ctx, l); err != nil {
+					res.errs.add(err)
+				}
+			}
+		})
 	})
 	// Grants are logged in grant order, except those of cycling drivers,
 	// which report theirs at the end: order by grant (holds never overlap).
@@ -282,12 +268,17 @@ func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject
 	return res, ctx.Err()
 }
 
-// runCeiling measures n workers, each on its own client, calling the no-op
-// script in a loop.
-func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration, prefix string) (*windowResult, error) {
+// runCeiling measures n workers, each on its own client (shared: all on
+// one client with a connection each), calling the no-op script in a loop.
+func runCeiling(ctx context.Context, meter *serverMeter, opts *redis.Options, n int, shared bool, d time.Duration, prefix string) (*windowResult, error) {
 	rdbs := make([]*redis.Client, n)
 	for i := range rdbs {
 		o := *opts
+		if shared && i > 0 {
+			rdbs[i] = rdbs[0]
+			continue
+		}
+		o.PoolSize = max(o.PoolSize, n)
 		rdbs[i] = redis.NewClient(&o)
 		defer rdbs[i].Close()
 	}
@@ -306,20 +297,22 @@ func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration
 	}
 	res := &windowResult{}
 	counts := make([]int64, n)
-	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-		key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
-		for wctx.Err() == nil {
-			err := noopScript.EvalSha(wctx, rdbs[i], key).Err()
-			switch {
-			case err == nil:
-				if time.Since(start) <= d {
-					counts[i]++
+	res.server = meter.measure(ctx, func() {
+		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+			key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
+			for wctx.Err() == nil {
+				err := noopScript.EvalSha(wctx, rdbs[i], key).Err()
+				switch {
+				case err == nil:
+					if time.Since(start) <= d {
+						counts[i]++
+					}
+				case wctx.Err() == nil:
+					res.errs.add(err)
+					pauseAfterError(wctx)
 				}
-			case wctx.Err() == nil:
-				res.errs.add(err)
-				pauseAfterError(wctx)
 			}
-		}
+		})
 	})
 	for _, c := range counts {
 		res.ops += c

@@ -1,0 +1,164 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ServerCost is what Redis itself spent executing the commands of some
+// windows, from its INFO commandstats: per command (lower case, "evalsha",
+// "publish", ...) the calls and the microseconds the server spent running
+// them. The figures leave out the server's I/O and parsing (commandstats
+// times a command's execution only), so a limit derived from them is an
+// upper bound of what one Redis core can serve.
+type ServerCost struct {
+	Commands map[string]CommandCost `json:",omitempty"`
+}
+
+// CommandCost is one command's share of a ServerCost.
+type CommandCost struct {
+	Calls int64
+	Usec  int64
+}
+
+// Usec is the server's time over every command.
+func (c ServerCost) Usec() int64 {
+	var n int64
+	for _, cc := range c.Commands {
+		n += cc.Usec
+	}
+	return n
+}
+
+// add pools o into c.
+func (c *ServerCost) add(o ServerCost) {
+	if c.Commands == nil {
+		c.Commands = map[string]CommandCost{}
+	}
+	for name, cc := range o.Commands {
+		sum := c.Commands[name]
+		sum.Calls += cc.Calls
+		sum.Usec += cc.Usec
+		c.Commands[name] = sum
+	}
+}
+
+// PerOp returns the server's microseconds per op of ops ops (a cycle, a
+// no-op call): 0 when there are none.
+func (c ServerCost) PerOp(ops int64) float64 {
+	if ops <= 0 {
+		return 0
+	}
+	return float64(c.Usec()) / float64(ops)
+}
+
+// CallsPerOp describes the commands per op, most time first, as
+// "evalsha 2.00, publish 1.00".
+func (c ServerCost) CallsPerOp(ops int64) string {
+	if ops <= 0 || len(c.Commands) == 0 {
+		return ""
+	}
+	names := slices.SortedFunc(maps.Keys(c.Commands), func(a, b string) int {
+		if d := c.Commands[b].Usec - c.Commands[a].Usec; d != 0 {
+			return int(min(max(d, -1), 1))
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %.2f", n, float64(c.Commands[n].Calls)/float64(ops)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ServerLimit is the ops/s one Redis core can serve when each op costs
+// usecPerOp of the server's time: 1e6 / usecPerOp (0 when unknown).
+func ServerLimit(usecPerOp float64) float64 {
+	if usecPerOp <= 0 {
+		return 0
+	}
+	return 1e6 / usecPerOp
+}
+
+// OfLimit is rate as a share of limit (0 when the limit is unknown).
+func OfLimit(rate, limit float64) float64 {
+	if limit <= 0 {
+		return 0
+	}
+	return rate / limit
+}
+
+// meterCommands are the commands the meter sends itself, left out of a
+// window's cost.
+var meterCommands = map[string]bool{"info": true, "config|resetstat": true, "config": true}
+
+// serverMeter reads a window's ServerCost: CONFIG RESETSTAT before the
+// window, INFO commandstats after. Windows run one at a time, so the
+// server's counters hold that window's commands only (and the tail of its
+// last calls in flight when it ended).
+type serverMeter struct {
+	rdb *redis.Client
+}
+
+func newServerMeter(opts *redis.Options) *serverMeter {
+	o := *opts
+	o.PoolSize = 1
+	return &serverMeter{rdb: redis.NewClient(&o)}
+}
+
+func (m *serverMeter) close() { _ = m.rdb.Close() }
+
+// measure resets the server's counters, runs window and returns the cost
+// of its commands. A server that refuses CONFIG RESETSTAT or INFO (a
+// managed Redis) gives a nil cost, not an error: the window still counts.
+func (m *serverMeter) measure(ctx context.Context, window func()) *ServerCost {
+	if m == nil {
+		window()
+		return nil
+	}
+	if err := m.rdb.ConfigResetStat(ctx).Err(); err != nil {
+		window()
+		return nil
+	}
+	window()
+	info, err := m.rdb.Info(context.WithoutCancel(ctx), "commandstats").Result()
+	if err != nil {
+		return nil
+	}
+	c := parseCommandStats(info)
+	return &c
+}
+
+// parseCommandStats reads INFO commandstats lines such as
+// "cmdstat_evalsha:calls=2,usec=15,usec_per_call=7.50,rejected_calls=0,failed_calls=0",
+// leaving out the meter's own commands.
+func parseCommandStats(info string) ServerCost {
+	c := ServerCost{Commands: map[string]CommandCost{}}
+	for line := range strings.Lines(info) {
+		name, fields, ok := strings.Cut(strings.TrimSpace(line), ":")
+		name, isStat := strings.CutPrefix(name, "cmdstat_")
+		if !ok || !isStat || meterCommands[name] {
+			continue
+		}
+		var cc CommandCost
+		for f := range strings.SplitSeq(fields, ",") {
+			k, v, _ := strings.Cut(f, "=")
+			n, err := strconv.ParseInt(v, 10, 64)
+			switch {
+			case err != nil:
+			case k == "calls":
+				cc.Calls = n
+			case k == "usec":
+				cc.Usec = n
+			}
+		}
+		c.Commands[name] = cc
+	}
+	return c
+}
