@@ -55,8 +55,8 @@ const threadsNote = "Each cell's N workers are N threads of one client process, 
 const serverNotes = `
 Server columns:
 
-- **server µs per cycle**: Redis's own execution time (INFO commandstats ` + "`usec`" + `, reset with CONFIG RESETSTAT before each window, read after) of every command of a window, divided by its cycles: the lock's scripts, pub/sub, watchdog renewals, failed attempts under contention. It leaves out the server's I/O and parsing, so the limit it gives is an upper bound.
-- **share of the server limit**: cycles/s ÷ (1e6 ÷ server µs per cycle), the cycles/s one Redis core could serve if it did nothing but run this lock's commands; in brackets the share of the no-op cycle ceiling (calls/s ÷ 2).
+- **server cost per cycle**: first Redis's main-thread CPU time (INFO cpu ` + "`used_cpu_{user,sys}_main_thread`" + `, read before and after each window) divided by the window's cycles: everything one Redis core did for the lock, I/O and parsing included (scripts, pub/sub, watchdog renewals, failed attempts under contention); then its scripts' execution time alone (INFO commandstats ` + "`usec`" + ` of eval/evalsha/fcall, reset with CONFIG RESETSTAT before each window), which includes the commands they call. The commands per cycle count those the scripts call too (commandstats counts both).
+- **share of the server limit**: cycles/s ÷ (1e6 ÷ CPU µs per cycle), the cycles/s one Redis core could serve if it did nothing but serve this lock's cycles; in brackets the share of the no-op cycle ceiling (calls/s ÷ 2).
 `
 
 // errWriter keeps the first write error so a sequence of writes reads plainly.

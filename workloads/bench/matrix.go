@@ -167,7 +167,7 @@ func (m *matrix) fill(rep *Report) {
 		cr.CallsPerSec = median(cr.PerRound)
 		if cost := m.ceilCost[n]; cost != nil {
 			cr.Server = *cost
-			cr.ServerUsecPerCall = cost.PerOp(m.ceilOps[n])
+			cr.ServerUsecPerCall = PerOp(cost.CPUUsec, m.ceilOps[n])
 		}
 		rep.Ceiling = append(rep.Ceiling, *cr)
 	}

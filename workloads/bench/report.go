@@ -47,9 +47,9 @@ type CeilingRow struct {
 	PerRound    []float64 // calls/s of each round
 	CallsPerSec float64   // median of PerRound
 	Errors      int64
-	// Server is the server's own cost of the ceiling's windows (INFO
-	// commandstats), ServerUsecPerCall its microseconds per no-op call;
-	// zero when not measured.
+	// Server is the server's own cost of the ceiling's windows,
+	// ServerUsecPerCall its main-thread CPU µs per no-op call (see
+	// ServerCost); zero when not measured.
 	Server            ServerCost
 	ServerUsecPerCall float64
 }
@@ -67,14 +67,17 @@ type Row struct {
 	// OfCeiling is CyclesPerSec / (ceiling calls/s at Workers / 2); 0 when
 	// the ceiling was not measured.
 	OfCeiling float64
-	// ServerUsecPerCycle is the server's own time (INFO commandstats, every
-	// command of the windows) per cycle, pooled over rounds; Server holds
-	// it by command. OfServerLimit is CyclesPerSec as a share of the
-	// cycles/s one Redis core could serve at that cost
+	// ServerUsecPerCycle is the server's main-thread CPU µs per cycle and
+	// ScriptUsecPerCycle its scripts' execution µs per cycle (INFO
+	// commandstats), pooled over rounds; Server holds the counts (see
+	// ServerCost). OfServerLimit is CyclesPerSec as a share of the cycles/s
+	// one Redis core could serve at that CPU cost
 	// (ServerLimit(ServerUsecPerCycle)). Zero when not measured.
 	ServerUsecPerCycle float64
+	ScriptUsecPerCycle float64
 	OfServerLimit      float64
 	Server             ServerCost
+	ServerCycles       int64 // cycles of the windows the server's cost covers
 	Cycles             int64 // cycles completed inside the windows, all rounds
 	Errors             int64 // failed Lock (other than the window's end) and Unlock calls
 	FirstError         string

@@ -167,7 +167,9 @@ func (a *rowAcc) row(subject string, workers int) Row {
 	}
 	if a.server != nil {
 		r.Server = *a.server
-		r.ServerUsecPerCycle = a.server.PerOp(a.metered)
+		r.ServerCycles = a.metered
+		r.ServerUsecPerCycle = PerOp(a.server.CPUUsec, a.metered)
+		r.ScriptUsecPerCycle = PerOp(a.server.ScriptUsec(), a.metered)
 		r.OfServerLimit = OfLimit(r.CyclesPerSec, ServerLimit(r.ServerUsecPerCycle))
 	}
 	if !a.contended {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,13 +12,21 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// ServerCost is what Redis itself spent executing the commands of some
-// windows, from its INFO commandstats: per command (lower case, "evalsha",
-// "publish", ...) the calls and the microseconds the server spent running
-// them. The figures leave out the server's I/O and parsing (commandstats
-// times a command's execution only), so a limit derived from them is an
-// upper bound of what one Redis core can serve.
+// ServerCost is what Redis itself spent on the commands of some windows.
+//
+// CPUUsec is the server's main-thread CPU time (INFO cpu,
+// used_cpu_user_main_thread + used_cpu_sys_main_thread, read before and
+// after): everything one Redis core did for them, I/O and parsing
+// included. Its reciprocal is the limit: the ops/s one core can serve.
+//
+// Commands is INFO commandstats (reset with CONFIG RESETSTAT before the
+// window): per command (lower case: "evalsha", "publish", ...) the calls
+// and the microseconds of execution. A script's own entry (eval, evalsha,
+// fcall) includes the commands it calls, and those are counted under
+// their own names too, so the entries do not add up: ScriptUsec sums the
+// script entries only, execution without I/O.
 type ServerCost struct {
+	CPUUsec  int64
 	Commands map[string]CommandCost `json:",omitempty"`
 }
 
@@ -27,17 +36,23 @@ type CommandCost struct {
 	Usec  int64
 }
 
-// Usec is the server's time over every command.
-func (c ServerCost) Usec() int64 {
+// scriptCommands run scripts: their usec includes the commands they call.
+var scriptCommands = map[string]bool{"eval": true, "evalsha": true, "eval_ro": true, "evalsha_ro": true, "fcall": true, "fcall_ro": true}
+
+// ScriptUsec is the execution time of the scripts (commandstats).
+func (c ServerCost) ScriptUsec() int64 {
 	var n int64
-	for _, cc := range c.Commands {
-		n += cc.Usec
+	for name, cc := range c.Commands {
+		if scriptCommands[name] {
+			n += cc.Usec
+		}
 	}
 	return n
 }
 
 // add pools o into c.
 func (c *ServerCost) add(o ServerCost) {
+	c.CPUUsec += o.CPUUsec
 	if c.Commands == nil {
 		c.Commands = map[string]CommandCost{}
 	}
@@ -49,13 +64,13 @@ func (c *ServerCost) add(o ServerCost) {
 	}
 }
 
-// PerOp returns the server's microseconds per op of ops ops (a cycle, a
-// no-op call): 0 when there are none.
-func (c ServerCost) PerOp(ops int64) float64 {
+// PerOp returns usec per op of ops ops (a cycle, a no-op call): 0 when
+// there are none.
+func PerOp(usec, ops int64) float64 {
 	if ops <= 0 {
 		return 0
 	}
-	return float64(c.Usec()) / float64(ops)
+	return float64(usec) / float64(ops)
 }
 
 // CallsPerOp describes the commands per op, most time first, as
@@ -98,8 +113,8 @@ func OfLimit(rate, limit float64) float64 {
 // window's cost.
 var meterCommands = map[string]bool{"info": true, "config|resetstat": true, "config": true}
 
-// serverMeter reads a window's ServerCost: CONFIG RESETSTAT before the
-// window, INFO commandstats after. Windows run one at a time, so the
+// serverMeter reads a window's ServerCost: INFO cpu and CONFIG RESETSTAT
+// before the window, INFO cpu and commandstats after. Windows run one at a time, so the
 // server's counters hold that window's commands only (and the tail of its
 // last calls in flight when it ended).
 type serverMeter struct {
@@ -122,17 +137,41 @@ func (m *serverMeter) measure(ctx context.Context, window func()) *ServerCost {
 		window()
 		return nil
 	}
-	if err := m.rdb.ConfigResetStat(ctx).Err(); err != nil {
+	before, err := m.rdb.Info(ctx, "cpu").Result()
+	if err == nil {
+		err = m.rdb.ConfigResetStat(ctx).Err()
+	}
+	if err != nil {
 		window()
 		return nil
 	}
 	window()
-	info, err := m.rdb.Info(context.WithoutCancel(ctx), "commandstats").Result()
+	after, err := m.rdb.Info(context.WithoutCancel(ctx), "cpu", "commandstats").Result()
 	if err != nil {
 		return nil
 	}
-	c := parseCommandStats(info)
+	c := parseCommandStats(after)
+	c.CPUUsec = mainThreadCPU(after) - mainThreadCPU(before)
 	return &c
+}
+
+// mainThreadCPU reads the server's main-thread CPU time in microseconds
+// from INFO cpu (the whole process's on servers without the main-thread
+// fields, which run commands on one thread all the same).
+func mainThreadCPU(info string) int64 {
+	fields := map[string]float64{}
+	for line := range strings.Lines(info) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if f, err := strconv.ParseFloat(v, 64); ok && err == nil {
+			fields[k] = f
+		}
+	}
+	user, ok1 := fields["used_cpu_user_main_thread"]
+	sys, ok2 := fields["used_cpu_sys_main_thread"]
+	if !ok1 || !ok2 {
+		user, sys = fields["used_cpu_user"], fields["used_cpu_sys"]
+	}
+	return int64(math.Round((user + sys) * 1e6))
 }
 
 // parseCommandStats reads INFO commandstats lines such as

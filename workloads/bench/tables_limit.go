@@ -123,12 +123,12 @@ func (r *Report) measuredServer() bool {
 // cell, with the commands of a cycle in the first cell, and the no-op
 // script's per call.
 func (r *Report) serverCostTable() table {
-	t := table{title: "Server cost: Redis's own µs per cycle (INFO commandstats, every command of the windows ÷ cycles)", header: []string{"subject"}}
+	t := table{title: "Server cost per cycle: Redis's main-thread CPU µs (INFO cpu) / its scripts' execution µs (INFO commandstats)", header: []string{"subject"}}
 	cols := r.columns()
 	for _, c := range cols {
 		t.header = append(t.header, r.columnLabel(c))
 	}
-	t.header = append(t.header, "commands per cycle (first cell)")
+	t.header = append(t.header, "commands per cycle, first cell (those scripts call included)")
 	for _, s := range r.Subjects {
 		line, first := []string{s.Name}, ""
 		for _, c := range cols {
@@ -137,9 +137,9 @@ func (r *Report) serverCostTable() table {
 				line = append(line, "-")
 				continue
 			}
-			line = append(line, fmt.Sprintf("%.2f µs", row.ServerUsecPerCycle))
+			line = append(line, fmt.Sprintf("%.1f / %.1f µs", row.ServerUsecPerCycle, row.ScriptUsecPerCycle))
 			if first == "" {
-				first = row.Server.CallsPerOp(row.Cycles)
+				first = row.Server.CallsPerOp(row.ServerCycles)
 			}
 		}
 		t.rows = append(t.rows, append(line, first))
@@ -151,7 +151,7 @@ func (r *Report) serverCostTable() table {
 			line = append(line, "-")
 			continue
 		}
-		line = append(line, fmt.Sprintf("%.2f µs", ce.ServerUsecPerCall))
+		line = append(line, fmt.Sprintf("%.1f / %.1f µs", ce.ServerUsecPerCall, PerOp(ce.Server.ScriptUsec(), ce.Server.Commands["evalsha"].Calls)))
 	}
 	return appendRow(t, append(line, ""))
 }
@@ -160,7 +160,7 @@ func (r *Report) serverCostTable() table {
 // (the cycles/s one Redis core serves at that cell's µs per cycle) beside
 // its share of the no-op ceiling.
 func (r *Report) limitTable() table {
-	t := table{title: "Share of the server limit: cycles/s ÷ (1e6 ÷ server µs per cycle), and (in brackets) ÷ the no-op cycle ceiling", header: []string{"subject"}}
+	t := table{title: "Share of the server limit: cycles/s ÷ its limit (1e6 ÷ server CPU µs per cycle), and (in brackets) ÷ the no-op cycle ceiling", header: []string{"subject"}}
 	cols := r.columns()
 	for _, c := range cols {
 		t.header = append(t.header, r.columnLabel(c))
