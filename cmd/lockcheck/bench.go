@@ -31,6 +31,8 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	rounds := fs.Int("rounds", 0, "interleaved rounds (default 5, 2 with --quick)")
 	asJSON := fs.Bool("json", false, "print the tables as one JSON document instead of boxed tables")
 	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts (password: $LOCKCHECK_REDIS_PASSWORD or the URL)")
+	fairPage := fs.String("fair-page", "", "also write the fair vs non-fair page (fair-vs-nonfair.md and its plots) into this directory; measure both sides of a pair: reentrant,fair and/or redisson,redisson-fair")
+	from := fs.String("from", "", "with --fair-page: make the page from a run's latest.json instead of measuring")
 	var engine engineFlags
 	engine.add(fs)
 	serverList := fs.String("servers", "", "comma-separated servers (e.g. redis-7.0,valkey-8.1): the same benchmark on each, then every cell's cycles/s side by side (servers.md)")
@@ -39,6 +41,12 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if err := engine.check(); err != nil {
 		return exitUsage, err
+	}
+	if *from != "" {
+		if *fairPage == "" {
+			return exitUsage, usagef("--from takes --fair-page")
+		}
+		return fairPageCmd(e, *fairPage, *from)
 	}
 	if err := checkServersList(*serverList, *redisURL, *record, engine); err != nil {
 		return exitUsage, err
@@ -108,6 +116,9 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	fmt.Fprintf(e.stderr, "written to %s\n", dir)
+	if *fairPage != "" {
+		return writeFairPage(e, rep, *fairPage)
+	}
 	return exitValid, nil
 }
 

@@ -102,11 +102,24 @@ type Contention struct {
 	// WaitP50 is the median of the workers' p50s, WaitP99 the worst worker's
 	// p99, MaxWait the slowest worker's max: the starvation figure.
 	WaitP50, WaitP99, MaxWait time.Duration
+	// WaitCDF is every worker's acquire waits pooled: the wait at each of
+	// CDFQuantiles, for the wait-time CDF.
+	WaitCDF []WaitQuantile `json:",omitempty"`
 	// Overtakes counts grants that went past a request surely waiting since
 	// before they were requested (for an impl.Enqueuer lock: enqueued; for
 	// others: Lock called). A FIFO lock has none without faults.
 	Overtakes int64
 }
+
+// WaitQuantile is one point of a wait-time CDF: Q percent of the waits
+// took at most Wait.
+type WaitQuantile struct {
+	Q    float64
+	Wait time.Duration
+}
+
+// CDFQuantiles are the percentiles of Contention.WaitCDF.
+var CDFQuantiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.9, 100}
 
 // WorkerWaits is one worker's acquire waits in a contended cell.
 type WorkerWaits struct {

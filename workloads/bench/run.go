@@ -193,8 +193,25 @@ func (a *rowAcc) row(subject string, workers int) Row {
 		c.MaxWait = max(c.MaxWait, w.Max)
 	}
 	c.WaitP50 = time.Duration(median(p50s))
+	c.WaitCDF = waitCDF(a.waits)
 	r.Contention = c
 	return r
+}
+
+// waitCDF pools the workers' waits into one CDF at CDFQuantiles.
+func waitCDF(waits []*hdrhistogram.Histogram) []WaitQuantile {
+	all := newHist()
+	for _, h := range waits {
+		all.Merge(h)
+	}
+	if all.TotalCount() == 0 {
+		return nil
+	}
+	cdf := make([]WaitQuantile, 0, len(CDFQuantiles))
+	for _, q := range CDFQuantiles {
+		cdf = append(cdf, WaitQuantile{Q: q, Wait: quantile(all, q)})
+	}
+	return cdf
 }
 
 // median of xs (0 for none); xs is not modified.
