@@ -88,17 +88,24 @@ func (r *Report) waitFinding(pairs [][2]string, n int) string {
 		parts = append(parts, fmt.Sprintf("`%s` waits %s at the median, %s at p99 and %s at worst (worst ÷ median %s)", s, ms(c.WaitP50), ms(c.WaitP99), ms(c.MaxWait), spread(c)))
 		return nil
 	})
-	var cmp []string
+	cmp := r.comparePairs(pairs, n, func(f, nf *Contention) bool { return f.MaxWait > nf.MaxWait }, "`%s`'s worst wait is %s than `%s`'s", "longer", "shorter")
+	return strings.Join(parts, "; ") + ". " + strings.Join(cmp, ", and ") + "."
+}
+
+// comparePairs states for each pair at n threads, by format (fair side,
+// word, non-fair side), whether above(fair, non-fair) holds: yes, else no.
+func (r *Report) comparePairs(pairs [][2]string, n int, above func(f, nf *Contention) bool, format, yes, no string) []string {
+	var out []string
 	for _, p := range pairs {
 		f, _ := r.Row(true, p[1], n)
 		nf, _ := r.Row(true, p[0], n)
-		word := "shorter"
-		if f.Contention.MaxWait > nf.Contention.MaxWait {
-			word = "longer"
+		word := no
+		if above(f.Contention, nf.Contention) {
+			word = yes
 		}
-		cmp = append(cmp, fmt.Sprintf("`%s`'s worst wait is %s than `%s`'s", p[1], word, p[0]))
+		out = append(out, fmt.Sprintf(format, p[1], word, p[0]))
 	}
-	return strings.Join(parts, "; ") + ". " + strings.Join(cmp, ", and ") + "."
+	return out
 }
 
 // handoffFinding compares how often the lock passed to another thread, and
@@ -111,16 +118,7 @@ func (r *Report) handoffFinding(pairs [][2]string, n int) string {
 		parts = append(parts, fmt.Sprintf("`%s` hands the lock to another thread in %s of grants (hand-off p50 %s), with %s overtakes of a waiting request", s, pct(c.OwnerChange), ms(c.HandoffP50), count(float64(c.Overtakes))))
 		return nil
 	})
-	var cmp []string
-	for _, p := range pairs {
-		f, _ := r.Row(true, p[1], n)
-		nf, _ := r.Row(true, p[0], n)
-		word := "less"
-		if f.Contention.OwnerChange > nf.Contention.OwnerChange {
-			word = "more"
-		}
-		cmp = append(cmp, fmt.Sprintf("`%s` passes the lock on %s often than `%s`", p[1], word, p[0]))
-	}
+	cmp := r.comparePairs(pairs, n, func(f, nf *Contention) bool { return f.OwnerChange > nf.OwnerChange }, "`%s` passes the lock on %s often than `%s`", "more", "less")
 	return strings.Join(parts, "; ") + ". " + strings.Join(cmp, ", and ") + ": a thread that just unlocked is running and can take the lock again at once, unless the lock queues the others first."
 }
 
