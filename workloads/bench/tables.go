@@ -46,6 +46,9 @@ func (r *Report) ceilingTable() table {
 		title:  "Ceiling: no-op script (EVALSHA of `return 0`), one client per worker",
 		header: []string{"workers", "calls/s", "cycle ceiling/s (calls/2)"},
 	}
+	if r.Threads {
+		t.title, t.header[0] = "Ceiling: no-op script (EVALSHA of `return 0`), all threads on one client", "threads"
+	}
 	for _, c := range r.Ceiling {
 		t.rows = append(t.rows, []string{strconv.Itoa(c.Workers), count(c.CallsPerSec), count(c.CycleCeiling())})
 	}
@@ -65,18 +68,22 @@ func workerCounts(rows []Row) []int {
 	return ns
 }
 
-func workersLabel(n int) string {
-	if n == 1 {
-		return "1 worker"
+func (r *Report) workersLabel(n int) string {
+	unit := "worker"
+	if r.Threads {
+		unit = "thread"
 	}
-	return fmt.Sprintf("%d workers", n)
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 func (r *Report) uncontendedTable() table {
 	ns := workerCounts(r.Uncontended)
 	t := table{title: "Uncontended: each worker on its own lock; cycles/s (share of the cycle ceiling)", header: []string{"subject"}}
 	for _, n := range ns {
-		t.header = append(t.header, workersLabel(n))
+		t.header = append(t.header, r.workersLabel(n))
 	}
 	t.header = append(t.header, "errors")
 	for _, s := range r.Subjects {
