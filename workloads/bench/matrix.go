@@ -103,7 +103,7 @@ func (m *matrix) window(ctx context.Context, round int, c cell, i int) error {
 	if i != ceilingIndex {
 		name = m.subjects[i].Name
 		if err := canThreads(m.subjects[i], c.workers); cfg.Threads && err != nil {
-			m.note(round, err)
+			m.note(round, fmt.Errorf("no row at %v threads for %w", c, err))
 			return nil
 		}
 	}

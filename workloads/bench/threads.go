@@ -16,7 +16,7 @@ import (
 // ErrNoThreads is wrapped by the note of a cell that Config.Threads cannot
 // measure for a subject: its driver hosts one owner per process, so N
 // threads of one client do not exist for it.
-var ErrNoThreads = errors.New("bench: subject hosts one owner per process")
+var ErrNoThreads = errors.New("its driver hosts one owner per process (no capability owners)")
 
 // canThreads reports whether subj can run n workers as threads of one
 // client process (Config.Threads): any Go lock, and an external subject
@@ -25,7 +25,7 @@ func canThreads(subj subject.Subject, n int) error {
 	if n <= 1 || subj.HostsOwners() {
 		return nil
 	}
-	return fmt.Errorf("%w: %s's driver lacks capability owners, so it has no row at %d threads", ErrNoThreads, subj.Name, n)
+	return fmt.Errorf("%s: %w", subj.Name, ErrNoThreads)
 }
 
 // openShared opens n workers of subj as threads of one client process (see
