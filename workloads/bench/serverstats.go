@@ -129,12 +129,18 @@ func newServerMeter(opts *redis.Options) *serverMeter {
 
 func (m *serverMeter) close() { _ = m.rdb.Close() }
 
-// measure resets the server's counters, runs window and returns the cost
-// of its commands. A server that refuses CONFIG RESETSTAT or INFO (a
-// managed Redis) gives a nil cost, not an error: the window still counts.
-func (m *serverMeter) measure(ctx context.Context, window func()) *ServerCost {
+// meterRun is one window's measurement in progress (nil: not measured).
+type meterRun struct {
+	m      *serverMeter
+	before string // INFO cpu before the window
+}
+
+// start reads the server's CPU time and resets its command counters just
+// before a window; stop reads both after it. A server that refuses CONFIG
+// RESETSTAT or INFO (a managed Redis) gives a nil cost, not an error: the
+// window still counts. A nil meter measures nothing.
+func (m *serverMeter) start(ctx context.Context) *meterRun {
 	if m == nil {
-		window()
 		return nil
 	}
 	before, err := m.rdb.Info(ctx, "cpu").Result()
@@ -142,16 +148,22 @@ func (m *serverMeter) measure(ctx context.Context, window func()) *ServerCost {
 		err = m.rdb.ConfigResetStat(ctx).Err()
 	}
 	if err != nil {
-		window()
 		return nil
 	}
-	window()
-	after, err := m.rdb.Info(context.WithoutCancel(ctx), "cpu", "commandstats").Result()
+	return &meterRun{m: m, before: before}
+}
+
+// stop returns the cost of the window since start (nil when not measured).
+func (r *meterRun) stop(ctx context.Context) *ServerCost {
+	if r == nil {
+		return nil
+	}
+	after, err := r.m.rdb.Info(context.WithoutCancel(ctx), "cpu", "commandstats").Result()
 	if err != nil {
 		return nil
 	}
 	c := parseCommandStats(after)
-	c.CPUUsec = mainThreadCPU(after) - mainThreadCPU(before)
+	c.CPUUsec = mainThreadCPU(after) - mainThreadCPU(r.before)
 	return &c
 }
 

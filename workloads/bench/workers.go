@@ -156,34 +156,34 @@ func runUncontended(ctx context.Context, open opener, meter *serverMeter, opts *
 	defer f.close()
 	res := &windowResult{}
 	counts := make([]int64, n)
-	res.server = meter.measure(ctx, func() {
-		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-			l := f.lockers[i]
-			if c, ok := cyclerOf(l); ok {
-				r, err := c.Cycle(wctx, d-time.Since(start), lease, false)
-				if err != nil {
-					res.errs.add(err)
-				}
-				counts[i] = r.Count
-				return
+	metered := meter.start(ctx)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		l := f.lockers[i]
+		if c, ok := cyclerOf(l); ok {
+			r, err := c.Cycle(wctx, d-time.Since(start), lease, false)
+			if err != nil {
+				res.errs.add(err)
 			}
-			for wctx.Err() == nil {
-				if err := l.Lock(wctx, lease); err != nil {
-					if !windowOver(wctx, err) {
-						res.errs.add(err)
-						pauseAfterError(wctx)
-					}
-					continue
-				}
-				if time.Since(start) <= d {
-					counts[i]++
-				}
-				if err := unlock(ctx, l); err != nil {
+			counts[i] = r.Count
+			return
+		}
+		for wctx.Err() == nil {
+			if err := l.Lock(wctx, lease); err != nil {
+				if !windowOver(wctx, err) {
 					res.errs.add(err)
+					pauseAfterError(wctx)
 				}
+				continue
 			}
-		})
+			if time.Since(start) <= d {
+				counts[i]++
+			}
+			if err := unlock(ctx, l); err != nil {
+				res.errs.add(err)
+			}
+		}
 	})
+	res.server = metered.stop(ctx)
 	for _, c := range counts {
 		res.ops += c
 	}
@@ -203,58 +203,58 @@ func runContended(ctx context.Context, openF opener, meter *serverMeter, opts *r
 		log  []grant
 		open []request
 	)
-	res.server = meter.measure(ctx, func() {
-		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-			l := f.lockers[i]
-			if c, ok := cyclerOf(l); ok {
-				g, o, err := cycleLog(wctx, c, i, start, d, lease)
-				if err != nil {
-					res.errs.add(err)
-				}
-				mu.Lock()
-				log, open = append(log, g...), append(open, o...)
-				mu.Unlock()
-				return
+	metered := meter.start(ctx)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		l := f.lockers[i]
+		if c, ok := cyclerOf(l); ok {
+			g, o, err := cycleLog(wctx, c, i, start, d, lease)
+			if err != nil {
+				res.errs.add(err)
 			}
-			var enqueued time.Time
-			enq, isEnq := l.(impl.Enqueuer)
-			if isEnq {
-				enq.OnEnqueued(func(at time.Time) { enqueued = at })
+			mu.Lock()
+			log, open = append(log, g...), append(open, o...)
+			mu.Unlock()
+			return
+		}
+		var enqueued time.Time
+		enq, isEnq := l.(impl.Enqueuer)
+		if isEnq {
+			enq.OnEnqueued(func(at time.Time) { enqueued = at })
+		}
+		waitingSince := func(req time.Time) time.Duration {
+			switch {
+			case !isEnq:
+				return req.Sub(start)
+			case enqueued.IsZero():
+				return notWaiting
+			default:
+				return enqueued.Sub(start)
 			}
-			waitingSince := func(req time.Time) time.Duration {
-				switch {
-				case !isEnq:
-					return req.Sub(start)
-				case enqueued.IsZero():
-					return notWaiting
-				default:
-					return enqueued.Sub(start)
+		}
+		for wctx.Err() == nil {
+			enqueued = time.Time{}
+			req := time.Now()
+			if err := l.Lock(wctx, lease); err != nil {
+				if windowOver(wctx, err) {
+					mu.Lock()
+					open = append(open, request{worker: i, requested: req.Sub(start), waiting: waitingSince(req)})
+					mu.Unlock()
+					return
 				}
+				res.errs.add(err)
+				pauseAfterError(wctx)
+				continue
 			}
-			for wctx.Err() == nil {
-				enqueued = time.Time{}
-				req := time.Now()
-				if err := l.Lock(wctx, lease); err != nil {
-					if windowOver(wctx, err) {
-						mu.Lock()
-						open = append(open, request{worker: i, requested: req.Sub(start), waiting: waitingSince(req)})
-						mu.Unlock()
-						return
-					}
-					res.errs.add(err)
-					pauseAfterError(wctx)
-					continue
-				}
-				got := time.Now()
-				mu.Lock()
-				log = append(log, grant{worker: i, requested: req.Sub(start), waiting: waitingSince(req), granted: got.Sub(start), released: time.Since(start)})
-				mu.Unlock()
-				if err := unlock(ctx, l); err != nil {
-					res.errs.add(err)
-				}
+			got := time.Now()
+			mu.Lock()
+			log = append(log, grant{worker: i, requested: req.Sub(start), waiting: waitingSince(req), granted: got.Sub(start), released: time.Since(start)})
+			mu.Unlock()
+			if err := unlock(ctx, l); err != nil {
+				res.errs.add(err)
 			}
-		})
+		}
 	})
+	res.server = metered.stop(ctx)
 	// Grants are logged in grant order, except those of cycling drivers,
 	// which report theirs at the end: order by grant (holds never overlap).
 	slices.SortStableFunc(log, func(a, b grant) int { return cmp.Compare(a.granted, b.granted) })
@@ -273,11 +273,11 @@ func runContended(ctx context.Context, openF opener, meter *serverMeter, opts *r
 func runCeiling(ctx context.Context, meter *serverMeter, opts *redis.Options, n int, shared bool, d time.Duration, prefix string) (*windowResult, error) {
 	rdbs := make([]*redis.Client, n)
 	for i := range rdbs {
-		o := *opts
 		if shared && i > 0 {
 			rdbs[i] = rdbs[0]
 			continue
 		}
+		o := *opts
 		o.PoolSize = max(o.PoolSize, n)
 		rdbs[i] = redis.NewClient(&o)
 		defer rdbs[i].Close()
@@ -297,23 +297,23 @@ func runCeiling(ctx context.Context, meter *serverMeter, opts *redis.Options, n 
 	}
 	res := &windowResult{}
 	counts := make([]int64, n)
-	res.server = meter.measure(ctx, func() {
-		window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
-			key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
-			for wctx.Err() == nil {
-				err := noopScript.EvalSha(wctx, rdbs[i], key).Err()
-				switch {
-				case err == nil:
-					if time.Since(start) <= d {
-						counts[i]++
-					}
-				case wctx.Err() == nil:
-					res.errs.add(err)
-					pauseAfterError(wctx)
+	metered := meter.start(ctx)
+	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
+		key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
+		for wctx.Err() == nil {
+			err := noopScript.EvalSha(wctx, rdbs[i], key).Err()
+			switch {
+			case err == nil:
+				if time.Since(start) <= d {
+					counts[i]++
 				}
+			case wctx.Err() == nil:
+				res.errs.add(err)
+				pauseAfterError(wctx)
 			}
-		})
+		}
 	})
+	res.server = metered.stop(ctx)
 	for _, c := range counts {
 		res.ops += c
 	}
