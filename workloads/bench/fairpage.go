@@ -147,7 +147,8 @@ func fairSides(pairs [][2]string, f func(subject string, color int, nonfair bool
 }
 
 func (r *Report) fairThroughputPlot(pairs [][2]string) (*plot.Plot, error) {
-	p := linePlot("Contended throughput vs threads (dashed: non-fair)", "threads on one lock", "cycles/s", true, true)
+	p := linePlot("Contended throughput vs threads (dashed: non-fair)", "threads on one lock", "cycles/s", true, false)
+	p.X.Tick.Marker, p.Y.Min = r.threadTicks(), 0
 	return p, fairSides(pairs, func(s string, c int, nonfair bool) error {
 		var xys plotter.XYs
 		for _, row := range r.contendedRows(s) {
@@ -157,6 +158,15 @@ func (r *Report) fairThroughputPlot(pairs [][2]string) (*plot.Plot, error) {
 		}
 		return addLine(p, s, xys, c, nonfair)
 	})
+}
+
+// threadTicks marks the contended thread counts on a threads axis.
+func (r *Report) threadTicks() plot.ConstantTicks {
+	var ticks plot.ConstantTicks
+	for _, n := range workerCounts(r.Contended) {
+		ticks = append(ticks, plot.Tick{Value: float64(n), Label: fmt.Sprint(n)})
+	}
+	return ticks
 }
 
 // mostThreads is the largest contended thread count every side of pairs has.
@@ -196,6 +206,8 @@ func (r *Report) fairWaitPlot(pairs [][2]string) (*plot.Plot, error) {
 
 func (r *Report) fairHandoffPlot(pairs [][2]string) (*plot.Plot, error) {
 	p := linePlot("Hand-off rate: grants that changed thread (dashed: non-fair)", "threads on one lock", "owner change (% of grants)", true, false)
+	p.X.Tick.Marker, p.Y.Min, p.Y.Max = r.threadTicks(), 0, 105
+	p.Legend.Top = false // owner changes sit near the top
 	return p, fairSides(pairs, func(s string, c int, nonfair bool) error {
 		var xys plotter.XYs
 		for _, row := range r.contendedRows(s) {
