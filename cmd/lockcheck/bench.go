@@ -65,6 +65,9 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	counts := *workers
 	if *threads != "" {
+		if _, _, err := benchCounts("threads", *threads); err != nil {
+			return exitUsage, err
+		}
 		counts = *threads
 	}
 	cfg, subjs, err := benchConfig(*quick, *subjects, counts, *duration, *rounds)

@@ -18,7 +18,7 @@ func TestBenchThreadsFlags(t *testing.T) {
 		{[]string{"bench", "--record", "--threads", "1,8"}, "--threads"},
 		{[]string{"bench", "--from", "x.json"}, "--from takes --fair-page"},
 		{[]string{"bench", "--fair-page", t.TempDir(), "--from", filepath.Join(t.TempDir(), "missing.json")}, "--from"},
-		{[]string{"bench", "--threads", "0"}, "not a worker count"},
+		{[]string{"bench", "--threads", "0"}, `--threads: "0" is not a count`},
 	} {
 		code, _, stderr := lockcheck(t, tc.args...)
 		if code != exitUsage || !strings.Contains(stderr, tc.want) {
