@@ -40,3 +40,29 @@ func TestBenchFairPageFrom(t *testing.T) {
 		t.Errorf("exit %d, want usage: no fair pair\n%s", code, stderr)
 	}
 }
+
+// TestBenchThreadsQuick runs `lockcheck bench --quick --threads` end to
+// end on its own redis-server: the tables carry the threads' server
+// columns, and --fair-page writes the page from the same run.
+func TestBenchThreadsQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: starts redis-server (skipped with -short)")
+	}
+	out, page := t.TempDir(), t.TempDir()
+	code, stdout, stderr := lockcheck(t, "bench", "--quick", "--threads", "1,2", "--subjects", "reentrant,fair", "--out", out, "--fair-page", page)
+	if code != exitValid {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"uncontended 2 threads", "Server cost per cycle", "Share of the server limit"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("tables lack %q\n%s", want, stdout)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(page, "fair-vs-nonfair.md"))
+	if err != nil || !strings.Contains(string(md), "**Throughput.** On one lock, `fair` runs at 2 threads") {
+		t.Errorf("fair page: %v\n%s", err, md)
+	}
+	if _, err := os.Stat(filepath.Join(out, "latest.json")); err != nil {
+		t.Error(err)
+	}
+}
