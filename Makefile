@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps redis build run test test-short vet lint fmt bench nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
+.PHONY: all deps redis build run test test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
 
 all: vet test
 
@@ -94,6 +94,15 @@ checker-soak:
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).
 bench: deps build
 	./bin/lockcheck bench $(if $(QUICK),--quick,--record)
+
+## bench-threads: the Go ports vs Redisson (and Spring) as threads of one client process at 1, 8 and 32 threads,
+## with each lock's share of its server limit, into results/bench/threads/; then the fair vs non-fair page
+## (results/bench/fair-vs-nonfair.md, its run in results/bench/fair/). QUICK=1: quick runs, nothing committed.
+bench-threads: deps build
+	./bin/lockcheck bench $(if $(QUICK),--quick --out results/runs/bench/threads-quick,--out results/bench/threads) --threads 1,8,32 \
+		--subjects reentrant,redisson,fair,redisson-fair,fenced,redisson-fenced,spring-lock-pubsub
+	./bin/lockcheck bench $(if $(QUICK),--quick) --threads 1,2,8,32 --subjects reentrant,fair,redisson,redisson-fair \
+		--out $(if $(QUICK),results/runs/bench/fair-quick,results/bench/fair) --fair-page $(if $(QUICK),results/runs/bench/fair-quick,results/bench)
 
 clean:
 	rm -rf bin faults/clockshim/libclockshim.so

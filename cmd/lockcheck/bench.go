@@ -15,20 +15,24 @@ import (
 const recordDir = "results/bench"
 
 func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "bench", "bench [--quick] [--record] [--subjects A,B,...] [--workers 1,8,32] [--duration D] [--rounds N] [--json] [--out DIR] [--redis ADDR]",
+	fs := newFlags(e, "bench", "bench [--quick] [--record] [--subjects A,B,...] [--workers 1,8,32 | --threads 1,8,32] [--duration D] [--rounds N] [--json] [--out DIR] [--redis ADDR]",
 		"  lockcheck bench --quick            # under a minute, into results/runs/bench/<time>\n"+
 			"  lockcheck bench                    # full table, a few minutes, into results/runs/bench/<time>\n"+
 			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n"+
-			"  lockcheck bench --subjects reentrant,redislock-tuned,go-reentrant --workers 1,8,32 --duration 2s --json\n")
+			"  lockcheck bench --subjects reentrant,redislock-tuned,go-reentrant --workers 1,8,32 --duration 2s --json\n"+
+			"  lockcheck bench --subjects reentrant,redisson,fair,redisson-fair,fenced,redisson-fenced --threads 1,8,32\n")
 	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute); never recorded")
 	record := fs.Bool("record", false, "write the full run into the committed track record "+recordDir+"/ (latest.* replaced, history.csv appended)")
 	out := fs.String("out", "", "directory for latest.{md,csv,png,json} and history.csv (default: results/runs/bench/<time>, or "+recordDir+" with --record)")
 	subjects := fs.String("subjects", "", "comma-separated subjects to measure, any of 'lockcheck subjects' that runs on one Redis (default: reentrant, fair, fenced, simple and the peers)")
 	workers := fs.String("workers", "", "comma-separated worker counts (default: uncontended 1,8,32 and contended 2,8,32); contended cells take those >= 2")
+	threads := fs.String("threads", "", "comma-separated thread counts: like --workers, but each cell's workers are threads of ONE client process (Go: goroutines on one client; drivers: owners of one process, each running the driver-side cycle); adds the Go port ÷ Redisson table")
 	duration := fs.Duration("duration", 0, "measuring window of one cell per round (default 1s, 300ms with --quick)")
 	rounds := fs.Int("rounds", 0, "interleaved rounds (default 5, 2 with --quick)")
 	asJSON := fs.Bool("json", false, "print the tables as one JSON document instead of boxed tables")
 	redisURL := fs.String("redis", "", "benchmark an existing Redis instead of a redis-server lockcheck starts (password: $LOCKCHECK_REDIS_PASSWORD or the URL)")
+	fairPage := fs.String("fair-page", "", "also write the fair vs non-fair page (fair-vs-nonfair.md and its plots) into this directory; measure both sides of a pair: reentrant,fair and/or redisson,redisson-fair")
+	from := fs.String("from", "", "with --fair-page: make the page from a run's latest.json instead of measuring")
 	var engine engineFlags
 	engine.add(fs)
 	serverList := fs.String("servers", "", "comma-separated servers (e.g. redis-7.0,valkey-8.1): the same benchmark on each, then every cell's cycles/s side by side (servers.md)")
@@ -37,6 +41,12 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if err := engine.check(); err != nil {
 		return exitUsage, err
+	}
+	if *from != "" {
+		if *fairPage == "" {
+			return exitUsage, usagef("--from takes --fair-page")
+		}
+		return fairPageCmd(e, *fairPage, *from)
 	}
 	if err := checkServersList(*serverList, *redisURL, *record, engine); err != nil {
 		return exitUsage, err
@@ -50,10 +60,21 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	cfg, subjs, err := benchConfig(*quick, *subjects, *workers, *duration, *rounds)
+	if *threads != "" && *workers != "" {
+		return exitUsage, usagef("--threads and --workers: give one")
+	}
+	counts := *workers
+	if *threads != "" {
+		if _, _, err := benchCounts("threads", *threads); err != nil {
+			return exitUsage, err
+		}
+		counts = *threads
+	}
+	cfg, subjs, err := benchConfig(*quick, *subjects, counts, *duration, *rounds)
 	if err != nil {
 		return exitUsage, err
 	}
+	cfg.Threads = *threads != ""
 	if *redisURL != "" {
 		if _, err := parseRedisFlag(*redisURL); err != nil {
 			return exitUsage, err
@@ -98,6 +119,9 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	fmt.Fprintf(e.stderr, "written to %s\n", dir)
+	if *fairPage != "" {
+		return writeFairPage(e, rep, *fairPage)
+	}
 	return exitValid, nil
 }
 

@@ -22,10 +22,16 @@ func benchSubjects(list string) ([]subject.Subject, error) {
 // benchWorkers parses --workers: the uncontended cells take every count, the
 // contended ones every count of at least 2 (one worker cannot contend).
 func benchWorkers(list string) (uncontended, contended []int, err error) {
+	return benchCounts("workers", list)
+}
+
+// benchCounts parses the counts of --flag (workers or threads) as
+// benchWorkers does.
+func benchCounts(flag, list string) (uncontended, contended []int, err error) {
 	for _, p := range splitList(list) {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 {
-			return nil, nil, usagef("--workers: %q is not a worker count >= 1", p)
+			return nil, nil, usagef("--%s: %q is not a count >= 1", flag, p)
 		}
 		uncontended = append(uncontended, n)
 		if n >= 2 {
@@ -33,7 +39,7 @@ func benchWorkers(list string) (uncontended, contended []int, err error) {
 		}
 	}
 	if len(uncontended) == 0 {
-		return nil, nil, usagef("--workers: no worker count given")
+		return nil, nil, usagef("--%s: no count given", flag)
 	}
 	if contended == nil {
 		contended = []int{} // an empty, non-nil list skips the contended cells
@@ -44,7 +50,7 @@ func benchWorkers(list string) (uncontended, contended []int, err error) {
 // benchCustom says why --record refuses a run: the track record holds the
 // full default matrix only, so runs stay comparable over time.
 func benchCustom(set func(flag string) bool) error {
-	for _, f := range []string{"subjects", "workers", "duration", "rounds"} {
+	for _, f := range []string{"subjects", "workers", "threads", "duration", "rounds"} {
 		if set(f) {
 			return usagef("--record takes the full default matrix: drop --%s (custom runs go to a run directory or --out)", f)
 		}

@@ -26,6 +26,15 @@ type Config struct {
 	// (default 1, 8, 32). Contended lists those of the contended cells
 	// (default 2, 8, 32). An explicitly empty, non-nil list skips the kind.
 	Uncontended, Contended []int
+	// Threads makes each cell's N workers N threads of one client process,
+	// as an application runs one client with many threads: Go locks are N
+	// goroutines on one Maker and go-redis client (a connection each), an
+	// external subject is one driver process hosting N owners, each running
+	// the driver-side cycle on a thread of its own. A subject whose driver
+	// hosts one owner per process has no rows above 1 thread (a note says
+	// so). The ceiling then shares one client too. false (the default):
+	// each worker is a client process of its own.
+	Threads bool
 	// Lease is the lease every Lock asks for. 0 (the default) asks for a
 	// watchdog-renewed lock, the way Redisson's lock() is used; the peers'
 	// adapters then extend their lease every third of it.

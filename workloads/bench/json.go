@@ -2,7 +2,9 @@ package bench
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 )
 
 // JSONTable is one of the report's tables as WriteTablesJSON prints it: the
@@ -32,4 +34,17 @@ func (r *Report) WriteTablesJSON(w io.Writer) error {
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
 	return e.Encode(doc)
+}
+
+// ReadReport reads a report WriteDir wrote as latest.json.
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("bench: read %s: %w", path, err)
+	}
+	return &r, nil
 }

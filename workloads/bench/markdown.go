@@ -10,9 +10,12 @@ import (
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("# lockcheck bench, %s\n\n%s\n\n", r.Started.Format("2006-01-02"), r.headline())
+	workers := "Each worker is one simulated process with its own go-redis client (MaxRetries -1), Maker and handle."
+	if r.Threads {
+		workers = threadsNote
+	}
 	ew.printf("Every subject ran every cell in %d interleaved rounds of %v (subject order rotated each round); "+
-		"cycles/s are medians over rounds, latencies and counts pool all rounds. "+
-		"Each worker is one simulated process with its own go-redis client (MaxRetries -1), Maker and handle.\n\n", r.Rounds, r.Window)
+		"cycles/s are medians over rounds, latencies and counts pool all rounds. %s\n\n", r.Rounds, r.Window, workers)
 	ew.printf("Subjects:\n\n")
 	for _, s := range r.Subjects {
 		ew.printf("- `%s`: %s\n", s.Name, s.Doc)
@@ -25,7 +28,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		}
 		ew.printf("\n")
 	}
+	for _, n := range r.Notes {
+		ew.printf("Note: %s.\n\n", n)
+	}
 	ew.printf("%s", contendedNotes)
+	if r.measuredServer() {
+		ew.printf("%s", serverNotes)
+	}
 	return ew.err
 }
 
@@ -37,6 +46,17 @@ const contendedNotes = `Contended columns:
 - **wait p50**: median over workers of each worker's p50 acquire wait; **wait p99**: the worst worker's p99; **max wait**: the slowest worker's longest wait, the starvation figure. A request still waiting when a window ends counts its wait so far.
 - **grants/worker**: fewest–most grants of one worker over all rounds (0: a worker never got the lock).
 - **overtakes**: grants that went past a request surely waiting since before they were requested (for a FIFO lock reporting its enqueue time: enqueued; for others: Lock called). Zero for a fair lock without faults; for the others it measures how far from FIFO they are.
+`
+
+const threadsNote = "Each cell's N workers are N threads of one client process, as an application runs one client: " +
+	"a Go lock's N goroutines share one Maker and go-redis client (pool of N connections); " +
+	"an external subject is one driver process hosting N owners, each running the driver-side cycle on its own thread (the pipe is not counted)."
+
+const serverNotes = `
+Server columns:
+
+- **server cost per cycle**: first Redis's main-thread CPU time (INFO cpu ` + "`used_cpu_{user,sys}_main_thread`" + `, read before and after each window) divided by the window's cycles: everything one Redis core did for the lock, I/O and parsing included (scripts, pub/sub, watchdog renewals, failed attempts under contention); then its scripts' execution time alone (INFO commandstats ` + "`usec`" + ` of eval/evalsha/fcall, reset with CONFIG RESETSTAT before each window), which includes the commands they call. The commands per cycle count those the scripts call too (commandstats counts both).
+- **share of the server limit**: cycles/s ÷ (1e6 ÷ CPU µs per cycle), the cycles/s one Redis core could serve if it did nothing but serve this lock's cycles; in brackets the share of the no-op cycle ceiling (calls/s ÷ 2).
 `
 
 // errWriter keeps the first write error so a sequence of writes reads plainly.

@@ -34,13 +34,22 @@ type matrix struct {
 	cells    []cell
 	rows     map[cell][]*rowAcc // per cell, one per subject
 	ceilings map[int]*CeilingRow
+	ceilCost map[int]*ServerCost // the ceiling's server cost per worker count
+	ceilOps  map[int]int64
+	meter    *serverMeter
+	open     opener
+	notes    []string
 }
 
 // ceilingIndex stands for the ceiling among the subjects' indexes.
 const ceilingIndex = -1
 
 func newMatrix(cfg Config, subjects []subject.Subject, opts *redis.Options, runID int64) *matrix {
-	m := &matrix{cfg: cfg, subjects: subjects, opts: opts, runID: runID, rows: map[cell][]*rowAcc{}, ceilings: map[int]*CeilingRow{}}
+	m := &matrix{cfg: cfg, subjects: subjects, opts: opts, runID: runID, rows: map[cell][]*rowAcc{}, ceilings: map[int]*CeilingRow{},
+		ceilCost: map[int]*ServerCost{}, ceilOps: map[int]int64{}, meter: newServerMeter(opts), open: openFleet}
+	if cfg.Threads {
+		m.open = openShared
+	}
 	for _, n := range cfg.Uncontended {
 		m.cells = append(m.cells, cell{false, n})
 	}
@@ -93,17 +102,21 @@ func (m *matrix) window(ctx context.Context, round int, c cell, i int) error {
 	name := "ceiling"
 	if i != ceilingIndex {
 		name = m.subjects[i].Name
+		if err := canThreads(m.subjects[i], c.workers); cfg.Threads && err != nil {
+			m.note(round, fmt.Errorf("no row at %v threads for %w", c, err))
+			return nil
+		}
 	}
 	prefix := fmt.Sprintf("lockcheck-bench:%d:r%d:%s:%s%d", m.runID, round, name, map[bool]string{false: "u", true: "c"}[c.contended], c.workers)
 	var res *windowResult
 	var err error
 	switch {
 	case i == ceilingIndex:
-		res, err = runCeiling(ctx, m.opts, c.workers, cfg.Duration, prefix)
+		res, err = runCeiling(ctx, m.meter, m.opts, c.workers, cfg.Threads, cfg.Duration, prefix)
 	case c.contended:
-		res, err = runContended(ctx, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
+		res, err = runContended(ctx, m.open, m.meter, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
 	default:
-		res, err = runUncontended(ctx, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
+		res, err = runUncontended(ctx, m.open, m.meter, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
 	}
 	if err != nil {
 		return fmt.Errorf("bench: round %d, %v, %s: %w", round+1, c, name, err)
@@ -129,18 +142,40 @@ func (m *matrix) add(c cell, i int, res *windowResult, rate float64) {
 	}
 	cr.PerRound = append(cr.PerRound, rate)
 	cr.Errors += res.errs.n
+	if res.server != nil {
+		if m.ceilCost[c.workers] == nil {
+			m.ceilCost[c.workers] = &ServerCost{}
+		}
+		m.ceilCost[c.workers].add(*res.server)
+		m.ceilOps[c.workers] += res.ops
+	}
+}
+
+// note keeps a cell's reason for having no row, once (from the first round).
+func (m *matrix) note(round int, err error) {
+	if round == 0 {
+		m.notes = append(m.notes, err.Error())
+	}
 }
 
 // fill adds the ceiling rows, then every cell's rows (each as a share of
 // its worker count's ceiling), to rep.
 func (m *matrix) fill(rep *Report) {
+	rep.Threads, rep.Notes = m.cfg.Threads, m.notes
 	for _, n := range slices.Sorted(maps.Keys(m.ceilings)) {
 		cr := m.ceilings[n]
 		cr.CallsPerSec = median(cr.PerRound)
+		if cost := m.ceilCost[n]; cost != nil {
+			cr.Server = *cost
+			cr.ServerUsecPerCall = PerOp(cost.CPUUsec, m.ceilOps[n])
+		}
 		rep.Ceiling = append(rep.Ceiling, *cr)
 	}
 	for _, c := range m.cells {
 		for i, acc := range m.rows[c] {
+			if len(acc.rates) == 0 {
+				continue // not measured (Threads: no owners)
+			}
 			row := acc.row(m.subjects[i].Name, c.workers)
 			if ce, ok := rep.ceiling(c.workers); ok && ce.CycleCeiling() > 0 {
 				row.OfCeiling = row.CyclesPerSec / ce.CycleCeiling()

@@ -19,6 +19,10 @@ type Report struct {
 	Ceiling     []CeilingRow  // by worker count
 	Uncontended []Row         // by worker count, then subject
 	Contended   []Row         // by worker count, then subject
+	// Threads says each cell's workers were threads of one client process
+	// (Config.Threads); Notes say which cells have no row, and why.
+	Threads bool
+	Notes   []string `json:",omitempty"`
 }
 
 // Machine describes where the report was measured.
@@ -43,6 +47,11 @@ type CeilingRow struct {
 	PerRound    []float64 // calls/s of each round
 	CallsPerSec float64   // median of PerRound
 	Errors      int64
+	// Server is the server's own cost of the ceiling's windows,
+	// ServerUsecPerCall its main-thread CPU µs per no-op call (see
+	// ServerCost); zero when not measured.
+	Server            ServerCost
+	ServerUsecPerCall float64
 }
 
 // CycleCeiling is the cycle rate one Redis allows at this worker count: a
@@ -57,10 +66,21 @@ type Row struct {
 	CyclesPerSec float64   // median of PerRound
 	// OfCeiling is CyclesPerSec / (ceiling calls/s at Workers / 2); 0 when
 	// the ceiling was not measured.
-	OfCeiling  float64
-	Cycles     int64 // cycles completed inside the windows, all rounds
-	Errors     int64 // failed Lock (other than the window's end) and Unlock calls
-	FirstError string
+	OfCeiling float64
+	// ServerUsecPerCycle is the server's main-thread CPU µs per cycle and
+	// ScriptUsecPerCycle its scripts' execution µs per cycle (INFO
+	// commandstats), pooled over rounds; Server holds the counts (see
+	// ServerCost). OfServerLimit is CyclesPerSec as a share of the cycles/s
+	// one Redis core could serve at that CPU cost
+	// (ServerLimit(ServerUsecPerCycle)). Zero when not measured.
+	ServerUsecPerCycle float64
+	ScriptUsecPerCycle float64
+	OfServerLimit      float64
+	Server             ServerCost
+	ServerCycles       int64 // cycles of the windows the server's cost covers
+	Cycles             int64 // cycles completed inside the windows, all rounds
+	Errors             int64 // failed Lock (other than the window's end) and Unlock calls
+	FirstError         string
 
 	// Contended cells only.
 	Contention *Contention `json:",omitempty"`
@@ -82,11 +102,24 @@ type Contention struct {
 	// WaitP50 is the median of the workers' p50s, WaitP99 the worst worker's
 	// p99, MaxWait the slowest worker's max: the starvation figure.
 	WaitP50, WaitP99, MaxWait time.Duration
+	// WaitCDF is every worker's acquire waits pooled: the wait at each of
+	// CDFQuantiles, for the wait-time CDF.
+	WaitCDF []WaitQuantile `json:",omitempty"`
 	// Overtakes counts grants that went past a request surely waiting since
 	// before they were requested (for an impl.Enqueuer lock: enqueued; for
 	// others: Lock called). A FIFO lock has none without faults.
 	Overtakes int64
 }
+
+// WaitQuantile is one point of a wait-time CDF: Q percent of the waits
+// took at most Wait.
+type WaitQuantile struct {
+	Q    float64
+	Wait time.Duration
+}
+
+// CDFQuantiles are the percentiles of Contention.WaitCDF.
+var CDFQuantiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.9, 100}
 
 // WorkerWaits is one worker's acquire waits in a contended cell.
 type WorkerWaits struct {

@@ -39,6 +39,7 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 			return nil, err
 		}
 	}
+	m.meter.close()
 	m.fill(rep)
 	rep.Elapsed = time.Since(started)
 	return rep, nil
@@ -97,6 +98,8 @@ func checkSubjects(subjects []subject.Subject) error {
 type rowAcc struct {
 	rates    []float64
 	cycles   int64
+	server   *ServerCost // pooled over the windows the meter measured
+	metered  int64       // cycles of those windows
 	errors   int64
 	firstErr error
 
@@ -113,6 +116,13 @@ type rowAcc struct {
 func (a *rowAcc) add(res *windowResult, rate float64) {
 	a.rates = append(a.rates, rate)
 	a.cycles += res.ops
+	if res.server != nil {
+		if a.server == nil {
+			a.server = &ServerCost{}
+		}
+		a.server.add(*res.server)
+		a.metered += res.ops
+	}
 	a.errors += res.errs.n
 	if a.firstErr == nil {
 		a.firstErr = res.errs.first
@@ -155,6 +165,13 @@ func (a *rowAcc) row(subject string, workers int) Row {
 	if a.firstErr != nil {
 		r.FirstError = a.firstErr.Error()
 	}
+	if a.server != nil {
+		r.Server = *a.server
+		r.ServerCycles = a.metered
+		r.ServerUsecPerCycle = PerOp(a.server.CPUUsec, a.metered)
+		r.ScriptUsecPerCycle = PerOp(a.server.ScriptUsec(), a.metered)
+		r.OfServerLimit = OfLimit(r.CyclesPerSec, ServerLimit(r.ServerUsecPerCycle))
+	}
 	if !a.contended {
 		return r
 	}
@@ -176,8 +193,25 @@ func (a *rowAcc) row(subject string, workers int) Row {
 		c.MaxWait = max(c.MaxWait, w.Max)
 	}
 	c.WaitP50 = time.Duration(median(p50s))
+	c.WaitCDF = waitCDF(a.waits)
 	r.Contention = c
 	return r
+}
+
+// waitCDF pools the workers' waits into one CDF at CDFQuantiles.
+func waitCDF(waits []*hdrhistogram.Histogram) []WaitQuantile {
+	all := newHist()
+	for _, h := range waits {
+		all.Merge(h)
+	}
+	if all.TotalCount() == 0 {
+		return nil
+	}
+	cdf := make([]WaitQuantile, 0, len(CDFQuantiles))
+	for _, q := range CDFQuantiles {
+		cdf = append(cdf, WaitQuantile{Q: q, Wait: quantile(all, q)})
+	}
+	return cdf
 }
 
 // median of xs (0 for none); xs is not modified.

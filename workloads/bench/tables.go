@@ -32,6 +32,12 @@ func (r *Report) tables() []table {
 	if len(r.Subjects) > 1 {
 		ts = append(ts, r.ratioTable())
 	}
+	if t, ok := r.pairTable(); ok {
+		ts = append(ts, t)
+	}
+	if r.measuredServer() {
+		ts = append(ts, r.serverCostTable(), r.limitTable())
+	}
 	return ts
 }
 
@@ -39,6 +45,9 @@ func (r *Report) ceilingTable() table {
 	t := table{
 		title:  "Ceiling: no-op script (EVALSHA of `return 0`), one client per worker",
 		header: []string{"workers", "calls/s", "cycle ceiling/s (calls/2)"},
+	}
+	if r.Threads {
+		t.title, t.header[0] = "Ceiling: no-op script (EVALSHA of `return 0`), all threads on one client", "threads"
 	}
 	for _, c := range r.Ceiling {
 		t.rows = append(t.rows, []string{strconv.Itoa(c.Workers), count(c.CallsPerSec), count(c.CycleCeiling())})
@@ -59,18 +68,22 @@ func workerCounts(rows []Row) []int {
 	return ns
 }
 
-func workersLabel(n int) string {
-	if n == 1 {
-		return "1 worker"
+func (r *Report) workersLabel(n int) string {
+	unit := "worker"
+	if r.Threads {
+		unit = "thread"
 	}
-	return fmt.Sprintf("%d workers", n)
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
 
 func (r *Report) uncontendedTable() table {
 	ns := workerCounts(r.Uncontended)
 	t := table{title: "Uncontended: each worker on its own lock; cycles/s (share of the cycle ceiling)", header: []string{"subject"}}
 	for _, n := range ns {
-		t.header = append(t.header, workersLabel(n))
+		t.header = append(t.header, r.workersLabel(n))
 	}
 	t.header = append(t.header, "errors")
 	for _, s := range r.Subjects {
@@ -194,6 +207,11 @@ func (r *Report) WriteTables(w io.Writer) error {
 			return err
 		}
 	}
+	for _, n := range r.Notes {
+		if _, err := fmt.Fprintf(w, "note: %s\n", n); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -204,6 +222,9 @@ func (r *Report) headline() string {
 		lease = r.Lease.String()
 	}
 	m := r.Machine
+	if r.Threads {
+		lease += ", workers are threads of one client process"
+	}
 	return fmt.Sprintf("lockcheck bench (%s: %d rounds × %v per cell, lease %s) on %s/%s, %d CPUs %s, %s, redis %s, %s, took %s",
 		r.Mode, r.Rounds, r.Window, lease, m.OS, m.Arch, m.CPUs, m.CPU, m.GoVersion, m.RedisVersion,
 		r.Started.Format("2006-01-02 15:04 UTC"), r.Elapsed.Round(100_000_000))

@@ -73,31 +73,8 @@ func openFleet(ctx context.Context, opts *redis.Options, subj subject.Subject, n
 			}
 		}
 	}
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			l := f.makers[i].NewLocker(name(i)+":warm", fmt.Sprintf("w%d", i))
-			if c, ok := cyclerOf(l); ok {
-				// A JVM's code is interpreted until its JIT has seen it
-				// run. The cycle only warms: its lock is private, and a
-				// failure (a starved JVM's timeout) shows again, counted,
-				// in the window.
-				_, _ = c.Cycle(ctx, cycleWarmup, lease, false)
-				return
-			}
-			wctx, cancel := context.WithTimeout(ctx, unlockTimeout)
-			defer cancel()
-			if err := l.Lock(wctx, lease); err != nil {
-				errs[i] = err
-				return
-			}
-			errs[i] = l.Unlock(wctx)
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, fmt.Errorf("warm up %s: %w", subj.Name, err)
+	if err := warmUp(ctx, subj.Name, n, func(i int) impl.Maker { return f.makers[i] }, name, lease); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -145,6 +122,7 @@ func windowOver(wctx context.Context, err error) bool {
 type windowResult struct {
 	ops        int64 // cycles (or script calls) completed inside the window
 	errs       errorCount
+	server     *ServerCost // the server's own cost of the window; nil when not measured
 	contention *contention // contended windows only
 }
 
@@ -165,15 +143,20 @@ func pauseAfterError(ctx context.Context) {
 	}
 }
 
+// opener opens a window's n workers: openFleet (a client process each) or
+// openShared (threads of one client process).
+type opener func(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (*fleet, error)
+
 // runUncontended measures n workers each cycling its own lock.
-func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
-	f, err := openFleet(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
+func runUncontended(ctx context.Context, open opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
+	f, err := open(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
 	if err != nil {
 		return nil, err
 	}
 	defer f.close()
 	res := &windowResult{}
 	counts := make([]int64, n)
+	metered := meter.start(ctx)
 	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
 		l := f.lockers[i]
 		if c, ok := cyclerOf(l); ok {
@@ -200,6 +183,7 @@ func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subje
 			}
 		}
 	})
+	res.server = metered.stop(ctx)
 	for _, c := range counts {
 		res.ops += c
 	}
@@ -207,8 +191,8 @@ func runUncontended(ctx context.Context, opts *redis.Options, subj subject.Subje
 }
 
 // runContended measures n workers on one lock and logs every grant.
-func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
-	f, err := openFleet(ctx, opts, subj, n, func(int) string { return name }, lease)
+func runContended(ctx context.Context, openF opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
+	f, err := openF(ctx, opts, subj, n, func(int) string { return name }, lease)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +203,7 @@ func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject
 		log  []grant
 		open []request
 	)
+	metered := meter.start(ctx)
 	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
 		l := f.lockers[i]
 		if c, ok := cyclerOf(l); ok {
@@ -269,6 +254,7 @@ func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject
 			}
 		}
 	})
+	res.server = metered.stop(ctx)
 	// Grants are logged in grant order, except those of cycling drivers,
 	// which report theirs at the end: order by grant (holds never overlap).
 	slices.SortStableFunc(log, func(a, b grant) int { return cmp.Compare(a.granted, b.granted) })
@@ -282,12 +268,17 @@ func runContended(ctx context.Context, opts *redis.Options, subj subject.Subject
 	return res, ctx.Err()
 }
 
-// runCeiling measures n workers, each on its own client, calling the no-op
-// script in a loop.
-func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration, prefix string) (*windowResult, error) {
+// runCeiling measures n workers, each on its own client (shared: all on
+// one client with a connection each), calling the no-op script in a loop.
+func runCeiling(ctx context.Context, meter *serverMeter, opts *redis.Options, n int, shared bool, d time.Duration, prefix string) (*windowResult, error) {
 	rdbs := make([]*redis.Client, n)
 	for i := range rdbs {
+		if shared && i > 0 {
+			rdbs[i] = rdbs[0]
+			continue
+		}
 		o := *opts
+		o.PoolSize = max(o.PoolSize, n)
 		rdbs[i] = redis.NewClient(&o)
 		defer rdbs[i].Close()
 	}
@@ -306,6 +297,7 @@ func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration
 	}
 	res := &windowResult{}
 	counts := make([]int64, n)
+	metered := meter.start(ctx)
 	window(ctx, n, d, func(i int, start time.Time, wctx context.Context) {
 		key := []string{fmt.Sprintf("%s:w%d", prefix, i)}
 		for wctx.Err() == nil {
@@ -321,6 +313,7 @@ func runCeiling(ctx context.Context, opts *redis.Options, n int, d time.Duration
 			}
 		}
 	})
+	res.server = metered.stop(ctx)
 	for _, c := range counts {
 		res.ops += c
 	}
