@@ -29,6 +29,7 @@ test: deps
 	$(GO) test -race -count=1 -timeout 14m $(PKGS)
 	cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
+	$(GO) test -run='^$$' -fuzz='^FuzzSemaphore$$' -fuzztime=10s ./model/
 
 ## test-short: unit tests only, no Redis needed.
 test-short:

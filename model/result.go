@@ -38,12 +38,16 @@ const (
 	// CheckComplete is the result Check adds for a truncated history: it is
 	// the prefix of a run that did not finish, so it is Unknown.
 	CheckComplete = "complete"
+	// CheckConserved checks a semaphore's grants against its total
+	// permits (CheckPermitsConserved).
+	CheckConserved = "permits-conserved"
 )
 
 // checkerAbbrevs are the checkers' short names for tables.
 var checkerAbbrevs = map[string]string{
 	CheckLinearizable: "lin", CheckMutualExclusion: "mutex", CheckFencing: "fence",
 	CheckFairness: "fair", CheckLiveness: "live", CheckContract: "timing", CheckAllowance: "beyond",
+	CheckConserved: "permits",
 }
 
 // Abbrev is a checker's short name for tables ("lin" for linearizable);
@@ -359,7 +363,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 // granted reports whether some acquire in h was granted.
 func granted(h *History) bool {
 	for i := range h.Ops {
-		if h.Ops[i].Kind == Acquire && h.Ops[i].Outcome == OK {
+		if (h.Ops[i].Kind == Acquire || h.Ops[i].Kind == SemAcquire) && h.Ops[i].Outcome == OK {
 			return true
 		}
 	}
@@ -369,6 +373,9 @@ func granted(h *History) bool {
 // runCheckers runs the applicable checkers in turn until ctx ends; those
 // it did not reach are Unknown.
 func runCheckers(ctx context.Context, h *History, opts Options) []Result {
+	if IsPermitsHistory(h) {
+		return runPermitCheckers(ctx, h, opts)
+	}
 	sections, tokens := false, false
 	for i := range h.Ops {
 		sections = sections || h.Ops[i].Kind == Section
