@@ -26,11 +26,41 @@ type RSemaphore struct {
 	c       *Client
 	name    string
 	channel string
+	scripts SemaphoreScripts
+}
+
+// SemaphoreScripts are an RSemaphore's scripts, with the KEYS, ARGV and
+// replies of semaphore_*.lua. The zero value's nil fields are Redisson's.
+// Only deliberately broken semaphores (impl/mutants) set any.
+type SemaphoreScripts struct {
+	TryAcquire, Release, AddPermits, TrySetPermits *redis.Script
+}
+
+// withDefaults fills the nil scripts with Redisson's.
+func (sc SemaphoreScripts) withDefaults() SemaphoreScripts {
+	pick := func(s, def *redis.Script) *redis.Script {
+		if s == nil {
+			return def
+		}
+		return s
+	}
+	return SemaphoreScripts{
+		TryAcquire:    pick(sc.TryAcquire, semaphoreTryAcquire),
+		Release:       pick(sc.Release, semaphoreRelease),
+		AddPermits:    pick(sc.AddPermits, semaphoreAddPermits),
+		TrySetPermits: pick(sc.TrySetPermits, semaphoreTrySetPermits),
+	}
 }
 
 // Semaphore returns the handle of the RSemaphore name.
 func (c *Client) Semaphore(name string) *RSemaphore {
-	return &RSemaphore{c: c, name: name, channel: SemaphoreChannelName(name)}
+	return c.SemaphoreWith(name, SemaphoreScripts{})
+}
+
+// SemaphoreWith returns the handle of the RSemaphore name running scripts
+// (nil fields: Redisson's).
+func (c *Client) SemaphoreWith(name string, scripts SemaphoreScripts) *RSemaphore {
+	return &RSemaphore{c: c, name: name, channel: SemaphoreChannelName(name), scripts: scripts.withDefaults()}
 }
 
 // errPermits is returned for a permit count < 1 where one is needed.
@@ -55,7 +85,7 @@ func (s *RSemaphore) acquire(ctx context.Context, n int, wait time.Duration) (bo
 		return false, errPermits
 	}
 	try := func(ctx context.Context) (bool, time.Duration, error) {
-		ok, err := semaphoreTryAcquire.Run(ctx, s.c.scripter(false), []string{s.name}, n).Int64()
+		ok, err := s.scripts.TryAcquire.Run(ctx, s.c.scripter(false), []string{s.name}, n).Int64()
 		return ok == 1, -1, err
 	}
 	switch out, err := s.c.waitAcquire(ctx, s.channel, wait, nil, try); out {
@@ -74,12 +104,12 @@ func (s *RSemaphore) Release(ctx context.Context, n int) error {
 	if n < 1 {
 		return errPermits
 	}
-	return s.publishing(ctx, semaphoreRelease, n)
+	return s.publishing(ctx, s.scripts.Release, n)
 }
 
 // AddPermits implements Semaphore.
 func (s *RSemaphore) AddPermits(ctx context.Context, n int) error {
-	return s.publishing(ctx, semaphoreAddPermits, n)
+	return s.publishing(ctx, s.scripts.AddPermits, n)
 }
 
 // publishing runs a script that changes the permits by n and publishes.
@@ -99,7 +129,7 @@ func (s *RSemaphore) TrySetPermits(ctx context.Context, n int) (bool, error) {
 	if err := s.c.usable(); err != nil {
 		return false, err
 	}
-	ok, err := semaphoreTrySetPermits.Run(ctx, s.c.scripter(false), []string{s.name, s.channel}, n, publishCommand).Int64()
+	ok, err := s.scripts.TrySetPermits.Run(ctx, s.c.scripter(false), []string{s.name, s.channel}, n, publishCommand).Int64()
 	if err != nil {
 		return false, fmt.Errorf("semaphore %q: %w", s.name, err)
 	}

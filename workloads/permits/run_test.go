@@ -1,0 +1,97 @@
+package permits
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// runOnce runs subj with seed's default plan on s and checks the history.
+func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Report {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dial := func() redis.UniversalClient { return redis.NewClient(s.Options()) }
+	h, err := Run(ctx, dial, subj, DefaultPlan(seed), fmt.Sprintf("%s-%d", subj.Name, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return model.Check(h, Options())
+}
+
+// The Go port of RSemaphore is valid on three seeds without faults.
+func TestSemaphoreValid(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	subj, err := Lookup("semaphore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= 3; seed++ {
+		rep := runOnce(t, s, subj, seed)
+		if rep.Verdict != model.Valid {
+			t.Fatalf("seed %d: %s", seed, rep)
+		}
+		res, _ := rep.Result(model.CheckLiveness)
+		t.Logf("seed %d: %s", seed, res.Explanation)
+	}
+}
+
+// Every semaphore mutant is caught by the checker it names, in one run
+// (make test), or in LOCKCHECK_SEM_CATCH_RUNS runs each (the catch rates
+// of results/catch-rates.md).
+func TestSemaphoreMutantsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs against redis-server")
+	}
+	runs := 1
+	if v := os.Getenv("LOCKCHECK_SEM_CATCH_RUNS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("LOCKCHECK_SEM_CATCH_RUNS=%q", v)
+		}
+		runs = n
+	}
+	s := redistest.Start(t, faults.ServerConfig{})
+	for _, subj := range Subjects() {
+		if !subj.Mutant {
+			continue
+		}
+		t.Run(subj.Name, func(t *testing.T) {
+			var mu sync.Mutex
+			caught := 0
+			var wg sync.WaitGroup
+			sem := make(chan struct{}, 4)
+			for seed := int64(1); seed <= int64(runs); seed++ {
+				wg.Go(func() {
+					sem <- struct{}{}
+					defer func() { <-sem }()
+					rep := runOnce(t, s, subj, 100+seed)
+					res, _ := rep.Result(subj.Catches)
+					mu.Lock()
+					defer mu.Unlock()
+					if res.Verdict == model.Invalid {
+						caught++
+					}
+				})
+			}
+			wg.Wait()
+			t.Logf("%s: caught by %s in %d of %d runs", subj.Name, subj.Catches, caught, runs)
+			if caught*20 < runs*19 {
+				t.Fatalf("%s caught in %d of %d runs; want >= 19/20", subj.Name, caught, runs)
+			}
+		})
+	}
+}
