@@ -87,30 +87,25 @@ type Latch interface {
 	Count(ctx context.Context) (int64, error)
 }
 
-// PermitsMaker makes handles on the permit objects for one connection to
-// Redis. Closing it stops their pub/sub without releasing anything.
-type PermitsMaker interface {
+// SemaphoreMaker makes Semaphore handles for one connection to Redis (one
+// client process). Closing it stops their pub/sub without releasing
+// anything, as a crashed process would.
+type SemaphoreMaker interface {
 	NewSemaphore(name string) Semaphore
-	NewPermitSemaphore(name string) PermitSemaphore
-	NewLatch(name string) Latch
 	Close() error
 }
 
-// PermitsMakerFunc opens a PermitsMaker on a go-redis client it does not own.
-type PermitsMakerFunc func(ctx context.Context, rdb redis.UniversalClient) (PermitsMaker, error)
+// SemaphoreMakerFunc opens a SemaphoreMaker on a go-redis client it does
+// not own.
+type SemaphoreMakerFunc func(ctx context.Context, rdb redis.UniversalClient) (SemaphoreMaker, error)
 
-// NewSemaphore implements PermitsMaker with Client.Semaphore.
+// NewSemaphore implements SemaphoreMaker with Client.Semaphore.
 func (c *Client) NewSemaphore(name string) Semaphore { return c.Semaphore(name) }
 
-// NewPermitSemaphore implements PermitsMaker with Client.PermitSemaphore.
-func (c *Client) NewPermitSemaphore(name string) PermitSemaphore { return c.PermitSemaphore(name) }
-
-// NewLatch implements PermitsMaker with Client.Latch.
-func (c *Client) NewLatch(name string) Latch { return c.Latch(name) }
-
-// PermitsMakerOf returns a PermitsMakerFunc that opens a Client with opts.
-func PermitsMakerOf(opts ...Option) PermitsMakerFunc {
-	return func(_ context.Context, rdb redis.UniversalClient) (PermitsMaker, error) {
+// SemaphoreMakerOf returns a SemaphoreMakerFunc that opens a Client with
+// opts.
+func SemaphoreMakerOf(opts ...Option) SemaphoreMakerFunc {
+	return func(_ context.Context, rdb redis.UniversalClient) (SemaphoreMaker, error) {
 		c := NewClient(rdb, opts...)
 		if err := c.Err(); err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ type SemMutant struct {
 	Doc  string
 	// Catches names the checker that must catch it.
 	Catches string
-	Open    impl.PermitsMakerFunc
+	Open    impl.SemaphoreMakerFunc
 }
 
 // Semaphores returns the semaphore mutants; opts configure their Clients
@@ -54,18 +54,18 @@ func Semaphores(opts ...impl.Option) []SemMutant {
 }
 
 // semMaker opens a Client whose semaphores run scripts.
-func semMaker(scripts impl.SemaphoreScripts, opts []impl.Option) impl.PermitsMakerFunc {
-	return func(ctx context.Context, rdb redis.UniversalClient) (impl.PermitsMaker, error) {
-		m, err := impl.PermitsMakerOf(opts...)(ctx, rdb)
+func semMaker(scripts impl.SemaphoreScripts, opts []impl.Option) impl.SemaphoreMakerFunc {
+	return func(ctx context.Context, rdb redis.UniversalClient) (impl.SemaphoreMaker, error) {
+		m, err := impl.SemaphoreMakerOf(opts...)(ctx, rdb)
 		if err != nil {
 			return nil, err
 		}
-		return semMutantMaker{PermitsMaker: m, c: m.(*impl.Client), scripts: scripts}, nil
+		return semMutantMaker{SemaphoreMaker: m, c: m.(*impl.Client), scripts: scripts}, nil
 	}
 }
 
 type semMutantMaker struct {
-	impl.PermitsMaker
+	impl.SemaphoreMaker
 	c       *impl.Client
 	scripts impl.SemaphoreScripts
 }

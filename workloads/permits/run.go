@@ -27,7 +27,7 @@ const roundGap = 300 * time.Millisecond
 // deleted at the end. Run returns the history, ended, even when ctx ends
 // early (then marked interrupted); an error means the run could not start.
 func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string) (*model.History, error) {
-	procs := make([]impl.PermitsMaker, plan.Workers+1)
+	procs := make([]impl.SemaphoreMaker, plan.Workers+1)
 	var clients []redis.UniversalClient
 	defer func() {
 		for _, m := range procs {
@@ -90,7 +90,7 @@ func sleepUntil(ctx context.Context, base time.Time, at time.Duration) bool {
 // SetDelay, while the workers wait (trySetPermits
 // or addPermits, see Plan.addRound), then adds one permit at 60% of the
 // round and takes it back at 80%.
-func admin(ctx context.Context, rec *recorder, m impl.PermitsMaker, plan Plan, names []string) {
+func admin(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, plan Plan, names []string) {
 	rng := plan.rng(0)
 	for r, name := range names {
 		sem := m.NewSemaphore(name)
@@ -127,7 +127,7 @@ func admin(ctx context.Context, rec *recorder, m impl.PermitsMaker, plan Plan, n
 
 // worker takes 1..MaxN permits with tryAcquire, holds them a random
 // while and releases them, until each round's end; an info op retires it.
-func worker(ctx context.Context, rec *recorder, m impl.PermitsMaker, p int, plan Plan, names []string) {
+func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, plan Plan, names []string) {
 	rng := plan.rng(p)
 	for r, name := range names {
 		sem := m.NewSemaphore(name)

@@ -16,7 +16,7 @@ type Subject struct {
 	// must catch it.
 	Mutant  bool
 	Catches string
-	Open    impl.PermitsMakerFunc
+	Open    impl.SemaphoreMakerFunc
 }
 
 // WatchdogTimeout is the Go port's watchdog timeout in runs: a waiter that
@@ -30,7 +30,7 @@ func Subjects() []Subject {
 	out := []Subject{{
 		Name: "semaphore",
 		Doc:  "Go port of Redisson's RSemaphore (Redisson 4.7.0's Lua, pub/sub wake-ups)",
-		Open: impl.PermitsMakerOf(opts...),
+		Open: impl.SemaphoreMakerOf(opts...),
 	}}
 	for _, m := range mutants.Semaphores(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, Open: m.Open})

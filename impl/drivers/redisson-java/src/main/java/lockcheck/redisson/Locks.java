@@ -93,6 +93,9 @@ final class Locks implements Library {
     @Override
     public ObjectNode handle(JsonNode req, long timeout, long deadline) throws Exception {
         String op = req.path("op").asText("");
+        if (Semaphores.serves(op)) {
+            return Semaphores.handle(redisson, op, req, deadline);
+        }
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
             case "lock" -> lockBlocking(req, deadline);
@@ -130,6 +133,9 @@ final class Locks implements Library {
      * miss its start timeout there).
      */
     private void warmUps(int owners, long deadline) {
+        if (opts.kind == Options.Kind.SEMAPHORE) {
+            return; // no lock to warm up
+        }
         if (owners <= 1) {
             warmUp(owner(), deadline);
             return;
@@ -295,6 +301,7 @@ final class Locks implements Library {
             case FAIR -> Compat.fair(redisson, name);
             case FENCED -> Compat.fenced(redisson, name);
             case SPIN -> Compat.spin(redisson, name);
+            case SEMAPHORE -> throw new IllegalArgumentException("--lock semaphore serves semaphores, not locks");
         };
     }
 

@@ -11,7 +11,9 @@ final class Options {
         LOCK("redisson", List.of("reentrant", "watchdog", "holdcount", "cycle")),
         FAIR("redisson-fair", List.of("reentrant", "fair", "watchdog", "holdcount", "cycle")),
         FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount", "cycle")),
-        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle"));
+        SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle")),
+        /** RSemaphore only (the sem_* requests, see {@link Semaphores}). */
+        SEMAPHORE("redisson-semaphore", List.of("semaphore"));
 
         final String driver;
         final List<String> capabilities;
@@ -22,7 +24,7 @@ final class Options {
         }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|semaphore [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
@@ -56,7 +58,8 @@ final class Options {
             case "fair" -> Kind.FAIR;
             case "fenced" -> Kind.FENCED;
             case "spin" -> Kind.SPIN;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced or spin");
+            case "semaphore" -> Kind.SEMAPHORE;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin or semaphore");
         };
     }
 }
