@@ -96,6 +96,9 @@ type Request struct {
 	// cycle
 	DurationMS int64 `json:"duration_ms,omitempty"`
 	Log        bool  `json:"log,omitempty"`
+
+	// sem_* (CapSemaphore): the permit count.
+	Permits int `json:"permits,omitempty"`
 }
 
 // Status is a reply's outcome.

@@ -42,11 +42,15 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 	for i := range procs {
 		rdb := dial()
 		clients = append(clients, rdb)
-		m, err := subj.Open(ctx, rdb)
+		part := subj.part(i)
+		m, err := part.Open(ctx, rdb)
 		if err != nil {
-			return nil, fmt.Errorf("permits: open %s: %w", subj.Name, err)
+			return nil, fmt.Errorf("permits: open %s: %w", part.Name, err)
 		}
 		procs[i] = m
+	}
+	if err := prepare(ctx, procs, prefix); err != nil {
+		return nil, err
 	}
 	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout}
 	names := make([]string, plan.Rounds)
@@ -67,6 +71,23 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		End: &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
 	}
 	return h, nil
+}
+
+// prepare readies every process's client before the run's clock starts
+// (impl.Preparer: a driver's JVM), all at once.
+func prepare(ctx context.Context, procs []impl.SemaphoreMaker, prefix string) error {
+	errs := make([]error, len(procs))
+	var wg sync.WaitGroup
+	for i, m := range procs {
+		if p, ok := m.NewSemaphore(prefix).(impl.Preparer); ok {
+			wg.Go(func() { errs[i] = p.Prepare(ctx) })
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("permits: start the clients: %w", err)
+	}
+	return nil
 }
 
 // roundStart is when round r begins, from the run's base.
