@@ -45,9 +45,9 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 	names, by := objectOps(h)
 	nsegs, illegal, undecided := 0, 0, 0
 	for _, name := range names {
-		for _, seg := range semSegments(h, name, by[name]) {
+		for _, seg := range objectSegments(h, name, by[name]) {
 			nsegs++
-			switch checkSemSegment(ctx, h, seg, opts) {
+			switch checkObjSegment(ctx, seg, opts) {
 			case porcupine.Illegal:
 				illegal++
 				if len(res.Examples) < opts.maxExamples() {
@@ -62,7 +62,7 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 	switch {
 	case illegal > 0:
 		res.Verdict, res.Count = Invalid, illegal
-		res.Explanation = fmt.Sprintf("not linearizable: %d of %d segments admit no sequential order of a counting semaphore; %s", illegal, nsegs, shape)
+		res.Explanation = fmt.Sprintf("not linearizable: %d of %d segments admit no sequential order of their semaphore; %s", illegal, nsegs, shape)
 	case undecided > 0:
 		res.Verdict, res.Count = Unknown, undecided
 		res.Explanation = fmt.Sprintf("undecided: %d of %d segments not decided within %s; %s", undecided, nsegs, opts.timeout(), shape)
@@ -74,8 +74,8 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 	return res
 }
 
-// checkSemSegment runs porcupine on one segment until ctx ends.
-func checkSemSegment(ctx context.Context, h *History, seg semSegment, opts Options) porcupine.CheckResult {
+// checkObjSegment runs porcupine on one segment until ctx ends.
+func checkObjSegment(ctx context.Context, seg objSegment, opts Options) porcupine.CheckResult {
 	left := opts.timeout()
 	if d, ok := ctx.Deadline(); ok {
 		left = time.Until(d)
@@ -83,21 +83,21 @@ func checkSemSegment(ctx context.Context, h *History, seg semSegment, opts Optio
 	if left <= 0 {
 		return porcupine.Unknown
 	}
-	return porcupine.CheckOperationsTimeout(semModel(seg.init), semOperations(h, seg), left)
+	return porcupine.CheckOperationsTimeout(seg.model, seg.pops, left)
 }
 
 // semExample explains an illegal segment: its ops and where it started.
-func semExample(h *History, seg semSegment) Example {
+func semExample(h *History, seg objSegment) Example {
 	e := Example{Lock: seg.name, Class: ClassSafety}
 	refusal := true
 	for _, i := range seg.ops {
 		o := h.Ops[i]
 		e.Ops = append(e.Ops, o)
-		if o.Kind == SemAcquire && o.Outcome == OK {
+		if (o.Kind == SemAcquire || o.Kind == PermitAcquire || o.Kind == PermitRelease) && o.Outcome == OK {
 			refusal = false
 		}
 	}
-	e.Summary = fmt.Sprintf("no order of these %d ops fits a counting semaphore that starts with %s", len(seg.ops), describeSemSet(seg.init))
+	e.Summary = fmt.Sprintf("no order of these %d ops fits the semaphore, which starts with %s", len(seg.ops), seg.start)
 	if refusal {
 		e.Class = ClassRefusal
 		e.Summary += " (refusals with permits available)"

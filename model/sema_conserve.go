@@ -20,21 +20,25 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 	grants := 0
 	for _, name := range names {
 		held, total := semCertainHeld(h, by[name]), semMaxTotal(h, by[name])
+		if isPermitObject(h, by[name]) {
+			held = permitCertainHeld(h, by[name])
+		}
 		for _, i := range by[name] {
 			a := &h.Ops[i]
-			if a.Kind != SemAcquire || a.Outcome != OK || a.Return <= a.Call {
+			if !isGrantKind(a.Kind) || a.Outcome != OK || a.Return <= a.Call {
 				continue
 			}
 			grants++
+			n := permitsOf(a)
 			lo, _ := held.minMax(a.Call, a.Return-1)
 			_, hi := total.minMax(a.Call, a.Return-1)
-			if lo+a.N <= hi {
+			if lo+n <= hi {
 				continue
 			}
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
 				e := Example{Lock: name, Class: ClassSafety, Ops: []Op{*a},
-					Summary: fmt.Sprintf("granted %d permits while others held %d of at most %d", a.N, lo, hi)}
+					Summary: fmt.Sprintf("granted %d permits while others held %d of at most %d", n, lo, hi)}
 				e.Faults = faultsOverlapping(h, e.Ops)
 				res.Examples = append(res.Examples, e)
 			}

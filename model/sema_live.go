@@ -28,15 +28,18 @@ func CheckPermitsLive(h *History, opts Options) Result {
 	waits := 0
 	for _, name := range names {
 		total, held := semMinTotal(h, by[name]), semMaybeHeld(h, by[name])
+		if isPermitObject(h, by[name]) {
+			held = permitMaybeHeld(h, by[name])
+		}
 		for _, i := range by[name] {
 			w := &h.Ops[i]
-			if w.Kind != SemAcquire || w.Cancelled || w.Outcome == Info || (!w.Blocking && w.Wait <= 0) {
+			if !isGrantKind(w.Kind) || w.Cancelled || w.Outcome == Info || (!w.Blocking && w.Wait <= 0) {
 				continue
 			}
 			waits++
 			own := int64(0)
 			if w.Outcome == OK {
-				own = w.N
+				own = permitsOf(w)
 			}
 			a, b, long := longestAvailable(h, total, held, w, own)
 			if long <= int64(bound) {
@@ -46,7 +49,7 @@ func CheckPermitsLive(h *History, opts Options) Result {
 			if len(res.Examples) < opts.maxExamples() {
 				e := Example{Lock: name, Class: ClassLiveness, Ops: []Op{*w},
 					Summary: fmt.Sprintf("waited %s for %d permits that were available from %s to %s (bound %s)",
-						fmtDur(long), w.N, fmtTime(a), fmtTime(b), bound)}
+						fmtDur(long), permitsOf(w), fmtTime(a), fmtTime(b), bound)}
 				res.Examples = append(res.Examples, e)
 			}
 		}
@@ -83,7 +86,7 @@ func longestAvailable(h *History, total, held steps, w *Op, own int64) (a, b, lo
 		if t == next {
 			continue
 		}
-		ok := total.at(t)-(held.at(t)-own) >= w.N && !inFault(h, t, next, horizon)
+		ok := total.at(t)-(held.at(t)-own) >= permitsOf(w) && !inFault(h, t, next, horizon)
 		switch {
 		case ok && from < 0:
 			from = t

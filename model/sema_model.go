@@ -179,36 +179,50 @@ func semSegments(h *History, name string, ix []int) []semSegment {
 // goes after every op whose deadline is before its call) for the states
 // they end in.
 func semEndStates(h *History, seg semSegment) semSet {
-	n := len(seg.ops)
-	type key struct {
+	step := func(s semState, i int) []semState { return semStep(s, semInputOf(h, i)) }
+	key := func(s semState) string { return fmt.Sprintf("%v/%d", s.Set, s.Avail) }
+	return semSet(endStates(h, seg.ops, seg.init, step, key)).norm()
+}
+
+// endStates is the search of semEndStates for any sequential model: the
+// states every legal order of ops (indices in h.Ops, at most 32) ends in
+// from any state of init.
+func endStates[S any](h *History, ops []int, init []S, step func(S, int) []S, key func(S) string) []S {
+	n := len(ops)
+	type visit struct {
 		done uint32
-		s    semState
+		s    string
 	}
-	seen := map[key]bool{}
-	var ends semSet
-	var walk func(done uint32, s semState)
-	walk = func(done uint32, s semState) {
-		if seen[key{done, s}] {
+	seen := map[visit]bool{}
+	ends := map[string]S{}
+	var walk func(done uint32, s S)
+	walk = func(done uint32, s S) {
+		k := visit{done, key(s)}
+		if seen[k] {
 			return
 		}
-		seen[key{done, s}] = true
+		seen[k] = true
 		if done == 1<<n-1 {
-			ends = append(ends, s)
+			ends[k.s] = s
 			return
 		}
 		for a := range n {
-			if done&(1<<a) != 0 || !semMayGoNext(h, seg.ops, done, a) {
+			if done&(1<<a) != 0 || !semMayGoNext(h, ops, done, a) {
 				continue
 			}
-			for _, next := range semStep(s, semInputOf(h, seg.ops[a])) {
+			for _, next := range step(s, ops[a]) {
 				walk(done|1<<a, next)
 			}
 		}
 	}
-	for _, s := range seg.init {
+	for _, s := range init {
 		walk(0, s)
 	}
-	return ends.norm()
+	out := make([]S, 0, len(ends))
+	for _, s := range ends {
+		out = append(out, s)
+	}
+	return out
 }
 
 // semMayGoNext reports whether op a may be linearized before every op

@@ -42,7 +42,7 @@ func (o *Op) validate() error {
 	}
 	switch o.Kind {
 	case Acquire, Release, Abandon, Section, Expire:
-	case SemAcquire, SemRelease, SemAdd, SemSet:
+	case SemAcquire, SemRelease, SemAdd, SemSet, PermitAcquire, PermitRelease:
 	default:
 		return fmt.Errorf("unknown kind %q", o.Kind)
 	}
