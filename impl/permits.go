@@ -113,3 +113,30 @@ func SemaphoreMakerOf(opts ...Option) SemaphoreMakerFunc {
 		return c, nil
 	}
 }
+
+// PermitSemaphoreMaker makes PermitSemaphore handles for one connection to
+// Redis, as SemaphoreMaker does Semaphore handles.
+type PermitSemaphoreMaker interface {
+	NewPermitSemaphore(name string) PermitSemaphore
+	Close() error
+}
+
+// PermitSemaphoreMakerFunc opens a PermitSemaphoreMaker on a go-redis
+// client it does not own.
+type PermitSemaphoreMakerFunc func(ctx context.Context, rdb redis.UniversalClient) (PermitSemaphoreMaker, error)
+
+// NewPermitSemaphore implements PermitSemaphoreMaker with
+// Client.PermitSemaphore.
+func (c *Client) NewPermitSemaphore(name string) PermitSemaphore { return c.PermitSemaphore(name) }
+
+// PermitSemaphoreMakerOf returns a PermitSemaphoreMakerFunc that opens a
+// Client with opts.
+func PermitSemaphoreMakerOf(opts ...Option) PermitSemaphoreMakerFunc {
+	return func(_ context.Context, rdb redis.UniversalClient) (PermitSemaphoreMaker, error) {
+		c := NewClient(rdb, opts...)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // noExpiry is Redisson's nonExpirableTimeout: the lease score of a permit
@@ -31,11 +33,32 @@ type RPermitSemaphore struct {
 	name    string
 	timeout string
 	channel string
+	scripts PermitScripts
+}
+
+// PermitScripts are an RPermitSemaphore's acquire and release scripts,
+// with the KEYS, ARGV and replies of permit_tryacquire.lua and
+// permit_release.lua; nil fields are Redisson's. Only deliberately broken
+// semaphores (impl/mutants) set any.
+type PermitScripts struct {
+	TryAcquire, Release *redis.Script
 }
 
 // PermitSemaphore returns the handle of the RPermitExpirableSemaphore name.
 func (c *Client) PermitSemaphore(name string) *RPermitSemaphore {
-	return &RPermitSemaphore{c: c, name: name, timeout: PermitTimeoutName(name), channel: SemaphoreChannelName(name)}
+	return c.PermitSemaphoreWith(name, PermitScripts{})
+}
+
+// PermitSemaphoreWith returns the handle of the RPermitExpirableSemaphore
+// name running scripts (nil fields: Redisson's).
+func (c *Client) PermitSemaphoreWith(name string, scripts PermitScripts) *RPermitSemaphore {
+	if scripts.TryAcquire == nil {
+		scripts.TryAcquire = permitTryAcquire
+	}
+	if scripts.Release == nil {
+		scripts.Release = permitRelease
+	}
+	return &RPermitSemaphore{c: c, name: name, timeout: PermitTimeoutName(name), channel: SemaphoreChannelName(name), scripts: scripts}
 }
 
 // Acquire implements PermitSemaphore.
@@ -81,7 +104,7 @@ func (s *RPermitSemaphore) tryOnce(ctx context.Context, id string, lease time.Du
 		until = now + millis(lease)
 	}
 	keys := []string{s.name, s.timeout, s.channel}
-	reply, err := permitTryAcquire.Run(ctx, s.c.scripter(false), keys, 1, until, now, noExpiry, publishCommand, raw).Text()
+	reply, err := s.scripts.TryAcquire.Run(ctx, s.c.scripter(false), keys, 1, until, now, noExpiry, publishCommand, raw).Text()
 	switch {
 	case isNil(err):
 		return false, -1, nil
@@ -110,7 +133,7 @@ func (s *RPermitSemaphore) Release(ctx context.Context, id string) error {
 	}
 	keys := []string{s.name, s.channel, s.timeout}
 	now := s.c.opts.clock.Now().UnixMilli()
-	ok, err := permitRelease.Run(ctx, s.c.scripter(false), keys, raw, 1, now, publishCommand).Int64()
+	ok, err := s.scripts.Release.Run(ctx, s.c.scripter(false), keys, raw, 1, now, publishCommand).Int64()
 	if err != nil {
 		return fmt.Errorf("permit semaphore %q: %w", s.name, err)
 	}

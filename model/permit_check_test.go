@@ -29,7 +29,7 @@ func TestPermitExpiredReleaseCaught(t *testing.T) {
 		{"unknown id ok", permitOp(1, PermitRelease, "b", 50, 51, OK), Invalid},
 	} {
 		h := &History{Ops: []Op{set, acq, c.rel}}
-		if got := CheckSemLinearizable(h, Options{}).Verdict; got != c.want {
+		if got := CheckSemLinearizable(h, Options{PermitGranularity: -1}).Verdict; got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
 		}
 	}
@@ -44,15 +44,15 @@ func TestPermitExpiryReturnsPermit(t *testing.T) {
 	acq.Lease = 100
 	late := permitOp(2, PermitAcquire, "", 300, 310, Fail)
 	h := &History{Ops: []Op{set, acq, late}}
-	if r := CheckSemLinearizable(h, Options{}); r.Verdict != Invalid || r.Examples[0].Class != ClassRefusal {
+	if r := CheckSemLinearizable(h, Options{PermitGranularity: -1}); r.Verdict != Invalid || r.Examples[0].Class != ClassRefusal {
 		t.Fatalf("refused after expiry: %s", r)
 	}
 	early := permitOp(2, PermitAcquire, "b", 50, 60, OK)
 	h = &History{Ops: []Op{set, acq, early}}
-	if r := CheckSemLinearizable(h, Options{}); r.Verdict != Invalid {
+	if r := CheckSemLinearizable(h, Options{PermitGranularity: -1}); r.Verdict != Invalid {
 		t.Fatalf("second permit of one: %s", r)
 	}
-	if r := CheckPermitsConserved(h, Options{}); r.Verdict != Invalid {
+	if r := CheckPermitsConserved(h, Options{PermitGranularity: -1}); r.Verdict != Invalid {
 		t.Fatalf("conserved on a second permit of one: %s", r)
 	}
 }
@@ -66,14 +66,14 @@ func FuzzPermits(f *testing.F) {
 		if len(h.Ops) == 0 || h.Validate() != nil {
 			return
 		}
-		split := CheckSemLinearizable(h, Options{Timeout: diffTimeout}).Verdict
+		split := CheckSemLinearizable(h, Options{Timeout: diffTimeout, PermitGranularity: -1}).Verdict
 		if whole := permitWhole(h); (whole == porcupine.Ok) != (split == Valid) {
 			t.Fatalf("split %s, whole %s:\n%s", split, whole, dumpHistory(h))
 		}
 		if split == Invalid && brutePermitLegal(h) {
 			t.Fatalf("the model rejects a history the concrete search accepts:\n%s", dumpHistory(h))
 		}
-		Check(h, Options{Timeout: diffTimeout})
+		Check(h, Options{Timeout: diffTimeout, PermitGranularity: -1})
 	})
 }
 

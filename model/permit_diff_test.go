@@ -89,7 +89,7 @@ func allOps(n int) []int {
 
 func permitWhole(h *History) porcupine.CheckResult {
 	seg := permitSegment{init: permitSet{{}}, ops: allOps(len(h.Ops))}
-	return porcupine.CheckOperationsTimeout(permitModel(seg.init), permitObjSegment(h, "ps", seg, "").pops, diffTimeout)
+	return porcupine.CheckOperationsTimeout(permitModel(seg.init), permitObjSegment(h, "ps", seg, "", 0).pops, diffTimeout)
 }
 
 // A correct permit semaphore's histories are valid under every checker.
@@ -97,7 +97,7 @@ func TestPermitGroundTruthIsValid(t *testing.T) {
 	diffChecks(t, 500)
 	rapid.Check(t, func(t *rapid.T) {
 		h := genPermitHistory(t, 24, false)
-		for _, res := range Check(h, Options{Timeout: diffTimeout}).Results {
+		for _, res := range Check(h, Options{Timeout: diffTimeout, PermitGranularity: -1}).Results {
 			if res.Verdict == Invalid {
 				t.Fatalf("a correct permit semaphore's history judged invalid:\n%s\n%s", res, dumpHistory(h))
 			}
@@ -115,7 +115,7 @@ func TestPermitSplitAndBrute(t *testing.T) {
 	invalid := 0
 	rapid.Check(t, func(t *rapid.T) {
 		h := genPermitHistory(t, 7, true)
-		split := CheckSemLinearizable(h, Options{Timeout: diffTimeout}).Verdict
+		split := CheckSemLinearizable(h, Options{Timeout: diffTimeout, PermitGranularity: -1}).Verdict
 		whole := Valid
 		if permitWhole(h) != porcupine.Ok {
 			whole = Invalid

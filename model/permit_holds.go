@@ -31,7 +31,7 @@ func permitReleases(h *History, ix []int) map[string]int {
 // permitCertainHeld is the permits of a permit semaphore certainly held:
 // each ok acquire's, from its return until the call of its release (any
 // outcome) or the earliest its lease can end, whichever comes first.
-func permitCertainHeld(h *History, ix []int) steps {
+func permitCertainHeld(h *History, ix []int, gran int64) steps {
 	rel := permitReleases(h, ix)
 	var evs []stepEvent
 	for _, i := range ix {
@@ -41,7 +41,7 @@ func permitCertainHeld(h *History, ix []int) steps {
 		}
 		end := int64(math.MaxInt64)
 		if o.Lease > 0 {
-			end = o.Call + o.Lease
+			end = o.Call + o.Lease - gran
 		}
 		if r, ok := rel[o.PermitID]; ok {
 			end = min(end, h.Ops[r].Call)
@@ -57,7 +57,7 @@ func permitCertainHeld(h *History, ix []int) steps {
 // been taken: each acquire not refused, from its call until the return of
 // its release or the latest its lease can end (an expired permit stays
 // taken until a script returns it: the waiter's own next attempt).
-func permitMaybeHeld(h *History, ix []int) steps {
+func permitMaybeHeld(h *History, ix []int, gran int64) steps {
 	rel := permitReleases(h, ix)
 	var evs []stepEvent
 	for _, i := range ix {
@@ -67,7 +67,7 @@ func permitMaybeHeld(h *History, ix []int) steps {
 		}
 		end := int64(math.MaxInt64)
 		if o.Lease > 0 {
-			end = o.effectiveDeadline() + o.Lease
+			end = o.effectiveDeadline() + o.Lease + gran
 		}
 		if r, ok := rel[o.PermitID]; ok && o.Outcome == OK {
 			end = min(end, h.Ops[r].effectiveDeadline())

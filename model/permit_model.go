@@ -68,14 +68,24 @@ type permitInput struct {
 	cancelled      bool
 	call, deadline int64
 	lease          int64
+	gran           int64 // the clocks' granularity
 }
 
-// leaseWindow is when the lease of a permit this acquire took ends.
+// PermitClockGranularity is the granularity of the instants Redisson's
+// permit scripts compare: epoch milliseconds, truncated, on the clients'
+// clocks. A lease end and a "now" each read up to that much early
+// (Options.PermitGranularity).
+const PermitClockGranularity = int64(1e6)
+
+// leaseWindow is when the lease of a permit this acquire took ends, as the
+// scripts will compare it with a reading of "now": from the call plus the
+// lease, less a millisecond of truncation, to the deadline plus the lease,
+// plus one for the truncated "now" that compares with it.
 func (in permitInput) leaseWindow() (lo, hi int64) {
 	if in.lease <= 0 {
 		return math.MaxInt64, math.MaxInt64
 	}
-	return in.call + in.lease, in.deadline + in.lease
+	return in.call + in.lease - in.gran, in.deadline + in.lease + in.gran
 }
 
 // permitStep returns the states in may lead to from s.
@@ -106,7 +116,13 @@ func permitStep(s permitState, in permitInput) []permitState {
 func permitAcquireStep(s permitState, in permitInput) []permitState {
 	var out []permitState
 	for _, r := range permitReclaims(s, in.deadline) {
+		took := r.avail - s.avail // permits returned by its attempts
 		ok := r.set && r.avail >= 1
+		// attempts before the last one failed: each returned a permit
+		// and still found none
+		if took >= 2 && s.avail+took-1 >= 1 {
+			continue
+		}
 		if in.outcome != OK && (!ok || in.cancelled || in.outcome == Info) {
 			out = append(out, r)
 		}
@@ -120,24 +136,45 @@ func permitAcquireStep(s permitState, in permitInput) []permitState {
 	return out
 }
 
-// permitReclaims are the states after an acquire script's first step: no
-// permit returned (unless one surely expired), or any one that may have
-// expired by deadline returned.
+// permitReclaims are the states after an acquire's scripts returned
+// expired permits to the pool: each attempt returns at most one (its
+// lowest lease end), and attempts go on while the pool stays empty, so
+// the acquire returns up to max(1, 1 - available) of the permits whose
+// lease may have ended by its deadline, and at least one when a lease
+// surely ended before the clock.
 func permitReclaims(s permitState, deadline int64) []permitState {
-	var out []permitState
+	var cand []int
 	sure := false
 	for i, h := range s.held {
-		if h.lo > deadline {
-			continue
+		if h.lo <= deadline {
+			cand = append(cand, i)
+			sure = sure || h.hi <= s.clock
 		}
-		sure = sure || h.hi <= s.clock
-		r := s.with(slices.Delete(slices.Clone(s.held), i, i+1))
-		r.avail++
-		out = append(out, r)
 	}
-	if !sure {
-		out = append(out, s)
+	most := max(1, 1-s.avail)
+	var out []permitState
+	var pick func(from int, chosen []int)
+	pick = func(from int, chosen []int) {
+		if len(chosen) > 0 || !sure {
+			r := s
+			var held []permitHeld
+			for i, h := range s.held {
+				if !slices.Contains(chosen, i) {
+					held = append(held, h)
+				}
+			}
+			r = r.with(held)
+			r.avail += int64(len(chosen))
+			out = append(out, r)
+		}
+		if int64(len(chosen)) == most {
+			return
+		}
+		for k := from; k < len(cand); k++ {
+			pick(k+1, append(slices.Clone(chosen), cand[k]))
+		}
 	}
+	pick(0, nil)
 	return out
 }
 
@@ -199,8 +236,19 @@ func permitModel(init permitSet) porcupine.Model {
 	}
 }
 
-func permitInputOf(h *History, i int) permitInput {
+func permitInputOf(h *History, i int, gran int64) permitInput {
 	o := &h.Ops[i]
 	return permitInput{op: i, kind: o.Kind, n: o.N, id: o.PermitID, outcome: o.Outcome, cancelled: o.Cancelled,
-		call: o.Call, deadline: o.effectiveDeadline(), lease: o.Lease}
+		call: o.Call, deadline: o.effectiveDeadline(), lease: o.Lease, gran: gran}
+}
+
+// permitGranularity is Options.PermitGranularity's value in ns.
+func (o Options) permitGranularity() int64 {
+	switch {
+	case o.PermitGranularity < 0:
+		return 0
+	case o.PermitGranularity == 0:
+		return PermitClockGranularity
+	}
+	return int64(o.PermitGranularity)
 }

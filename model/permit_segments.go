@@ -27,7 +27,7 @@ type objSegment struct {
 }
 
 // objectSegments splits one object's ops into segments of its model.
-func objectSegments(h *History, name string, ix []int) []objSegment {
+func objectSegments(h *History, name string, ix []int, gran int64) []objSegment {
 	var out []objSegment
 	if !isPermitObject(h, ix) {
 		for _, seg := range semSegments(h, name, ix) {
@@ -36,7 +36,7 @@ func objectSegments(h *History, name string, ix []int) []objSegment {
 		}
 		return out
 	}
-	for _, seg := range permitSegments(h, ix) {
+	for _, seg := range permitSegments(h, ix, gran) {
 		start := fmt.Sprintf("one of %d states", len(seg.init))
 		if len(seg.init) == 1 {
 			start = fmt.Sprintf("%d permits available and %d in the lease set", seg.init[0].avail, len(seg.init[0].held))
@@ -44,16 +44,16 @@ func objectSegments(h *History, name string, ix []int) []objSegment {
 				start = "no permits set"
 			}
 		}
-		out = append(out, permitObjSegment(h, name, seg, start))
+		out = append(out, permitObjSegment(h, name, seg, start, gran))
 	}
 	return out
 }
 
-func permitObjSegment(h *History, name string, seg permitSegment, start string) objSegment {
+func permitObjSegment(h *History, name string, seg permitSegment, start string, gran int64) objSegment {
 	ops := make([]porcupine.Operation, 0, len(seg.ops))
 	for _, i := range seg.ops {
 		o := &h.Ops[i]
-		ops = append(ops, porcupine.Operation{ClientId: o.Process, Input: permitInputOf(h, i), Call: o.Call, Return: o.effectiveDeadline()})
+		ops = append(ops, porcupine.Operation{ClientId: o.Process, Input: permitInputOf(h, i, gran), Call: o.Call, Return: o.effectiveDeadline()})
 	}
 	return objSegment{name: name, ops: seg.ops, start: start, model: permitModel(seg.init), pops: ops}
 }
@@ -68,11 +68,11 @@ type permitSegment struct {
 // where the states every legal order of the stretch before ends in are
 // few and were searched for (at most maxExactOps ops); the next segment
 // starts in them. A stretch with no legal order is not cut.
-func permitSegments(h *History, ix []int) []permitSegment {
+func permitSegments(h *History, ix []int, gran int64) []permitSegment {
 	cur := permitSegment{init: permitSet{{}}}
 	var out []permitSegment
 	var end int64 = -1
-	step := func(s permitState, i int) []permitState { return permitStep(s, permitInputOf(h, i)) }
+	step := func(s permitState, i int) []permitState { return permitStep(s, permitInputOf(h, i, gran)) }
 	key := func(s permitState) string { return s.key() }
 	for _, i := range ix {
 		o := &h.Ops[i]

@@ -256,6 +256,10 @@ type Options struct {
 	// by the lock's longest lease plus FreeWait (or TTLWakeupSlack when
 	// FreeWait is 0), instead of the prompt bounds.
 	TTLWakeups bool
+	// PermitGranularity is the granularity of the instants a permit
+	// semaphore's scripts compare (0: PermitClockGranularity, Redisson's
+	// truncated milliseconds; < 0: exact): lease windows widen by it.
+	PermitGranularity time.Duration
 	// TryLockSlack is how far past its wait (plus a quarter of it) a
 	// TryLock outside faults may answer (CheckTiming; 0:
 	// DefaultTryLockSlack; < 0: not checked).
@@ -363,7 +367,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 // granted reports whether some acquire in h was granted.
 func granted(h *History) bool {
 	for i := range h.Ops {
-		if (h.Ops[i].Kind == Acquire || h.Ops[i].Kind == SemAcquire) && h.Ops[i].Outcome == OK {
+		if (h.Ops[i].Kind == Acquire || isGrantKind(h.Ops[i].Kind)) && h.Ops[i].Outcome == OK {
 			return true
 		}
 	}

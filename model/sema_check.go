@@ -45,7 +45,7 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 	names, by := objectOps(h)
 	nsegs, illegal, undecided := 0, 0, 0
 	for _, name := range names {
-		for _, seg := range objectSegments(h, name, by[name]) {
+		for _, seg := range objectSegments(h, name, by[name], opts.permitGranularity()) {
 			nsegs++
 			switch checkObjSegment(ctx, seg, opts) {
 			case porcupine.Illegal:

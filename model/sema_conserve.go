@@ -21,7 +21,7 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 	for _, name := range names {
 		held, total := semCertainHeld(h, by[name]), semMaxTotal(h, by[name])
 		if isPermitObject(h, by[name]) {
-			held = permitCertainHeld(h, by[name])
+			held = permitCertainHeld(h, by[name], opts.permitGranularity())
 		}
 		for _, i := range by[name] {
 			a := &h.Ops[i]

@@ -29,7 +29,7 @@ func CheckPermitsLive(h *History, opts Options) Result {
 	for _, name := range names {
 		total, held := semMinTotal(h, by[name]), semMaybeHeld(h, by[name])
 		if isPermitObject(h, by[name]) {
-			held = permitMaybeHeld(h, by[name])
+			held = permitMaybeHeld(h, by[name], opts.permitGranularity())
 		}
 		for _, i := range by[name] {
 			w := &h.Ops[i]

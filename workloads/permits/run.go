@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"time"
@@ -27,7 +28,7 @@ const roundGap = 300 * time.Millisecond
 // deleted at the end. Run returns the history, ended, even when ctx ends
 // early (then marked interrupted); an error means the run could not start.
 func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string) (*model.History, error) {
-	procs := make([]impl.SemaphoreMaker, plan.Workers+1)
+	procs := make([]io.Closer, plan.Workers+1)
 	var clients []redis.UniversalClient
 	defer func() {
 		for _, m := range procs {
@@ -43,7 +44,7 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		rdb := dial()
 		clients = append(clients, rdb)
 		part := subj.part(i)
-		m, err := part.Open(ctx, rdb)
+		m, err := part.open(ctx, rdb)
 		if err != nil {
 			return nil, fmt.Errorf("permits: open %s: %w", part.Name, err)
 		}
@@ -58,9 +59,13 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		names[r] = prefix + "-r" + strconv.Itoa(r)
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { admin(ctx, rec, procs[0], plan, names) })
+	wg.Go(func() { admin(ctx, rec, setterOf(procs[0]), plan, names) })
 	for w := 1; w <= plan.Workers; w++ {
-		wg.Go(func() { worker(ctx, rec, procs[w], w, plan, names) })
+		if pm, ok := procs[w].(permitMaker); ok {
+			wg.Go(func() { permitWorker(ctx, rec, pm, w, plan, names) })
+			continue
+		}
+		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
 	}
 	wg.Wait()
 	cleanup(clients[0], names)
@@ -80,12 +85,12 @@ const prepareAtOnce = 2
 
 // prepare readies every process's client before the run's clock starts
 // (impl.Preparer: a driver's JVM), prepareAtOnce at a time.
-func prepare(ctx context.Context, procs []impl.SemaphoreMaker, prefix string) error {
+func prepare(ctx context.Context, procs []io.Closer, prefix string) error {
 	errs := make([]error, len(procs))
 	slots := make(chan struct{}, prepareAtOnce)
 	var wg sync.WaitGroup
 	for i, m := range procs {
-		if p, ok := m.NewSemaphore(prefix).(impl.Preparer); ok {
+		if p, ok := setterOf(m)(prefix).(impl.Preparer); ok {
 			wg.Go(func() {
 				slots <- struct{}{}
 				defer func() { <-slots }()
@@ -98,6 +103,20 @@ func prepare(ctx context.Context, procs []impl.SemaphoreMaker, prefix string) er
 		return fmt.Errorf("permits: start the clients: %w", err)
 	}
 	return nil
+}
+
+// setter sets and adds permits: both kinds of semaphore are one.
+type setter interface {
+	AddPermits(ctx context.Context, n int) error
+	TrySetPermits(ctx context.Context, n int) (bool, error)
+}
+
+// setterOf returns how m makes the admin's handles.
+func setterOf(m io.Closer) func(name string) setter {
+	if pm, ok := m.(permitMaker); ok {
+		return func(name string) setter { return pm.NewPermitSemaphore(name) }
+	}
+	return func(name string) setter { return m.(impl.SemaphoreMaker).NewSemaphore(name) }
 }
 
 // roundStart is when round r begins, from the run's base.
@@ -121,10 +140,10 @@ func sleepUntil(ctx context.Context, base time.Time, at time.Duration) bool {
 // SetDelay, while the workers wait (trySetPermits
 // or addPermits, see Plan.addRound), then adds one permit at 60% of the
 // round and takes it back at 80%.
-func admin(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, plan Plan, names []string) {
+func admin(ctx context.Context, rec *recorder, newSetter func(string) setter, plan Plan, names []string) {
 	rng := plan.rng(0)
 	for r, name := range names {
-		sem := m.NewSemaphore(name)
+		sem := newSetter(name)
 		start := plan.roundStart(r)
 		steps := []struct {
 			at   time.Duration

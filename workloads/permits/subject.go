@@ -1,13 +1,17 @@
 package permits
 
 import (
+	"context"
 	"errors"
+	"io"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
@@ -23,7 +27,10 @@ type Subject struct {
 	// must catch it.
 	Mutant  bool
 	Catches string
-	Open    impl.SemaphoreMakerFunc
+	// Open makes a counting semaphore's clients; OpenPermits, set instead,
+	// a permit semaphore's (RPermitExpirableSemaphore: the permit plan).
+	Open        impl.SemaphoreMakerFunc
+	OpenPermits impl.PermitSemaphoreMakerFunc
 	// Installed, if set, says why the subject cannot run here (nil: it can).
 	Installed func() error
 	// Parts are the subjects of a mixed fleet: process p runs
@@ -37,6 +44,22 @@ func (s Subject) part(p int) Subject {
 		return s
 	}
 	return s.Parts[p%len(s.Parts)]
+}
+
+// permitMaker marks the client of a process that runs the permit plan (a
+// Client makes both kinds of semaphore: the subject says which it is).
+type permitMaker struct{ impl.PermitSemaphoreMaker }
+
+// open opens the client of one process.
+func (s Subject) open(ctx context.Context, rdb redis.UniversalClient) (io.Closer, error) {
+	if s.OpenPermits != nil {
+		m, err := s.OpenPermits(ctx, rdb)
+		if err != nil {
+			return nil, err
+		}
+		return permitMaker{m}, nil
+	}
+	return s.Open(ctx, rdb)
 }
 
 // Check reports why s cannot run here, or nil.
@@ -73,6 +96,14 @@ func Subjects() []Subject {
 	}}
 	for _, m := range mutants.Semaphores(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, Open: m.Open})
+	}
+	out = append(out, Subject{
+		Name:        "permit-semaphore",
+		Doc:         "Go port of Redisson's RPermitExpirableSemaphore (permits with ids and leases)",
+		OpenPermits: impl.PermitSemaphoreMakerOf(opts...),
+	})
+	for _, m := range mutants.PermitSemaphores(opts...) {
+		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenPermits: m.Open})
 	}
 	return out
 }

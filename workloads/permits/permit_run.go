@@ -1,0 +1,67 @@
+package permits
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// PermitLease is the lease of a permit in the permit plan.
+const PermitLease = 300 * time.Millisecond
+
+// permitOverrun is how far past its lease an overrunning worker releases:
+// beyond the lease's latest end, so the release must fail.
+const permitOverrun = 150 * time.Millisecond
+
+// permitWorker takes one permit with a lease of PermitLease, waiting at
+// most plan.Wait, until each round's end; it then releases it after a
+// short hold (4 in 6), after its lease ran out (1 in 6: the release must
+// fail), or never (1 in 6: a holder that died; the lease returns it).
+func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMaker, p int, plan Plan, names []string) {
+	rng := plan.rng(p)
+	for r, name := range names {
+		sem := m.NewPermitSemaphore(name)
+		start := plan.roundStart(r)
+		if !sleepUntil(ctx, rec.base, start) {
+			return
+		}
+		end := start + plan.SetDelay + plan.Round
+		for time.Since(rec.base) < end && ctx.Err() == nil {
+			var id string
+			o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: plan.Wait.Nanoseconds()}
+			ok, retire := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
+				got, ok, err := sem.TryAcquire(ctx, plan.Wait, PermitLease)
+				id = got
+				return got, ok, err
+			})
+			if retire {
+				return
+			}
+			if !ok {
+				continue
+			}
+			switch roll := rng.IntN(6); {
+			case roll == 0:
+				continue // dies holding it
+			case roll == 1:
+				time.Sleep(PermitLease + permitOverrun)
+			default:
+				time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
+			}
+			o = model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
+			_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+				err := sem.Release(ctx, id)
+				if errors.Is(err, impl.ErrPermitNotHeld) {
+					return false, nil
+				}
+				return err == nil, err
+			})
+			if retire {
+				return
+			}
+		}
+	}
+}
