@@ -29,6 +29,9 @@ type objSegment struct {
 // objectSegments splits one object's ops into segments of its model.
 func objectSegments(h *History, name string, ix []int, gran int64) []objSegment {
 	var out []objSegment
+	if isLatchObject(h, ix) {
+		return latchSegments(h, name, ix)
+	}
 	if !isPermitObject(h, ix) {
 		for _, seg := range semSegments(h, name, ix) {
 			out = append(out, objSegment{name: name, ops: seg.ops, start: describeSemSet(seg.init),

@@ -24,7 +24,7 @@ const (
 // isPermitKind reports whether k is one of the semaphore kinds.
 func isPermitKind(k Kind) bool {
 	switch k {
-	case SemAcquire, SemRelease, SemAdd, SemSet, PermitAcquire, PermitRelease:
+	case SemAcquire, SemRelease, SemAdd, SemSet, PermitAcquire, PermitRelease, LatchSet, LatchCountDown, LatchAwait:
 		return true
 	}
 	return false

@@ -367,7 +367,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 // granted reports whether some acquire in h was granted.
 func granted(h *History) bool {
 	for i := range h.Ops {
-		if (h.Ops[i].Kind == Acquire || isGrantKind(h.Ops[i].Kind)) && h.Ops[i].Outcome == OK {
+		if (h.Ops[i].Kind == Acquire || isGrantKind(h.Ops[i].Kind) || h.Ops[i].Kind == LatchAwait) && h.Ops[i].Outcome == OK {
 			return true
 		}
 	}

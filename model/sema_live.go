@@ -16,7 +16,8 @@ const DefaultPermitWait = time.Second
 // permits that were surely available: at least its N in every order of
 // the other ops (the fewest the total can have been, less the most the
 // others can have held, in-flight acquires included), with no fault window
-// open. A cancelled acquire is not judged.
+// open. A cancelled acquire is not judged. On a latch, an await is judged
+// on its stretch after the latch was surely open (latchOpenedBy).
 func CheckPermitsLive(h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckLiveness}
@@ -27,6 +28,10 @@ func CheckPermitsLive(h *History, opts Options) Result {
 	names, by := objectOps(h)
 	waits := 0
 	for _, name := range names {
+		if isLatchObject(h, by[name]) {
+			waits += latchLive(h, name, by[name], int64(bound), opts, &res)
+			continue
+		}
 		total, held := semMinTotal(h, by[name]), semMaybeHeld(h, by[name])
 		if isPermitObject(h, by[name]) {
 			held = permitMaybeHeld(h, by[name], opts.permitGranularity())
