@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Messages on a latch's channel (Redisson's CountDownLatchPubSub).
@@ -22,14 +24,23 @@ const (
 // count again on every message and subscription, and at the latest one
 // watchdog timeout after its last read.
 type RLatch struct {
-	c       *Client
-	name    string
-	channel string
+	c         *Client
+	name      string
+	channel   string
+	countDown *redis.Script
 }
 
 // Latch returns the handle of the RCountDownLatch name.
-func (c *Client) Latch(name string) *RLatch {
-	return &RLatch{c: c, name: name, channel: LatchChannelName(name)}
+func (c *Client) Latch(name string) *RLatch { return c.LatchWith(name, nil) }
+
+// LatchWith returns the handle of the RCountDownLatch name whose countDown
+// runs script (KEYS, ARGV and reply of latch_countdown.lua; nil:
+// Redisson's). Only deliberately broken latches (impl/mutants) set one.
+func (c *Client) LatchWith(name string, countDown *redis.Script) *RLatch {
+	if countDown == nil {
+		countDown = latchCountDown
+	}
+	return &RLatch{c: c, name: name, channel: LatchChannelName(name), countDown: countDown}
 }
 
 // TrySetCount implements Latch.
@@ -51,7 +62,7 @@ func (l *RLatch) CountDown(ctx context.Context) error {
 		return err
 	}
 	keys := []string{l.name, l.channel}
-	if err := latchCountDown.Run(ctx, l.c.scripter(false), keys, latchZeroMessage, publishCommand).Err(); err != nil {
+	if err := l.countDown.Run(ctx, l.c.scripter(false), keys, latchZeroMessage, publishCommand).Err(); err != nil {
 		return fmt.Errorf("latch %q: %w", l.name, err)
 	}
 	return nil

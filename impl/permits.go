@@ -140,3 +140,27 @@ func PermitSemaphoreMakerOf(opts ...Option) PermitSemaphoreMakerFunc {
 		return c, nil
 	}
 }
+
+// LatchMaker makes Latch handles for one connection to Redis, as
+// SemaphoreMaker does Semaphore handles.
+type LatchMaker interface {
+	NewLatch(name string) Latch
+	Close() error
+}
+
+// LatchMakerFunc opens a LatchMaker on a go-redis client it does not own.
+type LatchMakerFunc func(ctx context.Context, rdb redis.UniversalClient) (LatchMaker, error)
+
+// NewLatch implements LatchMaker with Client.Latch.
+func (c *Client) NewLatch(name string) Latch { return c.Latch(name) }
+
+// LatchMakerOf returns a LatchMakerFunc that opens a Client with opts.
+func LatchMakerOf(opts ...Option) LatchMakerFunc {
+	return func(_ context.Context, rdb redis.UniversalClient) (LatchMaker, error) {
+		c := NewClient(rdb, opts...)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return c, nil
+	}
+}

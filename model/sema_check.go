@@ -58,7 +58,7 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 			}
 		}
 	}
-	shape := fmt.Sprintf("%d semaphores in %d segments", len(names), nsegs)
+	shape := fmt.Sprintf("%d objects in %d segments", len(names), nsegs)
 	switch {
 	case illegal > 0:
 		res.Verdict, res.Count = Invalid, illegal

@@ -49,7 +49,7 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 		res.Explanation = fmt.Sprintf("%d of %d grants took more permits than the semaphore had left", res.Count, grants)
 	} else {
 		res.Verdict = Valid
-		res.Explanation = fmt.Sprintf("%d grants on %d semaphores within their totals", grants, len(names))
+		res.Explanation = fmt.Sprintf("%d grants on %d objects within their totals", grants, len(names))
 	}
 	res.Elapsed = time.Since(start)
 	return res

@@ -59,8 +59,16 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		names[r] = prefix + "-r" + strconv.Itoa(r)
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { admin(ctx, rec, setterOf(procs[0]), plan, names) })
+	if lm, ok := procs[0].(latchMaker); ok {
+		wg.Go(func() { latchAdmin(ctx, rec, lm, plan, names) })
+	} else {
+		wg.Go(func() { admin(ctx, rec, setterOf(procs[0]), plan, names) })
+	}
 	for w := 1; w <= plan.Workers; w++ {
+		if lm, ok := procs[w].(latchMaker); ok {
+			wg.Go(func() { latchWorker(ctx, rec, lm, w, plan, names) })
+			continue
+		}
 		if pm, ok := procs[w].(permitMaker); ok {
 			wg.Go(func() { permitWorker(ctx, rec, pm, w, plan, names) })
 			continue
@@ -90,7 +98,7 @@ func prepare(ctx context.Context, procs []io.Closer, prefix string) error {
 	slots := make(chan struct{}, prepareAtOnce)
 	var wg sync.WaitGroup
 	for i, m := range procs {
-		if p, ok := setterOf(m)(prefix).(impl.Preparer); ok {
+		if p, ok := handleOf(m, prefix).(impl.Preparer); ok {
 			wg.Go(func() {
 				slots <- struct{}{}
 				defer func() { <-slots }()
@@ -109,6 +117,14 @@ func prepare(ctx context.Context, procs []io.Closer, prefix string) error {
 type setter interface {
 	AddPermits(ctx context.Context, n int) error
 	TrySetPermits(ctx context.Context, n int) (bool, error)
+}
+
+// handleOf is a handle of m's on name, to prepare m's client with.
+func handleOf(m io.Closer, name string) any {
+	if lm, ok := m.(latchMaker); ok {
+		return lm.NewLatch(name)
+	}
+	return setterOf(m)(name)
 }
 
 // setterOf returns how m makes the admin's handles.

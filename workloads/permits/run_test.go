@@ -44,7 +44,7 @@ func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Rep
 // three seeds without faults.
 func TestSemaphoreValid(t *testing.T) {
 	s := redistest.Start(t, faults.ServerConfig{})
-	for _, name := range []string{"semaphore", "permit-semaphore"} {
+	for _, name := range []string{"semaphore", "permit-semaphore", "latch"} {
 		subj, err := Lookup(name)
 		if err != nil {
 			t.Fatal(err)

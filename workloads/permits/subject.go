@@ -31,6 +31,8 @@ type Subject struct {
 	// a permit semaphore's (RPermitExpirableSemaphore: the permit plan).
 	Open        impl.SemaphoreMakerFunc
 	OpenPermits impl.PermitSemaphoreMakerFunc
+	// OpenLatch, set instead, makes a latch's clients (the latch plan).
+	OpenLatch impl.LatchMakerFunc
 	// Installed, if set, says why the subject cannot run here (nil: it can).
 	Installed func() error
 	// Parts are the subjects of a mixed fleet: process p runs
@@ -52,6 +54,13 @@ type permitMaker struct{ impl.PermitSemaphoreMaker }
 
 // open opens the client of one process.
 func (s Subject) open(ctx context.Context, rdb redis.UniversalClient) (io.Closer, error) {
+	if s.OpenLatch != nil {
+		m, err := s.OpenLatch(ctx, rdb)
+		if err != nil {
+			return nil, err
+		}
+		return latchMaker{m}, nil
+	}
 	if s.OpenPermits != nil {
 		m, err := s.OpenPermits(ctx, rdb)
 		if err != nil {
@@ -104,6 +113,14 @@ func Subjects() []Subject {
 	})
 	for _, m := range mutants.PermitSemaphores(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenPermits: m.Open})
+	}
+	out = append(out, Subject{
+		Name:      "latch",
+		Doc:       "Go port of Redisson's RCountDownLatch",
+		OpenLatch: impl.LatchMakerOf(opts...),
+	})
+	for _, m := range mutants.Latches(opts...) {
+		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenLatch: m.Open})
 	}
 	return out
 }
