@@ -40,8 +40,8 @@ func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Rep
 	return rep
 }
 
-// The Go ports of RSemaphore and RPermitExpirableSemaphore are valid on
-// three seeds without faults.
+// The Go ports of RSemaphore, RPermitExpirableSemaphore and
+// RCountDownLatch are valid on three seeds without faults (in parallel).
 func TestSemaphoreValid(t *testing.T) {
 	s := redistest.Start(t, faults.ServerConfig{})
 	for _, name := range []string{"semaphore", "permit-semaphore", "latch"} {
@@ -50,12 +50,15 @@ func TestSemaphoreValid(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := int64(1); seed <= seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 3); seed++ {
-			rep := runOnce(t, s, subj, seed)
-			if rep.Verdict != model.Valid {
-				t.Fatalf("%s seed %d: %s", name, seed, rep)
-			}
-			res, _ := rep.Result(model.CheckLinearizable)
-			t.Logf("%s seed %d: %s", name, seed, res.Explanation)
+			t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+				t.Parallel()
+				rep := runOnce(t, s, subj, seed)
+				if rep.Verdict != model.Valid {
+					t.Fatalf("%s seed %d: %s", name, seed, rep)
+				}
+				res, _ := rep.Result(model.CheckLinearizable)
+				t.Logf("%s seed %d: %s", name, seed, res.Explanation)
+			})
 		}
 	}
 }
@@ -88,6 +91,9 @@ func TestSemaphoreMutantsCaught(t *testing.T) {
 			continue
 		}
 		t.Run(subj.Name, func(t *testing.T) {
+			if runs == 1 {
+				t.Parallel() // measured rates run one mutant at a time
+			}
 			var mu sync.Mutex
 			caught := 0
 			var wg sync.WaitGroup
