@@ -81,31 +81,27 @@ func semCertainHeld(h *History, ix []int) steps {
 // semMaxTotal is the most permits the semaphore can have had in total:
 // sets and adds, and releases beyond what their process surely held
 // (Redisson lets anyone release: the permits are new).
-func semMaxTotal(h *History, ix []int) steps {
-	evs := semStrayReleases(h, ix, true)
-	for _, i := range ix {
-		o := &h.Ops[i]
-		switch {
-		case o.Outcome == Fail || (o.Kind != SemSet && o.Kind != SemAdd):
-		case o.N > 0:
-			evs = append(evs, stepEvent{o.Call, o.N})
-		case o.Outcome == OK:
-			evs = append(evs, stepEvent{o.Return, o.N})
-		}
-	}
-	return newSteps(evs)
-}
+func semMaxTotal(h *History, ix []int) steps { return semTotal(h, ix, true) }
 
 // semMinTotal is the fewest permits the semaphore can have had in total,
 // counting the releases beyond what their process can have held.
-func semMinTotal(h *History, ix []int) steps {
-	evs := semStrayReleases(h, ix, false)
+func semMinTotal(h *History, ix []int) steps { return semTotal(h, ix, false) }
+
+// semTotal is semMaxTotal (most) or semMinTotal: a change that raises the
+// bound counts from the op's call, one that lowers it from the op's end
+// (its return, or for the fewest its deadline), and only if it surely
+// happened.
+func semTotal(h *History, ix []int, most bool) steps {
+	evs := semStrayReleases(h, ix, most)
 	for _, i := range ix {
 		o := &h.Ops[i]
+		raises := (o.N > 0) == most
 		switch {
-		case o.Outcome == Fail || (o.Kind != SemSet && o.Kind != SemAdd):
-		case o.N < 0:
+		case o.Outcome == Fail || (o.Kind != SemSet && o.Kind != SemAdd) || o.N == 0:
+		case raises:
 			evs = append(evs, stepEvent{o.Call, o.N})
+		case o.Outcome == OK && most:
+			evs = append(evs, stepEvent{o.Return, o.N})
 		case o.Outcome == OK:
 			evs = append(evs, stepEvent{o.effectiveDeadline(), o.N})
 		}
