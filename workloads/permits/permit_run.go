@@ -3,6 +3,7 @@ package permits
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
@@ -16,10 +17,21 @@ const PermitLease = 300 * time.Millisecond
 // beyond the lease's latest end, so the release must fail.
 const permitOverrun = 150 * time.Millisecond
 
+// How a worker ends a hold.
+type holdEnd int
+
+const (
+	holdShort   holdEnd = iota // release within plan.Hold
+	holdOverrun                // release after the lease ran out: it must fail
+	holdDie                    // never release: the lease returns the permit
+)
+
 // permitWorker takes one permit with a lease of PermitLease, waiting at
 // most plan.Wait, until each round's end; it then releases it after a
 // short hold (4 in 6), after its lease ran out (1 in 6: the release must
-// fail), or never (1 in 6: a holder that died; the lease returns it).
+// fail), or never (1 in 6: a holder that died). Worker 1 then overruns one
+// more hold alone, after the round, so that no other acquire returns the
+// expired permit to the pool before its release comes.
 func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMaker, p int, plan Plan, names []string) {
 	rng := plan.rng(p)
 	for r, name := range names {
@@ -30,38 +42,48 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 		}
 		end := start + plan.SetDelay + plan.Round
 		for time.Since(rec.base) < end && ctx.Err() == nil {
-			var id string
-			o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: plan.Wait.Nanoseconds()}
-			ok, retire := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
-				got, ok, err := sem.TryAcquire(ctx, plan.Wait, PermitLease)
-				id = got
-				return got, ok, err
-			})
-			if retire {
-				return
+			how := holdShort
+			switch rng.IntN(6) {
+			case 0:
+				how = holdDie
+			case 1:
+				how = holdOverrun
 			}
-			if !ok {
-				continue
-			}
-			switch roll := rng.IntN(6); {
-			case roll == 0:
-				continue // dies holding it
-			case roll == 1:
-				time.Sleep(PermitLease + permitOverrun)
-			default:
-				time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
-			}
-			o = model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
-			_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
-				err := sem.Release(ctx, id)
-				if errors.Is(err, impl.ErrPermitNotHeld) {
-					return false, nil
-				}
-				return err == nil, err
-			})
-			if retire {
+			if !permitHold(ctx, rec, sem, p, name, plan, how, rng) {
 				return
 			}
 		}
+		if p == 1 && !permitHold(ctx, rec, sem, p, name, plan, holdOverrun, rng) {
+			return
+		}
 	}
+}
+
+// permitHold runs one acquire and, if granted, the hold's end. It reports
+// false when the process must retire.
+func permitHold(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p int, name string, plan Plan, how holdEnd, rng *rand.Rand) bool {
+	var id string
+	o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: plan.Wait.Nanoseconds()}
+	ok, retire := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
+		got, ok, err := sem.TryAcquire(ctx, plan.Wait, PermitLease)
+		id = got
+		return got, ok, err
+	})
+	if retire || !ok || how == holdDie {
+		return !retire
+	}
+	if how == holdOverrun {
+		time.Sleep(PermitLease + permitOverrun)
+	} else {
+		time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
+	}
+	o = model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
+	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+		err := sem.Release(ctx, id)
+		if errors.Is(err, impl.ErrPermitNotHeld) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	return !retire
 }
