@@ -13,6 +13,12 @@ import (
 // PermitLease is the lease of a permit in the permit plan.
 const PermitLease = 300 * time.Millisecond
 
+// permitWait is a permit acquire's wait, shorter than the semaphore
+// plan's: an acquire refused while a permit had surely expired is the
+// violation, and a refusal is only sure once the wait was called after
+// the expiry, so refusals must come often.
+const permitWait = 600 * time.Millisecond
+
 // permitOverrun is how far past its lease an overrunning worker releases:
 // beyond the lease's latest end, so the release must fail.
 const permitOverrun = 150 * time.Millisecond
@@ -27,7 +33,7 @@ const (
 )
 
 // permitWorker takes one permit with a lease of PermitLease, waiting at
-// most plan.Wait, until each round's end; it then releases it after a
+// most permitWait, until each round's end; it then releases it after a
 // short hold (4 in 6), after its lease ran out (1 in 6: the release must
 // fail), or never (1 in 6: a holder that died). Worker 1 then overruns one
 // more hold alone, after the round, so that no other acquire returns the
@@ -63,9 +69,10 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 // false when the process must retire.
 func permitHold(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p int, name string, plan Plan, how holdEnd, rng *rand.Rand) bool {
 	var id string
-	o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: plan.Wait.Nanoseconds()}
+	wait := min(plan.Wait, permitWait)
+	o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: wait.Nanoseconds()}
 	ok, retire := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
-		got, ok, err := sem.TryAcquire(ctx, plan.Wait, PermitLease)
+		got, ok, err := sem.TryAcquire(ctx, wait, PermitLease)
 		id = got
 		return got, ok, err
 	})
