@@ -35,9 +35,10 @@ const (
 // permitWorker takes one permit with a lease of PermitLease, waiting at
 // most permitWait, until each round's end; it then releases it after a
 // short hold (4 in 6), after its lease ran out (1 in 6: the release must
-// fail), or never (1 in 6: a holder that died). Worker 1 then overruns one
-// more hold alone, after the round, so that no other acquire returns the
-// expired permit to the pool before its release comes.
+// fail), or never (1 in 6: a holder that died). Workers 1 and 2 then
+// overrun one more hold each after the round, when no other worker
+// acquires, so that no acquire returns the expired permits to the pool
+// before their releases come.
 func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMaker, p int, plan Plan, names []string) {
 	rng := plan.rng(p)
 	for r, name := range names {
@@ -59,7 +60,7 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 				return
 			}
 		}
-		if p == 1 && !permitHold(ctx, rec, sem, p, name, plan, holdOverrun, rng) {
+		if p <= 2 && !permitHold(ctx, rec, sem, p, name, plan, holdOverrun, rng) {
 			return
 		}
 	}
