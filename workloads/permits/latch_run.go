@@ -40,9 +40,8 @@ func latchWorker(ctx context.Context, rec *recorder, m latchMaker, p int, plan P
 	rng := plan.rng(p)
 	for r, name := range names {
 		l := m.NewLatch(name)
-		start := plan.roundStart(r)
 		if p <= latchCounters(plan) {
-			at := start + plan.SetDelay + time.Duration(rng.Int64N(int64(plan.Round/2)+1))
+			at := plan.roundStart(r) + plan.SetDelay + time.Duration(rng.Int64N(int64(plan.Round/2)+1))
 			if !sleepUntil(ctx, rec.base, at) {
 				return
 			}
@@ -52,16 +51,16 @@ func latchWorker(ctx context.Context, rec *recorder, m latchMaker, p int, plan P
 			}
 			continue
 		}
-		if !sleepUntil(ctx, rec.base, start) {
-			return
-		}
-		end := start + plan.SetDelay + plan.Round
-		for time.Since(rec.base) < end && ctx.Err() == nil {
+		live := roundLoop(ctx, rec, plan, r, func() bool {
 			o := model.Op{Process: p, Lock: name, Kind: model.LatchAwait, Wait: plan.Wait.Nanoseconds()}
 			if _, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return l.Await(ctx, plan.Wait) }); retire {
-				return
+				return false
 			}
 			time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
+			return true
+		})
+		if !live {
+			return
 		}
 	}
 }

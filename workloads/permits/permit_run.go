@@ -43,12 +43,7 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 	rng := plan.rng(p)
 	for r, name := range names {
 		sem := m.NewPermitSemaphore(name)
-		start := plan.roundStart(r)
-		if !sleepUntil(ctx, rec.base, start) {
-			return
-		}
-		end := start + plan.SetDelay + plan.Round
-		for time.Since(rec.base) < end && ctx.Err() == nil {
+		live := roundLoop(ctx, rec, plan, r, func() bool {
 			how := holdShort
 			switch rng.IntN(6) {
 			case 0:
@@ -56,9 +51,10 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 			case 1:
 				how = holdOverrun
 			}
-			if !permitHold(ctx, rec, sem, p, name, plan, how, rng) {
-				return
-			}
+			return permitHold(ctx, rec, sem, p, name, plan, how, rng)
+		})
+		if !live || ctx.Err() != nil {
+			return
 		}
 		if p <= 2 && !permitHold(ctx, rec, sem, p, name, plan, holdOverrun, rng) {
 			return

@@ -197,28 +197,40 @@ func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, pl
 	rng := plan.rng(p)
 	for r, name := range names {
 		sem := m.NewSemaphore(name)
-		start := plan.roundStart(r)
-		if !sleepUntil(ctx, rec.base, start) {
-			return
-		}
-		end := start + plan.SetDelay + plan.Round
-		for time.Since(rec.base) < end && ctx.Err() == nil {
+		live := roundLoop(ctx, rec, plan, r, func() bool {
 			n := 1 + rng.IntN(plan.MaxN)
 			o := model.Op{Process: p, Lock: name, Kind: model.SemAcquire, N: int64(n), Wait: plan.Wait.Nanoseconds()}
 			ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return sem.TryAcquire(ctx, n, plan.Wait) })
-			if retire {
-				return
-			}
-			if !ok {
-				continue
+			if retire || !ok {
+				return !retire
 			}
 			time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
 			o = model.Op{Process: p, Lock: name, Kind: model.SemRelease, N: int64(n)}
-			if _, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, sem.Release(ctx, n) }); retire {
-				return
-			}
+			_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, sem.Release(ctx, n) })
+			return !retire
+		})
+		if !live {
+			return
 		}
 	}
+}
+
+// roundLoop sleeps until round r starts, then runs body until the
+// workers' part of the round ends or ctx ends. It reports false when the
+// worker must stop: ctx ended before the round, or body said so (its
+// process retired).
+func roundLoop(ctx context.Context, rec *recorder, plan Plan, r int, body func() bool) bool {
+	start := plan.roundStart(r)
+	if !sleepUntil(ctx, rec.base, start) {
+		return false
+	}
+	end := start + plan.SetDelay + plan.Round
+	for time.Since(rec.base) < end && ctx.Err() == nil {
+		if !body() {
+			return false
+		}
+	}
+	return true
 }
 
 // cleanup deletes the rounds' keys, best effort.
