@@ -19,6 +19,11 @@ import (
 // must not retry commands: impl.ErrRetriesEnabled).
 type Dial func() redis.UniversalClient
 
+// ErrStart is returned (wrapped) by Run when a process's client could not
+// start (a driver that refused hello): nothing ran, the run may be tried
+// again.
+var ErrStart = errors.New("permits: a client could not start")
+
 // roundGap separates rounds: every op of a round has returned by then.
 const roundGap = 300 * time.Millisecond
 
@@ -108,7 +113,7 @@ func prepare(ctx context.Context, procs []io.Closer, prefix string) error {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("permits: start the clients: %w", err)
+		return fmt.Errorf("%w: %w", ErrStart, err)
 	}
 	return nil
 }
