@@ -49,15 +49,6 @@ func OwnerField(clientID, owner string) string { return clientID + ":" + owner }
 // unlockMessage is LockPubSub.UNLOCK_MESSAGE, published on final unlock.
 const unlockMessage = "0"
 
-// suffixName is Redisson's suffixName: "{" + name + "}:" + suffix, or
-// name + ":" + suffix when name already holds a hash tag.
-func suffixName(name, suffix string) string {
-	if strings.Contains(name, "{") {
-		return name + ":" + suffix
-	}
-	return "{" + name + "}:" + suffix
-}
-
 // SemaphoreChannelName is the wake-up channel of RSemaphore and
 // RPermitExpirableSemaphore name: redisson_sc:{name}.
 func SemaphoreChannelName(name string) string { return prefixName("redisson_sc", name) }

@@ -97,6 +97,21 @@ type Abandoner interface {
 	Abandon()
 }
 
+// Modes of a read-write lock's sides (Sided.Side).
+const (
+	ModeRead  = "read"
+	ModeWrite = "write"
+)
+
+// Sided is implemented by handles of read-write locks. As a Locker such a
+// handle is the write side; Side returns the same owner's handle on one
+// side, ModeRead or ModeWrite, of the same lock (the read side shares with
+// other owners' read sides; the write side excludes every other owner).
+// Abandoning the handle (Abandoner) abandons both sides.
+type Sided interface {
+	Side(mode string) Locker
+}
+
 // HoldCounter reports how many times this handle holds the lock.
 type HoldCounter interface {
 	HoldCount(ctx context.Context) (int, error)
@@ -128,6 +143,33 @@ type Enqueuer interface {
 type Freezer interface {
 	Freeze() error
 	Thaw() error
+}
+
+// Interruptible is implemented by handles whose calls cannot always be cut
+// off through their context (an external driver's: only a driver that
+// announces interrupts can stop a call in flight without dying).
+// Interruptible reports whether they can now. A handle without it always
+// can: Locker's contract ends every call with its context, an acquire with
+// ErrNotObtained and nothing left behind. A caller that may cancel a call
+// says so with MarkInterruptible: such a handle then makes the call the way its
+// library makes a call that can be interrupted (in Java, the thread-bound
+// lockInterruptibly or tryLock, which Thread.interrupt() cuts off).
+type Interruptible interface {
+	Interruptible() bool
+}
+
+type interruptibleKey struct{}
+
+// MarkInterruptible returns ctx marked: its caller may cancel the call made
+// with it, and means that as an interrupt (see Interruptible).
+func MarkInterruptible(ctx context.Context) context.Context {
+	return context.WithValue(ctx, interruptibleKey{}, true)
+}
+
+// IsInterruptible reports whether ctx was marked by MarkInterruptible.
+func IsInterruptible(ctx context.Context) bool {
+	v, _ := ctx.Value(interruptibleKey{}).(bool)
+	return v
 }
 
 // Readier is implemented by Makers whose lock clients take long to start

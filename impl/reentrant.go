@@ -85,30 +85,7 @@ type grant struct {
 }
 
 func (l *ReentrantLock) acquire(ctx context.Context, wait, lease time.Duration) (bool, error) {
-	if err := l.c.usable(); err != nil {
-		return false, err
-	}
-	before := l.hold.held()
-	var (
-		since time.Time
-		g     grant
-	)
-	try := func(ctx context.Context) (bool, time.Duration, error) {
-		since = time.Now()
-		var err error
-		g, err = l.tryOnce(ctx, lease)
-		return g.ok, g.ttl, err
-	}
-	switch out, err := l.c.waitAcquire(ctx, l.channel, wait, &l.crowd, try); out {
-	case waitUncertain:
-		return l.resolve(ctx, err, before, since, lease)
-	case waitTimedOut, waitStopped:
-		return false, err
-	}
-	if err := l.granted(since, lease, g); err != nil {
-		return false, err // Client closed: the hold is not renewed and expires
-	}
-	return true, nil
+	return l.c.acquireHold(ctx, l, l.channel, &l.crowd, l.hold.held(), wait, lease)
 }
 
 func (l *ReentrantLock) tryOnce(ctx context.Context, lease time.Duration) (grant, error) {

@@ -74,6 +74,8 @@ var FaultAllowances = []FaultAllowance{
 		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},
 	{[]string{"proxy-blackhole", "proxy-reset", "proxy-down", "reconnect", "redis-client-kill-normal", "redis-client-kill-pubsub", "client-kill-normal", "client-kill-pubsub", "client-conn-kill", "slow-reply"}, AllowDrop,
 		"requests in flight are lost with the connection (a black hole drops every byte and heals by resetting the connections: faults.BlackHole); the watchdog retries at its next tick (Redisson renews every lockWatchdogTimeout/3). A reply held past the client's timeout (slow-reply, whose window lasts until the reply is let through) is lost to the client the same way, and a client that waits for it learns of a grant or a renewal a lease late"},
+	{[]string{"client-interrupt"}, AllowNone,
+		"an interrupted lock or tryLock either was granted (and says so) or left nothing behind (java.util.concurrent.locks.Lock: lockInterruptibly and tryLock acquire nothing when they throw InterruptedException; impl.Locker: a cancelled acquire returns ErrNotObtained and leaves nothing in Redis); an interrupted unlock may be unknown, and its process is retired"},
 	{[]string{"client-crash"}, AllowNone,
 		"a crashed holder asks nothing more (its process is retired); its hold must run out within one lease of the crash (the lease bound)"},
 	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
@@ -201,6 +203,11 @@ type lapse struct {
 // it. why collects, for the explanation, the faults that overlap the hold
 // but allow it nothing.
 func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, why []string) {
+	return newFaultSet(faults, horizon, opts).lapses(h, opts)
+}
+
+// lapses is lapses with the windows indexed.
+func (fs *faultSet) lapses(h *hold, opts Options) (out []lapse, why []string) {
 	g := h.grant
 	for _, a := range h.acquires() {
 		if l := opts.fixedLease(a); l > 0 {
@@ -212,15 +219,12 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	for _, x := range h.expires {
 		out = append(out, lapse{earliest: x.Call, learnAfter: x.Return, by: fmt.Sprintf("p%d's lease, let run out in [%s, %s]", g.Process, fmtTime(x.Call), fmtTime(x.Return))})
 	}
-	for _, f := range faults {
-		e := f.end(horizon)
-		if opts.allowOf(f) == AllowSplit {
-			e = horizon // the second master outlives the window
-		}
-		if f.Start > h.until() || e < h.since() || !f.hits(g.Process) {
+	for _, i := range fs.meeting(h.since(), h.until()) {
+		f := fs.faults[i]
+		if !f.hits(g.Process) {
 			continue
 		}
-		l, ok, reason := faultLapse(h, f, e, opts)
+		l, ok, reason := faultLapse(h, f, fs.ends[i], fs.allow[i], opts)
 		if ok {
 			out = append(out, l)
 		} else if reason != "" {
@@ -230,8 +234,9 @@ func lapses(h *hold, faults []Fault, horizon int64, opts Options) (out []lapse, 
 	return out, why
 }
 
-// faultLapse is the lapse fault f (ending at e) allows hold h, or why none.
-func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
+// faultLapse is the lapse fault f (ending at e, allowing a) allows hold h,
+// or why none.
+func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, string) {
 	g := h.grant
 	w := opts.watchdogLease()
 	lease := g.Lease
@@ -239,7 +244,7 @@ func faultLapse(h *hold, f Fault, e int64, opts Options) (lapse, bool, string) {
 		lease = w
 	}
 	slack := driftSlack(lease)
-	switch a := opts.allowOf(f); a {
+	switch a {
 	case AllowSuspend, AllowDrop:
 		if opts.fixedLease(g) > 0 {
 			return lapse{}, false, "" // its lease is listed already

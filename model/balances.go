@@ -53,6 +53,16 @@ func (b *balances) holder() (int, lockState, bool) {
 	return 0, lockState{}, false
 }
 
+// initial is holder with the holder's lease: the state a segment cut here
+// starts from.
+func (b *balances) initial() (int, lockState, bool) {
+	p, st, ok := b.holder()
+	if ok {
+		st.Lease = b.lease[p]
+	}
+	return p, st, ok
+}
+
 // apply takes in into account. When in retires a process that may still
 // hold the lock, it returns until when that hold may last, and true.
 func (b *balances) apply(in *stepInput) (int64, bool) {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -27,27 +26,7 @@ func BenchmarkCheckFile1M(b *testing.B)   { benchCheckFile(b, 1_000_000) }
 
 func benchCheckFile(b *testing.B, n int) {
 	path := filepath.Join(b.TempDir(), "history.jsonl")
-	size := writeSimulated(b, path, n)
-	prev := debug.SetMemoryLimit(max(size*5/2, 256<<20))
-	defer debug.SetMemoryLimit(prev)
-	var peak uint64
-	b.ResetTimer()
-	for b.Loop() {
-		runtime.GC()
-		stop := samplePeakHeap(&peak)
-		h, err := ReadFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rep := Check(h, Options{Timeout: 5 * time.Minute})
-		stop()
-		if rep.Verdict != Valid {
-			b.Fatalf("verdict %s:\n%s", rep.Verdict, rep)
-		}
-	}
-	b.ReportMetric(float64(size)/1e6, "file-MB")
-	b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
-	b.ReportMetric(float64(peak)/float64(size), "peak/file")
+	benchReadCheck(b, path, writeSimulated(b, path, n), Valid)
 }
 
 // writeSimulated writes a simulated history of n ops to path and returns
@@ -55,23 +34,30 @@ func benchCheckFile(b *testing.B, n int) {
 func writeSimulated(b *testing.B, path string, n int) int64 {
 	b.Helper()
 	h, _ := simulate(rand.New(rand.NewPCG(uint64(n), 1)), simConfig{locks: 64, procs: 8, ops: n, infoRate: 0.02, sections: true})
+	return writeHistoryFile(b, path, h)
+}
+
+// writeHistoryFile writes h to path as JSON Lines and returns the file's
+// size in bytes.
+func writeHistoryFile(t testing.TB, path string, h *History) int64 {
+	t.Helper()
 	f, err := os.Create(path)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	if err := WriteHistory(w, h); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
-		b.Fatal(err)
+		t.Fatal(err)
 	}
 	return fi.Size()
 }

@@ -47,6 +47,8 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	res := Result{Checker: CheckAllowance}
 	horizon := h.horizon()
 	byLock := holdsOf(h, horizon)
+	fs := newFaultSet(h.Faults, horizon, opts)
+	acqs := lockAcquires(h)
 	allowed := 0
 	keep := func(ex Example) {
 		if res.Count++; len(res.Examples) < opts.maxExamples() {
@@ -57,8 +59,8 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		if ctx.Err() != nil {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
-		allowed += beyondIn(byLock[lock], h.Faults, horizon, opts, keep)
-		for _, ex := range leaseBound(h, byLock[lock], opts, horizon) {
+		allowed += beyondIn(byLock[lock], fs, opts, keep)
+		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			keep(ex)
 		}
@@ -75,8 +77,8 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 
 // beyondIn checks one lock's holds, sorted by start: it hands keep each
 // anomaly beyond the faults and returns how many it allowed.
-func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options, keep func(Example)) (allowed int) {
-	grantFloors(holds, faults, horizon, opts)
+func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example)) (allowed int) {
+	grantFloors(holds, fs, opts)
 	judge := func(ex *Example) {
 		if ex == nil {
 			allowed++
@@ -87,19 +89,19 @@ func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options, keep f
 	}
 	for i, a := range holds {
 		if a.releaseRefused() {
-			judge(lostHold(a, faults, horizon, opts))
+			judge(lostHold(a, fs, opts))
 		}
 		for _, b := range holds[i+1:] {
 			if b.start() >= a.end {
 				break // sorted by start: no later hold overlaps a
 			}
-			if a.grant.Process == b.grant.Process || b.end <= a.start() {
-				continue
+			if a.grant.Process == b.grant.Process || b.end <= a.start() || (a.shared && b.shared) {
+				continue // readers share a read-write lock
 			}
-			judge(doubleHold(a, b, faults, horizon, opts))
+			judge(doubleHold(a, b, fs, opts))
 			for _, o := range [][2]*hold{{a, b}, {b, a}} {
 				if x, y := o[0], o[1]; x.releasedOK() && y.start() < x.endOp.Call && y.end > x.endOp.Return {
-					judge(foreignRelease(x, y, faults, horizon, opts))
+					judge(foreignRelease(x, y, fs, opts))
 				}
 			}
 		}
@@ -109,8 +111,8 @@ func beyondIn(holds []*hold, faults []Fault, horizon int64, opts Options, keep f
 
 // firstLapse returns the first lapse of x that ends it by the time y's claim
 // took effect (claim) and whose forgiveness lasts until until, if any.
-func firstLapse(x *hold, claim, until int64, faults []Fault, horizon int64, opts Options) (lapse, []string, bool) {
-	ls, why := lapses(x, faults, horizon, opts)
+func firstLapse(x *hold, claim, until int64, fs *faultSet, opts Options) (lapse, []string, bool) {
+	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest > claim {
 			why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
@@ -127,7 +129,7 @@ func firstLapse(x *hold, claim, until int64, faults []Fault, horizon int64, opts
 
 // doubleHold judges two holds of different processes believed at once: nil
 // when some order of their grants and some lapse of the first allow it.
-func doubleHold(a, b *hold, faults []Fault, horizon int64, opts Options) *Example {
+func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 	until := min(a.end, b.end)
 	var why []string
 	for _, o := range [][2]*hold{{a, b}, {b, a}} {
@@ -135,7 +137,7 @@ func doubleHold(a, b *hold, faults []Fault, horizon int64, opts Options) *Exampl
 		if x.since() >= y.grant.effectiveDeadline() {
 			continue // x cannot have been granted first
 		}
-		_, w, ok := firstLapse(x, y.grant.effectiveDeadline(), until, faults, horizon, opts)
+		_, w, ok := firstLapse(x, y.grant.effectiveDeadline(), until, fs, opts)
 		if ok {
 			return nil
 		}
@@ -143,13 +145,13 @@ func doubleHold(a, b *hold, faults []Fault, horizon int64, opts Options) *Exampl
 	}
 	return beyondExample(fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
 		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start())),
-		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, faults, horizon)
+		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs)
 }
 
 // lostHold judges a hold whose release answered "not held": nil when the
 // hold could have lapsed before the release took effect.
-func lostHold(x *hold, faults []Fault, horizon int64, opts Options) *Example {
-	ls, why := lapses(x, faults, horizon, opts)
+func lostHold(x *hold, fs *faultSet, opts Options) *Example {
+	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest <= x.endOp.effectiveDeadline() {
 			return nil
@@ -157,7 +159,7 @@ func lostHold(x *hold, faults []Fault, horizon int64, opts Options) *Example {
 		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
 	}
 	return beyondExample(fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
-		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, faults, horizon)
+		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, fs)
 }
 
 // foreignRelease judges a release by x answered ok while y believed it held
@@ -165,15 +167,15 @@ func lostHold(x *hold, faults []Fault, horizon int64, opts Options) *Example {
 // effect (its lease, or a fault that hits it), or when a fault that loses
 // the server's state could have ended x's (a split brain serves two copies
 // of the lock, so each release may meet its own).
-func foreignRelease(x, y *hold, faults []Fault, horizon int64, opts Options) *Example {
+func foreignRelease(x, y *hold, fs *faultSet, opts Options) *Example {
 	at := x.endOp.effectiveDeadline()
-	ly, _ := lapses(y, faults, horizon, opts)
+	ly, _ := fs.lapses(y, opts)
 	for _, l := range ly {
 		if l.earliest <= at {
 			return nil
 		}
 	}
-	lx, _ := lapses(x, faults, horizon, opts)
+	lx, _ := fs.lapses(x, opts)
 	for _, l := range lx {
 		if l.loss && l.earliest <= at {
 			return nil
@@ -181,11 +183,11 @@ func foreignRelease(x, y *hold, faults []Fault, horizon int64, opts Options) *Ex
 	}
 	return beyondExample(fmt.Sprintf("p%d's release answered ok at %s while p%d held the lock (granted at %s): it freed another's hold, or answered falsely",
 		x.grant.Process, fmtTime(x.endOp.Return), y.grant.Process, fmtTime(y.start())),
-		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, faults, horizon)
+		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, fs)
 }
 
 // beyondExample builds the example of an anomaly beyond the faults.
-func beyondExample(summary string, ops []*Op, why []string, faults []Fault, horizon int64) *Example {
+func beyondExample(summary string, ops []*Op, why []string, fs *faultSet) *Example {
 	ex := Example{Summary: summary + ": beyond the faults"}
 	for _, o := range ops {
 		if o != nil {
@@ -193,7 +195,7 @@ func beyondExample(summary string, ops []*Op, why []string, faults []Fault, hori
 			ex.Ops = append(ex.Ops, *o)
 		}
 	}
-	ex.Faults = overlappingFaults(faults, ex.Ops, horizon)
+	ex.Faults = fs.overlapping(ex.Ops)
 	if len(why) == 0 {
 		why = []string{"no fault or lease allows it"}
 	}
@@ -214,11 +216,11 @@ func overlappingFaults(faults []Fault, ops []Op, horizon int64) []Fault {
 // Pair by pair, an acquire that answered long after its call (a reply lost
 // in a partition, a timeout taken for a grant) could otherwise be placed at
 // its call, its lease run out long before its reply.
-func grantFloors(holds []*hold, faults []Fault, horizon int64, opts Options) {
+func grantFloors(holds []*hold, fs *faultSet, opts Options) {
 	ended := make([]int64, len(holds)) // the earliest each hold can have left the lock free
 	for i, h := range holds {
 		ended[i] = h.end
-		ls, _ := lapses(h, faults, horizon, opts)
+		ls, _ := fs.lapses(h, opts)
 		for _, l := range ls {
 			ended[i] = min(ended[i], l.earliest)
 		}
@@ -227,7 +229,7 @@ func grantFloors(holds []*hold, faults []Fault, horizon int64, opts Options) {
 		if x.grant.Return-x.grant.Call < opts.watchdogLease()/10 {
 			continue // answered promptly: nothing to place
 		}
-		ls, _ := lapses(x, faults, horizon, opts)
+		ls, _ := fs.lapses(x, opts)
 		soonest := int64(math.MaxInt64) // x's earliest lapse, granted at its call
 		for _, l := range ls {
 			soonest = min(soonest, l.earliest)

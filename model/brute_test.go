@@ -219,10 +219,23 @@ func (s bruteState) apply(o bruteOp) []bruteState {
 // bruteLinearizable reports whether some order of ops consistent with real
 // time takes every op legally from a free lock.
 func bruteLinearizable(ops []bruteOp) bool {
+	return bruteSearch(ops, bruteState{holds: map[int]int{}, leases: map[int]int64{}})
+}
+
+// bruteStater is a brute-force state: its key for memoising dead ends, and
+// the states an op can leave it in.
+type bruteStater[S any] interface {
+	key() string
+	apply(o bruteOp) []S
+}
+
+// bruteSearch tries every order of ops consistent with real time from
+// init, and reports whether one takes every op legally.
+func bruteSearch[S bruteStater[S]](ops []bruteOp, init S) bool {
 	full := uint32(1)<<len(ops) - 1
 	dead := map[string]bool{}
-	var search func(done uint32, s bruteState) bool
-	search = func(done uint32, s bruteState) bool {
+	var search func(done uint32, s S) bool
+	search = func(done uint32, s S) bool {
 		if done == full {
 			return true
 		}
@@ -243,7 +256,7 @@ func bruteLinearizable(ops []bruteOp) bool {
 		dead[key] = true
 		return false
 	}
-	return search(0, bruteState{holds: map[int]int{}, leases: map[int]int64{}})
+	return search(0, init)
 }
 
 // bruteMayGoNext: no op still to place must come before ops[i].
@@ -264,6 +277,16 @@ func checkBrute(t interface {
 	Fatalf(string, ...any)
 }, h *History, opts Options) (Verdict, bool) {
 	t.Helper()
+	return checkBruteWith(t, h, opts, bruteLinearizable)
+}
+
+// checkBruteWith is checkBrute with the exhaustive search linearizable
+// (bruteLinearizable; rwBruteLinearizable for read-write locks).
+func checkBruteWith(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, h *History, opts Options, linearizable func([]bruteOp) bool) (Verdict, bool) {
+	t.Helper()
 	whole := wholeOps(h, opts)
 	verdict, all := Valid, true
 	for _, l := range indexLocks(h).locks {
@@ -272,7 +295,7 @@ func checkBrute(t interface {
 			all = false
 			continue
 		}
-		brute := bruteLinearizable(ops)
+		brute := linearizable(ops)
 		pc := porcupine.CheckOperationsTimeout(mutexModel, whole[l], diffTimeout)
 		if pc == porcupine.Unknown {
 			t.Fatalf("porcupine undecided on %d ops:\n%s", len(ops), dumpHistory(h))

@@ -118,10 +118,7 @@ func overlappingUntil(h *History, ops []Op, horizon int64) []Fault {
 	if len(ops) == 0 {
 		return nil
 	}
-	lo, hi := ops[0].Call, ops[0].Return
-	for _, o := range ops {
-		lo, hi = min(lo, o.Call), max(hi, o.effectiveDeadline())
-	}
+	lo, hi := opsSpan(ops)
 	var out []Fault
 	for _, f := range h.Faults {
 		if f.Start <= hi && f.end(horizon) >= lo {
@@ -129,4 +126,14 @@ func overlappingUntil(h *History, ops []Op, horizon int64) []Fault {
 		}
 	}
 	return out
+}
+
+// opsSpan is the span of ops (at least one): the earliest call to the
+// latest time one may take effect.
+func opsSpan(ops []Op) (lo, hi int64) {
+	lo, hi = ops[0].Call, ops[0].Return
+	for _, o := range ops {
+		lo, hi = min(lo, o.Call), max(hi, o.effectiveDeadline())
+	}
+	return lo, hi
 }

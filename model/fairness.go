@@ -19,8 +19,9 @@ func CheckFair(h *History, opts Options) Result {
 	res := Result{Checker: CheckFairness, Verdict: Valid}
 	horizon := h.horizon()
 	clean, faulted, requests := 0, 0, 0
-	for _, l := range lockNames(h) {
-		grants := firstGrants(h, l)
+	locks := groupLockOps(h)
+	for _, l := range locks.names {
+		grants := firstGrants(locks.ops[l])
 		var queued []*Op
 		for _, o := range grants {
 			if o.Enqueued != 0 {

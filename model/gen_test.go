@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bufio"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,7 +11,8 @@ import (
 // TestGenerateLargeHistory writes a simulated valid history (sections and
 // fencing tokens included, 2% info ops, $LOCKCHECK_GEN_LOCKS locks, default
 // 64) of $LOCKCHECK_GEN_OPS ops to
-// $LOCKCHECK_GEN_DIR/history.jsonl, for measuring `lockcheck check` on large
+// $LOCKCHECK_GEN_DIR/history.jsonl (LOCKCHECK_GEN_BROKEN=double-grant: with
+// one double grant injected, so invalid), for measuring `lockcheck check` on large
 // inputs without committing them:
 //
 //	LOCKCHECK_GEN_DIR=/tmp/big LOCKCHECK_GEN_OPS=1000000 go test -run TestGenerateLargeHistory ./model/
@@ -34,23 +34,17 @@ func TestGenerateLargeHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, _ := simulate(rand.New(rand.NewPCG(uint64(ops), 1)), simConfig{locks: locks, procs: 8, ops: ops, infoRate: 0.02, sections: true})
+	r := rand.New(rand.NewPCG(uint64(ops), 1))
+	h, ws := simulate(r, simConfig{locks: locks, procs: 8, ops: ops, infoRate: 0.02, sections: true})
+	if os.Getenv("LOCKCHECK_GEN_BROKEN") == "double-grant" {
+		var ok bool
+		if h, ok = injectDoubleGrant(r, h, ws); !ok {
+			t.Fatal("nothing to inject a double grant into")
+		}
+	}
 	h.Header.Meta = map[string]string{"generator": "TestGenerateLargeHistory"}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, "history.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := WriteHistory(w, h); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeHistoryFile(t, filepath.Join(dir, "history.jsonl"), h)
 }

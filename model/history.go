@@ -80,6 +80,11 @@ type Op struct {
 	Wait int64 `json:"wait,omitempty"`
 	// Blocking is true for Lock (wait until granted or ctx ends).
 	Blocking bool `json:"blocking,omitempty"`
+	// Mode is the side of a read-write lock an Acquire or Release took or
+	// let go, and the side a Section ran under: ModeRead or ModeWrite. ""
+	// is the exclusive lock of the other lock kinds (a write, on a lock
+	// whose other ops have a mode).
+	Mode string `json:"mode,omitempty"`
 	// Cancelled says the process itself cancelled the acquire's context
 	// while it ran: failing is then legal whatever the lock's state.
 	Cancelled bool `json:"cancelled,omitempty"`
@@ -136,6 +141,9 @@ func (o Op) retires() bool { return o.Kind != Expire && (o.Outcome == Info || o.
 // String renders the op on one line, for explanations.
 func (o Op) String() string {
 	s := fmt.Sprintf("p%d %s %s", o.Process, o.Kind, o.Lock)
+	if o.Mode != "" {
+		s = fmt.Sprintf("p%d %s(%s) %s", o.Process, o.Kind, o.Mode, o.Lock)
+	}
 	switch o.Kind {
 	case Acquire:
 		if o.Blocking {

@@ -27,6 +27,9 @@ type hold struct {
 	// the hold: the server may have dropped it at their instant (an
 	// acquire inside an Expire's window may have been a reentry it ended).
 	expires []*Op
+	// shared marks a read hold of a read-write lock (Op.Mode read): other
+	// read holds may stand with it.
+	shared bool
 }
 
 func (h *hold) start() int64 { return h.grant.Return }
@@ -94,11 +97,14 @@ func (h *hold) releaseRefused() bool {
 
 // holdsOf reconstructs every hold in hist, grouped by lock, each lock's
 // sorted by start. A process's ops are read in call order; an op that
-// retires the process (info, Abandon) ends its holds on every lock.
+// retires the process (info, Abandon) ends its holds on every lock. On a
+// read-write lock a process's two sides are holds of their own (Op.Mode);
+// an Expire or Abandon, which name no side, meets both.
 func holdsOf(hist *History, horizon int64) map[string][]*hold {
 	type key struct {
-		lock string
-		p    int
+		lock   string
+		p      int
+		shared bool
 	}
 	byProc := map[key][]*Op{}
 	retired := map[int]*Op{} // the op that retired each process, on any lock
@@ -110,8 +116,12 @@ func holdsOf(hist *History, horizon int64) map[string][]*hold {
 		if o.Kind == Section {
 			continue
 		}
-		k := key{o.Lock, o.Process}
+		k := key{o.Lock, o.Process, o.Mode == ModeRead}
 		byProc[k] = append(byProc[k], o)
+		if o.Mode == "" && (o.Kind == Expire || o.Kind == Abandon) {
+			k.shared = true
+			byProc[k] = append(byProc[k], o)
+		}
 	}
 	out := map[string][]*hold{}
 	for k, ops := range byProc {
@@ -120,6 +130,7 @@ func holdsOf(hist *History, horizon int64) map[string][]*hold {
 			if r := retired[k.p]; r != nil && r.Call < h.end {
 				h.end, h.endOp = r.Call, r // retired on another lock
 			}
+			h.shared = k.shared
 			out[k.lock] = append(out[k.lock], h)
 		}
 	}
@@ -170,14 +181,35 @@ func procHolds(ops []*Op, horizon int64) []*hold {
 	if cur != nil {
 		out = append(out, cur)
 	}
-	for _, h := range out {
-		for _, o := range ops {
-			if o.Kind == Expire && o.Return >= h.grant.Call && o.Call <= h.end {
-				h.expires = append(h.expires, o)
+	attachExpires(out, ops)
+	return out
+}
+
+// attachExpires gives each hold the Expire ops of ops (in call order) whose
+// window meets it: Return >= its grant's call and Call <= its end. Only
+// the Expires called within their longest window before the grant are
+// looked at, so it is linear in the ops when windows are short.
+func attachExpires(holds []*hold, ops []*Op) {
+	var xs []*Op
+	var span int64
+	for _, o := range ops {
+		if o.Kind == Expire {
+			xs = append(xs, o)
+			span = max(span, o.Return-o.Call)
+		}
+	}
+	if len(xs) == 0 {
+		return
+	}
+	for _, h := range holds {
+		from := h.grant.Call - span // an Expire called before cannot return by the grant's call
+		i := sort.Search(len(xs), func(i int) bool { return xs[i].Call >= from })
+		for ; i < len(xs) && xs[i].Call <= h.end; i++ {
+			if xs[i].Return >= h.grant.Call {
+				h.expires = append(h.expires, xs[i])
 			}
 		}
 	}
-	return out
 }
 
 // lateAcquire is the last ok acquire of h whose reply came after the Expire

@@ -24,21 +24,22 @@ func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecon
 // asked. Fair and quorum locks are not judged (a fair lock's
 // dead waiters hold the queue for its own timeout; a quorum's leftover
 // votes are its own matter). It runs in O(n log n) on the lock's ops.
-func leaseBound(hist *History, holds []*hold, opts Options, horizon int64) []Example {
+// acqs are the lock's acquires that failed or whose outcome is unknown
+// (lockAcquires).
+func leaseBound(hist *History, holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
 	if opts.Fair || opts.SplitVotes || len(holds) == 0 {
 		return nil
 	}
 	lock := holds[0].grant.Lock
-	bounded, open := retiredSpans(hist, holds, lock, opts, horizon)
+	bounded, open := retiredSpans(holds, acqs, opts, horizon)
 	if len(bounded) == 0 {
 		return nil
 	}
 	others := liveSpans(holds, hist.Faults, horizon)
 	freeCapped, freeOpen := gaps(append(bounded, others...)), gaps(append(open, others...))
 	var bad []Example
-	for i := range hist.Ops {
-		o := &hist.Ops[i]
-		if o.Lock != lock || o.Kind != Acquire || o.Outcome != Fail || o.Cancelled {
+	for _, o := range acqs {
+		if o.Outcome != Fail || o.Cancelled {
 			continue
 		}
 		if freeSomewhere(o.Call, o.Return, freeOpen) || !freeThroughout(o.Call, o.Return, freeCapped) {
@@ -57,7 +58,7 @@ func leaseBound(hist *History, holds []*hold, opts Options, horizon int64) []Exa
 // may still exist: bounded, to one lease (plus leaseBoundSlack) past the
 // retired process's last request, or to the release's reply; open, to the
 // horizon.
-func retiredSpans(hist *History, holds []*hold, lock string, opts Options, horizon int64) (bounded, open []span) {
+func retiredSpans(holds []*hold, acqs []*Op, opts Options, horizon int64) (bounded, open []span) {
 	add := func(from, last int64, lease int64) {
 		bounded = append(bounded, span{from, last + lease + leaseBoundSlack(lease)})
 		open = append(open, span{from, horizon})
@@ -75,8 +76,8 @@ func retiredSpans(hist *History, holds []*hold, lock string, opts Options, horiz
 			open = append(open, span{h.grant.Call, horizon})
 		}
 	}
-	for i := range hist.Ops {
-		if o := &hist.Ops[i]; o.Lock == lock && o.Kind == Acquire && o.Outcome == Info {
+	for _, o := range acqs {
+		if o.Outcome == Info {
 			add(o.Call, o.effectiveDeadline(), opLease(o, opts)) // it may have been granted
 		}
 	}
@@ -142,4 +143,17 @@ func opLease(o *Op, opts Options) int64 {
 		return o.Lease
 	}
 	return opts.watchdogLease()
+}
+
+// lockAcquires groups h's acquires that failed or whose outcome is unknown
+// by lock, in history order: what leaseBound reads of each lock, gathered
+// in one pass.
+func lockAcquires(h *History) map[string][]*Op {
+	out := map[string][]*Op{}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Kind == Acquire && (o.Outcome == Fail || o.Outcome == Info) {
+			out[o.Lock] = append(out[o.Lock], o)
+		}
+	}
+	return out
 }

@@ -41,8 +41,13 @@ func checkLinearizability(ctx context.Context, h *History, opts Options) Result 
 			res.Explanation += fmt.Sprintf(" (the first contradiction on each of %d locks is shown; %d later segments start from a state computed from outcomes already contradicted, so they follow from it and are not counted)", len(t.firsts), follow)
 		}
 		res.Explanation += "; " + shape
+		locks := map[string]bool{}
 		for _, is := range t.examples {
-			res.Examples = append(res.Examples, explainSegment(ctx, h, is.seg, opts))
+			locks[is.seg.lock] = true
+		}
+		late := lateUnlocksOf(h, locks)
+		for _, is := range t.examples {
+			res.Examples = append(res.Examples, explainSegment(ctx, h, is.seg, opts, late))
 		}
 	case t.undecided > 0 || ctx.Err() != nil:
 		res.Verdict = Unknown
@@ -153,18 +158,27 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 
 // explainSegment finds, in an illegal segment, the op that no sequential
 // order can accommodate, the ops it conflicts with and why.
-// Only the ops the contradiction needs are considered (minimalConflict);
-// the example names all of them.
+// Only the ops the contradiction needs are considered: the segment less
+// the fail ops it does not need (minimalConflict, a few checks of the
+// segment), then the window of it that holds its first contradiction
+// (narrowConflict), where the refusal is looked for, op by op, so that
+// explaining does not search the whole segment once per op; the example
+// names all of them.
 // A contradiction that disappears when a single failed op is set aside is
 // labelled a refusal (ClassRefusal), never two holders.
-func explainSegment(ctx context.Context, h *History, seg segment, opts Options) Example {
+// late is the late unlocks of seg's lock (lateUnlocksOf).
+func explainSegment(ctx context.Context, h *History, seg segment, opts Options, late map[*Op]bool) Example {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	m, release := stoppable(ctx)
 	defer release()
 	seg.ops = minimalConflict(ctx, m, seg.ops)
-	if refused := refusalIn(ctx, m, h, seg.ops); refused != nil {
-		return explainRefusal(h, seg, refused, explainConflict(ctx, m, h, seg, opts), opts)
+	var whole []porcupine.Operation // the minimal segment, when the window is less
+	if w := narrowConflict(ctx, m, seg.ops); len(w) < len(seg.ops) {
+		whole, seg.ops = seg.ops, w
+	}
+	if refused := refusalIn(ctx, m, late, seg.ops, whole); refused != nil {
+		return explainRefusal(h, seg, refused, explainConflict(ctx, m, h, seg, opts), opts, late)
 	}
 	return explainConflict(ctx, m, h, seg, opts)
 }

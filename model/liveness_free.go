@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"time"
 )
@@ -25,7 +26,8 @@ type span struct{ from, to int64 }
 // unknown (info) or that a retired acquire (info) may have taken lasts one
 // lease past the op's deadline (a retired handle no longer renews); a hold
 // never released lasts to the horizon.
-func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map[int][]span {
+// ops are the lock's ops (lockOps), in any order.
+func holdSpans(ops []*Op, lease func(Op) int64, horizon int64) map[int][]span {
 	type state struct {
 		count int
 		start int64
@@ -33,7 +35,7 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 	}
 	cur := map[int]*state{}
 	out := map[int][]span{}
-	for _, o := range opsByCall(h, lock) {
+	for _, o := range opsByCall(ops) {
 		s := cur[o.Process]
 		if s == nil {
 			s = &state{}
@@ -42,7 +44,7 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 		switch {
 		case o.Kind == Acquire && o.Outcome == OK:
 			if s.count == 0 {
-				s.start, s.lease = o.Return, lease(o)
+				s.start, s.lease = o.Return, lease(*o)
 			}
 			s.count++
 		case o.Kind == Acquire && o.Outcome == Info:
@@ -50,7 +52,7 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 			if s.count > 0 {
 				from = s.start
 			}
-			out[o.Process] = append(out[o.Process], span{from, o.effectiveDeadline() + lease(o)})
+			out[o.Process] = append(out[o.Process], span{from, o.effectiveDeadline() + lease(*o)})
 			s.count = 0
 		case o.Kind == Expire && s.count > 0:
 			out[o.Process] = append(out[o.Process], span{s.start, o.Return})
@@ -77,17 +79,17 @@ func holdSpans(h *History, lock string, lease func(Op) int64, horizon int64) map
 	return out
 }
 
-// opsByCall returns lock's acquires, releases and expiries ordered by call
-// time.
-func opsByCall(h *History, lock string) []Op {
-	var ops []Op
-	for _, o := range h.Ops {
-		if o.Lock == lock && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
-			ops = append(ops, o)
+// opsByCall returns the acquires, releases and expiries of ops (one
+// lock's) ordered by call time.
+func opsByCall(ops []*Op) []*Op {
+	var out []*Op
+	for _, o := range ops {
+		if o.Kind == Acquire || o.Kind == Release || o.Kind == Expire {
+			out = append(out, o)
 		}
 	}
-	sort.SliceStable(ops, func(a, b int) bool { return ops[a].Call < ops[b].Call })
-	return ops
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Call < out[b].Call })
+	return out
 }
 
 // longestUncovered returns the longest stretch of [from, to] that no span
@@ -133,10 +135,11 @@ func uncovered(from, to int64, covers []span) int64 {
 }
 
 // freeWaits calls f for every acquire (granted or given up) on lock l that
-// waited longer than bound(l), with the spans in which something else
-// explains its wait (another process's possible holds, fault windows),
-// sorted by start. bound is called once per lock, with the lease of an op.
-func freeWaits(h *History, opts Options, bound func(l string, lease func(Op) int64) int64, f func(o Op, bound int64, covers []span)) {
+// waited longer than bound(l, longest), longest being the longest lease
+// of l's acquires, with the spans in which something else explains its
+// wait (another process's possible holds, fault windows) that meet it,
+// sorted by start. bound is called once per lock.
+func freeWaits(h *History, opts Options, bound func(l string, longest int64) int64, f func(o Op, bound int64, covers []span)) {
 	horizon := h.horizon()
 	lease := func(o Op) int64 {
 		if o.Lease > 0 {
@@ -148,23 +151,73 @@ func freeWaits(h *History, opts Options, bound func(l string, lease func(Op) int
 	for _, fw := range h.Faults {
 		faults = append(faults, span{fw.Start, fw.end(horizon)})
 	}
-	for _, l := range lockNames(h) {
-		b := bound(l, lease)
-		holds := holdSpans(h, l, lease, horizon)
-		for _, o := range h.Ops {
-			if o.Lock != l || o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= b {
+	g := groupLockOps(h)
+	for _, l := range g.names {
+		ops := g.ops[l]
+		b := bound(l, longestLease(ops, lease))
+		var ci *coverIndex // built for the lock's first long wait
+		for _, o := range ops {
+			if o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= b {
 				continue
 			}
-			covers := append([]span(nil), faults...)
-			for p, hs := range holds {
-				if p != o.Process {
-					covers = append(covers, hs...)
-				}
+			if ci == nil {
+				ci = newCoverIndex(faults, holdSpans(ops, lease, horizon))
 			}
-			sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
-			f(o, b, covers)
+			f(*o, b, ci.meeting(o.Call, o.Return, o.Process))
 		}
 	}
+}
+
+// coverIndex holds one lock's cover spans (fault windows, and every
+// process's possible holds) sorted by start, with the running maximum of
+// their ends, so that the spans meeting one wait are found without
+// gathering and sorting them all for every waiter.
+type coverIndex struct {
+	spans []span
+	procs []int   // the process of each hold span; -1 for a fault window
+	reach []int64 // reach[i]: the latest end among spans[:i+1]
+}
+
+func newCoverIndex(faults []span, holds map[int][]span) *coverIndex {
+	ci := &coverIndex{}
+	for _, s := range faults {
+		ci.spans, ci.procs = append(ci.spans, s), append(ci.procs, -1)
+	}
+	for p, hs := range holds {
+		for _, s := range hs {
+			ci.spans, ci.procs = append(ci.spans, s), append(ci.procs, p)
+		}
+	}
+	sort.Sort(ci)
+	ci.reach = make([]int64, len(ci.spans))
+	for i, s := range ci.spans {
+		ci.reach[i] = s.to
+		if i > 0 {
+			ci.reach[i] = max(s.to, ci.reach[i-1])
+		}
+	}
+	return ci
+}
+
+func (ci *coverIndex) Len() int           { return len(ci.spans) }
+func (ci *coverIndex) Less(a, b int) bool { return ci.spans[a].from < ci.spans[b].from }
+func (ci *coverIndex) Swap(a, b int) {
+	ci.spans[a], ci.spans[b] = ci.spans[b], ci.spans[a]
+	ci.procs[a], ci.procs[b] = ci.procs[b], ci.procs[a]
+}
+
+// meeting returns, sorted by start, the spans not of process except that
+// meet (from, to): those uncovered and longestUncovered do not skip.
+func (ci *coverIndex) meeting(from, to int64, except int) []span {
+	hi := sort.Search(len(ci.spans), func(i int) bool { return ci.spans[i].from >= to })
+	var out []span
+	for i := hi - 1; i >= 0 && ci.reach[i] > from; i-- {
+		if ci.spans[i].to > from && ci.procs[i] != except {
+			out = append(out, ci.spans[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // lostWakeUp is the cause of a wait on a free lock.
@@ -176,8 +229,8 @@ const lostWakeUp = "no holder and no fault explains the wait: a lost wake-up"
 // It returns the bound it used per lock and the violations.
 func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, bad []Example, count int) {
 	bounds = map[string]time.Duration{}
-	bound := func(l string, lease func(Op) int64) int64 {
-		b, ok := waitBound(longestLease(h, l, lease), opts.OpTimeout)
+	bound := func(l string, longest int64) int64 {
+		b, ok := waitBound(longest, opts.OpTimeout)
 		if !ok {
 			bounds[l] = -1
 			return math.MaxInt64 // no room below an op's length: not bounded
@@ -203,14 +256,14 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 // checkFreeStretches flags acquires (granted or given up) that waited
 // through one continuous stretch of free lock longer than opts.FreeWait.
 func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
-	bound := func(string, func(Op) int64) int64 { return int64(opts.FreeWait) }
+	bound := func(string, int64) int64 { return int64(opts.FreeWait) }
 	return checkStretches(h, opts, bound, lostWakeUp)
 }
 
 // checkStretches flags acquires (granted or given up) that waited through
 // one continuous stretch of free lock longer than bound(lock); cause says
 // what that means.
-func checkStretches(h *History, opts Options, bound func(string, func(Op) int64) int64, cause string) (count int, bad []Example) {
+func checkStretches(h *History, opts Options, bound func(l string, longest int64) int64, cause string) (count int, bad []Example) {
 	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
 		stretch := longestUncovered(o.Call, o.Return, covers)
 		if stretch <= bound {
@@ -226,12 +279,13 @@ func checkStretches(h *History, opts Options, bound func(string, func(Op) int64)
 	return count, bad
 }
 
-// longestLease is the longest lease (lease(o)) among the acquires of lock l.
-func longestLease(h *History, l string, lease func(Op) int64) int64 {
+// longestLease is the longest lease (lease(o)) among the acquires of ops
+// (one lock's).
+func longestLease(ops []*Op, lease func(Op) int64) int64 {
 	var longest int64
-	for _, o := range h.Ops {
-		if o.Lock == l && o.Kind == Acquire {
-			longest = max(longest, lease(o))
+	for _, o := range ops {
+		if o.Kind == Acquire {
+			longest = max(longest, lease(*o))
 		}
 	}
 	return longest

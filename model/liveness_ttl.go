@@ -24,8 +24,8 @@ func checkTTLStretches(h *History, opts Options) (bounds map[string]time.Duratio
 		slack = TTLWakeupSlack
 	}
 	bounds = map[string]time.Duration{}
-	bound := func(l string, lease func(Op) int64) int64 {
-		bounds[l] = time.Duration(longestLease(h, l, lease)) + slack
+	bound := func(l string, longest int64) int64 {
+		bounds[l] = time.Duration(longest) + slack
 		return int64(bounds[l])
 	}
 	count, bad = checkStretches(h, opts, bound, lostWakeUp+", not recovered within the TTL (one lease and the slack)")

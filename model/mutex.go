@@ -29,6 +29,11 @@ type lockState struct {
 	Count        int   // holds of the live owner
 	Lease        int64 // longest effective lease among the owner's holds
 	RetiredUntil int64 // 0, or until when a retired process may still hold
+
+	// Read-write locks only (rwlock.go): the live read holders, encoded
+	// (encodeReaders), and until when a retired write hold may remain.
+	Readers       string
+	WRetiredUntil int64
 }
 
 // stepInput is the porcupine Input of one op of one lock's segment.
@@ -42,6 +47,7 @@ type stepInput struct {
 	lease     int64 // effective lease of an Acquire
 	contended bool  // fair lock: another request was in flight during a fail acquire
 	cancelled bool  // the caller cancelled the acquire: a fail needs no holder
+	rw        bool  // an op of a read-write lock: rwStep specifies it
 	init      *lockState
 	op        *Op // the recorded op (nil for synthetic ops)
 }
@@ -61,6 +67,9 @@ const (
 
 // why renders a refusal of in in state s.
 func why(r refusal, s lockState, in *stepInput) string {
+	if in.rw {
+		return rwWhy(r, s, in)
+	}
 	p := in.process
 	switch r {
 	case grantedWhileHeld:
@@ -83,6 +92,9 @@ func why(r refusal, s lockState, in *stepInput) string {
 // effect in state s with its recorded outcome, the next state, and, when it
 // cannot, why.
 func step(s lockState, in *stepInput) (bool, lockState, refusal) {
+	if in.rw {
+		return rwStep(s, in)
+	}
 	if in.init != nil {
 		return true, *in.init, noRefusal
 	}
@@ -176,7 +188,10 @@ var mutexModel = porcupine.Model{
 		if s.Held {
 			h ^= 1
 		}
-		return h
+		for i := 0; i < len(s.Readers); i++ {
+			h = h*0x100000001b3 ^ uint64(s.Readers[i])
+		}
+		return h ^ uint64(s.WRetiredUntil)*0x94d049bb133111eb
 	},
 	DescribeOperation: func(input, _ interface{}) string { return describeInput(input.(*stepInput)) },
 	DescribeState:     func(state interface{}) string { return describeState(state.(lockState)) },
@@ -206,13 +221,13 @@ func describeInput(in *stepInput) string {
 		if o.Lease > 0 {
 			lease = "lease " + fmtDur(o.Lease)
 		}
-		s := fmt.Sprintf("p%d acquire(%s, %s) → %s", o.Process, how, lease, o.Outcome)
+		s := fmt.Sprintf("p%d acquire%s(%s, %s) → %s", o.Process, modeTag(o), how, lease, o.Outcome)
 		if o.Token != 0 {
 			s += fmt.Sprintf(" token %d", o.Token)
 		}
 		return s
 	case Release:
-		return fmt.Sprintf("p%d release → %s", o.Process, o.Outcome)
+		return fmt.Sprintf("p%d release%s → %s", o.Process, modeTag(o), o.Outcome)
 	default:
 		return fmt.Sprintf("p%d %s", o.Process, o.Kind)
 	}
@@ -220,6 +235,10 @@ func describeInput(in *stepInput) string {
 
 func describeState(s lockState) string {
 	switch {
+	case s.Readers != "" && s.Held:
+		return fmt.Sprintf("write-held by p%d ×%d and %s", s.Owner, s.Count, describeReaders(s))
+	case s.Readers != "":
+		return describeReaders(s)
 	case s.Held:
 		return fmt.Sprintf("held by p%d ×%d", s.Owner, s.Count)
 	case s.RetiredUntil != 0:

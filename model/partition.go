@@ -64,10 +64,11 @@ type lockIndex struct {
 	locks     []string           // sorted
 	byLock    map[string][]int32 // lock -> indices in History.Ops
 	retiredAt map[int]int32      // process -> index of the op that retired it
+	rw        map[string]bool    // locks with an op that has a Mode (read-write locks)
 }
 
 func indexLocks(h *History) *lockIndex {
-	ix := &lockIndex{byLock: map[string][]int32{}, retiredAt: map[int]int32{}}
+	ix := &lockIndex{byLock: map[string][]int32{}, retiredAt: map[int]int32{}, rw: map[string]bool{}}
 	for i := range h.Ops {
 		o := &h.Ops[i]
 		if o.Kind == Section {
@@ -77,6 +78,9 @@ func indexLocks(h *History) *lockIndex {
 			ix.locks = append(ix.locks, o.Lock)
 		}
 		ix.byLock[o.Lock] = append(ix.byLock[o.Lock], int32(i))
+		if o.Mode != "" {
+			ix.rw[o.Lock] = true
+		}
 		if o.retires() {
 			ix.retiredAt[o.Process] = int32(i)
 		}
@@ -119,8 +123,10 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 		}
 	}
 	ins := make([]*stepInput, len(slab))
+	rw := ix.rw[lock]
 	for i := range slab {
 		ins[i] = &slab[i]
+		ins[i].rw = rw
 	}
 	sort.SliceStable(ins, func(a, b int) bool {
 		if ins[a].call != ins[b].call {
@@ -131,7 +137,20 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 	if opts.Fair || opts.SplitVotes {
 		markContended(ins)
 	}
-	return split(lock, ins, opts.maxSegmentOps(), emit)
+	var b cutter = newBalances()
+	if rw {
+		b = newRWBalances()
+	}
+	return split(lock, ins, opts.maxSegmentOps(), b, emit)
+}
+
+// cutter is what split needs of a lock's running balances: whether the ops
+// seen so far fix one state, that state (with a process holding in it, if
+// any), and the next op.
+type cutter interface {
+	determined() bool
+	initial() (p int, st lockState, held bool)
+	apply(in *stepInput) (until int64, retired bool)
 }
 
 // markContended flags fail acquires during which another process had an
@@ -180,9 +199,8 @@ func markContended(ins []*stepInput) {
 // split cuts one lock's ops (sorted by call) at quiet points and passes
 // each segment to emit, stopping (false) when emit does. A segment of more
 // than limit ops (<= 0: no limit) is emitted tooBig, without its ops.
-func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bool {
+func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment) bool) bool {
 	cur := segment{lock: lock}
-	b := newBalances()
 	var maxRet, retiredUntil int64
 	for i, in := range ins {
 		if i > 0 && maxRet < in.call && retiredUntil < in.call && b.determined() {
@@ -190,10 +208,9 @@ func split(lock string, ins []*stepInput, limit int, emit func(segment) bool) bo
 				return false
 			}
 			cur = segment{lock: lock}
-			if p, st, ok := b.holder(); ok {
-				st.Lease = b.lease[p]
+			if p, st, ok := b.initial(); ok {
 				cur.add(porcupine.Operation{
-					ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1},
+					ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1, rw: in.rw},
 					Call: in.call - 1, Return: in.call - 1,
 				}, limit)
 			}

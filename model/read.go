@@ -123,7 +123,10 @@ func readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 // parse decodes one non-blank line into rd.h.
 func (rd *reader) parse(b []byte) error {
 	var l line
-	if err := decodeStrict(b, &l); err != nil {
+	op, fast := parseOpLine(b, rd.strBytes) // its strings are interned already
+	if fast {
+		l.Op = &op
+	} else if err := decodeStrict(b, &l); err != nil {
 		return rd.malformed(err)
 	}
 	set := 0
@@ -154,7 +157,10 @@ func (rd *reader) parse(b []byte) error {
 		if err := l.Op.validate(); err != nil {
 			return rd.invalid(err)
 		}
-		rd.h.Ops = append(rd.h.Ops, rd.compact(*l.Op))
+		if !fast {
+			*l.Op = rd.compact(*l.Op)
+		}
+		rd.h.Ops = append(rd.h.Ops, *l.Op)
 		rd.h.lines = append(rd.h.lines, int32(rd.n))
 	default:
 		if err := l.Fault.validate(); err != nil {
@@ -188,6 +194,14 @@ func (rd *reader) compact(o Op) Op {
 	o.Resource = rd.str(o.Resource)
 	o.Error = rd.str(o.Error)
 	return o
+}
+
+// strBytes is str of b, copying b only for a value not seen before.
+func (rd *reader) strBytes(b []byte) string {
+	if v, ok := rd.intern[string(b)]; ok {
+		return v
+	}
+	return rd.str(string(b))
 }
 
 func (rd *reader) str(s string) string {

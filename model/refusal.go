@@ -16,9 +16,13 @@ import (
 // "released" of a hold that no longer or never existed and freed nothing
 // anyone noticed (a contract problem; Redisson's fair lock answers so by
 // design whenever its key is gone). ops is best a minimal conflict, whose
-// few failed ops are each needed.
-func refusalIn(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
-	if in := lateUnlocksExplain(ctx, m, h, ops); in != nil {
+// few failed ops are each needed; late is the history's late unlocks
+// (lateUnlocks). When ops are a window of a segment (narrowConflict),
+// whole is the segment: an op is named only when setting it aside makes
+// the whole segment linearizable too, as if ops were the segment (nil:
+// ops are the segment).
+func refusalIn(ctx context.Context, m porcupine.Model, late map[*Op]bool, ops, whole []porcupine.Operation) *stepInput {
+	if in := lateUnlocksExplain(ctx, m, late, ops, whole); in != nil {
 		return in
 	}
 	// Failed ops first: where a refusal and an ok release each explain the
@@ -26,7 +30,7 @@ func refusalIn(ctx context.Context, m porcupine.Model, h *History, ops []porcupi
 	failed := func(in *stepInput) bool { return in.outcome == Fail }
 	released := func(in *stepInput) bool { return in.kind == Release && in.outcome == OK }
 	for _, candidate := range []func(*stepInput) bool{failed, released} {
-		if in := soleExplanation(ctx, m, ops, candidate); in != nil {
+		if in := soleExplanation(ctx, m, ops, whole, candidate); in != nil {
 			return in
 		}
 	}
@@ -34,8 +38,8 @@ func refusalIn(ctx context.Context, m porcupine.Model, h *History, ops []porcupi
 }
 
 // soleExplanation returns the first op of ops that candidate accepts and
-// without which ops are linearizable, or nil.
-func soleExplanation(ctx context.Context, m porcupine.Model, ops []porcupine.Operation, candidate func(*stepInput) bool) *stepInput {
+// without which ops (and whole, unless nil) are linearizable, or nil.
+func soleExplanation(ctx context.Context, m porcupine.Model, ops, whole []porcupine.Operation, candidate func(*stepInput) bool) *stepInput {
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
 		if in.op == nil || !candidate(in) {
@@ -45,11 +49,26 @@ func soleExplanation(ctx context.Context, m porcupine.Model, ops []porcupine.Ope
 			return nil
 		}
 		rest := append(append([]porcupine.Operation(nil), ops[:i]...), ops[i+1:]...)
-		if porcupine.CheckOperations(m, rest) && ctx.Err() == nil {
+		if porcupine.CheckOperations(m, rest) && legalWithout(ctx, m, whole, func(x *stepInput) bool { return x == in }) {
 			return in
 		}
 	}
 	return nil
+}
+
+// legalWithout reports whether ops (nil: none, trivially) are
+// linearizable with the ops drop accepts set aside, and ctx has not ended.
+func legalWithout(ctx context.Context, m porcupine.Model, ops []porcupine.Operation, drop func(*stepInput) bool) bool {
+	if ops == nil || ctx.Err() != nil {
+		return ctx.Err() == nil
+	}
+	rest := make([]porcupine.Operation, 0, len(ops))
+	for _, op := range ops {
+		if !drop(op.Input.(*stepInput)) {
+			rest = append(rest, op)
+		}
+	}
+	return porcupine.CheckOperations(m, rest) && ctx.Err() == nil
 }
 
 // explainRefusal relabels ex, the explanation of a segment whose
@@ -59,13 +78,13 @@ func soleExplanation(ctx context.Context, m porcupine.Model, ops []porcupine.Ope
 // A release refused during a lossy fault window is not relabelled: the
 // server forgot the hold (ClassSafety), and its holder went on believing
 // it held the lock.
-func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options) Example {
+func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options, late map[*Op]bool) Example {
 	p := refused.process
 	if refused.kind == Release && refused.outcome == OK {
 		ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, false, false
 		what := "a hold its lease had already ended"
 		ex.Summary = fmt.Sprintf("p%d's unlock after its lease ran out answered ok", p)
-		if !lateUnlocks(h)[refused.op] {
+		if !late[refused.op] {
 			what = "a hold it did not have"
 			ex.Summary = fmt.Sprintf("p%d's unlock of a lock it did not hold answered ok", p)
 		}
@@ -127,12 +146,12 @@ func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
 	return nil
 }
 
-// lateUnlocksExplain returns the first ok late unlock of ops when setting
-// all of them aside makes ops linearizable: a lock that answers every late
+// lateUnlocksExplain returns the first ok late unlock of ops (of whole,
+// unless nil) when setting all of them aside makes ops (and whole)
+// linearizable: a lock that answers every late
 // unlock with "released" (as Redisson's fair lock does) breaks the contract
 // once per overrun, and only all of them together explain it.
-func lateUnlocksExplain(ctx context.Context, m porcupine.Model, h *History, ops []porcupine.Operation) *stepInput {
-	late := lateUnlocks(h)
+func lateUnlocksExplain(ctx context.Context, m porcupine.Model, late map[*Op]bool, ops, whole []porcupine.Operation) *stepInput {
 	var first *stepInput
 	var rest []porcupine.Operation
 	for _, op := range ops {
@@ -147,23 +166,36 @@ func lateUnlocksExplain(ctx context.Context, m porcupine.Model, h *History, ops 
 	if first == nil || ctx.Err() != nil {
 		return nil
 	}
-	if porcupine.CheckOperations(m, rest) && ctx.Err() == nil {
-		return first
+	isLate := func(in *stepInput) bool { return in.op != nil && late[in.op] }
+	if !porcupine.CheckOperations(m, rest) || !legalWithout(ctx, m, whole, isLate) {
+		return nil
 	}
-	return nil
+	for _, op := range whole { // the segment's first, as when ops are the segment
+		if in := op.Input.(*stepInput); isLate(in) {
+			return in
+		}
+	}
+	return first
 }
 
 // lateUnlocks returns h's late unlocks, in one pass over its ops in call
 // order: per process and lock, the first release after an Expire (with no
 // acquire or release between), when it answered ok.
-func lateUnlocks(h *History) map[*Op]bool {
+func lateUnlocks(h *History) map[*Op]bool { return lateUnlocksOf(h, nil) }
+
+// lateUnlocksOf is lateUnlocks of the locks in only (nil: every lock): a
+// late unlock depends only on its own lock's ops.
+func lateUnlocksOf(h *History, only map[string]bool) map[*Op]bool {
 	type key struct {
 		p    int
 		lock string
 	}
-	ops := make([]*Op, 0, len(h.Ops))
+	var ops []*Op
+	if only == nil {
+		ops = make([]*Op, 0, len(h.Ops))
+	}
 	for i := range h.Ops {
-		if k := h.Ops[i].Kind; k == Expire || k == Acquire || k == Release {
+		if k := h.Ops[i].Kind; (k == Expire || k == Acquire || k == Release) && (only == nil || only[h.Ops[i].Lock]) {
 			ops = append(ops, &h.Ops[i])
 		}
 	}

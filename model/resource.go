@@ -92,7 +92,7 @@ func checkMutex(ctx context.Context, h *History, opts Options) Result {
 // first keep.
 func overlapsOf(ctx context.Context, x *explainer, r string, ops []*Op, t *mutexTally, keep int) []Example {
 	var out []Example
-	var reach *Op
+	var reach, reachW *Op // the live section that reaches furthest; the furthest non-read one
 	for i, o := range ops {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return out
@@ -101,12 +101,12 @@ func overlapsOf(ctx context.Context, x *explainer, r string, ops []*Op, t *mutex
 			t.overrun++ // outlasted its lease on purpose: overlaps expected
 			continue
 		}
-		if reach != nil && reach.Process != o.Process && o.Call < reach.Return {
-			if reach.Outcome == Fail || o.Outcome == Fail {
+		if a := conflicting(reach, reachW, o); a != nil {
+			if a.Outcome == Fail || o.Outcome == Fail {
 				t.fenced++
 			} else {
 				t.overlaps++
-				e := x.explainOverlap(r, reach, o, len(out) < keep)
+				e := x.explainOverlap(r, a, o, len(out) < keep)
 				if e.LeaseCouldExpire || e.HoldCouldBeLost {
 					t.expected++
 				}
@@ -118,8 +118,25 @@ func overlapsOf(ctx context.Context, x *explainer, r string, ops []*Op, t *mutex
 		if o.Outcome != Fail && (reach == nil || o.Return > reach.Return) {
 			reach = o
 		}
+		if o.Outcome != Fail && o.Mode != ModeRead && (reachW == nil || o.Return > reachW.Return) {
+			reachW = o
+		}
 	}
 	return out
+}
+
+// conflicting returns the earlier section o overlaps against the rules of
+// shared holds, or nil: sections under a read hold (Mode read) may overlap
+// each other; any other section overlaps nobody else's.
+func conflicting(reach, reachW, o *Op) *Op {
+	overlaps := func(a *Op) bool { return a != nil && a.Process != o.Process && o.Call < a.Return }
+	switch {
+	case o.Mode != ModeRead && overlaps(reach):
+		return reach
+	case overlaps(reachW):
+		return reachW
+	}
+	return nil
 }
 
 // lostUpdates finds the lost updates among one resource's accepted writes
@@ -135,7 +152,7 @@ func lostUpdates(x *explainer, r string, ops []*Op, t *mutexTally, keep int) []E
 	var acc []*Op
 	withSeq := true
 	for _, o := range ops {
-		if o.Outcome == OK {
+		if o.Outcome == OK && o.Mode != ModeRead { // a read section writes nothing
 			acc = append(acc, o)
 			withSeq = withSeq && o.Seq > 0
 		}
@@ -247,8 +264,9 @@ func CheckFences(h *History, opts Options) Result {
 		writes += len(acc)
 		check(r, "accepted write", acc, false)
 	}
-	for _, l := range lockNames(h) {
-		g := firstGrants(h, l)
+	locks := groupLockOps(h)
+	for _, l := range locks.names {
+		g := firstGrants(locks.ops[l])
 		var tok []*Op
 		for _, o := range g {
 			if o.Token != 0 {
@@ -325,13 +343,13 @@ func lockNames(h *History) []string {
 	return out
 }
 
-// firstGrants returns the ok acquires on lock that started a hold (the
-// process held nothing before), sorted by call.
-func firstGrants(h *History, lock string) []*Op {
+// firstGrants returns the ok acquires among lockOps (one lock's, in
+// history order) that started a hold (the process held nothing before),
+// sorted by call.
+func firstGrants(lockOps []*Op) []*Op {
 	var ops []*Op
-	for i := range h.Ops {
-		o := &h.Ops[i]
-		if o.Lock == lock && o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
+	for _, o := range lockOps {
+		if o.Outcome == OK && (o.Kind == Acquire || o.Kind == Release || o.Kind == Expire) {
 			ops = append(ops, o)
 		}
 	}

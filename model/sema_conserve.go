@@ -30,8 +30,11 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 			}
 			grants++
 			n := permitsOf(a)
+			// its own permits count from its return: there, others held
+			// what the step function says less its own
 			lo, _ := held.minMax(a.Call, a.Return-1)
-			_, hi := total.minMax(a.Call, a.Return-1)
+			lo = min(lo, held.at(a.Return)-n)
+			_, hi := total.minMax(a.Call, a.Return)
 			if lo+n <= hi {
 				continue
 			}

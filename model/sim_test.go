@@ -202,6 +202,14 @@ func (s *sim) hold(l *simLock) {
 // held the lock, an ok acquire by a fresh process: a history that no correct
 // lock can produce.
 func injectDoubleGrant(r *rand.Rand, h *History, ws []window) (*History, bool) {
+	return injectInWindow(r, h, ws, func(p int, lock string, call, ret int64) Op {
+		return Op{Process: p, Lock: lock, Kind: Acquire, Call: call, Return: ret, Blocking: true, Outcome: OK}
+	})
+}
+
+// injectInWindow adds the op mk makes, by a fresh process, inside a window
+// where a live process held the lock.
+func injectInWindow(r *rand.Rand, h *History, ws []window, mk func(p int, lock string, call, ret int64) Op) (*History, bool) {
 	var cands []window
 	for _, w := range ws {
 		if w.to-w.from >= 3 {
@@ -219,7 +227,7 @@ func injectDoubleGrant(r *rand.Rand, h *History, ws []window) (*History, bool) {
 		fresh = max(fresh, o.Process+1)
 	}
 	out := *h
-	out.Ops = append(append([]Op(nil), h.Ops...), Op{Process: fresh, Lock: w.lock, Kind: Acquire, Call: c, Return: ret, Blocking: true, Outcome: OK})
+	out.Ops = append(append([]Op(nil), h.Ops...), mk(fresh, w.lock, c, ret))
 	return &out, true
 }
 

@@ -56,11 +56,19 @@ func stoppable(ctx context.Context) (m porcupine.Model, release func()) {
 	return m, func() { unhook() }
 }
 
-// checkOps runs porcupine on one segment under ctx (its deadline
-// included): Unknown when ctx ends first.
+// checkOps decides one segment: linearizable when a simple order of its
+// ops is a linearization (orderWitness), not when its counts contradict
+// each other (countsContradict), else as porcupine finds under ctx
+// (its deadline included): Unknown when ctx ends first.
 func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckResult {
 	if ctx.Err() != nil {
 		return porcupine.Unknown
+	}
+	if orderWitness(ops) {
+		return porcupine.Ok
+	}
+	if _, bad := countsContradict(ops); bad {
+		return porcupine.Illegal
 	}
 	m, release := stoppable(ctx)
 	defer release()

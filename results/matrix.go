@@ -175,6 +175,10 @@ type MatrixCell struct {
 	Command string `json:"command,omitempty"`
 	// Reruns are the runs of Command made to check a finding.
 	Reruns []Rerun `json:"reruns,omitempty"`
+	// Server is the server and backend the cell ran on (MatrixFile.Server;
+	// merged reports stamp it from the file): cells of one scenario ×
+	// subject × seed on two servers are two cells.
+	Server string `json:"server,omitempty"`
 }
 
 // Key names the cell: scenario/subject/seed.

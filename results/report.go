@@ -59,6 +59,8 @@ type Source struct {
 type ReportRow struct {
 	Scenario string `json:"scenario"`
 	Subject  string `json:"subject"`
+	// Server is the server the row's cells ran on (MatrixCell.Server).
+	Server   string `json:"server,omitempty"`
 	Safe     bool   `json:"safe"`
 	Expected string `json:"expected"`
 	// Informational: the expectation requires nothing (see MatrixCell).
@@ -82,8 +84,14 @@ type ReportRow struct {
 // OK reports whether every cell of the row met its expectation.
 func (r ReportRow) OK() bool { return r.Unexpected == 0 && r.Errors == 0 }
 
-// Key is "scenario/subject".
-func (r ReportRow) Key() string { return r.Scenario + "/" + r.Subject }
+// Key is "scenario/subject" ("scenario/subject on server" in a report of
+// several servers): rows compared with a baseline are matched by it.
+func (r ReportRow) Key() string {
+	if r.Server != "" { // a report of several servers (see oneServerRows)
+		return r.Scenario + "/" + r.Subject + " on " + ServerLabel(r.Server)
+	}
+	return r.Scenario + "/" + r.Subject
+}
 
 // FalsePositives is Detected on a safe scenario whose expectation requires
 // a valid verdict, else 0.
@@ -183,7 +191,10 @@ func sortRows(rows []ReportRow) {
 		if rows[i].Scenario != rows[j].Scenario {
 			return rows[i].Scenario < rows[j].Scenario
 		}
-		return rows[i].Subject < rows[j].Subject
+		if rows[i].Subject != rows[j].Subject {
+			return rows[i].Subject < rows[j].Subject
+		}
+		return rows[i].Server < rows[j].Server
 	})
 	sortCells(rows)
 }

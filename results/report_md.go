@@ -101,7 +101,7 @@ func WriteReportMarkdown(w io.Writer, r Report) error {
 			}
 			cells = append(cells, t)
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Scenario, row.Subject, kind(row.Safe), expectedText(row),
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.Scenario, row.SubjectText(), kind(row.Safe), expectedText(row),
 			strings.Join(cells, "<br>"), rateText(row), FormatDuration(row.FirstDetection), FormatDuration(row.Wall), statusText(row))
 	}
 	writeUnexpected(bw, r)

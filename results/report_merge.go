@@ -98,25 +98,26 @@ func (mg *merger) add(m MatrixFile, p string) error {
 		}
 	}
 	for _, c := range m.Cells {
-		if prev, dup := mg.owner[c.Key()]; dup {
+		c.Server = orStr(c.Server, m.Server)
+		if prev, dup := mg.owner[cellID(c)]; dup {
 			if !mg.replace {
 				return fmt.Errorf("cell %s is in both %s and %s: they are not shards of one run", c.Key(), prev, p)
 			}
 			mg.drop(c)
 			mg.Replaced = append(mg.Replaced, fmt.Sprintf("%s: %s replaces %s", c.Key(), mg.sourceName(p), mg.sourceName(prev)))
 		}
-		mg.owner[c.Key()] = p
+		mg.owner[cellID(c)] = p
 		c.Dir = relDir(p, c.Dir, mg.out)
 		c.Reruns = slices.Clone(c.Reruns)
 		for k := range c.Reruns {
 			c.Reruns[k].Dir = relDir(p, c.Reruns[k].Dir, mg.out)
 		}
-		rk := c.Scenario + "\x00" + c.Subject
+		rk := rowID(c)
 		i, ok := mg.idx[rk]
 		if !ok {
 			i = len(rep.Rows)
 			mg.idx[rk] = i
-			rep.Rows = append(rep.Rows, ReportRow{Scenario: c.Scenario, Subject: c.Subject, Safe: c.Safe, Expected: c.Expected, Informational: c.Informational, Skip: c.Skip})
+			rep.Rows = append(rep.Rows, ReportRow{Scenario: c.Scenario, Subject: c.Subject, Server: c.Server, Safe: c.Safe, Expected: c.Expected, Informational: c.Informational, Skip: c.Skip})
 		}
 		rep.Rows[i].add(c)
 		rep.CellTime += c.Wall
@@ -142,15 +143,15 @@ func nameOr(name func(string) string, p string) string {
 
 // drop removes the cell of c's key from its row.
 func (mg *merger) drop(c MatrixCell) {
-	row := &mg.rep.Rows[mg.idx[c.Scenario+"\x00"+c.Subject]]
+	row := &mg.rep.Rows[mg.idx[rowID(c)]]
 	kept := row.Cells[:0]
 	for _, old := range row.Cells {
-		if old.Key() != c.Key() {
+		if cellID(old) != cellID(c) {
 			kept = append(kept, old)
 		}
 	}
 	cells := kept
-	*row = ReportRow{Scenario: row.Scenario, Subject: row.Subject, Safe: row.Safe, Expected: row.Expected, Informational: row.Informational, Skip: row.Skip}
+	*row = ReportRow{Scenario: row.Scenario, Subject: row.Subject, Server: row.Server, Safe: row.Safe, Expected: row.Expected, Informational: row.Informational, Skip: row.Skip}
 	for _, old := range cells {
 		row.add(old)
 	}
@@ -161,6 +162,7 @@ func (mg *merger) drop(c MatrixCell) {
 // else in the order first met; each row's cells by seed.
 func (mg *merger) report(sorted bool) Report {
 	mg.rep.MissingShards = missingShards(mg.shards)
+	oneServerRows(&mg.rep)
 	if sorted {
 		sortRows(mg.rep.Rows)
 	} else {

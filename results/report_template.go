@@ -38,7 +38,7 @@ td.status{max-width:220px}
 <table>
 <tr><th>scenario</th><th>subject</th><th>kind</th><th>expected</th><th>seeds</th><th>detected (unsafe) /<br>false positives (safe)</th><th>first<br>detection</th><th>wall</th><th>as expected</th></tr>
 {{range .Rows}}<tr class="{{if not .OK}}no{{end}}{{if .Regression}} reg{{end}}">
-<td class="name">{{.Scenario}}</td><td class="name">{{.Subject}}</td><td>{{kind .Safe}}</td><td class="exp">{{expect .}}</td>
+<td class="name">{{.Scenario}}</td><td class="name">{{.SubjectText}}</td><td>{{kind .Safe}}</td><td class="exp">{{expect .}}</td>
 <td class="seeds"><svg width="{{svgw (len .Cells)}}" height="26" role="img">{{range $i, $c := .Cells}}{{if $c.Dir}}<a href="{{summary $c.Dir}}">{{end}}<g><title>{{title $c}}</title><rect class="{{class $c}}" x="{{x $i}}" y="2" width="22" height="22" rx="3"/><text class="seed" x="{{x $i}}" dx="11" y="17">{{$c.Seed}}</text></g>{{if $c.Dir}}</a>{{end}}{{end}}</svg></td>
 <td>{{bar .}}</td><td class="num">{{dur .FirstDetection}}</td><td class="num">{{dur .Wall}}</td><td class="status">{{status .}}</td>
 </tr>

@@ -109,8 +109,11 @@ func (s Score) merge(o Score) Score {
 // Finding is one property a library broke under one scenario, over the
 // seeds that broke it, with what shows it.
 type Finding struct {
-	Key      string `json:"key"`
-	Subject  string `json:"subject"`
+	Key     string `json:"key"`
+	Subject string `json:"subject"`
+	// Server is the server's label on a page of several servers ("" on a
+	// page of one).
+	Server   string `json:"server,omitempty"`
 	Property string `json:"property"`
 	Checker  string `json:"checker"`
 	Scenario string `json:"scenario"`
@@ -139,7 +142,10 @@ type FindingRun struct {
 // ScoreRow is one library: its property columns, its fault-class columns
 // and the grid of both.
 type ScoreRow struct {
-	Subject  SubjectInfo                 `json:"subject"`
+	Subject SubjectInfo `json:"subject"`
+	// Server is the server's label on a page of several servers (a row
+	// per library × server); "" on a page of one.
+	Server   string                      `json:"server,omitempty"`
 	Property map[string]Score            `json:"property"`
 	Fault    map[string]Score            `json:"fault"`
 	Grid     map[string]map[string]Score `json:"grid"` // property, then fault class
@@ -153,6 +159,14 @@ type Scoreboard struct {
 	Rows     []ScoreRow `json:"rows"`
 	Findings []Finding  `json:"findings"`
 	Seeds    []int64    `json:"seeds"`
+	// Servers are the labels of the servers, when the cells cover more
+	// than one (then Rows are per library × server); Differences are the
+	// verdicts that differ between them.
+	Servers     []string           `json:"servers,omitempty"`
+	Differences []ServerDifference `json:"differences,omitempty"`
+	// Uncompared are the library × scenario pairs no two servers gave a
+	// verdict on ("redisson under no-faults").
+	Uncompared []string `json:"uncompared,omitempty"`
 }
 
 // Pivot builds the scoreboard of rep's cells, one row per subject by name
@@ -160,6 +174,9 @@ type Scoreboard struct {
 // one). known maps findings to library-alone scripts.
 func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard {
 	sb := Scoreboard{}
+	if servers := reportServers(rep); len(servers) > 1 {
+		sb.Servers = servers
+	}
 	bySubject := map[string][]MatrixCell{}
 	faults := map[string]bool{}
 	seeds := map[int64]bool{}
@@ -188,12 +205,12 @@ func Pivot(rep Report, subjects []SubjectInfo, known []KnownFinding) Scoreboard 
 	sort.SliceStable(infos, func(i, j int) bool { return infos[i].Name < infos[j].Name })
 	findings := map[string]*Finding{}
 	for _, si := range infos {
-		cells := bySubject[si.Name]
-		if len(cells) == 0 {
-			continue
+		for _, srv := range serverGroups(bySubject[si.Name], sb.Servers) {
+			row := scoreRow(si, srv.label, srv.cells, sb.Faults, findings, known)
+			sb.Rows = append(sb.Rows, row)
 		}
-		sb.Rows = append(sb.Rows, scoreRow(si, cells, sb.Faults, findings, known))
 	}
+	sb.Differences, sb.Uncompared = serverDifferences(bySubject, infos, sb.Servers, known)
 	for _, f := range findings {
 		sb.Findings = append(sb.Findings, *f)
 	}
@@ -225,17 +242,14 @@ func orderFaults(have map[string]bool) []string {
 }
 
 // scoreRow scores one subject's cells.
-func scoreRow(si SubjectInfo, cells []MatrixCell, faults []string, findings map[string]*Finding, known []KnownFinding) ScoreRow {
-	row := ScoreRow{Subject: si, Property: map[string]Score{}, Fault: map[string]Score{}, Grid: map[string]map[string]Score{}, Cells: len(cells)}
+func scoreRow(si SubjectInfo, server string, cells []MatrixCell, faults []string, findings map[string]*Finding, known []KnownFinding) ScoreRow {
+	row := ScoreRow{Subject: si, Server: server, Property: map[string]Score{}, Fault: map[string]Score{}, Grid: map[string]map[string]Score{}, Cells: len(cells)}
 	for _, p := range Properties {
 		row.Grid[p.Name] = map[string]Score{}
 		for _, c := range cells {
-			s := cellScore(si, p, c)
-			if s.State == Broken || s.State == Flaky || s.State == Unproven {
-				s.Findings = []string{addFinding(findings, si, p, c, known)}
-			}
-			if s.State == Broken && lookupKnown(known, si.Name, p.Checker) == nil {
-				s.State = Reproduced
+			s := scoredCell(si, server, p, c, known)
+			if len(s.Findings) > 0 {
+				addFinding(findings, si, server, p, c, known)
 			}
 			f := faultOf(c)
 			row.Grid[p.Name][f] = row.Grid[p.Name][f].merge(s)
@@ -254,6 +268,29 @@ func scoreRow(si SubjectInfo, cells []MatrixCell, faults []string, findings map[
 		}
 	}
 	return row
+}
+
+// scoredCell is cellScore with the key of its finding, if it is one, and
+// broken said reproduced where no script shows the library alone.
+func scoredCell(si SubjectInfo, server string, p Property, c MatrixCell, known []KnownFinding) Score {
+	s := cellScore(si, p, c)
+	if s.State == Broken || s.State == Flaky || s.State == Unproven {
+		s.Findings = []string{findingKey(si.Name, c.Scenario, p.Checker, server)}
+	}
+	if s.State == Broken && lookupKnown(known, si.Name, p.Checker) == nil {
+		s.State = Reproduced
+	}
+	return s
+}
+
+// findingKey names a finding: subject/scenario/checker, and " on server"
+// on a page of several servers.
+func findingKey(subject, scenario, checker, server string) string {
+	key := fmt.Sprintf("%s/%s/%s", subject, scenario, checker)
+	if server != "" {
+		key += " on " + server
+	}
+	return key
 }
 
 // cellScore is what one run says of property p.
@@ -295,12 +332,12 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 	return s
 }
 
-// addFinding records c's break of p in findings and returns its key.
-func addFinding(findings map[string]*Finding, si SubjectInfo, p Property, c MatrixCell, known []KnownFinding) string {
-	key := fmt.Sprintf("%s/%s/%s", si.Name, c.Scenario, p.Checker)
+// addFinding records c's break of p in findings.
+func addFinding(findings map[string]*Finding, si SubjectInfo, server string, p Property, c MatrixCell, known []KnownFinding) {
+	key := findingKey(si.Name, c.Scenario, p.Checker, server)
 	f := findings[key]
 	if f == nil {
-		f = &Finding{Key: key, Subject: si.Name, Property: p.Name, Checker: p.Checker, Scenario: c.Scenario, Fault: faultOf(c)}
+		f = &Finding{Key: key, Subject: si.Name, Server: server, Property: p.Name, Checker: p.Checker, Scenario: c.Scenario, Fault: faultOf(c)}
 		f.Known = lookupKnown(known, si.Name, p.Checker)
 		findings[key] = f
 	}
@@ -317,7 +354,6 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, p Property, c Matr
 	if f.State == Broken && f.Known == nil {
 		f.State = Reproduced
 	}
-	return key
 }
 
 // Class is the class of the finding's first run's violation ("" if

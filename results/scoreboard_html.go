@@ -27,6 +27,9 @@ var scoreboardTmpl = template.Must(template.New("scoreboard").Funcs(template.Fun
 	"line":   subjectLine,
 	"join":   strings.Join,
 	"plain":  func(s string) string { return strings.ReplaceAll(s, "`", "") },
+	"multi":  func(sb Scoreboard) bool { return len(sb.Servers) > 1 },
+	"name":   ScoreRow.name,
+	"fname":  Finding.name,
 }).Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>lockcheck scoreboard</title>
 <style>body{font-family:sans-serif;margin:2em;max-width:110em}table{border-collapse:collapse;margin:.5em 0}
@@ -37,25 +40,29 @@ pre{background:#f5f5f5;padding:8px;overflow:auto;font-size:12px}</style></head><
 <h1>Scoreboard: the Redis locks people run</h1>
 <p>{{.Headline}}</p>
 <h2>By property</h2>
-<table><tr><th>library</th><th>version</th><th>claims</th>{{range props}}<th>{{.Name}}</th>{{end}}</tr>
-{{range $r := .Rows}}<tr><td>{{$r.Subject.Name}}</td><td>{{$r.Subject.Version}}</td><td>{{join $r.Subject.Claims ", "}}</td>
+<table><tr><th>library</th>{{if multi $.Scoreboard}}<th>server</th>{{end}}<th>version</th><th>claims</th>{{range props}}<th>{{.Name}}</th>{{end}}</tr>
+{{range $r := .Rows}}<tr><td>{{$r.Subject.Name}}</td>{{if multi $.Scoreboard}}<td>{{$r.Server}}</td>{{end}}<td>{{$r.Subject.Version}}</td><td>{{join $r.Subject.Claims ", "}}</td>
 {{range props}}{{$s := cell $r.Property .Name}}<td class="{{$s.State.Class}}">{{short $s}}{{range $s.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 <h2>By fault class</h2>
-<table><tr><th>library</th>{{range .Faults}}<th>{{.}}</th>{{end}}</tr>
-{{range $r := .Rows}}<tr><td>{{$r.Subject.Name}}</td>{{range $.Faults}}{{$s := cell $r.Fault .}}<td class="{{$s.State.Class}}">{{short $s}}{{range $s.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}</td>{{end}}</tr>
+<table><tr><th>library</th>{{if multi $.Scoreboard}}<th>server</th>{{end}}{{range .Faults}}<th>{{.}}</th>{{end}}</tr>
+{{range $r := .Rows}}<tr><td>{{$r.Subject.Name}}</td>{{if multi $.Scoreboard}}<td>{{$r.Server}}</td>{{end}}{{range $.Faults}}{{$s := cell $r.Fault .}}<td class="{{$s.State.Class}}">{{short $s}}{{range $s.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}</td>{{end}}</tr>
 {{end}}</table>
 <p>{{.Intro}}</p>
 <ul>{{range .Rules}}<li><b>{{.Term}}</b>: {{plain .Meaning}}</li>{{end}}</ul>
 <h2>Findings</h2>
-{{range .Findings}}<h3 id="{{anchor .Key}}">{{.Subject}}: {{.Property}} under {{.Scenario}} ({{.State}})</h3>
+{{range .Findings}}<h3 id="{{anchor .Key}}">{{fname .}}: {{.Property}} under {{.Scenario}} ({{.State}})</h3>
 <p>Fault class {{.Fault}}; checker <code>{{.Checker}}</code>{{with .Class}}, class {{.}}{{end}}.
 {{if .Known}}A script shows this library breaking {{.Property}} alone, without lockcheck or its adapter: <code>{{.Known.Script}}</code>: {{.Known.Claim}}. Whether this run broke it the same way is for the explanation below to say.{{else}}Adapter not yet ruled out: no script shows it against the library alone.{{end}}</p>
 <ul>{{range .Runs}}<li>seed {{.Seed}}: broke in {{.Hits}} of {{.Runs}} runs of <code>{{.Command}}</code>{{if .Dir}}; <a href="{{.Dir}}/summary.md">history</a>{{end}}{{range $i, $d := .Reruns}}, <a href="{{$d}}/summary.md">rerun</a>{{end}}
 {{if .Example}}<pre>{{.Example}}</pre>{{end}}</li>{{end}}</ul>
 {{else}}<p>None: no library broke a property it claims, beyond what an unsafe scenario breaks in any lease lock.</p>{{end}}
+{{if multi .Scoreboard}}<h2>Differs between servers</h2>
+{{with .Uncompared}}<p>Not compared, as no two servers gave a verdict: {{join . ", "}}.</p>{{end}}
+{{range .Differences}}<p>{{.Subject}}, {{.Scenario}}, {{.Property}}:{{range .Sides}} {{.Server}}: <span class="{{.Score.State.Class}}">{{text .Score}}</span>{{range .Score.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}{{range $i, $d := .Runs}}{{if $d}} <a href="{{$d}}/summary.md">history</a>{{end}}{{end}};{{end}}</p>
+{{else}}<p>None: every library scored the same on every server.</p>{{end}}{{end}}
 <h2>Each library: property × fault class</h2>
-{{range $r := .Rows}}<h3>{{$r.Subject.Name}}</h3><p>{{line $r.Subject}}</p>
+{{range $r := .Rows}}<h3>{{name $r}}</h3><p>{{line $r.Subject}}</p>
 <table><tr><th>property</th>{{range $.Faults}}<th>{{.}}</th>{{end}}</tr>
 {{range $p := props}}<tr><td>{{$p.Name}}</td>{{range $.Faults}}{{$s := grid $r $p.Name .}}<td class="{{$s.State.Class}}">{{text $s}}{{range $s.Findings}} <a href="#{{anchor .}}">▸</a>{{end}}</td>{{end}}</tr>
 {{end}}</table>

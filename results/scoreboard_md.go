@@ -62,9 +62,10 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 		fmt.Fprintf(bw, "- **%s**: %s\n", r.Term, r.Meaning)
 	}
 	writeFindings(bw, p.Scoreboard)
+	writeDifferences(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n## Each library: property × fault class\n")
 	for _, row := range p.Rows {
-		fmt.Fprintf(bw, "\n### %s\n\n%s\n\n", row.Subject.Name, subjectLine(row.Subject))
+		fmt.Fprintf(bw, "\n### %s\n\n%s\n\n", row.name(), subjectLine(row.Subject))
 		writeGrid(bw, row, p.Faults)
 	}
 	writeScenarioClasses(bw, p.Faults, p.Report.Scenarios)
@@ -77,7 +78,9 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 // it through ReadmeTable).
 func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it (results.ReadmeTable) -->\n", path.Join(p.Dir, ScoreboardMarkdown))
-	writePropertyCells(w, p.Scoreboard, ScoreboardMarkdown, Score.Glance)
+	sb, note := readmeServer(p.Scoreboard)
+	writePropertyCells(w, sb, ScoreboardMarkdown, Score.Glance)
+	fmt.Fprint(w, note)
 	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), ScoreboardMarkdown)
 	return err
 }
@@ -106,7 +109,10 @@ func scoreboardHeadline(p ScoreboardPage) string {
 		cells += r.Cells
 	}
 	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s by `lockcheck scoreboard`.",
-		len(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
+		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
+	if len(p.Servers) > 1 {
+		s = strings.Replace(s, " cells in all (skipped ones included)", fmt.Sprintf(" × server cells in all (skipped ones included), on %d servers (a row per library × server)", len(p.Servers)), 1)
+	}
 	if p.Meta.Duration > 0 {
 		s += fmt.Sprintf(" Every run lasted %s (--duration).", p.Meta.Duration)
 	}
@@ -171,13 +177,13 @@ func writePropertyTable(w io.Writer, sb Scoreboard, base string) {
 // writePropertyCells writes the table by property with text(score) in each
 // cell (linked to the findings where there are some).
 func writePropertyCells(w io.Writer, sb Scoreboard, base string, text func(Score) string) {
-	fmt.Fprint(w, "| library | version | claims |")
+	fmt.Fprint(w, "| library |"+serverHead(sb)+" version | claims |")
 	for _, p := range Properties {
 		fmt.Fprintf(w, " %s |", p.Name)
 	}
-	fmt.Fprint(w, "\n|---|---|---|"+strings.Repeat("---|", len(Properties))+"\n")
+	fmt.Fprint(w, "\n|---|"+serverRule(sb)+"---|---|"+strings.Repeat("---|", len(Properties))+"\n")
 	for _, row := range sb.Rows {
-		fmt.Fprintf(w, "| %s | %s | %s |", row.Subject.Name, versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
+		fmt.Fprintf(w, "| %s |%s %s | %s |", row.Subject.Name, serverCell(sb, row), versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, p := range Properties {
 			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], text(row.Property[p.Name]), base))
 		}
@@ -186,13 +192,13 @@ func writePropertyCells(w io.Writer, sb Scoreboard, base string, text func(Score
 }
 
 func writeFaultTable(w io.Writer, sb Scoreboard) {
-	fmt.Fprint(w, "| library | version |")
+	fmt.Fprint(w, "| library |"+serverHead(sb)+" version |")
 	for _, f := range sb.Faults {
 		fmt.Fprintf(w, " %s |", f)
 	}
-	fmt.Fprint(w, "\n|---|---|"+strings.Repeat("---|", len(sb.Faults))+"\n")
+	fmt.Fprint(w, "\n|---|"+serverRule(sb)+"---|"+strings.Repeat("---|", len(sb.Faults))+"\n")
 	for _, row := range sb.Rows {
-		fmt.Fprintf(w, "| %s | %s |", row.Subject.Name, versionText(row.Subject))
+		fmt.Fprintf(w, "| %s |%s %s |", row.Subject.Name, serverCell(sb, row), versionText(row.Subject))
 		for _, f := range sb.Faults {
 			fmt.Fprintf(w, " %s |", mdFaultScore(row, f))
 		}
@@ -273,7 +279,7 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 		return
 	}
 	for _, f := range sb.Findings {
-		fmt.Fprintf(w, "\n<a id=\"%s\"></a>\n### %s: %s under %s (%s)\n\n", anchor(f.Key), f.Subject, f.Property, f.Scenario, f.State)
+		fmt.Fprintf(w, "\n<a id=\"%s\"></a>\n### %s: %s under %s (%s)\n\n", anchor(f.Key), f.name(), f.Property, f.Scenario, f.State)
 		fmt.Fprintf(w, "Fault class %s; checker `%s`%s.\n", f.Fault, f.Checker, ifStr(f.Class() != "", ", class "+f.Class()))
 		if f.Known != nil {
 			fmt.Fprintf(w, "A script shows this library breaking %s alone, without lockcheck or its adapter: [`%s`](%s): %s. "+

@@ -20,7 +20,7 @@ import (
 // shipped returns the shipped driver called name, skipping the test with
 // the reason when it cannot run here (no node, no python3-redis, npm
 // packages not installed: make deps installs them, and CI runs make deps).
-func shipped(t *testing.T, name string) subject.Subject {
+func shipped(t testing.TB, name string) subject.Subject {
 	t.Helper()
 	for _, d := range catalog.Drivers() {
 		if d.Name != name {

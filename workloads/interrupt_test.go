@@ -1,86 +1,58 @@
 package workloads
 
 import (
-	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/workloads/subject"
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
-// stuckMaker's lockers block in every call until their ctx ends, as a lock
-// client talking to a frozen Redis does.
-type stuckMaker struct{}
-
-func (stuckMaker) NewLocker(string, string) impl.Locker { return stuckLocker{} }
-func (stuckMaker) Close() error                         { return nil }
-
-type stuckLocker struct{}
-
-func (stuckLocker) Lock(ctx context.Context, _ time.Duration) error {
-	<-ctx.Done()
-	return ctx.Err()
-}
-
-func (stuckLocker) TryLock(ctx context.Context, _, _ time.Duration) (bool, error) {
-	<-ctx.Done()
-	return false, ctx.Err()
-}
-
-func (stuckLocker) Unlock(ctx context.Context) error {
-	<-ctx.Done()
-	return ctx.Err()
-}
-
-// An interrupted run stops within about InterruptStopTimeout even when its
-// processes are blocked on Redis and StopTimeout is long (it used to wait
-// the whole StopTimeout).
-func TestInterruptedRunStopsFast(t *testing.T) {
-	reg, err := subject.NewRegistry(subject.Subject{Name: "stuck", Kind: subject.KindUser, Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) {
-		return stuckMaker{}, nil
-	}})
-	if err != nil {
-		t.Fatal(err)
+// TestInterruptGoDriver: client-interrupt faults on the owners of a Go
+// driver process (driver.Serve, which announces interrupts) reach their
+// calls through the protocol's interrupt: interrupted ops end fail or ok,
+// never info (the process lives on), and the history stays valid.
+func TestInterruptGoDriver(t *testing.T) {
+	s := startRedis(t)
+	reg := externalRegistry(t, catalog.Driver{
+		Name: "go-interrupts", Doc: "the reentrant lock served by the test binary, interruptible",
+		Command:      []string{os.Args[0]},
+		Env:          []string{goDriverEnv + "=ok", "GORACE=atexit_sleep_ms=0"},
+		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapInterrupt},
+		Owners:       true,
+	}.Subject())
+	plan := ownersPlan()
+	plan.Interruptible = true
+	plan.Wait, plan.Hold = Range{Max: 80 * time.Millisecond}, Range{Min: 20 * time.Millisecond, Max: 40 * time.Millisecond}
+	deps := Deps{Registry: reg, Nemesis: func(c faults.Clients) (*faults.Nemesis, error) {
+		in := c.(faults.Interrupter)
+		n := &faults.Nemesis{}
+		for i := range 8 {
+			n.Faults = append(n.Faults, faults.Interrupt(in, "w"+itoa(i%6), 10*time.Millisecond))
+			n.Schedule = append(n.Schedule, faults.Step{Fault: i, At: time.Duration(300+250*i) * time.Millisecond, Duration: 50 * time.Millisecond})
+		}
+		return n, nil
+	}}
+	res := run(t, s, RunConfig{Subject: "go-interrupts", Plan: plan, Seed: 3, Duration: 3 * time.Second}, deps)
+	if res.Report.Verdict != model.Valid {
+		t.Fatalf("%s\n%s", summary(res), res.Report)
 	}
-	cfg := DefaultRunConfig()
-	cfg.Subject, cfg.Duration, cfg.StopTimeout = "stuck", time.Minute, 20*time.Second
-	cfg.OpTimeout = time.Minute
-	ctx, cancel := context.WithCancel(t.Context())
-	timer := time.AfterFunc(300*time.Millisecond, cancel)
-	defer timer.Stop()
-	start := time.Now()
-	res, err := Run(ctx, cfg, Deps{Registry: reg, Dial: func(context.Context, int) (redis.UniversalClient, error) {
-		return redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}), nil
-	}})
-	took := time.Since(start)
-	if res == nil {
-		t.Fatalf("Run: no result: %v", err)
+	interrupted := 0
+	for _, o := range res.History.Ops {
+		if !strings.HasPrefix(o.Error, errInterrupted.Error()) {
+			continue
+		}
+		interrupted++
+		if o.Outcome == model.Info {
+			t.Errorf("interrupted op ended info (the driver process died): %+v", o)
+		}
 	}
-	if took > 300*time.Millisecond+InterruptStopTimeout+time.Second {
-		t.Fatalf("an interrupted run took %v to stop (StopTimeout %v)", took, cfg.StopTimeout)
+	if interrupted == 0 {
+		t.Fatalf("no op was interrupted: %s", summary(res))
 	}
-}
-
-// The check after a run stops when the run's ctx ends during it; after a
-// run that ctx already interrupted, it is bounded by InterruptCheckTimeout
-// (a signal must not leave the prefix's check running for a minute).
-func TestCheckContext(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cctx, ccancel := checkContext(ctx)
-	defer ccancel()
-	if _, ok := cctx.Deadline(); ok || cctx.Err() != nil {
-		t.Fatal("a finished run's check has a deadline of its own")
-	}
-	cancel()
-	if cctx.Err() == nil {
-		t.Fatal("cancelling the run's ctx does not stop its check")
-	}
-	pctx, pcancel := checkContext(ctx)
-	defer pcancel()
-	if d, ok := pctx.Deadline(); !ok || time.Until(d) > InterruptCheckTimeout || pctx.Err() != nil {
-		t.Fatalf("an interrupted run's check: deadline %v (%v), err %v", d, ok, pctx.Err())
-	}
+	t.Logf("%d ops interrupted; %s", interrupted, summary(res))
 }

@@ -80,6 +80,19 @@ func leaseScenario(cfg *RunConfig) {
 	cfg.FreeWait = HuntFreeWait
 }
 
+// rwScenario runs the rwlock workload's plan for seed 3 for 8 s: long
+// reads, downgrades and stray unlocks on a read-write lock.
+func rwScenario(cfg *RunConfig) {
+	p := Workloads()[0].Gen.Example(3)
+	for _, w := range Workloads() {
+		if w.Name == "rwlock" {
+			p = w.Generate(3)
+		}
+	}
+	cfg.Plan = &p
+	cfg.Duration = 8 * time.Second
+}
+
 // how names the run that catches a mutant.
 type how int
 
@@ -87,6 +100,7 @@ const (
 	byHunt   how = iota // mutantPlan, 2.5 s
 	byCrash             // crashScenario
 	byLeases            // leaseScenario
+	byRW                // rwScenario
 )
 
 // mutantCatch says how each mutant is caught: the checkers of which at
@@ -107,6 +121,10 @@ var mutantCatch = map[string]struct {
 	"mutant-unlock-frees-expired":  {checkers: []string{model.CheckLinearizable}, run: byLeases},
 	"mutant-cancel-keeps-renewal":  {checkers: []string{model.CheckLinearizable, model.CheckLiveness}, run: byLeases},
 	"mutant-renew-gives-up":        {checkers: []string{model.CheckLinearizable}, run: byLeases},
+
+	"mutant-rw-read-timeouts-not-renewed": {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
+	"mutant-rw-downgrade-renewal":         {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
+	"mutant-rw-late-read-unlock-ok":       {checkers: []string{model.CheckLinearizable}, run: byRW},
 }
 
 // TestMutantsAreCaught runs every mutant on the run that must catch it, and
@@ -140,6 +158,14 @@ func TestMutantsAreCaught(t *testing.T) {
 			}
 		})
 	}
+	t.Run("rwlock/rwlock", func(t *testing.T) {
+		cfg, deps := mutantRun("rwlock", byRW)
+		res := run(t, s, cfg, deps)
+		t.Log(summary(res))
+		if res.Report.Verdict != model.Valid {
+			t.Fatalf("the read-write reference fails the read-write mutants' run: %s\n%s", res.Report.Verdict, res.Report)
+		}
+	})
 	reg, err := catalog.Subjects.With(catalog.MutantBase())
 	if err != nil {
 		t.Fatal(err)
@@ -206,6 +232,8 @@ func mutantRun(subject string, by how) (RunConfig, Deps) {
 		crashScenario(&cfg, &deps)
 	case byLeases:
 		leaseScenario(&cfg)
+	case byRW:
+		rwScenario(&cfg)
 	default:
 		p := mutantPlan()
 		cfg.Plan = &p

@@ -68,6 +68,12 @@ type Plan struct {
 	// cut renewal off (a partition longer than the lease) need. A lock
 	// without a watchdog is unsafe under such a plan even without faults.
 	LongHolds bool `json:"long_holds,omitempty"`
+	// Interruptible makes every lock, tryLock and unlock interruptibly
+	// (impl.MarkInterruptible), as an application that interrupts its
+	// threads makes them: a client-interrupt fault may then cut any of
+	// them off (Java: Redisson's thread-bound lockInterruptibly and
+	// tryLock instead of their async forms).
+	Interruptible bool `json:"interruptible,omitempty"`
 	// CancelPercent is the share of cycles made on a lock's side lock
 	// ("<lock>~cancel"), half of them a Lock whose context the process
 	// cancels CancelAfter after the call (drawn skewed toward its Min) —
@@ -79,8 +85,9 @@ type Plan struct {
 	// its process, whose handle is dropped without Abandon (which would
 	// stop the very renewal that must not run). The side lock keeps the
 	// holds such acquires may leave (which run out with their lease) off
-	// the plan's locks. External drivers (processes of their own) are not
-	// cancelled.
+	// the plan's locks. An external driver is cancelled only when it
+	// announces interrupts (impl.Interruptible): the cancellation is then
+	// its interrupt (Thread.interrupt() in Java).
 	CancelPercent int   `json:"cancel_percent,omitempty"`
 	CancelAfter   Range `json:"cancel_after,omitempty"`
 	// StrayUnlockPercent is the share of cycles that are an Unlock of a
@@ -88,6 +95,23 @@ type Plan struct {
 	// lock whose unlock checks no owner frees the holder's lock, a bug that
 	// otherwise shows only when a late unlock meets the next holder.
 	StrayUnlockPercent int `json:"stray_unlock_percent,omitempty"`
+	// ReadPercent is, for a read-write lock (subject.ReadWrite), the share
+	// of cycles that take the read side (the rest take the write side);
+	// DowngradePercent the share of write cycles that downgrade: take the
+	// read side while writing, release the write side, read on. A plan that
+	// sets neither gets 50 and 25 for a read-write lock; for other locks
+	// both are 0 (worker_rw.go).
+	ReadPercent      int `json:"read_percent,omitempty"`
+	DowngradePercent int `json:"downgrade_percent,omitempty"`
+	// LongReadPercent is the share of a read-write lock's read sections
+	// (downgraded ones too) that last LongRead instead of Hold: reads that
+	// outlive leases, kept only by the read side's renewal. It needs
+	// LongHolds.
+	LongReadPercent int   `json:"long_read_percent,omitempty"`
+	LongRead        Range `json:"long_read,omitempty"`
+	// LongDowngradePercent is LongReadPercent for the read sections of
+	// downgrades (0: LongReadPercent).
+	LongDowngradePercent int `json:"long_downgrade_percent,omitempty"`
 	// Phases, if set, shape the run in time (see Phases): storms, quiet
 	// phases, long holds with reconnects, overruns.
 	Phases *Phases `json:"phases,omitempty"`
@@ -114,13 +138,18 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: cancel_percent = %d, want 0..100", p.CancelPercent)
 	case p.StrayUnlockPercent < 0 || p.StrayUnlockPercent > 100:
 		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
+	case p.ReadPercent < 0 || p.ReadPercent > 100 || p.DowngradePercent < 0 || p.DowngradePercent > 100:
+		return fmt.Errorf("plan: read_percent = %d, downgrade_percent = %d, want 0..100", p.ReadPercent, p.DowngradePercent)
+	case p.LongReadPercent < 0 || p.LongReadPercent > 100 || p.LongDowngradePercent < 0 || p.LongDowngradePercent > 100 ||
+		(p.LongReadPercent+p.LongDowngradePercent > 0 && !p.LongHolds):
+		return fmt.Errorf("plan: long_read_percent = %d, long_downgrade_percent = %d, want 0..100 (and long_holds when > 0)", p.LongReadPercent, p.LongDowngradePercent)
 	}
 	if p.Phases != nil {
 		if err := p.Phases.validate(); err != nil {
 			return err
 		}
 	}
-	for name, r := range map[string]Range{"wait": p.Wait, "hold": p.Hold, "think": p.Think, "cancel_after": p.CancelAfter} {
+	for name, r := range map[string]Range{"wait": p.Wait, "hold": p.Hold, "think": p.Think, "cancel_after": p.CancelAfter, "long_read": p.LongRead} {
 		if r.Min < 0 || r.Max < r.Min {
 			return fmt.Errorf("plan: %s range [%v, %v] is not a valid interval", name, r.Min, r.Max)
 		}

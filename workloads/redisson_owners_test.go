@@ -18,19 +18,8 @@ import (
 // "<client id>:<thread id>" of a thread that is neither the main thread nor
 // p1's (the same client id: one client), and its hold count is its own.
 func TestRedissonDriverOwners(t *testing.T) {
-	d := redissonDriver(t, "redisson")
-	s := startRedis(t)
-	rdb := redis.NewClient(s.Options())
-	t.Cleanup(func() { _ = rdb.Close() })
+	j, rdb := ownersJVM(t, "redisson", driver.CapOwners)
 	ctx := context.Background()
-	j := startJVM(t, d)
-	var b driver.Banner
-	if err := json.Unmarshal([]byte(j.banner), &b); err != nil || b.Protocol != 2 || !b.Has(driver.CapOwners) {
-		t.Fatalf("banner %s: want protocol 2 with owners", j.banner)
-	}
-	h := hello(s.Options().Addr, s.Options().Password, "c1")
-	h["protocol"], h["owners"] = 2, 2
-	j.expect("hello", h, "ok")
 	req := func(op, owner string) map[string]any {
 		return map[string]any{"op": op, "name": "l", "owner": owner, "timeout_ms": 5000}
 	}
@@ -59,6 +48,25 @@ func TestRedissonDriverOwners(t *testing.T) {
 }
 
 // onlyField returns the one field of a Redisson lock hash.
+// ownersJVM starts the shipped Java driver called name, checks that its
+// banner says protocol 2 and capability want, and says hello for two owners
+// on a redis-server of its own, which rdb reaches.
+func ownersJVM(t *testing.T, name, want string) (*jvm, *redis.Client) {
+	d := redissonDriver(t, name)
+	s := startRedis(t)
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	j := startJVM(t, d)
+	var b driver.Banner
+	if err := json.Unmarshal([]byte(j.banner), &b); err != nil || b.Protocol != 2 || !b.Has(want) {
+		t.Fatalf("banner %s: want protocol 2 with %s", j.banner, want)
+	}
+	h := hello(s.Options().Addr, s.Options().Password, "c1")
+	h["protocol"], h["owners"] = 2, 2
+	j.expect("hello", h, "ok")
+	return j, rdb
+}
+
 func onlyField(t *testing.T, h map[string]string) string {
 	t.Helper()
 	if len(h) != 1 {

@@ -216,7 +216,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if plan.Threads() > 1 && !subj.HostsOwners() {
 		return nil, fmt.Errorf("%w: %s (%d threads per process)", ErrNoOwners, subj.Name, plan.Threads())
 	}
-	plan = plan.withLeaseGranularity(subj.LeaseGranularity)
+	plan = plan.withLeaseGranularity(subj.LeaseGranularity).withSides(subj.ReadWrite)
 	cfg.MaxWait = model.WaitBound(scaleWithLease(time.Duration(cfg.MaxWait), cfg.WatchdogLease, subj.LeaseGranularity))
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
 	oo := subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed}

@@ -32,7 +32,7 @@ func TestSpringDriverSelftest(t *testing.T) {
 			rdb := redis.NewClient(s.Options())
 			t.Cleanup(func() { _ = rdb.Close() })
 			a, b := startJVM(t, d), startJVM(t, d)
-			want := `{"protocol":1,"driver":"` + name + `","version":"6.5.5","capabilities":["reentrant","watchdog","cycle"],"topologies":["single"]}`
+			want := `{"protocol":2,"driver":"` + name + `","version":"6.5.5","capabilities":["reentrant","watchdog","cycle","interrupt","owners"],"topologies":["single"]}`
 			if a.banner != want {
 				t.Fatalf("banner %s, want %s", a.banner, want)
 			}

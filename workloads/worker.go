@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -50,6 +51,8 @@ type worker struct {
 	crash  *crashReq // pending crash
 	procC  context.CancelCauseFunc
 	exited bool
+	arm    *interruptArm // an interrupt armed (clients.Interrupt)
+	cur    *inflightOp   // the op in flight that an interrupt may reach
 }
 
 // process is one logical process: an id, an owner token, a random source
@@ -233,12 +236,16 @@ func (w *worker) cycle() {
 		return
 	}
 	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
-	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && w.cancellable() {
+	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && interruptible(w.handle(cancelLock(lock))) {
 		w.cancelCycle(cancelLock(lock))
 		return
 	}
 	h := w.handle(lock)
 	p.lastOp = lock
+	if sd, ok := h.(impl.Sided); ok && r.subj.ReadWrite {
+		w.rwCycle(sd, lock, storm) // worker_rw.go
+		return
+	}
 	if plan.StrayUnlockPercent > 0 && p.rng.IntN(100) < plan.StrayUnlockPercent {
 		w.release(h, lock) // held by no one here: it must fail
 		return
@@ -295,6 +302,9 @@ type acquireHow struct {
 	lease time.Duration // 0: watchdog
 	// cancel >= 0 cancels the call's context that long after the call.
 	cancel time.Duration
+	// mode is the side of a read-write lock (impl.ModeRead, ModeWrite);
+	// "" for other locks. It is recorded as the op's Mode.
+	mode string
 }
 
 // drawAcquire draws a first acquire from the plan's mix (a storm's is a
@@ -316,7 +326,7 @@ func (w *worker) drawReentry() acquireHow {
 // before the call).
 func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	r, p := w.r, w.p
-	o := model.Op{Process: p.id, Lock: lock, Kind: model.Acquire, Lease: int64(a.lease), Blocking: !a.try}
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Acquire, Lease: int64(a.lease), Blocking: !a.try, Mode: a.mode}
 	if a.try {
 		o.Wait = int64(a.wait)
 	}
@@ -331,7 +341,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if p.ctx.Err() != nil {
 		return model.Op{Outcome: outCrashed}
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
+	ctx, cancel := w.opContext(h, a.cancel >= 0)
 	defer cancel()
 	if a.cancel >= 0 {
 		defer time.AfterFunc(a.cancel, cancel).Stop()
@@ -361,6 +371,10 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 			o.Error = fmt.Sprintf("cancelled by the workload after %v: %s", a.cancel, o.Error)
 		}
 	}
+	if interrupted(ctx) {
+		o.Cancelled = true
+		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")
+	}
 	if !enq.IsZero() {
 		o.Enqueued = r.at(enq)
 	}
@@ -373,20 +387,25 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if o.Outcome == model.Info {
 		// A cancelled acquire's handle is dropped, not abandoned: Abandon
 		// would stop a renewal that a correct lock never started for it.
-		w.retireInfo(a.cancel >= 0)
+		w.retireInfo(o.Cancelled)
 	}
 	return o
 }
 
 // release runs Unlock and records it.
 func (w *worker) release(h impl.Locker, lock string) model.Outcome {
+	return w.releaseMode(h, lock, "")
+}
+
+// releaseMode is release of one side (mode) of a read-write lock.
+func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	r, p := w.r, w.p
 	if p.ctx.Err() != nil {
 		return outCrashed
 	}
-	ctx, cancel := context.WithTimeout(p.ctx, r.plan.OpTimeout)
+	ctx, cancel := w.opContext(h, false)
 	defer cancel()
-	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now()}
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now(), Mode: mode}
 	err := h.Unlock(ctx)
 	o.Return = r.now()
 	if p.ctx.Err() != nil && err != nil {
@@ -396,6 +415,9 @@ func (w *worker) release(h impl.Locker, lock string) model.Outcome {
 	}
 	if err != nil {
 		o.Error = err.Error()
+	}
+	if interrupted(ctx) {
+		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")
 	}
 	r.record(o)
 	if o.Outcome == model.Info {
@@ -412,6 +434,9 @@ type sectionSpec struct {
 	outage time.Duration
 	// overrun marks a section that outlasts its lease on purpose.
 	overrun bool
+	// mode is the side of a read-write lock the section runs under: a read
+	// section reads the register and writes nothing.
+	mode string
 }
 
 // section is one critical section: read the lock's register, hold, write
@@ -429,11 +454,16 @@ func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 		token = f.Token()
 	}
 	reg := r.regs[lock]
-	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now(), Overrun: spec.overrun}
+	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now(), Overrun: spec.overrun, Mode: spec.mode}
 	o.Read = reg.read()
 	w.stallPoint(h)
 	if !w.hold(spec) {
 		return false
+	}
+	if spec.mode == impl.ModeRead {
+		o.Write, o.Return, o.Outcome = o.Read, r.now(), model.OK
+		r.record(o)
+		return true
 	}
 	o.Write = o.Read + 1
 	seq, ok := reg.write(o.Write, token, p.id)

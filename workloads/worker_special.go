@@ -9,7 +9,6 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // expirySlack widens an Expire op's window on both sides: Redis keeps
@@ -117,17 +116,6 @@ func skewedDraw(r Range, rng *rand.Rand) time.Duration {
 // its lease, and on the side lock that stalls nobody but other cancelled
 // acquires and the probes that watch for it.
 func cancelLock(lock string) string { return lock + "~cancel" }
-
-// cancellable reports whether the current process's handles may be
-// cancelled: not when each is a process of its own (an external driver),
-// which a dropped handle would leave running.
-func (w *worker) cancellable() bool {
-	s := w.r.subj
-	if len(s.Parts) > 0 {
-		s = s.Parts[w.r.partOf(w.p.id, w.p.client, len(s.Parts))]
-	}
-	return s.Kind != subject.KindExternal
-}
 
 // cancelCycle is a cycle on lock (a side lock): half the time a blocking
 // Lock whose context the process cancels CancelAfter after the call (before

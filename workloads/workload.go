@@ -35,6 +35,7 @@ func Workloads() []Workload {
 		{Name: "counter", Doc: "processes on one lock read-modify-write a protected register in every critical section", Gen: counterGen},
 		{Name: "contended", Doc: "many processes on one lock with short critical sections: hand-offs and fairness", Gen: contendedGen},
 		{Name: "many-locks", Doc: "many processes spread over many locks: mostly uncontended grants", Gen: manyLocksGen},
+		{Name: "rwlock", Doc: "read-write locks: readers and writers on two locks, mostly reads, many downgrades, holds up to twice the watchdog lease, stray unlocks of either side", Gen: rwlockGen},
 		{Name: "hunt", Doc: "bug hunting: processes on one lock with Lock and short TryLocks, reentry and tiny critical sections, in phases: holds renewed over several leases with a reconnect, leases run out on purpose with late unlocks, storms then quiet spells, cancelled acquires", Gen: huntGen},
 	}
 }

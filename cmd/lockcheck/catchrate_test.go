@@ -55,7 +55,11 @@ func TestCatchRates(t *testing.T) {
 		}
 		row := catchRow{catchCell: c, checkers: map[string]int{}}
 		for seed := 1; seed <= n; seed++ {
-			args := []string{"run", "--subject", c.subject, "--workload", "hunt", "--duration", "10s"}
+			workload := "hunt"
+			if c.workload != "" {
+				workload = c.workload
+			}
+			args := []string{"run", "--subject", c.subject, "--workload", workload, "--duration", "10s"}
 			if c.scenario != "" {
 				args = []string{"run", "--subject", c.subject, "--scenario", c.scenario}
 			}
@@ -94,13 +98,16 @@ func TestMutantScenariosExist(t *testing.T) {
 
 // catchCell is one subject on one run: the hunt workload (scenario "") or
 // a scenario.
-type catchCell struct{ subject, scenario string }
+type catchCell struct{ subject, scenario, workload string }
 
 func (c catchCell) String() string {
-	if c.scenario == "" {
-		return c.subject
+	switch {
+	case c.scenario != "":
+		return c.subject + " on " + c.scenario
+	case c.workload != "":
+		return c.subject + " on " + c.workload
 	}
-	return c.subject + " on " + c.scenario
+	return c.subject
 }
 
 // catchCells lists what TestCatchRates runs: the reference locks and base
@@ -108,16 +115,16 @@ func (c catchCell) String() string {
 // hunt workload), base on each mutant's scenario; LOCKCHECK_CATCH_SUBJECTS
 // keeps only the subjects it names (on every run of theirs).
 func catchCells(base string) []catchCell {
-	cells := []catchCell{{"reentrant", ""}, {"fenced", ""}, {"fair", ""}, {base, ""}}
+	cells := []catchCell{{"reentrant", "", ""}, {"fenced", "", ""}, {"fair", "", ""}, {base, "", ""}, {"rwlock", "", mutants.RWWorkload}}
 	var scenarios []string
 	for _, m := range mutants.All() {
-		cells = append(cells, catchCell{m.Name, m.Scenario})
+		cells = append(cells, catchCell{m.Name, m.Scenario, m.Workload})
 		if m.Scenario != "" && !slices.Contains(scenarios, m.Scenario) {
 			scenarios = append(scenarios, m.Scenario)
 		}
 	}
 	for _, sc := range scenarios {
-		cells = append(cells, catchCell{base, sc})
+		cells = append(cells, catchCell{base, sc, ""})
 	}
 	only := os.Getenv("LOCKCHECK_CATCH_SUBJECTS")
 	if only == "" {
@@ -132,7 +139,7 @@ func catchCells(base string) []catchCell {
 	}
 	for _, s := range keep {
 		if !slices.ContainsFunc(out, func(c catchCell) bool { return c.subject == s }) {
-			out = append(out, catchCell{s, ""}) // a subject that is not a mutant: the hunt
+			out = append(out, catchCell{s, "", ""}) // a subject that is not a mutant: the hunt
 		}
 	}
 	return out
@@ -203,6 +210,9 @@ func renderCatchRates(rows []catchRow, seeds int) string {
 		}
 		slices.Sort(by)
 		run, rate := "hunt", fmt.Sprintf("%.0f%%", 100*float64(r.caught())/float64(r.runs))
+		if r.workload != "" {
+			run = r.workload
+		}
 		if r.scenario != "" {
 			run, rate = r.scenario, rate+" beyond"
 		}

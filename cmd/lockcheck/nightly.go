@@ -32,6 +32,7 @@ type matrixFlags struct {
 	shard     string
 	reruns    int
 	engine    engineFlags
+	servers   string // --servers: the matrix once per server
 }
 
 // add declares the flags on fs with the command's defaults in f.
@@ -45,6 +46,7 @@ func (f *matrixFlags) add(fs *flag.FlagSet, subjectsDoc string) {
 	fs.StringVar(&f.shard, "shard", "", "run only shard I of N of the cells (I/N, 1 <= I <= N; a cell's shard is a hash of scenario, subject and seed)")
 	fs.IntVar(&f.reruns, "reruns", f.reruns, "rerun each cell that breaks a property the lock claims this many times from its 'lockcheck run' line, to see it reproduce")
 	f.engine.add(fs)
+	fs.StringVar(&f.servers, "servers", "", "comma-separated servers (e.g. redis-7.0,valkey-8.1): the matrix once per server, each into <dir>/<server>, in one invocation (instead of --server)")
 }
 
 // plan checks the flags and resolves the scenarios and subjects named
@@ -110,16 +112,14 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := f.engine.check(); err != nil {
 		return exitUsage, err
 	}
-	if e.stopValidated("nightly") {
-		return exitValid, nil
-	}
-	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	names, err := f.serverList()
 	if err != nil {
 		return exitUsage, err
 	}
-	defer closeEngine()
-	cfg.Server = engineRecord(ctx)
-	return execute(ctx, e, cfg)
+	if e.stopValidated("nightly") {
+		return exitValid, nil
+	}
+	return executeServers(ctx, e, &f, cfg, names)
 }
 
 // execute runs the matrix cfg, prints its cells as they end and its

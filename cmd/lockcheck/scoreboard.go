@@ -16,6 +16,7 @@ const scoreboardExamples = `  lockcheck scoreboard                              
   lockcheck scoreboard --seed-base 2026112500 --shard 1/3 --out sb-1   # a shard: no page; merge with 'scoreboard render'
   lockcheck scoreboard --seed-base 2026112500 --subjects redisson,redisson-fair --out sb-java   # a subset: no page either
   lockcheck scoreboard render --page results/scoreboard sb-1 sb-2 sb-3
+  lockcheck scoreboard --servers redis-7.0,valkey-8.1 --seeds 2 --page results/scoreboard-servers   # the matrix once per server, rows per library × server
 
 The subjects are every library people run that lockcheck has a subject for
 (kinds external and peer), at its defaults: lockcheck's own lock behind a
@@ -51,17 +52,15 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := f.engine.check(); err != nil {
 		return exitUsage, err
 	}
-	if e.stopValidated("scoreboard") {
-		return exitValid, nil
-	}
-	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, false)
+	names, err := f.serverList()
 	if err != nil {
 		return exitUsage, err
 	}
-	defer closeEngine()
-	cfg.Server = engineRecord(ctx)
+	if e.stopValidated("scoreboard") {
+		return exitValid, nil
+	}
 	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", cfg.SeedBase, cfg.Seeds[0], cfg.Seeds[len(cfg.Seeds)-1])
-	code, err := execute(ctx, e, cfg)
+	code, err := executeServers(ctx, e, &f, cfg, names)
 	if err != nil || interrupted(ctx) {
 		return code, err
 	}

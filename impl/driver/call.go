@@ -25,7 +25,15 @@ func (p *proc) call(ctx context.Context, req Request, def time.Duration) (Reply,
 	if err != nil {
 		return Reply{}, err
 	}
+	until := time.Now().Add(budget + p.grace)
 	rep, err := p.await(ctx, ch, budget+p.grace)
+	if err != nil && ctx.Err() != nil && p.interruptible(req) {
+		// Cancelled, not late: interrupt the call and wait for its own
+		// answer, which says whether it acquired (or released) after all.
+		if err = p.interrupt(req); err == nil {
+			rep, err = p.await(context.WithoutCancel(ctx), ch, time.Until(until))
+		}
+	}
 	if err != nil {
 		p.mu.Lock()
 		delete(p.pending, req.ID)
@@ -35,6 +43,27 @@ func (p *proc) call(ctx context.Context, req Request, def time.Duration) (Reply,
 		return Reply{}, p.err()
 	}
 	return rep, nil
+}
+
+// interruptible reports whether a cancelled req is interrupted rather than
+// given up with its process: an owner's lock, trylock or unlock on a driver
+// with CapInterrupt, sent as interruptible (its context was marked by
+// impl.MarkInterruptible), whose context was cancelled (not past its
+// deadline).
+func (p *proc) interruptible(req Request) bool {
+	switch req.Op {
+	case OpLock, OpTryLock, OpUnlock:
+		return p.shared && req.Owner != "" && req.Interruptible
+	}
+	return false
+}
+
+// interrupt sends the interrupt of req and returns without waiting for its
+// reply (ok: delivered; fail: req had ended), which only says whether it
+// came in time: req's own reply says what happened.
+func (p *proc) interrupt(req Request) error {
+	_, err := p.send(&Request{Op: OpInterrupt, Owner: req.Owner, Target: req.ID, TimeoutMS: 1000})
+	return err
 }
 
 // send numbers req, registers it as pending and writes it.

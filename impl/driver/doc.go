@@ -47,8 +47,14 @@
 // fencing token that strictly increases with every grant of the lock),
 // "watchdog" (lease_ms <= 0 asks for a hold renewed in the background until
 // unlock), "holdcount" (the holdcount request), "cycle" (the cycle request),
-// "owners" (protocol 2: several owners in one process, see Owners). A driver
-// without "watchdog" treats lease_ms <= 0 as a lease of watchdog_ms.
+// "owners" (protocol 2: several owners in one process, see Owners),
+// "interrupt" (with "owners": the interrupt request, see Interrupts),
+// "rwlock" (the lock is a read-write lock: lock, trylock, unlock and
+// holdcount requests carry "mode", "read" or "write", and act on that side
+// of the owner's lock; a request without "mode" is a write, so a client
+// that knows nothing of modes drives the write side as an exclusive lock).
+// A driver without "watchdog" treats lease_ms <= 0 as a lease of
+// watchdog_ms.
 //
 // Requests. lockcheck then sends requests, one at a time per owner: it sends
 // an owner's next request only after the reply to its previous one (a driver
@@ -185,6 +191,39 @@
 //     on waking. A SIGKILL (a client crash) is the crash of every owner.
 //   - A dead owner is a dead process: lockcheck never retires one owner of
 //     a process that goes on. New owners start in a new process.
+//
+// # Interrupts
+//
+// A driver that announces "interrupt" (with "owners", protocol 2) lets
+// lockcheck interrupt an owner's call in flight, as Thread.interrupt()
+// interrupts a Java thread blocked in lockInterruptibly or tryLock, or a
+// cancelled context a Go call. lockcheck then names the owner of every
+// request, even in a process of one owner (hello's "owners" is at least 1).
+//
+//   - A lock, trylock or unlock that lockcheck may interrupt carries
+//     "interruptible": true. The driver makes it the way its library makes
+//     a call that an interrupt can cut off (Redisson: the thread-bound
+//     lockInterruptibly(lease) and tryLock(wait, lease) on the owner's
+//     thread, where it otherwise calls their async forms).
+//   - {"id":9,"op":"interrupt","owner":"p7","target":8,"timeout_ms":1000}
+//     interrupts request 8 of owner p7 if it is still being served (its
+//     thread's interrupt, a task's cancellation): ok; fail when it is not
+//     (answered already, or never came). The interrupt is served at once,
+//     overlapping the request it names; it must never reach a later
+//     request of the owner.
+//   - The interrupted request is answered as the library answers an
+//     interrupted call: an acquire that gave up cleanly is fail with
+//     "interrupted": true (nothing acquired, nothing left behind: Java's
+//     Lock contract for InterruptedException); one whose outcome the
+//     library leaves unknown is error (Redisson's RedisException wrapping
+//     the InterruptedException of a command in flight), which ends the
+//     process as any error does; an acquire granted before the interrupt
+//     came is ok.
+//   - lockcheck sends an interrupt when the caller cancels the op's
+//     context (a client-interrupt fault, a cancelled acquire of the
+//     workload) and waits for the interrupted request's own reply, within
+//     its timeout_ms plus the grace, as for any request. A driver without
+//     "interrupt" meets a cancelled call as before: its process ends.
 //
 // Start-up. lockcheck may start a driver before any logical client needs it
 // (a spare, for drivers slow to start such as a JVM): the spare says hello

@@ -18,6 +18,7 @@ type Locker struct {
 	m          *Maker
 	name       string
 	owner      string
+	mode       string          // the side of a read-write lock (CapReadWrite); "" otherwise
 	token      int64           // of the current grant (fenced drivers)
 	onEnqueued func(time.Time) // FairLocker's callback
 }
@@ -30,7 +31,19 @@ var (
 	_ impl.HoldCounter = (*Locker)(nil)
 	_ impl.Fenced      = (*FencedLocker)(nil)
 	_ impl.Enqueuer    = (*FairLocker)(nil)
+	_ impl.Sided       = (*SidedLocker)(nil)
 )
+
+// SidedLocker is the handle of a driver with CapReadWrite: as a Locker it
+// is the write side; Side gives the owner's handle on either side, whose
+// requests carry the mode.
+type SidedLocker struct{ *Locker }
+
+// Side returns the owner's handle on side mode (impl.ModeRead or
+// impl.ModeWrite) of the lock.
+func (l *SidedLocker) Side(mode string) impl.Locker {
+	return &Locker{m: l.m, name: l.name, owner: l.owner, mode: mode}
+}
 
 // FencedLocker is the handle of a driver with CapFenced.
 type FencedLocker struct{ *Locker }
@@ -73,9 +86,11 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 		return Reply{}, err
 	}
 	req.Name = l.name
+	req.Mode = l.mode
 	if p.shared {
 		req.Owner = l.owner
 	}
+	req.Interruptible = p.banner.interrupts() && impl.IsInterruptible(ctx)
 	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
 	if err != nil {
 		return Reply{}, err
@@ -105,9 +120,18 @@ func (l *Locker) Lock(ctx context.Context, lease time.Duration) error {
 		return err
 	}
 	if rep.Status == StatusFail {
-		return errors.Join(impl.ErrNotObtained, context.DeadlineExceeded)
+		return errors.Join(impl.ErrNotObtained, failCause(ctx, rep))
 	}
 	return l.granted(rep)
+}
+
+// failCause is why an acquire answered fail: its interrupt (ctx's
+// cancellation), else its deadline.
+func failCause(ctx context.Context, rep Reply) error {
+	if rep.Interrupted && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return context.DeadlineExceeded
 }
 
 // TryLock asks the driver to wait at most wait for the lock.
@@ -117,6 +141,9 @@ func (l *Locker) TryLock(ctx context.Context, wait, lease time.Duration) (bool, 
 		return false, err
 	}
 	if rep.Status == StatusFail {
+		if rep.Interrupted {
+			return false, errors.Join(impl.ErrNotObtained, failCause(ctx, rep))
+		}
 		return false, nil
 	}
 	return true, l.granted(rep)
@@ -176,6 +203,15 @@ func (l *Locker) signal(sig syscall.Signal) error {
 		return p.signal(sig)
 	}
 	return nil
+}
+
+// Interruptible reports whether a call of this handle ends with its
+// context's cancellation as the Locker contract says: the owner's process
+// runs a driver that announces interrupts (CapInterrupt). A cancelled call
+// of any other driver ends its process (outcome unknown).
+func (l *Locker) Interruptible() bool {
+	p := l.m.running(l.owner)
+	return p != nil && p.shared && p.banner.interrupts()
 }
 
 // Prepare starts the owner's driver process (banner and hello) unless it

@@ -134,6 +134,8 @@ func (m *Maker) NewLocker(name, owner string) impl.Locker {
 		return &FencedLocker{l}
 	case slices.Contains(m.opts.Capabilities, CapFair):
 		return &FairLocker{l}
+	case slices.Contains(m.opts.Capabilities, CapReadWrite):
+		return &SidedLocker{l}
 	}
 	return l
 }
@@ -253,8 +255,8 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	if t.Kind != TopologySingle {
 		req.Topology = t.Kind
 	}
-	if m.opts.Owners > 1 {
-		req.Owners, p.shared = m.opts.Owners, true
+	if m.opts.Owners > 1 || p.banner.interrupts() {
+		req.Owners, p.shared = max(m.opts.Owners, 1), true
 	}
 	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {

@@ -12,15 +12,17 @@ import (
 // no Redis: one in-memory lock per name shared by the owners of the process
 // (reentrant per owner), each request served on a goroutine of its own, its
 // reply sent when it is done (out of order). lock waits, polling, until the
-// lock is free or its timeout_ms (trylock: wait_ms) runs out (then fail); a request naming no
-// owner after hello is answered with error.
+// lock is free or its timeout_ms (trylock: wait_ms) runs out (then fail), or
+// an interrupt names it (then fail, interrupted: capability interrupt); a
+// request naming no owner after hello is answered with error.
 func fakeOwnersDriver(in io.Reader, out io.Writer) int {
 	enc := json.NewEncoder(out)
-	_ = enc.Encode(Banner{Protocol: Version, Driver: "fake-owners", Capabilities: []string{CapReentrant, CapHoldCount, CapOwners}})
+	_ = enc.Encode(Banner{Protocol: Version, Driver: "fake-owners", Capabilities: []string{CapReentrant, CapHoldCount, CapInterrupt, CapOwners}})
 	var (
-		mu     sync.Mutex // holders and enc
+		mu     sync.Mutex // holders, interrupts and enc
 		holder = map[string]string{}
 		count  = map[string]int{}
+		intr   = map[int64]chan struct{}{} // the requests in flight that an interrupt may reach
 		wg     sync.WaitGroup
 	)
 	reply := func(rep Reply) {
@@ -48,13 +50,27 @@ func fakeOwnersDriver(in io.Reader, out io.Writer) int {
 		case req.Owner == "":
 			rep = Reply{ID: req.ID, Status: StatusError, Error: "no owner"}
 		case req.Op == OpLock || req.Op == OpTryLock:
+			mu.Lock()
+			stop := make(chan struct{})
+			intr[req.ID] = stop
+			mu.Unlock()
 			for !take(req.Name, req.Owner) {
 				if time.Now().After(deadline) {
 					rep.Status = StatusFail
 					break
 				}
-				time.Sleep(5 * time.Millisecond)
+				select {
+				case <-stop:
+					rep.Status, rep.Interrupted = StatusFail, true
+				case <-time.After(5 * time.Millisecond):
+				}
+				if rep.Interrupted {
+					break
+				}
 			}
+			mu.Lock()
+			delete(intr, req.ID)
+			mu.Unlock()
 		case req.Op == OpUnlock:
 			mu.Lock()
 			if holder[req.Name] != req.Owner {
@@ -78,8 +94,21 @@ func fakeOwnersDriver(in io.Reader, out io.Writer) int {
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			return 1
 		}
-		if req.Op == OpHello {
+		switch req.Op {
+		case OpHello:
 			reply(Reply{ID: req.ID, Status: StatusOK})
+			continue
+		case OpInterrupt:
+			mu.Lock()
+			stop, ok := intr[req.Target]
+			delete(intr, req.Target)
+			mu.Unlock()
+			rep := Reply{ID: req.ID, Status: StatusFail}
+			if ok {
+				close(stop)
+				rep.Status = StatusOK
+			}
+			reply(rep)
 			continue
 		}
 		wg.Go(func() { serve(req) })

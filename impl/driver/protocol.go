@@ -25,6 +25,20 @@ const (
 	// its client instance; requests name their owner and replies may come
 	// out of order.
 	CapOwners = "owners"
+	// CapInterrupt (with CapOwners): a lock, trylock or unlock in flight
+	// may be interrupted (OpInterrupt), as a Java thread is by
+	// Thread.interrupt() or a Go call by its context's cancellation.
+	CapInterrupt = "interrupt"
+	// CapReadWrite: the lock is a read-write lock; lock, trylock, unlock
+	// and holdcount requests carry Mode (ModeRead or ModeWrite; absent:
+	// write).
+	CapReadWrite = "rwlock"
+)
+
+// Modes of a read-write lock's requests (CapReadWrite).
+const (
+	ModeRead  = "read"
+	ModeWrite = "write"
 )
 
 // Ops of the requests.
@@ -36,6 +50,8 @@ const (
 	OpHoldCount = "holdcount"
 	OpToken     = "token"
 	OpCycle     = "cycle"
+	// OpInterrupt interrupts the request Target of an owner (CapInterrupt).
+	OpInterrupt = "interrupt"
 )
 
 // Banner is the first line a driver prints.
@@ -51,6 +67,14 @@ type Banner struct {
 
 // Has reports whether the banner announces capability c.
 func (b Banner) Has(c string) bool { return slices.Contains(b.Capabilities, c) }
+
+// interrupts reports whether the driver's calls can be interrupted: it
+// announces CapInterrupt with CapOwners (protocol 2), since an interrupt
+// reaches an owner's call while the driver reads on. Such a process names
+// the owner of every request even when it hosts one.
+func (b Banner) interrupts() bool {
+	return b.Has(CapInterrupt) && b.Has(CapOwners) && b.Protocol >= 2
+}
 
 // String names the driver and its version.
 func (b Banner) String() string {
@@ -81,7 +105,8 @@ type Request struct {
 	MasterName       string `json:"master_name,omitempty"`
 	SentinelPassword string `json:"sentinel_password,omitempty"`
 	// Owners (protocol 2, CapOwners) is how many owners the process will
-	// host at most; 0 or 1: one, and requests name none.
+	// host at most; 0: one, and requests name none (1: one, named, as
+	// lockcheck says it to a driver with CapInterrupt).
 	Owners int `json:"owners,omitempty"`
 
 	// Owner (protocol 2, CapOwners) names the owner a request is made by;
@@ -89,13 +114,24 @@ type Request struct {
 	Owner string `json:"owner,omitempty"`
 
 	// lock, trylock, unlock, holdcount, token, cycle
-	Name    string `json:"name,omitempty"`
+	Name string `json:"name,omitempty"`
+	// Mode (CapReadWrite) is the side of a read-write lock: ModeRead or
+	// ModeWrite; "" is the write side.
+	Mode    string `json:"mode,omitempty"`
 	LeaseMS int64  `json:"lease_ms,omitempty"`
 	WaitMS  int64  `json:"wait_ms,omitempty"`
 
 	// cycle
 	DurationMS int64 `json:"duration_ms,omitempty"`
 	Log        bool  `json:"log,omitempty"`
+
+	// Interruptible (lock, trylock, unlock; CapInterrupt) says lockcheck may
+	// interrupt the request: the driver makes the call that its library
+	// lets a thread's interrupt cut off.
+	Interruptible bool `json:"interruptible,omitempty"`
+
+	// interrupt: the id of the request to interrupt.
+	Target int64 `json:"target,omitempty"`
 
 	// sem_* (CapSemaphore): the permit count.
 	Permits int `json:"permits,omitempty"`
@@ -132,6 +168,9 @@ type Reply struct {
 	// Open is when a cycle's last lock was requested, if it was still
 	// waiting when the cycle ended (CLOCK_MONOTONIC nanoseconds).
 	Open int64 `json:"open,omitempty"`
+	// Interrupted marks the fail of a lock or trylock that gave up because
+	// an interrupt reached it (CapInterrupt): nothing was acquired.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // millis converts d to whole milliseconds, rounding a positive sub-millisecond

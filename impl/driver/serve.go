@@ -27,7 +27,8 @@ type Served struct {
 // Serve is a driver written in Go: it prints s's banner on out, then answers
 // requests read from in with handles of the Maker it opens at hello on a
 // go-redis client for hello's first address (no retries: the lock decides
-// its own). It speaks protocol 2 with CapOwners, and serves protocol 1: a
+// its own). It speaks protocol 2 with CapOwners and CapInterrupt (an
+// interrupt cancels the named request's context), and serves protocol 1: a
 // request names its owner ("owner"; none: hello's client), every owner has
 // its own handles, all on the one Maker and client, as goroutines of an
 // application share them. Requests after hello run concurrently, each on a
@@ -37,10 +38,12 @@ type Served struct {
 // request is not a successful hello. It unlocks nothing on the way out.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, s Served) error {
 	s.Banner.Protocol = Version
-	if !s.Banner.Has(CapOwners) {
-		s.Banner.Capabilities = append(slices.Clip(s.Banner.Capabilities), CapOwners)
+	for _, c := range []string{CapInterrupt, CapOwners} {
+		if !s.Banner.Has(c) {
+			s.Banner.Capabilities = append(slices.Clip(s.Banner.Capabilities), c)
+		}
 	}
-	srv := &server{s: s, enc: json.NewEncoder(out), handles: map[string]map[string]impl.Locker{}}
+	srv := &server{s: s, enc: json.NewEncoder(out), handles: map[string]map[string]impl.Locker{}, inflight: map[int64]context.CancelCauseFunc{}}
 	if err := srv.enc.Encode(s.Banner); err != nil {
 		return err
 	}
@@ -67,6 +70,12 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, s Served) error {
 			}
 			continue
 		}
+		if req.Op == OpInterrupt {
+			if err := srv.reply(srv.interrupt(req)); err != nil {
+				return err
+			}
+			continue
+		}
 		wg.Go(func() { _ = srv.reply(srv.answer(ctx, req)) })
 	}
 	return sc.Err()
@@ -83,8 +92,26 @@ type server struct {
 	wmu sync.Mutex // one reply written at a time
 	enc *json.Encoder
 
-	mu      sync.Mutex
-	handles map[string]map[string]impl.Locker // owner -> lock name -> handle
+	mu       sync.Mutex
+	handles  map[string]map[string]impl.Locker // owner -> lock name -> handle
+	inflight map[int64]context.CancelCauseFunc // cancels each request in flight, by id
+}
+
+// errInterrupted is the cause of a request's context that an interrupt
+// request cancelled.
+var errInterrupted = errors.New("interrupted")
+
+// interrupt cancels request req.Target's context (Go's interrupt): ok when
+// it was in flight, fail when it was not.
+func (v *server) interrupt(req Request) Reply {
+	v.mu.Lock()
+	cancel, ok := v.inflight[req.Target]
+	v.mu.Unlock()
+	if !ok {
+		return Reply{ID: req.ID, Status: StatusFail}
+	}
+	cancel(errInterrupted)
+	return Reply{ID: req.ID, Status: StatusOK}
 }
 
 func (v *server) reply(rep Reply) error {
@@ -122,16 +149,26 @@ func (v *server) handle(owner, name string) impl.Locker {
 	return h
 }
 
-// answer runs one request within its timeout_ms.
+// answer runs one request within its timeout_ms; an interrupt request
+// naming it cancels its context meanwhile.
 func (v *server) answer(ctx context.Context, req Request) Reply {
+	ctx, interrupt := context.WithCancelCause(ctx)
+	defer interrupt(nil)
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(req.TimeoutMS)*time.Millisecond)
 	defer cancel()
+	v.mu.Lock()
+	v.inflight[req.ID] = interrupt
+	v.mu.Unlock()
 	rep, err := v.run(ctx, req)
+	v.mu.Lock()
+	delete(v.inflight, req.ID)
+	v.mu.Unlock()
 	rep.ID = req.ID
 	switch {
 	case err == nil:
 	case errors.Is(err, impl.ErrNotOwner), errors.Is(err, impl.ErrNotObtained):
 		rep.Status = StatusFail
+		rep.Interrupted = errors.Is(context.Cause(ctx), errInterrupted)
 	default:
 		var rerr redis.Error
 		rep = Reply{ID: req.ID, Status: StatusError, Error: err.Error(), RedisError: errors.As(err, &rerr) && !errors.Is(err, redis.Nil)}

@@ -28,6 +28,11 @@ type Mutant struct {
 	// workload (`lockcheck run --workload hunt`), which catches it without
 	// a fault.
 	Scenario string
+	// Workload, if set, is the workload that exposes the flaw instead of
+	// hunt (the read-write mutants: RWWorkload).
+	Workload string
+	// ReadWrite marks a read-write lock mutant (its handles are impl.Sided).
+	ReadWrite bool
 	// Open makes the mutant's Maker.
 	Open impl.MakerFunc
 }
@@ -48,7 +53,7 @@ func Base(watchdogLease time.Duration) impl.MakerFunc {
 // mutants bite sooner.
 func AllWithLease(watchdogLease time.Duration) []Mutant {
 	mk := func(f flaw) impl.MakerFunc { return open(config{flaws: f, watchdogLease: watchdogLease}) }
-	return []Mutant{
+	return append([]Mutant{
 		{
 			Name:    "mutant-check-then-set",
 			Doc:     "acquire checks EXISTS/HEXISTS, then HINCRBY+PEXPIRE in a second round trip: two clients can both see the lock free",
@@ -154,5 +159,5 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Scenario: "slow-reply",
 			Open:     mk(timeoutIsGrant),
 		},
-	}
+	}, rwMutants(watchdogLease)...)
 }

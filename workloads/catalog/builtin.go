@@ -57,6 +57,7 @@ func builtinSubjects() []subject.Subject {
 		},
 	}
 	s = append(s, fairSubjects()...)
+	s = append(s, rwSubjects()...)
 	s = append(s, RedlockSubject(nil))
 	s = append(s, waitSubjects()...)
 	for _, d := range shippedDrivers() {
@@ -65,7 +66,7 @@ func builtinSubjects() []subject.Subject {
 	for _, m := range mutants.All() {
 		name := m.Name
 		s = append(s, subject.Subject{
-			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true,
+			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true, ReadWrite: m.ReadWrite,
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
 					if mm.Name == name {

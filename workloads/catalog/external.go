@@ -92,7 +92,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Release: d.Release, Versions: d.versions(),
-		Owners: d.Owners,
+		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -371,7 +371,7 @@ func shippedDriverList() []Driver {
 // lost reply could count a reentry twice), so retryInterval never applies;
 // the driver answers error for a future still pending at timeout_ms.
 func redissonDrivers() []Driver {
-	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle}
+	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle, driver.CapInterrupt}
 	redisson := func(name, lock, doc string, caps ...string) Driver {
 		return Driver{
 			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},
@@ -393,6 +393,7 @@ func redissonDrivers() []Driver {
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
 		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
+		redissonRW(redisson("redisson-rwlock", "rwlock", "Redisson's read-write lock (getReadWriteLock; each request's mode picks readLock or writeLock)", driver.CapReadWrite)),
 	}
 }
 

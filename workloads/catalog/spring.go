@@ -23,9 +23,10 @@ func springDrivers() []Driver {
 			Name: name, Dir: "spring-redis-lock", Command: []string{"sh", "driver.sh", "--mode", mode},
 			Doc:     doc + " (Spring Integration " + springPinned + ", Lettuce, Java) over the driver protocol",
 			Release: springPinned, releases: springReleases(),
-			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapCycle},
+			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapCycle, driver.CapInterrupt},
 			Installed:    needSpring,
 			Spares:       1,
+			Owners:       true, // one thread per owner on the process's registries
 		}
 	}
 	pubsub := spring("spring-lock-pubsub", "pubsub", "Spring's RedisLockRegistry in PUB_SUB_LOCK mode (waiters wake on an unlock message)")

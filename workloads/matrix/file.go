@@ -68,7 +68,7 @@ func (r *runner) cell(o scenario.Outcome) results.MatrixCell {
 	c := results.MatrixCell{
 		Scenario: o.Scenario.Name, Subject: o.Subject.Name, Seed: o.Seed, Safe: o.Scenario.Safe,
 		Expected: o.Expect.Label, Informational: o.Expect.Informational(), Skip: o.Expect.Skip, OK: o.OK, Why: o.Why,
-		Wall: r.walls[key], FaultClass: scenario.FaultClass(o.Scenario.Name), Command: r.command(o.Cell), Dir: o.Dir,
+		Wall: r.walls[key], FaultClass: scenario.FaultClass(o.Scenario.Name), Command: r.command(o.Cell), Dir: o.Dir, Server: r.cfg.Server,
 	}
 	if r.stopped[key] && !o.OK && !strings.HasPrefix(c.Why, "interrupted") {
 		c.Why = interruptedWhy + c.Why

@@ -48,6 +48,9 @@ func Publish(dir string, parts []string, now time.Time) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := keepDifferences(dir, page.Differences, kept); err != nil {
+		return nil, err
+	}
 	relink(&page, kept)
 	files, err := results.WriteScoreboardPage(dir, page)
 	if err != nil {
@@ -59,7 +62,12 @@ func Publish(dir string, parts []string, now time.Time) ([]string, error) {
 // partName names a part by its run directory's name (the time it started
 // and its shard), the same on every machine.
 func partName(matrixPath string) string {
-	return "scoreboard run " + filepath.Base(filepath.Dir(matrixPath))
+	dir := filepath.Dir(matrixPath)
+	name := filepath.Base(dir)
+	if name != "" && (name[0] < '0' || name[0] > '9') { // <time>/<server> of --servers
+		name = filepath.Base(filepath.Dir(dir)) + "/" + name
+	}
+	return "scoreboard run " + name
 }
 
 // keepFindings copies the run of every finding and of its reruns under
@@ -73,7 +81,7 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 				if _, done := kept[rel]; done || rel == "" {
 					continue
 				}
-				to, err := keepRun(dir, f.Scenario, rel)
+				to, err := keepRun(dir, f.Server, f.Scenario, rel)
 				switch {
 				case err != nil:
 					return nil, err
@@ -87,11 +95,13 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 }
 
 // keepRun copies the run directory rel (relative to dir) into
-// dir/runs/<scenario>/ and writes its summary again; it returns the copy's
-// path relative to dir, "" when rel is not found.
-func keepRun(dir, scenario, rel string) (string, error) {
+// dir/runs/<scenario>/ (dir/runs/<server>/<scenario>/ on a page of
+// several servers, whose runs share their names) and writes its summary
+// again; it returns the copy's path relative to dir, "" when rel is not
+// found.
+func keepRun(dir, server, scenario, rel string) (string, error) {
 	src := filepath.Join(dir, filepath.FromSlash(rel))
-	dstRel := path.Join(results.ScoreboardRuns, scenario, filepath.Base(src))
+	dstRel := path.Join(results.ScoreboardRuns, results.ServerSlug(server), scenario, filepath.Base(src))
 	dst := filepath.Join(dir, filepath.FromSlash(dstRel))
 	if filepath.Clean(src) == filepath.Clean(dst) {
 		return dstRel, nil // rendered again from the kept copy
@@ -108,7 +118,12 @@ func keepRun(dir, scenario, rel string) (string, error) {
 			return "", fmt.Errorf("keep %s: %w", rel, err)
 		}
 	}
-	if err := results.RewriteSummary(dst); err != nil {
+	switch err := results.RewriteSummary(dst); {
+	case errors.Is(err, results.ErrNoHistory):
+		// A run that could not start leaves an empty history: nothing
+		// to keep or link.
+		return "", os.RemoveAll(dst)
+	case err != nil:
 		return "", fmt.Errorf("keep %s: %w", rel, err)
 	}
 	return dstRel, nil
@@ -127,6 +142,16 @@ func relink(p *results.ScoreboardPage, kept map[string]string) {
 				}
 			}
 			r.Reruns = reruns
+		}
+	}
+	for i := range p.Differences {
+		for j := range p.Differences[i].Sides {
+			side := &p.Differences[i].Sides[j]
+			runs := slices.Clone(side.Runs)
+			for k := range runs {
+				runs[k] = kept[runs[k]]
+			}
+			side.Runs = runs
 		}
 	}
 	for i := range p.Report.Rows {
@@ -163,6 +188,28 @@ func checkPage(dir string, files []string) error {
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrUnlinked, errors.Join(errs...))
+	}
+	return nil
+}
+
+// keepDifferences copies the runs of every side of the differences between
+// servers, as keepFindings does, adding them to kept.
+func keepDifferences(dir string, diffs []results.ServerDifference, kept map[string]string) error {
+	for _, d := range diffs {
+		for _, side := range d.Sides {
+			for _, rel := range side.Runs {
+				if _, done := kept[rel]; done || rel == "" {
+					continue
+				}
+				to, err := keepRun(dir, side.Server, d.Scenario, rel)
+				switch {
+				case err != nil:
+					return err
+				case to != "":
+					kept[rel] = to
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -116,6 +116,8 @@ func checkStandsAlone(t *testing.T, page string, files []string) {
 	t.Helper()
 	repo := filepath.Dir(filepath.Dir(page))
 	summaries, _ := filepath.Glob(filepath.Join(page, results.ScoreboardRuns, "*", "*", results.SummaryFile))
+	more, _ := filepath.Glob(filepath.Join(page, results.ScoreboardRuns, "*", "*", "*", results.SummaryFile)) // runs/<server>/<scenario>/<run>
+	summaries = append(summaries, more...)
 	if len(summaries) == 0 {
 		t.Error("no kept summary")
 	}

@@ -197,7 +197,7 @@ func Catalog() []Scenario {
 			},
 			Expect: stallExpect,
 		},
-	}, slices.Concat(wireScenarios(), topologyScenarios(), clockScenarios())...)
+	}, slices.Concat(wireScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)
 }
 
 // skipNoWatchdog skips, besides DefaultSkip's, the subjects without a

@@ -80,3 +80,13 @@ func (e *Env) registry(base *subject.Registry) (*subject.Registry, error) {
 	}
 	return base, nil
 }
+
+// skipNoInterrupt skips, besides DefaultSkip's, the subjects whose calls
+// cannot be interrupted (a driver that does not announce interrupts): an
+// interrupt would end their client process, a crash, not an interrupt.
+func skipNoInterrupt(s subject.Subject) string {
+	if !s.CanInterrupt() {
+		return "its driver does not announce interrupts (capability interrupt): a cancelled call ends its process"
+	}
+	return DefaultSkip(s)
+}

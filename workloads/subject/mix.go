@@ -27,7 +27,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		return Subject{}, errors.New("mix: want two or more subjects")
 	}
 	names := make([]string, len(parts))
-	m := Subject{Kind: KindMixed, Reentrant: true, Fair: true, SyncsReplicas: true}
+	m := Subject{Kind: KindMixed, Reentrant: true, Fair: true, SyncsReplicas: true, ReadWrite: true}
 	for i, p := range parts {
 		if len(p.Parts) > 0 {
 			return Subject{}, fmt.Errorf("mix: %s is itself a mix", p.Name)
@@ -35,6 +35,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		names[i] = p.Name
 		m.Reentrant = m.Reentrant && p.Reentrant
 		m.Fair = m.Fair && p.Fair
+		m.ReadWrite = m.ReadWrite && p.ReadWrite
 		m.SyncsReplicas = m.SyncsReplicas && p.SyncsReplicas
 		m.NoWatchdog = m.NoWatchdog || p.NoWatchdog
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups

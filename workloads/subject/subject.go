@@ -51,6 +51,10 @@ type Subject struct {
 	// Reentrant says the same handle may lock again while it holds the lock.
 	// Workloads only reenter subjects that say so.
 	Reentrant bool
+	// ReadWrite says the lock is a read-write lock whose handles implement
+	// impl.Sided: workloads with read shares take the read side for some
+	// cycles, and every op records its side (model.Op.Mode).
+	ReadWrite bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
 	// NoWatchdog says holds taken with lease <= 0 are not renewed: they
@@ -96,6 +100,9 @@ type Subject struct {
 	// Owners says an external subject's driver hosts several owners in one
 	// process (capability owners; see HostsOwners).
 	Owners bool
+	// Interrupts says an external subject's calls can be interrupted (its
+	// driver announces capability interrupt; see CanInterrupt).
+	Interrupts bool
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
@@ -156,15 +163,28 @@ type OpenOptions struct {
 // Maker and go-redis client), an external subject when its driver hosts
 // owners (Owners), a mix when every part can.
 func (s Subject) HostsOwners() bool {
-	if len(s.Parts) > 0 {
-		for _, p := range s.Parts {
-			if !p.HostsOwners() {
-				return false
-			}
-		}
-		return true
+	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Owners })
+}
+
+// everyPart reports whether ok holds for s, or for every part of a mix.
+func (s Subject) everyPart(ok func(Subject) bool) bool {
+	if len(s.Parts) == 0 {
+		return ok(s)
 	}
-	return s.Kind != KindExternal || s.Owners
+	for _, p := range s.Parts {
+		if !p.everyPart(ok) {
+			return false
+		}
+	}
+	return true
+}
+
+// CanInterrupt reports whether the calls of s can be interrupted (a
+// client-interrupt fault, a cancelled acquire) without ending its client
+// process: a Go lock's always (Locker's contract), an external subject's
+// when its driver says so (Interrupts), a mix's when every part's can.
+func (s Subject) CanInterrupt() bool {
+	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Interrupts })
 }
 
 // MakerFor returns the MakerFunc to use with opts and the watchdog lease its

@@ -25,4 +25,4 @@ for r in $(seq 1 "$n"); do
 done
 echo "=== control: try waits 2000 ms"
 $jvm -cp "$lib/*" "$here/FairBusyQueue.java" "$port" 2000 | tail -2
-echo "=== $broken of $n runs broke FIFO ($fifo kept it), Redisson 3.52.0, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "=== $broken of $n runs broke FIFO ($fifo kept it), Redisson $release, $(date -u +%Y-%m-%dT%H:%MZ)"

@@ -22,4 +22,4 @@ for r in $(seq 1 "$n"); do
     *"RESULT fair returns"*) broken=$((broken + 1)) ;;
   esac
 done
-echo "=== $broken of $n runs: the fair lock's stray unlock returned (the non-fair lock's control above), Redisson 3.52.0, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "=== $broken of $n runs: the fair lock's stray unlock returned (the non-fair lock's control above), Redisson $release, $(date -u +%Y-%m-%dT%H:%MZ)"

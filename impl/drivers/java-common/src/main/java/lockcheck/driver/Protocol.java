@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +41,12 @@ import java.util.concurrent.TimeoutException;
  * not hold up another's. A request that names none (hello, and every
  * request of protocol 1) is served as before: in the order it came, on the
  * thread of the serving mode, which is then the one owner.
+ *
+ * <p>A library whose capabilities include "interrupt" has the protocol's
+ * interrupt request served on the thread that reads stdin: it interrupts
+ * the thread of the owner serving the request it names (see {@link
+ * #interrupt}); the library answers that request as its API answers an
+ * interrupted call.
  *
  * <p>The real stdout is kept for the protocol and {@code System.out} points
  * at stderr, so that nothing a library prints can break the stream of
@@ -82,6 +89,16 @@ public final class Protocol {
     private final ExecutorService owner;
     /** The threads of named owners (protocol 2), by owner name. */
     private final Map<String, ExecutorService> owners = new ConcurrentHashMap<>();
+    /**
+     * The owners' threads by the id of the request they serve, while they
+     * serve it: an interrupt reaches a thread only then (its lock).
+     */
+    private final Map<Long, Thread> inFlight = new HashMap<>();
+    /**
+     * The ids of named owners' requests handed to their threads and not
+     * begun yet, each true once an interrupt came for it (inFlight's lock).
+     */
+    private final Map<Long, Boolean> queued = new HashMap<>();
     /** Waits for named owners' calls of an OWNER_THREAD library, to answer at their deadline. */
     private final ExecutorService waiters = Executors.newCachedThreadPool(r -> daemon(r, "lockcheck-reply"));
 
@@ -157,6 +174,10 @@ public final class Protocol {
                 return;
             }
             String name = req.path("owner").asText("");
+            if ("interrupt".equals(req.path("op").asText()) && lib.capabilities().contains("interrupt")) {
+                reply(req, interrupt(req.path("target").asLong()));
+                continue;
+            }
             if (!name.isEmpty() && lib.owners()) {
                 dispatch(req, name);
                 continue;
@@ -184,12 +205,59 @@ public final class Protocol {
         long timeout = timeoutOf(req);
         long wait = TimeUnit.MILLISECONDS.toNanos(Math.max(timeout - SLACK_MS, 1));
         long deadline = System.nanoTime() + wait;
+        synchronized (inFlight) {
+            queued.put(req.path("id").asLong(), false);
+        }
         if (serving == Serving.MAIN_THREAD) {
-            thread.execute(() -> reply(req, handle(req, timeout, deadline)));
+            thread.execute(() -> reply(req, served(req, timeout, deadline)));
             return;
         }
-        Future<ObjectNode> f = thread.submit(() -> handle(req, timeout, deadline));
+        Future<ObjectNode> f = thread.submit(() -> served(req, timeout, deadline));
         waiters.execute(() -> reply(req, awaitReply(f, wait)));
+    }
+
+    /**
+     * Interrupts the owner thread serving request target (Thread.interrupt):
+     * ok when it was still being served, or waits for its thread (then it
+     * begins interrupted), fail when it ended or never came. The library
+     * answers the interrupted request itself.
+     */
+    private ObjectNode interrupt(long target) {
+        synchronized (inFlight) {
+            Thread t = inFlight.get(target);
+            if (t != null) {
+                t.interrupt();
+                return Replies.ok();
+            }
+            if (queued.containsKey(target)) {
+                queued.put(target, true); // interrupted as it begins, as a thread interrupted before its call
+                return Replies.ok();
+            }
+            return Replies.fail();
+        }
+    }
+
+    /**
+     * Serves a named owner's request on the calling thread (the owner's),
+     * open to an interrupt while it runs; the interrupt status is cleared
+     * when it ends, so that an interrupt never reaches a later request.
+     */
+    private ObjectNode served(JsonNode req, long timeoutMs, long deadline) {
+        long id = req.path("id").asLong();
+        synchronized (inFlight) {
+            inFlight.put(id, Thread.currentThread());
+            if (Boolean.TRUE.equals(queued.remove(id))) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try {
+            return handle(req, timeoutMs, deadline);
+        } finally {
+            synchronized (inFlight) {
+                inFlight.remove(id);
+                Thread.interrupted();
+            }
+        }
     }
 
     private static long timeoutOf(JsonNode req) {

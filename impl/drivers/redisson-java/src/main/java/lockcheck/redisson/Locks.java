@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import lockcheck.driver.Cycle;
+import lockcheck.driver.DeadlineInterrupt;
 import lockcheck.driver.Library;
 import lockcheck.driver.Replies;
 
@@ -13,6 +14,7 @@ import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -33,8 +35,17 @@ import java.util.concurrent.TimeUnit;
  * (not held by this owner) is fail.
  * <li>the fenced lock: {@code lockAndGetTokenAsync} and
  * {@code tryLockAndGetTokenAsync}, whose null is fail (see lockBlocking).
+ * <li>an "interruptible" lock or trylock (the request may be interrupted):
+ * Redisson's thread-bound {@code lockInterruptibly(lease)} and
+ * {@code tryLock(wait_ms, lease)} on the owner's thread, which the protocol's
+ * interrupt request cuts off (Thread.interrupt): fail, "interrupted". An
+ * interrupted unlock's future is cancelled and answered with error
+ * (unknown), as Redisson's synchronous unlock() throws then.
  * <li>the fair lock (Redisson's, see {@link QueuedFairLock}): lock and trylock
  * replies carry "enqueued" (CLOCK_MONOTONIC ns) when the request was queued.
+ * <li>the read-write lock ({@code getReadWriteLock}): every request's "mode"
+ * ("read" or "write"; absent: "write") picks {@code readLock()} or
+ * {@code writeLock()}, whose lock, trylock, unlock and holdcount are RLock's.
  * </ul>
  * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
  * within timeout_ms: a Redisson future still pending at the deadline, 25 ms
@@ -59,9 +70,12 @@ final class Locks implements Library {
         return Driver.redissonVersion();
     }
 
+    /** The kind's capabilities, and "interrupt" (see {@link #interruptible}). */
     @Override
     public List<String> capabilities() {
-        return opts.kind.capabilities;
+        List<String> caps = new ArrayList<>(opts.kind.capabilities);
+        caps.add("interrupt");
+        return caps;
     }
 
     @Override
@@ -98,8 +112,8 @@ final class Locks implements Library {
         }
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
-            case "lock" -> lockBlocking(req, deadline);
-            case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
+            case "lock" -> interruptible(req) ? lockInterruptibly(req, deadline) : lockBlocking(req, deadline);
+            case "trylock" -> interruptible(req) ? tryLockInterruptibly(req, deadline) : acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
             case "unlock" -> unlock(req, deadline);
             case "holdcount" -> Replies.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
             case "token" -> token(req, deadline);
@@ -116,7 +130,9 @@ final class Locks implements Library {
         if (unsupported != null) {
             return Replies.error(unsupported, false);
         }
-        long connect = Math.max(100, Math.min(timeout / 2, 10_000));
+        // Most of hello's time goes to connecting (a loaded machine takes
+        // seconds); the warm-ups take what is left, bounded by the deadline.
+        long connect = Math.max(100, Math.min(timeout * 3 / 4, 10_000));
         redisson = Redisson.create(Topology.config(req, opts, connect));
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
                 + ") as owner " + Compat.clientId(redisson) + ":" + owner() + " (owners: " + req.path("owners").asInt(1) + "), watchdog "
@@ -210,6 +226,54 @@ final class Locks implements Library {
         return enqueued(l, Replies.ok());
     }
 
+    /**
+     * Whether req may be interrupted (its "interruptible"), and the lock kind
+     * has Redisson's thread-bound calls for it: all but the fenced lock,
+     * whose lockAndGetToken has no threadId overload (its interrupted wait
+     * is cancelled, as Redisson's synchronous calls cancel theirs, and
+     * answered with error: see Outcome.await).
+     */
+    private boolean interruptible(JsonNode req) {
+        return req.path("interruptible").asBoolean(false) && opts.kind != Options.Kind.FENCED;
+    }
+
+    /**
+     * Redisson's lockInterruptibly(lease) on the owner's thread, as an
+     * application thread calls it: an interrupt (the protocol's, or the
+     * request's deadline) ends its wait with InterruptedException, which by
+     * Java's Lock contract leaves the lock unacquired: fail, marked
+     * "interrupted" when the interrupt was the protocol's.
+     */
+    private ObjectNode lockInterruptibly(JsonNode req, long deadline) {
+        RLock l = lock(req);
+        try (DeadlineInterrupt d = new DeadlineInterrupt(deadline)) {
+            try {
+                l.lockInterruptibly(leaseOf(req), TimeUnit.MILLISECONDS);
+                return enqueued(l, Replies.ok());
+            } catch (InterruptedException e) {
+                return interruptedFail(d);
+            }
+        }
+    }
+
+    /** Redisson's tryLock(wait, lease) on the owner's thread: see lockInterruptibly. */
+    private ObjectNode tryLockInterruptibly(JsonNode req, long deadline) {
+        RLock l = lock(req);
+        long wait = Math.max(0, req.path("wait_ms").asLong(0));
+        try (DeadlineInterrupt d = new DeadlineInterrupt(deadline)) {
+            try {
+                boolean ok = l.tryLock(wait, leaseOf(req), TimeUnit.MILLISECONDS);
+                return enqueued(l, ok ? Replies.ok() : Replies.fail());
+            } catch (InterruptedException e) {
+                return interruptedFail(d);
+            }
+        }
+    }
+
+    private static ObjectNode interruptedFail(DeadlineInterrupt d) {
+        return d.fired() ? Replies.fail() : Replies.fail().put("interrupted", true);
+    }
+
     private static ObjectNode enqueued(RLock l, ObjectNode rep) {
         long enqueued = Compat.enqueued(l);
         if (enqueued != 0) {
@@ -301,6 +365,9 @@ final class Locks implements Library {
             case FAIR -> Compat.fair(redisson, name);
             case FENCED -> Compat.fenced(redisson, name);
             case SPIN -> Compat.spin(redisson, name);
+            case RWLOCK -> "read".equals(req.path("mode").asText("write"))
+                    ? redisson.getReadWriteLock(name).readLock()
+                    : redisson.getReadWriteLock(name).writeLock();
             case SEMAPHORE -> throw new IllegalArgumentException("--lock semaphore serves semaphores, not locks");
         };
     }

@@ -12,6 +12,8 @@ final class Options {
         FAIR("redisson-fair", List.of("reentrant", "fair", "watchdog", "holdcount", "cycle")),
         FENCED("redisson-fenced", List.of("reentrant", "fenced", "watchdog", "holdcount", "cycle")),
         SPIN("redisson-spin", List.of("reentrant", "watchdog", "holdcount", "cycle")),
+        /** RReadWriteLock: requests carry "mode" read or write (absent: write). */
+        RWLOCK("redisson-rwlock", List.of("reentrant", "watchdog", "holdcount", "rwlock")),
         /** RSemaphore only (the sem_* requests, see {@link Semaphores}). */
         SEMAPHORE("redisson-semaphore", List.of("semaphore"));
 
@@ -24,7 +26,7 @@ final class Options {
         }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin|semaphore [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|semaphore [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
@@ -58,8 +60,9 @@ final class Options {
             case "fair" -> Kind.FAIR;
             case "fenced" -> Kind.FENCED;
             case "spin" -> Kind.SPIN;
+            case "rwlock" -> Kind.RWLOCK;
             case "semaphore" -> Kind.SEMAPHORE;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin or semaphore");
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock or semaphore");
         };
     }
 }

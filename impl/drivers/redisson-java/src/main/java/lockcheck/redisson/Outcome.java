@@ -30,6 +30,16 @@ final class Outcome {
         }
     }
 
+    /**
+     * A Redisson future whose wait was interrupted (Thread.interrupt) and
+     * which was then cancelled before it completed.
+     */
+    static final class Interrupted extends Exception {
+        Interrupted() {
+            super("interrupted: Redisson's call was cancelled before it completed");
+        }
+    }
+
     private Outcome() {
     }
 
@@ -56,7 +66,24 @@ final class Outcome {
             throw new Timeout("no answer from Redisson by the request's deadline");
         } catch (ExecutionException e) {
             throw unwrap(e);
+        } catch (InterruptedException e) {
+            return interrupted(f, deadline);
         }
+    }
+
+    /**
+     * What an interrupted wait for f answers, as Redisson's own synchronous
+     * calls do when their thread is interrupted (CommandAsyncService.get:
+     * cancel the future, throw): f is cancelled and Interrupted is thrown,
+     * an error reply (outcome unknown: a cancelled lockAsync still takes the
+     * lock later and then unlocks it); a future that completed first keeps
+     * its outcome.
+     */
+    private static <T> T interrupted(CompletableFuture<T> f, long deadline) throws Exception {
+        if (f.cancel(true)) {
+            throw new Interrupted();
+        }
+        return await(f, deadline);
     }
 
     private static Exception unwrap(Throwable e) {

@@ -16,14 +16,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 
 /**
- * The requests of protocol 1 on RedisLockRegistry locks, all served on one
- * thread, the owner's: the library's lock is a ReentrantLock in the JVM
- * (held by a thread) plus a Redis key whose value is the registry's
- * clientId, so one thread of one process is one lockcheck owner.
+ * The requests of protocols 1 and 2 on RedisLockRegistry locks: the
+ * library's lock is a ReentrantLock in the JVM (held by a thread) plus a
+ * Redis key whose value is the registry's clientId, so one thread of one
+ * process is one lockcheck owner. With protocol 1 every request is served on
+ * one thread, the process's one owner; with owners (protocol 2) each owner's
+ * requests on that owner's own thread, all on the process's registries, as
+ * threads of an application share them. What this driver keeps of an
+ * owner's holds is the serving thread's own (thread-local).
  *
  * <ul>
  * <li>lock: {@code Lock.lock()}: no reply until granted (it cannot be
- * cancelled: error at the deadline, see Protocol.Serving.OWNER_THREAD).
+ * cancelled: error at the deadline, see Protocol.Serving.OWNER_THREAD); an
+ * "interruptible" lock is {@code Lock.lockInterruptibly()}, which the
+ * protocol's interrupt ends: fail, "interrupted" (as an interrupted tryLock).
  * <li>trylock: {@code Lock.tryLock(wait_ms, MILLISECONDS)}: ok, or fail on
  * false, which the library answers only after its script found the key held
  * by another clientId (its first attempt is made whatever the wait).
@@ -45,7 +51,7 @@ import java.util.concurrent.locks.Lock;
  * expireAfter; lockcheck's workloads reenter with the hold's lease).
  */
 final class Locks implements Library {
-    private static final List<String> CAPABILITIES = List.of("reentrant", "watchdog", "cycle");
+    private static final List<String> CAPABILITIES = List.of("reentrant", "watchdog", "cycle", "interrupt");
     private static final List<String> TOPOLOGIES = List.of("single");
 
     /** A lock this driver holds: through which registry, and how often. */
@@ -62,8 +68,10 @@ final class Locks implements Library {
 
     private final Options opts;
     private final Registries registries;
-    private final Map<String, Held> held = new HashMap<>();
-    private long lastLeaseKey = Registries.WATCHDOG;
+    /** The serving thread's (its owner's) holds, by lock name. */
+    private final ThreadLocal<Map<String, Held>> held = ThreadLocal.withInitial(HashMap::new);
+    /** The lease of the serving thread's last acquire (its unlock's registry when it holds none). */
+    private final ThreadLocal<Long> lastLeaseKey = ThreadLocal.withInitial(() -> Registries.WATCHDOG);
 
     Locks(Options opts) {
         this.opts = opts;
@@ -93,6 +101,12 @@ final class Locks implements Library {
     @Override
     public ObjectNode errorOf(Throwable e) {
         return Outcome.of(e);
+    }
+
+    /** Owners are threads sharing the registries (see the class comment). */
+    @Override
+    public boolean owners() {
+        return true;
     }
 
     /** Serves req on the calling thread (the owner's). */
@@ -127,18 +141,29 @@ final class Locks implements Library {
     }
 
     /** lock (wait -1) or trylock (wait_ms >= 0). */
-    private ObjectNode acquire(JsonNode req, long wait) throws InterruptedException {
+    private ObjectNode acquire(JsonNode req, long wait) {
+        try {
+            return acquireOrInterrupted(req, wait);
+        } catch (InterruptedException e) {
+            return Replies.fail().put("interrupted", true); // nothing acquired (Lock's contract)
+        }
+    }
+
+    private ObjectNode acquireOrInterrupted(JsonNode req, long wait) throws InterruptedException {
         String name = name(req);
         long key = Registries.leaseKey(req);
-        Held h = held.get(name);
+        Held h = held.get().get(name);
         if (h != null && h.leaseKey != key) {
             return Replies.error("reentry with lease " + leaseText(key) + " into a hold of lease " + leaseText(h.leaseKey)
                     + ": a RedisLockRegistry has one expireAfter (not called)", false);
         }
         Lock l = h != null ? h.lock : registries.get(key).obtain(name);
-        lastLeaseKey = key;
+        lastLeaseKey.set(key);
         boolean got;
-        if (wait < 0) {
+        if (wait < 0 && req.path("interruptible").asBoolean(false)) {
+            l.lockInterruptibly();
+            got = true;
+        } else if (wait < 0) {
             l.lock();
             got = true;
         } else {
@@ -149,7 +174,7 @@ final class Locks implements Library {
         }
         if (h == null) {
             h = new Held(key, l);
-            held.put(name, h);
+            held.get().put(name, h);
         }
         h.holds++;
         return Replies.ok();
@@ -157,8 +182,8 @@ final class Locks implements Library {
 
     /** Releases one hold of name: true when released, false when the library said this owner held none. */
     boolean release(String name) {
-        Held h = held.get(name);
-        Lock l = h != null ? h.lock : registries.get(lastLeaseKey).obtain(name);
+        Held h = held.get().get(name);
+        Lock l = h != null ? h.lock : registries.get(lastLeaseKey.get()).obtain(name);
         RedisLockRegistry r = h != null ? registries.get(h.leaseKey) : null;
         boolean unlinkFirst = r != null && UnlinkFallback.unlinkFirst(r);
         try {
@@ -193,13 +218,13 @@ final class Locks implements Library {
 
     private void forget(String name, Held h) {
         if (h != null && --h.holds <= 0) {
-            held.remove(name);
+            held.get().remove(name);
         }
     }
 
     /** The lock object of a fresh acquire of name with leaseKey (for the cycle request). */
     Lock obtain(String name, long leaseKey) {
-        lastLeaseKey = leaseKey;
+        lastLeaseKey.set(leaseKey);
         return registries.get(leaseKey).obtain(name);
     }
 

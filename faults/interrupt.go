@@ -1,0 +1,45 @@
+package faults
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Interrupter is what the runner exposes for interrupts, beside Clients.
+//
+// Interrupt(ctx, target, after) interrupts target's next call (lock,
+// tryLock or unlock) that still runs `after` into it, the way
+// Thread.interrupt() interrupts a Java thread blocked in one, or a
+// cancelled context a Go call: it returns once it interrupted one, or
+// when ctx ends (with ctx's error; nothing is interrupted after that). It
+// does not wait for the call to end. The call ends as the lock's contract
+// says: an interrupted acquire either was granted or left nothing behind;
+// an interrupted unlock's outcome may be unknown.
+type Interrupter interface {
+	Interrupt(ctx context.Context, target string, after time.Duration) error
+}
+
+// Interrupt returns a fault that, from Start, interrupts target's next call
+// that still runs `after` into it; Start returns once it did, or, without
+// an error, when the run ends first (a target that made no call meanwhile,
+// such as a client process still starting, has nothing to interrupt).
+// Stop does nothing: the call has ended or will end by itself. The
+// recorded window runs from the arming to Stop.
+func Interrupt(c Interrupter, target string, after time.Duration) Fault {
+	return &fault{
+		name: "client-interrupt", target: target,
+		start: func(ctx context.Context) error {
+			err := c.Interrupt(ctx, target, after)
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil // the run ended before target made a call: nothing to interrupt
+			}
+			if err != nil {
+				return fmt.Errorf("interrupt client %s: %w", target, err)
+			}
+			return nil
+		},
+		stop: noop,
+	}
+}

@@ -1,0 +1,74 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+)
+
+// TestClientInterrupt: the client-interrupt scenario interrupts calls for
+// real (cancelled ops carry the interrupt in their error, inside recorded
+// windows of the fault), and the reference lock stays valid under it.
+func TestClientInterrupt(t *testing.T) {
+	res := runScenario(t, "client-interrupt", "reentrant", 1)
+	interrupted := interruptedOps(res)
+	windows := interruptWindows(res)
+	if interrupted == 0 || windows == 0 {
+		t.Fatalf("%d interrupted ops in %d client-interrupt windows: want some of each", interrupted, windows)
+	}
+	expectMet(t, "client-interrupt", "reentrant", res)
+}
+
+// TestClientInterruptShortCalls: an interrupt reaches a client whose calls
+// all end sooner than it was aimed (here the one client of a mutant's run
+// that keeps winning while the others wait for an orphan hold, seed 1):
+// each call that ends first aims it sooner into the next, so every window's
+// interrupt lands.
+func TestClientInterruptShortCalls(t *testing.T) {
+	res := runScenario(t, "client-interrupt", "mutant-cancel-keeps-renewal", 1)
+	if got, want := interruptedOps(res), interruptWindows(res); got < want-1 {
+		t.Fatalf("%d interrupted ops for %d client-interrupt windows", got, want)
+	}
+}
+
+// interruptWindows counts the run's client-interrupt windows.
+func interruptWindows(res *workloads.Result) int {
+	n := 0
+	for _, f := range res.History.Faults {
+		if f.Name == "client-interrupt" {
+			n++
+		}
+	}
+	return n
+}
+
+// interruptedOps counts the ops a client-interrupt fault cut off.
+func interruptedOps(res *workloads.Result) int {
+	n := 0
+	for _, o := range res.History.Ops {
+		if o.Cancelled && strings.HasPrefix(o.Error, "interrupted by the client-interrupt fault") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestClientInterruptSkipsDriversWithout: a driver that does not announce
+// interrupts is skipped, saying why; Redisson's is not.
+func TestClientInterruptSkipsDriversWithout(t *testing.T) {
+	sc, err := Lookup("client-interrupt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, skipped := range map[string]bool{"redisson": false, "node-redisson": true, "reentrant": false} {
+		s, err := catalog.Subjects.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sc.Expectation(s).Skip != ""; got != skipped {
+			t.Errorf("%s skipped: %v, want %v", name, got, skipped)
+		}
+	}
+}
