@@ -23,12 +23,14 @@ build:
 run: redis build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers.
+## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers, 10 s each of the semaphore models.
 test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 14m $(PKGS)
 	cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
+	$(GO) test -run='^$$' -fuzz='^FuzzSemaphore$$' -fuzztime=10s ./model/
+	$(GO) test -run='^$$' -fuzz='^FuzzPermits$$' -fuzztime=10s ./model/
 
 ## test-short: unit tests only, no Redis needed.
 test-short:

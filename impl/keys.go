@@ -48,3 +48,17 @@ func OwnerField(clientID, owner string) string { return clientID + ":" + owner }
 
 // unlockMessage is LockPubSub.UNLOCK_MESSAGE, published on final unlock.
 const unlockMessage = "0"
+
+// SemaphoreChannelName is the wake-up channel of RSemaphore and
+// RPermitExpirableSemaphore name: redisson_sc:{name}.
+func SemaphoreChannelName(name string) string { return prefixName("redisson_sc", name) }
+
+// PermitTimeoutName is RPermitExpirableSemaphore's lease ZSET:
+// {name}:timeout.
+func PermitTimeoutName(name string) string { return suffixName(name, "timeout") }
+
+// LatchChannelName is RCountDownLatch's channel:
+// redisson_countdownlatch__channel__{name} (no colon, always braced).
+func LatchChannelName(name string) string {
+	return "redisson_countdownlatch__channel__{" + name + "}"
+}

@@ -48,6 +48,7 @@ func (a Class) Worse(b Class) Class {
 var checkerClass = map[string]Class{
 	CheckLinearizable: ClassSafety, CheckMutualExclusion: ClassSafety, CheckFencing: ClassSafety,
 	CheckFairness: ClassFairness, CheckLiveness: ClassLiveness, CheckContract: ClassContract, CheckAllowance: ClassSafety,
+	CheckConserved: ClassSafety,
 }
 
 // classify sets the class of an invalid result and of its examples: an

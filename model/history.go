@@ -109,8 +109,15 @@ type Op struct {
 	// (an Expire op of its process ends the hold inside it): other
 	// sections may overlap it and its read may be stale; its write, if
 	// the resource accepted it, still sets the value later sections read.
-	Overrun bool    `json:"overrun,omitempty"`
-	Outcome Outcome `json:"outcome"`
+	Overrun bool `json:"overrun,omitempty"`
+	// N is a permit count: the permits a SemAcquire takes or a SemRelease
+	// gives back, the change of a SemAdd (may be < 0), the permits a
+	// SemSet sets (see permits.go).
+	N int64 `json:"n,omitempty"`
+	// PermitID is the id of the permit a PermitAcquire was granted or a
+	// PermitRelease gave back.
+	PermitID string  `json:"permit_id,omitempty"`
+	Outcome  Outcome `json:"outcome"`
 	// Error is the raw error text the client saw, if any.
 	Error string `json:"err,omitempty"`
 }

@@ -38,12 +38,16 @@ const (
 	// CheckComplete is the result Check adds for a truncated history: it is
 	// the prefix of a run that did not finish, so it is Unknown.
 	CheckComplete = "complete"
+	// CheckConserved checks a semaphore's grants against its total
+	// permits (CheckPermitsConserved).
+	CheckConserved = "permits-conserved"
 )
 
 // checkerAbbrevs are the checkers' short names for tables.
 var checkerAbbrevs = map[string]string{
 	CheckLinearizable: "lin", CheckMutualExclusion: "mutex", CheckFencing: "fence",
 	CheckFairness: "fair", CheckLiveness: "live", CheckContract: "timing", CheckAllowance: "beyond",
+	CheckConserved: "permits",
 }
 
 // Abbrev is a checker's short name for tables ("lin" for linearizable);
@@ -264,6 +268,10 @@ type Options struct {
 	// by the lock's longest lease plus FreeWait (or TTLWakeupSlack when
 	// FreeWait is 0), instead of the prompt bounds.
 	TTLWakeups bool
+	// PermitGranularity is the granularity of the instants a permit
+	// semaphore's scripts compare (0: PermitClockGranularity, Redisson's
+	// truncated milliseconds; < 0: exact): lease windows widen by it.
+	PermitGranularity time.Duration
 	// TryLockSlack is how far past its wait (plus a quarter of it) a
 	// TryLock outside faults may answer (CheckTiming; 0:
 	// DefaultTryLockSlack; < 0: not checked).
@@ -371,7 +379,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 // granted reports whether some acquire in h was granted.
 func granted(h *History) bool {
 	for i := range h.Ops {
-		if h.Ops[i].Kind == Acquire && h.Ops[i].Outcome == OK {
+		if (h.Ops[i].Kind == Acquire || isGrantKind(h.Ops[i].Kind) || h.Ops[i].Kind == LatchAwait) && h.Ops[i].Outcome == OK {
 			return true
 		}
 	}
@@ -381,6 +389,9 @@ func granted(h *History) bool {
 // runCheckers runs the applicable checkers in turn until ctx ends; those
 // it did not reach are Unknown.
 func runCheckers(ctx context.Context, h *History, opts Options) []Result {
+	if IsPermitsHistory(h) {
+		return runPermitCheckers(ctx, h, opts)
+	}
 	sections, tokens := false, false
 	for i := range h.Ops {
 		sections = sections || h.Ops[i].Kind == Section

@@ -49,6 +49,7 @@ func (o *Op) validate() error {
 	}
 	switch o.Kind {
 	case Acquire, Release, Abandon, Section, Expire:
+	case SemAcquire, SemRelease, SemAdd, SemSet, PermitAcquire, PermitRelease, LatchSet, LatchCountDown, LatchAwait:
 	default:
 		return fmt.Errorf("unknown kind %q", o.Kind)
 	}

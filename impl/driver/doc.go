@@ -131,6 +131,27 @@
 // the driver uses them as they are. An op the driver does not know is
 // answered with error.
 //
+// # Semaphores
+//
+// A driver with capability "semaphore" serves a counting semaphore
+// (Redisson's RSemaphore) named by "name", with "permits" the permit count
+// (an addition to version 1 and 2: older drivers and lockcheck's lock
+// requests are unchanged). Nothing is owned: any owner may release.
+//
+//	{"id":8,"op":"sem_tryacquire","name":"lockcheck:9f3a:s0","permits":2,"wait_ms":500,"timeout_ms":5000}
+//	    Take permits at once, waiting at most wait_ms: ok, or fail.
+//	{"id":9,"op":"sem_acquire","name":"lockcheck:9f3a:s0","permits":1,"timeout_ms":5000}
+//	    Block until taken: ok; a driver that can give up cleanly answers
+//	    fail before timeout_ms runs out.
+//	{"id":10,"op":"sem_release","name":"lockcheck:9f3a:s0","permits":1,"timeout_ms":5000}
+//	{"id":11,"op":"sem_addpermits","name":"lockcheck:9f3a:s0","permits":-1,"timeout_ms":5000}
+//	    Give permits back; change the permits by "permits" (< 0 removes
+//	    them): ok.
+//	{"id":12,"op":"sem_trysetpermits","name":"lockcheck:9f3a:s0","permits":3,"timeout_ms":5000}
+//	    Set the permits if the semaphore was never set: ok, or fail.
+//	{"id":13,"op":"sem_available","name":"lockcheck:9f3a:s0","timeout_ms":5000}
+//	    ok with "count": the available permits.
+//
 // # Owners
 //
 // With "owners" in hello, the process hosts up to that many owners, all on

@@ -132,6 +132,9 @@ type Request struct {
 
 	// interrupt: the id of the request to interrupt.
 	Target int64 `json:"target,omitempty"`
+
+	// sem_* (CapSemaphore): the permit count.
+	Permits int `json:"permits,omitempty"`
 }
 
 // Status is a reply's outcome.

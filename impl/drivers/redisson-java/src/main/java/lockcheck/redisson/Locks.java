@@ -77,7 +77,9 @@ final class Locks implements Library {
     @Override
     public List<String> capabilities() {
         List<String> caps = new ArrayList<>(opts.kind.capabilities);
-        caps.add("interrupt");
+        if (opts.kind != Options.Kind.SEMAPHORE) {
+            caps.add("interrupt"); // the lock requests' (a semaphore serves none)
+        }
         return caps;
     }
 
@@ -110,6 +112,9 @@ final class Locks implements Library {
     @Override
     public ObjectNode handle(JsonNode req, long timeout, long deadline) throws Exception {
         String op = req.path("op").asText("");
+        if (Semaphores.serves(op)) {
+            return Semaphores.handle(redisson, op, req, deadline);
+        }
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
             case "lock" -> interruptible(req) ? lockInterruptibly(req, deadline) : lockBlocking(req, deadline);
@@ -149,6 +154,9 @@ final class Locks implements Library {
      * miss its start timeout there).
      */
     private void warmUps(int owners, long deadline) {
+        if (opts.kind == Options.Kind.SEMAPHORE) {
+            return; // no lock to warm up
+        }
         if (owners <= 1) {
             warmUp(owner(), deadline);
             return;
@@ -373,6 +381,7 @@ final class Locks implements Library {
                     ? redisson.getReadWriteLock(name).readLock()
                     : redisson.getReadWriteLock(name).writeLock();
             case MULTILOCK, REDLOCK -> MultiLocks.of(redisson, name, opts.members, opts.kind == Options.Kind.REDLOCK);
+            case SEMAPHORE -> throw new IllegalArgumentException("--lock semaphore serves semaphores, not locks");
         };
     }
 

@@ -17,7 +17,9 @@ final class Options {
         /** RedissonMultiLock over --members RLocks (MultiLocks): no hold count, no cycle. */
         MULTILOCK("redisson-multilock", List.of("reentrant", "watchdog")),
         /** RedissonRedLock over --members RLocks (MultiLocks). */
-        REDLOCK("redisson-redlock", List.of("reentrant", "watchdog"));
+        REDLOCK("redisson-redlock", List.of("reentrant", "watchdog")),
+        /** RSemaphore only (the sem_* requests, see {@link Semaphores}). */
+        SEMAPHORE("redisson-semaphore", List.of("semaphore"));
 
         final String driver;
         final List<String> capabilities;
@@ -28,7 +30,7 @@ final class Options {
         }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|multilock|redlock [--members N] [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|multilock|redlock|semaphore [--members N] [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
@@ -74,7 +76,8 @@ final class Options {
             case "rwlock" -> Kind.RWLOCK;
             case "multilock" -> Kind.MULTILOCK;
             case "redlock" -> Kind.REDLOCK;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock, multilock or redlock");
+            case "semaphore" -> Kind.SEMAPHORE;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock, multilock, redlock or semaphore");
         };
     }
 }

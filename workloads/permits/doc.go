@@ -1,0 +1,11 @@
+// Package permits runs workloads on semaphores (Redisson's RSemaphore and
+// anything that meets impl.Semaphore): rounds on fresh semaphores whose
+// permits an admin sets or adds while workers wait, then take and give
+// back one to Plan.MaxN permits at a time; it records a model.History of
+// sem-* ops and checks it with the semaphore checkers (model.Check
+// dispatches on the kinds).
+//
+// It is separate from the lock runner (package workloads), whose workers
+// drive impl.Locker: a semaphore has no owner and no lease. The fault
+// scenarios of the lock runner do not run here yet.
+package permits

@@ -1,0 +1,126 @@
+package permits
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// javaOrSkip returns Redisson's semaphore subject, or skips without it.
+func javaOrSkip(t *testing.T) Subject {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	s, err := Lookup("redisson-semaphore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Check(); err != nil {
+		t.Skip(err)
+	}
+	return s
+}
+
+// openOn opens subj on s, closed in t.Cleanup.
+func openOn(t *testing.T, s *faults.Server, subj Subject) impl.SemaphoreMaker {
+	t.Helper()
+	rdb := redis.NewClient(s.Options())
+	m, err := subj.Open(context.Background(), rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = m.Close()
+		_ = rdb.Close()
+	})
+	return m
+}
+
+// A waiter of either side is woken by the other side's release and
+// addPermits: the Go port and Redisson share keys and channel.
+func TestSemaphoreInteropWakeups(t *testing.T) {
+	java := javaOrSkip(t)
+	port, _ := Lookup("semaphore")
+	s := redistest.Start(t, faults.ServerConfig{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sides := map[string]impl.SemaphoreMaker{"go": openOn(t, s, port), "java": openOn(t, s, java)}
+	for _, c := range []struct{ waiter, waker, how string }{
+		{"java", "go", "release"}, {"java", "go", "add"}, {"go", "java", "release"}, {"go", "java", "add"},
+	} {
+		name := "interop-" + c.waiter + "-" + c.how
+		waiter, waker := sides[c.waiter].NewSemaphore(name), sides[c.waker].NewSemaphore(name)
+		if ok, err := waker.TrySetPermits(ctx, 0); !ok || err != nil {
+			t.Fatalf("%s: TrySetPermits = %v, %v", name, ok, err)
+		}
+		if ok, err := waiter.TryAcquire(ctx, 2, 0); ok || err != nil {
+			t.Fatalf("%s: TryAcquire with none = %v, %v", name, ok, err)
+		}
+		done := make(chan error, 1)
+		start := time.Now()
+		go func() {
+			ok, err := waiter.TryAcquire(ctx, 2, 20*time.Second)
+			if err == nil && !ok {
+				err = context.DeadlineExceeded
+			}
+			done <- err
+		}()
+		time.Sleep(300 * time.Millisecond)
+		woke := time.Now()
+		var err error
+		if c.how == "release" {
+			err = waker.Release(ctx, 2)
+		} else {
+			err = waker.AddPermits(ctx, 2)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatalf("%s waiting, %s %s: %v after %v", c.waiter, c.waker, c.how, err, time.Since(start))
+		}
+		if d := time.Since(woke); d > 3*time.Second {
+			t.Fatalf("%s woken %v after %s's %s", c.waiter, d, c.waker, c.how)
+		}
+		if n, err := waker.Available(ctx); n != 0 || err != nil {
+			t.Fatalf("%s: Available = %d, %v after the grant", name, n, err)
+		}
+	}
+}
+
+// Redisson's RSemaphore is valid without faults over three seeds, and so
+// is a mixed fleet of it and the Go port on one semaphore (one seed). The
+// runs go one at a time: 24 JVMs starting at once on a busy machine miss
+// their connect timeout.
+func TestRedissonSemaphoreValid(t *testing.T) {
+	javaOrSkip(t)
+	s := redistest.Start(t, faults.ServerConfig{})
+	for _, c := range []struct {
+		name  string
+		seeds int64
+	}{{"redisson-semaphore", 3}, {"semaphore+redisson-semaphore", 1}} {
+		subj, err := Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := int64(1); seed <= c.seeds; seed++ {
+			t.Run(fmt.Sprintf("%s/%d", c.name, seed), func(t *testing.T) {
+				rep := runOnce(t, s, subj, seed)
+				if rep.Verdict != model.Valid {
+					t.Fatalf("%s seed %d: %s", c.name, seed, rep)
+				}
+				res, _ := rep.Result(model.CheckLiveness)
+				t.Logf("%s seed %d: %s", c.name, seed, res.Explanation)
+			})
+		}
+	}
+}

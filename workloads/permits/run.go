@@ -1,0 +1,255 @@
+package permits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// Dial returns a fresh go-redis client for one process of the run (it
+// must not retry commands: impl.ErrRetriesEnabled).
+type Dial func() redis.UniversalClient
+
+// ErrStart is returned (wrapped) by Run when a process's client could not
+// start (a driver that refused hello): nothing ran, the run may be tried
+// again.
+var ErrStart = errors.New("permits: a client could not start")
+
+// roundGap separates rounds: every op of a round has returned by then.
+const roundGap = 300 * time.Millisecond
+
+// Run runs plan on subj: an admin (process 0) and plan.Workers workers
+// (processes 1..), each on a client and Maker of its own, all closed when
+// it returns. Round r's semaphore is named prefix-r<r>; its keys are
+// deleted at the end. Run returns the history, ended, even when ctx ends
+// early (then marked interrupted); an error means the run could not start.
+func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string) (*model.History, error) {
+	procs := make([]io.Closer, plan.Workers+1)
+	var clients []redis.UniversalClient
+	defer func() {
+		for _, m := range procs {
+			if m != nil {
+				_ = m.Close()
+			}
+		}
+		for _, c := range clients {
+			_ = c.Close()
+		}
+	}()
+	for i := range procs {
+		rdb := dial()
+		clients = append(clients, rdb)
+		part := subj.part(i)
+		m, err := part.open(ctx, rdb)
+		if err != nil {
+			return nil, fmt.Errorf("permits: open %s: %w", part.Name, err)
+		}
+		procs[i] = m
+	}
+	if err := prepare(ctx, procs, prefix); err != nil {
+		return nil, err
+	}
+	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout}
+	names := make([]string, plan.Rounds)
+	for r := range names {
+		names[r] = prefix + "-r" + strconv.Itoa(r)
+	}
+	var wg sync.WaitGroup
+	if lm, ok := procs[0].(latchMaker); ok {
+		wg.Go(func() { latchAdmin(ctx, rec, lm, plan, names) })
+	} else {
+		wg.Go(func() { admin(ctx, rec, setterOf(procs[0]), plan, names) })
+	}
+	for w := 1; w <= plan.Workers; w++ {
+		if lm, ok := procs[w].(latchMaker); ok {
+			wg.Go(func() { latchWorker(ctx, rec, lm, w, plan, names) })
+			continue
+		}
+		if pm, ok := procs[w].(permitMaker); ok {
+			wg.Go(func() { permitWorker(ctx, rec, pm, w, plan, names) })
+			continue
+		}
+		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
+	}
+	wg.Wait()
+	cleanup(clients[0], names)
+	h := &model.History{
+		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
+			"subject": subj.Name, "seed": strconv.FormatInt(plan.Seed, 10), "workload": "permits"}},
+		Ops: rec.ops,
+		End: &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
+	}
+	return h, nil
+}
+
+// prepareAtOnce bounds the clients prepare starts at once: six JVMs of
+// Redisson 4.7.0 connecting together on a busy 2-core machine missed
+// their connect timeout.
+const prepareAtOnce = 2
+
+// prepare readies every process's client before the run's clock starts
+// (impl.Preparer: a driver's JVM), prepareAtOnce at a time.
+func prepare(ctx context.Context, procs []io.Closer, prefix string) error {
+	errs := make([]error, len(procs))
+	slots := make(chan struct{}, prepareAtOnce)
+	var wg sync.WaitGroup
+	for i, m := range procs {
+		if p, ok := handleOf(m, prefix).(impl.Preparer); ok {
+			wg.Go(func() {
+				slots <- struct{}{}
+				defer func() { <-slots }()
+				errs[i] = p.Prepare(ctx)
+			})
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	return nil
+}
+
+// setter sets and adds permits: both kinds of semaphore are one.
+type setter interface {
+	AddPermits(ctx context.Context, n int) error
+	TrySetPermits(ctx context.Context, n int) (bool, error)
+}
+
+// handleOf is a handle of m's on name, to prepare m's client with.
+func handleOf(m io.Closer, name string) any {
+	if lm, ok := m.(latchMaker); ok {
+		return lm.NewLatch(name)
+	}
+	return setterOf(m)(name)
+}
+
+// setterOf returns how m makes the admin's handles.
+func setterOf(m io.Closer) func(name string) setter {
+	if pm, ok := m.(permitMaker); ok {
+		return func(name string) setter { return pm.NewPermitSemaphore(name) }
+	}
+	return func(name string) setter { return m.(impl.SemaphoreMaker).NewSemaphore(name) }
+}
+
+// roundStart is when round r begins, from the run's base.
+func (p Plan) roundStart(r int) time.Duration {
+	return time.Duration(r) * (p.SetDelay + p.Round + roundGap)
+}
+
+// sleepUntil sleeps until at from base, or until ctx ends (false).
+func sleepUntil(ctx context.Context, base time.Time, at time.Duration) bool {
+	t := time.NewTimer(time.Until(base.Add(at)))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// admin gives each round's permits after a random delay of SetDelay/2 to
+// SetDelay, while the workers wait (trySetPermits
+// or addPermits, see Plan.addRound), then adds one permit at 60% of the
+// round and takes it back at 80%.
+func admin(ctx context.Context, rec *recorder, newSetter func(string) setter, plan Plan, names []string) {
+	rng := plan.rng(0)
+	for r, name := range names {
+		sem := newSetter(name)
+		start := plan.roundStart(r)
+		steps := []struct {
+			at   time.Duration
+			kind model.Kind
+			n    int
+		}{
+			{start + plan.SetDelay/2 + time.Duration(rng.Int64N(int64(plan.SetDelay/2)+1)), model.SemAdd, plan.Total},
+			{start + plan.SetDelay + plan.Round*6/10, model.SemAdd, 1},
+			{start + plan.SetDelay + plan.Round*8/10, model.SemAdd, -1},
+		}
+		if !plan.addRound(r) {
+			steps[0].kind = model.SemSet
+		}
+		for _, st := range steps {
+			if !sleepUntil(ctx, rec.base, st.at) {
+				return
+			}
+			o := model.Op{Process: 0, Lock: name, Kind: st.kind, N: int64(st.n)}
+			_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+				if st.kind == model.SemSet {
+					return sem.TrySetPermits(ctx, st.n)
+				}
+				return true, sem.AddPermits(ctx, st.n)
+			})
+			if retire {
+				return
+			}
+		}
+	}
+}
+
+// worker takes 1..MaxN permits with tryAcquire, holds them a random
+// while and releases them, until each round's end; an info op retires it.
+func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, plan Plan, names []string) {
+	rng := plan.rng(p)
+	for r, name := range names {
+		sem := m.NewSemaphore(name)
+		live := roundLoop(ctx, rec, plan, r, func() bool {
+			n := 1 + rng.IntN(plan.MaxN)
+			o := model.Op{Process: p, Lock: name, Kind: model.SemAcquire, N: int64(n), Wait: plan.Wait.Nanoseconds()}
+			ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return sem.TryAcquire(ctx, n, plan.Wait) })
+			if retire || !ok {
+				return !retire
+			}
+			time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
+			o = model.Op{Process: p, Lock: name, Kind: model.SemRelease, N: int64(n)}
+			_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, sem.Release(ctx, n) })
+			return !retire
+		})
+		if !live {
+			return
+		}
+	}
+}
+
+// roundLoop sleeps until round r starts, then runs body until the
+// workers' part of the round ends or ctx ends. It reports false when the
+// worker must stop: ctx ended before the round, or body said so (its
+// process retired).
+func roundLoop(ctx context.Context, rec *recorder, plan Plan, r int, body func() bool) bool {
+	start := plan.roundStart(r)
+	if !sleepUntil(ctx, rec.base, start) {
+		return false
+	}
+	end := start + plan.SetDelay + plan.Round
+	for time.Since(rec.base) < end && ctx.Err() == nil {
+		if !body() {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanup deletes the rounds' keys, best effort.
+func cleanup(rdb redis.UniversalClient, names []string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, n := range names {
+		if err := rdb.Del(ctx, n).Err(); err != nil && !errors.Is(err, redis.Nil) {
+			return
+		}
+	}
+}
+
+// Options are the checker options of a permits run.
+func Options() model.Options {
+	return model.Options{FreeWait: model.DefaultPermitWait}
+}

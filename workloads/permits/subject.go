@@ -1,0 +1,169 @@
+package permits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/impl/mutants"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
+)
+
+// Subject is a semaphore implementation the runner can drive.
+type Subject struct {
+	Name string
+	Doc  string
+	// Mutant says it is broken on purpose; Catches names the checker that
+	// must catch it.
+	Mutant  bool
+	Catches string
+	// Open makes a counting semaphore's clients; OpenPermits, set instead,
+	// a permit semaphore's (RPermitExpirableSemaphore: the permit plan).
+	Open        impl.SemaphoreMakerFunc
+	OpenPermits impl.PermitSemaphoreMakerFunc
+	// OpenLatch, set instead, makes a latch's clients (the latch plan).
+	OpenLatch impl.LatchMakerFunc
+	// Installed, if set, says why the subject cannot run here (nil: it can).
+	Installed func() error
+	// Parts are the subjects of a mixed fleet: process p runs
+	// Parts[p % len(Parts)] (Open is then unused).
+	Parts []Subject
+}
+
+// part returns the subject process p runs.
+func (s Subject) part(p int) Subject {
+	if len(s.Parts) == 0 {
+		return s
+	}
+	return s.Parts[p%len(s.Parts)]
+}
+
+// permitMaker marks the client of a process that runs the permit plan (a
+// Client makes both kinds of semaphore: the subject says which it is).
+type permitMaker struct{ impl.PermitSemaphoreMaker }
+
+// open opens the client of one process.
+func (s Subject) open(ctx context.Context, rdb redis.UniversalClient) (io.Closer, error) {
+	if s.OpenLatch != nil {
+		m, err := s.OpenLatch(ctx, rdb)
+		if err != nil {
+			return nil, err
+		}
+		return latchMaker{m}, nil
+	}
+	if s.OpenPermits != nil {
+		m, err := s.OpenPermits(ctx, rdb)
+		if err != nil {
+			return nil, err
+		}
+		return permitMaker{m}, nil
+	}
+	return s.Open(ctx, rdb)
+}
+
+// Check reports why s cannot run here, or nil.
+func (s Subject) Check() error {
+	for _, p := range append([]Subject{s}, s.Parts...) {
+		if p.Installed != nil {
+			if err := p.Installed(); err != nil {
+				return fmt.Errorf("%s: %w", p.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// WatchdogTimeout is the Go port's watchdog timeout in runs: a waiter that
+// lost its wake-up polls that late, well past the liveness bound.
+const WatchdogTimeout = 10 * time.Second
+
+// Subjects are the semaphores lockcheck runs: the Go port of RSemaphore,
+// Redisson's own through the Java driver, a mixed fleet of the two on one
+// semaphore, and the port's mutants.
+func Subjects() []Subject {
+	opts := []impl.Option{impl.WithWatchdogTimeout(WatchdogTimeout)}
+	port := Subject{
+		Name: "semaphore",
+		Doc:  "Go port of Redisson's RSemaphore (Redisson 4.7.0's Lua, pub/sub wake-ups)",
+		Open: impl.SemaphoreMakerOf(opts...),
+	}
+	java := redissonSemaphore()
+	out := []Subject{port, java, {
+		Name:  "semaphore+redisson-semaphore",
+		Doc:   "mixed fleet on one semaphore: the Go port and Redisson's RSemaphore, alternate processes",
+		Parts: []Subject{port, java},
+	}}
+	for _, m := range mutants.Semaphores(opts...) {
+		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, Open: m.Open})
+	}
+	out = append(out, Subject{
+		Name:        "permit-semaphore",
+		Doc:         "Go port of Redisson's RPermitExpirableSemaphore (permits with ids and leases)",
+		OpenPermits: impl.PermitSemaphoreMakerOf(opts...),
+	})
+	for _, m := range mutants.PermitSemaphores(opts...) {
+		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenPermits: m.Open})
+	}
+	out = append(out, Subject{
+		Name:      "latch",
+		Doc:       "Go port of Redisson's RCountDownLatch",
+		OpenLatch: impl.LatchMakerOf(opts...),
+	})
+	for _, m := range mutants.Latches(opts...) {
+		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenLatch: m.Open})
+	}
+	return out
+}
+
+// redissonSemaphore is Redisson's RSemaphore behind the Java driver
+// (impl/drivers/redisson-java, --lock semaphore), at the pom's Redisson.
+func redissonSemaphore() Subject {
+	dir := func() (string, error) {
+		d, err := catalog.DriversDir()
+		return filepath.Join(d, "redisson-java"), err
+	}
+	d, err := dir()
+	opts := driver.Options{
+		Name: "redisson-semaphore", Dir: d, Command: []string{"sh", "driver.sh", "--lock", "semaphore"},
+		Capabilities: []string{driver.CapSemaphore}, StartTimeout: 60 * time.Second,
+	}
+	return Subject{
+		Name: "redisson-semaphore",
+		Doc:  "Redisson's RSemaphore (getSemaphore, the pom's Redisson, Java) over the driver protocol",
+		Open: driver.OpenSemaphores(opts),
+		Installed: func() error {
+			if err != nil {
+				return err
+			}
+			if _, err := exec.LookPath("java"); err != nil {
+				return errors.New("java is not installed: run make deps")
+			}
+			if _, err := os.Stat(filepath.Join(d, "target", "redisson-driver.jar")); err != nil {
+				return errors.New("the Redisson driver is not built: run make deps")
+			}
+			return nil
+		},
+	}
+}
+
+// Lookup returns the subject name.
+func Lookup(name string) (Subject, error) {
+	var names []string
+	for _, s := range Subjects() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Subject{}, fmt.Errorf("permits: no semaphore subject %q (have %s)", name, strings.Join(names, ", "))
+}
