@@ -210,9 +210,12 @@ func (g *rwGen) unhold(l *rwTruth, p int, write bool) {
 	}
 }
 
+// abandon retires the slot's process now: its Abandon op is recorded at
+// g.now, from which retire lets its holds vanish (recorded later, the
+// holds of a process the history shows alive would vanish under it).
 func (g *rwGen) abandon(si int, o Op) {
 	o.Kind, o.Outcome, o.Mode = Abandon, OK, ""
-	o.Call = o.Return
+	o.Call, o.Return = g.now, g.now
 	g.ops = append(g.ops, o)
 	g.retire(si, o.Return)
 }
