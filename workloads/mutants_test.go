@@ -134,7 +134,7 @@ var mutantCatch = map[string]struct {
 
 // TestMutantsAreCaught runs every mutant on the run that must catch it, and
 // the reference locks and the mutants' flawless base on the same runs,
-// which must pass.
+// which must pass (those first, alone; the mutants then in parallel).
 func TestMutantsAreCaught(t *testing.T) {
 	s := startRedis(t)
 	for _, subj := range catalog.Subjects.All() {
@@ -148,12 +148,17 @@ func TestMutantsAreCaught(t *testing.T) {
 			catch.run = byLeases
 		}
 		t.Run(subj.Name, func(t *testing.T) {
+			// Two at a time (go test's -parallel is GOMAXPROCS), each on a
+			// redis-server of its own: the runs wait more than they
+			// compute, and the references' runs below, which must pass,
+			// run alone first.
+			t.Parallel()
 			if sc := exposedBy(subj.Name); !ok && sc != "" {
 				t.Skipf("caught beyond the fault on scenario %s (make catch-rates), not on these runs", sc)
 			}
 			cfg, deps := mutantRun(subj.Name, catch.run)
 			start := time.Now()
-			res := run(t, s, cfg, deps)
+			res := run(t, startRedis(t), cfg, deps) // a server of its own: its faults touch no other run
 			t.Logf("%s in %v", summary(res), time.Since(start).Round(time.Millisecond))
 			if res.Report.Verdict != model.Invalid {
 				t.Fatalf("mutant not caught: verdict %s\n%s", res.Report.Verdict, res.Report)
