@@ -23,14 +23,12 @@ build:
 run: redis build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers, 10 s each of the semaphore models.
+## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers (the semaphore models' fuzz targets run in checker-soak).
 test: deps
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 14m $(PKGS)
 	cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
-	$(GO) test -run='^$$' -fuzz='^FuzzSemaphore$$' -fuzztime=10s ./model/
-	$(GO) test -run='^$$' -fuzz='^FuzzPermits$$' -fuzztime=10s ./model/
 
 ## test-short: unit tests only, no Redis needed.
 test-short:
@@ -87,7 +85,7 @@ fp-campaign: deps
 ## CHECKS random histories each (default 20000; `make test` runs 500), then every fuzz target of model/ for
 ## FUZZTIME each (default 1m).
 checker-soak:
-	LOCKCHECK_DIFF_CHECKS=$${CHECKS:-20000} $(GO) test -count=1 -timeout 60m -run '^(TestGroundTruthHistoriesAreValid|TestSplitEqualsWhole|TestBruteForceAgreesWithModel|TestNarrowWindowExplainsAsWhole|TestOrderWitnessImpliesLinearizable|TestValidateInOrderAgreesWithSorted)$$' -v ./model/
+	LOCKCHECK_DIFF_CHECKS=$${CHECKS:-20000} $(GO) test -count=1 -timeout 60m -run '^(TestGroundTruthHistoriesAreValid|TestSplitEqualsWhole|TestBruteForceAgreesWithModel|TestNarrowWindowExplainsAsWhole|TestOrderWitnessImpliesLinearizable|TestValidateInOrderAgreesWithSorted|TestShortcutsOnReadWriteLocks)$$' -v ./model/
 	for f in $$($(GO) test -list '^Fuzz' ./model/ | grep '^Fuzz'); do \
 	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $${FUZZTIME:-1m} ./model/ || exit 1; \
 	done
