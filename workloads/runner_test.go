@@ -24,15 +24,23 @@ func TestReferenceLocksPass(t *testing.T) {
 			t.Run(subj.Name+"/"+w.Name, func(t *testing.T) {
 				cfg := DefaultRunConfig()
 				cfg.Subject, cfg.Workload, cfg.Seed = subj.Name, w.Name, 7
-				cfg.Duration = 2500 * time.Millisecond
 				cfg.CheckTimeout = 30 * time.Second
-				res := run(t, s, cfg, Deps{})
-				t.Log(summary(res))
-				if res.Report.Verdict != model.Valid {
-					t.Fatalf("verdict %s:\n%s", res.Report.Verdict, res.Report)
-				}
-				if res.Stats.Granted < 10 || res.Stats.Sections < 10 {
-					t.Fatalf("run too thin: %+v", res.Stats)
+				// A thin run is run again, longer: how much a slow lock
+				// (RedLock's retries) gets done in 2.5 s depends on the
+				// machine's load, not on the lock. Every run must be valid.
+				var res *Result
+				for cfg.Duration = 2500 * time.Millisecond; ; cfg.Duration *= 2 {
+					res = run(t, s, cfg, Deps{})
+					t.Log(summary(res))
+					if res.Report.Verdict != model.Valid {
+						t.Fatalf("verdict %s:\n%s", res.Report.Verdict, res.Report)
+					}
+					if res.Stats.Granted >= 10 && res.Stats.Sections >= 10 {
+						break
+					}
+					if cfg.Duration >= 10*time.Second {
+						t.Fatalf("run too thin: %+v", res.Stats)
+					}
 				}
 				if subj.Fair {
 					if _, ok := res.Report.Result(model.CheckFairness); !ok {
