@@ -23,11 +23,15 @@ build:
 run: redis build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers; then locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers (the semaphore models' fuzz targets run in checker-soak).
+## test: unit and integration tests (with -race); starts its own redis-servers; beside them locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then 20 s of fuzzing the history reader and checkers (the semaphore models' fuzz targets run in checker-soak).
 test: deps
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 -timeout 14m $(PKGS)
-	cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./...
+	@# The user's-lock module runs beside the main packages (whose long pole is ./workloads); its output follows theirs.
+	log=$$(mktemp); \
+	( cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./... ) >$$log 2>&1 & \
+	$(GO) test -race -count=1 -timeout 14m $(PKGS); main=$$?; \
+	wait $$!; user=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
+	test $$main -eq 0 && test $$user -eq 0
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
 
 ## test-short: unit tests only, no Redis needed.

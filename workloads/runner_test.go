@@ -15,13 +15,14 @@ func fmtInt(n int) string { return strconv.Itoa(n) }
 // TestReferenceLocksPass runs every workload on every reference lock for a
 // few seconds: each run must be valid and must have done real work.
 func TestReferenceLocksPass(t *testing.T) {
-	s := startRedis(t)
 	for _, subj := range catalog.Subjects.All() {
 		if subj.Kind != subject.KindReference || subj.Needs != "" {
 			continue // topology-bound subjects run in workloads/scenario
 		}
 		for _, w := range Workloads() {
 			t.Run(subj.Name+"/"+w.Name, func(t *testing.T) {
+				t.Parallel() // -parallel at a time, each on a redis-server of its own
+				s := startRedis(t)
 				cfg := DefaultRunConfig()
 				cfg.Subject, cfg.Workload, cfg.Seed = subj.Name, w.Name, 7
 				cfg.CheckTimeout = 30 * time.Second

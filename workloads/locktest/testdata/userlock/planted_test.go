@@ -64,10 +64,10 @@ func TestPlantedBugIsCaught(t *testing.T) {
 	text := failed(t, ctx, "^TestPlantedBug$")
 	took := time.Since(start)
 	t.Logf("the planted bug failed its test in %v", took.Round(100*time.Millisecond))
-	// Under -short the budget is 8 s (about 6 s on an idle machine); a
-	// loaded one may add a run's time or two, not another budget.
-	if testing.Short() && took > 15*time.Second {
-		t.Errorf("under -short the planted bug took %v to fail, want about 10s at most", took)
+	// Under -short the budget is 8 s (about 6 s on an idle machine, more
+	// beside other tests); half the default 60 s means -short was ignored.
+	if testing.Short() && took > 30*time.Second {
+		t.Errorf("under -short the planted bug took %v to fail, want its 8 s budget (and a loaded machine's delays)", took)
 	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`planted FAILED scenario [a-z-]+ \(seed \d+`),
