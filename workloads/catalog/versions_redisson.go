@@ -28,7 +28,7 @@ func redissonReleases() *releases {
 			return release.MavenVersions(ctx, "org.redisson", "redisson")
 		},
 		sources:  []string{"redisson-java", "java-common"},
-		supports: "3.8.0 to 4.x (fenced and spin locks from 3.25.0)",
+		supports: "3.8.0 to 4.x (the spin lock from 3.17.0, the fenced lock from 3.25.0; 3.8.x does not start on Java 17)",
 		howTo:    "mvn dependency:get -Dartifact=org.redisson:redisson:VERSION, or the versions in maven-metadata.xml of org/redisson/redisson on Maven Central",
 		build: func(ctx context.Context, v, dir string) error {
 			src, err := shippedDir("redisson-java")

@@ -1,7 +1,5 @@
 package lockcheck.redisson;
 
-import org.redisson.RedissonMultiLock;
-import org.redisson.RedissonRedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 
@@ -39,6 +37,6 @@ final class MultiLocks {
         for (int i = 0; i < n; i++) {
             members[i] = r.getLock(names[i]);
         }
-        return redlock ? new RedissonRedLock(members) : new RedissonMultiLock(members);
+        return Compat.multiLock(members, redlock);
     }
 }

@@ -60,11 +60,11 @@ final class Semaphores {
                 yield Replies.ok();
             }
             case "sem_addpermits" -> {
-                Locks.await(s.addPermitsAsync(n), deadline);
+                Compat.addPermits(s, n, deadline);
                 yield Replies.ok();
             }
             case "sem_trysetpermits" -> okOrFail(Locks.await(s.trySetPermitsAsync(n), deadline));
-            case "sem_available" -> Replies.ok().put("count", Locks.await(s.availablePermitsAsync(), deadline));
+            case "sem_available" -> Replies.ok().put("count", Compat.availablePermits(s, deadline));
             default -> Replies.error("unknown op \"" + op + "\"", false);
         };
     }

@@ -3,7 +3,10 @@ package lockcheck.redisson;
 import org.redisson.Redisson;
 import org.redisson.RedissonFencedLock;
 import org.redisson.api.RFuture;
+import org.redisson.RedissonMultiLock;
+import org.redisson.RedissonRedLock;
 import org.redisson.api.RLock;
+import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.BaseConfig;
 import org.redisson.config.Config;
@@ -45,6 +48,19 @@ final class Compat {
 
     static RLock spin(RedissonClient r, String name) {
         return r.getSpinLock(name);
+    }
+
+    /** A multilock or RedLock over members. */
+    static RLock multiLock(RLock[] members, boolean redlock) {
+        return redlock ? new RedissonRedLock(members) : new RedissonMultiLock(members);
+    }
+
+    static void addPermits(RSemaphore s, int n, long deadline) throws Exception {
+        Locks.await(s.addPermitsAsync(n), deadline);
+    }
+
+    static int availablePermits(RSemaphore s, long deadline) throws Exception {
+        return Locks.await(s.availablePermitsAsync(), deadline);
     }
 
     /** The fenced lock's lockAndGetToken (the current thread is the owner). */
