@@ -33,13 +33,19 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if e.stopValidated("rediscover") {
 		return exitValid, nil
 	}
-	sweepStale(ctx, e)
-	p := &rediscoverPrinter{huntPrinter: huntPrinter{ctx: ctx, e: e}}
-	cfg := f.config(p)
-	fmt.Fprintf(e.stderr, "lockcheck rediscover: %d bugs, seed %d, each release hunted for %v\n", len(cfg.Bugs), cfg.Seed, cfg.Budget)
-	rep, err := rediscover.Run(ctx, cfg)
-	if rep == nil {
-		return exitUsage, err
+	var rep *rediscover.Report
+	if f.merge != "" {
+		if rep, err = mergeRediscoveries(splitList(f.merge)); err != nil {
+			return exitUsage, err
+		}
+	} else {
+		sweepStale(ctx, e)
+		p := &rediscoverPrinter{huntPrinter: huntPrinter{ctx: ctx, e: e}}
+		cfg := f.config(p)
+		fmt.Fprintf(e.stderr, "lockcheck rediscover: %d bugs, seed %d, each release hunted for %v\n", len(cfg.Bugs), cfg.Seed, cfg.Budget)
+		if rep, err = rediscover.Run(ctx, cfg); rep == nil {
+			return exitUsage, err
+		}
 	}
 	if werr := writeRediscovery(e, rep, f.out, f.json); werr != nil {
 		return exitUsage, werr
@@ -55,6 +61,29 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, fmt.Errorf("a hunt could not run (see the table)")
 	}
 	return exitValid, nil
+}
+
+// mergeRediscoveries reads the JSON reports at paths and merges them
+// (rediscover.Merge).
+func mergeRediscoveries(paths []string) (*rediscover.Report, error) {
+	var reps []*rediscover.Report
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, usagef("--merge: %v", err)
+		}
+		rep, err := rediscover.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, usagef("--merge %s: %v", p, err)
+		}
+		reps = append(reps, rep)
+	}
+	rep, err := rediscover.Merge(reps...)
+	if err != nil {
+		return nil, usagef("--merge: %v", err)
+	}
+	return rep, nil
 }
 
 // rowsFailed says whether a fixed release's hunt could not run.

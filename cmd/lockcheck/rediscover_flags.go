@@ -22,6 +22,7 @@ type rediscoverFlags struct {
 	json        string // the JSON report ("": none; "-": stdout)
 	standIns    string
 	list        bool
+	merge       string // JSON reports to merge instead of hunting
 
 	selected []rediscover.Bug
 	standIn  map[string]string
@@ -30,6 +31,7 @@ type rediscoverFlags struct {
 const rediscoverExamples = `  lockcheck rediscover --list                                   # the catalog: id, library, buggy → fixed, producible
   lockcheck rediscover --budget 10m --out results/rediscovery.md --json results/rediscovery.json
   lockcheck rediscover --bugs redisson-3.43.0-watchdog-stops-after-failed-renewal --budget 3m
+  lockcheck rediscover --merge a.json,b.json --out results/rediscovery-table.md   # parts run side by side (--bugs, same --seed and --budget), one page
 `
 
 // parseRediscoverFlags parses and checks the command line of `lockcheck
@@ -47,6 +49,7 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 	fs.StringVar(&f.json, "json", "", "write the JSON report there ('-': stdout)")
 	fs.StringVar(&f.standIns, "stand-in", "", "NAME@VERSION=SUBJECT,...: run SUBJECT for a release the subject registry does not name")
 	fs.BoolVar(&f.list, "list", false, "print the catalog and exit")
+	fs.StringVar(&f.merge, "merge", "", "comma-separated JSON reports (--json) of parts run with the same seed and budget: write their rows as one report, hunting nothing")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
 	}

@@ -33,6 +33,8 @@ func TestRediscoverBadInputExits2(t *testing.T) {
 		{"stand-in twice", []string{"--stand-in", "redisson@3.43.0=redisson,redisson@3.43.0=redisson"}, "given twice"},
 		{"one file twice", []string{"--out", "x.md", "--json", "x.md"}, "same file"},
 		{"stray argument", []string{"extra"}, "unexpected arguments: extra"},
+		{"merge a missing report", []string{"--merge", "/nonexistent/a.json"}, "--merge: open /nonexistent/a.json"},
+		{"merge a catalog", []string{"--merge", testCatalog + "," + testCatalog + "x"}, "--merge: open " + testCatalog + "x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"rediscover", "--catalog", testCatalog}, tc.args...)

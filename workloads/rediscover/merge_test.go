@@ -1,0 +1,62 @@
+package rediscover
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+)
+
+// TestMergeEqualsOneRun: two rediscoveries over halves of the bugs, merged
+// (through their JSON), are the rediscovery of all of them: the same rows
+// in the same order and the same totals.
+func TestMergeEqualsOneRun(t *testing.T) {
+	bugs := []Bug{testBug("b1"), testBug("b2"), testBug("b3")}
+	finds := only("lib@1.0.0", func(int64) *fakeFind { return &fakeFind{run: 2, steps: []string{"shorten"}} })
+	names := []string{"lib@1.0.0", "lib@1.0.1"}
+	whole, _, _ := rediscover(t, bugs, finds, nil, names...)
+	a, _, _ := rediscover(t, bugs[:2], finds, nil, names...)
+	b, _, _ := rediscover(t, bugs[2:], finds, nil, names...)
+	merged, err := Merge(roundTrip(t, a), roundTrip(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(merged.Totals, whole.Totals) || len(merged.Rows) != len(whole.Rows) {
+		t.Fatalf("merged totals %+v (%d rows), want %+v (%d rows)", merged.Totals, len(merged.Rows), whole.Totals, len(whole.Rows))
+	}
+	for i := range whole.Rows {
+		if merged.Rows[i].Bug.ID != whole.Rows[i].Bug.ID || merged.Rows[i].Outcome != whole.Rows[i].Outcome {
+			t.Errorf("row %d: %s %s, want %s %s", i, merged.Rows[i].Bug.ID, merged.Rows[i].Outcome, whole.Rows[i].Bug.ID, whole.Rows[i].Outcome)
+		}
+	}
+	// A bug hunted again keeps its last row, counted once.
+	again, err := Merge(a, a)
+	if err != nil || len(again.Rows) != 2 || again.Totals.Bugs != 2 {
+		t.Fatalf("a merged with itself: %d rows, totals %+v, %v; want 2 rows", len(again.Rows), again.Totals, err)
+	}
+}
+
+func TestMergeRefusesOtherSettings(t *testing.T) {
+	a := &Report{Seed: 1, Budget: testBudget, RunDuration: testRun}
+	b := *a
+	b.Seed = 2
+	if _, err := Merge(a, &b); !errors.Is(err, ErrConfig) {
+		t.Fatalf("reports of seeds 1 and 2 merged (%v): want ErrConfig", err)
+	}
+	if _, err := Merge(); !errors.Is(err, ErrConfig) {
+		t.Fatalf("nothing merged (%v): want ErrConfig", err)
+	}
+}
+
+func roundTrip(t *testing.T, rep *Report) *Report {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
