@@ -180,7 +180,7 @@ func (cfg *Config) resolve() (subject.Subject, error) {
 	if cfg.ThreadsPerProcess > 1 && !subj.HostsOwners() {
 		return bad("ThreadsPerProcess %d: %s hosts one owner per client process", cfg.ThreadsPerProcess, cfg.Subject)
 	}
-	if subj.Needs != "" && cfg.Executor == nil {
+	if subj.Needs != "" && subj.Needs != subject.NeedsOneAddress && cfg.Executor == nil {
 		return bad("Subject %s needs %s: a hunt's plain runs have one Redis", cfg.Subject, subj.Needs)
 	}
 	if cfg.Scenarios == nil && cfg.Redis == "" {

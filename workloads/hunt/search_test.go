@@ -9,6 +9,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // The search stops at its first find, and shrinking starts from it.
@@ -204,6 +210,26 @@ func TestRunRejectsBadConfig(t *testing.T) {
 		edit(&cfg)
 		if res, err := Run(t.Context(), cfg); !errors.Is(err, ErrConfig) || res != nil || len(x.runs) != 0 {
 			t.Errorf("%s: %v (result %v, %d runs), want ErrConfig", name, err, res, len(x.runs))
+		}
+	}
+}
+
+// A hunt without an executor starts one Redis at one address: it takes the
+// subjects that need one address (external drivers), refuses the others
+// that need a topology of their own.
+func TestHuntTakesOneAddressSubjects(t *testing.T) {
+	open := func(context.Context, redis.UniversalClient) (impl.Maker, error) { return nil, nil }
+	reg, err := subject.NewRegistry(
+		subject.Subject{Name: "driver", Kind: subject.KindExternal, Needs: subject.NeedsOneAddress, Open: open},
+		subject.Subject{Name: "redlock-ish", Kind: subject.KindReference, Needs: subject.NeedsRedlockNodes, Open: open},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, wantErr := range map[string]bool{"driver": false, "redlock-ish": true} {
+		cfg := Config{Subject: name, Registry: reg, Budget: time.Minute, RunDuration: 10 * time.Second, Scenarios: []scenario.Scenario{}}
+		if _, err := cfg.resolve(); (err != nil) != wantErr || (err != nil && !errors.Is(err, ErrConfig)) {
+			t.Errorf("%s: %v, want an error: %v", name, err, wantErr)
 		}
 	}
 }
