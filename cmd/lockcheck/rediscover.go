@@ -38,6 +38,7 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if rep, err = mergeRediscoveries(splitList(f.merge)); err != nil {
 			return exitUsage, err
 		}
+		rep.Rejudge(f.selected) // against the catalog as it is now
 	} else {
 		sweepStale(ctx, e)
 		p := &rediscoverPrinter{huntPrinter: huntPrinter{ctx: ctx, e: e}}

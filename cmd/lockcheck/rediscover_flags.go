@@ -49,7 +49,7 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 	fs.StringVar(&f.json, "json", "", "write the JSON report there ('-': stdout)")
 	fs.StringVar(&f.standIns, "stand-in", "", "NAME@VERSION=SUBJECT,...: run SUBJECT for a release the subject registry does not name")
 	fs.BoolVar(&f.list, "list", false, "print the catalog and exit")
-	fs.StringVar(&f.merge, "merge", "", "comma-separated JSON reports (--json) of parts run with the same seed and budget: write their rows as one report, hunting nothing")
+	fs.StringVar(&f.merge, "merge", "", "comma-separated JSON reports (--json) of parts run with the same seed and budget: write their rows as one report, judged again against --catalog, hunting nothing")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
 	}

@@ -37,6 +37,24 @@ func Merge(reps ...*Report) (*Report, error) {
 	return out, nil
 }
 
+// Rejudge judges rep's rows again against bugs (the catalog as it is now:
+// a fixed release's other known bugs, a trigger marked missing), where a
+// row's bug is among them, and counts the totals again. The hunts
+// themselves are kept as they were.
+func (rep *Report) Rejudge(bugs []Bug) {
+	byID := map[string]Bug{}
+	for _, b := range bugs {
+		byID[b.ID] = b
+	}
+	for i := range rep.Rows {
+		if b, ok := byID[rep.Rows[i].Bug.ID]; ok {
+			rep.Rows[i].Bug = b
+			rep.Rows[i].judge()
+		}
+	}
+	rep.total()
+}
+
 // ReadJSON reads a report as WriteJSON wrote it.
 func ReadJSON(r io.Reader) (*Report, error) {
 	var rep Report

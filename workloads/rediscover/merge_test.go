@@ -60,3 +60,19 @@ func roundTrip(t *testing.T, rep *Report) *Report {
 	}
 	return out
 }
+
+// A row judged again against a catalog that now lists the fixed release's
+// other known bug reads "flagged, has a known bug", not a false flag.
+func TestRejudge(t *testing.T) {
+	finds := func(string, int64) *fakeFind { return &fakeFind{run: 1, steps: []string{"shorten"}} }
+	rep, _, _ := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	if rep.Rows[0].FixedOutcome != Flagged || rep.Totals.FixedFlagged != 1 {
+		t.Fatalf("fixed %s, totals %+v: want flagged", rep.Rows[0].FixedOutcome, rep.Totals)
+	}
+	b := testBug("b1")
+	b.KnownInFixed = []string{"another bug (https://example.com/issue)"}
+	rep.Rejudge([]Bug{b, testBug("b9")})
+	if rep.Rows[0].FixedOutcome != FlaggedKnown || rep.Totals.FixedFlagged != 0 || rep.Totals.FixedKnown != 1 || len(rep.Rows) != 1 {
+		t.Fatalf("fixed %s, totals %+v: want flagged with a known bug", rep.Rows[0].FixedOutcome, rep.Totals)
+	}
+}
