@@ -396,6 +396,8 @@ var KnownFindings = []KnownFinding{
 		Claim: "Redisson's fair lock answers an unlock by a caller that holds nothing, while the lock is free, as a release instead of throwing IllegalMonitorStateException as its non-fair lock does (3 of 3 runs, library alone; a contract violation: nothing of anyone else's is freed)"},
 	{Subject: "redisson-fair", Checker: model.CheckFairness, Script: "impl/drivers/redisson-java/repro/run.sh",
 		Claim: "Redisson's fair lock purges a live short-wait tryLock waiter once the queue was busy longer than a lease, and grants a later caller first (5 of 5 runs, library alone)"},
+	{Subject: "redisson-redlock", Checker: model.CheckAllowance, Script: "impl/drivers/redisson-java/repro/redlock-lost-unlock.sh",
+		Claim: "RedissonRedLock.unlock() returns normally after the hold's lease ran out and another client took every member (unlockInner ignores each member's IllegalMonitorStateException); the MultiLock's unlock throws (2 of 2 runs, library alone; nothing of the other holder's is freed)"},
 	{Subject: "python-redis-lock", Checker: model.CheckLinearizable, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
 		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
 	{Subject: "python-redis-lock", Checker: model.CheckMutualExclusion, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
