@@ -63,7 +63,10 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 		t.Logf("locktest: %s failed on draw %d (-%s=%d), a run of %d processes (seed %d): %s; shrinking",
 			p.sc.Name, i+1, seedFlagName, seed, d.plan.Processes, d.seed, f.why)
 		small, steps, err := s.shrink(st, f, s.deadline.Add(-reportCost))
-		if err != nil {
+		switch {
+		case errors.Is(err, errOutOfTime):
+			steps = append(steps, "then "+err.Error()) // the report says it was cut short
+		case err != nil:
 			t.Logf("locktest: %s: shrinking stopped: %v", p.sc.Name, err)
 		}
 		s.report(t, p, small, steps, seed)

@@ -152,6 +152,15 @@ func checkShrunk(t *testing.T, text string) {
 	}
 	n, _ := strconv.Atoi(first[1])
 	t.Logf("first failing run: %d processes; shrunk: %d processes, %d%% stray unlocks, %d%% TryLocks", n, plan.Processes, plan.StrayUnlockPercent, plan.TryLockPercent)
+	if strings.Contains(text, "out of time to shrink") {
+		// The -short budget ran out first (a loaded machine's runs are
+		// slow): the report says so, and the plan may still be large.
+		t.Logf("shrinking was cut short by the budget, as the report says")
+		if plan.Processes > n {
+			t.Errorf("shrunk plan has %d processes, more than the first failing run's %d", plan.Processes, n)
+		}
+		return
+	}
 	if plan.Processes > n || plan.Processes > 3 {
 		t.Errorf("shrunk plan has %d processes (first failing run: %d), want <= min(3, %d)", plan.Processes, n, n)
 	}
