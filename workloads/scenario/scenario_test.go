@@ -68,15 +68,21 @@ func assertHealed(t *testing.T, env *Env) {
 
 func expectMet(t *testing.T, name, subject string, res *workloads.Result) {
 	t.Helper()
+	exp := expectation(t, name, subject)
+	if ok, why := exp.Match(res.Report); !ok {
+		t.Fatalf("%s/%s: want %q: %s\n%s", name, subject, exp.Label, why, res.Report)
+	}
+}
+
+// expectation is what scenario name expects of subject.
+func expectation(t *testing.T, name, subject string) Expect {
+	t.Helper()
 	sc, _ := Lookup(name)
 	subj, err := catalog.Subjects.Lookup(subject)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp := sc.Expectation(subj)
-	if ok, why := exp.Match(res.Report); !ok {
-		t.Fatalf("%s/%s: want %q: %s\n%s", name, subject, exp.Label, why, res.Report)
-	}
+	return sc.Expectation(subj)
 }
 
 func TestSafeScenarios(t *testing.T) {

@@ -54,12 +54,7 @@ func TestSentinelFailoverHeldDetected(t *testing.T) {
 // The restart must meet a hold, whose timing a busy machine shifts: a run
 // that shows nothing is tried again on the next seed, up to three.
 func TestRedlockRestartEmptyDetected(t *testing.T) {
-	sc, _ := Lookup("redlock-restart-empty")
-	subj, err := catalog.Subjects.Lookup("redlock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	exp := sc.Expectation(subj)
+	exp := expectation(t, "redlock-restart-empty", "redlock")
 	for seed := int64(1); ; seed++ {
 		res := runScenario(t, "redlock-restart-empty", "redlock", seed)
 		if len(injected(res.History)) == 0 {
