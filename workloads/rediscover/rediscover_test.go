@@ -98,6 +98,25 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
+// TestMissingTriggerFlagged: a buggy release flagged for a bug whose
+// trigger lockcheck cannot produce is not counted as a rediscovery of it.
+func TestMissingTriggerFlagged(t *testing.T) {
+	missing := testBug("b2")
+	missing.Missing = "no interrupts"
+	finds := only("lib@1.0.0", func(int64) *fakeFind { return &fakeFind{run: 2} })
+	rep, _, _ := rediscover(t, []Bug{testBug("b1"), missing}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	if r := rep.Rows[0]; r.Outcome != Found {
+		t.Errorf("b1 (producible): %s, want found", r.Outcome)
+	}
+	r := rep.Rows[1]
+	if r.Outcome != NotFound || !strings.HasPrefix(r.Why, "trigger missing: no interrupts; the release was flagged in run 2") {
+		t.Errorf("b2 (trigger missing): %s (%s), want not found, the flag not counted", r.Outcome, r.Why)
+	}
+	if tot := rep.Totals; tot.Found != 1 || tot.NotFound != 1 || tot.MedianDetection != 2*testRun {
+		t.Errorf("totals %+v: want only b1's find counted", tot)
+	}
+}
+
 func TestFixedNotClean(t *testing.T) {
 	finds := func(s string, seed int64) *fakeFind { return &fakeFind{run: 2} } // a plain run: no fault
 	rep, _, _ := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")

@@ -54,6 +54,8 @@ func (r *Row) judge() {
 	switch {
 	case b.NotRun != "":
 		r.Outcome, r.Why = NotRun, b.NotRun
+	case b.Find != nil && r.Bug.Missing != "":
+		r.Outcome, r.Why = NotFound, r.whyNotThisBug()
 	case b.Find != nil:
 		r.Outcome = Found
 	case b.Err != "":
@@ -95,6 +97,18 @@ func (r *Row) whyNotFound() string {
 		why += fmt.Sprintf("; %d find(s) %s, not counted", n, b.Allowed[0].Class)
 	}
 	return why
+}
+
+// whyNotThisBug says why a find in the buggy release of a bug whose
+// trigger lockcheck cannot produce (Bug.Missing) is not counted: the
+// release broke, but not by a trigger of this bug, so the find is some
+// other bug of the release (or this one reached another way, which the
+// run alone cannot tell).
+func (r *Row) whyNotThisBug() string {
+	f := r.Buggy.Find
+	return fmt.Sprintf("trigger missing: %s; the release was flagged in run %d (%s: %s), not counted: "+
+		"lockcheck cannot produce this bug's trigger, so the find is not shown to be this bug (%s)",
+		r.Bug.Missing, f.Run, f.Class, f.Why, f.Command)
 }
 
 // Report is a rediscovery: its settings, its rows and their totals.
