@@ -34,6 +34,9 @@ type RunConfig struct {
 	// ThreadsPerProcess, if > 0, replaces the plan's (Plan.ThreadsPerProcess):
 	// each of its client processes hosts that many owners.
 	ThreadsPerProcess int `json:"threads_per_process,omitempty"`
+	// SharedObjects, if true, sets the plan's (Plan.SharedObjects): each
+	// client process keeps one lock object per name.
+	SharedObjects bool `json:"shared_objects,omitempty"`
 	// CheckTimeout bounds the linearizability check (0: 60 s).
 	CheckTimeout time.Duration `json:"check_timeout,omitempty"`
 	// WatchdogLease is the lease of holds taken with lease <= 0, given to
@@ -113,7 +116,8 @@ func (c RunConfig) withDefaults() RunConfig {
 }
 
 // ResolvePlan returns the plan the run executes: Plan if set, else the
-// workload's plan for Seed, with OpTimeout and ThreadsPerProcess applied.
+// workload's plan for Seed, with OpTimeout, ThreadsPerProcess and
+// SharedObjects applied.
 func (c RunConfig) ResolvePlan() (Plan, error) {
 	var p Plan
 	if c.Plan != nil {
@@ -135,6 +139,7 @@ func (c RunConfig) ResolvePlan() (Plan, error) {
 	if c.ThreadsPerProcess > 0 {
 		p.ThreadsPerProcess = c.ThreadsPerProcess
 	}
+	p.SharedObjects = p.SharedObjects || c.SharedObjects
 	return p, p.Validate()
 }
 

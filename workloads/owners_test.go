@@ -124,3 +124,24 @@ func awaitRedials(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestSharedObjectsNeedASubjectThatKeepsThem: a plan with shared lock
+// objects runs only on a subject whose driver can keep them: a Go lock and
+// an external subject without the capability refuse it.
+func TestSharedObjectsNeedASubjectThatKeepsThem(t *testing.T) {
+	goLock := fakeSubject("go-lock", false)
+	ext := fakeSubject("no-objects", false)
+	ext.Kind = subject.KindExternal
+	reg, err := subject.NewRegistry(goLock, ext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := ownersPlan()
+	plan.ThreadsPerProcess, plan.SharedObjects = 0, true
+	for _, name := range []string{"go-lock", "no-objects"} {
+		_, err = Run(t.Context(), RunConfig{Subject: name, Plan: plan, Seed: 1, Duration: time.Second}, Deps{Registry: reg, Dial: noRedis})
+		if !errors.Is(err, ErrNoSharedObjects) {
+			t.Errorf("Run on %s: %v, want ErrNoSharedObjects", name, err)
+		}
+	}
+}

@@ -41,6 +41,12 @@ type Plan struct {
 	// as applications run them; a fault on the process hits all of them.
 	// 0 or 1: every owner is a client process of its own.
 	ThreadsPerProcess int `json:"threads_per_process,omitempty"`
+	// SharedObjects has each client process keep one lock object per lock
+	// name, made at its first request and reused by every later request of
+	// all its owners, as applications keep a lock in a field (a Redisson
+	// RLock). false: a new object per request. Only subjects whose driver
+	// can (subject.Subject.SharesObjects) run it.
+	SharedObjects bool `json:"shared_objects,omitempty"`
 	// Locks are the lock names processes pick from, uniformly.
 	Locks []string `json:"locks"`
 	// TryLockPercent is the share of acquires made with TryLock (the rest use Lock).

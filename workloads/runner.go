@@ -133,6 +133,10 @@ var (
 	// several owners (Plan.ThreadsPerProcess) on a subject that cannot
 	// (subject.Subject.HostsOwners).
 	ErrNoOwners = errors.New("workloads: the subject hosts one owner per client process")
+	// ErrNoSharedObjects is returned for a plan with shared lock objects
+	// (Plan.SharedObjects) on a subject that cannot keep them
+	// (subject.Subject.SharesObjects).
+	ErrNoSharedObjects = errors.New("workloads: the subject cannot share lock objects (its driver lacks capability shared-objects)")
 	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
 	// asked for. Run still returns the Result.
 	ErrNemesis = errors.New("workloads: nemesis failed")
@@ -216,10 +220,13 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if plan.Threads() > 1 && !subj.HostsOwners() {
 		return nil, fmt.Errorf("%w: %s (%d threads per process)", ErrNoOwners, subj.Name, plan.Threads())
 	}
+	if plan.SharedObjects && !subj.SharesObjects() {
+		return nil, fmt.Errorf("%w: %s", ErrNoSharedObjects, subj.Name)
+	}
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity).withSides(subj.ReadWrite)
 	cfg.MaxWait = model.WaitBound(scaleWithLease(time.Duration(cfg.MaxWait), cfg.WatchdogLease, subj.LeaseGranularity))
 	cfg.WatchdogLease = roundUp(cfg.WatchdogLease, subj.LeaseGranularity)
-	oo := subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed}
+	oo := subject.OpenOptions{WatchdogLease: cfg.WatchdogLease, Seed: cfg.Seed, SharedObjects: plan.SharedObjects}
 	if plan.Threads() > 1 {
 		oo.Owners = plan.Threads()
 	}

@@ -52,7 +52,8 @@
 // "rwlock" (the lock is a read-write lock: lock, trylock, unlock and
 // holdcount requests carry "mode", "read" or "write", and act on that side
 // of the owner's lock; a request without "mode" is a write, so a client
-// that knows nothing of modes drives the write side as an exclusive lock).
+// that knows nothing of modes drives the write side as an exclusive lock),
+// "shared-objects" (hello's "shared_objects" is honoured, see below).
 // A driver without "watchdog" treats lease_ms <= 0 as a lease of
 // watchdog_ms.
 //
@@ -91,8 +92,14 @@
 //	    library's watchdog timeout with it); "seed" seeds any randomness the
 //	    driver owns; "owners" (protocol 2, only to a driver with capability
 //	    owners) is how many owners the process will host at most (absent:
-//	    one, and no request names an owner). Reply ok once connected, error
-//	    when it cannot connect.
+//	    one, and no request names an owner); "shared_objects": true (only
+//	    to a driver with capability shared-objects) asks it to make each
+//	    lock object once, at the first request for its name (and mode),
+//	    and to serve every later request of every owner on it, as an
+//	    application keeps one lock object in a field (absent: the driver
+//	    makes its objects as it always does; bugs that an object carries
+//	    from one hold to the next show only when objects are shared).
+//	    Reply ok once connected, error when it cannot connect.
 //	{"id":2,"op":"lock","name":"lockcheck:9f3a:l0","lease_ms":0,"timeout_ms":5000}
 //	    Block until granted: ok (with "token" when fenced). A driver whose
 //	    library can give up cleanly (leaving nothing behind in Redis) may

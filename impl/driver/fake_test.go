@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -24,6 +25,9 @@ const testDriverEnv = "LOCKCHECK_TEST_DRIVER"
 //	noexit    ignores the end of its input
 //	notoken   claims fenced, answers lock and trylock ok without a token, and
 //	          token with the token 1
+//	objects   announces shared-objects; holdcount answers 1 when hello asked
+//	          for shared objects, 0 when not (what hello said, seen outside)
+//	objects-nocap  the same without announcing shared-objects
 //
 // and, before any request: early (exits before its banner), oldproto (a
 // banner of protocol 99), nocaps (a banner without capabilities), silent
@@ -40,6 +44,8 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 		caps = nil
 	case "notoken":
 		caps = append(caps, CapFenced)
+	case "objects":
+		caps = append(caps, CapSharedObjects)
 	}
 	enc := json.NewEncoder(out)
 	proto := Version
@@ -48,6 +54,7 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 	}
 	_ = enc.Encode(Banner{Protocol: proto, Driver: "fake", Version: mode, Capabilities: caps})
 	holds := map[string]int{}
+	shared := false
 	sc := bufio.NewScanner(in)
 	for sc.Scan() {
 		var req Request
@@ -58,6 +65,7 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 		rep := Reply{ID: req.ID, Status: StatusOK}
 		switch req.Op {
 		case OpHello:
+			shared = req.SharedObjects
 		case OpLock, OpTryLock:
 			switch mode {
 			case "hang":
@@ -84,6 +92,12 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 			}
 		case OpHoldCount:
 			rep.Count = holds[req.Name]
+			if strings.HasPrefix(mode, "objects") {
+				rep.Count = 0
+				if shared {
+					rep.Count = 1
+				}
+			}
 		case OpToken:
 			rep.Token = 1
 		default:

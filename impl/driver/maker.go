@@ -58,6 +58,11 @@ type Options struct {
 	// next. Whatever ends a process (a failure, Abandon) ends it for every
 	// owner in it.
 	Owners int
+	// SharedObjects is hello's shared_objects, sent to a driver that
+	// announces CapSharedObjects (one lock object per name in each client,
+	// reused by all its owners); other drivers make their objects as they
+	// always do.
+	SharedObjects bool
 }
 
 func (o *Options) name() string {
@@ -258,6 +263,7 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	if m.opts.Owners > 1 || p.banner.interrupts() {
 		req.Owners, p.shared = max(m.opts.Owners, 1), true
 	}
+	req.SharedObjects = m.opts.SharedObjects && p.banner.Has(CapSharedObjects)
 	rep, err := p.call(ctx, req, m.opts.StartTimeout)
 	if err != nil {
 		return nil, err

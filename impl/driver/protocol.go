@@ -33,6 +33,10 @@ const (
 	// and holdcount requests carry Mode (ModeRead or ModeWrite; absent:
 	// write).
 	CapReadWrite = "rwlock"
+	// CapSharedObjects: hello's SharedObjects is honoured: the client keeps
+	// one lock object per lock name (and side) and serves every later
+	// request of every owner on it, as an application keeps one in a field.
+	CapSharedObjects = "shared-objects"
 )
 
 // Modes of a read-write lock's requests (CapReadWrite).
@@ -108,6 +112,11 @@ type Request struct {
 	// host at most; 0: one, and requests name none (1: one, named, as
 	// lockcheck says it to a driver with CapInterrupt).
 	Owners int `json:"owners,omitempty"`
+	// SharedObjects (CapSharedObjects) asks the driver to make each lock
+	// object once, at the first request for its name (and side), and to
+	// serve every later request of every owner of the process on it;
+	// false: a new object per request.
+	SharedObjects bool `json:"shared_objects,omitempty"`
 
 	// Owner (protocol 2, CapOwners) names the owner a request is made by;
 	// "" is hello's client.

@@ -58,3 +58,32 @@ func TestDriverRefusesTopology(t *testing.T) {
 		t.Fatalf("lock through a driver without sentinel: %v", err)
 	}
 }
+
+// TestSharedObjectsNeedTheCapability: hello asks for shared lock objects
+// only when the Maker was told to and the driver announces
+// shared-objects; a driver without it is not asked (and still runs).
+func TestSharedObjectsNeedTheCapability(t *testing.T) {
+	for _, tc := range []struct {
+		mode   string
+		shared bool
+		want   int
+	}{{"objects", true, 1}, {"objects", false, 0}, {"objects-nocap", true, 0}} {
+		opts := fakeOptions(tc.mode)
+		opts.SharedObjects = tc.shared
+		rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:9"})
+		t.Cleanup(func() { _ = rdb.Close() })
+		m, err := Open(opts)(context.Background(), rdb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		got, err := m.NewLocker("l", "p0").(interface {
+			HoldCount(context.Context) (int, error)
+		}).HoldCount(ctx)
+		cancel()
+		_ = m.Close()
+		if err != nil || got != tc.want {
+			t.Errorf("%s, SharedObjects %v: hello said shared_objects %d (%v), want %d", tc.mode, tc.shared, got, err, tc.want)
+		}
+	}
+}

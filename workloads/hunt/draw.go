@@ -34,10 +34,14 @@ func (d Draw) Describe() string {
 	if d.Scenario != nil {
 		return fmt.Sprintf("scenario %s %v", d.Scenario.Name, d.Duration)
 	}
+	s := fmt.Sprintf("%s %v, %d processes", d.Plan.Workload, d.Duration, d.Plan.Processes)
 	if t := d.Plan.Threads(); t > 1 {
-		return fmt.Sprintf("%s %v, %d processes of %d threads", d.Plan.Workload, d.Duration, d.Plan.Processes, t)
+		s += fmt.Sprintf(" of %d threads", t)
 	}
-	return fmt.Sprintf("%s %v, %d processes", d.Plan.Workload, d.Duration, d.Plan.Processes)
+	if d.Plan.SharedObjects {
+		s += ", shared lock objects"
+	}
+	return s
 }
 
 // ScenarioShare is the chance that a draw is a scenario (when the subject
@@ -111,5 +115,16 @@ func DrawThreads(seed int64, plan workloads.Plan) workloads.Plan {
 	owners := plan.Owners()
 	plan.ThreadsPerProcess = min(max(owners/2, 2), 4)
 	plan.Processes = 2
+	return plan
+}
+
+// DrawObjects draws, from seed, whether the client processes of plan keep
+// one lock object per name (Plan.SharedObjects): one plain draw in two, so
+// that a hunt meets the bugs of an object that carries state from one hold
+// to the next (an earlier hold's lease), as applications that keep a lock
+// in a field do, and still runs the fresh objects of the other half.
+func DrawObjects(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x0B1EC7))
+	plan.SharedObjects = rng.IntN(2) == 0
 	return plan
 }

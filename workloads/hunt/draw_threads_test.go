@@ -1,6 +1,7 @@
 package hunt
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -33,5 +34,30 @@ func TestDrawThreads(t *testing.T) {
 	}
 	if grouped < n/5 || grouped > n/2 {
 		t.Fatalf("%d of %d draws grouped, want about a third", grouped, n)
+	}
+}
+
+// TestDrawObjects: whether a plain draw shares its lock objects is a pure
+// function of its seed, about one draw in two does, and nothing else of
+// the plan changes.
+func TestDrawObjects(t *testing.T) {
+	shared := 0
+	const n = 300
+	for seed := int64(1); seed <= n; seed++ {
+		base := Plan(seed)
+		p := DrawObjects(seed, base)
+		if q := DrawObjects(seed, base); q.SharedObjects != p.SharedObjects {
+			t.Fatalf("seed %d: drew shared %v, then %v", seed, p.SharedObjects, q.SharedObjects)
+		}
+		if p.SharedObjects {
+			shared++
+		}
+		p.SharedObjects = false
+		if !reflect.DeepEqual(p, base) {
+			t.Fatalf("seed %d: DrawObjects changed more than SharedObjects", seed)
+		}
+	}
+	if shared < n/3 || shared > 2*n/3 {
+		t.Fatalf("%d of %d draws share lock objects, want about half", shared, n)
 	}
 }

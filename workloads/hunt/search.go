@@ -115,7 +115,8 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 
 // plan is the plan of a plain draw of seed: Plan(seed) with the hunt's
 // threads per process, or ones drawn from seed (DrawThreads) when the
-// subject can host several owners in a process.
+// subject can host several owners in a process, and lock objects shared
+// or not as drawn from seed (DrawObjects) when the subject can share them.
 func (h *hunter) plan(seed int64) workloads.Plan {
 	p := Plan(seed)
 	switch {
@@ -123,6 +124,9 @@ func (h *hunter) plan(seed int64) workloads.Plan {
 		p.ThreadsPerProcess = h.cfg.ThreadsPerProcess
 	case h.subject.HostsOwners():
 		p = DrawThreads(seed, p)
+	}
+	if h.subject.SharesObjects() {
+		p = DrawObjects(seed, p)
 	}
 	return p
 }

@@ -116,6 +116,10 @@ type Subject struct {
 	// Interrupts says an external subject's calls can be interrupted (its
 	// driver announces capability interrupt; see CanInterrupt).
 	Interrupts bool
+	// SharedObjects says an external subject's driver can keep one lock
+	// object per name in each client, reused by every request of every
+	// owner (capability shared-objects; see SharesObjects).
+	SharedObjects bool
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
@@ -169,6 +173,10 @@ type OpenOptions struct {
 	// that many in one process (driver.Options.Owners). Go locks need
 	// nothing: the owners of a process share its Maker.
 	Owners int
+	// SharedObjects asks an external subject's driver to keep one lock
+	// object per name in each client process, reused by all its requests
+	// (driver.Options.SharedObjects; Plan.SharedObjects).
+	SharedObjects bool
 }
 
 // HostsOwners reports whether several owners can share one client process
@@ -177,6 +185,14 @@ type OpenOptions struct {
 // owners (Owners), a mix when every part can.
 func (s Subject) HostsOwners() bool {
 	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Owners })
+}
+
+// SharesObjects reports whether s can run Plan.SharedObjects: every part
+// of it is an external subject whose driver keeps one lock object per name
+// when asked (SharedObjects). A Go lock has no lock objects to share: each
+// owner's handle is its own.
+func (s Subject) SharesObjects() bool {
+	return s.everyPart(func(p Subject) bool { return p.Kind == KindExternal && p.SharedObjects })
 }
 
 // everyPart reports whether ok holds for s, or for every part of a mix.

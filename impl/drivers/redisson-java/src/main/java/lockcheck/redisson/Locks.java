@@ -16,6 +16,7 @@ import org.redisson.api.RedissonClient;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,6 +51,10 @@ import java.util.concurrent.TimeUnit;
  * ("read" or "write"; absent: "write") picks {@code readLock()} or
  * {@code writeLock()}, whose lock, trylock, unlock and holdcount are RLock's.
  * </ul>
+ * With hello's "shared_objects" (capability shared-objects) the client
+ * keeps one lock object per name and mode, made at its first request and
+ * served to every later request of every owner, as an application keeps an
+ * RLock in a field; otherwise each request gets a new object (see lock).
  * A lease_ms of 0 asks for a watchdog hold (leaseTime -1). Every reply is due
  * within timeout_ms: a Redisson future still pending at the deadline, 25 ms
  * before then, is answered with error (unknown outcome; the future is left
@@ -58,6 +63,9 @@ import java.util.concurrent.TimeUnit;
 final class Locks implements Library {
     private final Options opts;
     private RedissonClient redisson;
+    /** hello's shared_objects: objects holds the lock objects, by name and mode. */
+    private volatile boolean sharedObjects;
+    private final ConcurrentHashMap<String, RLock> objects = new ConcurrentHashMap<>();
 
     Locks(Options opts) {
         this.opts = opts;
@@ -73,12 +81,16 @@ final class Locks implements Library {
         return Driver.redissonVersion();
     }
 
-    /** The kind's capabilities, and "interrupt" (see {@link #interruptible}). */
+    /**
+     * The kind's capabilities, "interrupt" (see {@link #interruptible}) and
+     * "shared-objects" (see {@link #lock}).
+     */
     @Override
     public List<String> capabilities() {
         List<String> caps = new ArrayList<>(opts.kind.capabilities);
         if (opts.kind != Options.Kind.SEMAPHORE) {
             caps.add("interrupt"); // the lock requests' (a semaphore serves none)
+            caps.add("shared-objects");
         }
         return caps;
     }
@@ -138,9 +150,11 @@ final class Locks implements Library {
         // Most of hello's time goes to connecting (a loaded machine takes
         // seconds); the warm-ups take what is left, bounded by the deadline.
         long connect = Math.max(100, Math.min(timeout * 3 / 4, 10_000));
+        sharedObjects = req.path("shared_objects").asBoolean(false);
         redisson = Redisson.create(Topology.config(req, opts, connect));
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
-                + ") as owner " + Compat.clientId(redisson) + ":" + owner() + " (owners: " + req.path("owners").asInt(1) + "), watchdog "
+                + ") as owner " + Compat.clientId(redisson) + ":" + owner() + " (owners: " + req.path("owners").asInt(1)
+                + (sharedObjects ? ", one lock object per name" : "") + "), watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
         warmUps(req.path("owners").asInt(1), deadline);
         return Replies.ok();
@@ -366,9 +380,13 @@ final class Locks implements Library {
     }
 
     /**
-     * A new lock object per request (getLock is cheap): an object keeps the
-     * lease of its last leased grant, which must not leak into a later hold.
-     * The watchdog's bookkeeping is per client and lock name, not per object.
+     * The request's lock object. By default a new one per request (getLock
+     * is cheap), so that nothing an object keeps (the lease of its last
+     * leased grant, in Redisson's RedissonLock.internalLockLeaseTime) reaches
+     * a later hold; the watchdog's bookkeeping is per client and lock name,
+     * not per object. With shared objects, the one object of the request's
+     * name and mode, made at its first request, as applications keep one:
+     * what an object carries from one hold to the next then shows.
      */
     RLock lock(JsonNode req) {
         if (redisson == null) {
@@ -378,12 +396,21 @@ final class Locks implements Library {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("request without lock name");
         }
+        String mode = req.path("mode").asText("write");
+        if (sharedObjects) {
+            return objects.computeIfAbsent(name + "\u0000" + mode, k -> newLock(name, mode));
+        }
+        return newLock(name, mode);
+    }
+
+    /** A new lock object of the driver's kind for name (mode: the read-write lock's side). */
+    private RLock newLock(String name, String mode) {
         return switch (opts.kind) {
             case LOCK -> redisson.getLock(name);
             case FAIR -> Compat.fair(redisson, name);
             case FENCED -> Compat.fenced(redisson, name);
             case SPIN -> Compat.spin(redisson, name);
-            case RWLOCK -> "read".equals(req.path("mode").asText("write"))
+            case RWLOCK -> "read".equals(mode)
                     ? redisson.getReadWriteLock(name).readLock()
                     : redisson.getReadWriteLock(name).writeLock();
             case MULTILOCK, REDLOCK -> MultiLocks.of(redisson, name, opts.members, opts.kind == Options.Kind.REDLOCK);
