@@ -39,6 +39,9 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitUsage, err
 		}
 		rep.Rejudge(f.selected) // against the catalog as it is now
+		if f.contrast > 0 {
+			err = rediscover.AddContrasts(ctx, rediscover.Config{Contrast: f.contrast, Out: f.runs}, rep)
+		}
 	} else {
 		sweepStale(ctx, e)
 		p := &rediscoverPrinter{huntPrinter: huntPrinter{ctx: ctx, e: e}}

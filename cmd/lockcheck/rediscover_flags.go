@@ -23,6 +23,7 @@ type rediscoverFlags struct {
 	standIns    string
 	list        bool
 	merge       string // JSON reports to merge instead of hunting
+	contrast    int    // replays of a buggy find on each release
 
 	selected []rediscover.Bug
 	standIn  map[string]string
@@ -32,6 +33,7 @@ const rediscoverExamples = `  lockcheck rediscover --list                       
   lockcheck rediscover --budget 10m --out results/rediscovery.md --json results/rediscovery.json
   lockcheck rediscover --bugs redisson-3.43.0-watchdog-stops-after-failed-renewal --budget 3m
   lockcheck rediscover --merge a.json,b.json --out results/rediscovery-table.md   # parts run side by side (--bugs, same --seed and --budget), one page
+  lockcheck rediscover --merge a.json --contrast 3 --json a2.json   # replay the finds of a report made without them on both releases
 `
 
 // parseRediscoverFlags parses and checks the command line of `lockcheck
@@ -49,6 +51,7 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 	fs.StringVar(&f.json, "json", "", "write the JSON report there ('-': stdout)")
 	fs.StringVar(&f.standIns, "stand-in", "", "NAME@VERSION=SUBJECT,...: run SUBJECT for a release the subject registry does not name")
 	fs.BoolVar(&f.list, "list", false, "print the catalog and exit")
+	fs.IntVar(&f.contrast, "contrast", 3, "replay each buggy find's shrunk draw this many times on both releases, once both are hunted: the same plan on each (0: none); with --merge, for the rows that have no replays yet")
 	fs.StringVar(&f.merge, "merge", "", "comma-separated JSON reports (--json) of parts run with the same seed and budget: write their rows as one report, judged again against --catalog, hunting nothing")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
@@ -61,6 +64,9 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 func (f *rediscoverFlags) check() error {
 	if err := checkBudget(f.budget, f.runDuration); err != nil {
 		return err
+	}
+	if f.contrast < 0 {
+		return usagef("--contrast %d: want 0 or more replays", f.contrast)
 	}
 	if f.json != "" && f.json == f.out {
 		return usagef("--json and --out name the same file %s", f.out)
@@ -104,7 +110,7 @@ func (f *rediscoverFlags) config(obs rediscover.Observer) rediscover.Config {
 	}
 	return rediscover.Config{
 		Bugs: f.selected, Budget: f.budget, RunDuration: f.runDuration, Seed: seed,
-		Out: f.runs, StandIns: f.standIn, Observer: obs,
+		Out: f.runs, StandIns: f.standIn, Observer: obs, Contrast: f.contrast,
 	}
 }
 

@@ -36,6 +36,9 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	fmt.Fprintf(&b, "\n%d bugs: %d found without a hint%s, %d not found, %d not run, %d errors. "+
 		"Fixed releases: %d clean, %d falsely flagged, %d flagged that still have another known bug, %d without a verdict.\n",
 		t.Bugs, t.Found, median, t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedKnown, t.FixedUnjudged)
+	if t.Contrasted > 0 {
+		fmt.Fprintf(&b, "Of the %d finds replayed on both releases, %d failed again on the buggy release and never on the fixed one.\n", t.Contrasted, t.Separated)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -105,7 +108,22 @@ func fixedCell(r Row) string {
 	if f.StandIn {
 		s += fmt.Sprintf(" (ran %s)", f.Subject)
 	}
-	return cell(s)
+	return cell(s + contrastNote(r.Contrast))
+}
+
+// contrastNote is what the buggy find's plan did on both releases.
+func contrastNote(c *Contrast) string {
+	if c == nil {
+		return ""
+	}
+	s := fmt.Sprintf("; the buggy find replayed %d times on each: buggy failed %d, fixed failed %d", c.Runs, c.BuggyFailed, c.FixedFailed)
+	if c.Separates() {
+		s += " (**it tells them apart**)"
+	}
+	if c.Err != "" {
+		s += " (stopped: " + c.Err + ")"
+	}
+	return s
 }
 
 // cell makes s fit in a Markdown table cell.

@@ -56,6 +56,11 @@ type Config struct {
 	StandIns map[string]string
 	// Hunt runs each hunt (nil: hunt.Run).
 	Hunt HuntFunc
+	// Contrast, if > 0, is how many times a buggy release's find is
+	// replayed on each release once both are hunted (Row.Contrast).
+	Contrast int
+	// Replay replays a find (nil: hunt.Replay).
+	Replay ReplayFunc
 	// Observer hears the progress (nil: nothing).
 	Observer Observer
 
@@ -86,6 +91,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		row := Row{Bug: b}
 		row.Buggy = cfg.huntRelease(ctx, b, SideBuggy)
 		row.Fixed = cfg.huntRelease(ctx, b, SideFixed)
+		cfg.replayFind(ctx, &row)
 		row.judge()
 		rep.Rows = append(rep.Rows, row)
 		cfg.Observer.Judged(row)
@@ -107,11 +113,30 @@ func (cfg *Config) resolve() error {
 	if cfg.Seed == 0 {
 		cfg.Seed = cfg.now().UnixNano() % 1_000_000
 	}
+	cfg.fill()
+	switch {
+	case len(cfg.Bugs) == 0:
+		return fmt.Errorf("%w: Bugs: none to hunt", ErrConfig)
+	case cfg.Budget < 0:
+		return fmt.Errorf("%w: Budget %v: want a positive duration", ErrConfig, cfg.Budget)
+	case cfg.Contrast < 0:
+		return fmt.Errorf("%w: Contrast %d: want 0 or more replays", ErrConfig, cfg.Contrast)
+	case cfg.RunDuration < hunt.MinRun || cfg.RunDuration > cfg.Budget:
+		return fmt.Errorf("%w: RunDuration %v: want %v..Budget (%v)", ErrConfig, cfg.RunDuration, hunt.MinRun, cfg.Budget)
+	}
+	return nil
+}
+
+// fill sets the defaults of the hunt's and the replays' settings.
+func (cfg *Config) fill() {
 	if cfg.Registry == nil {
 		cfg.Registry = catalog.Subjects
 	}
 	if cfg.Hunt == nil {
 		cfg.Hunt = hunt.Run
+	}
+	if cfg.Replay == nil {
+		cfg.Replay = hunt.Replay
 	}
 	if cfg.Observer == nil {
 		cfg.Observer = nopObserver{}
@@ -119,15 +144,6 @@ func (cfg *Config) resolve() error {
 	if cfg.Out == "" {
 		cfg.Out = filepath.Join(os.TempDir(), "lockcheck")
 	}
-	switch {
-	case len(cfg.Bugs) == 0:
-		return fmt.Errorf("%w: Bugs: none to hunt", ErrConfig)
-	case cfg.Budget < 0:
-		return fmt.Errorf("%w: Budget %v: want a positive duration", ErrConfig, cfg.Budget)
-	case cfg.RunDuration < hunt.MinRun || cfg.RunDuration > cfg.Budget:
-		return fmt.Errorf("%w: RunDuration %v: want %v..Budget (%v)", ErrConfig, cfg.RunDuration, hunt.MinRun, cfg.Budget)
-	}
-	return nil
 }
 
 // release resolves the subject run for b's release on side: its name

@@ -46,6 +46,9 @@ type Row struct {
 	Why     string  `json:"why,omitempty"`
 	// FixedOutcome is the fixed release's.
 	FixedOutcome FixedOutcome `json:"fixed_outcome"`
+	// Contrast is the buggy find replayed on both releases (nil: not
+	// replayed; Config.Contrast).
+	Contrast *Contrast `json:"contrast,omitempty"`
 }
 
 // judge sets the row's outcomes from its hunts.
@@ -139,6 +142,11 @@ type Totals struct {
 	// FixedUnjudged counts the fixed releases not run, failed or
 	// interrupted.
 	FixedUnjudged int `json:"fixed_unjudged"`
+	// Contrasted counts the rows whose buggy find was replayed on both
+	// releases, Separated those where it told them apart
+	// (Contrast.Separates).
+	Contrasted int `json:"contrasted,omitempty"`
+	Separated  int `json:"separated,omitempty"`
 }
 
 // total counts rep's rows.
@@ -156,6 +164,12 @@ func (rep *Report) total() {
 			t.NotRun++
 		case Failed:
 			t.Failed++
+		}
+		if r.Contrast != nil {
+			t.Contrasted++
+			if r.Contrast.Separates() {
+				t.Separated++
+			}
 		}
 		switch r.FixedOutcome {
 		case Clean:

@@ -1,0 +1,81 @@
+package rediscover
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+)
+
+// TestAddContrasts: a buggy find's own draw (its scenario, or its plan
+// file) is replayed on both releases; it tells them apart only when it
+// fails again on the buggy release and never on the fixed one, and a
+// command that cannot be replayed says why.
+func TestAddContrasts(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	b, err := workloads.EncodePlan(hunt.Plan(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plan, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	row := func(id, cmd string) Row {
+		bug := testBug(id)
+		return Row{Bug: bug,
+			Buggy: Hunted{Release: Release{Name: "lib@1.0.0", Subject: "lib@1.0.0"}, Find: &Finding{Command: cmd, Class: NoFault}},
+			Fixed: Hunted{Release: Release{Name: "lib@1.0.1", Subject: "lib@1.0.1"}}}
+	}
+	rep := &Report{Rows: []Row{
+		row("b1", "lockcheck run --scenario no-faults --subject lib@1.0.0 --seed 9 --duration 5s"),
+		row("b2", "lockcheck run --subject lib@1.0.0 --seed 9 --duration 2s --plan "+plan),
+		row("b3", "lockcheck run --subject 'lib@1.0.0' --seed 9"),
+		{Bug: testBug("b4"), Buggy: Hunted{Release: Release{Subject: "lib@1.0.0"}}},
+	}}
+	var replayed []string
+	replay := func(_ context.Context, cfg hunt.Config, d hunt.Draw, n int) ([]hunt.Trial, error) {
+		replayed = append(replayed, cfg.Subject+" "+d.Describe())
+		var out []hunt.Trial
+		for i := range n {
+			// b1's scenario fails on the buggy release only; b2's plan
+			// fails once on each.
+			fail := (d.Scenario != nil && strings.HasSuffix(cfg.Subject, "1.0.0")) || (d.Scenario == nil && i == 0)
+			tr := hunt.Trial{Draw: d, Find: fail, Dir: "/fake"}
+			if fail {
+				tr.Report = model.Report{Verdict: model.Invalid}
+			}
+			if d.Scenario != nil && fail {
+				tr.Report.Results = []model.Result{{Checker: model.CheckAllowance, Verdict: model.Invalid}}
+			}
+			out = append(out, tr)
+		}
+		return out, nil
+	}
+	if err := AddContrasts(t.Context(), Config{Contrast: 3, Replay: replay, Registry: fakeRegistry(t)}, rep); err != nil {
+		t.Fatal(err)
+	}
+	c1, c2, c3 := rep.Rows[0].Contrast, rep.Rows[1].Contrast, rep.Rows[2].Contrast
+	if c1 == nil || !c1.Separates() || c1.BuggyFailed != 3 || c1.FixedFailed != 0 {
+		t.Errorf("b1's scenario, failing on the buggy release only: %+v, want it to tell them apart", c1)
+	}
+	if c2 == nil || c2.Separates() || c2.BuggyFailed != 1 || c2.FixedFailed != 1 {
+		t.Errorf("b2's plan, failing once on each: %+v, want 1 and 1, not telling them apart", c2)
+	}
+	if c3 == nil || c3.Err == "" || c3.Separates() {
+		t.Errorf("b3's quoted command: %+v, want an error", c3)
+	}
+	if rep.Rows[3].Contrast != nil {
+		t.Errorf("b4, no find: replayed %+v", rep.Rows[3].Contrast)
+	}
+	if len(replayed) != 4 || !strings.Contains(replayed[0], "scenario no-faults 5s") || !strings.Contains(replayed[2], "hunt 2s") {
+		t.Errorf("replays %q: want b1's scenario and b2's plan on both releases", replayed)
+	}
+	if tot := rep.Totals; tot.Contrasted != 3 || tot.Separated != 1 {
+		t.Errorf("totals %+v: want 3 contrasted, 1 separated", tot)
+	}
+}
