@@ -118,8 +118,8 @@ func TestLatchInterop(t *testing.T) {
 		if n, err := waiter.Count(ctx); n != 1 || err != nil {
 			t.Fatalf("%s: %s's Count = %d, %v; want 1", name, c.waiter, n, err)
 		}
-		// The waiter's process serves one request at a time: nothing more
-		// is asked of it while it awaits.
+		// One request at a time per owner (impl/driver's package doc):
+		// nothing more is asked of the waiter while it awaits.
 		done := make(chan error, 1)
 		go func() {
 			ok, err := waiter.Await(ctx, 20*time.Second)
