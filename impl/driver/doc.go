@@ -192,7 +192,7 @@
 //	{"id":22,"op":"latch_await","name":"lockcheck:9f3a:c0","wait_ms":2500,"timeout_ms":5000}
 //	    Wait at most wait_ms (absent or 0: one look; below 0: until
 //	    timeout_ms) for the count to reach 0: ok when it did, fail when
-//	    not. The driver gives up 50 ms before timeout_ms runs out
+//	    not. The driver gives up 250 ms before timeout_ms runs out
 //	    (LatchGiveUp), answering fail; lockcheck's client answers a fail
 //	    whose wait_ms that cut short as the deadline's (impl.ErrNotObtained
 //	    with context.DeadlineExceeded), any other as false.

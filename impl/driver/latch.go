@@ -24,7 +24,7 @@ const (
 
 // LatchGiveUp is how long before timeout_ms a driver's latch_await gives
 // up (the package doc): a wait that long or longer is cut by the deadline.
-const LatchGiveUp = 50 * time.Millisecond
+const LatchGiveUp = 250 * time.Millisecond
 
 // Latch is a handle on one count-down latch served by a driver process. It
 // implements impl.Latch; the Maker's one process serves every latch of it.

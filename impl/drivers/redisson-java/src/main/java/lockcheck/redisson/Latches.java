@@ -19,15 +19,19 @@ import org.redisson.api.RedissonClient;
  * <li>latch_countdown: {@code countDownAsync()}: ok.
  * <li>latch_await: Redisson's {@code await(wait_ms, ms)} (async where the
  * release has it: {@link Compat#awaitLatch}), bounded by what is left of
- * timeout_ms less 50 ms (wait_ms below 0: that alone): ok when the latch
+ * timeout_ms less 250 ms (wait_ms below 0: that alone): ok when the latch
  * opened, else fail.
  * <li>latch_count: ok with "count", {@code getCountAsync()}.
  * </ul>
  * Nothing is owned: any owner may count down.
  */
 final class Latches {
-    /** How long before its deadline an await gives up. */
-    private static final long GIVE_UP_MS = 50;
+    /**
+     * How long before its deadline an await gives up (LatchGiveUp in
+     * impl/driver): Redisson's await times out on a timer wheel of 100 ms
+     * ticks, which answered 50 ms before the deadline too late.
+     */
+    private static final long GIVE_UP_MS = 250;
 
     private Latches() {
     }
