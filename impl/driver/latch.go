@@ -5,8 +5,6 @@ import (
 	"errors"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockcheck/lockcheck/impl"
 )
 
@@ -40,23 +38,12 @@ func (m *Maker) NewLatch(name string) impl.Latch {
 // OpenLatches is Open for latches: its Makers' handles speak the latch_*
 // requests to a driver with CapLatch.
 func OpenLatches(opts Options) impl.LatchMakerFunc {
-	open := Open(opts)
-	return func(ctx context.Context, rdb redis.UniversalClient) (impl.LatchMaker, error) {
-		m, err := open(ctx, rdb)
-		if err != nil {
-			return nil, err
-		}
-		return m.(*Maker), nil
-	}
+	return openAs[impl.LatchMaker](opts)
 }
 
 // TrySetCount sets the count if the latch does not exist.
 func (l *Latch) TrySetCount(ctx context.Context, n int64) (bool, error) {
-	rep, err := l.l.do(ctx, Request{Op: OpLatchTrySetCount, Count: n})
-	if err != nil {
-		return false, err
-	}
-	return rep.Status == StatusOK, nil
+	return l.l.okOrFail(ctx, Request{Op: OpLatchTrySetCount, Count: n})
 }
 
 // CountDown decrements the count.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockcheck/lockcheck/impl"
 )
 
@@ -43,14 +41,7 @@ func (m *Maker) NewPermitSemaphore(name string) impl.PermitSemaphore {
 // OpenPermitSemaphores is Open for permit semaphores: its Makers' handles
 // speak the psem_* requests to a driver with CapPermitSemaphore.
 func OpenPermitSemaphores(opts Options) impl.PermitSemaphoreMakerFunc {
-	open := Open(opts)
-	return func(ctx context.Context, rdb redis.UniversalClient) (impl.PermitSemaphoreMaker, error) {
-		m, err := open(ctx, rdb)
-		if err != nil {
-			return nil, err
-		}
-		return m.(*Maker), nil
-	}
+	return openAs[impl.PermitSemaphoreMaker](opts)
 }
 
 // Acquire asks for one permit until ctx's deadline; a driver that gives up
@@ -104,11 +95,7 @@ func (s *PermitSemaphore) AddPermits(ctx context.Context, n int) error {
 
 // TrySetPermits sets the permits if the semaphore was unset.
 func (s *PermitSemaphore) TrySetPermits(ctx context.Context, n int) (bool, error) {
-	rep, err := s.l.do(ctx, Request{Op: OpPsemTrySetPermits, Permits: n})
-	if err != nil {
-		return false, err
-	}
-	return rep.Status == StatusOK, nil
+	return s.l.okOrFail(ctx, Request{Op: OpPsemTrySetPermits, Permits: n})
 }
 
 // Available asks for the available permits (the driver's library returns
@@ -121,12 +108,3 @@ func (s *PermitSemaphore) Available(ctx context.Context) (int, error) {
 // Prepare starts the Maker's driver process (banner and hello) unless it
 // runs already.
 func (s *PermitSemaphore) Prepare(ctx context.Context) error { return s.l.Prepare(ctx) }
-
-// okOnly sends a request whose only answer is ok: fail is an error.
-func (l *Locker) okOnly(ctx context.Context, req Request) (Reply, error) {
-	rep, err := l.do(ctx, req)
-	if err == nil && rep.Status != StatusOK {
-		err = fmt.Errorf("driver %s: %s: %s", l.m.opts.name(), req.Op, rep.Status)
-	}
-	return rep, err
-}

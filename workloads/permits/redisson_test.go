@@ -150,26 +150,29 @@ func TestRedissonPermitsValid(t *testing.T) {
 	subjectOrSkip(t, "redisson-permit-semaphore")
 	s := redistest.Start(t, faults.ServerConfig{})
 	seeds := seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1)
-	for _, c := range []struct {
-		name  string
-		seeds int64
-	}{
-		{"redisson-permit-semaphore", seeds}, {"redisson-latch", seeds},
-		{"permit-semaphore+redisson-permit-semaphore", 1}, {"latch+redisson-latch", 1},
-	} {
-		subj, err := Lookup(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for seed := int64(1); seed <= c.seeds; seed++ {
-			t.Run(fmt.Sprintf("%s/%d", c.name, seed), func(t *testing.T) {
-				rep := runOnce(t, s, subj, seed)
-				if rep.Verdict != model.Valid {
-					t.Fatalf("%s seed %d: %s", c.name, seed, rep)
-				}
-				res, _ := rep.Result(model.CheckLinearizable)
-				t.Logf("%s seed %d: %s", c.name, seed, res.Explanation)
-			})
-		}
+	validRuns(t, s, "redisson-permit-semaphore", seeds, model.CheckLinearizable)
+	validRuns(t, s, "redisson-latch", seeds, model.CheckLinearizable)
+	validRuns(t, s, "permit-semaphore+redisson-permit-semaphore", 1, model.CheckLinearizable)
+	validRuns(t, s, "latch+redisson-latch", 1, model.CheckLinearizable)
+}
+
+// validRuns runs subject name on s with seeds 1..seeds, one at a time, each
+// a subtest that fails unless the run is valid; it logs checker's
+// explanation.
+func validRuns(t *testing.T, s *faults.Server, name string, seeds int64, checker string) {
+	t.Helper()
+	subj, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := int64(1); seed <= seeds; seed++ {
+		t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
+			rep := runOnce(t, s, subj, seed)
+			if rep.Verdict != model.Valid {
+				t.Fatalf("%s seed %d: %s", name, seed, rep)
+			}
+			res, _ := rep.Result(checker)
+			t.Logf("%s seed %d: %s", name, seed, res.Explanation)
+		})
 	}
 }
