@@ -159,6 +159,46 @@
 //	{"id":13,"op":"sem_available","name":"lockcheck:9f3a:s0","timeout_ms":5000}
 //	    ok with "count": the available permits.
 //
+// A driver with capability "permit-semaphore" serves a semaphore whose
+// permits have ids and leases (Redisson's RPermitExpirableSemaphore), one
+// permit a request, with the same additions. A permit id is the driver's
+// string, which lockcheck passes back as it came; lease_ms absent or 0 is a
+// permit that never expires.
+//
+//	{"id":14,"op":"psem_tryacquire","name":"lockcheck:9f3a:p0","wait_ms":500,"lease_ms":300,"timeout_ms":5000}
+//	    Take one permit, waiting at most wait_ms: ok with "permit_id", or
+//	    fail. An ok without "permit_id" is an error (outcome unknown).
+//	{"id":15,"op":"psem_acquire","name":"lockcheck:9f3a:p0","lease_ms":300,"timeout_ms":5000}
+//	    Block until taken: ok with "permit_id"; a driver that can give up
+//	    cleanly answers fail before timeout_ms runs out.
+//	{"id":16,"op":"psem_release","name":"lockcheck:9f3a:p0","permit_id":"6a0c…","timeout_ms":5000}
+//	    Give the permit back: ok, or fail when it is not held (released
+//	    already, never taken, its lease ran out, or an id the library
+//	    cannot read); lockcheck's client answers fail as
+//	    impl.ErrPermitNotHeld.
+//	{"id":17,"op":"psem_addpermits","name":"lockcheck:9f3a:p0","permits":1,"timeout_ms":5000}
+//	{"id":18,"op":"psem_trysetpermits","name":"lockcheck:9f3a:p0","permits":3,"timeout_ms":5000}
+//	{"id":19,"op":"psem_available","name":"lockcheck:9f3a:p0","timeout_ms":5000}
+//	    As sem_addpermits, sem_trysetpermits and sem_available; the
+//	    available permits count the expired ones back.
+//
+// A driver with capability "latch" serves a count-down latch (Redisson's
+// RCountDownLatch), with the same additions.
+//
+//	{"id":20,"op":"latch_trysetcount","name":"lockcheck:9f3a:c0","count":2,"timeout_ms":5000}
+//	    Set the count if the latch does not exist: ok, or fail.
+//	{"id":21,"op":"latch_countdown","name":"lockcheck:9f3a:c0","timeout_ms":5000}
+//	    Count down once (at 0 the latch opens and is deleted): ok.
+//	{"id":22,"op":"latch_await","name":"lockcheck:9f3a:c0","wait_ms":2500,"timeout_ms":5000}
+//	    Wait at most wait_ms (absent or 0: one look; below 0: until
+//	    timeout_ms) for the count to reach 0: ok when it did, fail when
+//	    not. The driver gives up 250 ms before timeout_ms runs out
+//	    (LatchGiveUp), answering fail; lockcheck's client answers a fail
+//	    whose wait_ms that cut short as the deadline's (impl.ErrNotObtained
+//	    with context.DeadlineExceeded), any other as false.
+//	{"id":23,"op":"latch_count","name":"lockcheck:9f3a:c0","timeout_ms":5000}
+//	    ok with "count": the count (0: open or never set).
+//
 // # Owners
 //
 // With "owners" in hello, the process hosts up to that many owners, all on

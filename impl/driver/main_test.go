@@ -15,6 +15,8 @@ func TestMain(m *testing.M) {
 	case "":
 	case "owners":
 		os.Exit(fakeOwnersDriver(os.Stdin, os.Stdout))
+	case "permits", "permits-noid":
+		os.Exit(fakePermitsDriver(mode, os.Stdin, os.Stdout))
 	default:
 		os.Exit(fakeDriver(mode, os.Stdin, os.Stdout, os.Stderr))
 	}

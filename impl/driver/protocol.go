@@ -144,6 +144,11 @@ type Request struct {
 
 	// sem_* (CapSemaphore): the permit count.
 	Permits int `json:"permits,omitempty"`
+
+	// psem_release (CapPermitSemaphore): the permit's id.
+	PermitID string `json:"permit_id,omitempty"`
+	// latch_trysetcount (CapLatch): the count to set.
+	Count int64 `json:"count,omitempty"`
 }
 
 // Status is a reply's outcome.
@@ -180,6 +185,9 @@ type Reply struct {
 	// Interrupted marks the fail of a lock or trylock that gave up because
 	// an interrupt reached it (CapInterrupt): nothing was acquired.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// PermitID is the id of the permit a psem_tryacquire or psem_acquire
+	// took (CapPermitSemaphore).
+	PermitID string `json:"permit_id,omitempty"`
 }
 
 // millis converts d to whole milliseconds, rounding a positive sub-millisecond

@@ -3,10 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
 )
@@ -44,14 +41,7 @@ func (m *Maker) NewSemaphore(name string) impl.Semaphore {
 // OpenSemaphores is Open for semaphores: its Makers' handles speak the
 // sem_* requests to a driver with CapSemaphore.
 func OpenSemaphores(opts Options) impl.SemaphoreMakerFunc {
-	open := Open(opts)
-	return func(ctx context.Context, rdb redis.UniversalClient) (impl.SemaphoreMaker, error) {
-		m, err := open(ctx, rdb)
-		if err != nil {
-			return nil, err
-		}
-		return m.(*Maker), nil
-	}
+	return openAs[impl.SemaphoreMaker](opts)
 }
 
 // Acquire asks for n permits until ctx's deadline; a driver that gives up
@@ -70,54 +60,30 @@ func (s *Semaphore) Acquire(ctx context.Context, n int) error {
 
 // TryAcquire asks for n permits, waiting at most wait.
 func (s *Semaphore) TryAcquire(ctx context.Context, n int, wait time.Duration) (bool, error) {
-	rep, err := s.l.do(ctx, Request{Op: OpSemTryAcquire, Permits: n, WaitMS: millis(wait)})
-	if err != nil {
-		return false, err
-	}
-	return rep.Status == StatusOK, nil
+	return s.l.okOrFail(ctx, Request{Op: OpSemTryAcquire, Permits: n, WaitMS: millis(wait)})
 }
 
 // Release gives n permits back.
 func (s *Semaphore) Release(ctx context.Context, n int) error {
-	return s.must(ctx, Request{Op: OpSemRelease, Permits: n})
+	_, err := s.l.okOnly(ctx, Request{Op: OpSemRelease, Permits: n})
+	return err
 }
 
 // AddPermits changes the permits by n.
 func (s *Semaphore) AddPermits(ctx context.Context, n int) error {
-	return s.must(ctx, Request{Op: OpSemAddPermits, Permits: n})
-}
-
-// must sends a request whose only answer is ok; fail is an error.
-func (s *Semaphore) must(ctx context.Context, req Request) error {
-	rep, err := s.l.do(ctx, req)
-	if err != nil {
-		return err
-	}
-	if rep.Status != StatusOK {
-		return fmt.Errorf("driver %s: %s: %s", s.l.m.opts.name(), req.Op, rep.Status)
-	}
-	return nil
+	_, err := s.l.okOnly(ctx, Request{Op: OpSemAddPermits, Permits: n})
+	return err
 }
 
 // TrySetPermits sets the permits if the semaphore was unset.
 func (s *Semaphore) TrySetPermits(ctx context.Context, n int) (bool, error) {
-	rep, err := s.l.do(ctx, Request{Op: OpSemTrySetPermits, Permits: n})
-	if err != nil {
-		return false, err
-	}
-	return rep.Status == StatusOK, nil
+	return s.l.okOrFail(ctx, Request{Op: OpSemTrySetPermits, Permits: n})
 }
 
 // Available asks for the available permits.
 func (s *Semaphore) Available(ctx context.Context) (int, error) {
-	rep, err := s.l.do(ctx, Request{Op: OpSemAvailable})
-	if err != nil {
-		return 0, err
-	}
-	if rep.Status != StatusOK {
-		return 0, fmt.Errorf("driver %s: %s: %s", s.l.m.opts.name(), OpSemAvailable, rep.Status)
-	}
-	return rep.Count, nil
+	rep, err := s.l.okOnly(ctx, Request{Op: OpSemAvailable})
+	return rep.Count, err
 }
 
 // Prepare starts the Maker's driver process (banner and hello) unless it

@@ -2,11 +2,8 @@ package permits
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
@@ -17,32 +14,13 @@ import (
 // javaOrSkip returns Redisson's semaphore subject, or skips without it.
 func javaOrSkip(t *testing.T) Subject {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a JVM")
-	}
-	s, err := Lookup("redisson-semaphore")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Check(); err != nil {
-		t.Skip(err)
-	}
-	return s
+	return subjectOrSkip(t, "redisson-semaphore")
 }
 
 // openOn opens subj on s, closed in t.Cleanup.
 func openOn(t *testing.T, s *faults.Server, subj Subject) impl.SemaphoreMaker {
 	t.Helper()
-	rdb := redis.NewClient(s.Options())
-	m, err := subj.Open(context.Background(), rdb)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = m.Close()
-		_ = rdb.Close()
-	})
-	return m
+	return openSide(t, s, subj).(impl.SemaphoreMaker)
 }
 
 // A waiter of either side is woken by the other side's release and
@@ -104,23 +82,6 @@ func TestSemaphoreInteropWakeups(t *testing.T) {
 func TestRedissonSemaphoreValid(t *testing.T) {
 	javaOrSkip(t)
 	s := redistest.Start(t, faults.ServerConfig{})
-	for _, c := range []struct {
-		name  string
-		seeds int64
-	}{{"redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1)}, {"semaphore+redisson-semaphore", 1}} {
-		subj, err := Lookup(c.name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for seed := int64(1); seed <= c.seeds; seed++ {
-			t.Run(fmt.Sprintf("%s/%d", c.name, seed), func(t *testing.T) {
-				rep := runOnce(t, s, subj, seed)
-				if rep.Verdict != model.Valid {
-					t.Fatalf("%s seed %d: %s", c.name, seed, rep)
-				}
-				res, _ := rep.Result(model.CheckLiveness)
-				t.Logf("%s seed %d: %s", c.name, seed, res.Explanation)
-			})
-		}
-	}
+	validRuns(t, s, "redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1), model.CheckLiveness)
+	validRuns(t, s, "semaphore+redisson-semaphore", 1, model.CheckLiveness)
 }

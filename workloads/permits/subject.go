@@ -2,12 +2,8 @@ package permits
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,7 +12,6 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/impl/mutants"
-	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // Subject is a semaphore implementation the runner can drive.
@@ -89,7 +84,8 @@ const WatchdogTimeout = 10 * time.Second
 
 // Subjects are the semaphores lockcheck runs: the Go port of RSemaphore,
 // Redisson's own through the Java driver, a mixed fleet of the two on one
-// semaphore, and the port's mutants.
+// semaphore, and the port's mutants; the same for RPermitExpirableSemaphore
+// and RCountDownLatch.
 func Subjects() []Subject {
 	opts := []impl.Option{impl.WithWatchdogTimeout(WatchdogTimeout)}
 	port := Subject{
@@ -106,18 +102,30 @@ func Subjects() []Subject {
 	for _, m := range mutants.Semaphores(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, Open: m.Open})
 	}
-	out = append(out, Subject{
+	permitPort := Subject{
 		Name:        "permit-semaphore",
 		Doc:         "Go port of Redisson's RPermitExpirableSemaphore (permits with ids and leases)",
 		OpenPermits: impl.PermitSemaphoreMakerOf(opts...),
+	}
+	javaPermit := redissonPermitSemaphore()
+	out = append(out, permitPort, javaPermit, Subject{
+		Name:  "permit-semaphore+redisson-permit-semaphore",
+		Doc:   "mixed fleet on one permit semaphore: the Go port and Redisson's RPermitExpirableSemaphore, alternate processes",
+		Parts: []Subject{permitPort, javaPermit},
 	})
 	for _, m := range mutants.PermitSemaphores(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenPermits: m.Open})
 	}
-	out = append(out, Subject{
+	latchPort := Subject{
 		Name:      "latch",
 		Doc:       "Go port of Redisson's RCountDownLatch",
 		OpenLatch: impl.LatchMakerOf(opts...),
+	}
+	javaLatch := redissonLatch()
+	out = append(out, latchPort, javaLatch, Subject{
+		Name:  "latch+redisson-latch",
+		Doc:   "mixed fleet on one latch: the Go port and Redisson's RCountDownLatch, alternate processes",
+		Parts: []Subject{latchPort, javaLatch},
 	})
 	for _, m := range mutants.Latches(opts...) {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenLatch: m.Open})
@@ -128,31 +136,12 @@ func Subjects() []Subject {
 // redissonSemaphore is Redisson's RSemaphore behind the Java driver
 // (impl/drivers/redisson-java, --lock semaphore), at the pom's Redisson.
 func redissonSemaphore() Subject {
-	dir := func() (string, error) {
-		d, err := catalog.DriversDir()
-		return filepath.Join(d, "redisson-java"), err
-	}
-	d, err := dir()
-	opts := driver.Options{
-		Name: "redisson-semaphore", Dir: d, Command: []string{"sh", "driver.sh", "--lock", "semaphore"},
-		Capabilities: []string{driver.CapSemaphore}, StartTimeout: 60 * time.Second,
-	}
+	opts, installed := redissonDriver("redisson-semaphore", "semaphore", driver.CapSemaphore)
 	return Subject{
-		Name: "redisson-semaphore",
-		Doc:  "Redisson's RSemaphore (getSemaphore, the pom's Redisson, Java) over the driver protocol",
-		Open: driver.OpenSemaphores(opts),
-		Installed: func() error {
-			if err != nil {
-				return err
-			}
-			if _, err := exec.LookPath("java"); err != nil {
-				return errors.New("java is not installed: run make deps")
-			}
-			if _, err := os.Stat(filepath.Join(d, "target", "redisson-driver.jar")); err != nil {
-				return errors.New("the Redisson driver is not built: run make deps")
-			}
-			return nil
-		},
+		Name:      "redisson-semaphore",
+		Doc:       "Redisson's RSemaphore (getSemaphore, the pom's Redisson, Java) over the driver protocol",
+		Open:      driver.OpenSemaphores(opts),
+		Installed: installed,
 	}
 }
 

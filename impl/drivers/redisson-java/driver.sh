@@ -3,8 +3,9 @@
 # `make deps` (build.sh: mvn package) into target/, or the build of another
 # Redisson release in the folder named with --build DIR (lockcheck's cache,
 # for a subject redisson@VERSION). The other arguments go to the driver
-# (--lock lock|fair|fenced|spin|multilock|redlock, --members N for the last
-# two, --command-timeout-ms N), whose JVM starts
+# (--lock lock|fair|fenced|spin|rwlock|multilock|redlock|semaphore|
+# permit-semaphore|latch, --members N for multilock and redlock,
+# --command-timeout-ms N), whose JVM starts
 # with the Java drivers' flags (../java-common/launch.sh) and those of the
 # build (its jvm.flags, from build.sh).
 dir=$(dirname "$0")

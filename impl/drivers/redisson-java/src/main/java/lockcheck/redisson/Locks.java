@@ -88,7 +88,7 @@ final class Locks implements Library {
     @Override
     public List<String> capabilities() {
         List<String> caps = new ArrayList<>(opts.kind.capabilities);
-        if (opts.kind != Options.Kind.SEMAPHORE) {
+        if (opts.kind.locks()) {
             caps.add("interrupt"); // the lock requests' (a semaphore serves none)
             caps.add("shared-objects");
         }
@@ -126,6 +126,12 @@ final class Locks implements Library {
         String op = req.path("op").asText("");
         if (Semaphores.serves(op)) {
             return Semaphores.handle(redisson, op, req, deadline);
+        }
+        if (PermitSemaphores.serves(op)) {
+            return PermitSemaphores.handle(redisson, op, req, deadline);
+        }
+        if (Latches.serves(op)) {
+            return Latches.handle(redisson, op, req, deadline);
         }
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
@@ -168,7 +174,7 @@ final class Locks implements Library {
      * miss its start timeout there).
      */
     private void warmUps(int owners, long deadline) {
-        if (opts.kind == Options.Kind.SEMAPHORE) {
+        if (!opts.kind.locks()) {
             return; // no lock to warm up
         }
         if (owners <= 1) {
@@ -414,7 +420,7 @@ final class Locks implements Library {
                     ? redisson.getReadWriteLock(name).readLock()
                     : redisson.getReadWriteLock(name).writeLock();
             case MULTILOCK, REDLOCK -> MultiLocks.of(redisson, name, opts.members, opts.kind == Options.Kind.REDLOCK);
-            case SEMAPHORE -> throw new IllegalArgumentException("--lock semaphore serves semaphores, not locks");
+            case SEMAPHORE, PERMIT_SEMAPHORE, LATCH -> throw new IllegalArgumentException("--lock " + opts.kind.driver + " serves no locks");
         };
     }
 

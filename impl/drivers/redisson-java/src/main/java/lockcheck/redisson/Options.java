@@ -19,7 +19,11 @@ final class Options {
         /** RedissonRedLock over --members RLocks (MultiLocks). */
         REDLOCK("redisson-redlock", List.of("reentrant", "watchdog")),
         /** RSemaphore only (the sem_* requests, see {@link Semaphores}). */
-        SEMAPHORE("redisson-semaphore", List.of("semaphore"));
+        SEMAPHORE("redisson-semaphore", List.of("semaphore")),
+        /** RPermitExpirableSemaphore only (the psem_* requests, see {@link PermitSemaphores}). */
+        PERMIT_SEMAPHORE("redisson-permit-semaphore", List.of("permit-semaphore")),
+        /** RCountDownLatch only (the latch_* requests, see {@link Latches}). */
+        LATCH("redisson-latch", List.of("latch"));
 
         final String driver;
         final List<String> capabilities;
@@ -28,9 +32,14 @@ final class Options {
             this.driver = driver;
             this.capabilities = capabilities;
         }
+
+        /** Whether the kind serves the lock requests (the permit objects serve none). */
+        boolean locks() {
+            return this != SEMAPHORE && this != PERMIT_SEMAPHORE && this != LATCH;
+        }
     }
 
-    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|multilock|redlock|semaphore [--members N] [--command-timeout-ms N] [--name-suffix S]";
+    private static final String USAGE = "--lock lock|fair|fenced|spin|rwlock|multilock|redlock|semaphore|permit-semaphore|latch [--members N] [--command-timeout-ms N] [--name-suffix S]";
 
     Kind kind = Kind.LOCK;
     /** Redisson's {@code timeout}: how long one command waits for its reply. */
@@ -77,7 +86,9 @@ final class Options {
             case "multilock" -> Kind.MULTILOCK;
             case "redlock" -> Kind.REDLOCK;
             case "semaphore" -> Kind.SEMAPHORE;
-            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock, multilock, redlock or semaphore");
+            case "permit-semaphore" -> Kind.PERMIT_SEMAPHORE;
+            case "latch" -> Kind.LATCH;
+            default -> throw new IllegalArgumentException("--lock " + v + ": want lock, fair, fenced, spin, rwlock, multilock, redlock, semaphore, permit-semaphore or latch");
         };
     }
 }

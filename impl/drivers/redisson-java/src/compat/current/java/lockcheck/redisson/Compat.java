@@ -2,6 +2,7 @@ package lockcheck.redisson;
 
 import org.redisson.Redisson;
 import org.redisson.RedissonFencedLock;
+import org.redisson.api.RCountDownLatch;
 import org.redisson.api.RFuture;
 import org.redisson.RedissonMultiLock;
 import org.redisson.RedissonRedLock;
@@ -61,6 +62,11 @@ final class Compat {
 
     static int availablePermits(RSemaphore s, long deadline) throws Exception {
         return Locks.await(s.availablePermitsAsync(), deadline);
+    }
+
+    /** RCountDownLatch.await(ms), async. */
+    static boolean awaitLatch(RCountDownLatch l, long ms, long deadline) throws Exception {
+        return Boolean.TRUE.equals(Locks.await(l.awaitAsync(ms, TimeUnit.MILLISECONDS), deadline));
     }
 
     /** The fenced lock's lockAndGetToken (the current thread is the owner). */

@@ -2,6 +2,7 @@ package lockcheck.redisson;
 
 import org.redisson.RedissonMultiLock;
 import org.redisson.RedissonRedLock;
+import org.redisson.api.RCountDownLatch;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RSemaphore;
@@ -13,6 +14,7 @@ import org.redisson.config.SentinelServersConfig;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The parts of Redisson's API that differ between its releases, for the
@@ -90,6 +92,14 @@ final class Compat {
     /** RSemaphore.availablePermits, async where the release has it. */
     static int availablePermits(RSemaphore s, long deadline) throws Exception {
         return (Integer) invoke(s, deadline, "availablePermitsAsync", new Class<?>[] {}, new Object[] {});
+    }
+
+    /**
+     * RCountDownLatch.await(ms), async where the release has it (3.8.0 has
+     * only the blocking form, which ms bounds).
+     */
+    static boolean awaitLatch(RCountDownLatch l, long ms, long deadline) throws Exception {
+        return Boolean.TRUE.equals(invoke(l, deadline, "awaitAsync", new Class<?>[] {long.class, TimeUnit.class}, ms, TimeUnit.MILLISECONDS));
     }
 
     /**
