@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"encoding/json"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,5 +55,39 @@ func TestRedissonSharedObjects(t *testing.T) {
 		if err := j.end(); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestRedissonDriverReportsStalls: the Java driver reports its own stalls
+// with its replies (java-common StallWatch): a JVM stopped for 300 ms
+// (SIGSTOP, as a starved CPU would stall it) says so in its next reply, as
+// a CLOCK_MONOTONIC window of about that length.
+func TestRedissonDriverReportsStalls(t *testing.T) {
+	d := redissonDriver(t, "redisson")
+	s := startRedis(t)
+	j := startJVM(t, d)
+	j.expect("hello", hello(s.Options().Addr, s.Options().Password, "c1"), "ok")
+	holdcount := map[string]any{"op": "holdcount", "name": "l", "timeout_ms": 5000}
+	j.expect("holdcount", holdcount, "ok")
+	if err := j.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the stall itself: what is measured
+	if err := j.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	var longest time.Duration
+	for longest < 250*time.Millisecond && time.Now().Before(deadline) {
+		r := j.expect("holdcount after the stop", holdcount, "ok")
+		for _, st := range r.Stalls {
+			longest = max(longest, time.Duration(st[1]-st[0]))
+		}
+	}
+	if longest < 250*time.Millisecond || longest > 5*time.Second {
+		t.Fatalf("longest stall reported %v, want about the 300 ms the JVM was stopped", longest)
+	}
+	if err := j.end(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -230,8 +230,11 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if plan.Threads() > 1 {
 		oo.Owners = plan.Threads()
 	}
+	stalls := &driverStalls{}
+	oo.OnStall = stalls.record
 	makerFuncs, lease := subj.MakerFuncs(oo)
 	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)
+	r.stalls = stalls
 	nclients := cfg.Clients
 	if nclients == 0 {
 		nclients = plan.Processes
@@ -274,6 +277,7 @@ func (r *runner) startHistory(w io.Writer, extra map[string]string) error {
 	}
 	r.rec = rec
 	r.tracker = newFaultTracker(r)
+	r.stalls.start(rec, r.base)
 	return nil
 }
 
@@ -342,6 +346,7 @@ func checkContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // runner is one run's state.
 type runner struct {
 	cfg           RunConfig
+	stalls        *driverStalls // drivers' own stalls, recorded as hiccups
 	plan          Plan
 	subj          subject.Subject
 	watchdogLease time.Duration

@@ -239,6 +239,18 @@
 //   - A dead owner is a dead process: lockcheck never retires one owner of
 //     a process that goes on. New owners start in a new process.
 //
+// # Stalls
+//
+// Any reply may carry "stalls": [[start, end], ...], CLOCK_MONOTONIC
+// nanoseconds of each time since the previous reply that the driver
+// process itself woke late (a watcher thread that asks to wake every 5 ms
+// and notes each wake-up more than 40 ms late: a starved CPU, a GC pause, a
+// SIGSTOP). lockcheck records each as a hiccup fault window of the owners
+// the process hosts (Options.OnStall), so that a reply a stall held up, or
+// a renewal it delayed, is judged as the fault it was, not as the lock's.
+// A driver that reports none is judged as before. The Java drivers report
+// them (java-common StallWatch).
+//
 // # Interrupts
 //
 // A driver that announces "interrupt" (with "owners", protocol 2) lets

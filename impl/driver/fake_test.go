@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 const testDriverEnv = "LOCKCHECK_TEST_DRIVER"
@@ -28,6 +30,8 @@ const testDriverEnv = "LOCKCHECK_TEST_DRIVER"
 //	objects   announces shared-objects; holdcount answers 1 when hello asked
 //	          for shared objects, 0 when not (what hello said, seen outside)
 //	objects-nocap  the same without announcing shared-objects
+//	stalls    every reply carries one stall of the process, 100 to 50 ms
+//	          before it was sent
 //
 // and, before any request: early (exits before its banner), oldproto (a
 // banner of protocol 99), nocaps (a banner without capabilities), silent
@@ -102,6 +106,11 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 			rep.Token = 1
 		default:
 			rep = Reply{ID: req.ID, Status: StatusError, Error: "unknown op " + req.Op}
+		}
+		if mode == "stalls" {
+			var ts unix.Timespec
+			_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+			rep.Stalls = [][2]int64{{ts.Nano() - 100e6, ts.Nano() - 50e6}}
 		}
 		_ = enc.Encode(rep)
 	}

@@ -63,6 +63,12 @@ type Options struct {
 	// reused by all its owners); other drivers make their objects as they
 	// always do.
 	SharedObjects bool
+	// OnStall, if set, hears each stall a driver process reports (Reply's
+	// Stalls) as times of this process's clock, with the owners the process
+	// hosts then; a stall of a process that hosts no owner yet (a spare)
+	// is not told. It is called from the process's reader: it must not
+	// block.
+	OnStall func(owners []string, start, end time.Time)
 }
 
 func (o *Options) name() string {
@@ -173,6 +179,7 @@ func (m *Maker) proc(ctx context.Context, owner string) (*proc, error) {
 	won, ok := m.procs[owner]
 	if !ok && !m.closed {
 		m.procs[owner], won = p, p
+		p.addOwner(owner)
 	}
 	closed = m.closed
 	m.mu.Unlock()
@@ -221,6 +228,7 @@ func (m *Maker) join(ctx context.Context, owner string) (*proc, error) {
 	}
 	m.joined++
 	m.procs[owner] = p
+	p.addOwner(owner)
 	return p, nil
 }
 

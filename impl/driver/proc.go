@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -42,7 +43,10 @@ type proc struct {
 	broken  error                // set once the process failed: every later call returns it
 	waitErr error                // cmd.Wait's error, once done is closed
 	banner  Banner
-	shared  bool // hello announced owners: requests name theirs
+	shared  bool     // hello announced owners: requests name theirs
+	owners  []string // the owners it hosts, for OnStall
+
+	onStall func(owners []string, start, end time.Time) // Options.OnStall
 
 	sigMu  sync.Mutex
 	killed bool
@@ -66,7 +70,7 @@ func startProc(ctx context.Context, o *Options, owner string) (*proc, error) {
 	p := &proc{
 		name: o.name(), cmd: cmd, grace: o.ReplyGrace,
 		first: make(chan []byte, 1), done: make(chan struct{}), failed: make(chan struct{}),
-		stderr: newTail(4096), pending: map[int64]chan Reply{},
+		stderr: newTail(4096), pending: map[int64]chan Reply{}, onStall: o.OnStall,
 	}
 	cmd.Stderr = p.stderr
 	stdin, err := cmd.StdinPipe()
@@ -115,6 +119,9 @@ func (p *proc) route(line []byte) {
 		p.fail(fmt.Errorf("garbage on stdout: %.200q", line))
 		return
 	}
+	if len(rep.Stalls) > 0 {
+		p.reportStalls(rep.Stalls)
+	}
 	p.mu.Lock()
 	ch, ok := p.pending[rep.ID]
 	delete(p.pending, rep.ID)
@@ -126,6 +133,31 @@ func (p *proc) route(line []byte) {
 		p.fail(fmt.Errorf("reply to request %d with unknown status %q", rep.ID, rep.Status))
 	default:
 		ch <- rep // buffered: the call may have given up
+	}
+}
+
+// addOwner notes that the process hosts owner.
+func (p *proc) addOwner(owner string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.owners = append(p.owners, owner)
+}
+
+// reportStalls tells onStall of the stalls a reply carried, as times of
+// this process's clock, with the owners the process hosts.
+func (p *proc) reportStalls(stalls [][2]int64) {
+	p.mu.Lock()
+	owners := slices.Clone(p.owners)
+	p.mu.Unlock()
+	if p.onStall == nil || len(owners) == 0 {
+		return
+	}
+	clock, err := newMonoClock()
+	if err != nil {
+		return
+	}
+	for _, s := range stalls {
+		p.onStall(owners, clock.at(s[0]), clock.at(s[1]))
 	}
 }
 

@@ -188,6 +188,11 @@ type Reply struct {
 	// PermitID is the id of the permit a psem_tryacquire or psem_acquire
 	// took (CapPermitSemaphore).
 	PermitID string `json:"permit_id,omitempty"`
+	// Stalls are the driver process's own stalls seen since its previous
+	// reply: [start, end] CLOCK_MONOTONIC nanoseconds of each time it
+	// woke late (a starved CPU, a GC pause, a SIGSTOP). Any reply may
+	// carry them (Options.OnStall).
+	Stalls [][2]int64 `json:"stalls,omitempty"`
 }
 
 // millis converts d to whole milliseconds, rounding a positive sub-millisecond

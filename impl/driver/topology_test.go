@@ -87,3 +87,40 @@ func TestSharedObjectsNeedTheCapability(t *testing.T) {
 		}
 	}
 }
+
+// TestStallsReachOnStall: the stalls a driver reports with its replies
+// reach Options.OnStall as times of this process's clock, with the owners
+// the process hosts.
+func TestStallsReachOnStall(t *testing.T) {
+	type stall struct {
+		owners     []string
+		start, end time.Time
+	}
+	heard := make(chan stall, 8)
+	opts := fakeOptions("stalls")
+	opts.OnStall = func(owners []string, start, end time.Time) { heard <- stall{owners, start, end} }
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:9"})
+	t.Cleanup(func() { _ = rdb.Close() })
+	m, err := Open(opts)(context.Background(), rdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	before := time.Now()
+	if err := m.NewLocker("l", "p3").Lock(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now()
+	select {
+	case s := <-heard:
+		d := s.end.Sub(s.start)
+		if len(s.owners) != 1 || s.owners[0] != "p3" || d < 45*time.Millisecond || d > 55*time.Millisecond ||
+			s.start.Before(before.Add(-150*time.Millisecond)) || s.end.After(after) {
+			t.Errorf("heard %v [%v, %v] (lock sent at %v, answered by %v): want p3's stall of 50 ms just before the reply", s.owners, s.start, s.end, before, after)
+		}
+	default:
+		t.Fatal("OnStall heard nothing of the reply's stall")
+	}
+}

@@ -118,7 +118,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 				return driver.Open(driver.Options{
 					Command: d.Command, Dir: dir, Env: d.Env, Name: d.Name, Capabilities: d.Capabilities,
 					WatchdogLease: o.WatchdogLease, Seed: o.Seed, OwnerEnv: o.OwnerEnv, Spares: d.Spares, Owners: o.Owners,
-					SharedObjects: o.SharedObjects,
+					SharedObjects: o.SharedObjects, OnStall: o.OnStall,
 				})(ctx, rdb)
 			}
 		},

@@ -177,6 +177,9 @@ type OpenOptions struct {
 	// object per name in each client process, reused by all its requests
 	// (driver.Options.SharedObjects; Plan.SharedObjects).
 	SharedObjects bool
+	// OnStall, if set, hears the stalls an external subject's driver
+	// processes report of themselves (driver.Options.OnStall).
+	OnStall func(owners []string, start, end time.Time)
 }
 
 // HostsOwners reports whether several owners can share one client process

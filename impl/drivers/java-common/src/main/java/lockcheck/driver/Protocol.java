@@ -101,6 +101,8 @@ public final class Protocol {
     private final Map<Long, Boolean> queued = new HashMap<>();
     /** Waits for named owners' calls of an OWNER_THREAD library, to answer at their deadline. */
     private final ExecutorService waiters = Executors.newCachedThreadPool(r -> daemon(r, "lockcheck-reply"));
+    /** The process's own stalls, reported with the replies. */
+    private final StallWatch stalls = StallWatch.start();
 
     private Protocol(PrintStream out, Log log, Library lib, Serving serving) {
         this.out = out;
@@ -190,6 +192,7 @@ public final class Protocol {
         ObjectNode rep = JSON.createObjectNode();
         rep.put("id", req.path("id").asLong());
         rep.setAll(body);
+        stalls.drainInto(rep);
         send(rep);
     }
 
