@@ -79,19 +79,14 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 		c.Err = err.Error()
 		return
 	}
-	for _, rel := range []Release{r.Buggy.Release, r.Fixed.Release} {
+	failed := []*int{&c.BuggyFailed, &c.FixedFailed}
+	for i, rel := range []Release{r.Buggy.Release, r.Fixed.Release} {
 		trials, err := cfg.Replay(ctx, hunt.Config{Subject: rel.Subject, Registry: cfg.Registry, Out: cfg.Out}, d, cfg.Contrast)
-		failed := 0
 		for _, t := range trials {
 			c.Dirs = append(c.Dirs, t.Dir)
 			if t.Find && classify(t).Counts() {
-				failed++
+				*failed[i]++
 			}
-		}
-		if rel == r.Buggy.Release {
-			c.BuggyFailed = failed
-		} else {
-			c.FixedFailed = failed
 		}
 		if err != nil {
 			c.Err = fmt.Sprintf("replay on %s: %v", rel.Subject, err)
