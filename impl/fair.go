@@ -35,6 +35,10 @@ import (
 // free, the new head is woken (otherwise it would sleep until the holder's
 // TTL it last saw, a whole lease).
 //
+// Beside Redisson's own RFairLock on one lock (a mixed fleet), mutual
+// exclusion and hand-offs hold, FIFO does not: each side's scripts move the
+// other's deadlines their own way (docs/drivers.md, mixed fleets).
+//
 // Reentrancy, leases, the watchdog, Lost and Abandon work as for
 // ReentrantLock. Unlike Redisson, Unlock of a lock nobody holds (its lease
 // ran out) returns ErrNotOwner (Redisson reports success); it still wakes
