@@ -120,13 +120,16 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	return exitValid, nil
 }
 
-// goCapabilities are what a Go subject can announce as a driver. Its
-// reentrant locks are Redisson-style, renewed by a watchdog; fencing tokens
-// are announced by the subjects that claim them (Subject.Fenced).
+// goCapabilities are what a Go subject can announce as a driver: the
+// claims its registration makes (a watchdog unless NoWatchdog, as the Go
+// peers' adapters extend their holds; fencing tokens when Subject.Fenced).
 func goCapabilities(s subject.Subject) []string {
 	var caps []string
 	if s.Reentrant {
-		caps = append(caps, driver.CapReentrant, driver.CapWatchdog)
+		caps = append(caps, driver.CapReentrant)
+	}
+	if !s.NoWatchdog {
+		caps = append(caps, driver.CapWatchdog)
 	}
 	if s.Fair {
 		caps = append(caps, driver.CapFair)

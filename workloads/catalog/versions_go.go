@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -47,11 +48,14 @@ var goPeers = []goPeer{
 }
 
 // PeerVersions is the Versions of the peer subject name, whose linked
-// release (go.mod's) is pinned; nil when it runs that release only.
+// release (go.mod's) is pinned; nil when it runs that release only. A
+// release's driver claims a watchdog, as the linked adapter does: it
+// extends a hold taken without a lease (impl/peers).
 func PeerVersions(name, doc, pinned string) *subject.Versions {
 	for _, p := range goPeers {
 		if p.name == name {
-			return Driver{Name: name, Doc: doc, releases: p.releases(pinned)}.versions()
+			d := Driver{Name: name, Doc: doc, Capabilities: []string{driver.CapWatchdog}, releases: p.releases(pinned)}
+			return d.versions()
 		}
 	}
 	return nil

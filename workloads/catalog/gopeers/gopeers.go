@@ -25,14 +25,18 @@ func init() {
 }
 
 // Subjects are the peer adapters as subjects of kind peer, each at its
-// library's defaults unless tuned (NotScored says how).
+// library's defaults unless tuned (NotScored says how). They have a
+// watchdog: an adapter extends a hold taken without a lease every third of
+// its lease, the way both libraries' docs suggest (impl/peers), so the
+// checker holds such a hold to its renewal and the scenarios and hunts that
+// need renewal run them.
 func Subjects() []subject.Subject {
 	var out []subject.Subject
 	for _, p := range peers.All() {
 		name := p.Name
 		_, linked, _ := moduleVersion(p.Module)(context.Background())
 		out = append(out, subject.Subject{
-			Name: name, Kind: subject.KindPeer, Doc: p.Doc, NoWatchdog: true, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
+			Name: name, Kind: subject.KindPeer, Doc: p.Doc, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
 			Release: linked, Versions: catalog.PeerVersions(name, p.Doc, linked),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}

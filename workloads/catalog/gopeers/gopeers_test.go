@@ -24,3 +24,18 @@ func TestPeerVersions(t *testing.T) {
 		t.Errorf("redsync-tuned runs other releases: a tuned variant is scored at its library's pin only")
 	}
 }
+
+// The peers' adapters extend a hold taken without a lease, so the peers
+// claim a watchdog: the checker holds such a hold to its renewal, and the
+// scenarios and hunts that need renewal run them.
+func TestPeersClaimAWatchdog(t *testing.T) {
+	for _, name := range []string{"redsync", "redsync-tuned", "redislock", "redislock-tuned"} {
+		s, err := catalog.Subjects.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.NoWatchdog {
+			t.Errorf("%s: registered without a watchdog", name)
+		}
+	}
+}
