@@ -34,11 +34,12 @@ func (s *segment) add(op porcupine.Operation, limit int) {
 }
 
 // segments splits h's lock ops (Acquire, Release, Abandon) per lock name and
-// then at quiet points: instants where no op of that lock is in flight, no
-// retired hold can remain, and the ops before determine the state (free, or
-// one live owner with a known count). A segment that starts in a held state
-// begins with a synthetic op that sets it. The history is linearizable iff
-// every segment is (P-compositionality; see the package doc of porcupine).
+// then at quiet points: instants where no op of that lock is in flight and
+// the ops before determine the state: one live owner with a known count, or
+// a free lock that no retired hold can still take (see heldCut). A segment
+// that starts in a held state begins with a synthetic op that sets it. The
+// history is linearizable iff every segment is (P-compositionality; see the
+// package doc of porcupine).
 //
 // The state at a cut is computed from the ops' recorded outcomes alone: in
 // every linearization of the ops before the cut, a live process holds exactly
@@ -203,11 +204,12 @@ func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment
 	cur := segment{lock: lock}
 	var maxRet, retiredUntil int64
 	for i, in := range ins {
-		if i > 0 && maxRet < in.call && retiredUntil < in.call && b.determined() {
+		if i > 0 && maxRet < in.call && b.determined() && (retiredUntil < in.call || heldCut(b)) {
 			if !emit(cur) {
 				return false
 			}
 			cur = segment{lock: lock}
+			retiredUntil = 0 // the state at the cut has no retired hold (heldCut)
 			if p, st, ok := b.initial(); ok {
 				cur.add(porcupine.Operation{
 					ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1, rw: in.rw},

@@ -57,14 +57,15 @@ func stoppable(ctx context.Context) (m porcupine.Model, release func()) {
 }
 
 // checkOps decides one segment: linearizable when a simple order of its
-// ops is a linearization (orderWitness), not when its counts contradict
-// each other (countsContradict), else as porcupine finds under ctx
-// (its deadline included): Unknown when ctx ends first.
+// ops is a linearization (orderWitness) or one built op by op without
+// search is (greedyWitness), not when its counts contradict each other
+// (countsContradict), else as porcupine finds under ctx (its deadline
+// included): Unknown when ctx ends first.
 func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckResult {
 	if ctx.Err() != nil {
 		return porcupine.Unknown
 	}
-	if orderWitness(ops) {
+	if orderWitness(ops) || greedyWitness(ops) {
 		return porcupine.Ok
 	}
 	if _, bad := countsContradict(ops); bad {
