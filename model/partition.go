@@ -201,14 +201,16 @@ func markContended(ins []*stepInput) {
 // each segment to emit, stopping (false) when emit does. A segment of more
 // than limit ops (<= 0: no limit) is emitted tooBig, without its ops.
 func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment) bool) bool {
-	cur := segment{lock: lock}
+	arena := newOpArena(len(ins) + len(ins)/4) // the ops, and a synthetic first op for most segments
+	cur := segment{lock: lock, ops: arena.take()}
 	var maxRet, retiredUntil int64
 	for i, in := range ins {
 		if i > 0 && maxRet < in.call && b.determined() && (retiredUntil < in.call || heldCut(b)) {
+			cur.ops = arena.finish(cur.ops)
 			if !emit(cur) {
 				return false
 			}
-			cur = segment{lock: lock}
+			cur = segment{lock: lock, ops: arena.take()}
 			retiredUntil = 0 // the state at the cut has no retired hold (heldCut)
 			if p, st, ok := b.initial(); ok {
 				cur.add(porcupine.Operation{
@@ -219,7 +221,7 @@ func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment
 		}
 		ret := in.deadline
 		cur.add(porcupine.Operation{
-			ClientId: in.process, Input: in, Output: in.outcome,
+			ClientId: in.process, Input: in, Output: boxedOutcome(in.outcome),
 			Call: in.call, Return: ret, Metadata: metadataOf(in),
 		}, limit)
 		maxRet = max(maxRet, ret)
@@ -228,6 +230,7 @@ func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment
 		}
 	}
 	if cur.n > 0 {
+		cur.ops = arena.finish(cur.ops)
 		return emit(cur)
 	}
 	return true
