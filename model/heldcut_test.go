@@ -167,8 +167,10 @@ func TestGreedyWitnessImpliesLinearizable(t *testing.T) {
 // FuzzGreedyWitness decodes bytes into a small history of any shape
 // (decodeHistory) and checks that greedyWitness calls linearizable only
 // what porcupine does, on each lock's unsplit ops and on each segment,
-// and that the segmented verdict (heldCut's cuts included) is the
-// unsplit one. `go test` runs the seeds;
+// that shortcut (the witnesses and the counts, which the explanation's
+// searches use) agrees with porcupine on each of them less one op, and
+// that the segmented verdict (heldCut's cuts included) is the unsplit
+// one. `go test` runs the seeds;
 //
 //	go test -run '^$' -fuzz '^FuzzGreedyWitness$' -fuzztime 1m ./model/
 //
@@ -202,6 +204,13 @@ func FuzzGreedyWitness(f *testing.F) {
 		for _, ops := range all {
 			if greedyWitness(ops) && !porcupine.CheckOperations(mutexModel, ops) {
 				t.Fatalf("greedyWitness calls %d ops linearizable, porcupine does not:\n%s", len(ops), dumpHistory(h))
+			}
+			// The explanation's searches ask about the ops less one.
+			for i := range ops {
+				rest := append(append([]porcupine.Operation(nil), ops[:i]...), ops[i+1:]...)
+				if v, ok := shortcut(rest); ok && (v == porcupine.Ok) != porcupine.CheckOperations(mutexModel, rest) {
+					t.Fatalf("shortcut says %v for %d ops less op %d, porcupine disagrees:\n%s", v, len(ops), i, dumpHistory(h))
+				}
 			}
 		}
 		checkSplitEqualsWhole(t, h, opts)

@@ -65,11 +65,8 @@ func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckRes
 	if ctx.Err() != nil {
 		return porcupine.Unknown
 	}
-	if orderWitness(ops) || greedyWitness(ops) {
-		return porcupine.Ok
-	}
-	if _, bad := countsContradict(ops); bad {
-		return porcupine.Illegal
+	if v, ok := shortcut(ops); ok {
+		return v
 	}
 	m, release := stoppable(ctx)
 	defer release()
@@ -81,4 +78,28 @@ func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckRes
 		return porcupine.Ok
 	}
 	return porcupine.Illegal
+}
+
+// shortcut decides ops without search when it can: Ok when a witness
+// order is a linearization, Illegal when the counts contradict each
+// other; false when neither decides.
+func shortcut(ops []porcupine.Operation) (porcupine.CheckResult, bool) {
+	if orderWitness(ops) || greedyWitness(ops) {
+		return porcupine.Ok, true
+	}
+	if _, bad := countsContradict(ops); bad {
+		return porcupine.Illegal, true
+	}
+	return porcupine.Unknown, false
+}
+
+// linearizable reports whether ops are linearizable: by shortcut when it
+// decides, else by porcupine's search with m (the explanation's stoppable
+// model: an answer given after its context ended means nothing, and
+// callers test the context).
+func linearizable(m porcupine.Model, ops []porcupine.Operation) bool {
+	if v, ok := shortcut(ops); ok {
+		return v == porcupine.Ok
+	}
+	return porcupine.CheckOperations(m, ops)
 }
