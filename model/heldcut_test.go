@@ -26,6 +26,30 @@ func exercised(t *testing.T, cases, fired int, what string) {
 	}
 }
 
+// genMutexOrRW draws a history of a mutex (3 in 4) or of a read-write
+// lock, valid or perturbed, and the options to check it with.
+func genMutexOrRW(rt *rapid.T) (*History, Options) {
+	if rapid.IntRange(0, 3).Draw(rt, "rw") == 0 {
+		h, opts, _ := genRWHistory(rt, 80, 2, rapid.Bool().Draw(rt, "perturb"))
+		return h, opts
+	}
+	h, opts, _ := genHistory(rt, genConfig{maxSteps: 80, maxLocks: 2, perturb: rapid.Bool().Draw(rt, "perturb")})
+	return h, opts
+}
+
+// segmentsAndWholes lists the ops of each segment of h and of each lock's
+// unsplit history.
+func segmentsAndWholes(h *History, opts Options) [][]porcupine.Operation {
+	var all [][]porcupine.Operation
+	for _, seg := range segments(h, opts) {
+		all = append(all, seg.ops)
+	}
+	for _, ops := range wholeOps(h, opts) {
+		all = append(all, ops)
+	}
+	return all
+}
+
 // retiredCuts counts the segment boundaries of h that the rule before
 // heldCut would not have made: a retired hold could still last at the
 // first op after the cut. It replays each lock's ops as split does.
@@ -61,68 +85,63 @@ func retiredCuts(h *History, opts Options) int {
 	return n
 }
 
-// Cutting where a live process holds changes no verdict: on generated
-// mutex and read-write histories, valid and perturbed (most perturbed
-// ones invalid), the segmented verdict equals the unsplit one, and the
-// new cuts are made.
+// Cutting where a live process holds changes no verdict, and neither
+// does greedyWitness: on generated mutex and read-write histories, valid
+// and perturbed (many perturbed ones invalid), and on histories shaped
+// like a contended run's (simulate: blocking waiters, reentry, refused
+// TryLocks, 0-10% info ops whose holds outlive the run), valid and with
+// a double grant injected, the segmented verdict equals the unsplit one
+// (and, for the simulated ones, the one expected). The new cuts are
+// made, and greedyWitness decides segments that orderWitness does not.
 func TestHeldCutSplitEqualsWhole(t *testing.T) {
 	diffChecks(t, 500)
-	cases, cuts, invalid := 0, 0, 0
+	cases, cuts, greedy, invalid := 0, 0, 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		var h *History
 		var opts Options
-		if rapid.IntRange(0, 3).Draw(rt, "rw") == 0 {
-			h, opts, _ = genRWHistory(rt, 80, 2, rapid.Bool().Draw(rt, "perturb"))
+		want := Unknown // whatever the unsplit check says
+		if rapid.Bool().Draw(rt, "simulated") {
+			h, want = genSimulated(rt)
 		} else {
-			h, opts, _ = genHistory(rt, genConfig{maxSteps: 80, maxLocks: 2, perturb: rapid.Bool().Draw(rt, "perturb")})
+			h, opts = genMutexOrRW(rt)
 		}
 		cases++
 		cuts += retiredCuts(h, opts)
-		if checkSplitEqualsWhole(rt, h, opts) == Invalid {
-			invalid++
-		}
-	})
-	exercised(t, cases, cuts, "cuts made while a retired hold could last")
-	exercised(t, cases, invalid, "invalid histories")
-}
-
-// On histories shaped like a contended run's (simulate: blocking waiters,
-// reentry, refused TryLocks, 0-10% info ops whose holds outlive the
-// run), valid and with a double grant injected, the segmented verdict is
-// the unsplit one and the one expected, and greedyWitness decides
-// segments that orderWitness does not.
-func TestSimulatedSplitEqualsWhole(t *testing.T) {
-	diffChecks(t, 500)
-	cases, cuts, greedy := 0, 0, 0
-	rapid.Check(t, func(rt *rapid.T) {
-		r := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 33))
-		cfg := simConfig{
-			locks:    rapid.IntRange(1, 2).Draw(rt, "locks"),
-			procs:    rapid.IntRange(2, 8).Draw(rt, "procs"),
-			ops:      rapid.IntRange(20, 300).Draw(rt, "ops"),
-			infoRate: rapid.SampledFrom([]float64{0, 0.02, 0.1}).Draw(rt, "infoRate"),
-		}
-		h, ws := simulate(r, cfg)
-		want := Valid
-		if rapid.Bool().Draw(rt, "doubleGrant") {
-			var ok bool
-			if h, ok = injectDoubleGrant(r, h, ws); ok {
-				want = Invalid
-			}
-		}
-		cases++
-		cuts += retiredCuts(h, Options{})
-		for _, seg := range segments(h, Options{}) {
+		for _, seg := range segments(h, opts) {
 			if !orderWitness(seg.ops) && greedyWitness(seg.ops) {
 				greedy++
 			}
 		}
-		if v := checkSplitEqualsWhole(rt, h, Options{}); v != want {
+		v := checkSplitEqualsWhole(rt, h, opts)
+		if want != Unknown && v != want {
 			rt.Fatalf("verdict %s, want %s:\n%s", v, want, dumpHistory(h))
+		}
+		if v == Invalid {
+			invalid++
 		}
 	})
 	exercised(t, cases, cuts, "cuts made while a retired hold could last")
 	exercised(t, cases, greedy, "segments only greedyWitness decided")
+	exercised(t, cases, invalid, "invalid histories")
+}
+
+// genSimulated draws a small simulated history (simulate, from a drawn
+// seed), with a double grant injected or not, and its verdict.
+func genSimulated(rt *rapid.T) (*History, Verdict) {
+	r := rand.New(rand.NewPCG(rapid.Uint64().Draw(rt, "seed"), 33))
+	h, ws := simulate(r, simConfig{
+		locks:    rapid.IntRange(1, 2).Draw(rt, "locks"),
+		procs:    rapid.IntRange(2, 8).Draw(rt, "procs"),
+		ops:      rapid.IntRange(20, 300).Draw(rt, "ops"),
+		infoRate: rapid.SampledFrom([]float64{0, 0.02, 0.1}).Draw(rt, "infoRate"),
+	})
+	if !rapid.Bool().Draw(rt, "doubleGrant") {
+		return h, Valid
+	}
+	if bad, ok := injectDoubleGrant(r, h, ws); ok {
+		return bad, Invalid
+	}
+	return h, Valid
 }
 
 // An order greedyWitness builds is one porcupine accepts: on generated
@@ -132,22 +151,9 @@ func TestGreedyWitnessImpliesLinearizable(t *testing.T) {
 	diffChecks(t, 500)
 	cases, witnessed, beyondOrder := 0, 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
-		var h *History
-		var opts Options
-		if rapid.IntRange(0, 3).Draw(rt, "rw") == 0 {
-			h, opts, _ = genRWHistory(rt, 80, 2, rapid.Bool().Draw(rt, "perturb"))
-		} else {
-			h, opts, _ = genHistory(rt, genConfig{maxSteps: 80, maxLocks: 2, perturb: rapid.Bool().Draw(rt, "perturb")})
-		}
+		h, opts := genMutexOrRW(rt)
 		cases++
-		var all [][]porcupine.Operation
-		for _, seg := range segments(h, opts) {
-			all = append(all, seg.ops)
-		}
-		for _, ops := range wholeOps(h, opts) {
-			all = append(all, ops)
-		}
-		for _, ops := range all {
+		for _, ops := range segmentsAndWholes(h, opts) {
 			if !greedyWitness(ops) {
 				continue
 			}
@@ -194,14 +200,7 @@ func FuzzGreedyWitness(f *testing.F) {
 		if err := h.Validate(); err != nil {
 			t.Skip(err)
 		}
-		var all [][]porcupine.Operation
-		for _, seg := range segments(h, opts) {
-			all = append(all, seg.ops)
-		}
-		for _, ops := range wholeOps(h, opts) {
-			all = append(all, ops)
-		}
-		for _, ops := range all {
+		for _, ops := range segmentsAndWholes(h, opts) {
 			if greedyWitness(ops) && !porcupine.CheckOperations(mutexModel, ops) {
 				t.Fatalf("greedyWitness calls %d ops linearizable, porcupine does not:\n%s", len(ops), dumpHistory(h))
 			}
