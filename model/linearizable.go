@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -95,10 +96,14 @@ func checkStream(ctx context.Context, h *History, opts Options) *tally {
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var buf []porcupine.Operation // one segment's ops at a time
 			for ns := range segs {
 				v := porcupine.Unknown
 				if !ns.seg.tooBig {
-					v = checkOps(ctx, ns.seg.ops)
+					buf = ns.seg.build(buf[:0])
+					if v = checkOps(ctx, buf); v == porcupine.Illegal {
+						ns.seg.ops = slices.Clone(buf) // kept, to be explained
+					}
 				}
 				mu.Lock()
 				t.record(ns, v, opts.maxExamples())
@@ -109,7 +114,7 @@ func checkStream(ctx context.Context, h *History, opts Options) *tally {
 	ix := indexLocks(h)
 	t.locks = len(ix.locks)
 	for _, l := range ix.locks {
-		ix.segmentsOf(h, l, opts, func(s segment) bool {
+		ix.eachSegment(h, l, opts, func(s segment) bool {
 			t.largest = max(t.largest, s.n)
 			t.nops += s.real
 			if s.tooBig {
