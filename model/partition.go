@@ -63,13 +63,20 @@ type lockIndex struct {
 
 func indexLocks(h *History) *lockIndex {
 	ix := &lockIndex{byLock: map[string][]int32{}, retiredAt: map[int]int32{}, rw: map[string]bool{}}
+	counts := map[string]int{} // a first pass sizes each lock's slice once
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Kind != Section {
+			counts[o.Lock]++
+		}
+	}
+	for l, n := range counts {
+		ix.locks = append(ix.locks, l)
+		ix.byLock[l] = make([]int32, 0, n)
+	}
 	for i := range h.Ops {
 		o := &h.Ops[i]
 		if o.Kind == Section {
 			continue
-		}
-		if _, ok := ix.byLock[o.Lock]; !ok {
-			ix.locks = append(ix.locks, o.Lock)
 		}
 		ix.byLock[o.Lock] = append(ix.byLock[o.Lock], int32(i))
 		if o.Mode != "" {
