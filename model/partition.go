@@ -94,7 +94,7 @@ func indexLocks(h *History) *lockIndex {
 // (unless tooBig), and passes each to emit; it stops, returning false,
 // when emit does.
 func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func(segment) bool) bool {
-	return ix.eachSegment(h, lock, opts, func(s segment) bool {
+	return ix.eachSegment(h, lock, opts, nil, func(s segment) bool {
 		if !s.tooBig {
 			s.ops = s.build(make([]porcupine.Operation, 0, s.n))
 		}
@@ -105,12 +105,16 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 // eachSegment is segmentsOf without the ops: a segment's inputs only,
 // whose ops the caller builds when it needs them (segment.build). A
 // process retired on another lock is retired on this one too (a
-// synthetic Abandon at that op).
-func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, emit func(segment) bool) bool {
+// synthetic Abandon at that op). The inputs are built in reuse's arrays
+// (nil: new ones), which the segments then point into.
+func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, reuse *lockInputs, emit func(segment) bool) bool {
 	watchdog := opts.watchdogLease()
 	setBack := clockSetBack(h.Faults)
 	idx := ix.byLock[lock]
-	slab := make([]stepInput, 0, len(idx))
+	if reuse == nil {
+		reuse = &lockInputs{}
+	}
+	slab := reuse.slab[:0]
 	seen := map[int]bool{}
 	for _, i := range idx {
 		o := &h.Ops[i]
@@ -136,12 +140,13 @@ func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, emit fun
 			slab = append(slab, stepInput{src: -1, kind: Abandon, outcome: Info, process: p, call: ro.Call, deadline: ro.effectiveDeadline()})
 		}
 	}
-	ins := make([]*stepInput, len(slab))
+	ins := reuse.ins[:0]
 	rw := ix.rw[lock]
 	for i := range slab {
-		ins[i] = &slab[i]
-		ins[i].rw = rw
+		slab[i].rw = rw
+		ins = append(ins, &slab[i])
 	}
+	reuse.slab, reuse.ins = slab, ins
 	sort.SliceStable(ins, func(a, b int) bool {
 		if ins[a].call != ins[b].call {
 			return ins[a].call < ins[b].call
