@@ -228,7 +228,7 @@ func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment
 				return false
 			}
 			cur, start = segment{lock: lock}, i
-			retiredUntil = 0 // the state at the cut has no retired hold (heldCut)
+			retiredUntil = 0 // the state at the cut has none: a live holder (heldCut), or every one ran out
 			if p, st, ok := b.initial(); ok {
 				cur.init = &stepInput{src: -1, init: &st, process: p, call: in.call - 1, rw: in.rw}
 			}
