@@ -194,8 +194,21 @@ func driftSlack(l int64) int64 { return l/100 + min(int64(12*time.Millisecond), 
 // then or later must learn of it.
 type lapse struct {
 	earliest, learnAfter int64
-	by                   string // what allows it: "p1's lease of 1s", a fault window
+	by                   string // what allows it, a fault window ("" for a lease: see allowedBy)
 	loss                 bool   // the server lost state (a second copy may answer for the old holder)
+	// A hold's own explicit lease: p's lease of lease ns, from from.
+	p           int
+	lease, from int64
+}
+
+// allowedBy names what allows l: "p1's lease of 1s (from 2.5s)", or a
+// fault window. A lease's name is rendered only when asked for: a long
+// history has one lapse per acquire with a lease, and few are explained.
+func (l lapse) allowedBy() string {
+	if l.by == "" && l.lease > 0 {
+		return fmt.Sprintf("p%d's lease of %s (from %s)", l.p, fmtDur(l.lease), fmtTime(l.from))
+	}
+	return l.by
 }
 
 // lapses lists the ways hold h could have ended before its release: its own
@@ -213,7 +226,7 @@ func (fs *faultSet) lapses(h *hold, opts Options) (out []lapse, why []string) {
 		if l := opts.fixedLease(a); l > 0 {
 			from := max(a.Call, h.since())
 			out = append(out, lapse{earliest: from + l - driftSlack(l), learnAfter: a.Return + l + driftSlack(l),
-				by: fmt.Sprintf("p%d's lease of %s (from %s)", g.Process, fmtDur(l), fmtTime(from))})
+				p: g.Process, lease: l, from: from})
 		}
 	}
 	for _, x := range h.expires {

@@ -16,8 +16,8 @@ import (
 // (invalid, explained). The histories are simulated as in BenchmarkCheckFile
 // (sections, fencing tokens, 2% info ops) with 15,625 ops a lock, 64 locks
 // at 1M and 640 at 10M: a retired hold outlives the simulated run (its
-// lease is the 30 s watchdog), so a lock's history is one segment and the
-// locks, not the segments, grow with the run. Each reports the file's size
+// lease is the 30 s watchdog), so a lock's history is cut only where a
+// live process holds it (heldCut), and the locks grow with the run. Each reports the file's size
 // the peak heap under the command's soft memory limit, and the CPU time
 // of the check (cpu-s/op, both cores' worth):
 //

@@ -115,11 +115,11 @@ func firstLapse(x *hold, claim, until int64, fs *faultSet, opts Options) (lapse,
 	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest > claim {
-			why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
+			why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
 			continue
 		}
 		if learn := x.learnBy(l.learnAfter); until > learn {
-			why = append(why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.by, x.grant.Process, x.grant.Process, fmtTime(learn)))
+			why = append(why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.allowedBy(), x.grant.Process, x.grant.Process, fmtTime(learn)))
 			continue
 		}
 		return l, why, true
@@ -156,7 +156,7 @@ func lostHold(x *hold, fs *faultSet, opts Options) *Example {
 		if l.earliest <= x.endOp.effectiveDeadline() {
 			return nil
 		}
-		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.by, x.grant.Process, fmtTime(l.earliest)))
+		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
 	}
 	return beyondExample(fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
 		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, fs)

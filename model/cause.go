@@ -125,9 +125,9 @@ func allowance(first *Op, latest int64, faults []Fault, horizon int64, opts Opti
 	ls, whys := lapses(&hold{grant: first, end: latest}, faults, horizon, opts)
 	for _, l := range ls {
 		if l.earliest <= latest {
-			return l.by, ""
+			return l.allowedBy(), ""
 		}
-		whys = append(whys, fmt.Sprintf("%s lets the hold end no earlier than %s", l.by, fmtTime(l.earliest)))
+		whys = append(whys, fmt.Sprintf("%s lets the hold end no earlier than %s", l.allowedBy(), fmtTime(l.earliest)))
 	}
 	if len(whys) == 0 {
 		return "", "no overlapping fault allows the hold to end"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -83,6 +84,7 @@ type tally struct {
 type numbered struct {
 	n   int
 	seg segment
+	in  *sharedInputs // the arrays seg points into
 }
 
 // checkStream builds h's segments lock by lock and checks them on
@@ -91,34 +93,44 @@ type numbered struct {
 func checkStream(ctx context.Context, h *History, opts Options) *tally {
 	t := &tally{}
 	var mu sync.Mutex
+	var pool inputPool
 	segs := make(chan numbered, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var buf []porcupine.Operation // one segment's ops at a time
 			for ns := range segs {
 				v := porcupine.Unknown
 				if !ns.seg.tooBig {
-					v = checkOps(ctx, ns.seg.ops)
+					buf = ns.seg.build(buf[:0])
+					if v = checkOps(ctx, buf); v == porcupine.Illegal {
+						ns.seg.ops = slices.Clone(buf) // kept, to be explained
+						ns.in.kept.Store(true)
+					}
 				}
 				mu.Lock()
 				t.record(ns, v, opts.maxExamples())
 				mu.Unlock()
+				pool.release(ns.in)
 			}
 		})
 	}
 	ix := indexLocks(h)
 	t.locks = len(ix.locks)
 	for _, l := range ix.locks {
-		ix.segmentsOf(h, l, opts, func(s segment) bool {
+		in := pool.get()
+		ix.eachSegment(h, l, opts, &in.lockInputs, func(s segment) bool {
 			t.largest = max(t.largest, s.n)
 			t.nops += s.real
 			if s.tooBig {
 				t.tooBig++
 			}
-			segs <- numbered{t.nsegs, s}
+			pool.hold(in)
+			segs <- numbered{t.nsegs, s, in}
 			t.nsegs++
 			return ctx.Err() == nil
 		})
+		pool.release(in)
 		if ctx.Err() != nil {
 			break
 		}

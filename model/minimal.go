@@ -37,7 +37,7 @@ func minimalConflict(ctx context.Context, m porcupine.Model, ops []porcupine.Ope
 		return out
 	}
 	illegal := func(sub []porcupine.Operation) bool {
-		return ctx.Err() == nil && !porcupine.CheckOperations(m, sub) && ctx.Err() == nil
+		return ctx.Err() == nil && !linearizable(m, sub) && ctx.Err() == nil
 	}
 	for chunk := max(len(fails)/2, 1); len(fails) > 0; chunk /= 2 {
 		var kept []int

@@ -31,7 +31,7 @@ import (
 // leave. When ctx ends the window found so far is returned.
 func narrowConflict(ctx context.Context, m porcupine.Model, ops []porcupine.Operation) []porcupine.Operation {
 	legal := func(sub []porcupine.Operation) bool {
-		return ctx.Err() != nil || porcupine.CheckOperations(m, sub)
+		return ctx.Err() != nil || linearizable(m, sub)
 	}
 	cuts := quietCuts(ops)
 	// The shortest illegal prefix: ops[:cuts[k].at] with k the least whose

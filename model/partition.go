@@ -9,36 +9,30 @@ import (
 // segment is a slice of one lock's history that porcupine checks on its own.
 type segment struct {
 	lock string
-	ops  []porcupine.Operation // Input is *stepInput; nil when tooBig
+	// init, unless nil, is the synthetic first op that sets the state the
+	// segment starts in; ins are its ops in call order, a slice of the
+	// lock's (no copy).
+	init *stepInput
+	ins  []*stepInput
+	// ops are init and ins as porcupine takes them (build), when the
+	// segment was made by segmentsOf; nil when tooBig, or made by
+	// eachSegment (the check builds them one segment at a time).
+	ops []porcupine.Operation
 	// n counts the segment's ops, real counts those recorded in the
-	// history (not synthetic); they are kept when ops is not.
+	// history (not synthetic).
 	n, real int
-	// tooBig is set when n exceeds Options.MaxSegmentOps: the ops are not
-	// kept, and the segment is undecided.
+	// tooBig is set when n exceeds Options.MaxSegmentOps: the segment is
+	// undecided, and its ops are never built.
 	tooBig bool
 }
 
-// add appends op to s unless s grew past limit (<= 0: none).
-func (s *segment) add(op porcupine.Operation, limit int) {
-	s.n++
-	if op.Input.(*stepInput).src >= 0 {
-		s.real++
-	}
-	switch {
-	case s.tooBig:
-	case limit > 0 && len(s.ops) >= limit:
-		s.tooBig, s.ops = true, nil
-	default:
-		s.ops = append(s.ops, op)
-	}
-}
-
 // segments splits h's lock ops (Acquire, Release, Abandon) per lock name and
-// then at quiet points: instants where no op of that lock is in flight, no
-// retired hold can remain, and the ops before determine the state (free, or
-// one live owner with a known count). A segment that starts in a held state
-// begins with a synthetic op that sets it. The history is linearizable iff
-// every segment is (P-compositionality; see the package doc of porcupine).
+// then at quiet points: instants where no op of that lock is in flight and
+// the ops before determine the state: one live owner with a known count, or
+// a free lock that no retired hold can still take (see heldCut). A segment
+// that starts in a held state begins with a synthetic op that sets it. The
+// history is linearizable iff every segment is (P-compositionality; see the
+// package doc of porcupine).
 //
 // The state at a cut is computed from the ops' recorded outcomes alone: in
 // every linearization of the ops before the cut, a live process holds exactly
@@ -69,13 +63,20 @@ type lockIndex struct {
 
 func indexLocks(h *History) *lockIndex {
 	ix := &lockIndex{byLock: map[string][]int32{}, retiredAt: map[int]int32{}, rw: map[string]bool{}}
+	counts := map[string]int{} // a first pass sizes each lock's slice once
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Kind != Section {
+			counts[o.Lock]++
+		}
+	}
+	for l, n := range counts {
+		ix.locks = append(ix.locks, l)
+		ix.byLock[l] = make([]int32, 0, n)
+	}
 	for i := range h.Ops {
 		o := &h.Ops[i]
 		if o.Kind == Section {
 			continue
-		}
-		if _, ok := ix.byLock[o.Lock]; !ok {
-			ix.locks = append(ix.locks, o.Lock)
 		}
 		ix.byLock[o.Lock] = append(ix.byLock[o.Lock], int32(i))
 		if o.Mode != "" {
@@ -89,14 +90,31 @@ func indexLocks(h *History) *lockIndex {
 	return ix
 }
 
-// segmentsOf builds lock's segments in time order and passes each to emit;
-// it stops, returning false, when emit does. A process retired on another
-// lock is retired on this one too (a synthetic Abandon at that op).
+// segmentsOf builds lock's segments in time order, each with its ops
+// (unless tooBig), and passes each to emit; it stops, returning false,
+// when emit does.
 func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func(segment) bool) bool {
+	return ix.eachSegment(h, lock, opts, nil, func(s segment) bool {
+		if !s.tooBig {
+			s.ops = s.build(make([]porcupine.Operation, 0, s.n))
+		}
+		return emit(s)
+	})
+}
+
+// eachSegment is segmentsOf without the ops: a segment's inputs only,
+// whose ops the caller builds when it needs them (segment.build). A
+// process retired on another lock is retired on this one too (a
+// synthetic Abandon at that op). The inputs are built in reuse's arrays
+// (nil: new ones), which the segments then point into.
+func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, reuse *lockInputs, emit func(segment) bool) bool {
 	watchdog := opts.watchdogLease()
 	setBack := clockSetBack(h.Faults)
 	idx := ix.byLock[lock]
-	slab := make([]stepInput, 0, len(idx))
+	if reuse == nil {
+		reuse = &lockInputs{}
+	}
+	slab := reuse.slab[:0]
 	seen := map[int]bool{}
 	for _, i := range idx {
 		o := &h.Ops[i]
@@ -122,12 +140,13 @@ func (ix *lockIndex) segmentsOf(h *History, lock string, opts Options, emit func
 			slab = append(slab, stepInput{src: -1, kind: Abandon, outcome: Info, process: p, call: ro.Call, deadline: ro.effectiveDeadline()})
 		}
 	}
-	ins := make([]*stepInput, len(slab))
+	ins := reuse.ins[:0]
 	rw := ix.rw[lock]
 	for i := range slab {
-		ins[i] = &slab[i]
-		ins[i].rw = rw
+		slab[i].rw = rw
+		ins = append(ins, &slab[i])
 	}
+	reuse.slab, reuse.ins = slab, ins
 	sort.SliceStable(ins, func(a, b int) bool {
 		if ins[a].call != ins[b].call {
 			return ins[a].call < ins[b].call
@@ -198,37 +217,77 @@ func markContended(ins []*stepInput) {
 
 // split cuts one lock's ops (sorted by call) at quiet points and passes
 // each segment to emit, stopping (false) when emit does. A segment of more
-// than limit ops (<= 0: no limit) is emitted tooBig, without its ops.
+// than limit ops (<= 0: no limit) is emitted tooBig.
 func split(lock string, ins []*stepInput, limit int, b cutter, emit func(segment) bool) bool {
 	cur := segment{lock: lock}
+	start := 0 // cur's first op in ins
 	var maxRet, retiredUntil int64
 	for i, in := range ins {
-		if i > 0 && maxRet < in.call && retiredUntil < in.call && b.determined() {
-			if !emit(cur) {
+		if i > 0 && maxRet < in.call && b.determined() && (retiredUntil < in.call || heldCut(b)) {
+			if !emit(cur.close(ins[start:i], limit)) {
 				return false
 			}
-			cur = segment{lock: lock}
+			cur, start = segment{lock: lock}, i
+			retiredUntil = 0 // the state at the cut has none: a live holder (heldCut), or every one ran out
 			if p, st, ok := b.initial(); ok {
-				cur.add(porcupine.Operation{
-					ClientId: p, Input: &stepInput{src: -1, init: &st, process: p, call: in.call - 1, rw: in.rw},
-					Call: in.call - 1, Return: in.call - 1,
-				}, limit)
+				cur.init = &stepInput{src: -1, init: &st, process: p, call: in.call - 1, rw: in.rw}
 			}
 		}
-		ret := in.deadline
-		cur.add(porcupine.Operation{
-			ClientId: in.process, Input: in, Output: in.outcome,
-			Call: in.call, Return: ret, Metadata: metadataOf(in),
-		}, limit)
-		maxRet = max(maxRet, ret)
+		maxRet = max(maxRet, in.deadline)
 		if until, retired := b.apply(in); retired {
 			retiredUntil = max(retiredUntil, until)
 		}
 	}
-	if cur.n > 0 {
-		return emit(cur)
+	if start < len(ins) {
+		return emit(cur.close(ins[start:], limit))
 	}
 	return true
+}
+
+// close sets s's ops to ins and counts them, against limit.
+func (s segment) close(ins []*stepInput, limit int) segment {
+	s.ins = ins
+	s.n = len(ins)
+	if s.init != nil {
+		s.n++
+	}
+	for _, in := range ins {
+		if in.src >= 0 {
+			s.real++
+		}
+	}
+	s.tooBig = limit > 0 && s.n > limit
+	return s
+}
+
+// build appends s's ops, as porcupine takes them, to buf: the synthetic
+// first op, if any, then the recorded ones (and synthetic retirements) in
+// call order, each op's Return its effective deadline.
+func (s segment) build(buf []porcupine.Operation) []porcupine.Operation {
+	if in := s.init; in != nil {
+		buf = append(buf, porcupine.Operation{ClientId: in.process, Input: in, Call: in.call, Return: in.call})
+	}
+	for _, in := range s.ins {
+		buf = append(buf, porcupine.Operation{
+			ClientId: in.process, Input: in, Output: boxedOutcome(in.outcome),
+			Call: in.call, Return: in.deadline, Metadata: metadataOf(in),
+		})
+	}
+	return buf
+}
+
+// boxedOutcome is o as a porcupine Output without an allocation per op
+// (a string in an interface is otherwise copied to the heap).
+func boxedOutcome(o Outcome) interface{} {
+	switch o {
+	case OK:
+		return OK
+	case Fail:
+		return Fail
+	case Info:
+		return Info
+	}
+	return o
 }
 
 func metadataOf(in *stepInput) interface{} {

@@ -120,13 +120,18 @@ func readLong(br *bufio.Reader, first []byte) ([]byte, error) {
 	}
 }
 
-// parse decodes one non-blank line into rd.h.
+// parse decodes one non-blank line into rd.h. An op line the fast parser
+// takes is appended without a trip through the heap (one Op's worth of
+// garbage a line is most of what reading a long history allocates).
 func (rd *reader) parse(b []byte) error {
+	if op, fast := parseOpLine(b, rd.strBytes); fast { // its strings are interned already
+		if err := rd.misplaced(); err != nil {
+			return err
+		}
+		return rd.addOp(&op)
+	}
 	var l line
-	op, fast := parseOpLine(b, rd.strBytes) // its strings are interned already
-	if fast {
-		l.Op = &op
-	} else if err := decodeStrict(b, &l); err != nil {
+	if err := decodeStrict(b, &l); err != nil {
 		return rd.malformed(err)
 	}
 	set := 0
@@ -144,24 +149,16 @@ func (rd *reader) parse(b []byte) error {
 		rd.header = true
 		rd.h.Header = *l.Header
 		return nil
-	case !rd.header:
-		return fmt.Errorf("%w %d: %w: the first record must be the header", ErrMalformed, rd.n, ErrNoHeader)
-	case rd.h.End != nil:
-		return fmt.Errorf("%w %d: a record after the end record", ErrMalformed, rd.n)
+	case rd.misplaced() != nil:
+		return rd.misplaced()
 	case l.End != nil:
 		if err := l.End.validate(); err != nil {
 			return rd.invalid(err)
 		}
 		rd.h.End = l.End
 	case l.Op != nil:
-		if err := l.Op.validate(); err != nil {
-			return rd.invalid(err)
-		}
-		if !fast {
-			*l.Op = rd.compact(*l.Op)
-		}
-		rd.h.Ops = append(rd.h.Ops, *l.Op)
-		rd.h.lines = append(rd.h.lines, int32(rd.n))
+		*l.Op = rd.compact(*l.Op)
+		return rd.addOp(l.Op)
 	default:
 		if err := l.Fault.validate(); err != nil {
 			return rd.invalid(err)
@@ -169,6 +166,28 @@ func (rd *reader) parse(b []byte) error {
 		rd.h.Faults = append(rd.h.Faults, *l.Fault)
 		rd.h.faultLines = append(rd.h.faultLines, int32(rd.n))
 	}
+	return nil
+}
+
+// misplaced is the error of a record other than the header read before
+// the header or after the end record (nil: in its place).
+func (rd *reader) misplaced() error {
+	switch {
+	case !rd.header:
+		return fmt.Errorf("%w %d: %w: the first record must be the header", ErrMalformed, rd.n, ErrNoHeader)
+	case rd.h.End != nil:
+		return fmt.Errorf("%w %d: a record after the end record", ErrMalformed, rd.n)
+	}
+	return nil
+}
+
+// addOp validates an op record and appends it to rd.h.
+func (rd *reader) addOp(o *Op) error {
+	if err := o.validate(); err != nil {
+		return rd.invalid(err)
+	}
+	rd.h.Ops = append(rd.h.Ops, *o)
+	rd.h.lines = append(rd.h.lines, int32(rd.n))
 	return nil
 }
 

@@ -49,7 +49,7 @@ func soleExplanation(ctx context.Context, m porcupine.Model, ops, whole []porcup
 			return nil
 		}
 		rest := append(append([]porcupine.Operation(nil), ops[:i]...), ops[i+1:]...)
-		if porcupine.CheckOperations(m, rest) && legalWithout(ctx, m, whole, func(x *stepInput) bool { return x == in }) {
+		if linearizable(m, rest) && legalWithout(ctx, m, whole, func(x *stepInput) bool { return x == in }) {
 			return in
 		}
 	}
@@ -68,7 +68,7 @@ func legalWithout(ctx context.Context, m porcupine.Model, ops []porcupine.Operat
 			rest = append(rest, op)
 		}
 	}
-	return porcupine.CheckOperations(m, rest) && ctx.Err() == nil
+	return linearizable(m, rest) && ctx.Err() == nil
 }
 
 // explainRefusal relabels ex, the explanation of a segment whose
@@ -167,7 +167,7 @@ func lateUnlocksExplain(ctx context.Context, m porcupine.Model, late map[*Op]boo
 		return nil
 	}
 	isLate := func(in *stepInput) bool { return in.op != nil && late[in.op] }
-	if !porcupine.CheckOperations(m, rest) || !legalWithout(ctx, m, whole, isLate) {
+	if !linearizable(m, rest) || !legalWithout(ctx, m, whole, isLate) {
 		return nil
 	}
 	for _, op := range whole { // the segment's first, as when ops are the segment

@@ -21,12 +21,12 @@ func TestSegmentOverLimitIsUndecided(t *testing.T) {
 	}
 }
 
-// A contended lock has no quiet point, so its whole history is one segment;
-// porcupine's visited-configuration cache would take ~n²/8 bytes for it.
-// Checking such a history with a segment bound below its size must allocate
-// in proportion to its ops. (The default bound, 131072, keeps a 30 s
-// contended run decidable; this 60k-op history with 2% info ops would then
-// be checked, allocating ~10 KB an op.)
+// A contended lock's history may have no quiet point where the state is
+// known, and then it is one segment; porcupine's visited-configuration
+// cache would take ~n²/8 bytes for it. Checking a long contended history
+// with a segment bound below its size must allocate in proportion to its
+// ops, whether it is cut (this one is, where a live holder holds: heldCut)
+// or left whole and undecided over the bound.
 func TestCheckOneContendedLockAllocatesLinearly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 60k ops")

@@ -57,18 +57,16 @@ func stoppable(ctx context.Context) (m porcupine.Model, release func()) {
 }
 
 // checkOps decides one segment: linearizable when a simple order of its
-// ops is a linearization (orderWitness), not when its counts contradict
-// each other (countsContradict), else as porcupine finds under ctx
-// (its deadline included): Unknown when ctx ends first.
+// ops is a linearization (orderWitness) or one built op by op without
+// search is (greedyWitness), not when its counts contradict each other
+// (countsContradict), else as porcupine finds under ctx (its deadline
+// included): Unknown when ctx ends first.
 func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckResult {
 	if ctx.Err() != nil {
 		return porcupine.Unknown
 	}
-	if orderWitness(ops) {
-		return porcupine.Ok
-	}
-	if _, bad := countsContradict(ops); bad {
-		return porcupine.Illegal
+	if v, ok := shortcut(ops); ok {
+		return v
 	}
 	m, release := stoppable(ctx)
 	defer release()
@@ -80,4 +78,28 @@ func checkOps(ctx context.Context, ops []porcupine.Operation) porcupine.CheckRes
 		return porcupine.Ok
 	}
 	return porcupine.Illegal
+}
+
+// shortcut decides ops without search when it can: Ok when a witness
+// order is a linearization, Illegal when the counts contradict each
+// other; false when neither decides.
+func shortcut(ops []porcupine.Operation) (porcupine.CheckResult, bool) {
+	if orderWitness(ops) || greedyWitness(ops) {
+		return porcupine.Ok, true
+	}
+	if _, bad := countsContradict(ops); bad {
+		return porcupine.Illegal, true
+	}
+	return porcupine.Unknown, false
+}
+
+// linearizable reports whether ops are linearizable: by shortcut when it
+// decides, else by porcupine's search with m (the explanation's stoppable
+// model: an answer given after its context ended means nothing, and
+// callers test the context).
+func linearizable(m porcupine.Model, ops []porcupine.Operation) bool {
+	if v, ok := shortcut(ops); ok {
+		return v == porcupine.Ok
+	}
+	return porcupine.CheckOperations(m, ops)
 }
