@@ -63,6 +63,11 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 		e.stopValidated("run")
 		return exitValid, nil
 	}
+	for _, s := range subjects {
+		if err := s.Check(); err != nil {
+			return exitUsage, fmt.Errorf("--subject %s cannot run here: %w", s.Name, err)
+		}
+	}
 	tgt, err := openTarget(ctx, f.redis, persistence)
 	if err != nil {
 		return exitUsage, err
@@ -130,7 +135,7 @@ func (f *runFlags) permitsPlan(fs *flag.FlagSet) (permits.Plan, error) {
 }
 
 // lookupPermits resolves names (NAME@VERSION builds that release when it
-// is not in the cache yet) and checks that each can run here.
+// is not in the cache yet).
 func lookupPermits(ctx context.Context, names []string) ([]permits.Subject, error) {
 	var out []permits.Subject
 	for _, n := range names {
@@ -140,9 +145,6 @@ func lookupPermits(ctx context.Context, names []string) ([]permits.Subject, erro
 				return nil, usagef("--subject: %v", err)
 			}
 			return nil, err
-		}
-		if err := s.Check(); err != nil {
-			return nil, fmt.Errorf("--subject %s cannot run here: %w", n, err)
 		}
 		out = append(out, s)
 	}

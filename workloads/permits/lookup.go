@@ -39,7 +39,7 @@ func LookupContext(ctx context.Context, name string) (Subject, error) {
 	i := slices.IndexFunc(javaObjects, func(o javaObject) bool { return o.name == base })
 	if i < 0 {
 		if slices.Contains(names(all), base) {
-			return Subject{}, fmt.Errorf("%w: %s %s (no %s%s)", subject.ErrRelease, base, subject.ErrNoVersions, subject.VersionSeparator, v)
+			return Subject{}, fmt.Errorf("%w: %s %w (no %s%s)", subject.ErrRelease, base, subject.ErrNoVersions, subject.VersionSeparator, v)
 		}
 		return Subject{}, fmt.Errorf("%w %q: no semaphore or latch subject (have %s)", subject.ErrUnknown, base, strings.Join(names(all), ", "))
 	}
@@ -119,4 +119,16 @@ func names(subjects []Subject) []string {
 		out[i] = s.Name
 	}
 	return out
+}
+
+// Versions returns how the subject called name runs other releases of its
+// library (NAME@VERSION), or nil when it runs one release only (the Go
+// ports, the mutants) or is none of Subjects.
+func Versions(name string) *subject.Versions {
+	for _, o := range javaObjects {
+		if o.name == name {
+			return o.driver().Versions()
+		}
+	}
+	return nil
 }
