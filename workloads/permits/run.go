@@ -84,6 +84,11 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
 	}
 	wg.Wait()
+	if hn, ok := handovers(procs, plan); ok {
+		name := prefix + "-handover"
+		names = append(names, name)
+		handoverRound(ctx, rec, setterOf(procs[0])(name), hn[0].NewSemaphore(name), hn[1].NewSemaphore(name), plan, name, plan.roundStart(plan.Rounds))
+	}
 	cleanup(clients[0], names)
 	h := &model.History{
 		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
@@ -92,6 +97,25 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		End: &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
 	}
 	return h, nil
+}
+
+// handovers returns the Makers of workers 1 and 2 when plan has a
+// handover round to run: Plan.Handovers, on a counting semaphore, with two
+// workers at least.
+func handovers(procs []io.Closer, plan Plan) ([2]impl.SemaphoreMaker, bool) {
+	var hn [2]impl.SemaphoreMaker
+	if !plan.Handovers || plan.Workers < 2 {
+		return hn, false
+	}
+	for i := range hn {
+		m, ok := procs[i+1].(impl.SemaphoreMaker)
+		if !ok {
+			return hn, false
+		}
+		hn[i] = m
+	}
+	_, ok := procs[0].(impl.SemaphoreMaker)
+	return hn, ok
 }
 
 // prepareAtOnce bounds the clients prepare starts at once: six JVMs of
