@@ -73,8 +73,12 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 		return exitUsage, err
 	}
 	defer tgt.Close()
-	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %d rounds of %v each, against %s\n",
-		f.seed, permits.Workload, plan.Rounds, plan.RoundLength(), tgt.Desc)
+	handovers := ""
+	if plan.Handovers > 0 {
+		handovers = fmt.Sprintf(" (a counting semaphore's then %v of handovers)", plan.Handovers)
+	}
+	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %d rounds of %v each%s, against %s\n",
+		f.seed, permits.Workload, plan.Rounds, plan.RoundLength(), handovers, tgt.Desc)
 	var sums []results.Summary
 	var dirs []string
 	for _, subj := range subjects {

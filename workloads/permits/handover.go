@@ -19,7 +19,7 @@ const HandoverJitter = 5 * time.Millisecond
 // handoverRound runs the semaphore plan's handover round (Plan.Handovers)
 // on the semaphore name, after the other rounds, when no other worker
 // acquires: the admin (admin's handles) sets one permit; then, again and
-// again until the round's time is up, worker 1 (holder) takes it, worker 2
+// again for Plan.Handovers, worker 1 (holder) takes it, worker 2
 // (waiter) asks for it with a wait of Plan.Wait, and worker 1 gives it back
 // 0 to HandoverJitter after the waiter's call; the waiter gives it back
 // as soon as it has it. The next handover starts only once the waiter's
@@ -35,7 +35,7 @@ func handoverRound(ctx context.Context, rec *recorder, admin setter, holder, wai
 	if ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); !ok || retire {
 		return
 	}
-	end := start + plan.SetDelay + plan.Round
+	end := start + plan.Handovers
 	for time.Since(rec.base) < end && ctx.Err() == nil {
 		offset := time.Duration(rng.Int64N(int64(HandoverJitter) + 1))
 		if !handover(ctx, rec, holder, waiter, plan, name, offset) {

@@ -117,7 +117,7 @@ func runHandovers(t *testing.T, sems *memSems, seed int64) model.Report {
 	t.Helper()
 	subj := Subject{Name: "mem", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) { return memMaker{sems}, nil }}
 	plan := DefaultPlan(seed)
-	plan.Rounds, plan.SetDelay, plan.Round, plan.Wait = 0, 0, 700*time.Millisecond, 1300*time.Millisecond
+	plan.Rounds, plan.Handovers, plan.Wait = 0, 700*time.Millisecond, 1300*time.Millisecond
 	// The memory semaphores need no Redis: the clients are never used
 	// but by the best-effort cleanup, which fails at once.
 	dial := func(int) (redis.UniversalClient, error) {

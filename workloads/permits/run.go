@@ -104,7 +104,7 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 // workers at least.
 func handovers(procs []io.Closer, plan Plan) ([2]impl.SemaphoreMaker, bool) {
 	var hn [2]impl.SemaphoreMaker
-	if !plan.Handovers || plan.Workers < 2 {
+	if plan.Handovers <= 0 || plan.Workers < 2 {
 		return hn, false
 	}
 	for i := range hn {
