@@ -2,6 +2,7 @@ package permits
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
 
@@ -17,56 +18,80 @@ import (
 const HandoverJitter = 5 * time.Millisecond
 
 // handoverRound runs the semaphore plan's handover round (Plan.Handovers)
-// on the semaphore name, after the other rounds, when no other worker
-// acquires: the admin (admin's handles) sets one permit; then, again and
-// again for Plan.Handovers, worker 1 (holder) takes it, worker 2
-// (waiter) asks for it with a wait of Plan.Wait, and worker 1 gives it back
-// 0 to HandoverJitter after the waiter's call; the waiter gives it back
-// as soon as it has it. The next handover starts only once the waiter's
-// call returned, so that nothing else wakes a waiter that missed the
-// release's message: it then waits out Plan.Wait beside a free permit, a
-// liveness violation. start is when the round begins, from the run's base.
-func handoverRound(ctx context.Context, rec *recorder, admin setter, holder, waiter impl.Semaphore, plan Plan, name string, start time.Duration) {
-	rng := plan.rng(plan.Workers + 1)
+// after the other rounds, when no other op runs, on pairs of workers (1
+// and 2, 3 and 4, ...; workers[i] is worker i+1's Maker), each pair on a
+// semaphore of its own named prefix-handover<k>, whose names it returns.
+// The admin (newSetter's handles) sets one permit on each; then, again and
+// again for Plan.Handovers, the pair's first worker (the holder) takes it,
+// the second (the waiter) asks for it with a wait of Plan.Wait, and the
+// holder gives it back 0 to HandoverJitter after the waiter's call; the
+// waiter gives it back as soon as it has it. The next handover starts only
+// once the waiter's call returned, so that nothing else wakes a waiter that
+// missed the release's message: it then waits out Plan.Wait beside a free
+// permit, a liveness violation. Pairs run side by side for more handovers
+// in the time; each draws its offsets from a random source of its own.
+func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []impl.SemaphoreMaker, plan Plan, prefix string) []string {
+	start := plan.roundStart(plan.Rounds)
 	if !sleepUntil(ctx, rec.base, start) {
-		return
+		return nil
 	}
-	o := model.Op{Process: 0, Lock: name, Kind: model.SemSet, N: 1}
-	if ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); !ok || retire {
-		return
-	}
-	end := start + plan.Handovers
-	for time.Since(rec.base) < end && ctx.Err() == nil {
-		offset := time.Duration(rng.Int64N(int64(HandoverJitter) + 1))
-		if !handover(ctx, rec, holder, waiter, plan, name, offset) {
-			return
+	var names []string
+	var wg sync.WaitGroup
+	for k := 0; 2*k+1 < len(workers); k++ {
+		name := prefix + "-handover" + strconv.Itoa(k)
+		names = append(names, name)
+		admin := newSetter(name)
+		o := model.Op{Process: 0, Lock: name, Kind: model.SemSet, N: 1}
+		if ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); retire {
+			break
+		} else if !ok {
+			continue
 		}
+		pair := handoverPair{holder: 2*k + 1, waiter: 2*k + 2, name: name,
+			holderSem: workers[2*k].NewSemaphore(name), waiterSem: workers[2*k+1].NewSemaphore(name)}
+		rng := plan.rng(plan.Workers + 1 + k)
+		wg.Go(func() {
+			for time.Since(rec.base) < start+plan.Handovers && ctx.Err() == nil {
+				offset := time.Duration(rng.Int64N(int64(HandoverJitter) + 1))
+				if !pair.handover(ctx, rec, plan, offset) {
+					return
+				}
+			}
+		})
 	}
+	wg.Wait()
+	return names
 }
 
-// handover runs one handover (see handoverRound); false when the round
+// handoverPair is a holder and a waiter (processes) passing one permit.
+type handoverPair struct {
+	holder, waiter       int
+	name                 string
+	holderSem, waiterSem impl.Semaphore
+}
+
+// handover runs one handover (see handoverRound); false when the pair
 // must stop (the holder did not get the permit, or a process retired).
-func handover(ctx context.Context, rec *recorder, holder, waiter impl.Semaphore, plan Plan, name string, offset time.Duration) bool {
-	const pHolder, pWaiter = 1, 2
-	o := model.Op{Process: pHolder, Lock: name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
-	if ok, _ := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return holder.TryAcquire(ctx, 1, plan.Wait) }); !ok {
+func (hp handoverPair) handover(ctx context.Context, rec *recorder, plan Plan, offset time.Duration) bool {
+	o := model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
+	if ok, _ := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.holderSem.TryAcquire(ctx, 1, plan.Wait) }); !ok {
 		return false
 	}
 	var got, retired bool
 	var wg sync.WaitGroup
 	called := time.Now()
 	wg.Go(func() {
-		o := model.Op{Process: pWaiter, Lock: name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
-		got, retired = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return waiter.TryAcquire(ctx, 1, plan.Wait) })
+		o := model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
+		got, retired = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.waiterSem.TryAcquire(ctx, 1, plan.Wait) })
 	})
 	time.Sleep(time.Until(called.Add(offset)))
-	o = model.Op{Process: pHolder, Lock: name, Kind: model.SemRelease, N: 1}
-	_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, holder.Release(ctx, 1) })
+	o = model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemRelease, N: 1}
+	_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.holderSem.Release(ctx, 1) })
 	wg.Wait()
 	if retire || retired || !got {
 		return !retire && !retired
 	}
-	o = model.Op{Process: pWaiter, Lock: name, Kind: model.SemRelease, N: 1}
-	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, waiter.Release(ctx, 1) })
+	o = model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemRelease, N: 1}
+	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.waiterSem.Release(ctx, 1) })
 	return !retire
 }

@@ -84,10 +84,8 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
 	}
 	wg.Wait()
-	if hn, ok := handovers(procs, plan); ok {
-		name := prefix + "-handover"
-		names = append(names, name)
-		handoverRound(ctx, rec, setterOf(procs[0])(name), hn[0].NewSemaphore(name), hn[1].NewSemaphore(name), plan, name, plan.roundStart(plan.Rounds))
+	if hw := handoverWorkers(procs, plan); len(hw) >= 2 {
+		names = append(names, handoverRound(ctx, rec, setterOf(procs[0]), hw, plan, prefix)...)
 	}
 	cleanup(clients[0], names)
 	h := &model.History{
@@ -99,23 +97,21 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 	return h, nil
 }
 
-// handovers returns the Makers of workers 1 and 2 when plan has a
-// handover round to run: Plan.Handovers, on a counting semaphore, with two
-// workers at least.
-func handovers(procs []io.Closer, plan Plan) ([2]impl.SemaphoreMaker, bool) {
-	var hn [2]impl.SemaphoreMaker
-	if plan.Handovers <= 0 || plan.Workers < 2 {
-		return hn, false
+// handoverWorkers returns the workers' Makers when plan has a handover
+// round to run (Plan.Handovers, on a counting semaphore), else none.
+func handoverWorkers(procs []io.Closer, plan Plan) []impl.SemaphoreMaker {
+	if plan.Handovers <= 0 {
+		return nil
 	}
-	for i := range hn {
-		m, ok := procs[i+1].(impl.SemaphoreMaker)
+	var out []impl.SemaphoreMaker
+	for _, p := range procs {
+		m, ok := p.(impl.SemaphoreMaker)
 		if !ok {
-			return hn, false
+			return nil
 		}
-		hn[i] = m
+		out = append(out, m)
 	}
-	_, ok := procs[0].(impl.SemaphoreMaker)
-	return hn, ok
+	return out[1:]
 }
 
 // prepareAtOnce bounds the clients prepare starts at once: six JVMs of
