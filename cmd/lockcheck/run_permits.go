@@ -99,7 +99,13 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 			break
 		}
 	}
-	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
+	return finishRuns(ctx, e, sums, dirs, f.asJSON)
+}
+
+// finishRuns prints the runs' summaries and directories and returns the
+// exit status: interrupted when ctx ended, else exitFor's.
+func finishRuns(ctx context.Context, e *env, sums []results.Summary, dirs []string, asJSON bool) (int, error) {
+	if err := printSummaries(e, sums, dirs, asJSON); err != nil {
 		return exitUsage, err
 	}
 	if interrupted(ctx) {
