@@ -55,7 +55,7 @@ const runExamples = `  lockcheck run                                        # re
 
 // add registers run's flags on fs.
 func (f *runFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects')")
+	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects'; semaphores and latches, which run the permits workload: docs/locks.md)")
 	fs.StringVar(&f.workload, "workload", "", "workload (see 'lockcheck workloads'; default: "+workloads.DefaultWorkload+", or hunt when every subject is a mutant)")
 	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
