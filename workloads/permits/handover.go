@@ -29,7 +29,9 @@ const HandoverJitter = 5 * time.Millisecond
 // once the waiter's call returned, so that nothing else wakes a waiter that
 // missed the release's message: it then waits out Plan.Wait beside a free
 // permit, a liveness violation. Pairs run side by side for more handovers
-// in the time; each draws its offsets from a random source of its own.
+// in the time; each draws its offsets from a random source of its own. A
+// pair one of whose processes an info op retired sits it out, and the
+// round is skipped once the admin retired.
 func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []impl.SemaphoreMaker, plan Plan, prefix string) []string {
 	start := plan.roundStart(plan.Rounds)
 	if !sleepUntil(ctx, rec.base, start) {
@@ -38,6 +40,12 @@ func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) se
 	var names []string
 	var wg sync.WaitGroup
 	for k := 0; 2*k+1 < len(workers); k++ {
+		if rec.isRetired(0) {
+			break
+		}
+		if rec.isRetired(2*k+1) || rec.isRetired(2*k+2) {
+			continue // an info op of the rounds retired one of the pair
+		}
 		name := prefix + "-handover" + strconv.Itoa(k)
 		names = append(names, name)
 		admin := newSetter(name)

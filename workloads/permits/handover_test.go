@@ -2,6 +2,8 @@ package permits
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -112,12 +114,15 @@ func (m *memSem) Available(context.Context) (int, error) {
 	return m.s.permits[m.name], nil
 }
 
-// runHandovers runs the handover round alone (no other rounds) on sems.
-func runHandovers(t *testing.T, sems *memSems, seed int64) model.Report {
+// memSubject is a subject on sems.
+func memSubject(sems *memSems) Subject {
+	return Subject{Name: "mem", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) { return memMaker{sems}, nil }}
+}
+
+// runMem runs plan on subj, whose semaphores live in memory, and returns
+// the history, validated.
+func runMem(t *testing.T, subj Subject, plan Plan) *model.History {
 	t.Helper()
-	subj := Subject{Name: "mem", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) { return memMaker{sems}, nil }}
-	plan := DefaultPlan(seed)
-	plan.Rounds, plan.Handovers, plan.Wait = 0, 700*time.Millisecond, 1300*time.Millisecond
 	// The memory semaphores need no Redis: the clients are never used
 	// but by the best-effort cleanup, which fails at once.
 	dial := func(int) (redis.UniversalClient, error) {
@@ -130,7 +135,51 @@ func runHandovers(t *testing.T, sems *memSems, seed int64) model.Report {
 	if err := h.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	return model.Check(h, Options())
+	return h
+}
+
+// runHandovers runs the handover round alone (no other rounds) on sems.
+func runHandovers(t *testing.T, sems *memSems, seed int64) model.Report {
+	t.Helper()
+	plan := DefaultPlan(seed)
+	plan.Rounds, plan.Handovers, plan.Wait = 0, 700*time.Millisecond, 1300*time.Millisecond
+	return model.Check(runMem(t, memSubject(sems), plan), Options())
+}
+
+// lostMaker makes semaphores whose acquires lose their reply (an error:
+// the op is info and retires its process).
+type lostMaker struct{ memMaker }
+
+func (m lostMaker) NewSemaphore(name string) impl.Semaphore {
+	return lostSem{m.memMaker.NewSemaphore(name)}
+}
+
+type lostSem struct{ impl.Semaphore }
+
+func (lostSem) TryAcquire(context.Context, int, time.Duration) (bool, error) {
+	return false, errors.New("reply lost")
+}
+
+// A worker that an info op retired in the rounds takes no part in the
+// handovers (the history stays valid: no op after a process retired);
+// the other pair hands over.
+func TestHandoverSkipsRetired(t *testing.T) {
+	sems := newMemSems(false)
+	mem := memSubject(sems)
+	lost := Subject{Name: "lost", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) { return lostMaker{memMaker{sems}}, nil }}
+	subj := Subject{Name: "mem+lost", Parts: []Subject{mem, lost, mem, mem, mem, mem}}
+	plan := DefaultPlan(1)
+	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 1, 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
+	h := runMem(t, subj, plan)
+	pairs := map[string]int{}
+	for _, o := range h.Ops {
+		if strings.Contains(o.Lock, "-handover") && o.Process > 0 {
+			pairs[o.Lock[strings.LastIndex(o.Lock, "-")+1:]]++
+		}
+	}
+	if pairs["handover0"] != 0 || pairs["handover1"] == 0 {
+		t.Fatalf("handover ops by pair: %v; want none of the retired worker 1's pair, some of the other's", pairs)
+	}
 }
 
 // The handover round is valid on a semaphore whose waiters are woken by
