@@ -166,7 +166,9 @@ func (lostSem) TryAcquire(context.Context, int, time.Duration) (bool, error) {
 func TestHandoverSkipsRetired(t *testing.T) {
 	sems := newMemSems(false)
 	mem := memSubject(sems)
-	lost := Subject{Name: "lost", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) { return lostMaker{memMaker{sems}}, nil }}
+	lost := Subject{Name: "lost", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) {
+		return lostMaker{memMaker{sems}}, nil
+	}}
 	subj := Subject{Name: "mem+lost", Parts: []Subject{mem, lost, mem, mem, mem, mem}}
 	plan := DefaultPlan(1)
 	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 1, 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
