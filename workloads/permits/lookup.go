@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -49,9 +50,16 @@ func LookupContext(ctx context.Context, name string) (Subject, error) {
 	return javaObjects[i].release(ctx, name, v)
 }
 
+// resolveTimeout bounds the resolution of NAME@VERSION (a registry query,
+// then a fetch and build when the release is not in the cache), as the
+// lock subjects' (workloads/subject).
+const resolveTimeout = 15 * time.Minute
+
 // release is the object at release v of Redisson (name: NAME@v as asked):
 // the subject of the pinned release, or a build of v.
 func (o javaObject) release(ctx context.Context, name, v string) (Subject, error) {
+	ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
+	defer cancel()
 	d := o.driver()
 	vs := d.Versions()
 	v, err := vs.Resolve(ctx, name, v)

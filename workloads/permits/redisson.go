@@ -21,17 +21,17 @@ type javaObject struct {
 var javaObjects = []javaObject{
 	{
 		name: "redisson-semaphore", lock: "semaphore", capability: driver.CapSemaphore,
-		doc:  "Redisson's RSemaphore (getSemaphore)",
+		doc:  "Redisson's RSemaphore, getSemaphore",
 		fill: func(s *Subject, opts driver.Options) { s.Open = driver.OpenSemaphores(opts) },
 	},
 	{
 		name: "redisson-permit-semaphore", lock: "permit-semaphore", capability: driver.CapPermitSemaphore,
-		doc:  "Redisson's RPermitExpirableSemaphore (getPermitExpirableSemaphore)",
+		doc:  "Redisson's RPermitExpirableSemaphore, getPermitExpirableSemaphore",
 		fill: func(s *Subject, opts driver.Options) { s.OpenPermits = driver.OpenPermitSemaphores(opts) },
 	},
 	{
 		name: "redisson-latch", lock: "latch", capability: driver.CapLatch,
-		doc:  "Redisson's RCountDownLatch (getCountDownLatch)",
+		doc:  "Redisson's RCountDownLatch, getCountDownLatch",
 		fill: func(s *Subject, opts driver.Options) { s.OpenLatch = driver.OpenLatches(opts) },
 	},
 }
