@@ -30,6 +30,9 @@ type RunConfig struct {
 // DefaultCheckTimeout bounds a run's check when RunConfig.CheckTimeout is 0.
 const DefaultCheckTimeout = 60 * time.Second
 
+// interruptCheckTimeout bounds the check of an interrupted run's prefix.
+const interruptCheckTimeout = time.Second
+
 // Record is a permits run's config.json: what ran, with the checker
 // options. Its config, subject and check_options have the shape of the lock
 // runner's record (workloads.RunRecord), so that `lockcheck check DIR`
@@ -105,7 +108,15 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 	}
 	opts := Options()
 	opts.Timeout = orDefault(cfg.CheckTimeout, DefaultCheckTimeout)
-	rep := model.CheckContext(ctx, h, opts)
+	checkCtx := ctx
+	if ctx.Err() != nil {
+		// Interrupted: the prefix still gets a short check, so that a
+		// violation in it is reported (as the lock runner does).
+		c, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptCheckTimeout)
+		defer cancel()
+		checkCtx = c
+	}
+	rep := model.CheckContext(checkCtx, h, opts)
 	if h.End != nil && h.End.Interrupted {
 		rec.Warnings = append(rec.Warnings, "interrupted: the history is a prefix of the planned run; a valid verdict on it decides nothing")
 		if rep.Verdict == model.Valid {
