@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -695,6 +696,12 @@ func namesRelease(args []string) bool {
 func checkReleaseNames(args []string) error {
 	i := slices.IndexFunc(args, func(a string) bool { return a == "--subject" || a == "--subjects" })
 	for _, n := range splitList(args[i+1]) {
+		if permits.Known(n) {
+			if err := checkPermitsReleaseNames(n); err != nil {
+				return err
+			}
+			continue
+		}
 		base, v := subject.SplitVersion(n)
 		s, err := catalog.Subjects.Lookup(base)
 		if err != nil {

@@ -137,6 +137,7 @@ Examples:
   lockcheck run --subject fenced --workload counter --duration 10s --seed 7
   lockcheck run --subject mutant-unlock-no-owner-check --duration 10s
   lockcheck run --scenario redis-pause-short --subject fair
+  lockcheck run --subject redisson-semaphore@3.16.1 --seed 1   # a semaphore at a Redisson release (workload permits)
   lockcheck scenarios client-stall                # one scenario in detail
   lockcheck hunt --subject fair --budget 10m      # hunt for a violation; prints the shrunk command that reproduces it
   lockcheck check results/runs/mixed-reentrant/20261122T101500-42

@@ -50,11 +50,12 @@ const runExamples = `  lockcheck run                                        # re
   lockcheck run --scenario client-stall --subject fenced --seed 3      # exits 0: the violation was detected as expected
   lockcheck run --subject mutant-check-then-set --seed 9 --duration 2s --plan plan.json   # a plan a hunt shrank
   lockcheck run --subject redisson --threads-per-process 8 --duration 10s   # each process: 8 threads on one RedissonClient
+  lockcheck run --subject redisson-semaphore@3.16.1 --seed 3     # a semaphore (workload permits) at a Redisson release
 `
 
 // add registers run's flags on fs.
 func (f *runFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects')")
+	fs.StringVar(&f.subjects, "subject", "reentrant,fair", "comma-separated subjects to run (see 'lockcheck subjects'; semaphores and latches, which run the permits workload: docs/locks.md)")
 	fs.StringVar(&f.workload, "workload", "", "workload (see 'lockcheck workloads'; default: "+workloads.DefaultWorkload+", or hunt when every subject is a mutant)")
 	fs.DurationVar(&f.duration, "duration", 0, "total duration, split evenly over the subjects (default 30s)")
 	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
@@ -102,6 +103,12 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	if err := f.driver.register(ctx, fs, &f.subjects); err != nil {
 		return exitUsage, err
+	}
+	if sems, err := routesToPermits(splitList(f.subjects)); err != nil || sems {
+		if err != nil {
+			return exitUsage, err
+		}
+		return runPermitsCmd(ctx, e, fs, &f)
 	}
 	if f.scenario != "" {
 		return runScenarioCmd(ctx, e, fs, &f)

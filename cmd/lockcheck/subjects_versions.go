@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -14,11 +15,14 @@ import (
 // pinned one and the range the driver supports; offline, how to ask by
 // hand.
 func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int, error) {
-	s, err := catalog.Subjects.LookupContext(ctx, name)
-	if err != nil {
-		return exitUsage, usagef("--versions: %v", err)
+	v := permits.Versions(name)
+	if !permits.Known(name) {
+		s, err := catalog.Subjects.LookupContext(ctx, name)
+		if err != nil {
+			return exitUsage, usagef("--versions: %v", err)
+		}
+		v = s.Versions
 	}
-	v := s.Versions
 	if v == nil {
 		return exitUsage, usagef("--versions: %s %v: it has no NAME@VERSION", name, subject.ErrNoVersions)
 	}

@@ -5,7 +5,13 @@
 // sem-* ops and checks it with the semaphore checkers (model.Check
 // dispatches on the kinds).
 //
+// A counting semaphore's run ends with a round of handovers of one permit
+// between pairs of workers (Plan.Handovers), for waiters that miss the
+// message of a release that lands as they register for it.
+//
 // It is separate from the lock runner (package workloads), whose workers
-// drive impl.Locker: a semaphore has no owner and no lease. The fault
-// scenarios of the lock runner do not run here yet.
+// drive impl.Locker: a semaphore has no owner and no lease. `lockcheck run`
+// sends these subjects here (LookupContext resolves NAME@VERSION, RunInto
+// writes the run directory). The fault scenarios of the lock runner do not
+// run here yet.
 package permits

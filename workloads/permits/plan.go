@@ -28,17 +28,26 @@ type Plan struct {
 	SetDelay time.Duration
 	// OpTimeout bounds one call; beyond it the op is info.
 	OpTimeout time.Duration
+	// Handovers, if positive, adds for a counting semaphore a round of
+	// handovers after the Rounds, on a semaphore of its own, that go on
+	// this long: one permit passed from worker 1 to a waiting worker 2,
+	// released at an offset from the waiter's call drawn from the seed
+	// (handoverRound).
+	Handovers time.Duration
 }
 
 // DefaultPlan is the plan of seed: 5 workers, 3 rounds of 1.5 s on 3
 // permits, acquires of 1 or 2, permits given 0.5 to 1 s into a round (the
 // waiters' subscriptions are confirmed by then: a confirmation that came
-// after the permits would wake them, and hide a missing wake-up).
+// after the permits would wake them, and hide a missing wake-up); for a
+// counting semaphore, 5 s of handovers after them (a few hundred through
+// the Java driver on a busy machine: a release lands in the few
+// instructions where a waiter misses its message once in some hundreds).
 func DefaultPlan(seed int64) Plan {
 	return Plan{
 		Seed: seed, Workers: 5, Rounds: 3, Round: 1500 * time.Millisecond,
 		Total: 3, MaxN: 2, Wait: 2500 * time.Millisecond, Hold: 20 * time.Millisecond,
-		SetDelay: time.Second, OpTimeout: 5 * time.Second,
+		SetDelay: time.Second, OpTimeout: 5 * time.Second, Handovers: 5 * time.Second,
 	}
 }
 

@@ -16,6 +16,16 @@ type recorder struct {
 	timeout time.Duration
 	mu      sync.Mutex
 	ops     []model.Op
+	// retired are the processes an info op retired: none of them may
+	// issue another op.
+	retired map[int]bool
+}
+
+// isRetired reports whether an info op retired process p.
+func (r *recorder) isRetired(p int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.retired[p]
 }
 
 func (r *recorder) now() int64 { return time.Since(r.base).Nanoseconds() }
@@ -54,6 +64,12 @@ func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Cont
 	}
 	r.mu.Lock()
 	r.ops = append(r.ops, o)
+	if o.Outcome == model.Info {
+		if r.retired == nil {
+			r.retired = map[int]bool{}
+		}
+		r.retired[o.Process] = true
+	}
 	r.mu.Unlock()
 	return o.Outcome == model.OK, o.Outcome == model.Info
 }

@@ -1,61 +1,64 @@
 package permits
 
 import (
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
-// redissonDriver returns the options of the Java driver serving kind
-// (--lock kind, announcing capability) as subject name, at the pom's
-// Redisson, and what says whether it can run here.
-func redissonDriver(name, kind, capability string) (driver.Options, func() error) {
-	d, err := catalog.DriversDir()
-	d = filepath.Join(d, "redisson-java")
+// javaObject is one of Redisson's permit objects behind the Java driver
+// (impl/drivers/redisson-java, --lock lock), a subject at any release of
+// Redisson the driver supports.
+type javaObject struct {
+	name, lock, capability, doc string
+	// fill sets the subject's Open, OpenPermits or OpenLatch.
+	fill func(s *Subject, opts driver.Options)
+}
+
+// javaObjects are Redisson's RSemaphore, RPermitExpirableSemaphore and
+// RCountDownLatch.
+var javaObjects = []javaObject{
+	{
+		name: "redisson-semaphore", lock: "semaphore", capability: driver.CapSemaphore,
+		doc:  "Redisson's RSemaphore, getSemaphore",
+		fill: func(s *Subject, opts driver.Options) { s.Open = driver.OpenSemaphores(opts) },
+	},
+	{
+		name: "redisson-permit-semaphore", lock: "permit-semaphore", capability: driver.CapPermitSemaphore,
+		doc:  "Redisson's RPermitExpirableSemaphore, getPermitExpirableSemaphore",
+		fill: func(s *Subject, opts driver.Options) { s.OpenPermits = driver.OpenPermitSemaphores(opts) },
+	},
+	{
+		name: "redisson-latch", lock: "latch", capability: driver.CapLatch,
+		doc:  "Redisson's RCountDownLatch, getCountDownLatch",
+		fill: func(s *Subject, opts driver.Options) { s.OpenLatch = driver.OpenLatches(opts) },
+	},
+}
+
+// driver is the catalog's driver of the object, at the pom's Redisson.
+func (o javaObject) driver() catalog.Driver {
+	return catalog.RedissonObject(o.name, o.lock, o.capability, o.doc)
+}
+
+// subject is the object served by d (the pom's Redisson, or a release's
+// build from AtRelease).
+func (o javaObject) subject(d catalog.Driver) Subject {
+	dir, _ := d.WorkDir() // an error is Check's, which Installed reports
 	opts := driver.Options{
-		Name: name, Dir: d, Command: []string{"sh", "driver.sh", "--lock", kind},
-		Capabilities: []string{capability}, StartTimeout: 60 * time.Second,
+		Name: d.Name, Dir: dir, Command: d.Command,
+		Capabilities: d.Capabilities, StartTimeout: 60 * time.Second,
 	}
-	installed := func() error {
-		if err != nil {
-			return err
-		}
-		if _, err := exec.LookPath("java"); err != nil {
-			return errors.New("java is not installed: run make deps")
-		}
-		if _, err := os.Stat(filepath.Join(d, "target", "redisson-driver.jar")); err != nil {
-			return errors.New("the Redisson driver is not built: run make deps")
-		}
-		return nil
-	}
-	return opts, installed
+	s := Subject{Name: d.Name, Doc: d.Doc, Release: d.Release, Installed: d.Check}
+	o.fill(&s, opts)
+	return s
 }
 
-// redissonPermitSemaphore is Redisson's RPermitExpirableSemaphore behind
-// the Java driver (--lock permit-semaphore), at the pom's Redisson.
-func redissonPermitSemaphore() Subject {
-	opts, installed := redissonDriver("redisson-permit-semaphore", "permit-semaphore", driver.CapPermitSemaphore)
-	return Subject{
-		Name:        "redisson-permit-semaphore",
-		Doc:         "Redisson's RPermitExpirableSemaphore (getPermitExpirableSemaphore, the pom's Redisson, Java) over the driver protocol",
-		OpenPermits: driver.OpenPermitSemaphores(opts),
-		Installed:   installed,
+// javaSubjects are the Java objects at the pom's Redisson.
+func javaSubjects() map[string]Subject {
+	out := map[string]Subject{}
+	for _, o := range javaObjects {
+		out[o.name] = o.subject(o.driver())
 	}
-}
-
-// redissonLatch is Redisson's RCountDownLatch behind the Java driver
-// (--lock latch), at the pom's Redisson.
-func redissonLatch() Subject {
-	opts, installed := redissonDriver("redisson-latch", "latch", driver.CapLatch)
-	return Subject{
-		Name:      "redisson-latch",
-		Doc:       "Redisson's RCountDownLatch (getCountDownLatch, the pom's Redisson, Java) over the driver protocol",
-		OpenLatch: driver.OpenLatches(opts),
-		Installed: installed,
-	}
+	return out
 }

@@ -15,9 +15,9 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 )
 
-// Dial returns a fresh go-redis client for one process of the run (it
+// Dial returns a fresh go-redis client for process i of the run (it
 // must not retry commands: impl.ErrRetriesEnabled).
-type Dial func() redis.UniversalClient
+type Dial func(i int) (redis.UniversalClient, error)
 
 // ErrStart is returned (wrapped) by Run when a process's client could not
 // start (a driver that refused hello): nothing ran, the run may be tried
@@ -46,7 +46,10 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		}
 	}()
 	for i := range procs {
-		rdb := dial()
+		rdb, err := dial(i)
+		if err != nil {
+			return nil, fmt.Errorf("permits: dial process %d: %w", i, err)
+		}
 		clients = append(clients, rdb)
 		part := subj.part(i)
 		m, err := part.open(ctx, rdb)
@@ -81,6 +84,9 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
 	}
 	wg.Wait()
+	if hw := handoverWorkers(procs, plan); len(hw) >= 2 {
+		names = append(names, handoverRound(ctx, rec, setterOf(procs[0]), hw, plan, prefix)...)
+	}
 	cleanup(clients[0], names)
 	h := &model.History{
 		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
@@ -89,6 +95,23 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 		End: &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
 	}
 	return h, nil
+}
+
+// handoverWorkers returns the workers' Makers when plan has a handover
+// round to run (Plan.Handovers, on a counting semaphore), else none.
+func handoverWorkers(procs []io.Closer, plan Plan) []impl.SemaphoreMaker {
+	if plan.Handovers <= 0 {
+		return nil
+	}
+	var out []impl.SemaphoreMaker
+	for _, p := range procs {
+		m, ok := p.(impl.SemaphoreMaker)
+		if !ok {
+			return nil
+		}
+		out = append(out, m)
+	}
+	return out[1:]
 }
 
 // prepareAtOnce bounds the clients prepare starts at once: six JVMs of
@@ -142,7 +165,16 @@ func setterOf(m io.Closer) func(name string) setter {
 
 // roundStart is when round r begins, from the run's base.
 func (p Plan) roundStart(r int) time.Duration {
-	return time.Duration(r) * (p.SetDelay + p.Round + roundGap)
+	return time.Duration(r) * p.RoundLength()
+}
+
+// RoundLength is how long one round of p lasts, the gap after it included.
+func (p Plan) RoundLength() time.Duration { return p.SetDelay + p.Round + roundGap }
+
+// WithDuration returns p with as many rounds as fill d, at least one.
+func (p Plan) WithDuration(d time.Duration) Plan {
+	p.Rounds = max(1, int(d/p.RoundLength()))
+	return p
 }
 
 // sleepUntil sleeps until at from base, or until ctx ends (false).

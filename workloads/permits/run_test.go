@@ -22,7 +22,7 @@ func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Rep
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	dial := func() redis.UniversalClient { return redis.NewClient(s.Options()) }
+	dial := func(int) (redis.UniversalClient, error) { return redis.NewClient(s.Options()), nil }
 	var h *model.History
 	var err error
 	for try := 1; try <= 3; try++ {

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/impl/mutants"
 )
 
@@ -18,6 +16,9 @@ import (
 type Subject struct {
 	Name string
 	Doc  string
+	// Release is the release of its library the subject runs ("": not
+	// known, or lockcheck's own).
+	Release string
 	// Mutant says it is broken on purpose; Catches names the checker that
 	// must catch it.
 	Mutant  bool
@@ -93,7 +94,8 @@ func Subjects() []Subject {
 		Doc:  "Go port of Redisson's RSemaphore (Redisson 4.7.0's Lua, pub/sub wake-ups)",
 		Open: impl.SemaphoreMakerOf(opts...),
 	}
-	java := redissonSemaphore()
+	javas := javaSubjects()
+	java := javas["redisson-semaphore"]
 	out := []Subject{port, java, {
 		Name:  "semaphore+redisson-semaphore",
 		Doc:   "mixed fleet on one semaphore: the Go port and Redisson's RSemaphore, alternate processes",
@@ -107,7 +109,7 @@ func Subjects() []Subject {
 		Doc:         "Go port of Redisson's RPermitExpirableSemaphore (permits with ids and leases)",
 		OpenPermits: impl.PermitSemaphoreMakerOf(opts...),
 	}
-	javaPermit := redissonPermitSemaphore()
+	javaPermit := javas["redisson-permit-semaphore"]
 	out = append(out, permitPort, javaPermit, Subject{
 		Name:  "permit-semaphore+redisson-permit-semaphore",
 		Doc:   "mixed fleet on one permit semaphore: the Go port and Redisson's RPermitExpirableSemaphore, alternate processes",
@@ -121,7 +123,7 @@ func Subjects() []Subject {
 		Doc:       "Go port of Redisson's RCountDownLatch",
 		OpenLatch: impl.LatchMakerOf(opts...),
 	}
-	javaLatch := redissonLatch()
+	javaLatch := javas["redisson-latch"]
 	out = append(out, latchPort, javaLatch, Subject{
 		Name:  "latch+redisson-latch",
 		Doc:   "mixed fleet on one latch: the Go port and Redisson's RCountDownLatch, alternate processes",
@@ -131,28 +133,4 @@ func Subjects() []Subject {
 		out = append(out, Subject{Name: m.Name, Doc: m.Doc, Mutant: true, Catches: m.Catches, OpenLatch: m.Open})
 	}
 	return out
-}
-
-// redissonSemaphore is Redisson's RSemaphore behind the Java driver
-// (impl/drivers/redisson-java, --lock semaphore), at the pom's Redisson.
-func redissonSemaphore() Subject {
-	opts, installed := redissonDriver("redisson-semaphore", "semaphore", driver.CapSemaphore)
-	return Subject{
-		Name:      "redisson-semaphore",
-		Doc:       "Redisson's RSemaphore (getSemaphore, the pom's Redisson, Java) over the driver protocol",
-		Open:      driver.OpenSemaphores(opts),
-		Installed: installed,
-	}
-}
-
-// Lookup returns the subject name.
-func Lookup(name string) (Subject, error) {
-	var names []string
-	for _, s := range Subjects() {
-		if s.Name == name {
-			return s, nil
-		}
-		names = append(names, s.Name)
-	}
-	return Subject{}, fmt.Errorf("permits: no semaphore subject %q (have %s)", name, strings.Join(names, ", "))
 }

@@ -76,19 +76,31 @@ func (r *Registry) lookupVersion(ctx context.Context, name string) (Subject, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, resolveTimeout)
 	defer cancel()
-	if v == Latest {
-		all, err := s.Versions.List(ctx)
-		if err != nil {
-			return Subject{}, fmt.Errorf("%w: %s: cannot ask %s for its releases: %v (%s)", ErrRelease, name, s.Versions.Registry, err, s.Versions.HowToList)
-		}
-		if v = NewestStable(all); v == "" {
-			return Subject{}, fmt.Errorf("%w: %s: %s lists no stable release", ErrRelease, name, s.Versions.Registry)
-		}
+	if v, err = s.Versions.Resolve(ctx, name, v); err != nil {
+		return Subject{}, err
 	}
 	if v == s.Versions.Pinned {
 		return s, nil
 	}
 	return s.Versions.At(ctx, v)
+}
+
+// Resolve returns the release version names for the subject called name
+// (NAME@VERSION, for errors): version itself, or, for Latest, the
+// registry's newest stable release. An error wraps ErrRelease.
+func (vs *Versions) Resolve(ctx context.Context, name, version string) (string, error) {
+	if version != Latest {
+		return version, nil
+	}
+	all, err := vs.List(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%w: %s: cannot ask %s for its releases: %v (%s)", ErrRelease, name, vs.Registry, err, vs.HowToList)
+	}
+	v := NewestStable(all)
+	if v == "" {
+		return "", fmt.Errorf("%w: %s: %s lists no stable release", ErrRelease, name, vs.Registry)
+	}
+	return v, nil
 }
 
 // NewestStable returns the last of versions (oldest first) that is no

@@ -1,0 +1,105 @@
+package permits
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// HandoverJitter bounds the offset, drawn from the seed, of a handover's
+// release after the waiter's call: it spans the waiter's first attempts
+// (a driver's request, its subscription, the attempt after it) on a busy
+// machine, so that some releases land just as the waiter registers for
+// the release's message.
+const HandoverJitter = 5 * time.Millisecond
+
+// handoverRound runs the semaphore plan's handover round (Plan.Handovers)
+// after the other rounds, when no other op runs, on pairs of workers (1
+// and 2, 3 and 4, ...; workers[i] is worker i+1's Maker), each pair on a
+// semaphore of its own named prefix-handover<k>, whose names it returns.
+// The admin (newSetter's handles) sets one permit on each; then, again and
+// again for Plan.Handovers, the pair's first worker (the holder) takes it,
+// the second (the waiter) asks for it with a wait of Plan.Wait, and the
+// holder gives it back 0 to HandoverJitter after the waiter's call; the
+// waiter gives it back as soon as it has it. The next handover starts only
+// once the waiter's call returned, so that nothing else wakes a waiter that
+// missed the release's message: it then waits out Plan.Wait beside a free
+// permit, a liveness violation. Pairs run side by side for more handovers
+// in the time; each draws its offsets from a random source of its own. A
+// pair one of whose processes an info op retired sits it out, and the
+// round is skipped once the admin retired.
+func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []impl.SemaphoreMaker, plan Plan, prefix string) []string {
+	start := plan.roundStart(plan.Rounds)
+	if !sleepUntil(ctx, rec.base, start) {
+		return nil
+	}
+	var names []string
+	var wg sync.WaitGroup
+	for k := 0; 2*k+1 < len(workers); k++ {
+		if rec.isRetired(0) {
+			break
+		}
+		if rec.isRetired(2*k+1) || rec.isRetired(2*k+2) {
+			continue // an info op of the rounds retired one of the pair
+		}
+		name := prefix + "-handover" + strconv.Itoa(k)
+		names = append(names, name)
+		admin := newSetter(name)
+		o := model.Op{Process: 0, Lock: name, Kind: model.SemSet, N: 1}
+		if ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); retire {
+			break
+		} else if !ok {
+			continue
+		}
+		pair := handoverPair{holder: 2*k + 1, waiter: 2*k + 2, name: name,
+			holderSem: workers[2*k].NewSemaphore(name), waiterSem: workers[2*k+1].NewSemaphore(name)}
+		rng := plan.rng(plan.Workers + 1 + k)
+		wg.Go(func() {
+			for time.Since(rec.base) < start+plan.Handovers && ctx.Err() == nil {
+				offset := time.Duration(rng.Int64N(int64(HandoverJitter) + 1))
+				if !pair.handover(ctx, rec, plan, offset) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return names
+}
+
+// handoverPair is a holder and a waiter (processes) passing one permit.
+type handoverPair struct {
+	holder, waiter       int
+	name                 string
+	holderSem, waiterSem impl.Semaphore
+}
+
+// handover runs one handover (see handoverRound); false when the pair
+// must stop (the holder did not get the permit, or a process retired).
+func (hp handoverPair) handover(ctx context.Context, rec *recorder, plan Plan, offset time.Duration) bool {
+	o := model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
+	if ok, _ := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.holderSem.TryAcquire(ctx, 1, plan.Wait) }); !ok {
+		return false
+	}
+	var got, retired bool
+	var wg sync.WaitGroup
+	called := time.Now()
+	wg.Go(func() {
+		o := model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
+		got, retired = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.waiterSem.TryAcquire(ctx, 1, plan.Wait) })
+	})
+	time.Sleep(time.Until(called.Add(offset)))
+	o = model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemRelease, N: 1}
+	_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.holderSem.Release(ctx, 1) })
+	wg.Wait()
+	if retire || retired || !got {
+		return !retire && !retired
+	}
+	o = model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemRelease, N: 1}
+	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.waiterSem.Release(ctx, 1) })
+	return !retire
+}
