@@ -78,10 +78,15 @@ func TestSemaphoreInteropWakeups(t *testing.T) {
 // Redisson's RSemaphore is valid without faults (one seed in make test;
 // LOCKCHECK_SEM_VALID_SEEDS more), and so is a mixed fleet of it and the
 // Go port on one semaphore (one seed). The runs go one at a time: 24 JVMs
-// starting at once on a busy machine miss their connect timeout.
+// starting at once on a busy machine miss their connect timeout. Redisson's
+// own runs have no handover round: there its waiter misses a release's
+// wake-up now and then, in the pinned release too (results/rediscovery.md,
+// the semaphore bugs; the repro refused 1 of 6,300 handovers on 3.52.0),
+// which would make this test flaky rather than wrong.
 func TestRedissonSemaphoreValid(t *testing.T) {
 	javaOrSkip(t)
 	s := redistest.Start(t, faults.ServerConfig{})
-	validRuns(t, s, "redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1), model.CheckLiveness)
+	noHandovers := func(p *Plan) { p.Handovers = 0 }
+	validRuns(t, s, "redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1), model.CheckLiveness, noHandovers)
 	validRuns(t, s, "semaphore+redisson-semaphore", 1, model.CheckLiveness)
 }

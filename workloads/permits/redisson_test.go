@@ -159,7 +159,7 @@ func TestRedissonPermitsValid(t *testing.T) {
 // validRuns runs subject name on s with seeds 1..seeds, one at a time, each
 // a subtest that fails unless the run is valid; it logs checker's
 // explanation.
-func validRuns(t *testing.T, s *faults.Server, name string, seeds int64, checker string) {
+func validRuns(t *testing.T, s *faults.Server, name string, seeds int64, checker string, tweaks ...func(*Plan)) {
 	t.Helper()
 	subj, err := Lookup(name)
 	if err != nil {
@@ -167,7 +167,11 @@ func validRuns(t *testing.T, s *faults.Server, name string, seeds int64, checker
 	}
 	for seed := int64(1); seed <= seeds; seed++ {
 		t.Run(fmt.Sprintf("%s/%d", name, seed), func(t *testing.T) {
-			rep := runOnce(t, s, subj, seed)
+			plan := DefaultPlan(seed)
+			for _, tweak := range tweaks {
+				tweak(&plan)
+			}
+			rep := runPlan(t, s, subj, seed, plan)
 			if rep.Verdict != model.Valid {
 				t.Fatalf("%s seed %d: %s", name, seed, rep)
 			}

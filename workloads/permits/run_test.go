@@ -20,6 +20,12 @@ import (
 // runOnce runs subj with seed's default plan on s and checks the history.
 func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Report {
 	t.Helper()
+	return runPlan(t, s, subj, seed, DefaultPlan(seed))
+}
+
+// runPlan is runOnce with the plan given.
+func runPlan(t *testing.T, s *faults.Server, subj Subject, seed int64, plan Plan) model.Report {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dial := func(int) (redis.UniversalClient, error) { return redis.NewClient(s.Options()), nil }
@@ -28,7 +34,7 @@ func runOnce(t *testing.T, s *faults.Server, subj Subject, seed int64) model.Rep
 	for try := 1; try <= 3; try++ {
 		// JVMs on a loaded machine miss their connect timeout at hello
 		// (docs/drivers.md): nothing ran, so the run is tried again.
-		h, err = Run(ctx, dial, subj, DefaultPlan(seed), fmt.Sprintf("%s-%d-%d", subj.Name, seed, try))
+		h, err = Run(ctx, dial, subj, plan, fmt.Sprintf("%s-%d-%d", subj.Name, seed, try))
 		if !errors.Is(err, ErrStart) {
 			break
 		}
