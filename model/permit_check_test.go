@@ -57,6 +57,30 @@ func TestPermitExpiryReturnsPermit(t *testing.T) {
 	}
 }
 
+// An info acquire may never have run: it need not have returned the
+// expired permit a later acquire then finds, one per attempt. Both permits
+// are out on leases, and the pool is at -1 after addPermits(-1). The info
+// acquire comes after a's lease ended, before b's; the refused acquire
+// after both. Had the info acquire run, it returned a (and found the pool
+// at 0), and the refused one would have returned b and been granted; had
+// it not, the refused one returned a into a pool at -1 and found none: a
+// legal refusal (drawn by TestPermitGroundTruthIsValid: before, the model
+// made every info acquire return a permit whose lease surely ended).
+func TestPermitInfoAcquireMayNotHaveRun(t *testing.T) {
+	set := Op{Process: 9, Lock: "ps", Kind: SemSet, N: 2, Call: 0, Return: 1, Outcome: OK}
+	a := permitOp(1, PermitAcquire, "a", 10, 11, OK)
+	a.Lease = 20
+	b := permitOp(1, PermitAcquire, "b", 20, 21, OK)
+	b.Lease = 44
+	drop := Op{Process: 1, Lock: "ps", Kind: SemAdd, N: -1, Call: 40, Return: 41, Outcome: OK}
+	info := permitOp(2, PermitAcquire, "", 60, 60, Info)
+	refused := permitOp(3, PermitAcquire, "", 80, 80, Fail)
+	h := &History{Ops: []Op{set, a, b, drop, info, refused}}
+	if r := CheckSemLinearizable(h, Options{PermitGranularity: -1}); r.Verdict != Valid {
+		t.Fatalf("a refusal the info acquire's absence explains: %s", r)
+	}
+}
+
 // FuzzPermits: on any small permit history, split and whole agree, and
 // the model accepts whatever the concrete search accepts.
 func FuzzPermits(f *testing.F) {

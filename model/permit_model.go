@@ -115,6 +115,10 @@ func permitStep(s permitState, in permitInput) []permitState {
 
 func permitAcquireStep(s permitState, in permitInput) []permitState {
 	var out []permitState
+	if in.outcome == Info || in.cancelled {
+		// its script may never have run: nothing returned, nothing taken
+		out = append(out, s)
+	}
 	for _, r := range permitReclaims(s, in.deadline) {
 		took := r.avail - s.avail // permits returned by its attempts
 		ok := r.set && r.avail >= 1
