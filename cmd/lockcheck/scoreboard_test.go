@@ -73,7 +73,7 @@ func TestScoreboardRunAndRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "| redsync | v4.17.0 |  | holds |") || !strings.Contains(string(md), "runs/no-faults/mutant-check-then-set-41") {
+	if !strings.Contains(string(md), "| redsync | v4.17.0 | watchdog | holds |") || !strings.Contains(string(md), "runs/no-faults/mutant-check-then-set-41") {
 		t.Errorf("README.md:\n%s", md)
 	}
 	args := strings.Fields(finding.Command)
