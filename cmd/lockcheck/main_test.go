@@ -99,7 +99,7 @@ func TestHelpExits0(t *testing.T) {
 
 func TestListings(t *testing.T) {
 	code, out, _ := lockcheck(t, "subjects")
-	for _, want := range []string{"reentrant", "fair", "fenced", "simple", "redsync", "mutant-unlock-no-owner-check"} {
+	for _, want := range []string{"reentrant", "fair", "fenced", "simple", "redsync", "mutant-unlock-no-owner-check", "redisson-semaphore  ", "latch  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("subjects does not list %q", want)
 		}
