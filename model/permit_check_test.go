@@ -79,6 +79,14 @@ func TestPermitInfoAcquireMayNotHaveRun(t *testing.T) {
 	if r := CheckSemLinearizable(h, Options{PermitGranularity: -1}); r.Verdict != Valid {
 		t.Fatalf("a refusal the info acquire's absence explains: %s", r)
 	}
+	// A cancelled acquire answered ok did run: it returned a, so the
+	// refused acquire would have returned b and been granted.
+	granted := permitOp(2, PermitAcquire, "c", 60, 60, OK)
+	granted.Cancelled = true
+	h = &History{Ops: []Op{set, a, b, drop, granted, refused}}
+	if r := CheckSemLinearizable(h, Options{PermitGranularity: -1}); r.Verdict != Invalid {
+		t.Fatalf("a cancelled acquire answered ok taken as never run: %s", r)
+	}
 }
 
 // FuzzPermits: on any small permit history, split and whole agree, and

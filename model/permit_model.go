@@ -115,7 +115,7 @@ func permitStep(s permitState, in permitInput) []permitState {
 
 func permitAcquireStep(s permitState, in permitInput) []permitState {
 	var out []permitState
-	if in.outcome == Info || in.cancelled {
+	if in.outcome != OK && (in.outcome == Info || in.cancelled) {
 		// its script may never have run: nothing returned, nothing taken
 		out = append(out, s)
 	}
