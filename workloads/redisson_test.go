@@ -378,11 +378,15 @@ func closedAddr(t *testing.T) string {
 // each side's waiters are woken by the other side's unlocks.
 func TestRedissonMixedFleets(t *testing.T) {
 	s := startRedis(t)
-	// fair+redisson-fair claims no FIFO (subject.Mix): the port's queue
-	// bookkeeping departs from Redisson's on purpose (impl.FairLock).
-	for _, mix := range []string{"reentrant+redisson", "fair+redisson-fair", "fenced+redisson-fenced"} {
+	for _, mix := range []string{"reentrant+redisson", "fenced+redisson-fenced"} {
 		t.Run(mix, func(t *testing.T) { checkMixedFleet(t, s, mix) })
 	}
+	// FIFO is not judged across the two fair locks: the port's queue
+	// bookkeeping departs from Redisson's on purpose (impl.FairLock), so
+	// each side's scripts move the other's deadlines their own way. Mixed
+	// runs broke FIFO now and then (a waiter overtaken, or asleep on a
+	// free lock for up to a lease), neither side alone did; not traced.
+	t.Run("fair+redisson-fair", func(t *testing.T) { checkMixedFleet(t, s, "fair+redisson-fair", model.CheckFairness) })
 }
 
 // TestRedissonOldLineWatchdog: Redisson 3.43.0's watchdog stops for good

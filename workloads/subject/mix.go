@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -22,10 +21,7 @@ const MixSeparator = "+"
 // p runs parts[p % len(parts)], on the same lock names as the others. It
 // answers whether implementations that claim the same lock exclude each
 // other: a Go service and a Node service during a migration, say. The mix is
-// reentrant only when every part is, and fair only when every part is the
-// same fair lock: each implementation keeps its queue's deadlines its own
-// way, and the other's scripts move them (docs/drivers.md, mixed fleets),
-// so two of them together claim no FIFO. Its watchdog lease is the run's.
+// reentrant (fair) only when every part is; its watchdog lease is the run's.
 func Mix(parts ...Subject) (Subject, error) {
 	if len(parts) < 2 {
 		return Subject{}, errors.New("mix: want two or more subjects")
@@ -51,7 +47,6 @@ func Mix(parts ...Subject) (Subject, error) {
 			m.Needs = p.Needs
 		}
 	}
-	m.Fair = m.Fair && !slices.ContainsFunc(names, func(n string) bool { return n != names[0] })
 	m.Name = strings.Join(names, MixSeparator)
 	m.Doc = "processes alternate between " + strings.Join(names, ", ") + " on the same locks"
 	m.Parts = parts

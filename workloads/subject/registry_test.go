@@ -117,21 +117,3 @@ func TestAllByKindWith(t *testing.T) {
 		t.Fatalf("With changed the original: p is %s", p.Kind)
 	}
 }
-
-// A mix claims FIFO only when all its parts are the same fair lock: two
-// fair implementations keep their queues' deadlines each its own way.
-func TestMixClaimsFIFOOfOneImplementationOnly(t *testing.T) {
-	a, b := fake("a", KindReference, nil), fake("b", KindExternal, nil)
-	for _, c := range []struct {
-		parts []Subject
-		fair  bool
-	}{{[]Subject{a, a}, true}, {[]Subject{a, b}, false}, {[]Subject{a, a, b}, false}} {
-		m, err := Mix(c.parts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Fair != c.fair || !m.Reentrant {
-			t.Errorf("%s: fair %v, reentrant %v; want fair %v, reentrant", m.Name, m.Fair, m.Reentrant, c.fair)
-		}
-	}
-}
