@@ -575,12 +575,11 @@ func (r *renewer) loop(ctx context.Context, every time.Duration, renew func() bo
 				continue // a paused process renews nothing
 			}
 		}
-		ok := renew()
+		if !renew() {
+			return // closing done answers a waiting thaw, so it sees the end
+		}
 		if ack != nil {
 			close(ack)
-		}
-		if !ok {
-			return
 		}
 	}
 }
