@@ -42,7 +42,7 @@ func CheckSemLinearizable(h *History, opts Options) Result {
 func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckLinearizable}
-	names, by := objectOps(h)
+	names, by, forgotten := judgedObjects(h, opts)
 	nsegs, illegal, undecided := 0, 0, 0
 	for _, name := range names {
 		for _, seg := range objectSegments(h, name, by[name], opts.permitGranularity()) {
@@ -58,7 +58,7 @@ func checkSemLinearizable(ctx context.Context, h *History, opts Options) Result 
 			}
 		}
 	}
-	shape := fmt.Sprintf("%d objects in %d segments", len(names), nsegs)
+	shape := fmt.Sprintf("%d objects in %d segments", len(names), nsegs) + forgottenNote(forgotten)
 	switch {
 	case illegal > 0:
 		res.Verdict, res.Count = Invalid, illegal

@@ -16,7 +16,7 @@ import (
 func CheckPermitsConserved(h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckConserved}
-	names, by := objectOps(h)
+	names, by, forgotten := judgedObjects(h, opts)
 	grants := 0
 	for _, name := range names {
 		held, total := semCertainHeld(h, by[name]), semMaxTotal(h, by[name])
@@ -49,10 +49,10 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 	}
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d of %d grants took more permits than the semaphore had left", res.Count, grants)
+		res.Explanation = fmt.Sprintf("%d of %d grants took more permits than the semaphore had left", res.Count, grants) + forgottenNote(forgotten)
 	} else {
 		res.Verdict = Valid
-		res.Explanation = fmt.Sprintf("%d grants on %d objects within their totals", grants, len(names))
+		res.Explanation = fmt.Sprintf("%d grants on %d objects within their totals", grants, len(names)) + forgottenNote(forgotten)
 	}
 	res.Elapsed = time.Since(start)
 	return res

@@ -25,7 +25,7 @@ func CheckPermitsLive(h *History, opts Options) Result {
 	if bound <= 0 {
 		bound = DefaultPermitWait
 	}
-	names, by := objectOps(h)
+	names, by, forgotten := judgedObjects(h, opts)
 	waits := 0
 	for _, name := range names {
 		if isLatchObject(h, by[name]) {
@@ -61,10 +61,10 @@ func CheckPermitsLive(h *History, opts Options) Result {
 	}
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d of %d waits sat on available permits longer than %s", res.Count, waits, bound)
+		res.Explanation = fmt.Sprintf("%d of %d waits sat on available permits longer than %s", res.Count, waits, bound) + forgottenNote(forgotten)
 	} else {
 		res.Verdict = Valid
-		res.Explanation = fmt.Sprintf("%d waits, none on available permits longer than %s", waits, bound)
+		res.Explanation = fmt.Sprintf("%d waits, none on available permits longer than %s", waits, bound) + forgottenNote(forgotten)
 	}
 	res.Elapsed = time.Since(start)
 	return res

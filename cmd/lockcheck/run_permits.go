@@ -14,12 +14,13 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // permitsRunFlags are the `run` flags a run of semaphores and latches
 // takes; the others belong to the lock runner.
-var permitsRunFlags = []string{"subject", "workload", "seed", "duration", "redis", "persistence", "out", "json", "check-timeout"}
+var permitsRunFlags = []string{"subject", "workload", "seed", "duration", "redis", "persistence", "scenario", "out", "json", "check-timeout"}
 
 // permitsStarts is how many times a permits run whose clients could not
 // start (JVMs that missed their connect timeout on a busy machine) is tried.
@@ -45,15 +46,16 @@ func routesToPermits(names []string) (bool, error) {
 
 // runPermitsCmd runs each subject of f, a semaphore or latch of
 // workloads/permits, into a run directory of its own
-// (<out>/runs/permits-<subject>/<time>-<seed>), on one Redis.
+// (<out>/runs/permits-<subject>/<time>-<seed>): on one Redis, or under
+// --scenario in that scenario's world and faults, a world per run.
 func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (int, error) {
 	plan, err := f.permitsPlan(fs)
 	if err != nil {
 		return exitUsage, err
 	}
-	persistence, err := faults.ParsePersistence(f.persistence)
+	sc, err := f.permitsScenario(fs)
 	if err != nil {
-		return exitUsage, usagef("--persistence: %v", err)
+		return exitUsage, err
 	}
 	subjects, err := lookupPermits(ctx, splitList(f.subjects))
 	if err != nil {
@@ -68,23 +70,23 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 			return exitUsage, fmt.Errorf("--subject %s cannot run here: %w", s.Name, err)
 		}
 	}
-	tgt, err := openTarget(ctx, f.redis, persistence)
+	run, desc, closeRun, err := f.openPermits(ctx, sc)
 	if err != nil {
 		return exitUsage, err
 	}
-	defer tgt.Close()
+	defer closeRun()
 	handovers := ""
 	if plan.Handovers > 0 {
 		handovers = fmt.Sprintf(" (a counting semaphore's then %v of handovers)", plan.Handovers)
 	}
-	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %d rounds of %v each%s, against %s\n",
-		f.seed, permits.Workload, plan.Rounds, plan.RoundLength(), handovers, tgt.Desc)
+	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %d rounds of %v each%s, %s\n",
+		f.seed, permits.Workload, plan.Rounds, plan.RoundLength(), handovers, desc)
 	var sums []results.Summary
 	var dirs []string
 	for _, subj := range subjects {
-		cfg := permits.RunConfig{Subject: subj, Plan: plan, Redis: tgt.Desc, CheckTimeout: f.checkTime, Starts: permitsStarts}
+		cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: f.checkTime, Starts: permitsStarts}
 		dir := results.RunDir(f.out, permits.Workload+"-"+subj.Name, time.Now(), plan.Seed)
-		out, err := permits.RunInto(ctx, func(i int) (redis.UniversalClient, error) { return tgt.Dial(ctx, i) }, cfg, dir)
+		out, err := run(cfg, dir)
 		for _, w := range out.Warnings {
 			fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", subj.Name, w)
 		}
@@ -100,6 +102,55 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 		}
 	}
 	return finishRuns(ctx, e, sums, dirs, f.asJSON)
+}
+
+// permitsInto runs one permits run into a directory.
+type permitsInto func(cfg permits.RunConfig, dir string) (permits.Outcome, error)
+
+// permitsScenario checks --scenario, --redis and --persistence: the
+// scenario to run under (nil: none, on one Redis).
+func (f *runFlags) permitsScenario(fs *flag.FlagSet) (*scenario.Scenario, error) {
+	if _, err := faults.ParsePersistence(f.persistence); err != nil {
+		return nil, usagef("--persistence: %v", err)
+	}
+	if f.scenario == "" {
+		return nil, nil
+	}
+	if flagSet(fs, "redis") || flagSet(fs, "persistence") {
+		return nil, usagef("--scenario %s builds its own Redis: drop --redis and --persistence", f.scenario)
+	}
+	sc, err := scenario.Lookup(f.scenario)
+	if err != nil {
+		return nil, usagef("--scenario: %v", err)
+	}
+	if !sc.Permits {
+		return nil, usagef("--scenario: %v: %s (see 'lockcheck scenarios')", scenario.ErrNotForPermits, sc.Name)
+	}
+	return &sc, nil
+}
+
+// openPermits opens the world of the runs: the one Redis of --redis (or
+// one lockcheck starts), or under sc a world per run (sc's topology and
+// faults). It returns how to run into a directory, the world's
+// description and its closer.
+func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (permitsInto, string, func(), error) {
+	if sc != nil {
+		run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+			o := scenario.PermitOptions{Subject: cfg.Subject, Plan: cfg.Plan, CheckTimeout: cfg.CheckTimeout, Starts: cfg.Starts}
+			return sc.RunPermitsInto(ctx, o, dir)
+		}
+		return run, "scenario " + sc.Name + " (a world of its own per run)", func() {}, nil
+	}
+	persistence, _ := faults.ParsePersistence(f.persistence) // checked by permitsScenario
+	tgt, err := openTarget(ctx, f.redis, persistence)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+		cfg.Redis = tgt.Desc
+		return permits.RunInto(ctx, func(i int) (redis.UniversalClient, error) { return tgt.Dial(ctx, i) }, cfg, dir)
+	}
+	return run, "against " + tgt.Desc, func() { tgt.Close() }, nil
 }
 
 // finishRuns prints the runs' summaries and directories and returns the

@@ -39,6 +39,10 @@ func scenariosCmd(_ context.Context, e *env, args []string) (int, error) {
 	if err := tw.Flush(); err != nil {
 		return exitUsage, err
 	}
+	fmt.Fprintln(e.stdout, "\nSemaphores and latches (run --subject redisson-semaphore ...) run under these, and must stay valid:")
+	for _, l := range wrap(strings.Join(scenario.NamesOf(scenario.PermitsScenarios()), ", "), listWidth-2) {
+		fmt.Fprintln(e.stdout, "  "+l)
+	}
 	fmt.Fprintln(e.stdout, "\nAgainst an existing deployment (run --redis URL | --sentinel ADDRS --master NAME |")
 	fmt.Fprintln(e.stdout, "--cluster ADDRS, with --scenario NAME):")
 	for _, sc := range scenario.RemoteCatalog() {

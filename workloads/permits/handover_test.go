@@ -128,7 +128,7 @@ func runMem(t *testing.T, subj Subject, plan Plan) *model.History {
 	dial := func(int) (redis.UniversalClient, error) {
 		return redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}), nil
 	}
-	h, err := Run(t.Context(), dial, subj, plan, "handover-test")
+	h, err := Run(t.Context(), dial, subj, plan, "handover-test", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,3 +60,13 @@ func (p Plan) rng(actor int) *rand.Rand {
 // addPermits (else trySetPermits): two rounds in three, so that each run
 // of three rounds does both, addPermits twice.
 func (p Plan) addRound(r int) bool { return (int64(r)+p.Seed)%3 != 0 }
+
+// Length is how long a run of p on s lasts: its rounds, then the
+// handovers of a counting semaphore.
+func (p Plan) Length(s Subject) time.Duration {
+	d := time.Duration(p.Rounds) * p.RoundLength()
+	if p.Handovers > 0 && s.part(0).Open != nil {
+		d += p.Handovers
+	}
+	return d
+}

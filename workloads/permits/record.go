@@ -16,9 +16,101 @@ type recorder struct {
 	timeout time.Duration
 	mu      sync.Mutex
 	ops     []model.Op
-	// retired are the processes an info op retired: none of them may
-	// issue another op.
+	// retired are the processes an info op or a crash retired: none of
+	// them may issue another op.
 	retired map[int]bool
+	// stalls are the stalled processes': each call waits until its channel
+	// is closed (Unstall).
+	stalls map[int]chan struct{}
+	// faults are the nemesis's windows, as they healed.
+	faults []model.Fault
+}
+
+// retire retires process p: its next call does not run.
+func (r *recorder) retire(p int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.retired == nil {
+		r.retired = map[int]bool{}
+	}
+	r.retired[p] = true
+}
+
+// stall makes process p's calls wait until unstall(p).
+func (r *recorder) stall(p int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stalls == nil {
+		r.stalls = map[int]chan struct{}{}
+	}
+	if r.stalls[p] == nil {
+		r.stalls[p] = make(chan struct{})
+	}
+}
+
+// unstall lets process p's calls go on. Idempotent.
+func (r *recorder) unstall(p int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.stalls[p]; c != nil {
+		close(c)
+		delete(r.stalls, p)
+	}
+}
+
+func (r *recorder) unstallAll() {
+	r.mu.Lock()
+	ps := make([]int, 0, len(r.stalls))
+	for p := range r.stalls {
+		ps = append(ps, p)
+	}
+	r.mu.Unlock()
+	for _, p := range ps {
+		r.unstall(p)
+	}
+}
+
+// waitStall waits while process p is stalled, or until ctx ends.
+func (r *recorder) waitStall(ctx context.Context, p int) {
+	r.mu.Lock()
+	c := r.stalls[p]
+	r.mu.Unlock()
+	if c == nil {
+		return
+	}
+	select {
+	case <-c:
+	case <-ctx.Done():
+	}
+}
+
+// fault records a healed fault window.
+func (r *recorder) fault(f model.Fault) {
+	if f.End <= f.Start {
+		f.End = f.Start + 1
+	}
+	r.mu.Lock()
+	r.faults = append(r.faults, f)
+	r.mu.Unlock()
+}
+
+// stretchDeadlines gives each info op that overlaps a fault window the
+// window's heal plus one op timeout to take effect: a request held back by
+// a fault (a black-holed link, a paused server) may run when it heals.
+func (r *recorder) stretchDeadlines() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := range r.ops {
+		o := &r.ops[i]
+		if o.Outcome != model.Info {
+			continue
+		}
+		for _, f := range r.faults {
+			if f.Start < o.Return && f.End > o.Call {
+				o.Deadline = max(o.Deadline, f.End+r.timeout.Nanoseconds())
+			}
+		}
+	}
 }
 
 // isRetired reports whether an info op retired process p.
@@ -34,8 +126,9 @@ func (r *recorder) now() int64 { return time.Since(r.base).Nanoseconds() }
 // ok true: OK; ok false, no error: Fail; an error wrapping
 // impl.ErrNotObtained (the op timeout ended a wait that took nothing):
 // Fail, cancelled; any other error: Info, whose request may still take
-// effect until one op timeout after it returned. It reports whether the
-// op was ok and whether the process must retire.
+// effect until one op timeout after it returned. A stalled process's call
+// waits for the stall's end first; a retired process's does not run. It
+// reports whether the op was ok and whether the process must retire.
 func (r *recorder) call(ctx context.Context, o model.Op, f func(context.Context) (bool, error)) (ok, retire bool) {
 	return r.callWith(ctx, o, f, nil)
 }
@@ -43,6 +136,10 @@ func (r *recorder) call(ctx context.Context, o model.Op, f func(context.Context)
 // callWith is call with fill, if set, completing the op before it is
 // recorded.
 func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Context) (bool, error), fill func(*model.Op)) (ok, retire bool) {
+	r.waitStall(ctx, o.Process)
+	if r.isRetired(o.Process) || ctx.Err() != nil {
+		return false, true
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	o.Call = r.now()
@@ -64,13 +161,10 @@ func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Cont
 	}
 	r.mu.Lock()
 	r.ops = append(r.ops, o)
-	if o.Outcome == model.Info {
-		if r.retired == nil {
-			r.retired = map[int]bool{}
-		}
-		r.retired[o.Process] = true
-	}
 	r.mu.Unlock()
+	if o.Outcome == model.Info {
+		r.retire(o.Process)
+	}
 	return o.Outcome == model.OK, o.Outcome == model.Info
 }
 

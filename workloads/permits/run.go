@@ -29,39 +29,53 @@ const roundGap = 300 * time.Millisecond
 
 // Run runs plan on subj: an admin (process 0) and plan.Workers workers
 // (processes 1..), each on a client and Maker of its own, all closed when
-// it returns. Round r's semaphore is named prefix-r<r>; its keys are
-// deleted at the end. Run returns the history, ended, even when ctx ends
-// early (then marked interrupted); an error means the run could not start.
-func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string) (*model.History, error) {
-	procs := make([]io.Closer, plan.Workers+1)
-	var clients []redis.UniversalClient
-	defer func() {
-		for _, m := range procs {
-			if m != nil {
-				_ = m.Close()
-			}
-		}
-		for _, c := range clients {
-			_ = c.Close()
-		}
-	}()
-	for i := range procs {
+// it returns, while nem's faults (nil: none) act on the run; the history
+// records their windows. Round r's semaphore is named prefix-r<r>; its
+// keys are deleted at the end. Run returns the history, ended, even when
+// ctx ends early (then marked interrupted); an error means the run could
+// not start, or (wrapping ErrNemesis, with the history) did not get its
+// faults.
+func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string, nem Nemesis) (*model.History, error) {
+	procs := newProcSet(plan.Workers + 1)
+	defer procs.closeAll()
+	for i := range procs.makers {
 		rdb, err := dial(i)
 		if err != nil {
 			return nil, fmt.Errorf("permits: dial process %d: %w", i, err)
 		}
-		clients = append(clients, rdb)
+		procs.conns[i] = rdb
 		part := subj.part(i)
 		m, err := part.open(ctx, rdb)
 		if err != nil {
 			return nil, fmt.Errorf("permits: open %s: %w", part.Name, err)
 		}
-		procs[i] = m
+		procs.makers[i] = m
 	}
-	if err := prepare(ctx, procs, prefix); err != nil {
+	if err := prepare(ctx, procs.makers, prefix); err != nil {
 		return nil, err
 	}
 	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout}
+	stopNemesis, err := startNemesis(ctx, nem, rec, procs)
+	if err != nil {
+		return nil, err
+	}
+	names := runRounds(ctx, rec, procs.makers, plan, prefix)
+	nemErr := stopNemesis()
+	rec.stretchDeadlines()
+	cleanup(procs.conns[0], names)
+	h := &model.History{
+		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
+			"subject": subj.Name, "seed": strconv.FormatInt(plan.Seed, 10), "workload": "permits"}},
+		Ops:    rec.ops,
+		Faults: rec.faults,
+		End:    &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
+	}
+	return h, nemErr
+}
+
+// runRounds runs the plan's rounds, then its handover round, and returns
+// the names of the objects they used.
+func runRounds(ctx context.Context, rec *recorder, procs []io.Closer, plan Plan, prefix string) []string {
 	names := make([]string, plan.Rounds)
 	for r := range names {
 		names[r] = prefix + "-r" + strconv.Itoa(r)
@@ -87,14 +101,7 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string)
 	if hw := handoverWorkers(procs, plan); len(hw) >= 2 {
 		names = append(names, handoverRound(ctx, rec, setterOf(procs[0]), hw, plan, prefix)...)
 	}
-	cleanup(clients[0], names)
-	h := &model.History{
-		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
-			"subject": subj.Name, "seed": strconv.FormatInt(plan.Seed, 10), "workload": "permits"}},
-		Ops: rec.ops,
-		End: &model.End{At: rec.now(), Interrupted: ctx.Err() != nil},
-	}
-	return h, nil
+	return names
 }
 
 // handoverWorkers returns the workers' Makers when plan has a handover

@@ -34,7 +34,7 @@ func runPlan(t *testing.T, s *faults.Server, subj Subject, seed int64, plan Plan
 	for try := 1; try <= 3; try++ {
 		// JVMs on a loaded machine miss their connect timeout at hello
 		// (docs/drivers.md): nothing ran, so the run is tried again.
-		h, err = Run(ctx, dial, subj, plan, fmt.Sprintf("%s-%d-%d", subj.Name, seed, try))
+		h, err = Run(ctx, dial, subj, plan, fmt.Sprintf("%s-%d-%d", subj.Name, seed, try), nil)
 		if !errors.Is(err, ErrStart) {
 			break
 		}

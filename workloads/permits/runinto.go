@@ -25,6 +25,13 @@ type RunConfig struct {
 	// Starts is how many times a run whose clients could not start
 	// (ErrStart: nothing ran) is tried in all (0: 1).
 	Starts int
+	// Scenario names the faults' scenario ("": no faults), for the record;
+	// Nemesis makes them (nil: none).
+	Scenario string
+	Nemesis  Nemesis
+	// LossyFaults, if not nil, replaces the fault names the check takes to
+	// lose the server's data (model.Options.LossyFaults).
+	LossyFaults []string
 }
 
 // DefaultCheckTimeout bounds a run's check when RunConfig.CheckTimeout is 0.
@@ -53,6 +60,7 @@ type RecordConfig struct {
 	Workload string `json:"workload"`
 	Seed     int64  `json:"seed"`
 	Redis    string `json:"redis,omitempty"`
+	Scenario string `json:"scenario,omitempty"`
 }
 
 // RecordSubject is what a Record says about the subject that ran.
@@ -73,16 +81,21 @@ type Outcome struct {
 	// WriteErr is set when some artifacts could not be written (the
 	// verdict stands: it was decided before).
 	WriteErr error
+	// Degraded is set when the run happened without the faults it asked
+	// for (ErrNemesis): its verdict is then invalid or unknown, never
+	// valid.
+	Degraded error
 }
 
 // RunInto runs cfg into run directory dir (results.RunDir's): config.json
 // when it starts, then Run, the check, and the rest of the directory
 // (results.WriteRunContext). A run whose clients could not start is tried
 // again, up to cfg.Starts times, on a key prefix of its own. The error is
-// one that left no run to judge.
+// one that left no run to judge; a run whose faults failed is judged and
+// written, and its Outcome.Degraded says so.
 func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome, error) {
 	rec := Record{
-		Config:  RecordConfig{Subject: cfg.Subject.Name, Workload: Workload, Seed: cfg.Plan.Seed, Redis: cfg.Redis},
+		Config:  RecordConfig{Subject: cfg.Subject.Name, Workload: Workload, Seed: cfg.Plan.Seed, Redis: cfg.Redis, Scenario: cfg.Scenario},
 		Subject: RecordSubject{Name: cfg.Subject.Name, Release: cfg.Subject.Release, Parts: partNames(cfg.Subject)},
 		Plan:    cfg.Plan, Start: time.Now(),
 	}
@@ -96,18 +109,25 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 		if try > 1 {
 			prefix += fmt.Sprintf("-try%d", try)
 		}
-		h, err = Run(ctx, dial, cfg.Subject, cfg.Plan, prefix)
+		h, err = Run(ctx, dial, cfg.Subject, cfg.Plan, prefix, cfg.Nemesis)
 		if !errors.Is(err, ErrStart) || try >= max(cfg.Starts, 1) || ctx.Err() != nil {
 			break
 		}
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("start %d: %v: tried again", try, err))
 	}
 	out := Outcome{Dir: dir, Warnings: rec.Warnings}
-	if err != nil {
+	if errors.Is(err, ErrNemesis) && h != nil {
+		out.Degraded = err
+		rec.Warnings = append(rec.Warnings, err.Error())
+	} else if err != nil {
 		return out, err
+	}
+	if cfg.Scenario != "" {
+		h.Header.Meta["scenario"] = cfg.Scenario
 	}
 	opts := Options()
 	opts.Timeout = orDefault(cfg.CheckTimeout, DefaultCheckTimeout)
+	opts.LossyFaults = cfg.LossyFaults
 	checkCtx := ctx
 	if ctx.Err() != nil {
 		// Interrupted: the prefix still gets a short check, so that a
@@ -119,6 +139,8 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 	rep := model.CheckContext(checkCtx, h, opts)
 	if h.End != nil && h.End.Interrupted {
 		rec.Warnings = append(rec.Warnings, "interrupted: the history is a prefix of the planned run; a valid verdict on it decides nothing")
+	}
+	if (h.End != nil && h.End.Interrupted) || out.Degraded != nil {
 		if rep.Verdict == model.Valid {
 			rep.Verdict = model.Unknown
 		}

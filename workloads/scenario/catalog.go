@@ -72,12 +72,14 @@ func Catalog() []Scenario {
 	return append([]Scenario{
 		{
 			Name: "no-faults", Safe: true, Doc: "the contended workload with no fault at all",
-			Plan: contendedPlan(), Duration: 5 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Plan:    contendedPlan(), Duration: 5 * time.Second, Topology: SingleServer(faults.PersistNone),
 		},
 		{
 			Name: "partition-short", Safe: true,
-			Doc:  "silent black holes (0.5–1 s, shorter than the 1.5 s lease) on one client's path to Redis at a time",
-			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "silent black holes (0.5–1 s, shorter than the 1.5 s lease) on one client's path to Redis at a time",
+			Plan:    contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				s, err := networkSchedule(w, len(w.Env.Links))
 				return perLink(w, faults.BlackHole), s, err
@@ -85,6 +87,7 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "partition-timeout", Safe: true,
+			Permits: true,
 			Doc: "silent black holes of 2.6–3 s on one client's path at a time during the contended workload (sections under 20 ms): " +
 				"its requests, a waiter's next attempt (due within the holder's 1.5 s TTL) included, end with the 1 s read timeout, not with the reset of the heal",
 			Plan: contendedPlan(), Duration: 9 * time.Second, Topology: SingleServer(faults.PersistNone),
@@ -98,6 +101,7 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "reset-holder-short", Safe: true,
+			Permits: true,
 			Doc: "every connection of the holder's client reset (TCP RST) once, for 0.3–0.45 s, shorter than a renewal period (a third of the 1.5 s lease): " +
 				"its commands fail at once, its unlock among them, a renewal is retried at the next tick, and its hold must end within a lease",
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
@@ -109,8 +113,9 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "latency-short", Safe: true,
-			Doc:  "300 ms ± 100 ms of reply latency for 0.5–1 s on one client's path at a time",
-			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "300 ms ± 100 ms of reply latency for 0.5–1 s on one client's path at a time",
+			Plan:    contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				s, err := networkSchedule(w, len(w.Env.Links))
 				return perLink(w, func(l faults.Link) faults.Fault { return faults.Latency(l, ms(300), ms(100)) }), s, err
@@ -118,14 +123,16 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "redis-pause-short", Safe: true,
-			Doc:  "redis-server frozen (SIGSTOP) for 0.5–0.9 s at a time, shorter than the lease",
-			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "redis-server frozen (SIGSTOP) for 0.5–0.9 s at a time, shorter than the lease",
+			Plan:    contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: serverFault(faults.Pause, faults.Span{Min: ms(500), Max: ms(1000)}, faults.Span{Min: ms(500), Max: ms(900)}),
 		},
 		{
 			Name: "restart-aof-always", Safe: true,
-			Doc:  "redis-server killed (SIGKILL) and restarted after 0.2–0.5 s with appendfsync always, while locks are held",
-			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistAOFAlways),
+			Permits: true,
+			Doc:     "redis-server killed (SIGKILL) and restarted after 0.2–0.5 s with appendfsync always, while locks are held",
+			Plan:    heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistAOFAlways),
 			// A kill loses nothing with appendfsync always: a violation
 			// here is never explained away by the kill.
 			LossyFaults: []string{},
@@ -133,8 +140,9 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "client-crash", Safe: true,
-			Doc:  "a client crashes without unlocking, mostly while it holds; the others must acquire within the lease (liveness: no wait over 3 s outside fault windows)",
-			Plan: heldPlan(), Duration: 6 * time.Second, MaxWait: model.WaitBound(2 * Lease), Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "a client crashes without unlocking, mostly while it holds; the others must acquire within the lease (liveness: no wait over 3 s outside fault windows)",
+			Plan:    heldPlan(), Duration: 6 * time.Second, MaxWait: model.WaitBound(2 * Lease), Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				targets := w.Clients.Targets()
 				fs := make([]faults.Fault, len(targets))
@@ -150,8 +158,9 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "client-stall", Safe: false,
-			Doc:  "a holder frozen inside its critical section (watchdog included) for about 3.5 s, past its 1.5 s lease; a fenced register must reject its stale write",
-			Plan: stallPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "a holder frozen inside its critical section (watchdog included) for about 3.5 s, past its 1.5 s lease; a fenced register must reject its stale write",
+			Plan:    stallPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				targets := w.Clients.Targets()
 				t := targets[w.Rand.IntN(len(targets))]
@@ -171,8 +180,9 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "partition-long", Safe: false,
-			Doc:  "the holder's path to Redis black-holed for 3 s, twice the lease, while its critical section (3–3.5 s, kept safe only by the watchdog) goes on",
-			Plan: longHoldPlan(), Duration: 4 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true,
+			Doc:     "the holder's path to Redis black-holed for 3 s, twice the lease, while its critical section (3–3.5 s, kept safe only by the watchdog) goes on",
+			Plan:    longHoldPlan(), Duration: 4 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				return []faults.Fault{holderBlackHole(w)},
 					faults.Schedule{{At: 500 * time.Millisecond, Duration: 3 * time.Second}}, nil
@@ -181,6 +191,7 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "redis-pause-long-hold", Safe: true,
+			Permits: true,
 			Doc: "redis-server frozen (SIGSTOP) for 0.6–0.9 s at a time, under the 1 s a renewal every third of the 1.5 s lease leaves in hand, " +
 				"while critical sections of 4–5 s go on, kept safe by the watchdog alone: a renewal sent during a pause runs when it ends",
 			Plan: pauseLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
@@ -188,6 +199,7 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "client-stall-long-hold", Safe: false,
+			Permits: true,
 			Doc: "the next holder frozen (watchdog included) right after its grant for 2–2.5 s, past its 1.5 s lease, in a run of 2–2.5 s sections " +
 				"kept safe by the watchdog alone; then it unlocks late and goes on, and its next holds must be renewed again",
 			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
@@ -343,10 +355,13 @@ func Lookup(name string) (Scenario, error) {
 }
 
 // Names lists the catalog's scenario names, in order.
-func Names() []string {
-	var out []string
-	for _, s := range Catalog() {
-		out = append(out, s.Name)
+func Names() []string { return NamesOf(Catalog()) }
+
+// NamesOf lists the names of scs, in order.
+func NamesOf(scs []Scenario) []string {
+	out := make([]string, len(scs))
+	for i, sc := range scs {
+		out[i] = sc.Name
 	}
 	return out
 }

@@ -25,6 +25,7 @@ func wireScenarios() []Scenario {
 	return []Scenario{
 		{
 			Name: "renewal-refused", Safe: true,
+			Permits: true,
 			Doc: "Redis refuses one lock command of the holder once a window (an error reply; in 2–2.5 s sections kept safe by the watchdog alone, " +
 				"that is its next renewal): a watchdog must retry at its next tick, a third of the 1.5 s lease later, and the hold must survive",
 			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,
@@ -34,6 +35,7 @@ func wireScenarios() []Scenario {
 		},
 		{
 			Name: "slow-reply", Safe: true,
+			Permits: true,
 			Doc: "a waiting client's next lock command runs, but its reply comes 2 s late, past the 1 s timeout of lockcheck's clients, once a window " +
 				"(contended sections of 150–350 ms, so the attempt usually found the lock taken): a caller must not take its timeout for a grant; " +
 				"one that waits for the reply learns of a grant whose 1.5 s lease may be gone (allowed): lockcheck's own locks and the Go peers, whose clients time out, must stay valid; " +
@@ -47,6 +49,7 @@ func wireScenarios() []Scenario {
 		},
 		{
 			Name: "client-conn-kill", Safe: true,
+			Permits: true,
 			Doc: "Redis kills every connection of the holder's client (CLIENT KILL ADDR), its process left running, once a window, while 2–2.5 s sections " +
 				"go on, kept safe by the watchdog alone: the client reconnects, a renewal lost with its connection is retried a third of a lease later",
 			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,

@@ -77,6 +77,14 @@ type Scenario struct {
 	// Skip, if set, says why s cannot run on this scenario ("" : it can).
 	// Nil means DefaultSkip.
 	Skip func(s subject.Subject) string
+	// Permits says its faults act on the semaphores and latches of package
+	// permits too (RunPermitsInto): a single server, its links and wires,
+	// the workers. A correct object must stay valid under every one of
+	// them: none loses the server's data, and the permit checkers allow
+	// what a fault implies for objects without owners (an info op may or
+	// may not have run, until the fault's heal plus an op timeout; a wait
+	// is excused inside fault windows).
+	Permits bool
 }
 
 // FaultsFunc draws a run's faults and schedule from its world. The schedule
@@ -225,15 +233,22 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		duration := cfg.Duration
 		seed := o.Seed
 		deps.Nemesis = func(c faults.Clients) (*faults.Nemesis, error) {
-			w := World{Env: env, Clients: c, Rand: rand.New(rand.NewPCG(uint64(seed), 0x5CE7A410)), Holders: holders, Duration: duration}
-			fs, sched, err := sc.Faults(w)
-			if err != nil {
-				return nil, err
-			}
-			return &faults.Nemesis{Faults: fs, Schedule: sched, Health: env.Health}, nil
+			return sc.nemesis(World{Env: env, Clients: c, Rand: faultRand(seed), Holders: holders, Duration: duration})
 		}
 	}
 	return &Prepared{Scenario: sc, Config: cfg, Deps: deps, Env: env}, nil
+}
+
+// faultRand is the random source of a run's faults, from the run's seed.
+func faultRand(seed int64) *rand.Rand { return rand.New(rand.NewPCG(uint64(seed), 0x5CE7A410)) }
+
+// nemesis draws sc's faults in w, checked by w's health check.
+func (sc Scenario) nemesis(w World) (*faults.Nemesis, error) {
+	fs, sched, err := sc.Faults(w)
+	if err != nil {
+		return nil, err
+	}
+	return &faults.Nemesis{Faults: fs, Schedule: sched, Health: w.Env.Health}, nil
 }
 
 // Run prepares the world, runs the scenario once and tears the world down.

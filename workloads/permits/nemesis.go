@@ -1,0 +1,160 @@
+package permits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// Nemesis makes the faults of one run once its clients exist, from the
+// run's faults.Clients (see clients); nil runs no fault.
+type Nemesis func(c faults.Clients) (*faults.Nemesis, error)
+
+// ErrNemesis wraps a nemesis failure: the run did not get the faults it
+// asked for, so its verdict proves nothing (treat it as invalid).
+var ErrNemesis = errors.New("permits: nemesis failed")
+
+// procSet is the clients of a run's processes: each process's Maker and
+// go-redis client, each closed once, by a crash or at the run's end.
+type procSet struct {
+	makers []io.Closer
+	conns  []redis.UniversalClient
+	once   []sync.Once
+}
+
+func newProcSet(n int) *procSet {
+	return &procSet{makers: make([]io.Closer, n), conns: make([]redis.UniversalClient, n), once: make([]sync.Once, n)}
+}
+
+// close closes process p's Maker and client (once; nil ones are skipped).
+func (s *procSet) close(p int) {
+	s.once[p].Do(func() {
+		if s.makers[p] != nil {
+			_ = s.makers[p].Close()
+		}
+		if s.conns[p] != nil {
+			_ = s.conns[p].Close()
+		}
+	})
+}
+
+func (s *procSet) closeAll() {
+	for p := range s.makers {
+		s.close(p)
+	}
+}
+
+// clients are a run's faults.Clients: its workers, process p named "w<p>"
+// (the admin, process 0, is no target).
+//
+//   - Stall makes target's next call wait until Unstall (a worker that holds
+//     permits keeps them meanwhile: its release is that call). It returns
+//     once the stall is in force, without waiting for the call.
+//   - Crash retires target and closes its client at once: its ops in flight
+//     end as info, and it calls nothing again. It is not replaced, so the
+//     permits it held stay taken (a counting semaphore's for good, as a
+//     crashed Redisson client's do; a permit's until its lease ends).
+type clients struct {
+	rec   *recorder
+	procs *procSet
+}
+
+func (c clients) Targets() []string {
+	out := make([]string, 0, len(c.procs.makers)-1)
+	for p := 1; p < len(c.procs.makers); p++ {
+		out = append(out, "w"+strconv.Itoa(p))
+	}
+	return out
+}
+
+func (c clients) process(target string) (int, error) {
+	p, err := strconv.Atoi(strings.TrimPrefix(target, "w"))
+	if err != nil || !strings.HasPrefix(target, "w") || p < 1 || p >= len(c.procs.makers) {
+		return 0, fmt.Errorf("permits: no client %q (targets: %v)", target, c.Targets())
+	}
+	return p, nil
+}
+
+func (c clients) Stall(_ context.Context, target string) error {
+	p, err := c.process(target)
+	if err == nil {
+		c.rec.stall(p)
+	}
+	return err
+}
+
+func (c clients) Unstall(_ context.Context, target string) error {
+	p, err := c.process(target)
+	if err == nil {
+		c.rec.unstall(p)
+	}
+	return err
+}
+
+func (c clients) Crash(_ context.Context, target string) error {
+	p, err := c.process(target)
+	if err != nil {
+		return err
+	}
+	c.rec.retire(p)
+	c.rec.unstall(p)
+	c.procs.close(p)
+	return nil
+}
+
+// procsOf are the processes a fault on target hits: a worker's own ("w<p>"),
+// or those whose connection goes through link or wire "c<i>" (process i's);
+// none (every process) for a server-side target.
+func procsOf(target string) []int {
+	for _, prefix := range []string{"w", "c"} {
+		if rest, ok := strings.CutPrefix(target, prefix); ok {
+			if p, err := strconv.Atoi(rest); err == nil {
+				return []int{p}
+			}
+		}
+	}
+	return nil
+}
+
+// startNemesis builds the run's nemesis from mk and runs it until the
+// returned stop is called; stop heals every fault, records the windows
+// and returns the nemesis's error (wrapping ErrNemesis). A nil mk runs
+// nothing.
+func startNemesis(ctx context.Context, mk Nemesis, rec *recorder, procs *procSet) (stop func() error, err error) {
+	if mk == nil {
+		return func() error { return nil }, nil
+	}
+	n, err := mk(clients{rec: rec, procs: procs})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNemesis, err)
+	}
+	n.Record = func(w faults.Window) {
+		f := model.Fault{Name: w.Name, Target: w.Target, Start: rec.at(w.Start), End: rec.at(w.End), Procs: procsOf(w.Target)}
+		rec.fault(f)
+	}
+	nctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- n.Run(nctx) }()
+	return func() error {
+		cancel()
+		err := <-done
+		rec.unstallAll()
+		if err != nil && ctx.Err() == nil {
+			return fmt.Errorf("%w: %w", ErrNemesis, err)
+		}
+		return nil
+	}, nil
+}
+
+// at is t on the run's clock (never before 0).
+func (r *recorder) at(t time.Time) int64 { return max(0, t.Sub(r.base).Nanoseconds()) }

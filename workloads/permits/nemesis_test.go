@@ -1,0 +1,94 @@
+package permits
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// A stalled worker calls nothing until its window ends; a crashed one
+// calls nothing again; both windows are in the history with the process
+// they hit, and the run stays valid.
+func TestNemesisStallsAndCrashesWorkers(t *testing.T) {
+	plan := DefaultPlan(3)
+	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 1, 200*time.Millisecond, 1200*time.Millisecond, 0
+	nem := func(c faults.Clients) (*faults.Nemesis, error) {
+		if got := c.Targets(); !slices.Equal(got, []string{"w1", "w2", "w3", "w4", "w5"}) {
+			t.Errorf("targets = %v", got)
+		}
+		return &faults.Nemesis{
+			Faults: []faults.Fault{faults.Stall(c, "w1"), faults.Crash(c, "w2")},
+			Schedule: faults.Schedule{
+				{At: 300 * time.Millisecond, Duration: 500 * time.Millisecond, Fault: 0},
+				{At: 900 * time.Millisecond, Duration: 5 * time.Millisecond, Fault: 1},
+			},
+		}, nil
+	}
+	dial := func(int) (redis.UniversalClient, error) {
+		return redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1}), nil
+	}
+	h, err := Run(t.Context(), dial, memSubject(newMemSems(false)), plan, "nemesis-test", nem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Faults) != 2 || !slices.Equal(h.Faults[0].Procs, []int{1}) || !slices.Equal(h.Faults[1].Procs, []int{2}) {
+		t.Fatalf("faults = %+v, want the stall of process 1 and the crash of process 2", h.Faults)
+	}
+	stall, crash := h.Faults[0], h.Faults[1]
+	const slack = int64(time.Millisecond)
+	for _, o := range h.Ops {
+		switch {
+		case o.Process == 1 && o.Call > stall.Start+slack && o.Call < stall.End-slack:
+			t.Errorf("stalled process 1 called %s at %d, inside its stall [%d, %d]", o.Kind, o.Call, stall.Start, stall.End)
+		case o.Process == 2 && o.Call > crash.Start:
+			t.Errorf("crashed process 2 called %s at %d, after its crash at %d", o.Kind, o.Call, crash.Start)
+		}
+	}
+	if rep := model.Check(h, Options()); rep.Verdict != model.Valid {
+		t.Fatalf("verdict %s, want valid:\n%s", rep.Verdict, rep)
+	}
+}
+
+// A target that is no worker is an error naming the targets.
+func TestClientsRejectUnknownTargets(t *testing.T) {
+	c := clients{rec: &recorder{}, procs: newProcSet(3)}
+	for _, target := range []string{"w0", "w3", "c1", "x"} {
+		if err := c.Stall(context.Background(), target); err == nil {
+			t.Errorf("Stall(%q) = nil, want an error", target)
+		}
+	}
+	if err := c.Stall(context.Background(), "w2"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Unstall(context.Background(), "w2"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A request in flight across a fault may run when the fault heals: an info
+// op that overlaps a window may take effect until the heal plus an op
+// timeout.
+func TestInfoDeadlinesStretchOverFaults(t *testing.T) {
+	r := &recorder{timeout: time.Second}
+	r.ops = []model.Op{
+		{Process: 1, Kind: model.SemAcquire, Call: 100, Return: 200, Outcome: model.Info, Deadline: 200 + int64(time.Second)},
+		{Process: 2, Kind: model.SemAcquire, Call: 5e9, Return: 5e9 + 100, Outcome: model.Info, Deadline: 5e9 + 100 + int64(time.Second)},
+	}
+	r.fault(model.Fault{Name: "proxy-blackhole", Start: 150, End: 3e9})
+	r.stretchDeadlines()
+	if got, want := r.ops[0].Deadline, int64(3e9)+int64(time.Second); got != want {
+		t.Errorf("overlapping info op's deadline = %d, want %d", got, want)
+	}
+	if got, want := r.ops[1].Deadline, int64(5e9+100)+int64(time.Second); got != want {
+		t.Errorf("later info op's deadline = %d, want %d (unchanged)", got, want)
+	}
+}

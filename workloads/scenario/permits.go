@@ -1,0 +1,74 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads/permits"
+)
+
+// PermitOptions are one run of a scenario on a semaphore or latch.
+type PermitOptions struct {
+	Subject permits.Subject
+	// Plan is the run's plan; its seed draws the faults too.
+	Plan permits.Plan
+	// CheckTimeout and Starts are permits.RunConfig's.
+	CheckTimeout time.Duration
+	Starts       int
+}
+
+// PermitsScenarios are the scenarios whose faults act on semaphores and
+// latches (Scenario.Permits), in catalog order.
+func PermitsScenarios() []Scenario {
+	var out []Scenario
+	for _, sc := range Catalog() {
+		if sc.Permits {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// ErrNotForPermits is returned by RunPermitsInto for a scenario whose
+// faults do not act on semaphores and latches.
+var ErrNotForPermits = errors.New("scenario: its faults do not apply to semaphores and latches")
+
+// RunPermitsInto runs o's object under sc into run directory dir: sc's
+// topology with a client per process of the plan, and sc's faults drawn
+// from the plan's seed over the plan's length (permits.Plan.Length),
+// acting on the workers ("w1" ..) as faults.Clients. The world is torn
+// down before it returns. Its errors are the topology's and
+// permits.RunInto's.
+func (sc Scenario) RunPermitsInto(ctx context.Context, o PermitOptions, dir string) (permits.Outcome, error) {
+	if !sc.Permits {
+		return permits.Outcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
+	}
+	env, err := sc.Topology(ctx, o.Plan.Workers+1)
+	if err != nil {
+		return permits.Outcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
+	}
+	defer env.Close()
+	cfg := permits.RunConfig{
+		Subject: o.Subject, Plan: o.Plan, Redis: env.Desc, CheckTimeout: o.CheckTimeout, Starts: o.Starts,
+		Scenario: sc.Name, Nemesis: sc.permitsNemesis(env, o.Plan.Seed, o.Plan.Length(o.Subject)), LossyFaults: sc.LossyFaults,
+	}
+	dial := func(i int) (redis.UniversalClient, error) { return env.Dial(ctx, i) }
+	return permits.RunInto(ctx, dial, cfg, dir)
+}
+
+// permitsNemesis draws sc's faults for a permits run of the given length
+// on env (nil when sc has none). Holders stays empty: a fault aimed at a
+// holder falls back to its target drawn from the seed.
+func (sc Scenario) permitsNemesis(env *Env, seed int64, length time.Duration) permits.Nemesis {
+	if sc.Faults == nil {
+		return nil
+	}
+	return func(c faults.Clients) (*faults.Nemesis, error) {
+		return sc.nemesis(World{Env: env, Clients: c, Rand: faultRand(seed), Holders: newHolders(0), Duration: length})
+	}
+}
