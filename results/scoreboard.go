@@ -30,6 +30,20 @@ var Properties = []Property{
 	{"within the fault", model.CheckAllowance, ""},
 }
 
+// permitsKind is the SubjectInfo.Kind of a semaphore or latch
+// (subject.KindPermits).
+const permitsKind = "permits"
+
+// of is p as it is judged for si: on a semaphore or latch, "mutual
+// exclusion" is that no more permits are held than the total (their
+// checker), the exclusion such an object promises.
+func (p Property) of(si SubjectInfo) Property {
+	if si.Kind == permitsKind && p.Checker == model.CheckMutualExclusion {
+		p.Checker = model.CheckConserved
+	}
+	return p
+}
+
 // FaultOrder is the column order of the fault classes (the scenario
 // package's classes); others follow by name.
 var FaultOrder = []string{"none", "partition/latency", "process pause/crash", "restart/persistence", "failover/Sentinel", "clock", "other"}
@@ -245,6 +259,7 @@ func orderFaults(have map[string]bool) []string {
 func scoreRow(si SubjectInfo, server string, cells []MatrixCell, faults []string, findings map[string]*Finding, known []KnownFinding) ScoreRow {
 	row := ScoreRow{Subject: si, Server: server, Property: map[string]Score{}, Fault: map[string]Score{}, Grid: map[string]map[string]Score{}, Cells: len(cells)}
 	for _, p := range Properties {
+		p = p.of(si)
 		row.Grid[p.Name] = map[string]Score{}
 		for _, c := range cells {
 			s := scoredCell(si, server, p, c, known)

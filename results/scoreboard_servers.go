@@ -86,7 +86,7 @@ func serverDifferences(bySubject map[string][]MatrixCell, infos []SubjectInfo, s
 			}
 			compared := false
 			for _, p := range Properties {
-				d, ok := differs(si, sc, p, groups, known)
+				d, ok := differs(si, sc, p.of(si), groups, known)
 				compared = compared || len(d.Sides) > 1
 				if ok {
 					out = append(out, d)

@@ -22,10 +22,6 @@ import (
 // takes; the others belong to the lock runner.
 var permitsRunFlags = []string{"subject", "workload", "seed", "duration", "redis", "persistence", "scenario", "out", "json", "check-timeout"}
 
-// permitsStarts is how many times a permits run whose clients could not
-// start (JVMs that missed their connect timeout on a busy machine) is tried.
-const permitsStarts = 3
-
 // routesToPermits reports whether `run --subject names` runs semaphores
 // and latches (workloads/permits) rather than locks; an error when names
 // mixes both.
@@ -84,7 +80,7 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 	var sums []results.Summary
 	var dirs []string
 	for _, subj := range subjects {
-		cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: f.checkTime, Starts: permitsStarts}
+		cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: f.checkTime, Starts: permits.DefaultStarts}
 		dir := results.RunDir(f.out, permits.Workload+"-"+subj.Name, time.Now(), plan.Seed)
 		out, err := run(cfg, dir)
 		for _, w := range out.Warnings {

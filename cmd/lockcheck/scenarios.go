@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -116,6 +117,10 @@ func runScenario(ctx context.Context, e *env, sc scenario.Scenario, subject stri
 func lookupSubjects(list string) ([]subject.Subject, error) {
 	var out []subject.Subject
 	for _, n := range splitList(list) {
+		if s, ok := permits.Named(n); ok {
+			out = append(out, s) // a semaphore or latch, by name
+			continue
+		}
 		s, err := catalog.Subjects.Lookup(n)
 		if err != nil {
 			return nil, usagef("--subject: %v", err)

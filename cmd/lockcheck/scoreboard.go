@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/matrix"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -93,9 +94,10 @@ func defaultSeedBase(now time.Time) int64 {
 	return int64(y*10000+int(mo)*100+d) * 100
 }
 
-// scoredSubjects resolves --subjects, "" meaning every scored subject and
-// the releases the scoreboard keeps beside the pinned ones
-// (catalog.ScoredReleases, fetched and built on first use).
+// scoredSubjects resolves --subjects, "" meaning every scored subject, the
+// releases the scoreboard keeps beside the pinned ones
+// (catalog.ScoredReleases, fetched and built on first use) and Redisson's
+// semaphores and latch (permits.Libraries).
 func scoredSubjects(list string) ([]subject.Subject, error) {
 	if list != "" {
 		return lookupSubjects(list)
@@ -111,6 +113,7 @@ func scoredSubjects(list string) ([]subject.Subject, error) {
 		return nil, err
 	}
 	out = append(out, more...)
+	out = append(out, permits.Libraries()...)
 	if len(out) == 0 {
 		return nil, usagef("no library subject is registered")
 	}

@@ -17,7 +17,7 @@ const versionTimeout = 30 * time.Second
 func Describe(ctx context.Context, subjects []subject.Subject) []results.SubjectInfo {
 	var out []results.SubjectInfo
 	for _, s := range subjects {
-		si := results.SubjectInfo{Name: s.Name, Kind: string(s.Kind), Doc: s.Doc, Claims: claims(s)}
+		si := results.SubjectInfo{Name: s.Name, Kind: string(s.Kind), Doc: s.Doc, Claims: claims(s), Version: s.Release}
 		if s.Version != nil {
 			vctx, cancel := context.WithTimeout(ctx, versionTimeout)
 			var err error

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // javaObject is one of Redisson's permit objects behind the Java driver
@@ -59,6 +60,17 @@ func javaSubjects() map[string]Subject {
 	out := map[string]Subject{}
 	for _, o := range javaObjects {
 		out[o.name] = o.subject(o.driver())
+	}
+	return out
+}
+
+// Libraries are the objects of libraries people run (Redisson's, at the
+// pom's release), as a matrix names them: the scoreboard's rows of
+// semaphores and latches.
+func Libraries() []subject.Subject {
+	var out []subject.Subject
+	for _, o := range javaObjects {
+		out = append(out, AsSubject(o.subject(o.driver())))
 	}
 	return out
 }

@@ -34,6 +34,11 @@ type RunConfig struct {
 	LossyFaults []string
 }
 
+// DefaultStarts is how many times the front doors try a run whose
+// clients could not start (JVMs that missed their connect timeout on a
+// busy machine): RunConfig.Starts.
+const DefaultStarts = 3
+
 // DefaultCheckTimeout bounds a run's check when RunConfig.CheckTimeout is 0.
 const DefaultCheckTimeout = 60 * time.Second
 

@@ -72,3 +72,12 @@ func (sc Scenario) permitsNemesis(env *Env, seed int64, length time.Duration) pe
 		return sc.nemesis(World{Env: env, Clients: c, Rand: faultRand(seed), Holders: newHolders(0), Duration: length})
 	}
 }
+
+// permitsExpectation is what a correct semaphore or latch must show
+// under sc: valid where sc's faults act on it, else a skip.
+func (sc Scenario) permitsExpectation() Expect {
+	if !sc.Permits {
+		return Expect{Label: "skipped", Skip: "its faults do not act on semaphores and latches"}
+	}
+	return ExpectValid
+}

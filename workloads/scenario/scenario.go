@@ -112,7 +112,14 @@ type World struct {
 // unsafe scenario a detecting expectation names the checkers that must fire
 // (the scenario's Owners unless it says otherwise) and the bystanders that
 // must not (OwnedBy): "invalid for any reason" is not a detection.
+//
+// A semaphore or latch (subject.KindPermits) must stay valid under every
+// scenario whose faults act on it (Scenario.Permits), safe or not: none of
+// them takes from such an object more than the permit checkers allow.
 func (sc Scenario) Expectation(s subject.Subject) Expect {
+	if s.Kind == subject.KindPermits {
+		return sc.permitsExpectation()
+	}
 	if why := sc.skip(s); why != "" {
 		return Expect{Label: "skipped", Skip: why}
 	}

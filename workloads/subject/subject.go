@@ -24,6 +24,10 @@ const (
 	// KindExternal marks subjects whose lock runs in a driver process (any
 	// language) speaking impl/driver's protocol.
 	KindExternal Kind = "external"
+	// KindPermits marks a semaphore or latch (package permits runs it, not
+	// the lock runner): in a matrix it stands for the object by name only,
+	// and Open is nil.
+	KindPermits Kind = "permits"
 )
 
 // Subject is a named lock implementation the harness can run.
