@@ -30,8 +30,8 @@ const HandoverJitter = 5 * time.Millisecond
 // missed the release's message: it then waits out Plan.Wait beside a free
 // permit, a liveness violation. Pairs run side by side for more handovers
 // in the time; each draws its offsets from a random source of its own. A
-// pair one of whose processes an info op retired sits it out, and the
-// round is skipped once the admin retired.
+// pair one of whose workers crashed sits it out, and the round is
+// skipped once the admin crashed.
 func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []impl.SemaphoreMaker, plan Plan, prefix string) []string {
 	start := plan.roundStart(plan.Rounds)
 	if !sleepUntil(ctx, rec.base, start) {
@@ -44,13 +44,13 @@ func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) se
 			break
 		}
 		if rec.isRetired(2*k+1) || rec.isRetired(2*k+2) {
-			continue // an info op of the rounds retired one of the pair
+			continue // a crash of the rounds stopped one of the pair
 		}
 		name := prefix + "-handover" + strconv.Itoa(k)
 		names = append(names, name)
 		admin := newSetter(name)
 		o := model.Op{Process: 0, Lock: name, Kind: model.SemSet, N: 1}
-		if ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); retire {
+		if ok, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return admin.TrySetPermits(ctx, 1) }); stop {
 			break
 		} else if !ok {
 			continue
@@ -79,27 +79,27 @@ type handoverPair struct {
 }
 
 // handover runs one handover (see handoverRound); false when the pair
-// must stop (the holder did not get the permit, or a process retired).
+// must stop (the holder did not get the permit, or a worker stopped).
 func (hp handoverPair) handover(ctx context.Context, rec *recorder, plan Plan, offset time.Duration) bool {
 	o := model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
 	if ok, _ := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.holderSem.TryAcquire(ctx, 1, plan.Wait) }); !ok {
 		return false
 	}
-	var got, retired bool
+	var got, stopped bool
 	var wg sync.WaitGroup
 	called := time.Now()
 	wg.Go(func() {
 		o := model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
-		got, retired = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.waiterSem.TryAcquire(ctx, 1, plan.Wait) })
+		got, stopped = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.waiterSem.TryAcquire(ctx, 1, plan.Wait) })
 	})
 	time.Sleep(time.Until(called.Add(offset)))
 	o = model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemRelease, N: 1}
-	_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.holderSem.Release(ctx, 1) })
+	_, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.holderSem.Release(ctx, 1) })
 	wg.Wait()
-	if retire || retired || !got {
-		return !retire && !retired
+	if stop || stopped || !got {
+		return !stop && !stopped
 	}
 	o = model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemRelease, N: 1}
-	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.waiterSem.Release(ctx, 1) })
-	return !retire
+	_, stop = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.waiterSem.Release(ctx, 1) })
+	return !stop
 }

@@ -160,10 +160,12 @@ func (lostSem) TryAcquire(context.Context, int, time.Duration) (bool, error) {
 	return false, errors.New("reply lost")
 }
 
-// A worker that an info op retired in the rounds takes no part in the
-// handovers (the history stays valid: no op after a process retired);
-// the other pair hands over.
-func TestHandoverSkipsRetired(t *testing.T) {
+// A worker whose calls get no answer goes on under a fresh process id
+// after each info op (Jepsen's rule), after a pause: no process calls
+// again after an info op of its own, the worker is not spinning, and in
+// the handovers its pair stops at its first unanswered acquire while the
+// other pair hands over.
+func TestInfoOpsRenewTheProcess(t *testing.T) {
 	sems := newMemSems(false)
 	mem := memSubject(sems)
 	lost := Subject{Name: "lost", Open: func(context.Context, redis.UniversalClient) (impl.SemaphoreMaker, error) {
@@ -173,14 +175,26 @@ func TestHandoverSkipsRetired(t *testing.T) {
 	plan := DefaultPlan(1)
 	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 1, 200*time.Millisecond, 300*time.Millisecond, 300*time.Millisecond
 	h := runMem(t, subj, plan)
-	pairs := map[string]int{}
+	pairs, infos, ended := map[string]int{}, 0, map[int]bool{}
 	for _, o := range h.Ops {
+		if ended[o.Process] {
+			t.Fatalf("process %d called %s after an info op of its own", o.Process, o.Kind)
+		}
+		if o.Outcome == model.Info {
+			infos++
+			ended[o.Process] = true
+		}
 		if strings.Contains(o.Lock, "-handover") && o.Process > 0 {
 			pairs[o.Lock[strings.LastIndex(o.Lock, "-")+1:]]++
 		}
 	}
-	if pairs["handover0"] != 0 || pairs["handover1"] == 0 {
-		t.Fatalf("handover ops by pair: %v; want none of the retired worker 1's pair, some of the other's", pairs)
+	// The lost worker calls through its round (200 + 300 ms) and the
+	// handovers' first acquire, one call per infoBackoff at most.
+	if limit := int((800*time.Millisecond)/infoBackoff) + 2; infos < 2 || infos > limit {
+		t.Errorf("%d info ops, want 2..%d: the lost worker goes on, one call per backoff", infos, limit)
+	}
+	if pairs["handover0"] != 1 || pairs["handover1"] == 0 {
+		t.Fatalf("handover ops by pair: %v; want the lost worker's pair to stop at its first acquire, the other's to hand over", pairs)
 	}
 }
 

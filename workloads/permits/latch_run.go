@@ -27,7 +27,7 @@ func latchAdmin(ctx context.Context, rec *recorder, m latchMaker, plan Plan, nam
 		}
 		n := latchCounters(plan)
 		o := model.Op{Process: 0, Lock: name, Kind: model.LatchSet, N: int64(n)}
-		if _, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return l.TrySetCount(ctx, int64(n)) }); retire {
+		if _, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return l.TrySetCount(ctx, int64(n)) }); stop {
 			return
 		}
 	}
@@ -46,14 +46,14 @@ func latchWorker(ctx context.Context, rec *recorder, m latchMaker, p int, plan P
 				return
 			}
 			o := model.Op{Process: p, Lock: name, Kind: model.LatchCountDown}
-			if _, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, l.CountDown(ctx) }); retire {
+			if _, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, l.CountDown(ctx) }); stop {
 				return
 			}
 			continue
 		}
 		live := roundLoop(ctx, rec, plan, r, func() bool {
 			o := model.Op{Process: p, Lock: name, Kind: model.LatchAwait, Wait: plan.Wait.Nanoseconds()}
-			if _, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return l.Await(ctx, plan.Wait) }); retire {
+			if _, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return l.Await(ctx, plan.Wait) }); stop {
 				return false
 			}
 			time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))

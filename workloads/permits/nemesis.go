@@ -112,14 +112,15 @@ func (c clients) Crash(_ context.Context, target string) error {
 	return nil
 }
 
-// procsOf are the processes a fault on target hits: a worker's own ("w<p>"),
-// or those whose connection goes through link or wire "c<i>" (process i's);
-// none (every process) for a server-side target.
-func procsOf(target string) []int {
+// procsOf are the processes a fault on target hits: every id of a
+// worker's ("w<p>"), or of the worker whose connection goes through link
+// or wire "c<i>" (worker i's); none (every process) for a server-side
+// target.
+func (r *recorder) procsOf(target string) []int {
 	for _, prefix := range []string{"w", "c"} {
 		if rest, ok := strings.CutPrefix(target, prefix); ok {
-			if p, err := strconv.Atoi(rest); err == nil {
-				return []int{p}
+			if w, err := strconv.Atoi(rest); err == nil {
+				return r.idsOf(w)
 			}
 		}
 	}
@@ -139,7 +140,7 @@ func startNemesis(ctx context.Context, mk Nemesis, rec *recorder, procs *procSet
 		return nil, fmt.Errorf("%w: %w", ErrNemesis, err)
 	}
 	n.Record = func(w faults.Window) {
-		f := model.Fault{Name: w.Name, Target: w.Target, Start: rec.at(w.Start), End: rec.at(w.End), Procs: procsOf(w.Target)}
+		f := model.Fault{Name: w.Name, Target: w.Target, Start: rec.at(w.Start), End: rec.at(w.End), Procs: rec.procsOf(w.Target)}
 		rec.fault(f)
 	}
 	nctx, cancel := context.WithCancel(ctx)

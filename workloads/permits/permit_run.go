@@ -63,18 +63,18 @@ func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMake
 }
 
 // permitHold runs one acquire and, if granted, the hold's end. It reports
-// false when the process must retire.
+// false when the worker must stop (it crashed, or the run ended).
 func permitHold(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p int, name string, plan Plan, how holdEnd, rng *rand.Rand) bool {
 	var id string
 	wait := min(plan.Wait, permitWait)
 	o := model.Op{Process: p, Lock: name, Kind: model.PermitAcquire, N: 1, Lease: PermitLease.Nanoseconds(), Wait: wait.Nanoseconds()}
-	ok, retire := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
+	ok, stop := rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
 		got, ok, err := sem.TryAcquire(ctx, wait, PermitLease)
 		id = got
 		return got, ok, err
 	})
-	if retire || !ok || how == holdDie {
-		return !retire
+	if stop || !ok || how == holdDie {
+		return !stop
 	}
 	if how == holdOverrun {
 		time.Sleep(PermitLease + permitOverrun)
@@ -82,12 +82,12 @@ func permitHold(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p 
 		time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
 	}
 	o = model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
-	_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+	_, stop = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
 		err := sem.Release(ctx, id)
 		if errors.Is(err, impl.ErrPermitNotHeld) {
 			return false, nil
 		}
 		return err == nil, err
 	})
-	return !retire
+	return !stop
 }

@@ -16,8 +16,15 @@ type recorder struct {
 	timeout time.Duration
 	mu      sync.Mutex
 	ops     []model.Op
-	// retired are the processes an info op or a crash retired: none of
-	// them may issue another op.
+	// workers is the plan's: fresh process ids start after the workers'.
+	workers int
+	// ids are the workers' current process ids, when not their own index
+	// (an info op gave them a fresh one); past, every fresh id each had;
+	// next, the next fresh id.
+	ids  map[int]int
+	past map[int][]int
+	next int
+	// retired are the workers a crash retired: none of them calls again.
 	retired map[int]bool
 	// stalls are the stalled processes': each call waits until its channel
 	// is closed (Unstall).
@@ -26,7 +33,7 @@ type recorder struct {
 	faults []model.Fault
 }
 
-// retire retires process p: its next call does not run.
+// retire retires worker p: its next call does not run.
 func (r *recorder) retire(p int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -113,7 +120,7 @@ func (r *recorder) stretchDeadlines() {
 	}
 }
 
-// isRetired reports whether an info op retired process p.
+// isRetired reports whether a crash retired worker p.
 func (r *recorder) isRetired(p int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -122,24 +129,65 @@ func (r *recorder) isRetired(p int) bool {
 
 func (r *recorder) now() int64 { return time.Since(r.base).Nanoseconds() }
 
-// call runs f as op o of a process with the op timeout and records it:
-// ok true: OK; ok false, no error: Fail; an error wrapping
+// call runs f as op o of worker o.Process with the op timeout and records
+// it: ok true: OK; ok false, no error: Fail; an error wrapping
 // impl.ErrNotObtained (the op timeout ended a wait that took nothing):
 // Fail, cancelled; any other error: Info, whose request may still take
-// effect until one op timeout after it returned. A stalled process's call
-// waits for the stall's end first; a retired process's does not run. It
-// reports whether the op was ok and whether the process must retire.
-func (r *recorder) call(ctx context.Context, o model.Op, f func(context.Context) (bool, error)) (ok, retire bool) {
+// effect until one op timeout after it returned. The op is recorded under
+// the worker's current process id; an info op gives the worker a fresh id
+// and a pause of infoBackoff (Jepsen's rule: a process whose op is
+// indeterminate never calls again, a fresh one takes its place). A
+// stalled worker's call waits for the stall's end first; a crashed
+// worker's does not run. It reports whether the op was ok and whether the
+// worker must stop (it crashed, or ctx ended).
+func (r *recorder) call(ctx context.Context, o model.Op, f func(context.Context) (bool, error)) (ok, stop bool) {
 	return r.callWith(ctx, o, f, nil)
+}
+
+// infoBackoff is how long a worker waits after an info op before it calls
+// again under its fresh id: a client whose calls fail at once (a refused
+// dial) must not spin.
+const infoBackoff = 100 * time.Millisecond
+
+// process is worker w's current process id.
+func (r *recorder) process(w int) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if id, ok := r.ids[w]; ok {
+		return id
+	}
+	return w
+}
+
+// renew gives worker w a fresh process id, the next after the workers'
+// and every fresh id so far.
+func (r *recorder) renew(w int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ids == nil {
+		r.ids, r.past, r.next = map[int]int{}, map[int][]int{}, r.workers+1
+	}
+	r.ids[w] = r.next
+	r.past[w] = append(r.past[w], r.next)
+	r.next++
+}
+
+// idsOf is every process id worker w has had, in order.
+func (r *recorder) idsOf(w int) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]int{w}, r.past[w]...)
 }
 
 // callWith is call with fill, if set, completing the op before it is
 // recorded.
-func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Context) (bool, error), fill func(*model.Op)) (ok, retire bool) {
-	r.waitStall(ctx, o.Process)
-	if r.isRetired(o.Process) || ctx.Err() != nil {
+func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Context) (bool, error), fill func(*model.Op)) (ok, stop bool) {
+	w := o.Process
+	r.waitStall(ctx, w)
+	if r.isRetired(w) || ctx.Err() != nil {
 		return false, true
 	}
+	o.Process = r.process(w)
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	o.Call = r.now()
@@ -163,14 +211,27 @@ func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Cont
 	r.ops = append(r.ops, o)
 	r.mu.Unlock()
 	if o.Outcome == model.Info {
-		r.retire(o.Process)
+		r.renew(w)
+		return false, !sleepCtx(ctx, infoBackoff)
 	}
-	return o.Outcome == model.OK, o.Outcome == model.Info
+	return o.Outcome == model.OK, false
+}
+
+// sleepCtx sleeps for d, or until ctx ends (false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // callID is call for an acquire that returns a permit id, recorded as the
 // op's PermitID when ok.
-func (r *recorder) callID(ctx context.Context, o model.Op, f func(context.Context) (string, bool, error)) (ok, retire bool) {
+func (r *recorder) callID(ctx context.Context, o model.Op, f func(context.Context) (string, bool, error)) (ok, stop bool) {
 	var id string
 	run := func(ctx context.Context) (bool, error) {
 		got, ok, err := f(ctx)

@@ -54,7 +54,7 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string,
 	if err := prepare(ctx, procs.makers, prefix); err != nil {
 		return nil, err
 	}
-	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout}
+	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout, workers: plan.Workers}
 	stopNemesis, err := startNemesis(ctx, nem, rec, procs)
 	if err != nil {
 		return nil, err
@@ -222,13 +222,13 @@ func admin(ctx context.Context, rec *recorder, newSetter func(string) setter, pl
 				return
 			}
 			o := model.Op{Process: 0, Lock: name, Kind: st.kind, N: int64(st.n)}
-			_, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+			_, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) {
 				if st.kind == model.SemSet {
 					return sem.TrySetPermits(ctx, st.n)
 				}
 				return true, sem.AddPermits(ctx, st.n)
 			})
-			if retire {
+			if stop {
 				return
 			}
 		}
@@ -244,14 +244,14 @@ func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, pl
 		live := roundLoop(ctx, rec, plan, r, func() bool {
 			n := 1 + rng.IntN(plan.MaxN)
 			o := model.Op{Process: p, Lock: name, Kind: model.SemAcquire, N: int64(n), Wait: plan.Wait.Nanoseconds()}
-			ok, retire := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return sem.TryAcquire(ctx, n, plan.Wait) })
-			if retire || !ok {
-				return !retire
+			ok, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return sem.TryAcquire(ctx, n, plan.Wait) })
+			if stop || !ok {
+				return !stop
 			}
 			time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
 			o = model.Op{Process: p, Lock: name, Kind: model.SemRelease, N: int64(n)}
-			_, retire = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, sem.Release(ctx, n) })
-			return !retire
+			_, stop = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, sem.Release(ctx, n) })
+			return !stop
 		})
 		if !live {
 			return
@@ -261,8 +261,8 @@ func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, pl
 
 // roundLoop sleeps until round r starts, then runs body until the
 // workers' part of the round ends or ctx ends. It reports false when the
-// worker must stop: ctx ended before the round, or body said so (its
-// process retired).
+// worker must stop: ctx ended before the round, or body said so (it
+// crashed).
 func roundLoop(ctx context.Context, rec *recorder, plan Plan, r int, body func() bool) bool {
 	start := plan.roundStart(r)
 	if !sleepUntil(ctx, rec.base, start) {
