@@ -8,6 +8,7 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
@@ -70,6 +71,12 @@ func (h *huntFlags) check() error {
 	}
 	if h.threads < 0 || h.threads > workloads.MaxThreadsPerProcess {
 		return usagef("--threads-per-process %d: want 1..%d (0: drawn)", h.threads, workloads.MaxThreadsPerProcess)
+	}
+	if permits.Known(h.subject) {
+		if h.threads > 0 {
+			return usagef("--threads-per-process: %s is a semaphore or latch, one owner per client process", h.subject)
+		}
+		return nil // its runs draw their own plan (the permits runner)
 	}
 	if _, err := catalog.Subjects.Lookup(h.subject); err != nil {
 		return usagef("--subject: %v", err)

@@ -121,9 +121,10 @@ func (p *huntPrinter) reportFind(res *hunt.Result) {
 	}
 	fmt.Fprintf(w, "reproduce (exits 1 when the run fails again):\n  %s\n", f.CommandLine())
 	fmt.Fprintf(w, "run directory: %s\n", f.Shrunk.Dir)
-	if f.PlanFile != "" {
+	switch {
+	case f.PlanFile != "":
 		fmt.Fprintf(w, "plan (%s):\n%s", f.PlanFile, f.Plan)
-	} else {
+	case f.Plan != nil:
 		fmt.Fprintf(w, "plan (fixed by the scenario):\n%s", f.Plan)
 	}
 	p.reportTried(p.e.stderr, res, "a violation after")

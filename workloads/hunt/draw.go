@@ -34,6 +34,9 @@ func (d Draw) Describe() string {
 	if d.Scenario != nil {
 		return fmt.Sprintf("scenario %s %v", d.Scenario.Name, d.Duration)
 	}
+	if d.Plan.Processes == 0 {
+		return fmt.Sprintf("%s %v", d.Plan.Workload, d.Duration) // a semaphore's: its plan is the seed's
+	}
 	s := fmt.Sprintf("%s %v, %d processes", d.Plan.Workload, d.Duration, d.Plan.Processes)
 	if t := d.Plan.Threads(); t > 1 {
 		s += fmt.Sprintf(" of %d threads", t)

@@ -117,7 +117,7 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 	}
 	t := Trial{Report: out.Summary.Report, Dir: out.Dir, Degraded: out.Degraded}
 	if t.Report.Verdict == model.Invalid {
-		t.Find, t.Why = true, "invalid ("+strings.Join(t.Report.InvalidCheckers(), ", ")+")"
+		t.Find, t.Why = true, invalidWhy(t.Report)
 	}
 	return t, nil
 }
@@ -144,6 +144,11 @@ func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (T
 		t.Find, t.Why = judgeScenario(sc, x.subject, t.Report, x.judge)
 	}
 	return t, nil
+}
+
+// invalidWhy is a plain run's find: the checkers that said invalid.
+func invalidWhy(rep model.Report) string {
+	return "invalid (" + strings.Join(rep.InvalidCheckers(), ", ") + ")"
 }
 
 // judgeScenario says whether rep, of a run of sc, is a find: by judge, or

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Find is a violation a hunt found, and its shrunk reproduction.
@@ -31,7 +32,8 @@ type Find struct {
 	// PlanFile is plan.json in the hunt's directory, which Command reads
 	// ("" for a scenario: it fixes its plan).
 	PlanFile string
-	// Plan is the JSON of Shrunk's plan (PlanFile's content).
+	// Plan is the JSON of Shrunk's plan (PlanFile's content); nil for a
+	// semaphore or latch, whose runs draw their plan from the seed.
 	Plan []byte
 }
 
@@ -47,9 +49,14 @@ func (f *Find) Explanation() string { return f.Shrunk.Why + "\n" + f.Shrunk.Repo
 func (h *hunter) find(found, best Trial, kept []string, done bool) (*Find, error) {
 	f := &Find{Run: h.tried.Runs, First: found, Shrunk: best, Steps: kept, ShrinkRuns: h.shrinkRuns, Done: done}
 	plan := best.Draw.Plan
-	if best.Draw.Scenario != nil {
+	switch {
+	case h.subject.Kind == subject.KindPermits:
+		// A semaphore's runs draw their plan from the seed: nothing to write.
+		f.Command = Command(h.cfg.Subject, best.Draw, "", h.cfg.Redis)
+		return f, nil
+	case best.Draw.Scenario != nil:
 		plan = best.Draw.Scenario.Plan
-	} else {
+	default:
 		f.PlanFile = filepath.Join(h.base, "plan.json")
 	}
 	f.Command = Command(h.cfg.Subject, best.Draw, f.PlanFile, h.cfg.Redis)

@@ -118,6 +118,9 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // subject can host several owners in a process, and lock objects shared
 // or not as drawn from seed (DrawObjects) when the subject can share them.
 func (h *hunter) plan(seed int64) workloads.Plan {
+	if h.subject.Kind == subject.KindPermits {
+		return permitsPlan
+	}
 	p := Plan(seed)
 	switch {
 	case h.cfg.ThreadsPerProcess > 0:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -158,6 +159,9 @@ func (cfg *Config) release(b Bug, side Side) Release {
 	rel.Subject = rel.Name
 	if s, ok := cfg.StandIns[rel.Name]; ok {
 		rel.Subject, rel.StandIn = s, true
+	}
+	if permits.Known(rel.Subject) {
+		return rel // a semaphore or latch: the hunt runs it in the permits runner
 	}
 	if _, err := cfg.Registry.Lookup(rel.Subject); errors.Is(err, subject.ErrUnknown) {
 		rel.NotRun = fmt.Sprintf("no subject %s in the registry", rel.Subject)

@@ -58,6 +58,7 @@ func TestPermitsUnderFaults(t *testing.T) {
 		{"partition-short", "mutant-sem-release-twice", 4, model.Invalid},
 	} {
 		t.Run(c.scenario+"/"+c.subject, func(t *testing.T) {
+			t.Parallel() // each run has a world of its own, and mostly waits
 			sum, h := runPermits(t, c.scenario, c.subject, c.seed)
 			if len(h.Faults) == 0 {
 				t.Fatal("no fault window recorded")
