@@ -73,7 +73,7 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 	defer closeRun()
 	handovers := ""
 	if plan.Handovers > 0 {
-		handovers = fmt.Sprintf(" (a counting semaphore's then %v of handovers)", plan.Handovers)
+		handovers = fmt.Sprintf(" (a semaphore's then %v of handovers)", plan.Handovers)
 	}
 	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %d rounds of %v each%s, %s\n",
 		f.seed, permits.Workload, plan.Rounds, plan.RoundLength(), handovers, desc)

@@ -5,13 +5,15 @@
 // sem-* ops and checks it with the semaphore checkers (model.Check
 // dispatches on the kinds).
 //
-// A counting semaphore's run ends with a round of handovers of one permit
-// between pairs of workers (Plan.Handovers), for waiters that miss the
-// message of a release that lands as they register for it.
+// A semaphore's run (counting or permit) ends with a round of handovers
+// of one permit between pairs of workers (Plan.Handovers), for waiters
+// that miss the message of a release that lands as they register for it.
 //
 // It is separate from the lock runner (package workloads), whose workers
 // drive impl.Locker: a semaphore has no owner and no lease. `lockcheck run`
 // sends these subjects here (LookupContext resolves NAME@VERSION, RunInto
-// writes the run directory). The fault scenarios of the lock runner do not
-// run here yet.
+// writes the run directory). The scenarios whose faults act on these
+// objects (scenario.Scenario.Permits) run them through Run's Nemesis:
+// workers stall and crash as faults.Clients, and the history records each
+// window with the processes it hit.
 package permits

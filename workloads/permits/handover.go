@@ -2,6 +2,7 @@ package permits
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"sync"
 	"time"
@@ -32,7 +33,7 @@ const HandoverJitter = 5 * time.Millisecond
 // in the time; each draws its offsets from a random source of its own. A
 // pair one of whose workers crashed sits it out, and the round is
 // skipped once the admin crashed.
-func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []impl.SemaphoreMaker, plan Plan, prefix string) []string {
+func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) setter, workers []func(string) passer, plan Plan, prefix string) []string {
 	start := plan.roundStart(plan.Rounds)
 	if !sleepUntil(ctx, rec.base, start) {
 		return nil
@@ -55,8 +56,7 @@ func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) se
 		} else if !ok {
 			continue
 		}
-		pair := handoverPair{holder: 2*k + 1, waiter: 2*k + 2, name: name,
-			holderSem: workers[2*k].NewSemaphore(name), waiterSem: workers[2*k+1].NewSemaphore(name)}
+		pair := handoverPair{holder: 2*k + 1, waiter: 2*k + 2, holderSem: workers[2*k](name), waiterSem: workers[2*k+1](name)}
 		rng := plan.rng(plan.Workers + 1 + k)
 		wg.Go(func() {
 			for time.Since(rec.base) < start+plan.Handovers && ctx.Err() == nil {
@@ -71,35 +71,88 @@ func handoverRound(ctx context.Context, rec *recorder, newSetter func(string) se
 	return names
 }
 
-// handoverPair is a holder and a waiter (processes) passing one permit.
+// handoverPair is a holder and a waiter (workers) passing one permit.
 type handoverPair struct {
 	holder, waiter       int
-	name                 string
-	holderSem, waiterSem impl.Semaphore
+	holderSem, waiterSem passer
 }
 
 // handover runs one handover (see handoverRound); false when the pair
 // must stop (the holder did not get the permit, or a worker stopped).
 func (hp handoverPair) handover(ctx context.Context, rec *recorder, plan Plan, offset time.Duration) bool {
-	o := model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
-	if ok, _ := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.holderSem.TryAcquire(ctx, 1, plan.Wait) }); !ok {
+	if ok, _ := hp.holderSem.take(ctx, rec, hp.holder, plan); !ok {
 		return false
 	}
 	var got, stopped bool
 	var wg sync.WaitGroup
 	called := time.Now()
-	wg.Go(func() {
-		o := model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
-		got, stopped = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return hp.waiterSem.TryAcquire(ctx, 1, plan.Wait) })
-	})
+	wg.Go(func() { got, stopped = hp.waiterSem.take(ctx, rec, hp.waiter, plan) })
 	time.Sleep(time.Until(called.Add(offset)))
-	o = model.Op{Process: hp.holder, Lock: hp.name, Kind: model.SemRelease, N: 1}
-	_, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.holderSem.Release(ctx, 1) })
+	stop := hp.holderSem.give(ctx, rec, hp.holder)
 	wg.Wait()
 	if stop || stopped || !got {
 		return !stop && !stopped
 	}
-	o = model.Op{Process: hp.waiter, Lock: hp.name, Kind: model.SemRelease, N: 1}
-	_, stop = rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, hp.waiterSem.Release(ctx, 1) })
-	return !stop
+	return !hp.waiterSem.give(ctx, rec, hp.waiter)
+}
+
+// passer is one worker's handle on a handover semaphore: take waits up to
+// Plan.Wait for its one permit, give gives back what take took.
+type passer interface {
+	take(ctx context.Context, rec *recorder, p int, plan Plan) (ok, stop bool)
+	give(ctx context.Context, rec *recorder, p int) (stop bool)
+}
+
+// countPasser passes a counting semaphore's permit: acquire(1), release(1).
+type countPasser struct {
+	sem  impl.Semaphore
+	name string
+}
+
+func (c *countPasser) take(ctx context.Context, rec *recorder, p int, plan Plan) (bool, bool) {
+	o := model.Op{Process: p, Lock: c.name, Kind: model.SemAcquire, N: 1, Wait: plan.Wait.Nanoseconds()}
+	return rec.call(ctx, o, func(ctx context.Context) (bool, error) { return c.sem.TryAcquire(ctx, 1, plan.Wait) })
+}
+
+func (c *countPasser) give(ctx context.Context, rec *recorder, p int) bool {
+	o := model.Op{Process: p, Lock: c.name, Kind: model.SemRelease, N: 1}
+	_, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) { return true, c.sem.Release(ctx, 1) })
+	return stop
+}
+
+// handoverLease is the lease of a handover's permit: longer than a
+// handover (a wait and a release), so that no permit expires in the round.
+const handoverLease = time.Minute
+
+// permitPasser passes a permit semaphore's permit, with handoverLease;
+// give releases the id take got.
+type permitPasser struct {
+	sem  impl.PermitSemaphore
+	name string
+	id   string
+}
+
+func (c *permitPasser) take(ctx context.Context, rec *recorder, p int, plan Plan) (bool, bool) {
+	o := model.Op{Process: p, Lock: c.name, Kind: model.PermitAcquire, N: 1, Lease: handoverLease.Nanoseconds(), Wait: plan.Wait.Nanoseconds()}
+	return rec.callID(ctx, o, func(ctx context.Context) (string, bool, error) {
+		id, ok, err := c.sem.TryAcquire(ctx, plan.Wait, handoverLease)
+		c.id = id
+		return id, ok, err
+	})
+}
+
+func (c *permitPasser) give(ctx context.Context, rec *recorder, p int) bool {
+	return !releasePermit(ctx, rec, c.sem, p, c.name, c.id)
+}
+
+// passerOf returns how worker Maker m makes its handles on a handover
+// semaphore; nil for a latch.
+func passerOf(m io.Closer) func(name string) passer {
+	switch m := m.(type) {
+	case permitMaker:
+		return func(name string) passer { return &permitPasser{sem: m.NewPermitSemaphore(name), name: name} }
+	case impl.SemaphoreMaker:
+		return func(name string) passer { return &countPasser{sem: m.NewSemaphore(name), name: name} }
+	}
+	return nil
 }

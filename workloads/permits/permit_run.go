@@ -81,8 +81,14 @@ func permitHold(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p 
 	} else {
 		time.Sleep(time.Duration(rng.Int64N(int64(plan.Hold) + 1)))
 	}
-	o = model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
-	_, stop = rec.call(ctx, o, func(ctx context.Context) (bool, error) {
+	return releasePermit(ctx, rec, sem, p, name, id)
+}
+
+// releasePermit releases permit id as worker p (fail: it was not held, or
+// its lease had run out). It reports false when the worker must stop.
+func releasePermit(ctx context.Context, rec *recorder, sem impl.PermitSemaphore, p int, name, id string) bool {
+	o := model.Op{Process: p, Lock: name, Kind: model.PermitRelease, N: 1, PermitID: id}
+	_, stop := rec.call(ctx, o, func(ctx context.Context) (bool, error) {
 		err := sem.Release(ctx, id)
 		if errors.Is(err, impl.ErrPermitNotHeld) {
 			return false, nil

@@ -28,10 +28,10 @@ type Plan struct {
 	SetDelay time.Duration
 	// OpTimeout bounds one call; beyond it the op is info.
 	OpTimeout time.Duration
-	// Handovers, if positive, adds for a counting semaphore a round of
-	// handovers after the Rounds, on a semaphore of its own, that go on
-	// this long: one permit passed from worker 1 to a waiting worker 2,
-	// released at an offset from the waiter's call drawn from the seed
+	// Handovers, if positive, adds for a semaphore (counting or permit) a
+	// round of handovers after the Rounds, on a semaphore of its own, that
+	// go on this long: one permit passed from worker 1 to a waiting worker
+	// 2, released at an offset from the waiter's call drawn from the seed
 	// (handoverRound).
 	Handovers time.Duration
 }
@@ -40,7 +40,7 @@ type Plan struct {
 // permits, acquires of 1 or 2, permits given 0.5 to 1 s into a round (the
 // waiters' subscriptions are confirmed by then: a confirmation that came
 // after the permits would wake them, and hide a missing wake-up); for a
-// counting semaphore, 5 s of handovers after them (a few hundred through
+// semaphore, 5 s of handovers after them (a few hundred through
 // the Java driver on a busy machine: a release lands in the few
 // instructions where a waiter misses its message once in some hundreds).
 func DefaultPlan(seed int64) Plan {
@@ -62,10 +62,10 @@ func (p Plan) rng(actor int) *rand.Rand {
 func (p Plan) addRound(r int) bool { return (int64(r)+p.Seed)%3 != 0 }
 
 // Length is how long a run of p on s lasts: its rounds, then the
-// handovers of a counting semaphore.
+// handovers of a semaphore (not a latch's).
 func (p Plan) Length(s Subject) time.Duration {
 	d := time.Duration(p.Rounds) * p.RoundLength()
-	if p.Handovers > 0 && s.part(0).Open != nil {
+	if p.Handovers > 0 && s.part(0).OpenLatch == nil {
 		d += p.Handovers
 	}
 	return d

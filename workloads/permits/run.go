@@ -104,19 +104,20 @@ func runRounds(ctx context.Context, rec *recorder, procs []io.Closer, plan Plan,
 	return names
 }
 
-// handoverWorkers returns the workers' Makers when plan has a handover
-// round to run (Plan.Handovers, on a counting semaphore), else none.
-func handoverWorkers(procs []io.Closer, plan Plan) []impl.SemaphoreMaker {
+// handoverWorkers returns how each worker makes its handles on a handover
+// semaphore when plan has a handover round to run (Plan.Handovers, on a
+// counting or permit semaphore), else none.
+func handoverWorkers(procs []io.Closer, plan Plan) []func(string) passer {
 	if plan.Handovers <= 0 {
 		return nil
 	}
-	var out []impl.SemaphoreMaker
+	var out []func(string) passer
 	for _, p := range procs {
-		m, ok := p.(impl.SemaphoreMaker)
-		if !ok {
+		mk := passerOf(p)
+		if mk == nil {
 			return nil
 		}
-		out = append(out, m)
+		out = append(out, mk)
 	}
 	return out[1:]
 }
