@@ -86,7 +86,6 @@ func TestSemaphoreInteropWakeups(t *testing.T) {
 func TestRedissonSemaphoreValid(t *testing.T) {
 	javaOrSkip(t)
 	s := redistest.Start(t, faults.ServerConfig{})
-	noHandovers := func(p *Plan) { p.Handovers = 0 }
 	validRuns(t, s, "redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1), model.CheckLiveness, noHandovers)
 	validRuns(t, s, "semaphore+redisson-semaphore", 1, model.CheckLiveness)
 }
