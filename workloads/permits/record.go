@@ -212,21 +212,9 @@ func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Cont
 	r.mu.Unlock()
 	if o.Outcome == model.Info {
 		r.renew(w)
-		return false, !sleepCtx(ctx, infoBackoff)
+		return false, !sleepUntil(ctx, time.Now(), infoBackoff)
 	}
 	return o.Outcome == model.OK, false
-}
-
-// sleepCtx sleeps for d, or until ctx ends (false).
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // callID is call for an acquire that returns a permit id, recorded as the
