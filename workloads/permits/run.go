@@ -28,8 +28,9 @@ var ErrStart = errors.New("permits: a client could not start")
 const roundGap = 300 * time.Millisecond
 
 // Run runs plan on subj: an admin (process 0) and plan.Workers workers
-// (processes 1..), each on a client and Maker of its own, all closed when
-// it returns, while nem's faults (nil: none) act on the run; the history
+// (processes 1..; one whose op is info goes on as a fresh process numbered
+// after them), each on a client and Maker of its own, all closed when it
+// returns, while nem's faults (nil: none) act on the run; the history
 // records their windows. Round r's semaphore is named prefix-r<r>; its
 // keys are deleted at the end. Run returns the history, ended, even when
 // ctx ends early (then marked interrupted); an error means the run could
