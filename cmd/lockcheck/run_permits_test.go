@@ -54,6 +54,9 @@ func TestRunPermitsBadInput(t *testing.T) {
 		{"no version", []string{"--subject", "redisson-semaphore@"}, "no version after"},
 		{"fleet of two objects", []string{"--subject", "semaphore+latch"}, "a fleet shares one object"},
 		{"unknown release", []string{"--subject", "redisson-semaphore@0.0.1"}, "redisson-semaphore@0.0.1"},
+		{"scenario not for semaphores", []string{"--subject", "semaphore", "--scenario", "sentinel-split-brain"}, "do not apply to semaphores"},
+		{"unknown scenario", []string{"--subject", "semaphore", "--scenario", "nope"}, "unknown scenario"},
+		{"scenario and redis", []string{"--subject", "semaphore", "--scenario", "client-crash", "--redis", "127.0.0.1:1"}, "builds its own Redis"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := lockcheck(t, append([]string{"run", "--out", t.TempDir()}, tc.args...)...)

@@ -90,3 +90,27 @@ func TestPermitsRefuseOtherScenarios(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNotForPermits", err)
 	}
 }
+
+// A semaphore or latch is expected valid on exactly the scenarios whose
+// faults act on it, safe or not, and skipped, saying why, on the others.
+func TestPermitsExpectation(t *testing.T) {
+	subj, ok := permits.Named("redisson-semaphore")
+	if !ok {
+		t.Fatal("redisson-semaphore is not a permits subject")
+	}
+	unsafe := 0
+	for _, sc := range Catalog() {
+		exp := sc.Expectation(subj)
+		switch {
+		case sc.Permits && (exp.Skip != "" || exp.Verdict != model.Valid):
+			t.Errorf("%s: %+v, want valid", sc.Name, exp)
+		case !sc.Permits && exp.Skip == "":
+			t.Errorf("%s: %+v, want skipped", sc.Name, exp)
+		case sc.Permits && !sc.Safe:
+			unsafe++
+		}
+	}
+	if len(PermitsScenarios()) == 0 || unsafe == 0 {
+		t.Errorf("%d scenarios for semaphores, %d of them unsafe for locks: want some of each", len(PermitsScenarios()), unsafe)
+	}
+}
