@@ -92,6 +92,9 @@ func scenarioDetail(w io.Writer, name string) (int, error) {
 		return exitUsage, err
 	}
 	fmt.Fprintf(w, "\nRun it: lockcheck run --scenario %s --subject fair\n", sc.Name)
+	if sc.Permits {
+		fmt.Fprintf(w, "Semaphores and latches too (they must stay valid):\n  lockcheck run --scenario %s --subject semaphore\n", sc.Name)
+	}
 	return exitValid, nil
 }
 
