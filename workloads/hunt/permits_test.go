@@ -18,7 +18,7 @@ func TestRunHuntsSemaphores(t *testing.T) {
 	if testing.Short() {
 		t.Skip("integration test: starts a redis-server (skipped with -short)")
 	}
-	subj, ok := permits.Named("mutant-sem-release-twice")
+	subj, ok := permits.Named("mutant-latch-early-open") // a latch: no handover round, short runs
 	if !ok {
 		t.Fatal("not a permits subject")
 	}
@@ -28,7 +28,7 @@ func TestRunHuntsSemaphores(t *testing.T) {
 		}
 	}
 	rec := &recorder{}
-	res, err := Run(t.Context(), Config{Subject: subj.Name, Budget: 40 * time.Second, RunDuration: 3 * time.Second,
+	res, err := Run(t.Context(), Config{Subject: subj.Name, Budget: 30 * time.Second, RunDuration: 6 * time.Second,
 		Seed: 3, Out: t.TempDir(), Observer: rec})
 	if err != nil || res.Find == nil {
 		t.Fatalf("Run: %v, %+v\n%q", err, res, rec.events)
@@ -42,7 +42,7 @@ func TestRunHuntsSemaphores(t *testing.T) {
 			t.Errorf("kept step %q: only the duration shrinks a semaphore's draw", st)
 		}
 	}
-	if slices.Contains(f.Command, "--plan") || !strings.Contains(f.CommandLine(), "lockcheck run") || !strings.Contains(f.CommandLine(), "--subject mutant-sem-release-twice") {
+	if slices.Contains(f.Command, "--plan") || !strings.Contains(f.CommandLine(), "lockcheck run") || !strings.Contains(f.CommandLine(), "--subject mutant-latch-early-open") {
 		t.Errorf("command %s", f.CommandLine())
 	}
 }

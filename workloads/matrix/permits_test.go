@@ -10,16 +10,17 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
-// A semaphore's cell runs in the permits runner under the scenario's
-// faults, into the cell's key, and a correct semaphore's is valid.
+// A latch's cell runs in the permits runner under the scenario's faults,
+// into the cell's key, and a correct latch's is valid (a latch: no
+// handover round, a short run).
 func TestScenarioExecutorRunsPermits(t *testing.T) {
 	sc, err := scenario.Lookup("partition-short")
 	if err != nil {
 		t.Fatal(err)
 	}
-	subj, ok := permits.Named("semaphore")
+	subj, ok := permits.Named("latch")
 	if !ok {
-		t.Fatal("semaphore is not a permits subject")
+		t.Fatal("latch is not a permits subject")
 	}
 	x := ScenarioExecutor{Dir: t.TempDir(), Duration: 2 * time.Second}
 	c := scenario.Cell{Scenario: sc, Subject: subj, Seed: 1}
