@@ -13,10 +13,10 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
-// permitsPlan is the lock plan of a semaphore's or latch's draw: none (the
+// PermitsPlan is the lock plan of a semaphore's or latch's draw: none (the
 // permits runner draws its own from the seed), so that no shrink step but
 // the duration's applies.
-var permitsPlan = workloads.Plan{Workload: permits.Workload}
+var PermitsPlan = workloads.Plan{Workload: permits.Workload}
 
 // permitsExecutor runs the draws of a semaphore or latch (a
 // subject.KindPermits subject) in the permits runner, as `lockcheck run

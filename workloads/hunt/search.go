@@ -119,7 +119,7 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // or not as drawn from seed (DrawObjects) when the subject can share them.
 func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.subject.Kind == subject.KindPermits {
-		return permitsPlan
+		return PermitsPlan
 	}
 	p := Plan(seed)
 	switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
@@ -97,7 +98,8 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 
 // replayDraw is the draw f's reproduction command runs: `lockcheck run
 // [--scenario NAME] --subject S --seed N --duration D [--plan FILE]`
-// (hunt.Find.Command), with the plan read from FILE.
+// (hunt.Find.Command), with the plan read from FILE (none for a
+// semaphore's or latch's run: hunt.PermitsPlan).
 func replayDraw(f *Finding) (hunt.Draw, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -127,6 +129,9 @@ func replayDraw(f *Finding) (hunt.Draw, error) {
 		if d.Duration == 0 {
 			d.Duration = s.Duration
 		}
+		return d, nil
+	case plan == "" && permits.Known(subj):
+		d.Plan = hunt.PermitsPlan // a semaphore's run draws its plan from the seed
 		return d, nil
 	case plan == "":
 		return d, errors.New("cannot replay " + f.Command + ": no --plan and no --scenario")

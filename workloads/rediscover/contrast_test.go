@@ -79,3 +79,15 @@ func TestAddContrasts(t *testing.T) {
 		t.Errorf("totals %+v: want 3 contrasted, 1 separated", tot)
 	}
 }
+
+// A semaphore's find reruns without a plan file (its runs draw their plan
+// from the seed), a lock's does not.
+func TestReplayDrawOfSemaphores(t *testing.T) {
+	d, err := replayDraw(&Finding{Command: "lockcheck run --subject redisson-semaphore@3.16.1 --seed 11 --duration 2s"})
+	if err != nil || d.Scenario != nil || d.Seed != 11 || d.Plan.Workload != hunt.PermitsPlan.Workload || d.Plan.Processes != 0 {
+		t.Errorf("semaphore: %+v, %v; want a plain draw of seed 11 with no plan", d, err)
+	}
+	if _, err := replayDraw(&Finding{Command: "lockcheck run --subject redisson@3.16.1 --seed 11 --duration 2s"}); err == nil {
+		t.Error("a lock's command without --plan replays; want an error")
+	}
+}
