@@ -134,3 +134,27 @@ func TestPermitSplitAndBrute(t *testing.T) {
 		t.Fatal("no invalid history drawn: the test exercises nothing")
 	}
 }
+
+// The contract checker needs no search, and it is never stricter than the
+// model: a release it flags (ok after its permit's lease surely ended) no
+// order of the model admits either. Its false positives are ruled out by
+// TestPermitGroundTruthIsValid, which runs every checker.
+func TestPermitContractImpliesNotLinearizable(t *testing.T) {
+	diffChecks(t, 500)
+	flagged := 0
+	rapid.Check(t, func(t *rapid.T) {
+		h := genPermitHistory(t, 12, true)
+		opts := Options{Timeout: diffTimeout, PermitGranularity: -1}
+		if CheckPermitsContract(h, opts).Verdict != Invalid {
+			return
+		}
+		flagged++
+		if v := CheckSemLinearizable(h, opts).Verdict; v != Invalid {
+			t.Fatalf("contract flags a release the model admits (%s):\n%s", v, dumpHistory(h))
+		}
+	})
+	if flagged == 0 {
+		t.Fatal("no history drawn that the contract checker flags: the test exercises nothing")
+	}
+	t.Logf("%d histories flagged", flagged)
+}
