@@ -36,9 +36,10 @@ func latchAdmin(ctx context.Context, rec *recorder, m latchMaker, plan Plan, nam
 // latchWorker counts each round's latch down once, at a random instant of
 // the round's first half after SetDelay (workers 1..latchCounters), or
 // awaits it with plan.Wait again and again until the round ends.
-func latchWorker(ctx context.Context, rec *recorder, m latchMaker, p int, plan Plan, names []string) {
+func latchWorker(ctx context.Context, rec *recorder, m latchMaker, p int, plan Plan, names []string, from int) {
 	rng := plan.rng(p)
-	for r, name := range names {
+	for r := from; r < len(names); r++ {
+		name := names[r]
 		l := m.NewLatch(name)
 		if p <= latchCounters(plan) {
 			at := plan.roundStart(r) + plan.SetDelay + time.Duration(rng.Int64N(int64(plan.Round/2)+1))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,27 +26,62 @@ type Nemesis func(c faults.Clients) (*faults.Nemesis, error)
 var ErrNemesis = errors.New("permits: nemesis failed")
 
 // procSet is the clients of a run's processes: each process's Maker and
-// go-redis client, each closed once, by a crash or at the run's end.
+// go-redis client, each closed once (by a crash, or at the run's end);
+// set replaces a crashed process's.
 type procSet struct {
+	mu     sync.Mutex
 	makers []io.Closer
 	conns  []redis.UniversalClient
-	once   []sync.Once
+	closed []bool
 }
 
 func newProcSet(n int) *procSet {
-	return &procSet{makers: make([]io.Closer, n), conns: make([]redis.UniversalClient, n), once: make([]sync.Once, n)}
+	return &procSet{makers: make([]io.Closer, n), conns: make([]redis.UniversalClient, n), closed: make([]bool, n)}
 }
 
-// close closes process p's Maker and client (once; nil ones are skipped).
+// set makes m and rdb process p's, open.
+func (s *procSet) set(p int, m io.Closer, rdb redis.UniversalClient) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.makers[p], s.conns[p], s.closed[p] = m, rdb, false
+}
+
+func (s *procSet) maker(p int) io.Closer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.makers[p]
+}
+
+func (s *procSet) conn(p int) redis.UniversalClient {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns[p]
+}
+
+// all are the processes' Makers now.
+func (s *procSet) all() []io.Closer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.makers)
+}
+
+func (s *procSet) len() int { return len(s.makers) }
+
+// close closes process p's Maker and client, unless they are closed.
 func (s *procSet) close(p int) {
-	s.once[p].Do(func() {
-		if s.makers[p] != nil {
-			_ = s.makers[p].Close()
-		}
-		if s.conns[p] != nil {
-			_ = s.conns[p].Close()
-		}
-	})
+	s.mu.Lock()
+	m, rdb, done := s.makers[p], s.conns[p], s.closed[p]
+	s.closed[p] = true
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	if m != nil {
+		_ = m.Close()
+	}
+	if rdb != nil {
+		_ = rdb.Close()
+	}
 }
 
 func (s *procSet) closeAll() {
@@ -61,17 +97,18 @@ func (s *procSet) closeAll() {
 //     permits keeps them meanwhile: its release is that call). It returns
 //     once the stall is in force, without waiting for the call.
 //   - Crash retires target and closes its client at once: its ops in flight
-//     end as info, and it calls nothing again. It is not replaced, so the
-//     permits it held stay taken (a counting semaphore's for good, as a
-//     crashed Redisson client's do; a permit's until its lease ends).
+//     end as info, and it calls nothing again. The permits it held stay
+//     taken (a counting semaphore's for good, as a crashed Redisson
+//     client's do; a permit's until its lease ends). A fresh client under
+//     a fresh process id takes its place from the next round on.
 type clients struct {
 	rec   *recorder
 	procs *procSet
 }
 
 func (c clients) Targets() []string {
-	out := make([]string, 0, len(c.procs.makers)-1)
-	for p := 1; p < len(c.procs.makers); p++ {
+	out := make([]string, 0, c.procs.len()-1)
+	for p := 1; p < c.procs.len(); p++ {
 		out = append(out, "w"+strconv.Itoa(p))
 	}
 	return out
@@ -79,7 +116,7 @@ func (c clients) Targets() []string {
 
 func (c clients) process(target string) (int, error) {
 	p, err := strconv.Atoi(strings.TrimPrefix(target, "w"))
-	if err != nil || !strings.HasPrefix(target, "w") || p < 1 || p >= len(c.procs.makers) {
+	if err != nil || !strings.HasPrefix(target, "w") || p < 1 || p >= c.procs.len() {
 		return 0, fmt.Errorf("permits: no client %q (targets: %v)", target, c.Targets())
 	}
 	return p, nil

@@ -12,21 +12,22 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 )
 
-// A stalled worker calls nothing until its window ends; a crashed one
-// calls nothing again; both windows are in the history with the process
-// they hit, and the run stays valid.
+// A stalled worker calls nothing until its window ends; a crashed one's
+// process calls nothing again, and a fresh process replaces it from the
+// next round on; both windows are in the history with the process they
+// hit, and the run stays valid.
 func TestNemesisStallsAndCrashesWorkers(t *testing.T) {
 	plan := DefaultPlan(3)
-	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 1, 200*time.Millisecond, 1200*time.Millisecond, 0
+	plan.Rounds, plan.SetDelay, plan.Round, plan.Handovers = 2, 200*time.Millisecond, 600*time.Millisecond, 0
 	nem := func(c faults.Clients) (*faults.Nemesis, error) {
 		if got := c.Targets(); !slices.Equal(got, []string{"w1", "w2", "w3", "w4", "w5"}) {
 			t.Errorf("targets = %v", got)
 		}
 		return &faults.Nemesis{
-			Faults: []faults.Fault{faults.Stall(c, "w1"), faults.Crash(c, "w2")},
+			Faults: []faults.Fault{faults.Crash(c, "w2"), faults.Stall(c, "w1")},
 			Schedule: faults.Schedule{
-				{At: 300 * time.Millisecond, Duration: 500 * time.Millisecond, Fault: 0},
-				{At: 900 * time.Millisecond, Duration: 5 * time.Millisecond, Fault: 1},
+				{At: 300 * time.Millisecond, Duration: 5 * time.Millisecond, Fault: 0},
+				{At: 400 * time.Millisecond, Duration: 400 * time.Millisecond, Fault: 1},
 			},
 		}, nil
 	}
@@ -40,18 +41,28 @@ func TestNemesisStallsAndCrashesWorkers(t *testing.T) {
 	if err := h.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.Faults) != 2 || !slices.Equal(h.Faults[0].Procs, []int{1}) || !slices.Equal(h.Faults[1].Procs, []int{2}) {
-		t.Fatalf("faults = %+v, want the stall of process 1 and the crash of process 2", h.Faults)
+	if len(h.Faults) != 2 || !slices.Equal(h.Faults[0].Procs, []int{2}) || !slices.Equal(h.Faults[1].Procs, []int{1}) {
+		t.Fatalf("faults = %+v, want the crash of process 2 and the stall of process 1", h.Faults)
 	}
-	stall, crash := h.Faults[0], h.Faults[1]
+	crash, stall := h.Faults[0], h.Faults[1]
+	second := plan.roundStart(1).Nanoseconds()
 	const slack = int64(time.Millisecond)
+	replaced := false
 	for _, o := range h.Ops {
 		switch {
 		case o.Process == 1 && o.Call > stall.Start+slack && o.Call < stall.End-slack:
 			t.Errorf("stalled process 1 called %s at %d, inside its stall [%d, %d]", o.Kind, o.Call, stall.Start, stall.End)
 		case o.Process == 2 && o.Call > crash.Start:
 			t.Errorf("crashed process 2 called %s at %d, after its crash at %d", o.Kind, o.Call, crash.Start)
+		case o.Process > plan.Workers:
+			replaced = true
+			if o.Call < second {
+				t.Errorf("the replacement p%d called %s at %d, before the next round at %d", o.Process, o.Kind, o.Call, second)
+			}
 		}
+	}
+	if !replaced {
+		t.Error("no fresh process replaced the crashed worker in the next round")
 	}
 	if rep := model.Check(h, Options()); rep.Verdict != model.Valid {
 		t.Fatalf("verdict %s, want valid:\n%s", rep.Verdict, rep)

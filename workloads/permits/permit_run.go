@@ -39,9 +39,10 @@ const (
 // overrun one more hold each after the round, when no other worker
 // acquires, so that no acquire returns the expired permits to the pool
 // before their releases come.
-func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMaker, p int, plan Plan, names []string) {
+func permitWorker(ctx context.Context, rec *recorder, m impl.PermitSemaphoreMaker, p int, plan Plan, names []string, from int) {
 	rng := plan.rng(p)
-	for r, name := range names {
+	for r := from; r < len(names); r++ {
+		name := names[r]
 		sem := m.NewPermitSemaphore(name)
 		live := roundLoop(ctx, rec, plan, r, func() bool {
 			how := holdShort

@@ -43,6 +43,15 @@ func (r *recorder) retire(p int) {
 	r.retired[p] = true
 }
 
+// revive undoes a crash's retire of worker w, under a fresh process id
+// (its replacement).
+func (r *recorder) revive(w int) {
+	r.mu.Lock()
+	delete(r.retired, w)
+	r.mu.Unlock()
+	r.renew(w)
+}
+
 // stall makes process p's calls wait until unstall(p).
 func (r *recorder) stall(p int) {
 	r.mu.Lock()

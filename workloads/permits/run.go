@@ -39,31 +39,43 @@ const roundGap = 300 * time.Millisecond
 func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string, nem Nemesis) (*model.History, error) {
 	procs := newProcSet(plan.Workers + 1)
 	defer procs.closeAll()
-	for i := range procs.makers {
+	open := func(i int) error {
 		rdb, err := dial(i)
 		if err != nil {
-			return nil, fmt.Errorf("permits: dial process %d: %w", i, err)
+			return fmt.Errorf("permits: dial process %d: %w", i, err)
 		}
-		procs.conns[i] = rdb
 		part := subj.part(i)
 		m, err := part.open(ctx, rdb)
 		if err != nil {
-			return nil, fmt.Errorf("permits: open %s: %w", part.Name, err)
+			_ = rdb.Close()
+			return fmt.Errorf("permits: open %s: %w", part.Name, err)
 		}
-		procs.makers[i] = m
+		procs.set(i, m, rdb)
+		return nil
 	}
-	if err := prepare(ctx, procs.makers, prefix); err != nil {
+	for i := range plan.Workers + 1 {
+		if err := open(i); err != nil {
+			return nil, err
+		}
+	}
+	if err := prepare(ctx, procs.all(), prefix); err != nil {
 		return nil, err
+	}
+	reopen := func(w int) error {
+		if err := open(w); err != nil {
+			return err
+		}
+		return prepare(ctx, []io.Closer{procs.maker(w)}, prefix)
 	}
 	rec := &recorder{base: time.Now(), timeout: plan.OpTimeout, workers: plan.Workers}
 	stopNemesis, err := startNemesis(ctx, nem, rec, procs)
 	if err != nil {
 		return nil, err
 	}
-	names := runRounds(ctx, rec, procs.makers, plan, prefix)
+	names := runRounds(ctx, rec, procs, plan, prefix, reopen)
 	nemErr := stopNemesis()
 	rec.stretchDeadlines()
-	cleanup(procs.conns[0], names)
+	cleanup(procs.conn(0), names)
 	h := &model.History{
 		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
 			"subject": subj.Name, "seed": strconv.FormatInt(plan.Seed, 10), "workload": "permits"}},
@@ -75,35 +87,53 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string,
 }
 
 // runRounds runs the plan's rounds, then its handover round, and returns
-// the names of the objects they used.
-func runRounds(ctx context.Context, rec *recorder, procs []io.Closer, plan Plan, prefix string) []string {
+// the names of the objects they used. A worker a crash retired is
+// replaced by reopen (a fresh client and process id) for the rounds that
+// start after it, as Jepsen replaces a crashed process.
+func runRounds(ctx context.Context, rec *recorder, procs *procSet, plan Plan, prefix string, reopen func(w int) error) []string {
 	names := make([]string, plan.Rounds)
 	for r := range names {
 		names[r] = prefix + "-r" + strconv.Itoa(r)
 	}
 	var wg sync.WaitGroup
-	if lm, ok := procs[0].(latchMaker); ok {
+	if lm, ok := procs.maker(0).(latchMaker); ok {
 		wg.Go(func() { latchAdmin(ctx, rec, lm, plan, names) })
 	} else {
-		wg.Go(func() { admin(ctx, rec, setterOf(procs[0]), plan, names) })
+		wg.Go(func() { admin(ctx, rec, setterOf(procs.maker(0)), plan, names) })
 	}
 	for w := 1; w <= plan.Workers; w++ {
-		if lm, ok := procs[w].(latchMaker); ok {
-			wg.Go(func() { latchWorker(ctx, rec, lm, w, plan, names) })
-			continue
-		}
-		if pm, ok := procs[w].(permitMaker); ok {
-			wg.Go(func() { permitWorker(ctx, rec, pm, w, plan, names) })
-			continue
-		}
-		wg.Go(func() { worker(ctx, rec, procs[w].(impl.SemaphoreMaker), w, plan, names) })
+		wg.Go(func() {
+			for from := 0; ; {
+				runWorker(ctx, rec, procs.maker(w), w, plan, names, from)
+				from = plan.roundAt(time.Since(rec.base)) + 1
+				if !rec.isRetired(w) || ctx.Err() != nil || from >= len(names) || reopen(w) != nil {
+					return
+				}
+				rec.revive(w)
+			}
+		})
 	}
 	wg.Wait()
-	if hw := handoverWorkers(procs, plan); len(hw) >= 2 {
-		names = append(names, handoverRound(ctx, rec, setterOf(procs[0]), hw, plan, prefix)...)
+	if hw := handoverWorkers(procs.all(), plan); len(hw) >= 2 {
+		names = append(names, handoverRound(ctx, rec, setterOf(procs.maker(0)), hw, plan, prefix)...)
 	}
 	return names
 }
+
+// runWorker runs worker w's part of rounds from.. on its Maker m.
+func runWorker(ctx context.Context, rec *recorder, m io.Closer, w int, plan Plan, names []string, from int) {
+	switch m := m.(type) {
+	case latchMaker:
+		latchWorker(ctx, rec, m, w, plan, names, from)
+	case permitMaker:
+		permitWorker(ctx, rec, m, w, plan, names, from)
+	case impl.SemaphoreMaker:
+		worker(ctx, rec, m, w, plan, names, from)
+	}
+}
+
+// roundAt is the round under way at d from the run's base.
+func (p Plan) roundAt(d time.Duration) int { return int(d / p.RoundLength()) }
 
 // handoverWorkers returns how each worker makes its handles on a handover
 // semaphore when plan has a handover round to run (Plan.Handovers, on a
@@ -239,9 +269,10 @@ func admin(ctx context.Context, rec *recorder, newSetter func(string) setter, pl
 
 // worker takes 1..MaxN permits with tryAcquire, holds them a random
 // while and releases them, until each round's end; an info op retires it.
-func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, plan Plan, names []string) {
+func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, plan Plan, names []string, from int) {
 	rng := plan.rng(p)
-	for r, name := range names {
+	for r := from; r < len(names); r++ {
+		name := names[r]
 		sem := m.NewSemaphore(name)
 		live := roundLoop(ctx, rec, plan, r, func() bool {
 			n := 1 + rng.IntN(plan.MaxN)
