@@ -38,7 +38,8 @@ func latchOpenedBy(h *History, ix []int) (int64, bool) {
 }
 
 // latchLive adds to res the awaits of latch object ix that waited on a
-// surely open latch, outside fault windows, longer than bound.
+// surely open latch, outside the windows of the faults that hit their
+// process, longer than bound.
 func latchLive(h *History, name string, ix []int, bound int64, opts Options, res *Result) (waits int) {
 	opened, ok := latchOpenedBy(h, ix)
 	horizon := h.horizon()
@@ -53,7 +54,7 @@ func latchLive(h *History, name string, ix []int, bound int64, opts Options, res
 		}
 		from := max(w.Call, opened)
 		for _, f := range h.Faults {
-			if f.Start < w.Return && f.end(horizon) > from {
+			if f.hits(w.Process) && f.Start < w.Return && f.end(horizon) > from {
 				from = max(from, f.end(horizon))
 			}
 		}

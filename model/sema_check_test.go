@@ -85,6 +85,16 @@ func TestSemLivenessWaiterNotWoken(t *testing.T) {
 	if r := CheckPermitsLive(h, Options{}); r.Verdict != Valid {
 		t.Fatalf("liveness in a fault window: %s", r)
 	}
+	// A fault that hit the waiter's own process excuses it; one that hit
+	// another process's link does not.
+	h.Faults = []Fault{{Name: "proxy-blackhole", Target: "c1", Start: s / 2, End: 6 * s, Procs: []int{1}}}
+	if r := CheckPermitsLive(h, Options{}); r.Verdict != Valid {
+		t.Fatalf("liveness in a window of the waiter's own link: %s", r)
+	}
+	h.Faults[0].Procs, h.Faults[0].Target = []int{2}, "c2"
+	if r := CheckPermitsLive(h, Options{}); r.Verdict != Invalid {
+		t.Fatalf("liveness in a window of another process's link: %s", r)
+	}
 }
 
 // Differential: a grant beyond the total is never linearizable, so the

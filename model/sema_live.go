@@ -71,7 +71,8 @@ func CheckPermitsLive(h *History, opts Options) Result {
 }
 
 // longestAvailable is w's longest stretch [a, b] within its call with at
-// least w.N permits surely available to it, outside fault windows.
+// least w.N permits surely available to it, outside the windows of the
+// faults that hit its process.
 func longestAvailable(h *History, total, held steps, w *Op, own int64) (a, b, long int64) {
 	pts := append([]int64{w.Call}, total.breaks(w.Call, w.Return)...)
 	pts = append(pts, held.breaks(w.Call, w.Return)...)
@@ -91,7 +92,7 @@ func longestAvailable(h *History, total, held steps, w *Op, own int64) (a, b, lo
 		if t == next {
 			continue
 		}
-		ok := total.at(t)-(held.at(t)-own) >= permitsOf(w) && !inFault(h, t, next, horizon)
+		ok := total.at(t)-(held.at(t)-own) >= permitsOf(w) && !inFault(h, w.Process, t, next, horizon)
 		switch {
 		case ok && from < 0:
 			from = t
@@ -108,10 +109,14 @@ func longestAvailable(h *History, total, held steps, w *Op, own int64) (a, b, lo
 	return a, b, long
 }
 
-// inFault reports whether a fault window overlaps [t, next).
-func inFault(h *History, t, next, horizon int64) bool {
+// inFault reports whether the window of a fault that hit process p
+// (Fault.Procs; every process for a server-side fault) overlaps [t, next):
+// a fault elsewhere (another client's link, another worker's stall) delays
+// no wake-up of p's, and whatever it does to the permits the held and
+// total steps already allow for.
+func inFault(h *History, p int, t, next, horizon int64) bool {
 	for _, f := range h.Faults {
-		if f.Start < next && f.end(horizon) > t {
+		if f.hits(p) && f.Start < next && f.end(horizon) > t {
 			return true
 		}
 	}
