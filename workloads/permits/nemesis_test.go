@@ -103,3 +103,20 @@ func TestInfoDeadlinesStretchOverFaults(t *testing.T) {
 		t.Errorf("later info op's deadline = %d, want %d (unchanged)", got, want)
 	}
 }
+
+// A replacement revives a crashed worker under a fresh process id, unless
+// the worker crashed again while its replacement started.
+func TestReviveAfterCrash(t *testing.T) {
+	r := &recorder{workers: 5}
+	r.retire(2)
+	gen := r.crashCount(2)
+	r.retire(2) // crashed again while the replacement started
+	r.revive(2, gen)
+	if !r.isRetired(2) || r.process(2) != 2 {
+		t.Fatalf("revived over a later crash: retired %v, process %d", r.isRetired(2), r.process(2))
+	}
+	r.revive(2, r.crashCount(2))
+	if r.isRetired(2) || r.process(2) != 6 || !slices.Equal(r.idsOf(2), []int{2, 6}) {
+		t.Fatalf("revived: retired %v, process %d, ids %v; want a fresh process 6", r.isRetired(2), r.process(2), r.idsOf(2))
+	}
+}

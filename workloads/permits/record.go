@@ -24,8 +24,10 @@ type recorder struct {
 	ids  map[int]int
 	past map[int][]int
 	next int
-	// retired are the workers a crash retired: none of them calls again.
+	// retired are the workers a crash retired: none of them calls again
+	// until revived; crashes counts each worker's crashes.
 	retired map[int]bool
+	crashes map[int]int
 	// stalls are the stalled processes': each call waits until its channel
 	// is closed (Unstall).
 	stalls map[int]chan struct{}
@@ -33,23 +35,37 @@ type recorder struct {
 	faults []model.Fault
 }
 
-// retire retires worker p: its next call does not run.
+// retire retires worker p (a crash): its next call does not run.
 func (r *recorder) retire(p int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.retired == nil {
-		r.retired = map[int]bool{}
+		r.retired, r.crashes = map[int]bool{}, map[int]int{}
 	}
 	r.retired[p] = true
+	r.crashes[p]++
 }
 
-// revive undoes a crash's retire of worker w, under a fresh process id
-// (its replacement).
-func (r *recorder) revive(w int) {
+// crashCount is how many times worker w crashed so far.
+func (r *recorder) crashCount(w int) int {
 	r.mu.Lock()
-	delete(r.retired, w)
+	defer r.mu.Unlock()
+	return r.crashes[w]
+}
+
+// revive undoes the crashes of worker w, under a fresh process id (its
+// replacement), unless it crashed again since it had crashed gen times
+// (a crash of the replacement while it started): then it stays retired.
+func (r *recorder) revive(w, gen int) {
+	r.mu.Lock()
+	again := r.crashes[w] != gen
+	if !again {
+		delete(r.retired, w)
+	}
 	r.mu.Unlock()
-	r.renew(w)
+	if !again {
+		r.renew(w)
+	}
 }
 
 // stall makes process p's calls wait until unstall(p).

@@ -106,10 +106,16 @@ func runRounds(ctx context.Context, rec *recorder, procs *procSet, plan Plan, pr
 			for from := 0; ; {
 				runWorker(ctx, rec, procs.maker(w), w, plan, names, from)
 				from = plan.roundAt(time.Since(rec.base)) + 1
-				if !rec.isRetired(w) || ctx.Err() != nil || from >= len(names) || reopen(w) != nil {
+				if !rec.isRetired(w) || ctx.Err() != nil || from >= len(names) {
 					return
 				}
-				rec.revive(w)
+				gen := rec.crashCount(w)
+				if reopen(w) != nil {
+					return
+				}
+				// (crashed again while it started: still retired, so runWorker
+				// returns at once and the next round replaces it again)
+				rec.revive(w, gen)
 			}
 		})
 	}
