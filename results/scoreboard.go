@@ -413,6 +413,8 @@ var KnownFindings = []KnownFinding{
 		Claim: "Redisson's fair lock purges a live short-wait tryLock waiter once the queue was busy longer than a lease, and grants a later caller first (5 of 5 runs, library alone)"},
 	{Subject: "redisson-redlock", Checker: model.CheckAllowance, Script: "impl/drivers/redisson-java/repro/redlock-lost-unlock.sh",
 		Claim: "RedissonRedLock.unlock() returns normally after the hold's lease ran out and another client took every member (unlockInner ignores each member's IllegalMonitorStateException); the MultiLock's unlock throws (2 of 2 runs, library alone; nothing of the other holder's is freed)"},
+	{Subject: "redisson-semaphore", Checker: model.CheckLiveness, Script: "impl/drivers/redisson-java/repro/semaphore-handover.sh",
+		Claim: "an RSemaphore waiter whose tryAcquire registers its wake-up listener just as a release's message arrives misses it and sleeps out its wait beside the free permit: the library-alone handover refused 1 of 6,300 handovers on 3.52.0 (5 of 7,200 on 3.27.2, before 3.28.0's fix narrowed the window without closing it)"},
 	{Subject: "python-redis-lock", Checker: model.CheckLinearizable, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
 		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
 	{Subject: "python-redis-lock", Checker: model.CheckMutualExclusion, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
