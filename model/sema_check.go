@@ -31,7 +31,8 @@ func runPermitCheckers(ctx context.Context, h *History, opts Options) []Result {
 		}
 		out = append(out, c.run())
 	}
-	return append(out[len(out)-1:], out[:len(out)-1]...)
+	lin := len(out) - 1 // the search's result, run last, reported first
+	return append([]Result{out[lin]}, out[:lin]...)
 }
 
 // CheckSemLinearizable checks h's semaphore ops against the sequential

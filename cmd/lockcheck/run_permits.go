@@ -132,8 +132,7 @@ func (f *runFlags) permitsScenario(fs *flag.FlagSet) (*scenario.Scenario, error)
 func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (permitsInto, string, func(), error) {
 	if sc != nil {
 		run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
-			o := scenario.PermitOptions{Subject: cfg.Subject, Plan: cfg.Plan, CheckTimeout: cfg.CheckTimeout, Starts: cfg.Starts}
-			return sc.RunPermitsInto(ctx, o, dir)
+			return sc.RunPermitsInto(ctx, cfg, dir)
 		}
 		return run, "scenario " + sc.Name + " (a world of its own per run)", func() {}, nil
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
-	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 	"github.com/lockcheck/lockcheck/workloads/target"
 )
@@ -44,13 +43,12 @@ func (x *permitsExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, 
 	if err := subj.Check(); err != nil {
 		return Trial{}, err
 	}
-	plan := permits.DefaultPlan(d.Seed).WithDuration(d.Duration)
+	cfg := permits.RunConfig{Subject: subj, Plan: permits.DefaultPlan(d.Seed).WithDuration(d.Duration), Starts: permits.DefaultStarts}
 	var out permits.Outcome
 	if d.Scenario != nil {
-		o := scenario.PermitOptions{Subject: subj, Plan: plan, Starts: permits.DefaultStarts}
-		out, err = d.Scenario.RunPermitsInto(ctx, o, dir)
+		out, err = d.Scenario.RunPermitsInto(ctx, cfg, dir)
 	} else {
-		cfg := permits.RunConfig{Subject: subj, Plan: plan, Redis: x.tgt.Desc, Starts: permits.DefaultStarts}
+		cfg.Redis = x.tgt.Desc
 		dial := func(i int) (redis.UniversalClient, error) { return x.tgt.Dial(ctx, i) }
 		out, err = permits.RunInto(ctx, dial, cfg, dir)
 	}

@@ -95,8 +95,8 @@ func (x ScenarioExecutor) execPermits(ctx context.Context, c scenario.Cell, key 
 	if x.Duration > 0 {
 		plan = plan.WithDuration(x.Duration)
 	}
-	o := scenario.PermitOptions{Subject: subj, Plan: plan, CheckTimeout: x.CheckTimeout, Starts: permits.DefaultStarts}
-	out, err := c.Scenario.RunPermitsInto(ctx, o, key.In(x.Dir))
+	cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: x.CheckTimeout, Starts: permits.DefaultStarts}
+	out, err := c.Scenario.RunPermitsInto(ctx, cfg, key.In(x.Dir))
 	ran := Ran{Report: out.Summary.Report, Recorded: out.Dir != ""}
 	if err == nil && out.Degraded != nil {
 		err = out.Degraded

@@ -149,15 +149,16 @@ func (c clients) Crash(_ context.Context, target string) error {
 	return nil
 }
 
-// procsOf are the processes a fault on target hits: every id of a
-// worker's ("w<p>"), or of the worker whose connection goes through link
-// or wire "c<i>" (worker i's); none (every process) for a server-side
-// target.
-func (r *recorder) procsOf(target string) []int {
+// procsOf are the processes a fault on target over [start, end] hits:
+// those worker p had then ("w<p>": the worker itself, so not a
+// replacement that began after the fault struck), or worker i had then
+// ("c<i>": its link or wire, which its replacement dials too); none
+// (every process) for a server-side target.
+func (r *recorder) procsOf(target string, start, end int64) []int {
 	for _, prefix := range []string{"w", "c"} {
 		if rest, ok := strings.CutPrefix(target, prefix); ok {
 			if w, err := strconv.Atoi(rest); err == nil {
-				return r.idsOf(w)
+				return r.idsDuring(w, start, end, prefix == "w")
 			}
 		}
 	}
@@ -177,8 +178,8 @@ func startNemesis(ctx context.Context, mk Nemesis, rec *recorder, procs *procSet
 		return nil, fmt.Errorf("%w: %w", ErrNemesis, err)
 	}
 	n.Record = func(w faults.Window) {
-		f := model.Fault{Name: w.Name, Target: w.Target, Start: rec.at(w.Start), End: rec.at(w.End), Procs: rec.procsOf(w.Target)}
-		rec.fault(f)
+		start, end := rec.at(w.Start), rec.at(w.End)
+		rec.fault(model.Fault{Name: w.Name, Target: w.Target, Start: start, End: end, Procs: rec.procsOf(w.Target, start, end)})
 	}
 	nctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -110,7 +110,7 @@ func TestInfoDeadlinesStretchOverFaults(t *testing.T) {
 // A replacement revives a crashed worker under a fresh process id, unless
 // the worker crashed again while its replacement started.
 func TestReviveAfterCrash(t *testing.T) {
-	r := &recorder{workers: 5}
+	r := &recorder{workers: 5, base: time.Now()}
 	r.retire(2)
 	gen := r.crashCount(2)
 	r.retire(2) // crashed again while the replacement started
@@ -119,7 +119,30 @@ func TestReviveAfterCrash(t *testing.T) {
 		t.Fatalf("revived over a later crash: retired %v, process %d", r.isRetired(2), r.process(2))
 	}
 	r.revive(2, r.crashCount(2))
-	if r.isRetired(2) || r.process(2) != 6 || !slices.Equal(r.idsOf(2), []int{2, 6}) {
-		t.Fatalf("revived: retired %v, process %d, ids %v; want a fresh process 6", r.isRetired(2), r.process(2), r.idsOf(2))
+	if all := r.idsDuring(2, 0, r.now(), false); r.isRetired(2) || r.process(2) != 6 || !slices.Equal(all, []int{2, 6}) {
+		t.Fatalf("revived: retired %v, process %d, ids %v; want a fresh process 6", r.isRetired(2), r.process(2), all)
+	}
+}
+
+// A fault's processes are the ids its target had in its window: a fault on
+// the worker (a crash) spares the replacement that began after it struck,
+// a fault on its link does not.
+func TestFaultProcsAreTheWindows(t *testing.T) {
+	r := &recorder{workers: 5, past: map[int][]idSpan{2: {{id: 6, from: 100}, {id: 7, from: 202, revived: true}}}}
+	for _, c := range []struct {
+		target     string
+		start, end int64
+		want       []int
+	}{
+		{"w2", 200, 205, []int{6}},
+		{"c2", 200, 205, []int{6, 7}},
+		{"c2", 50, 150, []int{2, 6}},
+		{"w2", 300, 400, []int{7}},
+		{"c9", 0, 10, []int{9}},
+		{"redis-1", 0, 10, nil},
+	} {
+		if got := r.procsOf(c.target, c.start, c.end); !slices.Equal(got, c.want) {
+			t.Errorf("procsOf(%s, %d, %d) = %v, want %v", c.target, c.start, c.end, got, c.want)
+		}
 	}
 }

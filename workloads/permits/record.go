@@ -19,10 +19,10 @@ type recorder struct {
 	// workers is the plan's: fresh process ids start after the workers'.
 	workers int
 	// ids are the workers' current process ids, when not their own index
-	// (an info op gave them a fresh one); past, every fresh id each had;
-	// next, the next fresh id.
+	// (an info op or a crash gave them a fresh one); past, every fresh id
+	// each had; next, the next fresh id.
 	ids  map[int]int
-	past map[int][]int
+	past map[int][]idSpan
 	next int
 	// retired are the workers a crash retired: none of them calls again
 	// until revived; crashes counts each worker's crashes.
@@ -64,7 +64,7 @@ func (r *recorder) revive(w, gen int) {
 	}
 	r.mu.Unlock()
 	if !again {
-		r.renew(w)
+		r.renew(w, true)
 	}
 }
 
@@ -90,15 +90,13 @@ func (r *recorder) unstall(p int) {
 	}
 }
 
+// unstallAll ends every stall.
 func (r *recorder) unstallAll() {
 	r.mu.Lock()
-	ps := make([]int, 0, len(r.stalls))
-	for p := range r.stalls {
-		ps = append(ps, p)
-	}
-	r.mu.Unlock()
-	for _, p := range ps {
-		r.unstall(p)
+	defer r.mu.Unlock()
+	for p, c := range r.stalls {
+		close(c)
+		delete(r.stalls, p)
 	}
 }
 
@@ -185,23 +183,42 @@ func (r *recorder) process(w int) int {
 }
 
 // renew gives worker w a fresh process id, the next after the workers'
-// and every fresh id so far.
-func (r *recorder) renew(w int) {
+// and every fresh id so far; revived says it replaces a crashed client.
+func (r *recorder) renew(w int, revived bool) {
+	at := r.now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ids == nil {
-		r.ids, r.past, r.next = map[int]int{}, map[int][]int{}, r.workers+1
+		r.ids, r.past, r.next = map[int]int{}, map[int][]idSpan{}, r.workers+1
 	}
 	r.ids[w] = r.next
-	r.past[w] = append(r.past[w], r.next)
+	r.past[w] = append(r.past[w], idSpan{id: r.next, from: at, revived: revived})
 	r.next++
 }
 
-// idsOf is every process id worker w has had, in order.
-func (r *recorder) idsOf(w int) []int {
+// idSpan is a fresh process id of a worker's, from when it was given.
+type idSpan struct {
+	id      int
+	from    int64
+	revived bool // the id of a replacement after a crash
+}
+
+// idsDuring are the process ids worker w had at some instant of [start,
+// end], in order; but the ids of replacements that began after start
+// when onWorker (a fault on the worker itself, which its replacement
+// escapes).
+func (r *recorder) idsDuring(w int, start, end int64, onWorker bool) []int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]int{w}, r.past[w]...)
+	spans := append([]idSpan{{id: w}}, r.past[w]...)
+	var out []int
+	for k, sp := range spans {
+		if k+1 < len(spans) && spans[k+1].from < start || sp.from > end || onWorker && sp.revived && sp.from > start {
+			continue
+		}
+		out = append(out, sp.id)
+	}
+	return out
 }
 
 // callWith is call with fill, if set, completing the op before it is
@@ -236,7 +253,7 @@ func (r *recorder) callWith(ctx context.Context, o model.Op, f func(context.Cont
 	r.ops = append(r.ops, o)
 	r.mu.Unlock()
 	if o.Outcome == model.Info {
-		r.renew(w)
+		r.renew(w, false)
 		return false, !sleepUntil(ctx, time.Now(), infoBackoff)
 	}
 	return o.Outcome == model.OK, false

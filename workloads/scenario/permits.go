@@ -12,16 +12,6 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/permits"
 )
 
-// PermitOptions are one run of a scenario on a semaphore or latch.
-type PermitOptions struct {
-	Subject permits.Subject
-	// Plan is the run's plan; its seed draws the faults too.
-	Plan permits.Plan
-	// CheckTimeout and Starts are permits.RunConfig's.
-	CheckTimeout time.Duration
-	Starts       int
-}
-
 // PermitsScenarios are the scenarios whose faults act on semaphores and
 // latches (Scenario.Permits), in catalog order.
 func PermitsScenarios() []Scenario {
@@ -38,25 +28,24 @@ func PermitsScenarios() []Scenario {
 // faults do not act on semaphores and latches.
 var ErrNotForPermits = errors.New("scenario: its faults do not apply to semaphores and latches")
 
-// RunPermitsInto runs o's object under sc into run directory dir: sc's
-// topology with a client per process of the plan, and sc's faults drawn
-// from the plan's seed over the plan's length (permits.Plan.Length),
-// acting on the workers ("w1" ..) as faults.Clients. The world is torn
-// down before it returns. Its errors are the topology's and
-// permits.RunInto's.
-func (sc Scenario) RunPermitsInto(ctx context.Context, o PermitOptions, dir string) (permits.Outcome, error) {
+// RunPermitsInto runs cfg (its subject, plan, check timeout and starts)
+// under sc into run directory dir: sc's topology with a client per
+// process of the plan, and sc's faults drawn from the plan's seed over the
+// plan's length (permits.Plan.Length), acting on the workers ("w1" ..) as
+// faults.Clients; it fills in cfg's Redis, Scenario, Nemesis and
+// LossyFaults. The world is torn down before it returns. Its errors are
+// the topology's and permits.RunInto's.
+func (sc Scenario) RunPermitsInto(ctx context.Context, cfg permits.RunConfig, dir string) (permits.Outcome, error) {
 	if !sc.Permits {
 		return permits.Outcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
 	}
-	env, err := sc.Topology(ctx, o.Plan.Workers+1)
+	env, err := sc.Topology(ctx, cfg.Plan.Workers+1)
 	if err != nil {
 		return permits.Outcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	defer env.Close()
-	cfg := permits.RunConfig{
-		Subject: o.Subject, Plan: o.Plan, Redis: env.Desc, CheckTimeout: o.CheckTimeout, Starts: o.Starts,
-		Scenario: sc.Name, Nemesis: sc.permitsNemesis(env, o.Plan.Seed, o.Plan.Length(o.Subject)), LossyFaults: sc.LossyFaults,
-	}
+	cfg.Redis, cfg.Scenario, cfg.LossyFaults = env.Desc, sc.Name, sc.LossyFaults
+	cfg.Nemesis = sc.permitsNemesis(env, cfg.Plan.Seed, cfg.Plan.Length(cfg.Subject))
 	dial := func(i int) (redis.UniversalClient, error) { return env.Dial(ctx, i) }
 	return permits.RunInto(ctx, dial, cfg, dir)
 }

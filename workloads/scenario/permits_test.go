@@ -28,7 +28,7 @@ func runPermits(t *testing.T, name, subject string, seed int64) (results.Summary
 	plan := permits.DefaultPlan(seed)
 	plan.Rounds, plan.Handovers = 2, time.Second
 	dir := t.TempDir()
-	out, err := sc.RunPermitsInto(t.Context(), PermitOptions{Subject: subj, Plan: plan}, dir)
+	out, err := sc.RunPermitsInto(t.Context(), permits.RunConfig{Subject: subj, Plan: plan}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestPermitsRefuseOtherScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = sc.RunPermitsInto(t.Context(), PermitOptions{Subject: subj, Plan: permits.DefaultPlan(1)}, t.TempDir())
+	_, err = sc.RunPermitsInto(t.Context(), permits.RunConfig{Subject: subj, Plan: permits.DefaultPlan(1)}, t.TempDir())
 	if !errors.Is(err, ErrNotForPermits) {
 		t.Fatalf("err = %v, want ErrNotForPermits", err)
 	}
