@@ -142,7 +142,7 @@ func Versions(name string) *subject.Versions {
 }
 
 // Named is the subject a matrix runs for name, a semaphore or latch by
-// Known's rule, without building a release: AsSubject of the subject of
+// Known's rule, without building a release: asSubject of the subject of
 // that name, or for NAME@VERSION and mixes a subject of that name alone
 // (the cell's run resolves it). ok is false when name is not Known.
 func Named(name string) (s subject.Subject, ok bool) {
@@ -151,15 +151,15 @@ func Named(name string) (s subject.Subject, ok bool) {
 	}
 	for _, p := range Subjects() {
 		if p.Name == name {
-			return AsSubject(p), true
+			return asSubject(p), true
 		}
 	}
 	_, v := subject.SplitVersion(name)
-	return AsSubject(Subject{Name: name, Release: v}), true
+	return asSubject(Subject{Name: name, Release: v}), true
 }
 
-// AsSubject is s as a matrix names it: a subject.KindPermits subject with
+// asSubject is s as a matrix names it: a subject.KindPermits subject with
 // s's name, doc and release, claiming nothing a lock claims (no watchdog).
-func AsSubject(s Subject) subject.Subject {
+func asSubject(s Subject) subject.Subject {
 	return subject.Subject{Name: s.Name, Kind: subject.KindPermits, Doc: s.Doc, NoWatchdog: true, Release: s.Release}
 }

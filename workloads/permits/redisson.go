@@ -70,7 +70,7 @@ func javaSubjects() map[string]Subject {
 func Libraries() []subject.Subject {
 	var out []subject.Subject
 	for _, o := range javaObjects {
-		out = append(out, AsSubject(o.subject(o.driver())))
+		out = append(out, asSubject(o.subject(o.driver())))
 	}
 	return out
 }
