@@ -36,11 +36,8 @@ type permitsExecutor struct {
 func (x *permitsExecutor) Check(Draw) error { return nil }
 
 func (x *permitsExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, error) {
-	subj, err := permits.LookupContext(ctx, x.name)
+	subj, err := permits.LookupRunnable(ctx, x.name)
 	if err != nil {
-		return Trial{}, err
-	}
-	if err := subj.Check(); err != nil {
 		return Trial{}, err
 	}
 	cfg := permits.RunConfig{Subject: subj, Plan: permits.DefaultPlan(d.Seed).WithDuration(d.Duration), Starts: permits.DefaultStarts}

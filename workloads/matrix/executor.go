@@ -84,11 +84,8 @@ func (x ScenarioExecutor) Exec(ctx context.Context, c scenario.Cell, key Key) (R
 // execPermits runs a semaphore or latch's cell, as `lockcheck run
 // --scenario S --subject OBJECT --seed N` does.
 func (x ScenarioExecutor) execPermits(ctx context.Context, c scenario.Cell, key Key) (Ran, error) {
-	subj, err := permits.LookupContext(ctx, c.Subject.Name)
+	subj, err := permits.LookupRunnable(ctx, c.Subject.Name)
 	if err != nil {
-		return Ran{}, err
-	}
-	if err := subj.Check(); err != nil {
 		return Ran{}, err
 	}
 	plan := permits.DefaultPlan(c.Seed)

@@ -50,6 +50,16 @@ func LookupContext(ctx context.Context, name string) (Subject, error) {
 	return javaObjects[i].release(ctx, name, v)
 }
 
+// LookupRunnable is LookupContext, then Subject.Check: the subject called
+// name, if it can run here.
+func LookupRunnable(ctx context.Context, name string) (Subject, error) {
+	s, err := LookupContext(ctx, name)
+	if err != nil {
+		return Subject{}, err
+	}
+	return s, s.Check()
+}
+
 // resolveTimeout bounds the resolution of NAME@VERSION (a registry query,
 // then a fetch and build when the release is not in the cache), as the
 // lock subjects' (workloads/subject).
