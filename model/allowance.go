@@ -27,9 +27,13 @@ const (
 	// answered call after the fault, which must learn the loss.
 	AllowSuspend Allow = "suspend"
 	// AllowDrop: as AllowSuspend, but requests in flight are lost (a reset
-	// connection, a reconnect): the renewal in flight is retried one
-	// renewal period later, so the hold can run out once the fault lasts
-	// 1/3 of a lease.
+	// connection, a reconnect), and so may be the requests of the client's
+	// next Options.Reconnect, which may meet connections it has not yet
+	// found closed; a failed renewal is retried one renewal period later.
+	// So the hold can run out once the fault and the reconnection together
+	// last 1/3 of a lease (with the default reconnection and a lease up to
+	// 3 s: any drop), no earlier than start + 2/3 lease, and its holder
+	// learns the loss from end + reconnection + 1/3 lease on.
 	AllowDrop Allow = "drop"
 	// AllowLoss: the server may forget every hold granted before the fault
 	// ended (a restart without persistence, an asynchronous failover, a
@@ -262,17 +266,21 @@ func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, 
 		if opts.fixedLease(g) > 0 {
 			return lapse{}, false, "" // its lease is listed already
 		}
-		need := w * 2 / 3
+		need, after := w*2/3, int64(0) // after: how long past e requests still fail
 		if a == AllowDrop {
-			need = w / 3
+			need, after = w/3, opts.reconnect()
 		}
-		if e-f.Start < need-slack {
-			return lapse{}, false, fmt.Sprintf("%s lasted %s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e-f.Start), fmtDur(need), fmtDur(w))
+		if e+after-f.Start < need-slack {
+			with := ""
+			if after > 0 {
+				with = fmt.Sprintf(" with the client's reconnection (%s)", fmtDur(after))
+			}
+			return lapse{}, false, fmt.Sprintf("%s lasted %s%s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e+after-f.Start), with, fmtDur(need), fmtDur(w))
 		}
 		at := max(h.since()+w, f.Start+w*2/3) - slack
 		learn := e + slack
 		if a == AllowDrop {
-			learn += w / 3
+			learn += after + w/3
 		}
 		return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
 	case AllowSplit:

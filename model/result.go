@@ -214,6 +214,11 @@ type Options struct {
 	Fair bool
 	// MaxExamples caps Result.Examples (0: 5).
 	MaxExamples int
+	// Reconnect is how long after a drop fault (a reset, a black hole, a
+	// killed connection) heals a client may still fail its requests while
+	// it finds and replaces the connections the fault closed (0:
+	// DefaultReconnect; < 0: none, a client that recovers at once).
+	Reconnect time.Duration
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
 	// persistence, a failover with asynchronous replication. A conflicting
@@ -283,6 +288,22 @@ func (o Options) watchdogLease() int64 {
 		return int64(o.WatchdogLease)
 	}
 	return int64(30 * time.Second)
+}
+
+// DefaultReconnect is Options.Reconnect's default: a pooled connection is
+// found closed only when used, so the first requests after a reset may meet
+// closed connections; Redisson 3.52.0 handed a renewal one that CLIENT KILL
+// had closed 0.62 s before (impl/drivers/redisson-java/repro/conn-kill-renewal.sh).
+const DefaultReconnect = time.Second
+
+func (o Options) reconnect() int64 {
+	switch {
+	case o.Reconnect < 0:
+		return 0
+	case o.Reconnect > 0:
+		return int64(o.Reconnect)
+	}
+	return int64(DefaultReconnect)
 }
 
 func (o Options) timeout() time.Duration {
