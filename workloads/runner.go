@@ -320,12 +320,23 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		FreeWait:      r.cfg.freeWait(&r.plan),
 		OpTimeout:     r.plan.OpTimeout,
 		LossyFaults:   r.cfg.LossyFaults,
+		Reconnect:     reconnect(r.subj),
 	}
 	start := time.Now()
 	cctx, cancel := checkContext(ctx)
 	res.Report = model.CheckContext(cctx, res.History, res.CheckOptions)
 	cancel()
 	res.Stats.CheckElapsed = time.Since(start)
+}
+
+// reconnect is the checker's Options.Reconnect for subj: none for a client
+// lockcheck configures (it retries on a fresh connection at once), the
+// default for a client of the lock's own.
+func reconnect(subj subject.Subject) time.Duration {
+	if subj.ConfiguredClient() {
+		return -1
+	}
+	return 0
 }
 
 // InterruptCheckTimeout bounds the check of an interrupted run's prefix:

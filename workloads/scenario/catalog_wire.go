@@ -70,8 +70,7 @@ func wireScenarios() []Scenario {
 // 1 s read timeout, retrying on a fresh connection) keep the default,
 // valid; mutants keep theirs.
 func withinTheFault(s subject.Subject) (Expect, bool) {
-	switch s.Kind {
-	case subject.KindReference, subject.KindPeer, subject.KindMutant:
+	if s.ConfiguredClient() {
 		return Expect{}, false
 	}
 	return Expect{Label: "within the fault", Quiet: []string{model.CheckAllowance}, MayBreak: []string{

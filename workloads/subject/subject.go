@@ -143,6 +143,25 @@ type Subject struct {
 	OnNodes func(addrs []string, password string) Subject
 }
 
+// ConfiguredClient reports whether lockcheck configures s's Redis client:
+// the go-redis client of its own locks, the Go peers and the mutants (a 1 s
+// read timeout, a retry on a fresh connection), which recovers from a reset
+// at once. A driver's or a user's lock brings a client of its own, which may
+// take time to replace the connections a fault closed.
+func (s Subject) ConfiguredClient() bool {
+	switch s.Kind {
+	case KindReference, KindPeer, KindMutant:
+	default:
+		return false
+	}
+	for _, p := range s.Parts {
+		if !p.ConfiguredClient() {
+			return false
+		}
+	}
+	return true
+}
+
 // Scored reports whether the scoreboard covers s: a library people run
 // (an external driver or a Go peer) that does not say NotScored.
 func (s Subject) Scored() bool {
