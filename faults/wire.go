@@ -23,9 +23,12 @@ import (
 //     delaying trap whose request Redis answers with an error (it ran
 //     nothing: NOSCRIPT before a client's EVAL fallback) lets that reply
 //     through at once and waits for the next request, while still armed.
-//   - A connection that subscribes (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE) is
-//     never trapped from then on: its replies no longer answer its
-//     requests one by one. RESP3 pushes are never taken for replies.
+//   - A connection that subscribes (SUBSCRIBE, PSUBSCRIBE, SSUBSCRIBE) no
+//     longer pairs replies with requests. From then on a refusing trap
+//     still acts on its requests (RefuseSubscribe), and a delaying trap
+//     acts only on a subscription, holding back the connection's next
+//     frame from Redis, whatever it is, and all after it (SlowSubscribe).
+//     RESP3 pushes are never taken for replies.
 //   - Bytes that are not RESP end their connection (the client sees EOF).
 //   - Close stops the listener, closes every connection and waits for
 //     every goroutine the Wire started.
@@ -170,12 +173,13 @@ func (w *Wire) disarmWait(ctx context.Context, t *trap) error {
 	}
 }
 
-// take springs the armed trap on a request of cmd if it matches.
-func (w *Wire) take(cmd string) *trap {
+// take springs the armed trap on a request of cmd if it matches; on a
+// subscribed connection only a refusal, or a delay of a subscription.
+func (w *Wire) take(cmd string, subscribed bool) *trap {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	t := w.trap
-	if t == nil || !t.match(cmd) {
+	if t == nil || !t.match(cmd) || subscribed && t.action != "refused" && !SubscribeCommands(cmd) {
 		return nil
 	}
 	w.trap, t.sprang = nil, true

@@ -19,6 +19,7 @@ type wireConn struct {
 	mu         sync.Mutex
 	holds      []*trap // one per request not yet answered
 	subscribed bool
+	holdNext   *trap // a delayed subscription: holds the next frame, push or not
 }
 
 // close closes both sides, which ends both pumps, and releases the traps
@@ -29,8 +30,8 @@ func (c *wireConn) close() {
 		_ = c.up.Close()
 	})
 	c.mu.Lock()
-	pending := c.holds
-	c.holds = nil
+	pending := append(c.holds, c.holdNext)
+	c.holds, c.holdNext = nil, nil
 	c.mu.Unlock()
 	for _, t := range pending {
 		if t != nil {
@@ -65,26 +66,25 @@ func (c *wireConn) requests() {
 	}
 }
 
-// note springs the Wire's trap on cmd unless this connection subscribed,
-// and marks the connection subscribed when cmd subscribes.
+// note springs the Wire's trap on cmd: on a connection that subscribed,
+// only a refusing trap (which pairs no reply) may spring.
 func (c *wireConn) note(cmd string) *trap {
 	c.mu.Lock()
 	subscribed := c.subscribed
 	c.mu.Unlock()
-	if subscribed {
-		return nil
-	}
-	return c.w.take(cmd)
+	return c.w.take(cmd, subscribed)
 }
 
 // push records the delaying trap (nil: none) of the reply a request of
-// cmd will get.
+// cmd will get; a subscription's trap holds the connection's next frame.
 func (c *wireConn) push(cmd string, hold *trap) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch cmd {
-	case "SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE":
+	if SubscribeCommands(cmd) {
 		c.subscribed, c.holds = true, nil
+		if hold != nil {
+			c.holdNext = hold
+		}
 	}
 	if !c.subscribed {
 		c.holds = append(c.holds, hold)
@@ -95,6 +95,10 @@ func (c *wireConn) push(cmd string, hold *trap) {
 func (c *wireConn) pop() *trap {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if h := c.holdNext; h != nil {
+		c.holdNext = nil
+		return h
+	}
 	if c.subscribed || len(c.holds) == 0 {
 		return nil
 	}
@@ -133,10 +137,15 @@ func (c *wireConn) replies() {
 	}
 }
 
-// popFor pops the note of a reply (a push answers no request).
+// popFor pops the note of a reply (a push answers no request, but a
+// delayed subscription holds whatever frame comes next).
 func (c *wireConn) popFor(push bool) *trap {
 	if push {
-		return nil
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		h := c.holdNext
+		c.holdNext = nil
+		return h
 	}
 	return c.pop()
 }

@@ -21,6 +21,35 @@ func LockCommands(cmd string) bool {
 	}, cmd)
 }
 
+// SubscribeCommands matches the commands that subscribe a connection to
+// a channel: a lock's waiter subscribes to the lock's channel to hear of
+// its release.
+func SubscribeCommands(cmd string) bool {
+	return slices.Contains([]string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE"}, cmd)
+}
+
+// RefuseSubscribe returns a fault that has Redis refuse one subscription
+// of w's client ("refuse-subscribe"): from Start on, the first SUBSCRIBE,
+// PSUBSCRIBE or SSUBSCRIBE any of its connections sends, subscribed
+// already or not, is renamed to an unknown command, so Redis subscribes it
+// to nothing and answers with an error. A waiter that meant to hear of a
+// release that way must still be answered within its wait.
+func RefuseSubscribe(w *Wire) Fault {
+	return wireTrap(w, "refuse-subscribe", func() *trap { return newTrap(SubscribeCommands, "refused", 0) })
+}
+
+// SlowSubscribe returns a fault that holds back one subscription of w's
+// client by delay ("slow-subscribe"): from Start on, the first SUBSCRIBE,
+// PSUBSCRIBE or SSUBSCRIBE any of its connections sends reaches Redis, but
+// the connection's next frame from Redis (the subscription's confirmation,
+// or a message before it) and every later one reach the client delay late.
+// With delay past the client's subscription timeout, the client gives up a
+// subscription that then completes. Stop returns once the frame held back
+// has been passed on (or its connection closed).
+func SlowSubscribe(w *Wire, delay time.Duration) Fault {
+	return wireTrap(w, "slow-subscribe", func() *trap { return newTrap(SubscribeCommands, "delayed", delay) })
+}
+
 // RefuseOnce returns a fault that has Redis refuse one command of w's
 // client: from Start on, the first request that match accepts, on any of
 // the client's connections, is renamed to an unknown command, so Redis

@@ -59,7 +59,7 @@ func TestWireForwards(t *testing.T) {
 func TestRefuseOnce(t *testing.T) {
 	w, rdb, direct := wired(t, nil)
 	ctx := context.Background()
-	sub := rdb.Subscribe(ctx, "ch") // a subscribed connection is never trapped
+	sub := rdb.Subscribe(ctx, "ch") // a subscribed connection sends no lock command
 	t.Cleanup(func() { _ = sub.Close() })
 	if _, err := sub.Receive(ctx); err != nil {
 		t.Fatal(err)
@@ -216,5 +216,94 @@ func TestSlowReplySkipsErrorReplies(t *testing.T) {
 	}
 	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "EVAL" {
 		t.Fatalf("sprung %+v: want one, on the EVAL", sp)
+	}
+}
+
+// TestRefuseSubscribe: the first subscription after Start is refused, on a
+// connection that subscribed already too; Redis subscribes it to nothing
+// and the next subscription goes through.
+func TestRefuseSubscribe(t *testing.T) {
+	w, rdb, direct := wired(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sub := rdb.Subscribe(ctx, "first")
+	t.Cleanup(func() { _ = sub.Close() })
+	if _, err := sub.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f := faults.RefuseSubscribe(w)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Stop(ctx) }()
+	if err := sub.Subscribe(ctx, "refused"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sub.Receive(ctx); err == nil || !strings.Contains(err.Error(), "lockcheck-refused") {
+		t.Fatalf("the refused SUBSCRIBE's reply: %v, want Redis's error for the renamed command", err)
+	}
+	if n := direct.PubSubNumSub(ctx, "refused").Val()["refused"]; n != 0 {
+		t.Fatalf("%d subscribers of the refused channel, want 0", n)
+	}
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "SUBSCRIBE" || sp[0].Action != "refused" {
+		t.Fatalf("sprung %+v: want one refusal, of the SUBSCRIBE", sp)
+	}
+	if err := sub.Subscribe(ctx, "second"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for direct.PubSubNumSub(ctx, "second").Val()["second"] != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("the next SUBSCRIBE did not go through (the trap springs once)")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestSlowSubscribe: a subscription's confirmation, on a connection that
+// subscribed already, reaches the client only after the delay, after
+// Redis subscribed it; a message published meanwhile waits behind it.
+func TestSlowSubscribe(t *testing.T) {
+	w, rdb, direct := wired(t, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	sub := rdb.Subscribe(ctx, "first")
+	t.Cleanup(func() { _ = sub.Close() })
+	if _, err := sub.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f := faults.SlowSubscribe(w, 500*time.Millisecond)
+	if err := f.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sent := time.Now()
+	if err := sub.Subscribe(ctx, "slow"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for direct.PubSubNumSub(ctx, "slow").Val()["slow"] != 1 {
+		if time.Now().After(deadline) {
+			t.Fatal("Redis did not subscribe the delayed SUBSCRIBE")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := direct.Publish(ctx, "first", "hello").Err(); err != nil {
+		t.Fatal(err)
+	}
+	msg, err := sub.Receive(ctx)
+	if s, ok := msg.(*redis.Subscription); err != nil || !ok || s.Channel != "slow" {
+		t.Fatalf("first frame after the delay: %v, %v; want the confirmation of slow", msg, err)
+	}
+	if d := time.Since(sent); d < 500*time.Millisecond {
+		t.Fatalf("the confirmation came %v after the SUBSCRIBE, want at least the 500ms delay", d)
+	}
+	if m, err := sub.Receive(ctx); err != nil || m.(*redis.Message).Payload != "hello" {
+		t.Fatalf("the message behind it: %v, %v", m, err)
+	}
+	if err := f.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "SUBSCRIBE" || !strings.HasPrefix(sp[0].Action, "delayed") {
+		t.Fatalf("sprung %+v: want one delay, of the SUBSCRIBE", sp)
 	}
 }

@@ -58,6 +58,38 @@ func wireScenarios() []Scenario {
 				return holderWireFault(w, "client-conn-kill", func(x *faults.Wire) faults.Fault { return faults.KillClient(x, w.Env.Admin) })
 			}),
 		},
+		{
+			Name: "subscribe-refused", Safe: true,
+			Doc: "Redis refuses one subscription of a waiting client once a window (its next SUBSCRIBE answered with an error, subscribing nothing), " +
+				"while two owners of each client wait on one lock: the waiter must still be answered within its wait, and the client's later waits " +
+				"must hear of releases again",
+			Plan: subscribePlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone),
+			Faults: wireSchedule(faults.Span{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
+				return waiterWireFault(w, "refuse-subscribe", faults.RefuseSubscribe)
+			}),
+		},
+		{
+			Name: "subscribe-slow", Safe: true,
+			Doc: "one subscription of a waiting client is held back 2 s once a window (Redis subscribes it, but the confirmation and every message " +
+				"after it on that connection come 2 s late, past the 1 s subscription timeout of lockcheck's clients), while two owners of each " +
+				"client wait on one lock: a client that gave the subscription up must not lose the wake-ups of its later waits " +
+				"(2.5–3.5 s of quiet between windows, which last until the held frames pass, to see them)",
+			Plan: subscribePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone),
+			Faults: spacedSchedule(faults.Span{Min: ms(300), Max: ms(600)}, faults.Span{Min: ms(2500), Max: ms(3500)}, func(w World) faults.Fault {
+				return waiterWireFault(w, "slow-subscribe", func(x *faults.Wire) faults.Fault { return faults.SlowSubscribe(x, slowReplyDelay) })
+			}),
+		},
+	}
+}
+
+// subscribePlan keeps waiters waiting on one lock, two owners in each
+// client, with waits that outlast several sections, so that clients
+// subscribe to the lock's channel again and again.
+func subscribePlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 3, ThreadsPerProcess: 2, Locks: []string{"sub"}, TryLockPercent: 50,
+		Wait: workloads.Range{Min: ms(300), Max: ms(1500)}, Hold: workloads.Range{Min: ms(30), Max: ms(150)},
+		Think: workloads.Range{Max: ms(50)}, Counter: true, OpTimeout: 5 * time.Second,
 	}
 }
 
@@ -91,9 +123,15 @@ func slowReplyPlan() workloads.Plan {
 // wireSchedule is one fault, made by fault, in windows of length d with
 // 0.5–1 s of quiet before each.
 func wireSchedule(d faults.Span, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
+	return spacedSchedule(d, faults.Span{Min: ms(500), Max: ms(1000)}, fault)
+}
+
+// spacedSchedule is one fault, made by fault, in windows of length d with
+// quiet before each.
+func spacedSchedule(d, quiet faults.Span, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
 	return func(w World) ([]faults.Fault, faults.Schedule, error) {
 		s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
-			Faults: 1, Total: w.Duration - time.Second, Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: d,
+			Faults: 1, Total: w.Duration - time.Second, Quiet: quiet, Duration: d,
 		})
 		return []faults.Fault{fault(w)}, s, err
 	}

@@ -31,6 +31,7 @@ var faultClasses = map[string]string{
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess, "client-interrupt": FaultProcess,
 	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess, "reset-holder-short": FaultNetwork,
 	"renewal-refused": FaultNetwork, "slow-reply": FaultNetwork, "client-conn-kill": FaultNetwork,
+	"subscribe-refused": FaultNetwork, "subscribe-slow": FaultNetwork,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
 	"sentinel-failover-idle": FaultFailover, "sentinel-failover-held": FaultFailover,
 	"sentinel-failover-wait": FaultFailover, "sentinel-split-brain": FaultFailover,
