@@ -223,14 +223,9 @@ func TestSlowReplySkipsErrorReplies(t *testing.T) {
 // connection that subscribed already too; Redis subscribes it to nothing
 // and the next subscription goes through.
 func TestRefuseSubscribe(t *testing.T) {
-	w, rdb, direct := wired(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sub := rdb.Subscribe(ctx, "first")
-	t.Cleanup(func() { _ = sub.Close() })
-	if _, err := sub.Receive(ctx); err != nil {
-		t.Fatal(err)
-	}
+	w, sub, direct := subscribedWire(t, ctx)
 	f := faults.RefuseSubscribe(w)
 	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -264,14 +259,9 @@ func TestRefuseSubscribe(t *testing.T) {
 // subscribed already, reaches the client only after the delay, after
 // Redis subscribed it; a message published meanwhile waits behind it.
 func TestSlowSubscribe(t *testing.T) {
-	w, rdb, direct := wired(t, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	sub := rdb.Subscribe(ctx, "first")
-	t.Cleanup(func() { _ = sub.Close() })
-	if _, err := sub.Receive(ctx); err != nil {
-		t.Fatal(err)
-	}
+	w, sub, direct := subscribedWire(t, ctx)
 	f := faults.SlowSubscribe(w, 500*time.Millisecond)
 	if err := f.Start(ctx); err != nil {
 		t.Fatal(err)
@@ -306,4 +296,17 @@ func TestSlowSubscribe(t *testing.T) {
 	if sp := w.Sprung(); len(sp) != 1 || sp[0].Cmd != "SUBSCRIBE" || !strings.HasPrefix(sp[0].Action, "delayed") {
 		t.Fatalf("sprung %+v: want one delay, of the SUBSCRIBE", sp)
 	}
+}
+
+// subscribedWire is wired's Wire and direct client, with a pub/sub
+// connection through the Wire already subscribed to channel "first".
+func subscribedWire(t *testing.T, ctx context.Context) (*faults.Wire, *redis.PubSub, *redis.Client) {
+	t.Helper()
+	w, rdb, direct := wired(t, nil)
+	sub := rdb.Subscribe(ctx, "first")
+	t.Cleanup(func() { _ = sub.Close() })
+	if _, err := sub.Receive(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return w, sub, direct
 }
