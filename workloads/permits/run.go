@@ -274,7 +274,8 @@ func admin(ctx context.Context, rec *recorder, newSetter func(string) setter, pl
 }
 
 // worker takes 1..MaxN permits with tryAcquire, holds them a random
-// while and releases them, until each round's end; an info op retires it.
+// while and releases them, until each round's end, from round from on; an
+// info op gives it a fresh process id, a crash stops it.
 func worker(ctx context.Context, rec *recorder, m impl.SemaphoreMaker, p int, plan Plan, names []string, from int) {
 	rng := plan.rng(p)
 	for r := from; r < len(names); r++ {
