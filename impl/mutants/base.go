@@ -368,7 +368,8 @@ func waitOver(wctx context.Context) bool {
 // caller). A wait that ran out is not obtained; ctx's end or a failed
 // attempt is an unknown outcome.
 func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog, block bool, cause error) (bool, error) {
-	if errors.Is(cause, errWaitEnded) || ctx.Err() != nil {
+	ended := waitOver(ctx) // a deadline can fail an attempt before ctx says so
+	if errors.Is(cause, errWaitEnded) || ended {
 		if l.m.cfg.has(cancelOrphan) {
 			l.orphan(ctx, lease, block) // BUG: the attempt goes on without the caller
 		} else if ok, _, _ := l.tryAcquire(wctx, lease); ok {
@@ -377,8 +378,8 @@ func (l *locker) giveUp(ctx, wctx context.Context, lease time.Duration, watchdog
 		}
 	}
 	switch {
-	case ctx.Err() != nil:
-		return false, fmt.Errorf("mutant lock %q: %w", l.name, errors.Join(impl.ErrNotObtained, ctx.Err()))
+	case ended:
+		return false, fmt.Errorf("mutant lock %q: %w", l.name, errors.Join(impl.ErrNotObtained, context.Cause(ctx), cause))
 	case errors.Is(cause, errWaitEnded):
 		return false, nil
 	}
