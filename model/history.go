@@ -118,6 +118,10 @@ type Op struct {
 	// PermitRelease gave back.
 	PermitID string  `json:"permit_id,omitempty"`
 	Outcome  Outcome `json:"outcome"`
+	// Form is the library call an Acquire or Release made, when the run
+	// varied the call forms (impl.CallForm): "lock(2, SECONDS)". For the
+	// reader only; no checker looks at it.
+	Form string `json:"form,omitempty"`
 	// Error is the raw error text the client saw, if any.
 	Error string `json:"err,omitempty"`
 }

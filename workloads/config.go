@@ -37,6 +37,9 @@ type RunConfig struct {
 	// SharedObjects, if true, sets the plan's (Plan.SharedObjects): each
 	// client process keeps one lock object per name.
 	SharedObjects bool `json:"shared_objects,omitempty"`
+	// CallForms, if true, sets the plan's (Plan.CallForms): acquires and
+	// releases draw the library's call form.
+	CallForms bool `json:"call_forms,omitempty"`
 	// CheckTimeout bounds the linearizability check (0: 60 s).
 	CheckTimeout time.Duration `json:"check_timeout,omitempty"`
 	// WatchdogLease is the lease of holds taken with lease <= 0, given to
@@ -116,8 +119,8 @@ func (c RunConfig) withDefaults() RunConfig {
 }
 
 // ResolvePlan returns the plan the run executes: Plan if set, else the
-// workload's plan for Seed, with OpTimeout, ThreadsPerProcess and
-// SharedObjects applied.
+// workload's plan for Seed, with OpTimeout, ThreadsPerProcess,
+// SharedObjects and CallForms applied.
 func (c RunConfig) ResolvePlan() (Plan, error) {
 	var p Plan
 	if c.Plan != nil {
@@ -140,6 +143,7 @@ func (c RunConfig) ResolvePlan() (Plan, error) {
 		p.ThreadsPerProcess = c.ThreadsPerProcess
 	}
 	p.SharedObjects = p.SharedObjects || c.SharedObjects
+	p.CallForms = p.CallForms || c.CallForms
 	return p, p.Validate()
 }
 

@@ -47,6 +47,13 @@ type Plan struct {
 	// RLock). false: a new object per request. Only subjects whose driver
 	// can (subject.Subject.SharesObjects) run it.
 	SharedObjects bool `json:"shared_objects,omitempty"`
+	// CallForms has every acquire and release drawn to one of the call
+	// forms the library offers for it (impl.CallForm: units, sentinel
+	// waits, thread-bound or async calls), from the process's seeded
+	// draws; each op records the form it made. false: the driver's default
+	// form. Only subjects whose driver varies its forms
+	// (subject.Subject.VariesForms) run it.
+	CallForms bool `json:"call_forms,omitempty"`
 	// Locks are the lock names processes pick from, uniformly.
 	Locks []string `json:"locks"`
 	// TryLockPercent is the share of acquires made with TryLock (the rest use Lock).

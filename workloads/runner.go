@@ -137,6 +137,10 @@ var (
 	// (Plan.SharedObjects) on a subject that cannot keep them
 	// (subject.Subject.SharesObjects).
 	ErrNoSharedObjects = errors.New("workloads: the subject cannot share lock objects (its driver lacks capability shared-objects)")
+	// ErrNoCallForms is returned for a plan that varies call forms
+	// (Plan.CallForms) on a subject whose driver does not
+	// (subject.Subject.VariesForms).
+	ErrNoCallForms = errors.New("workloads: the subject has one call form (its driver lacks capability forms)")
 	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
 	// asked for. Run still returns the Result.
 	ErrNemesis = errors.New("workloads: nemesis failed")
@@ -222,6 +226,9 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	}
 	if plan.SharedObjects && !subj.SharesObjects() {
 		return nil, fmt.Errorf("%w: %s", ErrNoSharedObjects, subj.Name)
+	}
+	if plan.CallForms && !subj.VariesForms() {
+		return nil, fmt.Errorf("%w: %s", ErrNoCallForms, subj.Name)
 	}
 	plan = plan.withLeaseGranularity(subj.LeaseGranularity).withSides(subj.ReadWrite)
 	cfg.MaxWait = model.WaitBound(scaleWithLease(time.Duration(cfg.MaxWait), cfg.WatchdogLease, subj.LeaseGranularity))

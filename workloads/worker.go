@@ -346,6 +346,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if a.cancel >= 0 {
 		defer time.AfterFunc(a.cancel, cancel).Stop()
 	}
+	ctx, form := w.withCallForm(ctx)
 
 	o.Call = r.now()
 	var err error
@@ -356,6 +357,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 		err = h.Lock(ctx, a.lease)
 	}
 	o.Return = r.now()
+	o.Form = formUsed(form)
 	switch {
 	case err == nil && !granted:
 		o.Outcome = model.Fail
@@ -405,9 +407,11 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	}
 	ctx, cancel := w.opContext(h, false)
 	defer cancel()
+	ctx, form := w.withCallForm(ctx)
 	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now(), Mode: mode}
 	err := h.Unlock(ctx)
 	o.Return = r.now()
+	o.Form = formUsed(form)
 	if p.ctx.Err() != nil && err != nil {
 		o.Outcome = model.Info
 	} else {

@@ -27,6 +27,7 @@ type runFlags struct {
 	clients     int
 	threads     int
 	shared      bool
+	forms       bool
 	redis       string
 	persistence string
 	out         string
@@ -61,6 +62,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.Int64Var(&f.seed, "seed", 0, "seed for every random choice (default: derived from the clock, printed)")
 	fs.IntVar(&f.clients, "clients", 0, "go-redis client connections, each its own lock client (0: one per process)")
 	fs.BoolVar(&f.shared, "shared-objects", false, "each client process keeps one lock object per name, reused by every request of all its owners, as an application keeps a lock in a field (a Redisson RLock); only drivers with capability shared-objects (default: a new object per request)")
+	fs.BoolVar(&f.forms, "call-forms", false, "each acquire and release is made in one of the call forms the library offers (units, sentinel waits, thread-bound or async calls), drawn from the seed and recorded in the history; only drivers with capability forms (default: the driver's one form)")
 	fs.IntVar(&f.threads, "threads-per-process", 0, "owners per client process, sharing its one client instance as an application's threads do (Java threads, node and Python tasks, goroutines on one go-redis client); the plan's processes each host this many (0: the plan's, usually 1)")
 	fs.StringVar(&f.redis, "redis", "", "use an existing Redis (host:port or redis[s]://[user:pass@]host:port/db) instead of starting redis-server")
 	fs.StringVar(&f.persistence, "persistence", "none", "persistence of the redis-server lockcheck starts: none, aof-everysec or aof-always")
@@ -238,7 +240,7 @@ func (f *runFlags) plan() (runPlan, error) {
 	for _, n := range names {
 		cfg := workloads.DefaultRunConfig()
 		cfg.Subject, cfg.Workload, cfg.Seed, cfg.Duration, cfg.Clients = n, f.workload, f.seed, each, f.clients
-		cfg.ThreadsPerProcess, cfg.SharedObjects = f.threads, f.shared
+		cfg.ThreadsPerProcess, cfg.SharedObjects, cfg.CallForms = f.threads, f.shared, f.forms
 		if f.watchdog > 0 {
 			cfg.WatchdogLease = f.watchdog
 		}

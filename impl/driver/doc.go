@@ -53,7 +53,9 @@
 // holdcount requests carry "mode", "read" or "write", and act on that side
 // of the owner's lock; a request without "mode" is a write, so a client
 // that knows nothing of modes drives the write side as an exclusive lock),
-// "shared-objects" (hello's "shared_objects" is honoured, see below).
+// "shared-objects" (hello's "shared_objects" is honoured, see below),
+// "forms" (lock, trylock and unlock requests may carry "form_draw", see
+// Call forms below).
 // A driver without "watchdog" treats lease_ms <= 0 as a lease of
 // watchdog_ms.
 //
@@ -133,6 +135,28 @@
 //	    counts; the driver may then hold the lock (unknown), and lockcheck
 //	    ends it. A duration_ms that leaves the driver too little of
 //	    timeout_ms to finish its last calls is answered with error at once.
+//
+// Call forms. Applications make one call many ways (Redisson's
+// lock(2, SECONDS) and lockAsync(2000, MILLISECONDS, threadId); tryLock()
+// and tryLock(-1, lease, unit); a blocking acquire with or without a
+// timeout), and real bugs live in one form only. A driver with capability
+// "forms" lists, for each lock, trylock and unlock request, the forms of
+// the call that fit the request's wait and lease, in an order of its own
+// that starts with its default form; a request with "form_draw" (a number
+// from 0 to 2^32-1, drawn by lockcheck from the run's seed) is made in
+// form form_draw mod their number, and the reply (ok, fail or error) names
+// it in "form", in the library's terms:
+//
+//	{"id":3,"op":"trylock","name":"lockcheck:9f3a:l0","wait_ms":0,"lease_ms":2000,"form_draw":2864,"timeout_ms":5000}
+//	{"id":3,"status":"ok","form":"tryLock(-1, 2000, MILLISECONDS)"}
+//
+// Without "form_draw" the driver makes its default form. The same draw with
+// the same arguments makes the same form, so a run replays. Each form keeps
+// the request's meaning and bounds: a form that cannot give up by
+// timeout_ms (a blocking acquire with no timeout) is answered as a lock
+// request is (fail if it can give up cleanly, else no answer). A driver may
+// announce "forms" and still make one form for some requests (no "form" in
+// the reply). lockcheck records the form in the op (model.Op.Form).
 //
 // Lock names are complete Redis key names: lockcheck prefixes them per run,
 // the driver uses them as they are. An op the driver does not know is

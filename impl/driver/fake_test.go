@@ -32,6 +32,9 @@ const testDriverEnv = "LOCKCHECK_TEST_DRIVER"
 //	objects-nocap  the same without announcing shared-objects
 //	stalls    every reply carries one stall of the process, 100 to 50 ms
 //	          before it was sent
+//	forms     announces forms; lock, trylock and unlock replies name the
+//	          form "draw N", N the request's form_draw (0: none came)
+//	forms-nocap  the same without announcing forms
 //
 // and, before any request: early (exits before its banner), oldproto (a
 // banner of protocol 99), nocaps (a banner without capabilities), silent
@@ -50,6 +53,8 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 		caps = append(caps, CapFenced)
 	case "objects":
 		caps = append(caps, CapSharedObjects)
+	case "forms":
+		caps = append(caps, CapForms)
 	}
 	enc := json.NewEncoder(out)
 	proto := Version
@@ -106,6 +111,9 @@ func fakeDriver(mode string, in io.Reader, out, errw io.Writer) int {
 			rep.Token = 1
 		default:
 			rep = Reply{ID: req.ID, Status: StatusError, Error: "unknown op " + req.Op}
+		}
+		if strings.HasPrefix(mode, "forms") && (req.Op == OpLock || req.Op == OpTryLock || req.Op == OpUnlock) {
+			rep.Form = fmt.Sprintf("draw %d", req.FormDraw)
 		}
 		if mode == "stalls" {
 			var ts unix.Timespec

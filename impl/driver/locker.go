@@ -91,9 +91,16 @@ func (l *Locker) do(ctx context.Context, req Request) (Reply, error) {
 		req.Owner = l.owner
 	}
 	req.Interruptible = p.banner.interrupts() && impl.IsInterruptible(ctx)
+	form := impl.CallFormOf(ctx)
+	if form != nil && p.banner.Has(CapForms) {
+		req.FormDraw = form.Draw
+	}
 	rep, err := p.call(ctx, req, l.m.opts.DefaultTimeout)
 	if err != nil {
 		return Reply{}, err
+	}
+	if form != nil {
+		form.Used = rep.Form
 	}
 	if rep.Enqueued != 0 && l.onEnqueued != nil {
 		if clock, err := newMonoClock(); err == nil {

@@ -37,6 +37,10 @@ const (
 	// one lock object per lock name (and side) and serves every later
 	// request of every owner on it, as an application keeps one in a field.
 	CapSharedObjects = "shared-objects"
+	// CapForms: lock, trylock and unlock requests may carry FormDraw, and
+	// the driver then makes the call in one of the forms its library
+	// offers (impl.CallForm), naming it in the reply's Form.
+	CapForms = "forms"
 )
 
 // Modes of a read-write lock's requests (CapReadWrite).
@@ -139,6 +143,12 @@ type Request struct {
 	// lets a thread's interrupt cut off.
 	Interruptible bool `json:"interruptible,omitempty"`
 
+	// FormDraw (lock, trylock, unlock; CapForms) picks the call's form:
+	// of the forms that fit the request's arguments, in the driver's
+	// order (its default first), form FormDraw mod their number; 0 or
+	// absent: the default.
+	FormDraw uint32 `json:"form_draw,omitempty"`
+
 	// interrupt: the id of the request to interrupt.
 	Target int64 `json:"target,omitempty"`
 
@@ -185,6 +195,9 @@ type Reply struct {
 	// Interrupted marks the fail of a lock or trylock that gave up because
 	// an interrupt reached it (CapInterrupt): nothing was acquired.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Form names the call a lock, trylock or unlock made (CapForms), in
+	// the library's terms: "lock(2, SECONDS)".
+	Form string `json:"form,omitempty"`
 	// PermitID is the id of the permit a psem_tryacquire or psem_acquire
 	// took (CapPermitSemaphore).
 	PermitID string `json:"permit_id,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/impl"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -84,6 +85,48 @@ func TestSharedObjectsNeedTheCapability(t *testing.T) {
 		_ = m.Close()
 		if err != nil || got != tc.want {
 			t.Errorf("%s, SharedObjects %v: hello said shared_objects %d (%v), want %d", tc.mode, tc.shared, got, err, tc.want)
+		}
+	}
+}
+
+// TestCallFormsNeedTheCapability: a call whose context carries a CallForm
+// sends its draw only to a driver that announces forms, and the form the
+// driver names in its reply comes back in Used; without a CallForm no draw
+// is sent.
+func TestCallFormsNeedTheCapability(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		form *impl.CallForm
+		want string
+	}{{"forms", &impl.CallForm{Draw: 7}, "draw 7"}, {"forms", nil, ""}, {"forms-nocap", &impl.CallForm{Draw: 7}, "draw 0"}} {
+		rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:9"})
+		t.Cleanup(func() { _ = rdb.Close() })
+		m, err := Open(fakeOptions(tc.mode))(context.Background(), rdb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		var got []string
+		for _, call := range []func(context.Context, impl.Locker) error{
+			func(ctx context.Context, l impl.Locker) error { return l.Lock(ctx, 0) },
+			func(ctx context.Context, l impl.Locker) error { _, err := l.TryLock(ctx, 0, time.Second); return err },
+			func(ctx context.Context, l impl.Locker) error { return l.Unlock(ctx) },
+		} {
+			var f impl.CallForm
+			cctx := ctx
+			if tc.form != nil {
+				f = *tc.form
+				cctx = impl.WithCallForm(ctx, &f)
+			}
+			if err := call(cctx, m.NewLocker("l", "p0")); err != nil {
+				t.Fatalf("%s: %v", tc.mode, err)
+			}
+			got = append(got, f.Used)
+		}
+		cancel()
+		_ = m.Close()
+		if want := []string{tc.want, tc.want, tc.want}; !slices.Equal(got, want) {
+			t.Errorf("%s, form %+v: forms used %q, want %q", tc.mode, tc.form, got, want)
 		}
 	}
 }

@@ -99,7 +99,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
 		Release: d.Release, Versions: d.versions(),
 		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
-		SharedObjects: has(driver.CapSharedObjects),
+		SharedObjects: has(driver.CapSharedObjects), CallForms: has(driver.CapForms),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 				if d.Redlock {
@@ -379,7 +379,7 @@ func shippedDriverList() []Driver {
 // lost reply could count a reentry twice), so retryInterval never applies;
 // the driver answers error for a future still pending at timeout_ms.
 func redissonDrivers() []Driver {
-	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle, driver.CapInterrupt, driver.CapSharedObjects}
+	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle, driver.CapInterrupt, driver.CapSharedObjects, driver.CapForms}
 	redisson := func(name, lock, doc string, caps ...string) Driver {
 		return Driver{
 			Name: name, Dir: "redisson-java", Command: []string{"sh", "driver.sh", "--lock", lock},

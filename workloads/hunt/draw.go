@@ -44,6 +44,9 @@ func (d Draw) Describe() string {
 	if d.Plan.SharedObjects {
 		s += ", shared lock objects"
 	}
+	if d.Plan.CallForms {
+		s += ", varied call forms"
+	}
 	return s
 }
 
@@ -129,5 +132,23 @@ func DrawThreads(seed int64, plan workloads.Plan) workloads.Plan {
 func DrawObjects(seed int64, plan workloads.Plan) workloads.Plan {
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x0B1EC7))
 	plan.SharedObjects = rng.IntN(2) == 0
+	return plan
+}
+
+// DrawForms draws, from seed, whether the plan's acquires and releases vary
+// the library's call forms (Plan.CallForms): one plain draw in two, so that
+// a hunt meets the bugs that live in one form of a call (a lease passed on
+// in the wrong unit, a wait of -1), and still runs the driver's default
+// form, the one most applications call, in the other half. A plan that
+// varies its forms takes its lease in whole seconds (rounded up), so that
+// a call can give it in SECONDS, as applications mostly do.
+func DrawForms(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0xF0235))
+	plan.CallForms = rng.IntN(2) == 0
+	if plan.CallForms {
+		if r := plan.Lease % time.Second; r != 0 {
+			plan.Lease += time.Second - r
+		}
+	}
 	return plan
 }

@@ -3,6 +3,7 @@ package hunt
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 // TestDrawThreads: a plain draw's threads per process are a pure function
@@ -59,5 +60,33 @@ func TestDrawObjects(t *testing.T) {
 	}
 	if shared < n/3 || shared > 2*n/3 {
 		t.Fatalf("%d of %d draws share lock objects, want about half", shared, n)
+	}
+}
+
+// TestDrawForms: whether a plain draw varies its call forms is a pure
+// function of its seed, about one draw in two does, its lease is then whole
+// seconds and no shorter than the plan's, and nothing else changes.
+func TestDrawForms(t *testing.T) {
+	varied := 0
+	const n = 300
+	for seed := int64(1); seed <= n; seed++ {
+		base := Plan(seed)
+		p := DrawForms(seed, base)
+		if q := DrawForms(seed, base); !reflect.DeepEqual(p, q) {
+			t.Fatalf("seed %d: drew %+v, then %+v", seed, p, q)
+		}
+		if p.CallForms {
+			varied++
+			if p.Lease%time.Second != 0 || p.Lease < base.Lease || p.Lease-base.Lease >= time.Second {
+				t.Fatalf("seed %d: lease %v from %v, want it rounded up to whole seconds", seed, p.Lease, base.Lease)
+			}
+		}
+		p.CallForms, p.Lease = false, base.Lease
+		if !reflect.DeepEqual(p, base) {
+			t.Fatalf("seed %d: DrawForms changed more than CallForms and the lease", seed)
+		}
+	}
+	if varied < n/3 || varied > 2*n/3 {
+		t.Fatalf("%d of %d draws vary their call forms, want about half", varied, n)
 	}
 }

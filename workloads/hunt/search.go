@@ -116,7 +116,8 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // plan is the plan of a plain draw of seed: Plan(seed) with the hunt's
 // threads per process, or ones drawn from seed (DrawThreads) when the
 // subject can host several owners in a process, and lock objects shared
-// or not as drawn from seed (DrawObjects) when the subject can share them.
+// or not as drawn from seed (DrawObjects) when the subject can share them,
+// and call forms varied or not as drawn (DrawForms) when it can vary them.
 func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.subject.Kind == subject.KindPermits {
 		return PermitsPlan
@@ -130,6 +131,9 @@ func (h *hunter) plan(seed int64) workloads.Plan {
 	}
 	if h.subject.SharesObjects() {
 		p = DrawObjects(seed, p)
+	}
+	if h.subject.VariesForms() {
+		p = DrawForms(seed, p)
 	}
 	return p
 }

@@ -74,6 +74,7 @@ var shrinkSteps = []shrinkStep{
 	{name: "no quiet phases", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
 	{name: "cancel_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CancelPercent) })},
 	{name: "a new lock object per request", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.SharedObjects) })},
+	{name: "the default call forms", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CallForms) })},
 }
 
 // zero sets *v to its zero value and reports whether that changed it.

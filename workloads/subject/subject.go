@@ -124,6 +124,9 @@ type Subject struct {
 	// object per name in each client, reused by every request of every
 	// owner (capability shared-objects; see SharesObjects).
 	SharedObjects bool
+	// CallForms says an external subject's driver makes each call in the
+	// form a request draws (capability forms; see VariesForms).
+	CallForms bool
 	// Version, if set, names the library the subject runs and its version
 	// (a driver's banner, a Go module's build info), for the scoreboard.
 	Version func(ctx context.Context) (library, version string, err error)
@@ -219,6 +222,13 @@ func (s Subject) HostsOwners() bool {
 // owner's handle is its own.
 func (s Subject) SharesObjects() bool {
 	return s.everyPart(func(p Subject) bool { return p.Kind == KindExternal && p.SharedObjects })
+}
+
+// VariesForms reports whether s can run Plan.CallForms: every part of it is
+// an external subject whose driver makes each call in a drawn form
+// (CallForms). A Go lock has one form per call.
+func (s Subject) VariesForms() bool {
+	return s.everyPart(func(p Subject) bool { return p.Kind == KindExternal && p.CallForms })
 }
 
 // everyPart reports whether ok holds for s, or for every part of a mix.

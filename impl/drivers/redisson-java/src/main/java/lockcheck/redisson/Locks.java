@@ -82,8 +82,8 @@ final class Locks implements Library {
     }
 
     /**
-     * The kind's capabilities, "interrupt" (see {@link #interruptible}) and
-     * "shared-objects" (see {@link #lock}).
+     * The kind's capabilities, "interrupt" (see {@link #interruptible}),
+     * "shared-objects" (see {@link #lock}) and "forms" (see {@link #formed}).
      */
     @Override
     public List<String> capabilities() {
@@ -91,6 +91,7 @@ final class Locks implements Library {
         if (opts.kind.locks()) {
             caps.add("interrupt"); // the lock requests' (a semaphore serves none)
             caps.add("shared-objects");
+            caps.add("forms"); // the fenced lock's calls have one form: it ignores form_draw
         }
         return caps;
     }
@@ -135,14 +136,40 @@ final class Locks implements Library {
         }
         return switch (op) {
             case "hello" -> hello(req, timeout, deadline);
-            case "lock" -> interruptible(req) ? lockInterruptibly(req, deadline) : lockBlocking(req, deadline);
-            case "trylock" -> interruptible(req) ? tryLockInterruptibly(req, deadline) : acquire(req, Math.max(0, req.path("wait_ms").asLong(0)), deadline);
-            case "unlock" -> unlock(req, deadline);
+            case "lock" -> formed(req) ? inForm(req, CallForms.lock(lock(req), leaseOf(req), deadline, () -> lockBlocking(req, deadline)))
+                    : interruptible(req) ? lockInterruptibly(req, deadline) : lockBlocking(req, deadline);
+            case "trylock" -> formed(req) ? inForm(req, CallForms.tryLock(lock(req), waitOf(req), leaseOf(req), deadline, () -> acquire(req, waitOf(req), deadline)))
+                    : interruptible(req) ? tryLockInterruptibly(req, deadline) : acquire(req, waitOf(req), deadline);
+            case "unlock" -> formed(req) && opts.kind != Options.Kind.REDLOCK && !interruptible(req)
+                    ? CallForms.make(req, CallForms.unlock(lock(req), () -> unlock(req, deadline)))
+                    : unlock(req, deadline);
             case "holdcount" -> Replies.ok().put("count", await(lock(req).getHoldCountAsync(), deadline));
             case "token" -> token(req, deadline);
             case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs, () -> new CycleLock(this, opts, owner(), req, deadline));
             default -> Replies.error("unknown op \"" + op + "\"", false);
         };
+    }
+
+    /**
+     * Whether req is made in the form it draws (capability "forms", see
+     * {@link CallForms}): it carries "form_draw", and the kind's calls are
+     * RLock's (the fenced lock's token calls have one form).
+     */
+    private boolean formed(JsonNode req) {
+        return req.has("form_draw") && opts.kind != Options.Kind.FENCED;
+    }
+
+    /**
+     * Req in its drawn form; an interruptible request draws from the
+     * thread-bound forms only (all but the default), which the protocol's
+     * interrupt can cut off.
+     */
+    private ObjectNode inForm(JsonNode req, List<CallForms.Form> forms) throws Exception {
+        return CallForms.make(req, interruptible(req) ? forms.subList(1, forms.size()) : forms);
+    }
+
+    private static long waitOf(JsonNode req) {
+        return Math.max(0, req.path("wait_ms").asLong(0));
     }
 
     private ObjectNode hello(JsonNode req, long timeout, long deadline) {
@@ -290,7 +317,7 @@ final class Locks implements Library {
     /** Redisson's tryLock(wait, lease) on the owner's thread: see lockInterruptibly. */
     private ObjectNode tryLockInterruptibly(JsonNode req, long deadline) {
         RLock l = lock(req);
-        long wait = Math.max(0, req.path("wait_ms").asLong(0));
+        long wait = waitOf(req);
         try (DeadlineInterrupt d = new DeadlineInterrupt(deadline)) {
             try {
                 boolean ok = l.tryLock(wait, leaseOf(req), TimeUnit.MILLISECONDS);
@@ -301,11 +328,11 @@ final class Locks implements Library {
         }
     }
 
-    private static ObjectNode interruptedFail(DeadlineInterrupt d) {
+    static ObjectNode interruptedFail(DeadlineInterrupt d) {
         return d.fired() ? Replies.fail() : Replies.fail().put("interrupted", true);
     }
 
-    private static ObjectNode enqueued(RLock l, ObjectNode rep) {
+    static ObjectNode enqueued(RLock l, ObjectNode rep) {
         long enqueued = Compat.enqueued(l);
         if (enqueued != 0) {
             rep.put("enqueued", enqueued);
