@@ -62,6 +62,10 @@ type Plan struct {
 	Lease time.Duration `json:"lease"`
 	// Wait bounds each TryLock.
 	Wait Range `json:"wait"`
+	// NoWaitPercent is the share of TryLocks that make one attempt and
+	// do not wait (a wait of 0: Redisson's tryLock(), redsync's single
+	// try), the call applications make most; the others draw from Wait.
+	NoWaitPercent int `json:"no_wait_percent,omitempty"`
 	// Hold is the time spent inside the critical section.
 	Hold Range `json:"hold"`
 	// Think is the pause between one release and the next acquire.
@@ -141,6 +145,8 @@ func (p Plan) Validate() error {
 		return errors.New("plan: no lock names")
 	case p.TryLockPercent < 0 || p.TryLockPercent > 100:
 		return fmt.Errorf("plan: try_lock_percent = %d, want 0..100", p.TryLockPercent)
+	case p.NoWaitPercent < 0 || p.NoWaitPercent > 100:
+		return fmt.Errorf("plan: no_wait_percent = %d, want 0..100", p.NoWaitPercent)
 	case p.Lease < 0:
 		return fmt.Errorf("plan: lease = %v, want >= 0 (0: watchdog)", p.Lease)
 	case p.MaxReentry < 0:

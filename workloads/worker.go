@@ -311,14 +311,24 @@ type acquireHow struct {
 // blocking Lock).
 func (w *worker) drawAcquire(storm bool) acquireHow {
 	plan, rng := w.r.plan, w.p.rng
-	return acquireHow{lease: plan.Lease, cancel: -1, try: rng.IntN(100) < plan.TryLockPercent && !storm, wait: plan.Wait.Draw(rng)}
+	return acquireHow{lease: plan.Lease, cancel: -1, try: rng.IntN(100) < plan.TryLockPercent && !storm, wait: w.drawWait()}
+}
+
+// drawWait draws a TryLock's wait: none for the plan's NoWaitPercent (no
+// draw is made when it is 0, so older plans replay), else from its Wait.
+func (w *worker) drawWait() time.Duration {
+	plan, rng := w.r.plan, w.p.rng
+	if plan.NoWaitPercent > 0 && rng.IntN(100) < plan.NoWaitPercent {
+		return 0
+	}
+	return plan.Wait.Draw(rng)
 }
 
 // drawReentry draws a reentrant acquire (never cancelled: an unknown
 // outcome would retire a process that still holds).
 func (w *worker) drawReentry() acquireHow {
 	plan, rng := w.r.plan, w.p.rng
-	return acquireHow{try: rng.IntN(100) < plan.TryLockPercent, wait: plan.Wait.Draw(rng), lease: plan.Lease, cancel: -1}
+	return acquireHow{try: rng.IntN(100) < plan.TryLockPercent, wait: w.drawWait(), lease: plan.Lease, cancel: -1}
 }
 
 // acquire runs Lock or TryLock as a says and records it. It returns the op

@@ -15,7 +15,7 @@ import (
 // one lock (Quorum).
 func redissonMulti(d Driver, redlock bool) Driver {
 	d.Command = append(d.Command, "--members", strconv.Itoa(MultiLockMembers))
-	d.Capabilities = []string{driver.CapReentrant, driver.CapWatchdog}
+	d.Capabilities = []string{driver.CapReentrant, driver.CapWatchdog, driver.CapForms}
 	d.NotScored = ""
 	if redlock {
 		d.Quorum = true

@@ -39,11 +39,20 @@ final class CallForms {
     /** One form: its name in Redisson's terms and its call. */
     record Form(String name, Call call) {}
 
-    /** Makes the form of forms that req draws and names it in the reply. */
-    static ObjectNode make(JsonNode req, List<Form> forms) throws Exception {
+    /**
+     * Makes the form of forms that req draws and names it in the reply, an
+     * error reply (the call threw) too.
+     */
+    static ObjectNode make(JsonNode req, List<Form> forms) {
         long draw = req.path("form_draw").asLong(0);
         Form f = forms.get((int) Long.remainderUnsigned(draw, forms.size()));
-        return f.call().make().put("form", f.name());
+        ObjectNode rep;
+        try {
+            rep = f.call().make();
+        } catch (Exception e) {
+            rep = Outcome.of(e);
+        }
+        return rep.put("form", f.name());
     }
 
     /**
