@@ -196,7 +196,7 @@ func TestRedissonDriverSelftest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(a.banner, `{"protocol":2,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle","interrupt","shared-objects","owners"],"topologies":["single","sentinel","cluster"]}`) {
+	if !strings.HasPrefix(a.banner, `{"protocol":2,"driver":"redisson","version":"`+pinned.Release+`","capabilities":["reentrant","watchdog","holdcount","cycle","interrupt","shared-objects","forms","owners"],"topologies":["single","sentinel","cluster"]}`) {
 		t.Fatalf("banner %s", a.banner)
 	}
 	a.expect("lock before hello", map[string]any{"op": "lock", "name": "l", "timeout_ms": 1000}, "error")
