@@ -367,6 +367,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 		err = h.Lock(ctx, a.lease)
 	}
 	o.Return = r.now()
+	cancel() // the call is over: an interrupt armed now waits for the next one (deliver)
 	o.Form = formUsed(form)
 	switch {
 	case err == nil && !granted:
@@ -421,6 +422,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	o := model.Op{Process: p.id, Lock: lock, Kind: model.Release, Call: r.now(), Mode: mode}
 	err := h.Unlock(ctx)
 	o.Return = r.now()
+	cancel() // the call is over: an interrupt armed now waits for the next one (deliver)
 	o.Form = formUsed(form)
 	if p.ctx.Err() != nil && err != nil {
 		o.Outcome = model.Info

@@ -25,10 +25,13 @@ func TestClientInterrupt(t *testing.T) {
 // all end sooner than it was aimed (here the one client of a mutant's run
 // that keeps winning while the others wait for an orphan hold, seed 1):
 // each call that ends first aims it sooner into the next, so every window's
-// interrupt lands.
+// interrupt lands (on an acquire or, aimed into a call's first
+// millisecond, often an unlock).
 func TestClientInterruptShortCalls(t *testing.T) {
 	res := runScenario(t, "client-interrupt", "mutant-cancel-keeps-renewal", 1)
-	if got, want := interruptedOps(res), interruptWindows(res); got < want-1 {
+	got, want := interruptedOps(res), interruptWindows(res)
+	t.Logf("%d interrupted ops for %d client-interrupt windows", got, want)
+	if got < want-1 {
 		t.Fatalf("%d interrupted ops for %d client-interrupt windows", got, want)
 	}
 }
@@ -44,11 +47,12 @@ func interruptWindows(res *workloads.Result) int {
 	return n
 }
 
-// interruptedOps counts the ops a client-interrupt fault cut off.
+// interruptedOps counts the ops a client-interrupt fault cut off: acquires
+// (recorded Cancelled) and unlocks.
 func interruptedOps(res *workloads.Result) int {
 	n := 0
 	for _, o := range res.History.Ops {
-		if o.Cancelled && strings.HasPrefix(o.Error, "interrupted by the client-interrupt fault") {
+		if strings.HasPrefix(o.Error, "interrupted by the client-interrupt fault") { // an unlock's is not Cancelled
 			n++
 		}
 	}
