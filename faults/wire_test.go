@@ -2,6 +2,7 @@ package faults_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -246,13 +247,7 @@ func TestRefuseSubscribe(t *testing.T) {
 	if err := sub.Subscribe(ctx, "second"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for direct.PubSubNumSub(ctx, "second").Val()["second"] != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the next SUBSCRIBE did not go through (the trap springs once)")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(t, 5*time.Second, "the next SUBSCRIBE goes through (the trap springs once)", subscribed(ctx, direct, "second"))
 }
 
 // TestSlowSubscribe: a subscription's confirmation, on a connection that
@@ -270,13 +265,7 @@ func TestSlowSubscribe(t *testing.T) {
 	if err := sub.Subscribe(ctx, "slow"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for direct.PubSubNumSub(ctx, "slow").Val()["slow"] != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("Redis did not subscribe the delayed SUBSCRIBE")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, 5*time.Second, "Redis subscribes the delayed SUBSCRIBE", subscribed(ctx, direct, "slow"))
 	if err := direct.Publish(ctx, "first", "hello").Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -309,4 +298,14 @@ func subscribedWire(t *testing.T, ctx context.Context) (*faults.Wire, *redis.Pub
 		t.Fatal(err)
 	}
 	return w, sub, direct
+}
+
+// subscribed is eventually's check that channel ch has one subscriber.
+func subscribed(ctx context.Context, direct *redis.Client, ch string) func() error {
+	return func() error {
+		if n := direct.PubSubNumSub(ctx, ch).Val()[ch]; n != 1 {
+			return fmt.Errorf("%d subscribers of %s", n, ch)
+		}
+		return nil
+	}
 }
