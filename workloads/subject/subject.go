@@ -150,19 +150,12 @@ type Subject struct {
 // the go-redis client of its own locks, the Go peers and the mutants (a 1 s
 // read timeout, a retry on a fresh connection), which recovers from a reset
 // at once. A driver's or a user's lock brings a client of its own, which may
-// take time to replace the connections a fault closed.
+// take time to replace the connections a fault closed. A mix is
+// configured when every part is.
 func (s Subject) ConfiguredClient() bool {
-	switch s.Kind {
-	case KindReference, KindPeer, KindMutant:
-	default:
-		return false
-	}
-	for _, p := range s.Parts {
-		if !p.ConfiguredClient() {
-			return false
-		}
-	}
-	return true
+	return s.everyPart(func(p Subject) bool {
+		return p.Kind == KindReference || p.Kind == KindPeer || p.Kind == KindMutant
+	})
 }
 
 // Scored reports whether the scoreboard covers s: a library people run

@@ -17,8 +17,8 @@ func TestConfiguredClient(t *testing.T) {
 		{"external", ext, false},
 		{"user", Subject{Kind: KindUser}, false},
 		{"permits", Subject{Kind: KindPermits}, false},
-		{"a fleet of reference locks", Subject{Kind: KindReference, Parts: []Subject{ref, ref}}, true},
-		{"a fleet with a driver", Subject{Kind: KindReference, Parts: []Subject{ref, ext}}, false},
+		{"a fleet of reference locks", Subject{Kind: KindMixed, Parts: []Subject{ref, ref}}, true},
+		{"a fleet with a driver", Subject{Kind: KindMixed, Parts: []Subject{ref, ext}}, false},
 	}
 	for _, c := range cases {
 		if got := c.s.ConfiguredClient(); got != c.want {
