@@ -272,7 +272,7 @@ func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, 
 		}
 		need, after := w*2/3, int64(0) // after: how long past e requests still fail
 		if a == AllowDrop {
-			need, after = w/3, opts.reconnect()
+			need, after = w/3, opts.reconnectAfter(g.Process, e)
 		}
 		if e+after-f.Start < need-slack {
 			with := ""

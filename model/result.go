@@ -217,8 +217,13 @@ type Options struct {
 	// Reconnect is how long after a drop fault (a reset, a black hole, a
 	// killed connection) heals a client may still fail its requests while
 	// it finds and replaces the connections the fault closed (0:
-	// DefaultReconnect; < 0: none, a client that recovers at once).
+	// DefaultReconnect; < 0: none, a client that recovers at once). A run
+	// with a wire trace (Wire) takes each reconnection from it instead.
 	Reconnect time.Duration
+	// Wire, if set, is the run's wire trace: a drop fault's reconnection
+	// for a process lasts until its client's first command answered after
+	// the fault, as recorded (WireTrace.Reconnected), not Reconnect.
+	Wire *WireTrace
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
 	// persistence, a failover with asynchronous replication. A conflicting
@@ -295,6 +300,22 @@ func (o Options) watchdogLease() int64 {
 // closed connections; Redisson 3.52.0 handed a renewal one that CLIENT KILL
 // had closed 0.62 s before (impl/drivers/redisson-java/repro/conn-kill-renewal.sh).
 const DefaultReconnect = time.Second
+
+// reconnectAfter is how long after a drop fault that ended at end process
+// p's requests may still fail: until its first answer after end when the
+// wire trace knows p's client (none when nothing was answered: the client
+// sent nothing that waited on a connection), else reconnect().
+func (o Options) reconnectAfter(p int, end int64) int64 {
+	if o.Wire != nil {
+		if at, answered, ok := o.Wire.Reconnected(p, end); ok {
+			if !answered {
+				return 0
+			}
+			return at - end
+		}
+	}
+	return o.reconnect()
+}
 
 func (o Options) reconnect() int64 {
 	switch {
