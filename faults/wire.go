@@ -41,11 +41,13 @@ type Wire struct {
 	stop     context.CancelFunc
 	wg       sync.WaitGroup
 
-	mu     sync.Mutex
-	conns  map[*wireConn]struct{}
-	trap   *trap
-	sprung []Sprung
-	closed bool
+	mu       sync.Mutex
+	conns    map[*wireConn]struct{}
+	trap     *trap
+	sprung   []Sprung
+	closed   bool
+	tracer   func(WireEvent)
+	nextConn int64
 }
 
 // trap is a one-shot action on the next request match accepts.
@@ -55,8 +57,11 @@ type trap struct {
 	held     chan struct{}
 	heldOnce sync.Once
 	match    func(cmd string) bool
-	action   string        // "refused" or "delayed"
+	action   string        // "refused", "delayed" or "paused"
 	delay    time.Duration // for "delayed": how long the reply is held
+	// before, for "paused", runs just before the request's reply is passed
+	// on (it stops the client's process: faults.PauseAtReply).
+	before func()
 }
 
 // Sprung records a trap that went off.
@@ -235,7 +240,7 @@ func (w *Wire) serve(client net.Conn) {
 		_ = client.Close()
 		return
 	}
-	c := &wireConn{w: w, client: client, up: up}
+	c := &wireConn{w: w, client: client, up: up, traced: w.traced()}
 	if !w.add(c) {
 		c.close()
 		return
@@ -258,11 +263,18 @@ func (w *Wire) add(c *wireConn) bool {
 		return false
 	}
 	w.conns[c] = struct{}{}
+	w.nextConn++
+	c.id = w.nextConn
+	if f := w.tracer; f != nil {
+		defer f(WireEvent{Kind: "open", Conn: c.id, Call: time.Now()})
+	}
 	return true
 }
 
 func (w *Wire) remove(c *wireConn) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	delete(w.conns, c)
+	w.mu.Unlock()
+	c.flush()
+	w.trace(WireEvent{Kind: "close", Conn: c.id, Call: time.Now()})
 }

@@ -15,11 +15,20 @@ type wireConn struct {
 	w          *Wire
 	client, up net.Conn
 	closeOnce  sync.Once
+	id         int64 // set by Wire.add
+	traced     bool  // keep each request's text for the Wire's tracer
 
 	mu         sync.Mutex
-	holds      []*trap // one per request not yet answered
+	holds      []pending // one per request not yet answered
 	subscribed bool
 	holdNext   *trap // a delayed subscription: holds the next frame, push or not
+}
+
+// pending is a request waiting for its reply: the trap that sprang on it
+// (nil: none) and, when traced, its event so far.
+type pending struct {
+	trap *trap
+	ev   *WireEvent
 }
 
 // close closes both sides, which ends both pumps, and releases the traps
@@ -30,12 +39,29 @@ func (c *wireConn) close() {
 		_ = c.up.Close()
 	})
 	c.mu.Lock()
-	pending := append(c.holds, c.holdNext)
-	c.holds, c.holdNext = nil, nil
+	traps := []*trap{c.holdNext}
+	for _, p := range c.holds {
+		traps = append(traps, p.trap)
+	}
+	c.holdNext = nil
 	c.mu.Unlock()
-	for _, t := range pending {
+	for _, t := range traps {
 		if t != nil {
 			t.released()
+		}
+	}
+}
+
+// flush reports the traced requests that will never be answered, once
+// both pumps ended.
+func (c *wireConn) flush() {
+	c.mu.Lock()
+	holds := c.holds
+	c.holds = nil
+	c.mu.Unlock()
+	for _, p := range holds {
+		if p.ev != nil {
+			c.w.trace(*p.ev)
 		}
 	}
 }
@@ -50,16 +76,19 @@ func (c *wireConn) requests() {
 		if err != nil {
 			return
 		}
-		var hold *trap
+		var p pending
+		if c.traced {
+			p.ev = &WireEvent{Kind: "cmd", Conn: c.id, Cmd: cmd, Args: TraceArgs(frame), Call: time.Now()}
+		}
 		if t := c.note(cmd); t != nil {
 			switch t.action {
 			case "refused":
 				frame = renameCommand(frame, refusedCommand)
-			case "delayed":
-				hold = t
+			case "delayed", "paused":
+				p.trap = t
 			}
 		}
-		c.push(cmd, hold)
+		c.push(cmd, p)
 		if _, err := c.up.Write(frame); err != nil {
 			return
 		}
@@ -75,36 +104,43 @@ func (c *wireConn) note(cmd string) *trap {
 	return c.w.take(cmd, subscribed)
 }
 
-// push records the delaying trap (nil: none) of the reply a request of
-// cmd will get; a subscription's trap holds the connection's next frame.
-func (c *wireConn) push(cmd string, hold *trap) {
+// push records the request p of cmd whose reply comes next but for the
+// ones before it; a subscription's trap holds the connection's next frame,
+// and from a subscription on requests are traced as they go (their replies
+// are not paired with them).
+func (c *wireConn) push(cmd string, p pending) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if SubscribeCommands(cmd) {
 		c.subscribed, c.holds = true, nil
-		if hold != nil {
-			c.holdNext = hold
+		if p.trap != nil {
+			c.holdNext = p.trap
 		}
 	}
-	if !c.subscribed {
-		c.holds = append(c.holds, hold)
+	subscribed := c.subscribed
+	if !subscribed {
+		c.holds = append(c.holds, p)
+	}
+	c.mu.Unlock()
+	if subscribed && p.ev != nil {
+		c.w.trace(*p.ev)
 	}
 }
 
-// pop takes the delaying trap of the next reply (nil when none is noted).
-func (c *wireConn) pop() *trap {
+// pop takes the request the next reply answers (its trap nil when none is
+// noted, its event nil when untraced or unpaired).
+func (c *wireConn) pop() pending {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if h := c.holdNext; h != nil {
 		c.holdNext = nil
-		return h
+		return pending{trap: h}
 	}
 	if c.subscribed || len(c.holds) == 0 {
-		return nil
+		return pending{}
 	}
-	h := c.holds[0]
+	p := c.holds[0]
 	c.holds = c.holds[1:]
-	return h
+	return p
 }
 
 // replies forwards Redis's replies to the client, holding back the ones
@@ -117,12 +153,15 @@ func (c *wireConn) replies() {
 		if err != nil {
 			return
 		}
-		t := c.popFor(push)
+		p := c.popFor(push)
+		t := p.trap
 		switch {
 		case t == nil:
-		case isErrorReply(frame):
+		case isErrorReply(frame) && t.action == "delayed":
 			c.w.rearm(t) // it ran nothing: the next request is the one
 			t = nil
+		case t.action == "paused":
+			t.before()
 		case !c.wait(t.delay):
 			t.released()
 			return
@@ -130,6 +169,10 @@ func (c *wireConn) replies() {
 		_, err = c.client.Write(frame)
 		if t != nil {
 			t.released()
+		}
+		if p.ev != nil {
+			p.ev.Reply, p.ev.Return = TraceReply(frame), time.Now()
+			c.w.trace(*p.ev)
 		}
 		if err != nil {
 			return
@@ -139,13 +182,13 @@ func (c *wireConn) replies() {
 
 // popFor pops the note of a reply (a push answers no request, but a
 // delayed subscription holds whatever frame comes next).
-func (c *wireConn) popFor(push bool) *trap {
+func (c *wireConn) popFor(push bool) pending {
 	if push {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		h := c.holdNext
 		c.holdNext = nil
-		return h
+		return pending{trap: h}
 	}
 	return c.pop()
 }

@@ -122,3 +122,26 @@ func KillClient(w *Wire, admin Doer) Fault {
 		stop: func(context.Context) error { return nil },
 	}
 }
+
+// PauseAtReply arms a one-shot trap on w: the reply to the next request
+// that match accepts, on any of w's connections, is passed on only after
+// before has run (before stops the client's process: its threads then
+// stand between that reply and what they do next, as a pause that lands
+// there would leave them). A request Redis answers with an error springs
+// it too. disarm removes the trap and reports whether it had sprung on a
+// request (its before runs, or ran, when that request's reply comes).
+func (w *Wire) PauseAtReply(match func(cmd string) bool, before func()) (disarm func() bool) {
+	t := newTrap(match, "paused", 0)
+	t.before = before
+	w.arm(t)
+	return func() bool {
+		w.disarm(t)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return t.sprang
+	}
+}
+
+// NotSubscribe accepts every command but a subscription's: the commands
+// whose replies are paired with them.
+func NotSubscribe(cmd string) bool { return !SubscribeCommands(cmd) }

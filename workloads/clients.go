@@ -67,6 +67,9 @@ func (c clients) Stall(ctx context.Context, target string) error {
 	if err != nil {
 		return err
 	}
+	if c.r.pauses != nil {
+		return c.realStall(ctx, w)
+	}
 	w.mu.Lock()
 	if w.exited {
 		w.mu.Unlock()

@@ -40,6 +40,11 @@ type RunConfig struct {
 	// CallForms, if true, sets the plan's (Plan.CallForms): acquires and
 	// releases draw the library's call form.
 	CallForms bool `json:"call_forms,omitempty"`
+	// Pauses is how a client stall reaches the lock's client:
+	// PausesCooperative ("" is it too) or PausesProcess. A run asked for
+	// process pauses of a subject it cannot serve in a process of its own
+	// runs cooperative, and records so here and in a warning.
+	Pauses string `json:"pauses,omitempty"`
 	// CheckTimeout bounds the linearizability check (0: 60 s).
 	CheckTimeout time.Duration `json:"check_timeout,omitempty"`
 	// WatchdogLease is the lease of holds taken with lease <= 0, given to
@@ -164,6 +169,8 @@ func (c RunConfig) Validate() error {
 		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
 	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
 		return errors.New("run config: negative timeout")
+	case c.Pauses != "" && c.Pauses != PausesCooperative && c.Pauses != PausesProcess:
+		return fmt.Errorf("run config: pauses = %q, want %q or %q", c.Pauses, PausesCooperative, PausesProcess)
 	}
 	p, err := c.ResolvePlan()
 	if err != nil {

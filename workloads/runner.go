@@ -60,6 +60,19 @@ type Deps struct {
 	// Progress receives a progress line once a second when it is a terminal
 	// (an *os.File on a TTY); otherwise nothing is written.
 	Progress io.Writer
+	// Serve, if set, returns the command that serves the Go subject of
+	// that name over the driver protocol (`lockcheck driver NAME`, a test
+	// binary with -locktest.serve): a run with RunConfig.Pauses
+	// PausesProcess runs a Go lock's clients as such processes.
+	Serve func(name string) ([]string, error)
+	// Wires, if set, are the RESP proxies in front of the clients:
+	// Wires[i] carries client connection i's commands. The runner traces
+	// them (WireTrace, and the checkers' evidence: model.Options.Wire) and
+	// lands process pauses on a reply.
+	Wires []*faults.Wire
+	// WireTrace, if set, receives the wire trace as JSON Lines
+	// (model.WireEvent) while the run goes.
+	WireTrace io.Writer
 }
 
 // Result is a finished run.
@@ -240,8 +253,27 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	stalls := &driverStalls{}
 	oo.OnStall = stalls.record
 	makerFuncs, lease := subj.MakerFuncs(oo)
+	var warn string
+	if cfg.Pauses == PausesProcess {
+		served, why, err := servedMakers(subj, plan, oo, deps.Serve)
+		if err != nil {
+			return nil, err
+		}
+		if why != "" {
+			cfg.Pauses, warn = PausesCooperative, fmt.Sprintf("stalls are cooperative (a stall point between ops), not process pauses: %s cannot run in a process of its own (%s)", subj.Name, why)
+		} else {
+			makerFuncs = served
+		}
+	}
+	if cfg.Pauses == "" {
+		cfg.Pauses = PausesCooperative
+	}
 	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)
-	r.stalls = stalls
+	r.stalls, r.warnings = stalls, appendNonEmpty(r.warnings, warn)
+	if cfg.Pauses == PausesProcess {
+		r.pauses = newPauser(cfg.Seed)
+	}
+	r.wire = newWireTracer(deps.Wires, deps.WireTrace)
 	nclients := cfg.Clients
 	if nclients == 0 {
 		nclients = plan.Processes
@@ -285,6 +317,7 @@ func (r *runner) startHistory(w io.Writer, extra map[string]string) error {
 	r.rec = rec
 	r.tracker = newFaultTracker(r)
 	r.stalls.start(rec, r.base)
+	r.wire.start(r.base)
 	return nil
 }
 
@@ -293,9 +326,12 @@ func (r *runner) startHistory(w io.Writer, extra map[string]string) error {
 // res's warnings.
 func (r *runner) drive(ctx context.Context, deps Deps, res *Result) []error {
 	var errs []error
-	res.Warnings = append(res.Warnings, r.phaseWarnings()...)
+	res.Warnings = append(append(res.Warnings, r.warnings...), r.phaseWarnings()...)
 	if err := r.execute(ctx, deps); err != nil {
 		errs = append(errs, err)
+		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if err := r.wire.stop(); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
 	// The end record: a history without one is a run that was killed, and
@@ -328,12 +364,21 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		OpTimeout:     r.plan.OpTimeout,
 		LossyFaults:   r.cfg.LossyFaults,
 		Reconnect:     reconnect(r.subj),
+		Wire:          r.wire.trace(),
 	}
 	start := time.Now()
 	cctx, cancel := checkContext(ctx)
 	res.Report = model.CheckContext(cctx, res.History, res.CheckOptions)
 	cancel()
 	res.Stats.CheckElapsed = time.Since(start)
+}
+
+// appendNonEmpty appends s to ss unless it is empty.
+func appendNonEmpty(ss []string, s string) []string {
+	if s == "" {
+		return ss
+	}
+	return append(ss, s)
 }
 
 // reconnect is the checker's Options.Reconnect for subj: none for a client
@@ -364,6 +409,9 @@ func checkContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // runner is one run's state.
 type runner struct {
 	cfg           RunConfig
+	warnings      []string    // said before the run starts (Result.Warnings)
+	wire          *wireTracer // nil: no wire trace
+	pauses        *pauser     // process pauses (nil: cooperative stalls)
 	stalls        *driverStalls // drivers' own stalls, recorded as hiccups
 	plan          Plan
 	subj          subject.Subject

@@ -74,6 +74,7 @@ type stallReq struct {
 	err        error
 	once       sync.Once // closes frozen
 	resumeOnce sync.Once // closes resume
+	realStallState
 }
 
 func newStallReq() *stallReq {
@@ -106,6 +107,7 @@ func (w *worker) newProcess(id int) {
 	ctx, cancel := context.WithCancelCause(w.hard)
 	client := int(w.g.client.Load())
 	w.r.clients.set(id, client)
+	w.r.wire.bind(id, w.g.conn, w.r.now())
 	w.p = &process{
 		id: id, client: client, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),
 		ctx: ctx, handles: map[string]impl.Locker{},
@@ -416,6 +418,8 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	if p.ctx.Err() != nil {
 		return outCrashed
 	}
+	w.pausedWait() // a process paused in its section releases once it goes on
+	w.pauseAt(h, true)
 	ctx, cancel := w.opContext(h, false)
 	defer cancel()
 	ctx, form := w.withCallForm(ctx)
@@ -481,6 +485,7 @@ func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 		r.record(o)
 		return true
 	}
+	w.pausedWait() // a process paused meanwhile writes once it goes on
 	o.Write = o.Read + 1
 	seq, ok := reg.write(o.Write, token, p.id)
 	o.Return = r.now()
@@ -564,6 +569,10 @@ func (w *worker) stallPoint(h impl.Locker) {
 	if s == nil {
 		return
 	}
+	if s.real {
+		w.pauseAt(h, false)
+		return
+	}
 	var thaw func() error
 	froze := s.freeze(func() {
 		if f, ok := h.(impl.Freezer); ok && f.Freeze() == nil {
@@ -599,7 +608,7 @@ func (w *worker) unstall() {
 	w.mu.Unlock()
 	if s != nil {
 		s.end(errUnstalled)
-		s.unstall()
+		s.thaw()
 	}
 }
 

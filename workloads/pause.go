@@ -1,0 +1,204 @@
+package workloads
+
+import (
+	"context"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// Where a process pause lands (pauseAim), drawn from the run's seed.
+const (
+	// aimHold: while the process holds, a draw of up to a third of a
+	// lease after its grant, or at the first reply its client gets from
+	// Redis before that (a renewal's), whichever comes first.
+	aimHold = "hold"
+	// aimRelease: inside its release: at the reply to the first command
+	// its client sends once the release began (an unlock's first
+	// command, or a renewal in flight), or, without a Wire, a draw of up
+	// to a millisecond into the call.
+	aimRelease = "release"
+)
+
+// pauser draws where the process pauses of a PausesProcess run land. Its
+// draws come from the run's seed, one stall after the other.
+type pauser struct {
+	mu  sync.Mutex
+	rng *rand.Rand
+}
+
+func newPauser(seed int64) *pauser {
+	return &pauser{rng: rand.New(rand.NewPCG(uint64(seed), 0x9A05E5))}
+}
+
+// draw returns where the next pause lands and how long after its aim at
+// the latest: below lease/3 for aimHold, below a millisecond for
+// aimRelease.
+func (p *pauser) draw(lease time.Duration) (aim string, after time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.rng.IntN(2) == 1 {
+		return aimRelease, time.Duration(p.rng.Int64N(int64(time.Millisecond)))
+	}
+	return aimHold, time.Duration(p.rng.Int64N(int64(max(lease/3, time.Millisecond))))
+}
+
+// realStall is a process pause of target w: it waits until w holds a lock
+// (the worker reaches the stall point of its section), draws where the
+// pause lands, stops w's lock client there (impl.Freezer: SIGSTOP of its
+// process, wherever its threads are) and returns. The worker itself stops
+// at its next step (pausedWait) until Unstall, so the application and its
+// lock client pause together.
+func (c clients) realStall(ctx context.Context, w *worker) error {
+	s := newStallReq()
+	s.real = true
+	s.aim, s.after = c.r.pauses.draw(c.r.watchdogLease)
+	w.mu.Lock()
+	if w.exited {
+		w.mu.Unlock()
+		return errWorkerStopped
+	}
+	if w.stall != nil {
+		w.mu.Unlock()
+		return nil // already stalled, or about to be
+	}
+	w.stall = s
+	w.mu.Unlock()
+	select {
+	case <-s.frozen:
+		return s.err
+	case <-ctx.Done():
+		if !s.end(ctx.Err()) {
+			s.thaw() // it paused meanwhile: let it run
+		}
+		w.clearStall(s)
+		return ctx.Err()
+	}
+}
+
+// pauseAt is called by w's goroutine where a real stall may land: at its
+// section's stall point (holding) and as its release begins (releasing).
+// It arms the pause the stall drew, if it aims there.
+func (w *worker) pauseAt(h impl.Locker, releasing bool) {
+	w.mu.Lock()
+	s := w.stall
+	w.mu.Unlock()
+	if s == nil || !s.real || s.armed.Load() {
+		return
+	}
+	f, ok := h.(impl.Freezer)
+	if !ok {
+		return
+	}
+	switch {
+	case !releasing && s.aim == aimHold:
+		s.armed.Store(true)
+		w.armPause(s, f, s.after)
+	case releasing && s.aim == aimRelease:
+		s.armed.Store(true)
+		w.armPause(s, f, s.after)
+	}
+}
+
+// armPause makes s pause f's process at the first reply w's client gets
+// from now on, or after d, whichever comes first.
+func (w *worker) armPause(s *stallReq, f impl.Freezer, d time.Duration) {
+	pause := func() {
+		s.freeze(func() {
+			_ = f.Freeze()
+			s.thawWith(f.Thaw)
+		})
+	}
+	var disarm func() bool
+	if wire := w.r.wireOf(w); wire != nil {
+		disarm = wire.PauseAtReply(faults.NotSubscribe, pause)
+	}
+	timer := time.AfterFunc(d, func() {
+		if disarm == nil || !disarm() {
+			pause() // no reply came first
+		}
+	})
+	s.thawMu.Lock()
+	s.stopTimer = func() {
+		timer.Stop()
+		if disarm != nil {
+			disarm()
+		}
+	}
+	s.thawMu.Unlock()
+}
+
+// pausedWait blocks w's goroutine while its process is paused (a real
+// stall that froze), until Unstall or a crash.
+func (w *worker) pausedWait() {
+	w.mu.Lock()
+	s := w.stall
+	w.mu.Unlock()
+	if s == nil || !s.real || !s.paused.Load() {
+		return
+	}
+	select {
+	case <-s.resume:
+	case <-w.p.ctx.Done():
+	}
+}
+
+// clearStall forgets s if it is still w's stall.
+func (w *worker) clearStall(s *stallReq) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stall == s {
+		w.stall = nil
+	}
+}
+
+// wireOf is the Wire in front of w's client connection (nil: none).
+func (r *runner) wireOf(w *worker) *faults.Wire {
+	if r.wire == nil || w.g.conn >= len(r.wire.wires) {
+		return nil
+	}
+	return r.wire.wires[w.g.conn]
+}
+
+// realStallState is what a stallReq carries for a process pause.
+type realStallState struct {
+	real      bool
+	aim       string
+	after     time.Duration
+	armed     atomic.Bool
+	paused    atomic.Bool
+	stopTimer func()
+	thawMu    sync.Mutex
+	thawFn    func() error // set once the process is stopped
+}
+
+// thawWith records how to continue the stopped process, and that it is.
+func (s *stallReq) thawWith(thaw func() error) {
+	s.thawMu.Lock()
+	s.thawFn = thaw
+	s.thawMu.Unlock()
+	s.paused.Store(true)
+}
+
+// Note: a pause that springs after thaw (its reply came late) finds the
+// request ended (freeze reports false) and stops nothing.
+
+// thaw continues the stopped process, if any, and lets the worker go on.
+// It is idempotent.
+func (s *stallReq) thaw() {
+	s.thawMu.Lock()
+	stop, thaw := s.stopTimer, s.thawFn
+	s.stopTimer, s.thawFn = nil, nil
+	s.thawMu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	if thaw != nil {
+		_ = thaw()
+	}
+	s.unstall()
+}

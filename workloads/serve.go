@@ -1,0 +1,89 @@
+package workloads
+
+import (
+	"fmt"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// Pause modes of a run (RunConfig.Pauses): how a client stall reaches the
+// lock's client.
+const (
+	// PausesCooperative: Go locks run in lockcheck's process; a stall
+	// freezes the worker at the stall point of its critical section and
+	// stops the handle's renewal through impl.Freezer or impl.Abandoner,
+	// if it has one.
+	PausesCooperative = "cooperative"
+	// PausesProcess: every lock client runs in a process of its own (Go
+	// locks served over the driver protocol, Deps.Serve); a stall is a
+	// SIGSTOP of that process at a moment drawn from the seed, wherever
+	// its threads are (between an unlock's two commands, between a
+	// renewal's send and its reply), and a SIGCONT at its end.
+	PausesProcess = "process"
+)
+
+// servable reports why subj cannot be served in a process of its own for
+// plan ("" : it can). Go locks are served over the driver protocol one
+// owner per process, as a driver announcing what the subject claims.
+func servable(subj subject.Subject, plan Plan) string {
+	switch {
+	case subj.Kind == subject.KindPermits:
+		return "a semaphore or latch has no lock driver"
+	case len(subj.Parts) > 0:
+		return "a mixed fleet"
+	case plan.Threads() > 1:
+		return "owners sharing a client process"
+	case subj.ReadWrite || subj.Members > 0:
+		return "the driver protocol of a Go lock serves plain locks only"
+	}
+	return ""
+}
+
+// servedMakers returns the MakerFuncs of a run of subj whose lock clients
+// are processes of their own: an external subject's as they are, a Go
+// lock's served by the command serve names for it. why is non-empty when
+// the run cannot pause the subject's clients for real (it then runs with
+// cooperative stalls).
+func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve func(name string) ([]string, error)) (mfs []impl.MakerFunc, why string, err error) {
+	if subj.Kind == subject.KindExternal && len(subj.Parts) == 0 {
+		mfs, _ = subj.MakerFuncs(oo)
+		return mfs, "", nil
+	}
+	if why := servable(subj, plan); why != "" {
+		return nil, why, nil
+	}
+	if serve == nil {
+		return nil, "no command serves Go locks here (Deps.Serve)", nil
+	}
+	argv, err := serve(subj.Name)
+	if err != nil {
+		return nil, "", fmt.Errorf("serve %s in a process of its own: %w", subj.Name, err)
+	}
+	return []impl.MakerFunc{driver.Open(driver.Options{
+		Command: argv, Name: subj.Name, Capabilities: ServedCapabilities(subj),
+		WatchdogLease: oo.WatchdogLease, Seed: oo.Seed, OnStall: oo.OnStall,
+	})}, "", nil
+}
+
+// ServedCapabilities are what a Go subject announces when served over the
+// driver protocol: the claims its registration makes (a watchdog unless
+// NoWatchdog, as the Go peers' adapters extend their holds; fencing tokens
+// when Fenced).
+func ServedCapabilities(s subject.Subject) []string {
+	var caps []string
+	if s.Reentrant {
+		caps = append(caps, driver.CapReentrant)
+	}
+	if !s.NoWatchdog {
+		caps = append(caps, driver.CapWatchdog)
+	}
+	if s.Fair {
+		caps = append(caps, driver.CapFair)
+	}
+	if s.Fenced {
+		caps = append(caps, driver.CapFenced)
+	}
+	return caps
+}

@@ -1,0 +1,126 @@
+package workloads
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// wireTracer records what the Wires in front of a run's clients see: each
+// connection's open and close and every command with its reply, as
+// model.WireEvents on the run's clock, attributed to the process the
+// client connection served at the time (bind). It writes them as JSON
+// Lines as they come (Deps.WireTrace) and keeps them for the checkers.
+// Its methods are safe for concurrent use; stop ends the tracing and
+// returns once no Wire reports to it any more.
+type wireTracer struct {
+	wires []*faults.Wire
+
+	mu     sync.Mutex
+	base   time.Time
+	out    *bufio.Writer // nil: kept in memory only
+	enc    *json.Encoder
+	events []model.WireEvent
+	procs  map[int]int // client connection -> the process it serves now
+	err    error
+}
+
+// newWireTracer returns the tracer of wires writing to out (nil when there
+// are no wires: nothing to trace).
+func newWireTracer(wires []*faults.Wire, out io.Writer) *wireTracer {
+	if len(wires) == 0 {
+		return nil
+	}
+	t := &wireTracer{wires: wires, procs: map[int]int{}}
+	if out != nil {
+		t.out = bufio.NewWriter(out)
+		t.enc = json.NewEncoder(t.out)
+	}
+	return t
+}
+
+// start traces every Wire from now on, on the clock whose time 0 is base.
+func (t *wireTracer) start(base time.Time) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.base = base
+	t.mu.Unlock()
+	for i, w := range t.wires {
+		w.Trace(func(ev faults.WireEvent) { t.add(i, ev) })
+	}
+}
+
+// stop ends the tracing and flushes what was written; it returns the
+// first error writing the trace met.
+func (t *wireTracer) stop() error {
+	if t == nil {
+		return nil
+	}
+	for _, w := range t.wires {
+		w.Trace(nil)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.out != nil && t.err == nil {
+		t.err = t.out.Flush()
+	}
+	return t.err
+}
+
+// bind records that client connection client serves process p from at on.
+func (t *wireTracer) bind(p, client int, at int64) {
+	if t == nil || client >= len(t.wires) {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.procs[client] = p
+	t.write(model.WireEvent{Kind: model.WireBind, Client: client, Process: p, Call: at})
+}
+
+// add records ev, seen by client connection i's Wire.
+func (t *wireTracer) add(i int, ev faults.WireEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	e := model.WireEvent{
+		Kind: ev.Kind, Client: i, Process: t.procs[i], Conn: ev.Conn,
+		Cmd: ev.Cmd, Args: ev.Args, Reply: ev.Reply, Call: t.at(ev.Call), Return: t.at(ev.Return),
+	}
+	t.write(e)
+}
+
+// at is wall-clock time x on the run's clock (0 for the zero time).
+func (t *wireTracer) at(x time.Time) int64 {
+	if x.IsZero() {
+		return 0
+	}
+	return max(int64(x.Sub(t.base)), 1)
+}
+
+// write keeps e and appends it to the trace; t.mu is held.
+func (t *wireTracer) write(e model.WireEvent) {
+	t.events = append(t.events, e)
+	if t.enc != nil && t.err == nil {
+		if err := t.enc.Encode(e); err != nil {
+			t.err = fmt.Errorf("wire trace: %w", err)
+		}
+	}
+}
+
+// trace returns what was recorded, for the checkers (nil: no trace).
+func (t *wireTracer) trace() *model.WireTrace {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return model.NewWireTrace(append([]model.WireEvent(nil), t.events...))
+}
