@@ -1,8 +1,8 @@
 package model
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -36,17 +36,20 @@ const (
 	// learns the loss from end + reconnection + 1/3 lease on.
 	AllowDrop Allow = "drop"
 	// AllowLoss: the server may forget every hold granted before the fault
-	// ended (a restart without persistence, an asynchronous failover, a
-	// split brain, a forward clock jump of at least the hold's remaining
-	// lease, a fast clock); from its start another process may be granted,
-	// and each old holder may believe it holds until its first answered
-	// call after the fault.
+	// ended (a restart without persistence, an asynchronous failover);
+	// from its start another process may be granted, and each old holder
+	// may believe it holds until its first answered call after the fault.
+	// A clock fault that names how far it moves the server's clock forward
+	// (a jump j, or a drift of k s/s over its window: k × the window)
+	// forgets only a hold whose remaining lease falls below that while the
+	// clock is ahead (faultLapse).
 	AllowLoss Allow = "loss"
 	// AllowSplit: a split brain. The old master comes back as a second
 	// writable copy of every lock and serves the clients still pinned to
 	// it until a Sentinel demotes it, some time after the fault's window
-	// ends: from its start to the end of the history any hold may coexist
-	// with another, and each copy answers its own holders' releases.
+	// ends (Options.SplitBrainBound): from its start until then any hold
+	// may coexist with another, and each copy answers its own holders'
+	// releases.
 	AllowSplit Allow = "split"
 )
 
@@ -62,9 +65,12 @@ type FaultAllowance struct {
 }
 
 // FaultAllowances is the allowance of every fault kind lockcheck records.
-// A fault name not listed is treated as AllowLoss (an unknown fault may do
-// anything to the server's state), and a name in Options.LossyFaults is
-// AllowLoss whatever its entry says. docs/checking.md renders this table.
+// A name in Options.LossyFaults is AllowLoss whatever its entry says. A
+// fault name listed nowhere is an error: the fault-allowance checker
+// judges the anomalies around it as if it were AllowLoss (an unknown
+// fault may do anything to the server's state), so what it finds beyond
+// that is real, but it never calls such a history valid (CheckBeyond).
+// docs/checking.md renders this table.
 var FaultAllowances = []FaultAllowance{
 	{[]string{"proxy-latency"}, AllowNone,
 		"replies are slowed by far less than 2/3 of a lease (the catalog adds ≤ 400 ms to a 1.5 s lease): every renewal still lands in time"},
@@ -89,24 +95,24 @@ var FaultAllowances = []FaultAllowance{
 	{[]string{"redis-kill", "redis-restart-empty", "sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}, AllowLoss,
 		"a restart without persistence forgets every key; Sentinel and Cluster replicate asynchronously, so a promoted replica may lack the newest grants (Redis replication docs; Kleppmann, 'How to do distributed locking', 2016). A redis-kill with appendfsync always loses nothing (Redis persistence docs): a scenario whose LossyFaults leaves it out gets no allowance"},
 	{[]string{"sentinel-pause-master"}, AllowSplit,
-		"a master paused past down-after is replaced, then thaws as a second writable master until a Sentinel demotes it (about 10 s later, after the window ends): two copies of every lock (Redis Sentinel docs, 'Consistency under partitions')"},
+		"a master paused past down-after is replaced, then thaws as a second writable master until a Sentinel demotes it (about 10 s later, after the window ends; Options.SplitBrainBound): two copies of every lock (Redis Sentinel docs, 'Consistency under partitions')"},
 	{[]string{"clock-jump", "clock-strobe"}, AllowLoss,
-		"a server clock moved forward by j expires every hold with less than j left; a renewed hold keeps at least 2/3 of a lease, so a smaller jump implies nothing for it; a jump backward implies nothing (keys outlive their TTL: a liveness matter) (Redis expiry is wall-clock based; Kleppmann 2016 on timing assumptions)"},
+		"a server clock moved forward by j expires every hold with less than j left while it is ahead (an explicit lease: its grant + lease − j); a renewed hold keeps at least 2/3 of a lease, so a smaller jump implies nothing for it; a jump backward implies nothing (keys outlive their TTL: a liveness matter) (Redis expiry is wall-clock based; Kleppmann 2016 on timing assumptions)"},
 	{[]string{"clock-drift"}, AllowLoss,
-		"a server clock running fast by a factor k shortens every lease by k; the Redlock analysis allows for drift of 1% only (redis.io, 'Distributed Locks with Redis': validity = TTL − elapsed − (TTL × 0.01 + 2 ms))"},
+		"a server clock running fast by k s/s gains k × the window on the holds' leases (k × a renewal period on a renewed hold's); the Redlock analysis allows for drift of 1% only (redis.io, 'Distributed Locks with Redis': validity = TTL − elapsed − (TTL × 0.01 + 2 ms))"},
 }
 
 // allowOf returns the allowance of fault f, as FaultAllowances lists it:
 // AllowLoss (AllowSplit for a split brain) for the faults
 // Options.LossyFaults names, AllowNone for a fault lossy by default that
 // the run's persistence makes safe (a kill with appendfsync always), and
-// AllowNone for a backward clock jump.
+// AllowNone for a backward clock jump. A fault listed nowhere is AllowLoss
+// (an unknown fault may do anything to the server's state); CheckBeyond
+// reports it (unknownFaults).
 func (o Options) allowOf(f Fault) Allow {
-	listed := AllowLoss // an unknown fault may do anything to the server's state
-	for _, a := range FaultAllowances {
-		if slices.Contains(a.Names, f.Name) {
-			listed = a.Allow
-		}
+	listed, ok := listedAllow(f.Name)
+	if !ok {
+		listed = AllowLoss
 	}
 	switch {
 	case listed == AllowSplit && o.lossy(f.Name):
@@ -119,6 +125,38 @@ func (o Options) allowOf(f Fault) Allow {
 		return AllowNone
 	}
 	return listed
+}
+
+// listedAllow is the allowance FaultAllowances lists for the fault called
+// name, if it lists one.
+func listedAllow(name string) (Allow, bool) {
+	for _, a := range FaultAllowances {
+		if slices.Contains(a.Names, name) {
+			return a.Allow, true
+		}
+	}
+	return "", false
+}
+
+// errUnknownFault marks a fault name that neither FaultAllowances nor
+// Options.LossyFaults lists: what it may do to a correct lock is unknown.
+var errUnknownFault = errors.New("fault kind not in model.FaultAllowances")
+
+// unknownFaults returns an error wrapping errUnknownFault that names, once
+// each in the order they first occur, the faults of faults whose names
+// neither FaultAllowances nor o.LossyFaults lists; nil when there are none.
+func (o Options) unknownFaults(faults []Fault) error {
+	var names []string
+	for _, f := range faults {
+		if _, ok := listedAllow(f.Name); ok || o.lossy(f.Name) || slices.Contains(names, f.Name) {
+			continue
+		}
+		names = append(names, f.Name)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %q", errUnknownFault, names)
 }
 
 // jump is how far a clock fault moves a clock forward (its largest forward
@@ -204,6 +242,10 @@ type lapse struct {
 	earliest, learnAfter int64
 	by                   string // what allows it, a fault window ("" for a lease: see allowedBy)
 	loss                 bool   // the server lost state (a second copy may answer for the old holder)
+	// copies: a second copy of the lock may answer the old holder's calls
+	// after learnAfter too (a failover whose old master is demoted later,
+	// failoverFaults).
+	copies bool
 	// A hold's own explicit lease: p's lease of lease ns, from from.
 	p           int
 	lease, from int64
@@ -256,8 +298,29 @@ func (fs *faultSet) lapses(h *hold, opts Options) (out []lapse, why []string) {
 }
 
 // faultLapse is the lapse fault f (ending at e, allowing a) allows hold h,
-// or why none.
+// or why none. A split brain's e is its demotion (faultSet): until then
+// the old master's copy may answer the holder's calls.
 func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, string) {
+	switch a {
+	case AllowSuspend, AllowDrop:
+		return suspendLapse(h, f, e, a, opts)
+	case AllowSplit:
+		return lapse{earliest: f.Start, learnAfter: e, by: f.String(), loss: true}, true, ""
+	case AllowLoss:
+		switch {
+		case h.since() > e:
+			return lapse{}, false, ""
+		case strings.HasPrefix(f.Name, "clock-"):
+			return clockLapse(h, f, e, opts)
+		}
+		return lapse{earliest: f.Start, learnAfter: e, by: f.String(), loss: true, copies: mayLeaveCopy(f.Name)}, true, ""
+	}
+	return lapse{}, false, fmt.Sprintf("%s allows a correct lock nothing", f)
+}
+
+// suspendLapse is faultLapse for a fault that delays (AllowSuspend) or
+// drops (AllowDrop) the requests of h's process.
+func suspendLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, string) {
 	g := h.grant
 	w := opts.watchdogLease()
 	lease := g.Lease
@@ -265,38 +328,66 @@ func faultLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool, 
 		lease = w
 	}
 	slack := driftSlack(lease)
-	switch a {
-	case AllowSuspend, AllowDrop:
-		if opts.fixedLease(g) > 0 {
-			return lapse{}, false, "" // its lease is listed already
-		}
-		need, after := w*2/3, int64(0) // after: how long past e requests still fail
-		if a == AllowDrop {
-			need, after = w/3, opts.reconnectAfter(g.Process, e)
-		}
-		if e+after-f.Start < need-slack {
-			with := ""
-			if after > 0 {
-				with = fmt.Sprintf(" with the client's reconnection (%s)", fmtDur(after))
-			}
-			return lapse{}, false, fmt.Sprintf("%s lasted %s%s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e+after-f.Start), with, fmtDur(need), fmtDur(w))
-		}
-		at := max(h.since()+w, f.Start+w*2/3) - slack
-		learn := e + slack
-		if a == AllowDrop {
-			learn += after + w/3
-		}
-		return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
-	case AllowSplit:
-		return lapse{earliest: f.Start, learnAfter: math.MaxInt64, by: f.String(), loss: true}, true, ""
-	case AllowLoss:
-		if h.since() > e {
-			return lapse{}, false, ""
-		}
-		if j := int64(f.jump()); j > 0 && opts.fixedLease(g) == 0 && j < w*2/3-slack {
-			return lapse{}, false, fmt.Sprintf("%s moved the clock %s forward, less than the 2/3 of a lease a renewed hold keeps", f, fmtDur(j))
-		}
-		return lapse{earliest: f.Start, learnAfter: e, by: f.String(), loss: true}, true, ""
+	if opts.fixedLease(g) > 0 {
+		return lapse{}, false, "" // its lease is listed already
 	}
-	return lapse{}, false, fmt.Sprintf("%s allows a correct lock nothing", f)
+	need, after := w*2/3, int64(0) // after: how long past e requests still fail
+	if a == AllowDrop {
+		need, after = w/3, opts.reconnectAfter(g.Process, e)
+	}
+	if e+after-f.Start < need-slack {
+		with := ""
+		if after > 0 {
+			with = fmt.Sprintf(" with the client's reconnection (%s)", fmtDur(after))
+		}
+		return lapse{}, false, fmt.Sprintf("%s lasted %s%s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e+after-f.Start), with, fmtDur(need), fmtDur(w))
+	}
+	at := max(h.since()+w, f.Start+w*2/3) - slack
+	learn := e + slack
+	if a == AllowDrop {
+		learn += after + w/3
+	}
+	return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
+}
+
+// failoverFaults are the loss faults after which the old master may still
+// hold a copy of the locks for a while: a Sentinel or Cluster failover
+// leaves the old master writable until it is reconfigured as a replica,
+// which the run does not record. A holder's release answered ok after
+// such a fault may have met that copy.
+var failoverFaults = []string{"sentinel-kill-master", "sentinel-failover", "cluster-kill-master", "cluster-failover"}
+
+// mayLeaveCopy reports whether the loss fault called name may leave a
+// second copy of the locks that answers their old holders (failoverFaults).
+func mayLeaveCopy(name string) bool { return slices.Contains(failoverFaults, name) }
+
+// DefaultSplitBrainBound is Options.SplitBrainBound's default: how long
+// after a split brain's window ends (sentinel-pause-master: the old master
+// thawed) it may still serve as a second master. A Sentinel converts an
+// instance it knows as a replica that reports itself master only once it
+// has reported so for more than SENTINEL_PUBLISH_PERIOD × 4 (8 s) and has
+// not been down for as long (redis sentinel.c,
+// sentinelRefreshInstanceInfo, "+convert-to-slave"), and it learns the
+// role from INFO, sent to replicas every SENTINEL_INFO_PERIOD (10 s): the
+// thawed master is seen as one up to 10 s after the thaw and converted at
+// the first INFO more than 8 s later, up to 20 s after it, plus a
+// down-after (1 s, faults.SentinelConfig's default) for the Sentinels to
+// see it up again. faults.PauseMaster measured about 10 s on Redis 7.0.
+// down-after + failover-timeout (4 s with faults.SentinelConfig's
+// defaults) would be shorter than the 8 s the Sentinel waits at least.
+const DefaultSplitBrainBound = 21 * time.Second
+
+// splitEnd is when the second master of a split brain whose window ends at
+// end (the horizon when it never healed) is demoted at the latest: the
+// demotion the history records, which it never does today, so
+// Options.SplitBrainBound after end, within the horizon.
+func (o Options) splitEnd(end, horizon int64) int64 {
+	b := int64(DefaultSplitBrainBound)
+	if o.SplitBrainBound > 0 {
+		b = int64(o.SplitBrainBound)
+	}
+	if end >= horizon || end > horizon-b {
+		return horizon
+	}
+	return end + b
 }

@@ -13,16 +13,21 @@ import (
 
 // CheckBeyond checks every anomaly of h's holds against what the recorded
 // faults allow a correct lease lock (FaultAllowances, lapses) and reports
-// Invalid only for an anomaly beyond all of them. It reconstructs each
+// Invalid only for an anomaly beyond all of them; a history that records a
+// fault FaultAllowances does not list (nor Options.LossyFaults) is never
+// Valid, but Unknown, naming it (its fault is judged as AllowLoss, so an
+// anomaly beyond that is still Invalid). It reconstructs each
 // process's holds from its ops (holdsOf) and looks for four anomalies:
 //
 //   - two holds of one lock believed at once (each granted before the
 //     other's belief ended): allowed only when, in some order the grants'
 //     intervals allow, the first hold could have lapsed (its explicit
 //     lease, a recorded Expire, or a fault that hits its process and lasts
-//     long enough) before the second grant took effect, and the overlap
-//     ended by the first holder's first call after the fault answered as
-//     if its hold stood;
+//     long enough) before the second grant took effect, the overlap ended
+//     by the first holder's first call after the fault answered as if its
+//     hold stood, and that call is no release answered ok after the second
+//     grant, whether the second holder still holds or not (the grant shows
+//     the first hold had ended: releasedAfterLoss);
 //   - a hold whose release answered "not held": allowed only when the hold
 //     could have lapsed before the release took effect;
 //   - a release answered ok while another process believed it held across
@@ -71,8 +76,27 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		res.Verdict = Invalid
 		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", res.Count, allowed)
 	}
+	unknownVerdict(&res, opts.unknownFaults(h.Faults))
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// unknownVerdict makes res, the fault-allowance result of a history that
+// records faults whose allowance is unknown (err, from unknownFaults),
+// say so: the checker judged them as loss faults, the widest allowance
+// there is, so an anomaly beyond them is still Invalid, but their absence
+// decides nothing and the verdict is Unknown.
+func unknownVerdict(res *Result, err error) {
+	if err == nil {
+		return
+	}
+	if res.Verdict == Invalid {
+		res.Explanation += fmt.Sprintf("; %v, judged as losing the server's state", err)
+		return
+	}
+	res.Verdict = Unknown
+	res.Explanation = fmt.Sprintf("%v: what it allows a correct lock is unknown, so a history with it is never judged within the faults "+
+		"(judged as losing the server's state, it showed nothing beyond: %s)", err, res.Explanation)
 }
 
 // beyondIn checks one lock's holds, sorted by start: it hands keep each
@@ -110,8 +134,12 @@ func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example)) (al
 }
 
 // firstLapse returns the first lapse of x that ends it by the time y's claim
-// took effect (claim) and whose forgiveness lasts until until, if any.
-func firstLapse(x *hold, claim, until int64, fs *faultSet, opts Options) (lapse, []string, bool) {
+// took effect and whose forgiveness lasts until until, if any: x's first
+// call after the lapse that was answered as if its hold stood must come
+// after the overlap, and must not be a release answered ok after y's
+// grant (releasedAfterLoss).
+func firstLapse(x, y *hold, until int64, fs *faultSet, opts Options) (lapse, []string, bool) {
+	claim := y.grant.effectiveDeadline()
 	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest > claim {
@@ -122,9 +150,33 @@ func firstLapse(x *hold, claim, until int64, fs *faultSet, opts Options) (lapse,
 			why = append(why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.allowedBy(), x.grant.Process, x.grant.Process, fmtTime(learn)))
 			continue
 		}
+		if o, bad := releasedAfterLoss(x, y, l, opts); bad {
+			why = append(why, fmt.Sprintf("%s lets p%d's hold end, and p%d was granted at %s, but p%d's release answered ok at %s after it: it did not learn the loss",
+				l.allowedBy(), x.grant.Process, y.grant.Process, fmtTime(y.start()), x.grant.Process, fmtTime(o.Return)))
+			continue
+		}
 		return l, why, true
 	}
 	return lapse{}, why, false
+}
+
+// releasedAfterLoss returns x's first call answered after lapse l could
+// have ended its hold (from l.learnAfter on), and whether it is a release
+// answered ok that x made after y's grant: y's grant is the evidence that
+// x's hold had ended, whoever holds by the time x releases, and a correct
+// lock answers such a release "not held" (Redisson's unlock answers ok
+// only while the holder's hash field is there). A hold that need not have
+// ended (no other process granted) may release ok, and so may one whose
+// first answer was a reentry granted ok on the free lock, a fresh hold. A
+// second copy of the lock may answer it instead: a failover's old master
+// (lapse.copies) or, for a quorum lock (Options.SplitVotes), the members
+// the lapse left.
+func releasedAfterLoss(x, y *hold, l lapse, opts Options) (*Op, bool) {
+	if l.copies || opts.SplitVotes {
+		return nil, false
+	}
+	o := x.firstAnswer(l.learnAfter)
+	return o, o != nil && o.Kind == Release && o.Outcome == OK && o.Call > y.start()
 }
 
 // doubleHold judges two holds of different processes believed at once: nil
@@ -137,7 +189,7 @@ func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 		if x.since() >= y.grant.effectiveDeadline() {
 			continue // x cannot have been granted first
 		}
-		_, w, ok := firstLapse(x, y.grant.effectiveDeadline(), until, fs, opts)
+		_, w, ok := firstLapse(x, y, until, fs, opts)
 		if ok {
 			return nil
 		}

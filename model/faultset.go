@@ -11,11 +11,12 @@ import (
 // millions of holds and thousands of windows.
 type faultSet struct {
 	faults []Fault
-	ends   []int64 // effective end of each window: horizon for a split brain or one never healed
+	ends   []int64 // effective end of each window: a split brain's demotion (Options.splitEnd), the horizon for one never healed
 	allow  []Allow // opts.allowOf of each window
 	// short lists the windows of bounded length in start order; span is
 	// the longest of them. long lists the others (a split brain outlives
-	// its window; one never healed lasts to the horizon).
+	// its window until its demotion; one never healed lasts to the
+	// horizon).
 	short []int32
 	span  int64
 	long  []int32
@@ -27,7 +28,7 @@ func newFaultSet(faults []Fault, horizon int64, opts Options) *faultSet {
 		fs.allow[i] = opts.allowOf(f)
 		fs.ends[i] = f.end(horizon)
 		if fs.allow[i] == AllowSplit {
-			fs.ends[i] = horizon // the second master outlives the window
+			fs.ends[i] = opts.splitEnd(fs.ends[i], horizon) // the second master outlives the window
 		}
 		if fs.allow[i] == AllowSplit || f.End == 0 || f.End < f.Start {
 			fs.long = append(fs.long, int32(i))

@@ -62,6 +62,17 @@ func (h *hold) learnBy(learnAfter int64) int64 {
 	return math.MaxInt64
 }
 
+// firstAnswer is the holder's first call on the lock that started at from
+// or later and got an answer (ok or fail; nil: none).
+func (h *hold) firstAnswer(from int64) *Op {
+	for _, o := range h.answered {
+		if o.Call >= from {
+			return o
+		}
+	}
+	return nil
+}
+
 // acquires are the hold's ok acquires: its grant and its reentries (each
 // may set a new explicit lease).
 func (h *hold) acquires() []*Op {

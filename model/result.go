@@ -286,6 +286,13 @@ type Options struct {
 	// TryLock outside faults may answer (CheckTiming; 0:
 	// DefaultTryLockSlack; < 0: not checked).
 	TryLockSlack time.Duration
+	// SplitBrainBound is how long after a split brain's window ends (the
+	// old master thawed) its second copy of every lock may still answer
+	// its clients, until a Sentinel demotes it: the fault-allowance
+	// checker allows two holders, and a holder's calls answered as if its
+	// hold stood, only until then (0: DefaultSplitBrainBound, from
+	// Sentinel's own timers; a history records no demotion).
+	SplitBrainBound time.Duration
 }
 
 func (o Options) watchdogLease() int64 {
