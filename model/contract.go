@@ -11,12 +11,13 @@ import (
 const DefaultTryLockSlack = 250 * time.Millisecond
 
 // CheckTiming checks each call against the Locker contract's timing: a
-// TryLock that answered (ok or fail, not cancelled) while no fault window
-// was open must answer within its wait plus a slack (Options.TryLockSlack,
-// plus a quarter of the wait). A TryLock that overstays its wait holds its
-// caller up past what it asked for; a violation is ClassContract. The wait
-// bounds retries, not a request in flight, so a call that met a fault is
-// not judged.
+// TryLock that answered (ok or fail, not cancelled) while no window of a
+// fault that may hold up its process was open (delayedAt: one that hits
+// it, of a kind that delays calls) must answer within its wait plus a
+// slack (Options.TryLockSlack, plus a quarter of the wait). A TryLock that
+// overstays its wait holds its caller up past what it asked for; a
+// violation is ClassContract. The wait bounds retries, not a request in
+// flight, so a call that such a fault met is not judged.
 func CheckTiming(h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckContract, Verdict: Valid}
@@ -29,7 +30,7 @@ func CheckTiming(h *History, opts Options) Result {
 	judged := 0
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || faultedAt(h, o, horizon) {
+		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || delayedAt(h, o, horizon) {
 			continue
 		}
 		judged++
@@ -38,14 +39,14 @@ func CheckTiming(h *History, opts Options) Result {
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
 				res.Examples = append(res.Examples, Example{Lock: o.Lock, Ops: []Op{*o}, Class: ClassContract,
-					Summary: fmt.Sprintf("p%d's TryLock with a wait of %s answered %s after %s (allowed %s, no fault)", o.Process, time.Duration(o.Wait), o.Outcome, took, allowed)})
+					Summary: fmt.Sprintf("p%d's TryLock with a wait of %s answered %s after %s (allowed %s, no fault on its process)", o.Process, time.Duration(o.Wait), o.Outcome, took, allowed)})
 			}
 		}
 	}
-	res.Explanation = fmt.Sprintf("%d TryLocks outside faults answered within their wait + %s + wait/4", judged, slack)
+	res.Explanation = fmt.Sprintf("%d TryLocks outside the faults that hit their process answered within their wait + %s + wait/4", judged, slack)
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside faults answered later than their wait + %s + wait/4", res.Count, judged, slack)
+		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside the faults that hit their process answered later than their wait + %s + wait/4", res.Count, judged, slack)
 	}
 	res.Elapsed = time.Since(start)
 	return res

@@ -18,8 +18,10 @@ func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecon
 // abandoned, its renewal stopped) must leave the lock free within one lease
 // (plus leaseBoundSlack) of its last request, and a release answered ok
 // frees it at once; so an acquire refused while nothing else could occupy
-// the lock (no live holder's possible hold, no fault window, at no instant
-// of its interval) met a lock that kept renewing a hold nobody owns (a
+// the lock (at no instant of its interval a live holder's possible hold,
+// nor the window of a fault that may hold its process up: delayedAt; a
+// fault of another client, or of a kind that delays nothing, excuses
+// nothing) met a lock that kept renewing a hold nobody owns (a
 // released or crashed hold renewed again), or set a lease longer than
 // asked. Fair and quorum locks are not judged (a fair lock's
 // dead waiters hold the queue for its own timeout; a quorum's leftover
@@ -35,12 +37,12 @@ func leaseBound(hist *History, holds []*hold, acqs []*Op, opts Options, horizon 
 	if len(bounded) == 0 {
 		return nil
 	}
-	others := liveSpans(holds, hist.Faults, horizon)
+	others := liveSpans(holds, horizon)
 	freeCapped, freeOpen := gaps(append(bounded, others...)), gaps(append(open, others...))
 	var bad []Example
 	for _, o := range acqs {
-		if o.Outcome != Fail || o.Cancelled {
-			continue
+		if o.Outcome != Fail || o.Cancelled || delayedAt(hist, o, horizon) {
+			continue // a fault that may hold its process up met it
 		}
 		if freeSomewhere(o.Call, o.Return, freeOpen) || !freeThroughout(o.Call, o.Return, freeCapped) {
 			continue // free without a retired hold at some instant (liveness's matter), or maybe held
@@ -86,10 +88,10 @@ func retiredSpans(holds []*hold, acqs []*Op, opts Options, horizon int64) (bound
 
 // liveSpans are the spans in which a live process may have held the lock
 // (from its grant's call to the end of a hold that was not released:
-// refused, expired, or standing at the end) and every fault window.
-// A waiter's own holds are among them: a waiting process holds nothing, so
-// they never cover its wait.
-func liveSpans(holds []*hold, faults []Fault, horizon int64) []span {
+// refused, expired, or standing at the end). A waiter's own holds are
+// among them: a waiting process holds nothing, so they never cover its
+// wait.
+func liveSpans(holds []*hold, horizon int64) []span {
 	var out []span
 	for _, h := range holds {
 		switch {
@@ -98,9 +100,6 @@ func liveSpans(holds []*hold, faults []Fault, horizon int64) []span {
 		case !h.endOp.retires() && !h.releasedOK():
 			out = append(out, span{h.grant.Call, h.lastEffect()})
 		}
-	}
-	for _, f := range faults {
-		out = append(out, span{f.Start, f.end(horizon)})
 	}
 	return out
 }

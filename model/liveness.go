@@ -57,12 +57,12 @@ func Waits(h *History) []ProcessWaits {
 
 // CheckLive summarises waits: acquires, grants, give-ups, the longest wait
 // per process and starved processes, and bounds them (Options.MaxWait):
-//   - MaxWait > 0: an acquire that overlapped no fault window and waited
-//     longer is a violation;
+//   - MaxWait > 0: an acquire that waited longer, less what the faults
+//     that may hold up its process excuse (excusedWait), is a violation;
 //   - WaitDerived (the default): an acquire that spent longer than
 //     DefaultWaitLeases of its lock's longest lease on a free lock (no other
-//     process may have held it, no fault window open) is a violation: a
-//     lost wake-up;
+//     process may have held it, no window open of a fault that may hold up
+//     its process) is a violation: a lost wake-up;
 //   - WaitOff: no bound.
 //
 // FreeWait > 0 adds a bound on each acquire's longest continuous stretch of
@@ -146,25 +146,39 @@ func bound(h *History, opts Options, res *Result) {
 	}
 }
 
-// checkTotalWaits counts the acquires that overlapped no fault window and
-// waited longer than opts.MaxWait.
+// checkTotalWaits counts the acquires that waited longer than
+// opts.MaxWait, not counting what the faults that may hold up their
+// process excuse (excusedWait): a fault elsewhere excuses nothing, one
+// that allows nothing only its own window and AfterNoneFault.
 func checkTotalWaits(h *History, opts Options) (n int, bad []Example) {
 	horizon := h.horizon()
+	bound := opts.MaxWait.Duration()
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= opts.MaxWait.Duration() {
+		if o.Kind != Acquire || time.Duration(o.Return-o.Call) <= bound {
 			continue
 		}
-		if faultedAt(h, o, horizon) {
+		excused := time.Duration(excusedWait(h, o, horizon, opts))
+		if time.Duration(o.Return-o.Call)-excused <= bound {
 			continue
 		}
 		n++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{*o},
-				Summary: fmt.Sprintf("p%d waited %s (> %s) with no fault", o.Process, time.Duration(o.Return-o.Call), opts.MaxWait)})
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{*o}, Faults: overlappingFaults(h.Faults, []Op{*o}, horizon),
+				Summary: waitedSummary(o, excused, bound)})
 		}
 	}
 	return n, bad
+}
+
+// waitedSummary says that o waited longer than bound, excused of it
+// excused by faults.
+func waitedSummary(o *Op, excused, bound time.Duration) string {
+	waited := time.Duration(o.Return - o.Call)
+	if excused == 0 {
+		return fmt.Sprintf("p%d waited %s (> %s) with no fault on its process", o.Process, waited, bound)
+	}
+	return fmt.Sprintf("p%d waited %s, %s of it beyond what the faults on its process excuse (> %s)", o.Process, waited, waited-excused, bound)
 }
 
 // describeBounds renders the derived liveness bounds, e.g. "3s (lock s) of

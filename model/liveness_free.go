@@ -137,8 +137,9 @@ func uncovered(from, to int64, covers []span) int64 {
 // freeWaits calls f for every acquire (granted or given up) on lock l that
 // waited longer than bound(l, longest), longest being the longest lease
 // of l's acquires, with the spans in which something else explains its
-// wait (another process's possible holds, fault windows) that meet it,
-// sorted by start. bound is called once per lock.
+// wait (another process's possible holds, the windows of the faults that
+// may hold up its process: Fault.delays) that meet it, sorted by start.
+// bound is called once per lock.
 func freeWaits(h *History, opts Options, bound func(l string, longest int64) int64, f func(o Op, bound int64, covers []span)) {
 	horizon := h.horizon()
 	lease := func(o Op) int64 {
@@ -146,10 +147,6 @@ func freeWaits(h *History, opts Options, bound func(l string, longest int64) int
 			return o.Lease
 		}
 		return opts.watchdogLease()
-	}
-	var faults []span
-	for _, fw := range h.Faults {
-		faults = append(faults, span{fw.Start, fw.end(horizon)})
 	}
 	g := groupLockOps(h)
 	for _, l := range g.names {
@@ -161,7 +158,7 @@ func freeWaits(h *History, opts Options, bound func(l string, longest int64) int
 				continue
 			}
 			if ci == nil {
-				ci = newCoverIndex(faults, holdSpans(ops, lease, horizon))
+				ci = newCoverIndex(h.Faults, horizon, holdSpans(ops, lease, horizon))
 			}
 			f(*o, b, ci.meeting(o.Call, o.Return, o.Process))
 		}
@@ -173,15 +170,16 @@ func freeWaits(h *History, opts Options, bound func(l string, longest int64) int
 // their ends, so that the spans meeting one wait are found without
 // gathering and sorting them all for every waiter.
 type coverIndex struct {
-	spans []span
-	procs []int   // the process of each hold span; -1 for a fault window
-	reach []int64 // reach[i]: the latest end among spans[:i+1]
+	spans  []span
+	procs  []int   // the process of each hold span; -1-i for the window of faults[i]
+	reach  []int64 // reach[i]: the latest end among spans[:i+1]
+	faults []Fault
 }
 
-func newCoverIndex(faults []span, holds map[int][]span) *coverIndex {
-	ci := &coverIndex{}
-	for _, s := range faults {
-		ci.spans, ci.procs = append(ci.spans, s), append(ci.procs, -1)
+func newCoverIndex(faults []Fault, horizon int64, holds map[int][]span) *coverIndex {
+	ci := &coverIndex{faults: faults}
+	for i, f := range faults {
+		ci.spans, ci.procs = append(ci.spans, span{f.Start, f.end(horizon)}), append(ci.procs, -1-i)
 	}
 	for p, hs := range holds {
 		for _, s := range hs {
@@ -206,13 +204,23 @@ func (ci *coverIndex) Swap(a, b int) {
 	ci.procs[a], ci.procs[b] = ci.procs[b], ci.procs[a]
 }
 
-// meeting returns, sorted by start, the spans not of process except that
-// meet (from, to): those uncovered and longestUncovered do not skip.
+// covers reports whether span i explains a wait of process p: another
+// process's possible hold, or the window of a fault that may hold p up.
+func (ci *coverIndex) covers(i, p int) bool {
+	if q := ci.procs[i]; q < 0 {
+		return ci.faults[-1-q].delays(p)
+	}
+	return ci.procs[i] != p
+}
+
+// meeting returns, sorted by start, the spans that explain a wait of
+// process except (covers) and meet (from, to): those uncovered and
+// longestUncovered do not skip.
 func (ci *coverIndex) meeting(from, to int64, except int) []span {
 	hi := sort.Search(len(ci.spans), func(i int) bool { return ci.spans[i].from >= to })
 	var out []span
 	for i := hi - 1; i >= 0 && ci.reach[i] > from; i-- {
-		if ci.spans[i].to > from && ci.procs[i] != except {
+		if ci.spans[i].to > from && ci.covers(i, except) {
 			out = append(out, ci.spans[i])
 		}
 	}

@@ -1,0 +1,68 @@
+package model
+
+import (
+	"slices"
+	"sort"
+	"time"
+)
+
+// A fault window excuses a late TryLock (CheckTiming), a long wait (the
+// liveness checker) or a refusal of a free lock (the lease bound) only if
+// its fault could hold that call up: it hits the call's process
+// (Fault.Procs; every process for a server-side fault) and its kind delays
+// calls. A fault on another client's link or another worker's stall delays
+// none of this process's calls, and what it does to the lock (a holder
+// stalled past its lease, a release in flight) the holds already account
+// for.
+
+// promptFaults are the fault kinds that hold no call up: refuse-once
+// answers one command with an error at once and runs nothing,
+// client-interrupt ends the call it interrupts at once, and client-crash
+// ends its process's calls for good (the holds it leaves run out within
+// the lease bound). None of them excuses anything of its own process
+// either.
+var promptFaults = []string{"refuse-once", "client-interrupt", "client-crash"}
+
+// AfterNoneFault is how long past its window a fault that allows a correct
+// lock nothing (AllowNone: latency, a slow or refused subscription) may
+// still hold a waiter up: the round trip of its next attempt, or of its
+// new subscription, on a busy machine (DefaultTryLockSlack's).
+const AfterNoneFault = 250 * time.Millisecond
+
+// delays reports whether f may hold up process p's calls.
+func (f Fault) delays(p int) bool { return f.hits(p) && !slices.Contains(promptFaults, f.Name) }
+
+// delayedAt reports whether the window of a fault that may hold up o's
+// process meets o's interval.
+func delayedAt(h *History, o *Op, horizon int64) bool {
+	for _, f := range h.Faults {
+		if f.delays(o.Process) && f.Start <= o.Return && f.end(horizon) >= o.Call {
+			return true
+		}
+	}
+	return false
+}
+
+// excusedWait is how much of acquire o's wait the faults that may hold up
+// its process excuse: all of it when one that may make a hold run out or
+// be lost (suspend, drop, loss, split) meets it, since a waiter may then
+// sit out the holder's lease; else the part of it that the windows of
+// those that allow nothing (AllowNone) cover, each extended by
+// AfterNoneFault: such a fault only slows requests while it lasts.
+func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
+	var covers []span
+	for _, f := range h.Faults {
+		end := f.end(horizon)
+		switch {
+		case !f.delays(o.Process):
+		case opts.allowOf(f) != AllowNone:
+			if f.Start <= o.Return && end >= o.Call {
+				return o.Return - o.Call
+			}
+		case f.Start <= o.Return && end+int64(AfterNoneFault) >= o.Call:
+			covers = append(covers, span{f.Start, end + int64(AfterNoneFault)})
+		}
+	}
+	sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+	return o.Return - o.Call - uncovered(o.Call, o.Return, covers)
+}
