@@ -83,3 +83,49 @@ func Crash(c Clients, target string) Fault {
 		stop: noop,
 	}
 }
+
+// Where a client pause lands (ClientPauser.PauseClient).
+const (
+	// PauseAimHold: while the target holds a lock, at a moment drawn from
+	// the run's seed (or at a reply of Redis to it before that).
+	PauseAimHold = "hold"
+	// PauseAimRelease: inside the target's release, at the reply to its
+	// first command: between an unlock's commands, when it has several.
+	PauseAimRelease = "release"
+)
+
+// ClientPauser is implemented by Clients whose targets run their lock
+// clients in processes of their own, which a pause can stop wherever
+// their threads are. PauseClient pauses target, while it holds a lock,
+// where aim says ("" : drawn from the run's seed), and returns once the
+// process is stopped (or ctx ends); Unstall continues it.
+type ClientPauser interface {
+	PauseClient(ctx context.Context, target, aim string) error
+}
+
+// ClientPause returns a fault that pauses target's process from Start to
+// Stop where aim says (ClientPauser; "process-pause"); with Clients that
+// cannot pause a process it stalls target (Clients.Stall).
+func ClientPause(c Clients, target, aim string) Fault {
+	return &fault{
+		name: "process-pause", target: target,
+		start: func(ctx context.Context) error {
+			var err error
+			if p, ok := c.(ClientPauser); ok {
+				err = p.PauseClient(ctx, target, aim)
+			} else {
+				err = c.Stall(ctx, target)
+			}
+			if err != nil {
+				return fmt.Errorf("pause client %s: %w", target, err)
+			}
+			return nil
+		},
+		stop: func(ctx context.Context) error {
+			if err := c.Unstall(ctx, target); err != nil {
+				return fmt.Errorf("unpause client %s: %w", target, err)
+			}
+			return nil
+		},
+	}
+}

@@ -82,7 +82,7 @@ var FaultAllowances = []FaultAllowance{
 		"one subscription of one client is confirmed late, and the messages on its connection with it: no hold changes, and no lock command waits; a waiter may hear of a release late only while the fault lasts (its window lasts until the held frames are let through)"},
 	{[]string{"clock-skew"}, AllowNone,
 		"skewed client clocks only shift the clients' own deadlines, never a key's TTL on the server"},
-	{[]string{"client-stall", "hiccup"}, AllowSuspend,
+	{[]string{"client-stall", "process-pause", "hiccup"}, AllowSuspend,
 		"the holder (or, for a harness hiccup, every process) sends nothing until it heals, its watchdog included, and then sends what it held back"},
 	{[]string{"redis-pause", "redis-debug-sleep", "redis-client-pause-write", "redis-client-pause-all", "client-pause", "debug-sleep"}, AllowSuspend,
 		"the server answers nobody until it heals, then serves the queued requests; keys expire by wall time, so holds last renewed more than a lease before the end run out (Redis EXPIRE docs: expiry is checked on access and by the active cycle)"},

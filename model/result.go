@@ -223,7 +223,7 @@ type Options struct {
 	// Wire, if set, is the run's wire trace: a drop fault's reconnection
 	// for a process lasts until its client's first command answered after
 	// the fault, as recorded (WireTrace.Reconnected), not Reconnect.
-	Wire *WireTrace
+	Wire *WireTrace `json:"-"`
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
 	// persistence, a failover with asynchronous replication. A conflicting

@@ -43,7 +43,10 @@ import (
 // way the fault's window lists every owner of the process (Fault.Procs).
 type clients struct{ r *runner }
 
-var _ faults.Clients = clients{}
+var (
+	_ faults.Clients      = clients{}
+	_ faults.ClientPauser = clients{}
+)
 
 func (c clients) Targets() []string {
 	out := make([]string, len(c.r.workers))
@@ -68,7 +71,7 @@ func (c clients) Stall(ctx context.Context, target string) error {
 		return err
 	}
 	if c.r.pauses != nil {
-		return c.realStall(ctx, w)
+		return c.realStall(ctx, w, aimHold)
 	}
 	w.mu.Lock()
 	if w.exited {

@@ -11,17 +11,17 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 )
 
-// Where a process pause lands (pauseAim), drawn from the run's seed.
+// Where a process pause lands (faults.PauseAimHold, PauseAimRelease).
 const (
 	// aimHold: while the process holds, a draw of up to a third of a
 	// lease after its grant, or at the first reply its client gets from
 	// Redis before that (a renewal's), whichever comes first.
-	aimHold = "hold"
+	aimHold = faults.PauseAimHold
 	// aimRelease: inside its release: at the reply to the first command
 	// its client sends once the release began (an unlock's first
 	// command, or a renewal in flight), or, without a Wire, a draw of up
 	// to a millisecond into the call.
-	aimRelease = "release"
+	aimRelease = faults.PauseAimRelease
 )
 
 // pauser draws where the process pauses of a PausesProcess run land. Its
@@ -35,28 +35,48 @@ func newPauser(seed int64) *pauser {
 	return &pauser{rng: rand.New(rand.NewPCG(uint64(seed), 0x9A05E5))}
 }
 
-// draw returns where the next pause lands and how long after its aim at
-// the latest: below lease/3 for aimHold, below a millisecond for
-// aimRelease.
-func (p *pauser) draw(lease time.Duration) (aim string, after time.Duration) {
+// draw returns where the next pause lands (aim, or one of the two drawn
+// when aim is "") and how long after its aim at the latest: below lease/3
+// for aimHold, below a millisecond for aimRelease.
+func (p *pauser) draw(aim string, lease time.Duration) (string, time.Duration) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.rng.IntN(2) == 1 {
+	if aim == "" {
+		aim = aimHold
+		if p.rng.IntN(2) == 1 {
+			aim = aimRelease
+		}
+	}
+	if aim == aimRelease {
 		return aimRelease, time.Duration(p.rng.Int64N(int64(time.Millisecond)))
 	}
 	return aimHold, time.Duration(p.rng.Int64N(int64(max(lease/3, time.Millisecond))))
 }
 
+// PauseClient pauses target's process where aim says (faults.PauseAim*;
+// "": drawn from the seed), until Unstall: see realStall. A run without
+// process pauses stalls target as Stall does.
+func (c clients) PauseClient(ctx context.Context, target, aim string) error {
+	w, err := c.worker(target)
+	if err != nil {
+		return err
+	}
+	if c.r.pauses == nil {
+		return c.Stall(ctx, target)
+	}
+	return c.realStall(ctx, w, aim)
+}
+
 // realStall is a process pause of target w: it waits until w holds a lock
 // (the worker reaches the stall point of its section), draws where the
-// pause lands, stops w's lock client there (impl.Freezer: SIGSTOP of its
-// process, wherever its threads are) and returns. The worker itself stops
-// at its next step (pausedWait) until Unstall, so the application and its
-// lock client pause together.
-func (c clients) realStall(ctx context.Context, w *worker) error {
+// pause lands (aim, or drawn when ""), stops w's lock client there
+// (impl.Freezer: SIGSTOP of its process, wherever its threads are) and
+// returns. The worker itself stops at its next step (pausedWait) until
+// Unstall, so the application and its lock client pause together.
+func (c clients) realStall(ctx context.Context, w *worker, aim string) error {
 	s := newStallReq()
 	s.real = true
-	s.aim, s.after = c.r.pauses.draw(c.r.watchdogLease)
+	s.aim, s.after = c.r.pauses.draw(aim, c.r.watchdogLease)
 	w.mu.Lock()
 	if w.exited {
 		w.mu.Unlock()

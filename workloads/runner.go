@@ -64,7 +64,7 @@ type Deps struct {
 	// that name over the driver protocol (`lockcheck driver NAME`, a test
 	// binary with -locktest.serve): a run with RunConfig.Pauses
 	// PausesProcess runs a Go lock's clients as such processes.
-	Serve func(name string) ([]string, error)
+	Serve func(name string) (argv, env []string, err error)
 	// Wires, if set, are the RESP proxies in front of the clients:
 	// Wires[i] carries client connection i's commands. The runner traces
 	// them (WireTrace, and the checkers' evidence: model.Options.Wire) and
@@ -409,9 +409,9 @@ func checkContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // runner is one run's state.
 type runner struct {
 	cfg           RunConfig
-	warnings      []string    // said before the run starts (Result.Warnings)
-	wire          *wireTracer // nil: no wire trace
-	pauses        *pauser     // process pauses (nil: cooperative stalls)
+	warnings      []string      // said before the run starts (Result.Warnings)
+	wire          *wireTracer   // nil: no wire trace
+	pauses        *pauser       // process pauses (nil: cooperative stalls)
 	stalls        *driverStalls // drivers' own stalls, recorded as hiccups
 	plan          Plan
 	subj          subject.Subject

@@ -46,7 +46,7 @@ func servable(subj subject.Subject, plan Plan) string {
 // lock's served by the command serve names for it. why is non-empty when
 // the run cannot pause the subject's clients for real (it then runs with
 // cooperative stalls).
-func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve func(name string) ([]string, error)) (mfs []impl.MakerFunc, why string, err error) {
+func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve func(name string) (argv, env []string, err error)) (mfs []impl.MakerFunc, why string, err error) {
 	if subj.Kind == subject.KindExternal && len(subj.Parts) == 0 {
 		mfs, _ = subj.MakerFuncs(oo)
 		return mfs, "", nil
@@ -57,33 +57,12 @@ func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve
 	if serve == nil {
 		return nil, "no command serves Go locks here (Deps.Serve)", nil
 	}
-	argv, err := serve(subj.Name)
+	argv, env, err := serve(subj.Name)
 	if err != nil {
 		return nil, "", fmt.Errorf("serve %s in a process of its own: %w", subj.Name, err)
 	}
 	return []impl.MakerFunc{driver.Open(driver.Options{
-		Command: argv, Name: subj.Name, Capabilities: ServedCapabilities(subj),
+		Command: argv, Env: env, Name: subj.Name, Capabilities: subj.DriverCapabilities(),
 		WatchdogLease: oo.WatchdogLease, Seed: oo.Seed, OnStall: oo.OnStall,
 	})}, "", nil
-}
-
-// ServedCapabilities are what a Go subject announces when served over the
-// driver protocol: the claims its registration makes (a watchdog unless
-// NoWatchdog, as the Go peers' adapters extend their holds; fencing tokens
-// when Fenced).
-func ServedCapabilities(s subject.Subject) []string {
-	var caps []string
-	if s.Reentrant {
-		caps = append(caps, driver.CapReentrant)
-	}
-	if !s.NoWatchdog {
-		caps = append(caps, driver.CapWatchdog)
-	}
-	if s.Fair {
-		caps = append(caps, driver.CapFair)
-	}
-	if s.Fenced {
-		caps = append(caps, driver.CapFenced)
-	}
-	return caps
 }

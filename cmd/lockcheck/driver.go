@@ -5,11 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"runtime/debug"
-	"time"
 
-	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -100,50 +96,9 @@ func driverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if e.stopValidated("driver") {
 		return exitValid, nil
 	}
-	if os.Getenv("GOMAXPROCS") == "" {
-		// A driver is one logical client doing one request at a time; with
-		// one driver process per client, more Ps only add idle-P spinning
-		// and wake-ups across processes (measured: 0.72x -> 0.83x of the
-		// in-process lock's grants/s on 2 cores).
-		runtime.GOMAXPROCS(1)
-	}
-	err = driver.Serve(ctx, os.Stdin, e.stdout, driver.Served{
-		Banner: driver.Banner{Driver: "lockcheck-" + subj.Name, Version: driverVersion(), Capabilities: goCapabilities(subj)},
-		Open: func(watchdog time.Duration, seed int64) impl.MakerFunc {
-			mf, _ := subj.MakerFor(subject.OpenOptions{WatchdogLease: watchdog, Seed: seed})
-			return mf
-		},
-	})
+	err = catalog.Serve(ctx, subj, os.Stdin, e.stdout)
 	if err != nil {
 		return exitUsage, err
 	}
 	return exitValid, nil
-}
-
-// goCapabilities are what a Go subject can announce as a driver: the
-// claims its registration makes (a watchdog unless NoWatchdog, as the Go
-// peers' adapters extend their holds; fencing tokens when Subject.Fenced).
-func goCapabilities(s subject.Subject) []string {
-	var caps []string
-	if s.Reentrant {
-		caps = append(caps, driver.CapReentrant)
-	}
-	if !s.NoWatchdog {
-		caps = append(caps, driver.CapWatchdog)
-	}
-	if s.Fair {
-		caps = append(caps, driver.CapFair)
-	}
-	if s.Fenced {
-		caps = append(caps, driver.CapFenced)
-	}
-	return caps
-}
-
-// driverVersion is the binary's module version ("(devel)" in a checkout).
-func driverVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "unknown"
 }

@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // Exit statuses.
@@ -72,6 +74,7 @@ func commands() []command {
 }
 
 func main() {
+	catalog.ServeFromEnv(catalog.Subjects) // a Go lock's process of its own, for process pauses
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, newEnv(), os.Args[1:]))

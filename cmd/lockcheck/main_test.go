@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
 // TestMain fails the tests if a goroutine outlives them. Started as
@@ -21,6 +22,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "driver" {
 		main()
 	}
+	catalog.ServeFromEnv(catalog.Subjects) // process pauses serve Go locks from this binary
 	goleak.VerifyTestMain(m)
 }
 

@@ -158,9 +158,10 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "client-stall", Safe: false,
-			Permits: true,
-			Doc:     "a holder frozen inside its critical section (watchdog included) for about 3.5 s, past its 1.5 s lease; a fenced register must reject its stale write",
-			Plan:    stallPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
+			Permits: true, Pauses: true,
+			Doc: "a holder's process paused (SIGSTOP, wherever its threads are: in its section or between two commands of its release) for about 3.5 s, " +
+				"past its 1.5 s lease; a fenced register must reject its stale write",
+			Plan: stallPlan(), Duration: 6 * time.Second, Topology: SingleServerWired(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				targets := w.Clients.Targets()
 				t := targets[w.Rand.IntN(len(targets))]
@@ -199,15 +200,24 @@ func Catalog() []Scenario {
 		},
 		{
 			Name: "client-stall-long-hold", Safe: false,
-			Permits: true,
-			Doc: "the next holder frozen (watchdog included) right after its grant for 2–2.5 s, past its 1.5 s lease, in a run of 2–2.5 s sections " +
-				"kept safe by the watchdog alone; then it unlocks late and goes on, and its next holds must be renewed again",
-			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
+			Permits: true, Pauses: true,
+			Doc: "the next holder's process paused (SIGSTOP, watchdog included, in its section or inside its release) for 2–2.5 s, past its 1.5 s lease, in a run of 2–2.5 s sections " +
+				"kept safe by the watchdog alone; then it goes on, and its next holds must be renewed again",
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				return []faults.Fault{nextHolderStall(w)},
 					faults.Schedule{{At: 500 * time.Millisecond, Duration: 4 * time.Second}}, nil
 			},
 			Expect: stallExpect,
+		},
+		{
+			Name: "process-pause", Safe: true,
+			Pauses: true,
+			Doc: "the holder's process paused (SIGSTOP) for 2–2.5 s, past its 1.5 s lease, at a moment drawn from the seed: in its section, at a reply of Redis to it, " +
+				"or between two commands of its release; every 3–4 s, while sections of 10 ms–1.2 s go on: a pause may cost a correct lock its hold (allowed), " +
+				"but a client must not take the lock back after it, nor release another's: nothing beyond the fault",
+			Plan: pausePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinThePause,
+			Faults: spacedSchedule(faults.Span{Min: ms(2000), Max: ms(2500)}, faults.Span{Min: ms(1000), Max: ms(1500)}, holderPause),
 		},
 	}, slices.Concat(wireScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)
 }
@@ -266,6 +276,45 @@ func nextHolderStall(w World) faults.Fault {
 		}
 		return faults.Stall(w.Clients, t)
 	})
+}
+
+// pausePlan is three processes on one lock with sections from 10 ms to
+// 1.2 s (some outlast a renewal period, so a watchdog renews inside them),
+// so that the others wait while a holder is paused and take the lock once
+// its lease runs out.
+func pausePlan() workloads.Plan {
+	return workloads.Plan{
+		Processes: 3, Locks: []string{"pp"},
+		Hold: workloads.Range{Min: ms(10), Max: ms(1200)}, Think: workloads.Range{Max: ms(20)},
+		Counter: true, OpTimeout: 8 * time.Second, LongHolds: true,
+	}
+}
+
+// holderPause pauses the process of the worker that holds the lock when
+// each window opens (one drawn from the seed when nobody holds), where the
+// seed says: faults.ClientPause with no aim.
+func holderPause(w World) faults.Fault {
+	targets := w.Clients.Targets()
+	fallback := targets[w.Rand.IntN(len(targets))]
+	return faults.Chosen("process-pause", func(context.Context) faults.Fault {
+		t := fallback
+		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(targets) {
+			t = targets[h[0]]
+		}
+		return faults.ClientPause(w.Clients, t, "")
+	})
+}
+
+// withinThePause is process-pause's expectation for every lock but the
+// mutants (which keep theirs): a pause past the lease may cost a correct
+// lock its hold, so any checker may fire, but nothing beyond the fault.
+func withinThePause(s subject.Subject) (Expect, bool) {
+	if s.Kind == subject.KindMutant {
+		return Expect{}, false
+	}
+	return Expect{Label: "within the fault", Quiet: []string{model.CheckAllowance}, MayBreak: []string{
+		model.CheckLinearizable, model.CheckMutualExclusion, model.CheckFairness, model.CheckLiveness, model.CheckContract,
+	}}, true
 }
 
 // stallPlan is short sections on one lock, so a stall request is met at

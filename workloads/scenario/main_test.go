@@ -4,8 +4,14 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
+// TestMain serves a Go subject when a process pause started this binary as
+// one (catalog.ServeEnv); otherwise it runs the tests and fails them if a
+// goroutine outlives them.
 func TestMain(m *testing.M) {
+	catalog.ServeFromEnv(catalog.Subjects)
 	goleak.VerifyTestMain(m)
 }

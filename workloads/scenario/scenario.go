@@ -31,6 +31,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -85,6 +86,11 @@ type Scenario struct {
 	// may not have run, until the fault's heal plus an op timeout; a wait
 	// is excused inside fault windows).
 	Permits bool
+	// Pauses says its faults pause client processes (client stalls): its
+	// runs serve Go locks in processes of their own, so that a stall is a
+	// real SIGSTOP wherever the lock's threads are (workloads.PausesProcess)
+	// when Options.Serve can serve the subject.
+	Pauses bool
 }
 
 // FaultsFunc draws a run's faults and schedule from its world. The schedule
@@ -156,6 +162,13 @@ type Options struct {
 	Registry *subject.Registry
 	// History, if set, receives the history as JSON Lines while the run goes.
 	History io.Writer
+	// WireTrace, if set, receives the wire trace (model.WireEvent) as JSON
+	// Lines while the run goes, in topologies with Wires.
+	WireTrace io.Writer
+	// Serve, if set, returns the command that serves a Go subject over the
+	// driver protocol (workloads.Deps.Serve): scenarios that pause clients
+	// (Pauses) then pause Go locks for real.
+	Serve func(name string) (argv, env []string, err error)
 	// Progress is passed to the runner (see workloads.Deps).
 	Progress io.Writer
 	// ThreadsPerProcess, if > 0, replaces the plan's: each of its client
@@ -203,6 +216,9 @@ func (sc Scenario) Config(o Options) workloads.RunConfig {
 	if o.CheckTimeout > 0 {
 		cfg.CheckTimeout = o.CheckTimeout
 	}
+	if sc.Pauses {
+		cfg.Pauses = workloads.PausesProcess
+	}
 	return cfg
 }
 
@@ -235,6 +251,11 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		History:  holders.tee(o.History),
 		Meta:     map[string]string{"scenario": sc.Name},
 		Progress: o.Progress,
+		Serve:    o.serve(),
+		Wires:    env.Wires,
+	}
+	if len(env.Wires) > 0 {
+		deps.WireTrace = o.WireTrace
 	}
 	if sc.Faults != nil {
 		duration := cfg.Duration
@@ -244,6 +265,14 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		}
 	}
 	return &Prepared{Scenario: sc, Config: cfg, Deps: deps, Env: env}, nil
+}
+
+// serve is o.Serve, or the binary's own (catalog.SelfServer) when unset.
+func (o Options) serve() func(name string) (argv, env []string, err error) {
+	if o.Serve != nil {
+		return o.Serve
+	}
+	return catalog.SelfServer()
 }
 
 // faultRand is the random source of a run's faults, from the run's seed.
