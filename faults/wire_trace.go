@@ -68,9 +68,14 @@ func TraceArgs(frame []byte) string {
 		return ""
 	}
 	var b strings.Builder
+	secret := secretArgs(words)
 	for i, a := range words[1:] {
 		if i > 0 {
 			b.WriteByte(' ')
+		}
+		if secret[i+1] {
+			b.WriteString("<redacted>")
+			continue
 		}
 		if bytes.ContainsAny(a, "\n") || len(a) > 4*traceArgLen {
 			b.WriteString("<script " + strconv.Itoa(len(a)) + " B>")
@@ -82,6 +87,25 @@ func TraceArgs(frame []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// secretArgs marks the words of a request that are passwords: every
+// argument of AUTH, the password after HELLO's AUTH username.
+func secretArgs(words [][]byte) map[int]bool {
+	out := map[int]bool{}
+	switch strings.ToUpper(string(words[0])) {
+	case "AUTH":
+		for i := 1; i < len(words); i++ {
+			out[i] = true
+		}
+	case "HELLO":
+		for i := 1; i+2 < len(words); i++ {
+			if strings.EqualFold(string(words[i]), "AUTH") {
+				out[i+2] = true
+			}
+		}
+	}
+	return out
 }
 
 // TraceReply renders a reply frame short: a simple string, an error or an

@@ -2,9 +2,12 @@ package results
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // Recorder is one run directory while its run goes: Record writes
@@ -14,6 +17,7 @@ import (
 type Recorder struct {
 	dir     string
 	history *os.File
+	wire    *os.File // wire.jsonl, once asked for
 }
 
 // Record starts the run directory dir (creating it): it writes config as
@@ -37,6 +41,19 @@ func (r *Recorder) Dir() string { return r.dir }
 // run goes (workloads.Deps.History).
 func (r *Recorder) History() io.Writer { return r.history }
 
+// WireTrace opens the run's wire trace (model.WireFile) for appending,
+// for the runner to write as the run goes (workloads.Deps.WireTrace).
+func (r *Recorder) WireTrace() (io.Writer, error) {
+	if r.wire == nil {
+		f, err := os.OpenFile(filepath.Join(r.dir, model.WireFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		r.wire = f
+	}
+	return r.wire, nil
+}
+
 // Finish closes history.jsonl and writes the rest of the run directory as
 // WriteRunContext does; the history the runner appended is kept as it is
 // (a.HistoryPath is ignored).
@@ -46,12 +63,16 @@ func (r *Recorder) Finish(ctx context.Context, a RunArtifacts) (Summary, error) 
 	return WriteRunContext(ctx, r.dir, a)
 }
 
-// Close closes history.jsonl; it is idempotent.
+// Close closes history.jsonl and the wire trace; it is idempotent.
 func (r *Recorder) Close() error {
-	if r.history == nil {
-		return nil
+	var err error
+	if r.wire != nil {
+		err = r.wire.Close()
+		r.wire = nil
 	}
-	err := r.history.Close()
-	r.history = nil
+	if r.history != nil {
+		err = errors.Join(r.history.Close(), err)
+		r.history = nil
+	}
 	return err
 }

@@ -60,6 +60,11 @@ func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutc
 	} else {
 		deps.History = rec.History()
 	}
+	if len(deps.Wires) > 0 && deps.WireTrace == nil {
+		if deps.WireTrace, err = rec.WireTrace(); err != nil {
+			return RunOutcome{Dir: dir}, err
+		}
+	}
 	res, err := Run(ctx, cfg, deps)
 	if res == nil {
 		return RunOutcome{Dir: dir}, err

@@ -41,6 +41,7 @@ func newWireTracer(wires []*faults.Wire, out io.Writer) *wireTracer {
 	if out != nil {
 		t.out = bufio.NewWriter(out)
 		t.enc = json.NewEncoder(t.out)
+		t.enc.SetEscapeHTML(false)
 	}
 	return t
 }

@@ -1,0 +1,147 @@
+package faults_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+)
+
+func TestTraceArgs(t *testing.T) {
+	script := "local v = redis.call('get', KEYS[1])\nreturn v"
+	for _, tc := range []struct {
+		frame []byte
+		want  string
+	}{
+		{[]byte("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv1\r\n"), "k v1"},
+		{[]byte("PING\r\n"), ""},
+		{[]byte("*4\r\n$4\r\nEVAL\r\n$" + strconv.Itoa(len(script)) + "\r\n" + script + "\r\n$1\r\n1\r\n$1\r\nk\r\n"), "<script 45 B> 1 k"},
+		{[]byte("*3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$6\r\nhunter\r\n"), "<redacted> <redacted>"},
+		{[]byte("*5\r\n$5\r\nHELLO\r\n$1\r\n3\r\n$4\r\nAUTH\r\n$7\r\ndefault\r\n$6\r\nhunter\r\n"), "3 AUTH default <redacted>"},
+		{[]byte("*2\r\n$3\r\nGET\r\n$50\r\n" + strings.Repeat("x", 50) + "\r\n"), strings.Repeat("x", 40) + "…"},
+	} {
+		if got := faults.TraceArgs(tc.frame); got != tc.want {
+			t.Errorf("TraceArgs(%q) = %q, want %q", tc.frame, got, tc.want)
+		}
+	}
+}
+
+func TestTraceReply(t *testing.T) {
+	for frame, want := range map[string]string{
+		"+OK\r\n":                     "OK",
+		"-ERR no\r\n":                 "ERR no",
+		":1\r\n":                      "1",
+		"$-1\r\n":                     "nil",
+		"_\r\n":                       "nil",
+		"$3\r\nabc\r\n":               `"abc"`,
+		"*2\r\n:0\r\n:1485\r\n":       "[2: 0 1485]",
+		"*2\r\n*1\r\n:1\r\n$1\r\na\r\n": `[2: [1:] "a"]`,
+	} {
+		if got := faults.TraceReply([]byte(frame)); got != want {
+			t.Errorf("TraceReply(%q) = %q, want %q", frame, got, want)
+		}
+	}
+}
+
+// TestWireTrace: a traced Wire reports each connection's open and close
+// and every command with its reply, in order, passwords redacted.
+func TestWireTrace(t *testing.T) {
+	w, rdb, _ := wired(t, func(o *redis.Options) { o.Protocol = 2 })
+	var mu sync.Mutex
+	var evs []faults.WireEvent
+	w.Trace(func(e faults.WireEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		evs = append(evs, e)
+	})
+	ctx := context.Background()
+	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := rdb.Get(ctx, "k").Err(); err != nil {
+		t.Fatal(err)
+	}
+	_ = rdb.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(evs)
+		last := faults.WireEvent{}
+		if n > 0 {
+			last = evs[n-1]
+		}
+		mu.Unlock()
+		if last.Kind == "close" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no close event after 5 s: %+v", evs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var got []string
+	for _, e := range evs {
+		s := e.Kind
+		if e.Kind == "cmd" && (e.Cmd == "HELLO" || e.Cmd == "CLIENT") {
+			continue // the client's handshake
+		}
+		if e.Kind == "cmd" {
+			s += " " + e.Cmd + " " + e.Args + " -> " + e.Reply
+			if e.Return.Before(e.Call) || e.Return.IsZero() {
+				t.Errorf("%s: answered at %v, sent at %v", s, e.Return, e.Call)
+			}
+		}
+		got = append(got, s)
+	}
+	want := []string{"open", "cmd SET k v -> OK", `cmd GET k -> "v"`, "close"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("trace:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPauseAtReply: the armed pause runs before the reply of the next
+// matching command reaches the client, and only once.
+func TestPauseAtReply(t *testing.T) {
+	w, rdb, _ := wired(t, nil)
+	ctx := context.Background()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var ran []string
+	release := make(chan struct{})
+	disarm := w.PauseAtReply(func(cmd string) bool { return cmd == "GET" }, func() {
+		ran = append(ran, "before")
+		<-release
+	})
+	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- rdb.Get(ctx, "k").Err() }()
+	select {
+	case err := <-done:
+		t.Fatalf("GET answered while its pause ran: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !disarm() {
+		t.Error("disarm: the trap did not spring")
+	}
+	if err := rdb.Get(ctx, "k").Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 1 {
+		t.Fatalf("before ran %d times, want 1", len(ran))
+	}
+}
