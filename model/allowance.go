@@ -96,6 +96,8 @@ var FaultAllowances = []FaultAllowance{
 		"a restart without persistence forgets every key; Sentinel and Cluster replicate asynchronously, so a promoted replica may lack the newest grants (Redis replication docs; Kleppmann, 'How to do distributed locking', 2016). A redis-kill with appendfsync always loses nothing (Redis persistence docs): a scenario whose LossyFaults leaves it out gets no allowance"},
 	{[]string{"sentinel-pause-master"}, AllowSplit,
 		"a master paused past down-after is replaced, then thaws as a second writable master until a Sentinel demotes it (about 10 s later, after the window ends; Options.SplitBrainBound): two copies of every lock (Redis Sentinel docs, 'Consistency under partitions')"},
+	{[]string{"nft-partition", "nft-cut"}, AllowSplit,
+		"packets dropped silently between hosts (faults.Firewall: nftables rules, no reset; the catalog uses them only inside other faults' windows, between Redis servers): a master cut from its replicas and Sentinels is replaced while it still serves the clients that reach it, two writable copies until a Sentinel demotes it (Redis Sentinel docs, 'Consistency under partitions'); between a client and Redis, requests are lost as in a black hole"},
 	{[]string{"clock-jump", "clock-strobe"}, AllowLoss,
 		"a server clock moved forward by j expires every hold with less than j left while it is ahead (an explicit lease: its grant + lease − j); a renewed hold keeps at least 2/3 of a lease, so a smaller jump implies nothing for it; a jump backward implies nothing (keys outlive their TTL: a liveness matter) (Redis expiry is wall-clock based; Kleppmann 2016 on timing assumptions)"},
 	{[]string{"clock-drift"}, AllowLoss,
