@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // handedOn is p0 granted at 0 and p1 granted at grant (it asked at 10) and
@@ -211,4 +213,54 @@ func TestFreeWaitCoveredByOwnFaults(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.fault, r, c.want)
 		}
 	}
+}
+
+// A correct lock under a stall of its holder is never beyond the fault:
+// p0's watchdog renews every lease/3 (or its explicit lease runs out) and
+// stops while p0 is stalled; p1 is granted only once p0's key is gone, and
+// p0's release after the stall answers ok only if its key is still there,
+// whoever held in between (rule 1).
+func TestStalledHolderGroundTruth(t *testing.T) {
+	const w, tick = leaseMs, leaseMs / 3
+	rapid.Check(t, func(t *rapid.T) {
+		s := float64(rapid.IntRange(100, 3000).Draw(t, "stall"))
+		e := s + float64(rapid.IntRange(10, 3000).Draw(t, "length"))
+		lease := float64(0)
+		if rapid.Bool().Draw(t, "explicit") {
+			lease = float64(rapid.IntRange(200, 3000).Draw(t, "lease"))
+		}
+		gone := lease // when p0's key expires (-1: never)
+		if lease == 0 {
+			last := float64(int(s)/tick) * tick // the last renewal before the stall
+			next := max(last+tick, e)           // the next one: overdue ones fire as the stall ends
+			gone = -1
+			if last+w <= next {
+				gone = last + w
+			}
+		}
+		ops := []Op{aAcq(0, 0, 0)}
+		if lease > 0 {
+			ops[0] = aAcqLease(0, 0, 0, lease)
+		}
+		tr := e + float64(rapid.IntRange(1, 2000).Draw(t, "release"))
+		out := OK
+		if gone >= 0 && tr >= gone {
+			out = Fail
+		}
+		ops = append(ops, aRel(0, tr, tr+1, out))
+		t1 := float64(rapid.IntRange(10, int(e)+2000).Draw(t, "try"))
+		p1end := t1 + float64(rapid.IntRange(5, 2000).Draw(t, "hold"))
+		if (gone >= 0 && t1 >= gone) || t1 > tr+1 {
+			ops = append(ops, aAcq(1, t1, t1+1), aRel(1, p1end, p1end+1, OK))
+		} else {
+			ops = append(ops, Op{Process: 1, Lock: "L", Kind: Acquire, Wait: msT(1), Call: msT(t1), Return: msT(t1 + 1), Outcome: Fail})
+		}
+		h := &History{Ops: ops, Faults: []Fault{aFault("client-stall", "w0", s, e, 0)}}
+		if err := h.Validate(); err != nil {
+			t.Skip(err)
+		}
+		if r := CheckBeyond(h, Options{WatchdogLease: w * time.Millisecond}); r.Verdict != Valid {
+			t.Fatalf("a correct lock beyond a stall:\n%s\n%s", r, dumpHistory(h))
+		}
+	})
 }
