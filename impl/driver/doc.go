@@ -273,7 +273,8 @@
 // the process hosts (Options.OnStall), so that a reply a stall held up, or
 // a renewal it delayed, is judged as the fault it was, not as the lock's.
 // A driver that reports none is judged as before. The Java drivers report
-// them (java-common StallWatch).
+// them (java-common StallWatch), and so does Serve (stallwatch.go), which
+// serves Go locks in processes of their own for process pauses.
 //
 // # Interrupts
 //

@@ -49,6 +49,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, s Served) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	wg.Go(func() { srv.watch.run(ctx) })
 	defer func() {
 		cancel()
 		wg.Wait()
@@ -89,8 +90,9 @@ type server struct {
 	maker impl.Maker
 	owner string // hello's client: the owner of requests that name none
 
-	wmu sync.Mutex // one reply written at a time
-	enc *json.Encoder
+	wmu   sync.Mutex // one reply written at a time
+	enc   *json.Encoder
+	watch stallWatch // the process's own stalls, for the next reply
 
 	mu       sync.Mutex
 	handles  map[string]map[string]impl.Locker // owner -> lock name -> handle
@@ -117,6 +119,7 @@ func (v *server) interrupt(req Request) Reply {
 func (v *server) reply(rep Reply) error {
 	v.wmu.Lock()
 	defer v.wmu.Unlock()
+	rep.Stalls = v.watch.take()
 	return v.enc.Encode(rep)
 }
 
