@@ -65,7 +65,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
 		allowed += beyondIn(byLock[lock], fs, opts, keep)
-		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], opts, horizon) {
+		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			keep(ex)
 		}

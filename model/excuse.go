@@ -43,6 +43,17 @@ func delayedAt(h *History, o *Op, horizon int64) bool {
 	return false
 }
 
+// delays reports whether the window of a fault that may hold up o's
+// process meets o's interval (delayedAt, on the indexed windows).
+func (fs *faultSet) delays(o *Op) bool {
+	for _, i := range fs.meetingRaw(o.Call, o.Return) {
+		if fs.faults[i].delays(o.Process) {
+			return true
+		}
+	}
+	return false
+}
+
 // excusedWait is how much of acquire o's wait the faults that may hold up
 // its process excuse: all of it when one that may make a hold run out or
 // be lost (suspend, drop, loss, split) meets it, since a waiter may then

@@ -19,7 +19,7 @@ func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecon
 // (plus leaseBoundSlack) of its last request, and a release answered ok
 // frees it at once; so an acquire refused while nothing else could occupy
 // the lock (at no instant of its interval a live holder's possible hold,
-// nor the window of a fault that may hold its process up: delayedAt; a
+// nor the window of a fault that may hold its process up: Fault.delays; a
 // fault of another client, or of a kind that delays nothing, excuses
 // nothing) met a lock that kept renewing a hold nobody owns (a
 // released or crashed hold renewed again), or set a lease longer than
@@ -28,7 +28,7 @@ func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecon
 // votes are its own matter). It runs in O(n log n) on the lock's ops.
 // acqs are the lock's acquires that failed or whose outcome is unknown
 // (lockAcquires).
-func leaseBound(hist *History, holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
+func leaseBound(hist *History, holds []*hold, acqs []*Op, fs *faultSet, opts Options, horizon int64) []Example {
 	if opts.Fair || opts.SplitVotes || len(holds) == 0 {
 		return nil
 	}
@@ -41,7 +41,7 @@ func leaseBound(hist *History, holds []*hold, acqs []*Op, opts Options, horizon 
 	freeCapped, freeOpen := gaps(append(bounded, others...)), gaps(append(open, others...))
 	var bad []Example
 	for _, o := range acqs {
-		if o.Outcome != Fail || o.Cancelled || delayedAt(hist, o, horizon) {
+		if o.Outcome != Fail || o.Cancelled || fs.delays(o) {
 			continue // a fault that may hold its process up met it
 		}
 		if freeSomewhere(o.Call, o.Return, freeOpen) || !freeThroughout(o.Call, o.Return, freeCapped) {
