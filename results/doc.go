@@ -4,8 +4,9 @@
 // plots with fault windows shaded, porcupine's timeline HTML, and the run
 // directory that holds them all:
 //
-//	<base>/runs/<scenario>/<YYYYMMDDTHHMMSS>-<seed>/
+//	<base>/runs/<scenario>/<YYYYMMDDTHHMMSS.mmm>-<n>-<seed>/   (NewRunDir)
 //	    config.json      the run's configuration, verbatim
+//	    expect.json      a scenario run's expectation, when it has one
 //	    history.jsonl    the history, appended by the runner as the run goes
 //	    result.json      a Summary: the checkers' report and the statistics
 //	    summary.md       the summary table and every checker's explanation
@@ -13,7 +14,10 @@
 //	    latency.png      acquire latency over time
 //	    throughput.png   grants per second over time
 //
-// LoadRun reads a run directory back so it can be checked again.
+// NewRunDir creates a run directory exclusively: one directory belongs to
+// one run. LoadRun reads a run directory back so it can be checked again;
+// a re-check writes its artifacts to a directory of its own (WriteRun),
+// never over the run's.
 //
 // results depends on model (and plotting, table and histogram libraries)
 // only: it knows nothing of the runner, the locks or the faults.

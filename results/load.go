@@ -41,6 +41,9 @@ type Run struct {
 	// Result is the result.json the run wrote, nil if it has none (the run
 	// crashed before it was checked).
 	Result *Summary
+	// Expect is the expectation the run recorded (expect.json), nil for a
+	// run that had none (not a scenario's).
+	Expect *Expectation
 }
 
 // DecodeConfig decodes config.json into v. It returns an error wrapping
@@ -58,7 +61,7 @@ func (r *Run) DecodeConfig(v any) error {
 
 // LoadRun reads the run directory dir back: history.jsonl (required, with
 // its header and at least one op, and valid by model.History.Validate),
-// config.json and result.json (optional). Its errors wrap ErrNoRun,
+// config.json, result.json and expect.json (optional). Its errors wrap ErrNoRun,
 // ErrNoHistory or ErrCorrupt and name the file and line concerned.
 func LoadRun(dir string) (*Run, error) {
 	fi, err := os.Stat(dir)
@@ -117,6 +120,9 @@ func LoadRun(dir string) (*Run, error) {
 			return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
 		}
 		run.Result = &s
+	}
+	if run.Expect, err = LoadExpectation(dir); err != nil {
+		return nil, err
 	}
 	return run, nil
 }

@@ -32,7 +32,7 @@ func runServer(h *model.History) string {
 // files of the run directory that has says it holds (it links no other).
 func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(name string) bool) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(s.Workload), strings.ToUpper(string(s.Report.Verdict)))
+	writeHeadline(bw, s)
 	if s.Seed != 0 {
 		fmt.Fprintf(bw, "Seed %d. ", s.Seed)
 	}
@@ -94,6 +94,21 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 	return bw.Flush()
 }
 
+// writeHeadline writes summary.md's title: the verdict, or for a run with
+// an expectation how the run went against it, then the scenario's
+// expectation and the verdict in a line of their own.
+func writeHeadline(w io.Writer, s Summary) {
+	verdict := strings.ToUpper(string(s.Report.Verdict))
+	j := s.Expected
+	if j == nil {
+		fmt.Fprintf(w, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(s.Workload), verdict)
+		return
+	}
+	fmt.Fprintf(w, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(j.Scenario), j.Phrase(s.Report))
+	fmt.Fprintf(w, "Scenario %s expects %s of %s; the verdict is %s (workload %s).\n\n",
+		orDash(j.Scenario), j.Label, orDash(s.Subject), verdict, orDash(s.Workload))
+}
+
 // writeFilesSection lists the files of the run directory that has says it
 // holds, and shows the plots it holds; a directory without the timeline or
 // the plots (a run kept for the record) says how to draw them again.
@@ -118,7 +133,7 @@ func writeFilesSection(w io.Writer, has func(name string) bool) {
 		fmt.Fprintf(w, "- %s\n", strings.Join(data, ", "))
 	}
 	if !has(HTMLFile) || !has(LatencyPlot) || !has(ThroughputPlot) {
-		fmt.Fprintf(w, "\nThe timeline and the plots are not kept here: `lockcheck check` on this directory draws them again from %s.\n", HistoryFile)
+		fmt.Fprintf(w, "\nThe timeline and the plots are not kept here: `lockcheck check --out NEWDIR` on this directory draws them again from %s into NEWDIR.\n", HistoryFile)
 	}
 	for _, p := range []struct{ alt, name string }{{"acquire latency", LatencyPlot}, {"throughput", ThroughputPlot}} {
 		if has(p.name) {

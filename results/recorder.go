@@ -3,7 +3,9 @@ package results
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -20,15 +22,28 @@ type Recorder struct {
 	wire    *os.File // wire.jsonl, once asked for
 }
 
-// Record starts the run directory dir (creating it): it writes config as
-// config.json and opens history.jsonl for appending. The caller calls
-// Finish, or Close when the run left nothing to finish.
+// ErrRunExists: Record was given a directory that holds a run already.
+var ErrRunExists = errors.New("results: the run directory holds a run already")
+
+// Record starts the run directory dir (creating it): it creates
+// history.jsonl, which must not exist, and writes config as config.json.
+// A directory belongs to one run: one that holds a history already is
+// refused (ErrRunExists) and left as it is, never appended to. The caller
+// calls Finish, or Close when the run left nothing to finish.
 func Record(dir string, config any) (*Recorder, error) {
-	if err := WriteConfig(dir, config); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, HistoryFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	p := filepath.Join(dir, HistoryFile)
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("%w: %s exists", ErrRunExists, p)
+	}
 	if err != nil {
+		return nil, err
+	}
+	if err := WriteConfig(dir, config); err != nil {
+		f.Close()
 		return nil, err
 	}
 	return &Recorder{dir: dir, history: f}, nil

@@ -1,6 +1,8 @@
 package results
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,5 +63,32 @@ func TestRecorderWritesConfigFirstAndKeepsHistory(t *testing.T) {
 	}
 	if err := rec.Close(); err != nil {
 		t.Errorf("Close after Finish: %v", err)
+	}
+}
+
+// A run directory belongs to one run: a second Record into it is refused
+// and leaves the first run's config and history as they were.
+func TestRecordRefusesSecondWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	first, err := Record(dir, testConfig{Subject: "reentrant", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if _, err := first.History().Write([]byte(`{"header":{"version":1}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	config, _ := os.ReadFile(filepath.Join(dir, ConfigFile))
+	history, _ := os.ReadFile(filepath.Join(dir, HistoryFile))
+	second, err := Record(dir, testConfig{Subject: "fair", Seed: 2})
+	if !errors.Is(err, ErrRunExists) {
+		second.Close()
+		t.Fatalf("second Record: %v, want ErrRunExists", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, ConfigFile)); !bytes.Equal(b, config) {
+		t.Errorf("the refused writer changed config.json:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, HistoryFile)); !bytes.Equal(b, history) {
+		t.Errorf("the refused writer changed history.jsonl:\n%s", b)
 	}
 }

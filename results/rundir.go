@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,48 @@ const TimestampLayout = "20060102T150405"
 // creates nothing.
 func RunDir(base, scenario string, start time.Time, seed int64) string {
 	return filepath.Join(base, "runs", safeName(scenario), fmt.Sprintf("%s-%d", start.UTC().Format(TimestampLayout), seed))
+}
+
+// RunDirLayout is the layout of the start time in the name of a directory
+// NewRunDir creates (UTC, to the millisecond).
+const RunDirLayout = "20060102T150405.000"
+
+// maxRunDirSeq bounds the sequence numbers NewRunDir tries in one
+// millisecond.
+const maxRunDirSeq = 10000
+
+// ErrRunDirTaken: NewRunDir found every name of its millisecond taken.
+var ErrRunDirTaken = errors.New("results: no free run directory name")
+
+// NewRunDir creates the directory of one run and returns its path:
+// base/runs/<scenario>/<YYYYMMDDTHHMMSS.mmm>-<n>-<seed>[-<tag>], the time
+// being start in UTC to the millisecond and n a sequence number from 1
+// (scenario is made safe as RunDir does; tag too, "" for none). The
+// directory is created with os.Mkdir, so it belongs to its caller alone:
+// a name another run holds already (one that started in the same
+// millisecond) is never reused, the next n is tried instead. Safe for
+// concurrent use, by goroutines and by processes.
+func NewRunDir(base, scenario string, start time.Time, seed int64, tag string) (string, error) {
+	parent := filepath.Join(base, "runs", safeName(scenario))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	suffix := ""
+	if tag != "" {
+		suffix = "-" + safeName(tag)
+	}
+	stamp := start.UTC().Format(RunDirLayout)
+	for n := 1; n <= maxRunDirSeq; n++ {
+		dir := filepath.Join(parent, fmt.Sprintf("%s-%d-%d%s", stamp, n, seed, suffix))
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("%w: %s-*-%d%s under %s", ErrRunDirTaken, stamp, seed, suffix, parent)
 }
 
 // safeName keeps letters, digits, '.', '_' and '-', and turns anything else
@@ -83,6 +126,11 @@ type RunArtifacts struct {
 	HistoryPath string
 	// Plot tunes the plots; an empty Title becomes "subject / workload".
 	Plot PlotOptions
+	// Expect is the run's expectation (a scenario run's): written as
+	// expect.json, judged in result.json ("expected") and in summary.md's
+	// headline. nil: the expectation dir records already
+	// (WriteExpectation), if any.
+	Expect *Expectation
 	// NoPlots leaves latency.png and throughput.png out (they take the
 	// longest to draw), for a run directory wanted fast; so does a process
 	// that registered no plots (RegisterPlots). summary.md then links
@@ -126,12 +174,23 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 		return Summary{}, err
 	}
 	sum := Summarize(a.Subject, a.Release, a.Workload, a.Seed, a.History, a.Report)
+	var errs []error
+	exp, err := a.Expect, error(nil)
+	if exp == nil {
+		exp, err = LoadExpectation(dir)
+		errs = append(errs, err)
+	} else if err = WriteExpectation(dir, *exp); err != nil {
+		errs = append(errs, fmt.Errorf("%s: %w", ExpectFile, err))
+	}
+	if exp != nil {
+		j := exp.Judge(a.Report)
+		sum.Expected = &j
+	}
 	if a.Plot.Title == "" {
 		a.Plot.Title = strings.Trim(a.Subject+" / "+a.Workload, " /")
 	}
 	latency, throughput, drawn := registeredPlots()
 	drawn = drawn && !a.NoPlots
-	var errs []error
 	step := func(name string, f func() error) {
 		plot := name == LatencyPlot || name == ThroughputPlot
 		if plot && !drawn {

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -236,5 +238,40 @@ func TestWriteRunKeepsRunnerHistory(t *testing.T) {
 func TestWriteRunNoHistory(t *testing.T) {
 	if _, err := WriteRun(t.TempDir(), RunArtifacts{}); err == nil {
 		t.Fatal("WriteRun without a history succeeded")
+	}
+}
+
+// NewRunDir gives every caller a directory of its own, even to callers
+// that start in the same millisecond with the same seed, concurrently.
+func TestNewRunDirIsExclusive(t *testing.T) {
+	base := t.TempDir()
+	start := time.Date(2026, 11, 24, 23, 17, 22, 123_456_789, time.UTC)
+	const n = 16
+	dirs := make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { dirs[i], errs[i] = NewRunDir(base, "mixed-reentrant", start, 3, "") })
+	}
+	wg.Wait()
+	seen := map[string]bool{}
+	for i, d := range dirs {
+		if errs[i] != nil {
+			t.Fatalf("NewRunDir: %v", errs[i])
+		}
+		if seen[d] {
+			t.Fatalf("%s given twice", d)
+		}
+		seen[d] = true
+	}
+	for i := 1; i <= n; i++ {
+		want := filepath.Join(base, "runs", "mixed-reentrant", fmt.Sprintf("20261124T231722.123-%d-3", i))
+		if !seen[want] {
+			t.Errorf("no directory %s among %v", want, dirs)
+		}
+	}
+	d, err := NewRunDir(base, "client-stall", start, 7, "reentrant")
+	if want := filepath.Join(base, "runs", "client-stall", "20261124T231722.123-1-7-reentrant"); err != nil || d != want {
+		t.Errorf("with a tag: %q, %v; want %q", d, err, want)
 	}
 }

@@ -20,6 +20,9 @@ type Summary struct {
 	Seed   int64        `json:"seed,omitempty"`
 	Report model.Report `json:"report"`
 	Stats  Stats        `json:"stats"`
+	// Expected is the run's expectation and whether the report meets it
+	// (a scenario run's; nil for a run that expects every verdict valid).
+	Expected *Judgement `json:"expected,omitempty"`
 	// Parts split a mixed fleet's figures by implementation (nil for one).
 	Parts []Part `json:"parts,omitempty"`
 }

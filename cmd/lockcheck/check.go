@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
+	"time"
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
@@ -14,15 +18,20 @@ import (
 )
 
 func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "check", "check [--json] [--max-segment-ops N] [--check-timeout D] DIR",
-		"  lockcheck check results/runs/mixed-reentrant/20261122T101500-42\n\n"+
-			"Exit status: 0 valid; 1 a violation; 2 bad input (a missing or corrupt run\n"+
+	fs := newFlags(e, "check", "check [--json] [--out NEWDIR] [--max-segment-ops N] [--check-timeout D] DIR",
+		"  lockcheck check results/runs/mixed-reentrant/20261122T101500.000-1-42\n"+
+			"  lockcheck check --out /tmp/recheck results/runs/mixed-reentrant/20261122T101500.000-1-42\n\n"+
+			"check reads DIR and writes nothing there: it prints the verdict, and says how it\n"+
+			"differs from the one DIR/result.json records. --out writes the re-check's\n"+
+			"result.json, summary.md, history.html and plots to a new directory.\n\n"+
+			"Exit status: 0 valid (or, for a scenario's run, as expected: DIR/expect.json);\n"+
+			"1 a violation (or not as expected); 2 bad input (a missing or corrupt run\n"+
 			"directory, a history line that cannot occur, named by its number, or a\n"+
 			"history without ops), a verdict unknown (a checker undecided within\n"+
 			"--check-timeout, a history cut short by a run that did not finish and holding\n"+
-			"no violation: 'complete' column), or a check stopped by SIGINT or SIGTERM\n"+
-			"(the run directory is left as it was).\n")
+			"no violation: 'complete' column), or a check stopped by SIGINT or SIGTERM.\n")
 	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
+	out := fs.String("out", "", "write the re-check's run directory (result.json, summary.md, history.html, plots, a copy of the history) to this new directory (default: write nothing)")
 	maxSeg := fs.Int("max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 131072; -1: no bound, memory ~ n²/8 bytes)")
 	timeout := fs.Duration("check-timeout", 0, "bound on the whole check (default: the run's setting or 60s; then the verdict is unknown)")
 	if err := parseFlags(fs, args, 1); err != nil {
@@ -31,64 +40,173 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if fs.NArg() != 1 {
 		return exitUsage, usagef("want exactly one run directory")
 	}
+	if *timeout < 0 {
+		return exitUsage, usagef("--check-timeout: %v is negative", *timeout)
+	}
+	if *out != "" {
+		if _, err := os.Lstat(*out); err == nil {
+			return exitUsage, usagef("--out %s exists: a re-check writes to a new directory", *out)
+		}
+	}
 	dir := fs.Arg(0)
 	defer limitMemory(filepath.Join(dir, results.HistoryFile))()
 	run, err := results.LoadRun(dir)
 	if err != nil {
 		return exitUsage, err
 	}
-	var rec workloads.RunRecord
-	opts := model.Options{}
-	switch err := run.DecodeConfig(&rec); {
-	case err == nil && rec.CheckOptions != nil:
-		opts = *rec.CheckOptions
-	case err == nil || errors.Is(err, results.ErrNoConfig):
-		fmt.Fprintf(e.stderr, "lockcheck check: %s has no check options (a run that crashed early?): using defaults\n", dir)
-	default:
+	rec, opts, err := checkOptions(e, run, *maxSeg, *timeout)
+	if err != nil {
 		return exitUsage, err
-	}
-	if *maxSeg != 0 {
-		opts.MaxSegmentOps = *maxSeg
-	}
-	if *timeout < 0 {
-		return exitUsage, usagef("--check-timeout: %v is negative", *timeout)
-	}
-	if *timeout > 0 {
-		opts.Timeout = *timeout
 	}
 	if why := run.History.Unfinished(); why != "" {
 		fmt.Fprintf(e.stderr, "lockcheck check: the run did not finish (%s); checking the prefix\n", why)
 	}
 	rep := model.CheckContext(ctx, run.History, opts)
 	if interrupted(ctx) {
-		fmt.Fprintf(e.stderr, "lockcheck check: interrupted: the check was stopped before it decided; %s was left as it was: re-check it with 'lockcheck check %s' (exit %d)\n",
-			dir, dir, exitInterrupted)
+		fmt.Fprintf(e.stderr, "lockcheck check: interrupted: the check was stopped before it decided; nothing was written: re-check it with 'lockcheck check %s' (exit %d)\n",
+			dir, exitInterrupted)
 		return exitInterrupted, nil
 	}
-	sum, err := results.WriteRunContext(ctx, dir, results.RunArtifacts{
-		Subject: rec.Config.Subject, Workload: rec.Config.Workload, Seed: rec.Config.Seed,
-		History: run.History, Report: rep, Options: opts,
-		HistoryPath: filepath.Join(dir, results.HistoryFile),
-	})
-	if err != nil {
-		fmt.Fprintf(e.stderr, "lockcheck check: rewriting %s: %v\n", dir, err)
+	a := checkArtifacts(run, rec, rep, opts)
+	sum := results.Summarize(a.Subject, a.Release, a.Workload, a.Seed, run.History, rep)
+	if run.Expect != nil {
+		j := run.Expect.Judge(rep)
+		sum.Expected = &j
 	}
-	if *asJSON {
-		err = results.WriteJSON(e.stdout, []results.Summary{sum})
-	} else {
-		err = results.Render(e.stdout, []results.Summary{sum})
-		if err == nil && rep.Verdict != model.Valid {
-			fmt.Fprintln(e.stdout, rep.String())
+	if *out != "" {
+		if err := writeCheckDir(ctx, *out, a); err != nil {
+			fmt.Fprintf(e.stderr, "lockcheck check: writing %s: %v\n", *out, err)
 		}
 	}
-	if err != nil {
+	if err := printCheck(e, sum, *asJSON); err != nil {
 		return exitUsage, err
 	}
+	reportRecorded(e.stderr, dir, run.Result, sum)
 	code := checkExit(sum)
 	if code == exitUsage {
 		fmt.Fprintf(e.stderr, "lockcheck check: verdict unknown: %s (exit %d)\n", unknownCause(sum.Report, nil), code)
 	}
 	return code, nil
+}
+
+// checkOptions are the run's record (config.json) and the checker options
+// of a re-check: the run's own, overridden by --max-segment-ops and
+// --check-timeout when given (non-zero).
+func checkOptions(e *env, run *results.Run, maxSeg int, timeout time.Duration) (workloads.RunRecord, model.Options, error) {
+	var rec workloads.RunRecord
+	opts := model.Options{}
+	switch err := run.DecodeConfig(&rec); {
+	case err == nil && rec.CheckOptions != nil:
+		opts = *rec.CheckOptions
+	case err == nil || errors.Is(err, results.ErrNoConfig):
+		fmt.Fprintf(e.stderr, "lockcheck check: %s has no check options (a run that crashed early?): using defaults\n", run.Dir)
+	default:
+		return rec, opts, err
+	}
+	if maxSeg != 0 {
+		opts.MaxSegmentOps = maxSeg
+	}
+	if timeout > 0 {
+		opts.Timeout = timeout
+	}
+	return rec, opts, nil
+}
+
+// checkArtifacts is what a re-check of run knows: the run's names (from
+// config.json, else from the result.json it recorded), its history, its
+// config and expectation, and the new report.
+func checkArtifacts(run *results.Run, rec workloads.RunRecord, rep model.Report, opts model.Options) results.RunArtifacts {
+	a := results.RunArtifacts{
+		Subject: rec.Config.Subject, Release: rec.Subject.Release, Workload: rec.Config.Workload, Seed: rec.Config.Seed,
+		History: run.History, Report: rep, Options: opts, Expect: run.Expect,
+		HistoryPath: filepath.Join(run.Dir, results.HistoryFile),
+	}
+	if run.Config != nil {
+		a.Config = run.Config
+	}
+	if r := run.Result; r != nil {
+		a.Subject, a.Workload = cmp.Or(a.Subject, r.Subject), cmp.Or(a.Workload, r.Workload)
+		a.Release, a.Seed = cmp.Or(a.Release, r.Release), cmp.Or(a.Seed, r.Seed)
+	}
+	return a
+}
+
+// writeCheckDir writes a re-check's run directory to dir, which must not
+// exist: it is created exclusively, so a re-check never writes over a run
+// (or another re-check).
+func writeCheckDir(ctx context.Context, dir string, a results.RunArtifacts) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return err
+	}
+	_, err := results.WriteRunContext(ctx, dir, a)
+	return err
+}
+
+// printCheck prints a re-check's summary: the table, the report of a run
+// not valid and how the run went against its expectation; or JSON.
+func printCheck(e *env, sum results.Summary, asJSON bool) error {
+	if asJSON {
+		return results.WriteJSON(e.stdout, []results.Summary{sum})
+	}
+	if err := results.Render(e.stdout, []results.Summary{sum}); err != nil {
+		return err
+	}
+	if sum.Verdict() != model.Valid {
+		fmt.Fprintln(e.stdout, sum.Report.String())
+	}
+	if j := sum.Expected; j != nil {
+		fmt.Fprintf(e.stdout, "%s on %s: %s\n", sum.Subject, j.Scenario, j.Phrase(sum.Report))
+	}
+	return nil
+}
+
+// reportRecorded says on w how the re-check's verdicts differ from the
+// ones the run recorded in dir/result.json (nothing when they agree or the
+// run recorded none). A re-check of a history cut short decided only its
+// prefix: it says that the recorded whole-run verdict stands.
+func reportRecorded(w io.Writer, dir string, recorded *results.Summary, now results.Summary) {
+	if recorded == nil {
+		return
+	}
+	where := filepath.Join(dir, results.ResultFile)
+	if now.Report.Incomplete() && !recorded.Report.Incomplete() {
+		fmt.Fprintf(w, "lockcheck check: this check saw a prefix of the history (verdict %s); %s records the whole run's verdict, %s, which stands\n",
+			now.Verdict(), where, recorded.Verdict())
+		return
+	}
+	if change := verdictChange(recorded.Report, now.Report); change != "" {
+		fmt.Fprintf(w, "lockcheck check: the verdict differs from the one %s records: %s\n", where, change)
+	}
+}
+
+// verdictChange says how now's verdicts differ from recorded's: "recorded:
+// valid, now: invalid (fault-allowance)", the checkers whose verdict
+// changed in parentheses; "" when every verdict is the same.
+func verdictChange(recorded, now model.Report) string {
+	var changed []string
+	seen := map[string]bool{}
+	for _, r := range now.Results {
+		seen[r.Checker] = true
+		if old, ok := recorded.Result(r.Checker); !ok || old.Verdict != r.Verdict {
+			changed = append(changed, r.Checker)
+		}
+	}
+	for _, r := range recorded.Results {
+		if !seen[r.Checker] {
+			changed = append(changed, r.Checker+" (no longer run)")
+		}
+	}
+	if recorded.Verdict == now.Verdict && len(changed) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("recorded: %s, now: %s", recorded.Verdict, now.Verdict)
+	if len(changed) > 0 {
+		s += " (" + strings.Join(changed, ", ") + ")"
+	}
+	return s
 }
 
 // limitMemory sets a soft memory limit of 2.5 times the history's size
@@ -107,10 +225,17 @@ func limitMemory(history string) func() {
 
 // checkExit maps a re-checked run to an exit status: a violation is 1 even
 // in a truncated history; a truncated history without one decided nothing
-// about the run (2); otherwise as exitFor (unknown: 2).
+// about the run (2); a run with an expectation (a scenario's) is 0 when
+// its report meets it and 1 when not, as `run --scenario` exits; otherwise
+// as exitFor (unknown: 2).
 func checkExit(sum results.Summary) int {
-	if sum.Report.Incomplete() && sum.Verdict() != model.Invalid {
+	switch {
+	case sum.Report.Incomplete() && sum.Verdict() != model.Invalid:
 		return exitUsage
+	case sum.Expected != nil && sum.Expected.Met:
+		return exitValid
+	case sum.Expected != nil:
+		return exitInvalid
 	}
 	return exitFor([]results.Summary{sum})
 }

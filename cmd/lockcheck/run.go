@@ -66,7 +66,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&f.threads, "threads-per-process", 0, "owners per client process, sharing its one client instance as an application's threads do (Java threads, node and Python tasks, goroutines on one go-redis client); the plan's processes each host this many (0: the plan's, usually 1)")
 	fs.StringVar(&f.redis, "redis", "", "use an existing Redis (host:port or redis[s]://[user:pass@]host:port/db) instead of starting redis-server")
 	fs.StringVar(&f.persistence, "persistence", "none", "persistence of the redis-server lockcheck starts: none, aof-everysec or aof-always")
-	fs.StringVar(&f.out, "out", "results", "base directory for run directories (<out>/runs/<workload>-<subject>/<time>-<seed>)")
+	fs.StringVar(&f.out, "out", "results", "base directory for run directories, each new, one per run: <out>/runs/<workload>-<subject>/<time>-<n>-<seed>, or <out>/runs/<scenario>/<time>-<n>-<seed>-<subject> under --scenario (<time>: UTC to the millisecond; <n>: 1, or the next free number)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
 	fs.Var(&f.maxWait, "max-wait", "liveness: an acquire that waits longer than this outside every fault window is a violation; \"off\": no bound; \"derived\" (the default): 2 leases of waiting on a free lock outside faults, derived from the run's leases (plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
@@ -98,6 +98,9 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	if err := checkRunFlags(fs, &f); err != nil {
+		return exitUsage, err
+	}
+	if err := checkSubjectList(splitList(f.subjects)); err != nil {
 		return exitUsage, err
 	}
 	if err := f.engine.check(); err != nil {
@@ -260,7 +263,10 @@ func (f *runFlags) plan() (runPlan, error) {
 // runOne runs one subject into its own run directory: config.json first,
 // history.jsonl appended as the run goes, the rest at the end.
 func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target.Target, out string) (results.Summary, string, error) {
-	dir := results.RunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed)
+	dir, err := results.NewRunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed, "")
+	if err != nil {
+		return results.Summary{}, "", err
+	}
 	sum, dir, _, err := runIn(ctx, e, cfg, dir, tgt.Deps())
 	return sum, dir, err
 }

@@ -42,7 +42,7 @@ func routesToPermits(names []string) (bool, error) {
 
 // runPermitsCmd runs each subject of f, a semaphore or latch of
 // workloads/permits, into a run directory of its own
-// (<out>/runs/permits-<subject>/<time>-<seed>): on one Redis, or under
+// (<out>/runs/permits-<subject>/<time>-<n>-<seed>): on one Redis, or under
 // --scenario in that scenario's world and faults, a world per run.
 func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (int, error) {
 	plan, err := f.permitsPlan(fs)
@@ -81,7 +81,10 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 	var dirs []string
 	for _, subj := range subjects {
 		cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: f.checkTime, Starts: permits.DefaultStarts}
-		dir := results.RunDir(f.out, permits.Workload+"-"+subj.Name, time.Now(), plan.Seed)
+		dir, err := results.NewRunDir(f.out, permits.Workload+"-"+subj.Name, time.Now(), plan.Seed, "")
+		if err != nil {
+			return exitUsage, err
+		}
 		out, err := run(cfg, dir)
 		for _, w := range out.Warnings {
 			fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", subj.Name, w)

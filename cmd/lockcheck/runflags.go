@@ -3,6 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
+
+	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // checkRunFlags rejects `run` flags whose value means nothing useful, with
@@ -44,4 +48,45 @@ func checkClients(e *env, p runPlan, clients int) error {
 		}
 	}
 	return nil
+}
+
+// checkSubjectList rejects a --subject list that names a subject twice
+// (each subject's run has a directory of its own: a repeat adds nothing
+// but a second run of the same seed) and a mixed fleet whose parts drive
+// objects of different kinds (a lock and a semaphore or latch cannot
+// share one object).
+func checkSubjectList(names []string) error {
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			return usagef("--subject: %s is named twice: name each subject once (a run of the same seed twice adds nothing)", n)
+		}
+		seen[n] = true
+		if err := checkMixKinds(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkMixKinds rejects a mixed fleet (A+B) of locks and semaphores or
+// latches, naming the parts of each kind.
+func checkMixKinds(name string) error {
+	parts := strings.Split(name, subject.MixSeparator)
+	if len(parts) < 2 {
+		return nil
+	}
+	var sems, locks []string
+	for _, p := range parts {
+		if permits.Known(p) {
+			sems = append(sems, p)
+		} else {
+			locks = append(locks, p)
+		}
+	}
+	if len(sems) == 0 || len(locks) == 0 {
+		return nil
+	}
+	return usagef("--subject %s mixes object kinds: a lock (%s) and a semaphore or latch (%s); the parts of a mixed fleet share one object of one kind",
+		name, strings.Join(locks, ","), strings.Join(sems, ","))
 }

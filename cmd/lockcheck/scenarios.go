@@ -19,8 +19,9 @@ import (
 const referenceSubjects = "reentrant,fair,fenced,simple,redlock,reentrant-wait"
 
 // runScenarioCmd is `lockcheck run --scenario NAME`: one run per subject,
-// each in results/runs/<scenario>/<time>-<seed>-<subject>, exit 0 when every
-// verdict is the expected one.
+// each in a new results/runs/<scenario>/<time>-<n>-<seed>-<subject> that
+// records the expectation (expect.json), exit 0 when every verdict is the
+// expected one.
 func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (int, error) {
 	for _, name := range []string{"workload", "persistence", "clients", "watchdog-lease"} {
 		if flagSet(fs, name) {
@@ -69,12 +70,15 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 			fmt.Fprintf(status, "%s on %s: skipped (%s)\n", subj.Name, sc.Name, skip)
 			continue
 		}
-		dir := results.RunDir(f.out, sc.Name, time.Now(), f.seed) + "-" + subj.Name
+		exp := sc.Expectation(subj)
+		dir, err := newScenarioDir(f.out, sc.Name, subj.Name, f.seed, exp)
+		if err != nil {
+			return exitUsage, err
+		}
 		sum, dir, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
 		if err != nil {
 			return exitUsage, err
 		}
-		exp := sc.Expectation(subj)
 		ok, why := exp.Match(sum.Report)
 		switch {
 		case interrupted(ctx):
@@ -102,6 +106,27 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		return exitInterrupted, nil
 	}
 	return code, nil
+}
+
+// newScenarioDir creates the run directory of subject on scenario
+// (<out>/runs/<scenario>/<time>-<n>-<seed>-<subject>) and records in it
+// what the run expects (expect.json), so that its summary and a re-check
+// judge the run as the run does.
+func newScenarioDir(out, scenarioName, subject string, seed int64, exp scenario.Expect) (string, error) {
+	dir, err := results.NewRunDir(out, scenarioName, time.Now(), seed, subject)
+	if err != nil {
+		return "", err
+	}
+	return dir, results.WriteExpectation(dir, expectation(scenarioName, subject, exp))
+}
+
+// expectation is exp, the expectation of scenario for subject, as a run
+// directory records it.
+func expectation(scenarioName, subject string, exp scenario.Expect) results.Expectation {
+	return results.Expectation{
+		Scenario: scenarioName, Subject: subject, Label: exp.Label, Verdict: exp.Verdict,
+		Checkers: exp.Checkers, Quiet: exp.Quiet, MayBreak: exp.MayBreak,
+	}
 }
 
 // runScenario runs one subject on sc into dir.
