@@ -78,6 +78,8 @@ type redisExecutor struct {
 	obs      Observer
 	judge    Judge // nil: by the scenario's Expectation
 	threads  int   // Config.ThreadsPerProcess, for scenarios (0: theirs)
+	serve    func(name string) (argv, env []string, err error)
+	served   bool // every run serves the lock in processes (Config.Served)
 }
 
 // Judge says whether rep, the report of a run of sc, shows what the
@@ -110,6 +112,9 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 	// included), so the printed command reruns the same thing.
 	deps := x.tgt.Deps()
 	deps.Registry = x.registry // the hunt's registry, whatever the caller's target holds
+	if x.served {
+		cfg.Pauses, deps.Serve = workloads.PausesProcess, x.serve
+	}
 	out, err := workloads.RunInto(ctx, cfg, dir, deps)
 	x.obs.Recorded(cfg.Subject, out, err)
 	if err != nil {
@@ -126,7 +131,10 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 // own topology, and judges it by the scenario's expectation.
 func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (Trial, error) {
 	sc := *d.Scenario
-	p, err := sc.Prepare(ctx, scenario.Options{Subject: x.subject.Name, Seed: d.Seed, Duration: d.Duration, Registry: x.registry, ThreadsPerProcess: x.threads})
+	p, err := sc.Prepare(ctx, scenario.Options{
+		Subject: x.subject.Name, Seed: d.Seed, Duration: d.Duration, Registry: x.registry, ThreadsPerProcess: x.threads,
+		Serve: x.serve, Served: x.served,
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Trial{}, err

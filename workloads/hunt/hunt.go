@@ -82,6 +82,11 @@ type Config struct {
 	// from its seed (DrawThreads) when the subject can host several owners
 	// in a process, and scenarios keep their own plans' one.
 	ThreadsPerProcess int
+	// Serve and Served are scenario.Options's, for every run (the plain
+	// ones too): how a Go lock is served in a process of its own, and
+	// whether every run serves it so.
+	Serve  func(name string) (argv, env []string, err error)
+	Served bool
 	// Observer hears the hunt's progress (nil: nothing).
 	Observer Observer
 	// Executor runs the draws (nil: runs on Redis as `lockcheck run`).
@@ -218,7 +223,7 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 	if subj.Kind == subject.KindPermits {
 		return &permitsExecutor{name: cfg.Subject, subject: subj, tgt: tgt, obs: cfg.Observer, judge: cfg.Judge}, tgt.Desc, closeTgt, nil
 	}
-	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge, threads: cfg.ThreadsPerProcess}
+	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge, threads: cfg.ThreadsPerProcess, serve: cfg.Serve, served: cfg.Served}
 	return x, tgt.Desc, closeTgt, nil
 }
 

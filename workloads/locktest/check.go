@@ -120,7 +120,10 @@ func (s *suite) runOnce(p planned, plan workloads.Plan, seed int64) (*failure, e
 	sc.Plan = plan
 	ctx, cancel := context.WithTimeout(context.Background(), p.run+3*time.Minute)
 	defer cancel()
-	res, err := sc.Run(ctx, scenario.Options{Subject: s.lock.Name, Seed: seed, Duration: p.run, Registry: s.reg})
+	res, err := sc.Run(ctx, scenario.Options{
+		Subject: s.lock.Name, Seed: seed, Duration: p.run, Registry: s.reg,
+		Serve: serveCommand(s.test), Served: true,
+	})
 	switch {
 	case res == nil:
 		return nil, err

@@ -85,6 +85,7 @@ func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (h
 		RunDuration: min(max(c.budget/4, hunt.MinRun), hunt.DefaultRunDuration, max(c.budget, hunt.MinRun)),
 		Out:         filepath.Join(os.TempDir(), "locktest", lock.Name),
 		Redis:       os.Getenv(EnvRedis),
+		Serve:       serveCommand(t.Name()), Served: true,
 	}
 	if cfg.RunDuration > cfg.Budget {
 		cfg.Budget = cfg.RunDuration

@@ -37,11 +37,12 @@ type Lock struct {
 	Fair bool
 	// Watchdog claims that holds asked for with lease <= 0 are renewed
 	// until unlocked. Without it the lock has a fixed lease, and no plan
-	// holds it longer than a quarter of that lease. A client stall pauses
-	// the holder's handle: one that implements impl.Freezer has its
-	// watchdog paused until Thaw (as a GC pause would: its renewals then
-	// resume), else one that implements impl.Abandoner stops renewing for
-	// good; a handle with neither renews through the stall.
+	// holds it longer than a quarter of that lease.
+	//
+	// Run and Hunt serve the lock in processes of their own, one per
+	// client (this test binary, with -locktest.serve): a client stall is a
+	// SIGSTOP of that process wherever its threads are, renewals included,
+	// and a crash kills it. The lock needs no hook for that.
 	Watchdog bool
 }
 
@@ -74,7 +75,7 @@ func (l Lock) subject() subject.Subject {
 	return subject.Subject{
 		Name: l.Name, Doc: "locktest: " + l.Name, Kind: subject.KindUser,
 		Configure: func(o subject.OpenOptions) impl.MakerFunc { return l.open(o.WatchdogLease) },
-		Reentrant: l.Reentrant, Fair: l.Fair, NoWatchdog: !l.Watchdog,
+		Reentrant: l.Reentrant, Fair: l.Fair, NoWatchdog: !l.Watchdog, Fenced: l.Fenced,
 	}
 }
 

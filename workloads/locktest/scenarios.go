@@ -26,7 +26,12 @@ var runLength = map[string]struct{ short, full time.Duration }{
 	"clock-strobe":        {0, 3 * time.Second},
 	"clock-jump-backward": {0, 7 * time.Second},
 	// unsafe: nothing may go beyond the fault's allowance
-	"client-stall":           {5 * time.Second, 5 * time.Second}, // stalled from 1 s to 4.5 s
+	"client-stall":  {5 * time.Second, 5 * time.Second}, // stalled from 1 s to 4.5 s
+	"process-pause": {6 * time.Second, 6 * time.Second}, // one or two pauses of 2–2.5 s, landed where the seed says
+	// watchdog and timeout triggers: short runs, several of them
+	"slow-reply":             {0, 6 * time.Second},
+	"renewal-refused":        {0, 6 * time.Second},
+	"client-conn-kill":       {0, 6 * time.Second},
 	"restart-no-persistence": {0, 3 * time.Second},
 	"partition-long":         {0, 4 * time.Second}, // black-holed from 0.5 s to 3.5 s
 	"clock-jump-forward":     {0, 3 * time.Second},
@@ -46,8 +51,6 @@ var notHere = map[string]string{
 	"clock-drift":              "clock-jump-forward stands for a server clock that runs ahead within Run's budget: Hunt runs it",
 	"redis-pause-long-hold":    "its runs of 3–3.5 s sections take 8 s and more, too long for Run's budget: Hunt runs it",
 	"client-stall-long-hold":   "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
-	"renewal-refused":          "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
-	"client-conn-kill":         "its runs of 2–2.5 s sections take 10 s and more, too long for Run's budget: Hunt runs it",
 	"fair-clock-skew":          "skews client clocks, which only lockcheck's own locks and driver processes take",
 	"remote-debug-sleep":       "needs DEBUG enabled on the server (enable-debug-command)",
 	"remote-partition-short":   "needs a toxiproxy server on the path to Redis",

@@ -35,6 +35,24 @@ func serve(lock Lock) {
 	os.Exit(0)
 }
 
+// serveCommand returns the command that serves the lock of test's Run or
+// Hunt in a process of its own: this test binary, running that test alone
+// with -locktest.serve (and the user's own flags). Every run serves the
+// lock so, one process per client, so that a pause stops the process
+// wherever its threads are, and a crash or a retirement kills it: no lock
+// needs a hook for lockcheck's faults to reach it.
+func serveCommand(test string) func(string) (argv, env []string, err error) {
+	return func(string) ([]string, []string, error) {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, nil, err
+		}
+		argv := append([]string{exe, "-test.run=" + runPattern(test), "-" + serveFlagName}, userFlags()...)
+		// GORACE: a race-enabled binary otherwise sleeps 1 s at exit.
+		return argv, []string{"GORACE=atexit_sleep_ms=0"}, nil
+	}
+}
+
 // capabilities are lock's claims as a driver announces them.
 func (l Lock) capabilities() []string {
 	var caps []string

@@ -169,6 +169,11 @@ type Options struct {
 	// driver protocol (workloads.Deps.Serve): scenarios that pause clients
 	// (Pauses) then pause Go locks for real.
 	Serve func(name string) (argv, env []string, err error)
+	// Served runs the subject's lock clients in processes of their own
+	// (workloads.PausesProcess) whatever the scenario: for locks whose
+	// handles cannot be abandoned in process (no impl.Abandoner), whose
+	// crashed or retired clients only a killed process stops.
+	Served bool
 	// Progress is passed to the runner (see workloads.Deps).
 	Progress io.Writer
 	// ThreadsPerProcess, if > 0, replaces the plan's: each of its client
@@ -216,7 +221,7 @@ func (sc Scenario) Config(o Options) workloads.RunConfig {
 	if o.CheckTimeout > 0 {
 		cfg.CheckTimeout = o.CheckTimeout
 	}
-	if sc.Pauses {
+	if sc.Pauses || o.Served {
 		cfg.Pauses = workloads.PausesProcess
 	}
 	return cfg

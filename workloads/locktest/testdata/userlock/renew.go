@@ -74,9 +74,6 @@ func (h *Handle) startRenewal(lease time.Duration) {
 				return
 			case <-t.C:
 			}
-			if !h.thawed(r) {
-				return
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), lease/3)
 			n, err := h.c.renew.Run(ctx, h.rdb, []string{h.key}, h.token, lease.Milliseconds()).Int()
 			cancel()
@@ -99,59 +96,4 @@ func (h *Handle) stopRenewal() {
 		r.end()
 		<-r.done
 	}
-}
-
-// Abandon stops the watchdog without unlocking: the hold runs out within
-// one lease (impl.Abandoner: lockcheck abandons the handles of a process
-// it crashes or stalls).
-func (h *Handle) Abandon() {
-	h.mu.Lock()
-	r := h.ren
-	h.mu.Unlock()
-	if r != nil {
-		r.end()
-	}
-}
-
-// Freeze pauses the handle's watchdog until Thaw (a renewal in flight
-// completes), as a pause of the whole process would: a GC pause, a frozen
-// VM. A Go process cannot stop itself with SIGSTOP, so this is how
-// lockcheck's client-stall fault freezes a holder (impl.Freezer); without
-// it the stall abandons the handle (Abandon) and its renewal never
-// resumes.
-func (h *Handle) Freeze() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.frozen == nil {
-		h.frozen = make(chan struct{})
-	}
-	return nil
-}
-
-// Thaw lets a frozen watchdog go on where it stopped.
-func (h *Handle) Thaw() error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.frozen != nil {
-		close(h.frozen)
-		h.frozen = nil
-	}
-	return nil
-}
-
-// thawed waits while the handle is frozen; false: r stopped meanwhile.
-func (h *Handle) thawed(r *renewal) bool {
-	h.mu.Lock()
-	frozen := h.frozen
-	h.mu.Unlock()
-	if frozen == nil {
-		return true
-	}
-	select {
-	case <-frozen:
-		return true
-	case <-r.stop:
-	case <-h.c.closing:
-	}
-	return false
 }
