@@ -65,6 +65,9 @@ func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
 	for _, f := range h.Faults {
 		end := f.end(horizon)
 		switch {
+		case f.Start > o.Return || end < o.Call:
+		case f.holdsUp(h, o, horizon, opts):
+			return o.Return - o.Call
 		case !f.delays(o.Process):
 		case opts.allowOf(f) != AllowNone:
 			if f.Start <= o.Return && end >= o.Call {
@@ -76,4 +79,48 @@ func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
 	}
 	sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
 	return o.Return - o.Call - uncovered(o.Call, o.Return, covers)
+}
+
+// holdsUp reports whether f, meeting acquire o's wait, hit another process
+// that may have held o's lock from the fault's start to the end of the
+// wait, in a way that can keep that hold from its release: a crash (its
+// hold runs out only a lease later) or a fault that may make a hold
+// outlast its section (AllowNone aside). A waiter then sits out that
+// holder's lease, as it would behind a holder the fault hit directly.
+func (f Fault) holdsUp(h *History, o *Op, horizon int64, opts Options) bool {
+	if len(f.Procs) == 0 || f.hits(o.Process) || f.Name != "client-crash" && opts.allowOf(f) == AllowNone {
+		return false
+	}
+	for _, q := range f.Procs {
+		if heldWithin(h, o.Lock, q, f.Start, o.Return, horizon) {
+			return true
+		}
+	}
+	return false
+}
+
+// heldWithin reports whether process p may have held lock at some time in
+// [from, to]: from the call of an acquire answered ok or unknown to the
+// return of the release that ended its last hold (a reentrant lock's holds
+// counted), or to the horizon when none did.
+func heldWithin(h *History, lock string, p int, from, to, horizon int64) bool {
+	holds, since := 0, int64(0)
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Process != p || o.Lock != lock || o.Call > to {
+			continue
+		}
+		switch {
+		case o.Kind == Acquire && o.Outcome != Fail:
+			if holds == 0 {
+				since = o.Call
+			}
+			holds++
+		case o.Kind == Release && holds > 0 && o.Outcome != Info:
+			if holds--; holds == 0 && since <= to && o.Return >= from {
+				return true
+			}
+		}
+	}
+	return holds > 0 && since <= to && horizon >= from
 }

@@ -1,0 +1,37 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// A fault that hits the process holding the lock a waiter waits on holds
+// that waiter up too (it sits out the holder's lease): a crash or a stall
+// of the holder excuses the wait, one of a process that never held the
+// lock in the wait does not, nor a fault that allows a holder nothing.
+func TestFaultOfTheHolderExcusesTheWait(t *testing.T) {
+	wait := Op{Process: 5, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(1000), Return: msT(5000), Outcome: OK}
+	held := []Op{aAcq(3, 0, 5), aRel(3, 4000, 4005, OK)}
+	heldElsewhere := []Op{{Process: 3, Lock: "M", Kind: Acquire, Blocking: true, Call: 0, Return: msT(5), Outcome: OK}}
+	released := []Op{aAcq(3, 0, 5), aRel(3, 500, 505, OK)}
+	for _, c := range []struct {
+		name  string
+		ops   []Op
+		fault Fault
+		want  Verdict
+	}{
+		{"crash of the holder", held, aFault("client-crash", "w3", 2000, 2005, 3), Valid},
+		{"stall of the holder", held, aFault("client-stall", "w3", 1500, 3500, 3), Valid},
+		{"crash of a process holding another lock", heldElsewhere, aFault("client-crash", "w3", 2000, 2005, 3), Invalid},
+		{"crash of a process that released before the fault", released, aFault("client-crash", "w3", 2000, 2005, 3), Invalid},
+		{"latency on the holder's link", held, aFault("proxy-latency", "c3", 1500, 3500, 3), Invalid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &History{Ops: append(append([]Op(nil), c.ops...), wait), Faults: []Fault{c.fault}}
+			opts := Options{WatchdogLease: leaseMs * time.Millisecond, MaxWait: WaitBound(3 * time.Second)}
+			if r := CheckLive(h, opts); r.Verdict != c.want {
+				t.Errorf("liveness: %s, want %s", r, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,109 @@
+package scenario
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
+)
+
+// pausedRun runs process-pause for subject with seed, its wire trace kept.
+func pausedRun(t *testing.T, subject string, seed int64) (*workloads.Result, []model.WireEvent) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: starts redis-server")
+	}
+	sc, err := Lookup("process-pause")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var trace bytes.Buffer
+	p, err := sc.Prepare(ctx, Options{Subject: subject, Seed: seed, Duration: 7 * time.Second, WireTrace: &trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	res, err := workloads.Run(ctx, p.Config, p.Deps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertHealed(t, p.Env)
+	var evs []model.WireEvent
+	sc2 := bufio.NewScanner(&trace)
+	for sc2.Scan() {
+		var e model.WireEvent
+		if err := json.Unmarshal(sc2.Bytes(), &e); err != nil {
+			t.Fatalf("wire trace line %q: %v", sc2.Bytes(), err)
+		}
+		evs = append(evs, e)
+	}
+	return res, evs
+}
+
+// A process pause of a Go lock is real: the lock runs in a process of its
+// own, and while that process is stopped its client sends Redis nothing,
+// its watchdog included (the wire trace shows no command from it inside
+// the window); a correct lock stays within the fault.
+func TestProcessPauseStopsTheClient(t *testing.T) {
+	res, evs := pausedRun(t, "reentrant", 3)
+	if res.Config.Pauses != workloads.PausesProcess {
+		t.Fatalf("pauses = %q, want %q (warnings: %v)", res.Config.Pauses, workloads.PausesProcess, res.Warnings)
+	}
+	clientOf := map[int]int{}
+	cmds := 0
+	for _, e := range evs {
+		switch e.Kind {
+		case model.WireBind:
+			clientOf[e.Process] = e.Client
+		case model.WireCmd:
+			cmds++
+		}
+	}
+	if cmds == 0 {
+		t.Fatal("the wire trace holds no command")
+	}
+	pauses := 0
+	for _, f := range res.History.Faults {
+		if f.Name != "process-pause" || len(f.Procs) != 1 {
+			continue
+		}
+		pauses++
+		c := clientOf[f.Procs[0]]
+		const margin = int64(30 * time.Millisecond) // a request already on its way when the process stopped
+		for _, e := range evs {
+			if e.Kind == model.WireCmd && e.Client == c && e.Call > f.Start+margin && e.Call < f.End-margin {
+				t.Errorf("p%d sent %s %s at %s, inside its pause %s", f.Procs[0], e.Cmd, e.Args, time.Duration(e.Call), f)
+			}
+		}
+	}
+	if pauses == 0 {
+		t.Fatalf("no process-pause window in %d faults", len(res.History.Faults))
+	}
+	if r, ok := res.Report.Result(model.CheckAllowance); !ok || r.Verdict != model.Valid {
+		t.Fatalf("fault-allowance: %+v\n%s", r, res.Report)
+	}
+}
+
+// A watchdog that takes the lock back after a pause (renewal like SET XX,
+// no owner check) is caught beyond the fault by a real pause, with no hook
+// in the lock: the mutant runs in a process of its own. A run may land its
+// pauses where the renewal finds the lock free: two seeds at most.
+func TestProcessPauseCatchesRetakingRenewal(t *testing.T) {
+	for seed := int64(1); ; seed++ {
+		res, _ := pausedRun(t, "mutant-renew-retakes", seed)
+		r, _ := res.Report.Result(model.CheckAllowance)
+		if r.Verdict == model.Invalid {
+			return
+		}
+		if seed == 2 {
+			t.Fatalf("not caught beyond the fault on seeds 1 and 2: %s", res.Report)
+		}
+	}
+}
