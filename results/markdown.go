@@ -105,8 +105,8 @@ func writeHeadline(w io.Writer, s Summary) {
 		return
 	}
 	fmt.Fprintf(w, "# lockcheck: %s on %s: %s\n\n", orDash(s.Subject), orDash(j.Scenario), j.Phrase(s.Report))
-	fmt.Fprintf(w, "Scenario %s expects %s of %s; the verdict is %s (workload %s).\n\n",
-		orDash(j.Scenario), j.Label, orDash(s.Subject), verdict, orDash(s.Workload))
+	fmt.Fprintf(w, "Scenario %s expects of %s: %s. Verdict: %s (workload %s).\n\n",
+		orDash(j.Scenario), orDash(s.Subject), j.Label, verdict, orDash(s.Workload))
 }
 
 // writeFilesSection lists the files of the run directory that has says it

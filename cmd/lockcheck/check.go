@@ -178,25 +178,27 @@ func reportRecorded(w io.Writer, dir string, recorded *results.Summary, now resu
 		return
 	}
 	if change := verdictChange(recorded.Report, now.Report); change != "" {
-		fmt.Fprintf(w, "lockcheck check: the verdict differs from the one %s records: %s\n", where, change)
+		fmt.Fprintf(w, "lockcheck check: the verdicts differ from those %s records: %s\n", where, change)
 	}
 }
 
-// verdictChange says how now's verdicts differ from recorded's: "recorded:
-// valid, now: invalid (fault-allowance)", the checkers whose verdict
-// changed in parentheses; "" when every verdict is the same.
+// verdictChange says how now's verdicts differ from recorded's:
+// "recorded: valid, now: invalid (fault-allowance: valid → invalid)", the
+// checkers whose verdict changed, appeared or went in parentheses; "" when
+// every verdict is the same.
 func verdictChange(recorded, now model.Report) string {
 	var changed []string
-	seen := map[string]bool{}
 	for _, r := range now.Results {
-		seen[r.Checker] = true
-		if old, ok := recorded.Result(r.Checker); !ok || old.Verdict != r.Verdict {
-			changed = append(changed, r.Checker)
+		switch old, ok := recorded.Result(r.Checker); {
+		case !ok:
+			changed = append(changed, fmt.Sprintf("%s: %s, not run then", r.Checker, r.Verdict))
+		case old.Verdict != r.Verdict:
+			changed = append(changed, fmt.Sprintf("%s: %s → %s", r.Checker, old.Verdict, r.Verdict))
 		}
 	}
 	for _, r := range recorded.Results {
-		if !seen[r.Checker] {
-			changed = append(changed, r.Checker+" (no longer run)")
+		if _, ok := now.Result(r.Checker); !ok {
+			changed = append(changed, fmt.Sprintf("%s: %s, not run now", r.Checker, r.Verdict))
 		}
 	}
 	if recorded.Verdict == now.Verdict && len(changed) == 0 {
@@ -204,7 +206,7 @@ func verdictChange(recorded, now model.Report) string {
 	}
 	s := fmt.Sprintf("recorded: %s, now: %s", recorded.Verdict, now.Verdict)
 	if len(changed) > 0 {
-		s += " (" + strings.Join(changed, ", ") + ")"
+		s += " (" + strings.Join(changed, "; ") + ")"
 	}
 	return s
 }

@@ -24,7 +24,7 @@ func TestHuntBadInputExits2(t *testing.T) {
 		{"unknown subject", []string{"hunt", "--subject", "nope"}, `unknown subject "nope"`},
 		{"subject list", []string{"hunt", "--subject", "reentrant,fair"}, "not a list"},
 		{"subject needs replicas", []string{"hunt", "--subject", "reentrant-wait"}, "needs a master with replicas"},
-		{"bad budget", []string{"hunt", "--subject", "reentrant", "--budget", "soon"}, `invalid value "soon" for flag -budget`},
+		{"bad budget", []string{"hunt", "--subject", "reentrant", "--budget", "soon"}, `--budget "soon": want a duration`},
 		{"zero budget", []string{"hunt", "--subject", "reentrant", "--budget", "0s"}, "--budget 0s: want a positive duration"},
 		{"short runs", []string{"hunt", "--subject", "reentrant", "--run-duration", "1s"}, "--run-duration 1s: want at least 2s"},
 		{"run over budget", []string{"hunt", "--subject", "reentrant", "--budget", "5s"}, "does not fit in --budget 5s"},

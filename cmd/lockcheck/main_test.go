@@ -48,7 +48,7 @@ func TestBadInputExits2(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"unknown subject", []string{"run", "--subject", "nope"}, `unknown subject "nope"`},
 		{"unknown workload", []string{"run", "--workload", "nope"}, `unknown workload "nope"`},
-		{"bad duration", []string{"run", "--duration", "soon"}, `invalid value "soon" for flag -duration`},
+		{"bad duration", []string{"run", "--duration", "soon"}, `--duration "soon": want a duration`},
 		{"negative duration", []string{"run", "--duration", "-5s"}, "negative"},
 		{"too short duration", []string{"run", "--duration", "1ms"}, "too short"},
 		{"bad persistence", []string{"run", "--persistence", "rdb"}, "unknown persistence"},
