@@ -51,12 +51,14 @@ type Clients interface {
 // the lock's lease lets another client acquire the lock while the stalled one
 // still believes it holds it: the classic unsafe scenario.
 func Stall(c Clients, target string) Fault {
+	var b beganAt
 	return &fault{
-		name: "client-stall", target: target,
+		name: "client-stall", target: target, beganOf: b.began,
 		start: func(ctx context.Context) error {
 			if err := c.Stall(ctx, target); err != nil {
 				return fmt.Errorf("stall client %s: %w", target, err)
 			}
+			b.mark() // the window opens once the target froze
 			return nil
 		},
 		stop: func(ctx context.Context) error {
@@ -107,9 +109,11 @@ type ClientPauser interface {
 // Stop where aim says (ClientPauser; "process-pause"); with Clients that
 // cannot pause a process it stalls target (Clients.Stall).
 func ClientPause(c Clients, target, aim string) Fault {
+	var b beganAt
 	return &fault{
-		name: "process-pause", target: target,
+		name: "process-pause", target: target, beganOf: b.began,
 		start: func(ctx context.Context) error {
+			defer b.mark() // the window opens once the process stopped
 			var err error
 			if p, ok := c.(ClientPauser); ok {
 				err = p.PauseClient(ctx, target, aim)

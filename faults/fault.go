@@ -49,6 +49,42 @@ type fault struct {
 	name, target string
 	targetOf     func() string // if set, the target as it is now
 	start, stop  func(ctx context.Context) error
+	beganOf      func() time.Time // if set, Began
+}
+
+// Beginner is implemented by faults whose effect begins some time after
+// Start is called: a stall waits for its target to hold a lock. Began is
+// when the effect began (zero: when Start was called); the nemesis opens
+// the fault's window then.
+type Beginner interface {
+	Began() time.Time
+}
+
+// Began is when f's effect began (zero: unknown, Start's call).
+func (f *fault) Began() time.Time {
+	if f.beganOf != nil {
+		return f.beganOf()
+	}
+	return time.Time{}
+}
+
+// beganAt is a Began that a start function sets with mark once its effect
+// is on.
+type beganAt struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (b *beganAt) mark() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.at = time.Now()
+}
+
+func (b *beganAt) began() time.Time {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.at
 }
 
 func (f *fault) Name() string { return f.name }
@@ -75,7 +111,7 @@ func Func(name, target string, start, stop func(ctx context.Context) error) Faul
 // names what was hit. Safe for the nemesis and a progress line at once.
 func Chosen(name string, choose func(ctx context.Context) Fault) Fault {
 	c := &chosen{}
-	return &fault{name: name, targetOf: c.target, start: func(ctx context.Context) error {
+	return &fault{name: name, targetOf: c.target, beganOf: c.began, start: func(ctx context.Context) error {
 		f := choose(ctx)
 		c.mu.Lock()
 		c.cur = f
@@ -87,6 +123,14 @@ func Chosen(name string, choose func(ctx context.Context) Fault) Fault {
 		}
 		return nil
 	}}
+}
+
+// began is when the chosen fault's effect began, if it says.
+func (c *chosen) began() time.Time {
+	if b, ok := c.current().(Beginner); ok {
+		return b.Began()
+	}
+	return time.Time{}
 }
 
 // chosen is the fault a Chosen fault runs now.

@@ -122,6 +122,11 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 	}()
 	startErr = f.Start(ctx)
 	w.Target = f.Target() // a fault may choose its target as it starts
+	if b, ok := f.(Beginner); ok && startErr == nil {
+		if at := b.Began(); !at.IsZero() {
+			w.Start = at // it took effect only now (a stall waited for its target)
+		}
+	}
 	if startErr != nil {
 		startErr = fmt.Errorf("nemesis: start %s: %w", describe(f), startErr)
 		return

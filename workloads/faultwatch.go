@@ -151,6 +151,14 @@ type trackedFault struct {
 	t *faultTracker
 }
 
+// Began is the tracked fault's (faults.Beginner), if it says.
+func (f *trackedFault) Began() time.Time {
+	if b, ok := f.Fault.(faults.Beginner); ok {
+		return b.Began()
+	}
+	return time.Time{}
+}
+
 func (f *trackedFault) Start(ctx context.Context) error {
 	f.t.started(f)
 	f.t.hits(f.Target(), false)

@@ -12,8 +12,9 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 )
 
-// pausedRun runs process-pause for subject with seed, its wire trace kept.
-func pausedRun(t *testing.T, subject string, seed int64) (*workloads.Result, []model.WireEvent) {
+// pausedRun runs process-pause for subject with seed for d (0: the
+// scenario's 12 s), its wire trace kept.
+func pausedRun(t *testing.T, subject string, seed int64, d time.Duration) (*workloads.Result, []model.WireEvent) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("integration test: starts redis-server")
@@ -25,7 +26,7 @@ func pausedRun(t *testing.T, subject string, seed int64) (*workloads.Result, []m
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var trace bytes.Buffer
-	p, err := sc.Prepare(ctx, Options{Subject: subject, Seed: seed, Duration: 7 * time.Second, WireTrace: &trace})
+	p, err := sc.Prepare(ctx, Options{Subject: subject, Seed: seed, Duration: d, WireTrace: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func pausedRun(t *testing.T, subject string, seed int64) (*workloads.Result, []m
 // its watchdog included (the wire trace shows no command from it inside
 // the window); a correct lock stays within the fault.
 func TestProcessPauseStopsTheClient(t *testing.T) {
-	res, evs := pausedRun(t, "reentrant", 3)
+	res, evs := pausedRun(t, "reentrant", 3, 7*time.Second)
 	if res.Config.Pauses != workloads.PausesProcess {
 		t.Fatalf("pauses = %q, want %q (warnings: %v)", res.Config.Pauses, workloads.PausesProcess, res.Warnings)
 	}
@@ -97,7 +98,7 @@ func TestProcessPauseStopsTheClient(t *testing.T) {
 // pauses where the renewal finds the lock free: two seeds at most.
 func TestProcessPauseCatchesRetakingRenewal(t *testing.T) {
 	for seed := int64(1); ; seed++ {
-		res, _ := pausedRun(t, "mutant-renew-retakes", seed)
+		res, _ := pausedRun(t, "mutant-renew-retakes", seed, 0)
 		r, _ := res.Report.Result(model.CheckAllowance)
 		if r.Verdict == model.Invalid {
 			return
