@@ -34,13 +34,13 @@ func TestTraceArgs(t *testing.T) {
 
 func TestTraceReply(t *testing.T) {
 	for frame, want := range map[string]string{
-		"+OK\r\n":                     "OK",
-		"-ERR no\r\n":                 "ERR no",
-		":1\r\n":                      "1",
-		"$-1\r\n":                     "nil",
-		"_\r\n":                       "nil",
-		"$3\r\nabc\r\n":               `"abc"`,
-		"*2\r\n:0\r\n:1485\r\n":       "[2: 0 1485]",
+		"+OK\r\n":                       "OK",
+		"-ERR no\r\n":                   "ERR no",
+		":1\r\n":                        "1",
+		"$-1\r\n":                       "nil",
+		"_\r\n":                         "nil",
+		"$3\r\nabc\r\n":                 `"abc"`,
+		"*2\r\n:0\r\n:1485\r\n":         "[2: 0 1485]",
 		"*2\r\n*1\r\n:1\r\n$1\r\na\r\n": `[2: [1:] "a"]`,
 	} {
 		if got := faults.TraceReply([]byte(frame)); got != want {
