@@ -17,7 +17,16 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 )
 
-func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
+// checkFlags are the flags of `lockcheck check`.
+type checkFlags struct {
+	asJSON  bool
+	out     string
+	maxSeg  int
+	timeout time.Duration
+}
+
+// parse parses args into f and returns the run directory they name.
+func (f *checkFlags) parse(e *env, args []string) (string, error) {
 	fs := newFlags(e, "check", "check [--json] [--out NEWDIR] [--max-segment-ops N] [--check-timeout D] DIR",
 		"  lockcheck check results/runs/mixed-reentrant/20261122T101500.000-1-42\n"+
 			"  lockcheck check --out /tmp/recheck results/runs/mixed-reentrant/20261122T101500.000-1-42\n\n"+
@@ -30,31 +39,56 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 			"history without ops), a verdict unknown (a checker undecided within\n"+
 			"--check-timeout, a history cut short by a run that did not finish and holding\n"+
 			"no violation: 'complete' column), or a check stopped by SIGINT or SIGTERM.\n")
-	asJSON := fs.Bool("json", false, "print the summary as JSON instead of a table")
-	out := fs.String("out", "", "write the re-check's run directory (result.json, summary.md, history.html, plots, a copy of the history) to this new directory (default: write nothing)")
-	maxSeg := fs.Int("max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 131072; -1: no bound, memory ~ n²/8 bytes)")
-	timeout := fs.Duration("check-timeout", 0, "bound on the whole check (default: the run's setting or 60s; then the verdict is unknown)")
+	fs.BoolVar(&f.asJSON, "json", false, "print the summary as JSON instead of a table")
+	fs.StringVar(&f.out, "out", "", "write the re-check's run directory (result.json, summary.md, history.html, plots, a copy of the history) to this new directory (default: write nothing)")
+	fs.IntVar(&f.maxSeg, "max-segment-ops", 0, "check segments (stretches of one lock without a quiet point) of up to this many ops;\nlarger ones are undecided (0: the run's setting or 131072; -1: no bound, memory ~ n²/8 bytes)")
+	fs.DurationVar(&f.timeout, "check-timeout", 0, "bound on the whole check (default: the run's setting or 60s; then the verdict is unknown)")
 	if err := parseFlags(fs, args, 1); err != nil {
-		return exitUsage, err
+		return "", err
 	}
 	if fs.NArg() != 1 {
-		return exitUsage, usagef("want exactly one run directory")
+		return "", usagef("want exactly one run directory")
 	}
-	if *timeout < 0 {
-		return exitUsage, usagef("--check-timeout: %v is negative", *timeout)
-	}
-	if *out != "" {
-		if _, err := os.Lstat(*out); err == nil {
-			return exitUsage, usagef("--out %s exists: a re-check writes to a new directory", *out)
-		}
+	if f.timeout < 0 {
+		return "", usagef("--check-timeout: %v is negative", f.timeout)
 	}
 	dir := fs.Arg(0)
+	if f.out != "" {
+		if _, err := os.Lstat(f.out); err == nil {
+			return "", usagef("--out %s exists: a re-check writes to a new directory", f.out)
+		}
+		if within(f.out, dir) {
+			return "", usagef("--out %s is inside %s, which a re-check leaves as it is: give a directory elsewhere", f.out, dir)
+		}
+	}
+	return dir, nil
+}
+
+// within reports whether path is dir or lies under it.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkCmd is `lockcheck check DIR`: it re-checks the run DIR holds and
+// writes nothing there (--out: the re-check's directory, a new one).
+func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
+	var f checkFlags
+	dir, err := f.parse(e, args)
+	if err != nil {
+		return exitUsage, err
+	}
 	defer limitMemory(filepath.Join(dir, results.HistoryFile))()
 	run, err := results.LoadRun(dir)
 	if err != nil {
 		return exitUsage, err
 	}
-	rec, opts, err := checkOptions(e, run, *maxSeg, *timeout)
+	rec, opts, err := checkOptions(e, run, f.maxSeg, f.timeout)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -73,12 +107,12 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 		j := run.Expect.Judge(rep)
 		sum.Expected = &j
 	}
-	if *out != "" {
-		if err := writeCheckDir(ctx, *out, a); err != nil {
-			fmt.Fprintf(e.stderr, "lockcheck check: writing %s: %v\n", *out, err)
+	if f.out != "" {
+		if err := writeCheckDir(ctx, f.out, a); err != nil {
+			fmt.Fprintf(e.stderr, "lockcheck check: writing %s: %v\n", f.out, err)
 		}
 	}
-	if err := printCheck(e, sum, *asJSON); err != nil {
+	if err := printCheck(e, sum, f.asJSON); err != nil {
 		return exitUsage, err
 	}
 	reportRecorded(e.stderr, dir, run.Result, sum)

@@ -256,6 +256,7 @@ func TestBadInputOneClearLine(t *testing.T) {
 		{"lock and semaphore mixed", []string{"run", "--subject", "reentrant+semaphore"}, "--subject reentrant+semaphore mixes object kinds: a lock (reentrant) and a semaphore or latch (semaphore)"},
 		{"semaphore and lock mixed", []string{"run", "--subject", "semaphore+fair"}, "mixes object kinds: a lock (fair) and a semaphore or latch (semaphore)"},
 		{"check into an existing --out", []string{"check", "--out", existing, existing}, "--out " + existing + " exists"},
+		{"check into the run directory", []string{"check", "--out", filepath.Join(existing, "recheck"), existing}, "is inside " + existing},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := lockcheck(t, tc.args...)
