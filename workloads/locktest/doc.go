@@ -27,8 +27,16 @@
 // examples first), the run directory it kept (history.html) and the
 // `lockcheck run` command line that reruns that very run.
 //
-// Budgets: about 10 s under -short (no-faults, partition-short and
-// client-stall), about 60 s otherwise (every scenario that fits, each run
+// Every run serves the lock in processes of its own, one per client: this
+// test binary, started with -locktest.serve, speaking lockcheck's driver
+// protocol. A client stall or a process pause is then a SIGSTOP of that
+// process wherever its threads are (in a critical section, between a
+// renewal's send and its reply, between an unlock's two commands), and a
+// crash a SIGKILL: the lock needs no hook (no Freeze, no Abandon) for the
+// faults to reach it.
+//
+// Budgets: about 10 s under -short (no-faults, partition-short,
+// client-stall and process-pause), about 60 s otherwise (every scenario that fits, each run
 // at least once), shared among the scenarios in proportion to their runs'
 // lengths; $LOCKCHECK_BUDGET (a Go duration) overrides both, for nightly
 // runs. Hunt spends a budget looking for a failure instead of covering
