@@ -359,8 +359,8 @@ func (dc *docChecker) runHere(c docCommand, args []string) error {
 	return nil
 }
 
-// checkCheck runs `lockcheck check DIR` on a copy of DIR (check rewrites
-// the verdicts of the directory it checks).
+// checkCheck runs `lockcheck check DIR` on a copy of DIR (check writes
+// nothing in DIR, but a doc command may name --out).
 func (dc *docChecker) checkCheck(c docCommand, args []string) error {
 	dir := args[len(args)-1]
 	cp := filepath.Join(dc.t.TempDir(), filepath.Base(dir))

@@ -350,3 +350,36 @@ func TestScenarioRunRechecksAsExpected(t *testing.T) {
 		})
 	}
 }
+
+// The committed findings re-check, in place, to the verdicts their
+// result.json records, and are left byte-identical.
+func TestCommittedFindingsRecheckToRecordedVerdict(t *testing.T) {
+	var dirs []string
+	err := filepath.WalkDir("../../results/findings", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == results.HistoryFile {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return err
+	})
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no committed findings with a history: %v", err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			run, err := results.LoadRun(dir)
+			if err != nil || run.Result == nil {
+				t.Fatalf("%s: %v (result.json: %v)", dir, err, run != nil && run.Result != nil)
+			}
+			before := hashDir(t, dir)
+			code, stdout, stderr := lockcheck(t, "check", "--json", dir)
+			var sums []results.Summary
+			if err := json.Unmarshal([]byte(stdout), &sums); err != nil || len(sums) != 1 {
+				t.Fatalf("exit %d, JSON %v:\n%s\n%s", code, err, stdout, stderr)
+			}
+			if got, want := sums[0].Verdict(), run.Result.Verdict(); got != want {
+				t.Errorf("verdict %s, recorded %s (exit %d)\n%s", got, want, code, stderr)
+			}
+			sameHashes(t, before, hashDir(t, dir))
+		})
+	}
+}
