@@ -143,7 +143,7 @@ Examples:
   lockcheck run --subject redisson-semaphore@3.16.1 --seed 1   # a semaphore at a Redisson release (workload permits)
   lockcheck scenarios client-stall                # one scenario in detail
   lockcheck hunt --subject fair --budget 10m      # hunt for a violation; prints the shrunk command that reproduces it
-  lockcheck check results/runs/mixed-reentrant/20261122T101500-42
+  lockcheck check results/runs/mixed-reentrant/20261122T101500.000-1-42
   lockcheck nightly --seeds 3
   lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…
   lockcheck bench --quick
