@@ -35,9 +35,7 @@ func TestWriteRunJudgesTheRecordedExpectation(t *testing.T) {
 			if err := WriteExpectation(dir, tc.exp); err != nil {
 				t.Fatal(err)
 			}
-			h := synthHistory(42, 2*time.Second)
-			h.Faults = nil // a valid history whatever the fault kinds model knows
-			sum, _ := writeSynthRun(t, dir, h)
+			sum, _ := writeSynthRun(t, dir, synthHistory(42, 2*time.Second))
 			if sum.Expected == nil || sum.Expected.Met != tc.met {
 				t.Fatalf("summary's expectation: %+v, want met %v", sum.Expected, tc.met)
 			}

@@ -11,7 +11,7 @@ import (
 
 // Fault is the fault window of every synthetic history: Redis paused
 // from 2 s to 3 s.
-var Fault = model.Fault{Name: "pause", Target: "redis-1", Start: int64(2 * time.Second), End: int64(3 * time.Second)}
+var Fault = model.Fault{Name: "redis-pause", Target: "redis-1", Start: int64(2 * time.Second), End: int64(3 * time.Second)}
 
 // History draws a well-formed, linearizable history of four processes
 // on one lock for about dur: blocking acquires (1 s lease), a critical section
