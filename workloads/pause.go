@@ -13,9 +13,10 @@ import (
 
 // Where a process pause lands (faults.PauseAimHold, PauseAimRelease).
 const (
-	// aimHold: while the process holds, a draw of up to a third of a
-	// lease after its grant, or at the first reply its client gets from
-	// Redis before that (a renewal's), whichever comes first.
+	// aimHold: inside the critical section, at a moment drawn within its
+	// first third of a lease (the section's end at the latest), or at the
+	// first reply its client gets from Redis before that (a renewal's),
+	// whichever comes first.
 	aimHold = faults.PauseAimHold
 	// aimRelease: inside its release: at the reply to the first command
 	// its client sends once the release began (an unlock's first
@@ -36,9 +37,10 @@ func newPauser(seed int64) *pauser {
 }
 
 // draw returns where the next pause lands (aim, or one of the two drawn
-// when aim is "") and how long after its aim at the latest: below lease/3
-// for aimHold, below a millisecond for aimRelease.
-func (p *pauser) draw(aim string, lease time.Duration) (string, time.Duration) {
+// when aim is "") and how far into its span, a fraction in [0, 1): the
+// span is the section's first third of a lease for aimHold (see
+// pauseDelay), a millisecond for aimRelease.
+func (p *pauser) draw(aim string) (string, float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if aim == "" {
@@ -47,10 +49,18 @@ func (p *pauser) draw(aim string, lease time.Duration) (string, time.Duration) {
 			aim = aimRelease
 		}
 	}
-	if aim == aimRelease {
-		return aimRelease, time.Duration(p.rng.Int64N(int64(time.Millisecond)))
+	return aim, p.rng.Float64()
+}
+
+// pauseDelay is how long after its aim a pause drawn at frac lands: within
+// the section (hold long) and its first third of a lease for aimHold,
+// within a millisecond of the release's start for aimRelease.
+func pauseDelay(aim string, frac float64, hold, lease time.Duration) time.Duration {
+	span := time.Millisecond
+	if aim == aimHold {
+		span = max(min(hold, lease/3), time.Millisecond)
 	}
-	return aimHold, time.Duration(p.rng.Int64N(int64(max(lease/3, time.Millisecond))))
+	return time.Duration(frac * float64(span))
 }
 
 // PauseClient pauses target's process where aim says (faults.PauseAim*;
@@ -76,7 +86,7 @@ func (c clients) PauseClient(ctx context.Context, target, aim string) error {
 func (c clients) realStall(ctx context.Context, w *worker, aim string) error {
 	s := newStallReq()
 	s.real = true
-	s.aim, s.after = c.r.pauses.draw(aim, c.r.watchdogLease)
+	s.aim, s.frac = c.r.pauses.draw(aim)
 	w.mu.Lock()
 	if w.exited {
 		w.mu.Unlock()
@@ -101,9 +111,10 @@ func (c clients) realStall(ctx context.Context, w *worker, aim string) error {
 }
 
 // pauseAt is called by w's goroutine where a real stall may land: at its
-// section's stall point (holding) and as its release begins (releasing).
-// It arms the pause the stall drew, if it aims there.
-func (w *worker) pauseAt(h impl.Locker, releasing bool) {
+// section's stall point (holding, for a section of hold) and as its
+// release begins (releasing). It arms the pause the stall drew, if it
+// aims there.
+func (w *worker) pauseAt(h impl.Locker, releasing bool, hold time.Duration) {
 	w.mu.Lock()
 	s := w.stall
 	w.mu.Unlock()
@@ -115,12 +126,9 @@ func (w *worker) pauseAt(h impl.Locker, releasing bool) {
 		return
 	}
 	switch {
-	case !releasing && s.aim == aimHold:
+	case !releasing && s.aim == aimHold, releasing && s.aim == aimRelease:
 		s.armed.Store(true)
-		w.armPause(s, f, s.after)
-	case releasing && s.aim == aimRelease:
-		s.armed.Store(true)
-		w.armPause(s, f, s.after)
+		w.armPause(s, f, pauseDelay(s.aim, s.frac, hold, w.r.watchdogLease))
 	}
 }
 
@@ -149,16 +157,29 @@ func (w *worker) armPause(s *stallReq, f impl.Freezer, d time.Duration) {
 			disarm()
 		}
 	}
+	s.fire = pause
 	s.thawMu.Unlock()
 }
 
 // pausedWait blocks w's goroutine while its process is paused (a real
-// stall that froze), until Unstall or a crash.
+// stall that froze), until Unstall or a crash. A pause armed in the
+// section that has not landed yet lands now: the section ends here.
 func (w *worker) pausedWait() {
 	w.mu.Lock()
 	s := w.stall
 	w.mu.Unlock()
-	if s == nil || !s.real || !s.paused.Load() {
+	if s == nil || !s.real {
+		return
+	}
+	if s.aim == aimHold && s.armed.Load() {
+		s.thawMu.Lock()
+		fire := s.fire
+		s.thawMu.Unlock()
+		if fire != nil {
+			fire() // a no-op once it landed or the stall ended
+		}
+	}
+	if !s.paused.Load() {
 		return
 	}
 	select {
@@ -188,7 +209,8 @@ func (r *runner) wireOf(w *worker) *faults.Wire {
 type realStallState struct {
 	real      bool
 	aim       string
-	after     time.Duration
+	frac      float64 // where in its span the pause lands (pauseDelay)
+	fire      func()  // lands the armed pause now (set once armed)
 	armed     atomic.Bool
 	paused    atomic.Bool
 	stopTimer func()
@@ -212,7 +234,7 @@ func (s *stallReq) thawWith(thaw func() error) {
 func (s *stallReq) thaw() {
 	s.thawMu.Lock()
 	stop, thaw := s.stopTimer, s.thawFn
-	s.stopTimer, s.thawFn = nil, nil
+	s.stopTimer, s.thawFn, s.fire = nil, nil, nil
 	s.thawMu.Unlock()
 	if stop != nil {
 		stop()

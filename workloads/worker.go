@@ -419,7 +419,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 		return outCrashed
 	}
 	w.pausedWait() // a process paused in its section releases once it goes on
-	w.pauseAt(h, true)
+	w.pauseAt(h, true, 0)
 	ctx, cancel := w.opContext(h, false)
 	defer cancel()
 	ctx, form := w.withCallForm(ctx)
@@ -466,7 +466,7 @@ type sectionSpec struct {
 func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 	r, p := w.r, w.p
 	if !r.plan.Counter {
-		w.stallPoint(h)
+		w.stallPoint(h, spec.hold)
 		return w.hold(spec)
 	}
 	var token int64
@@ -476,7 +476,7 @@ func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 	reg := r.regs[lock]
 	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now(), Overrun: spec.overrun, Mode: spec.mode}
 	o.Read = reg.read()
-	w.stallPoint(h)
+	w.stallPoint(h, spec.hold)
 	if !w.hold(spec) {
 		return false
 	}
@@ -562,7 +562,7 @@ const restartPause = 100 * time.Millisecond
 // Abandon (the hold is no longer renewed, as when a whole process pauses,
 // but the handle can still Unlock truthfully later) — reports frozen and
 // waits for Unstall or a crash.
-func (w *worker) stallPoint(h impl.Locker) {
+func (w *worker) stallPoint(h impl.Locker, hold time.Duration) {
 	w.mu.Lock()
 	s := w.stall
 	w.mu.Unlock()
@@ -570,7 +570,7 @@ func (w *worker) stallPoint(h impl.Locker) {
 		return
 	}
 	if s.real {
-		w.pauseAt(h, false)
+		w.pauseAt(h, false, hold)
 		return
 	}
 	var thaw func() error

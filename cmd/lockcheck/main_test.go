@@ -22,7 +22,11 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "driver" {
 		main()
 	}
-	catalog.ServeFromEnv(catalog.Subjects) // process pauses serve Go locks from this binary
+	reg, err := catalog.Subjects.With(catalog.MutantBase()) // the catch-rate tests run the mutants' base too
+	if err != nil {
+		panic(err)
+	}
+	catalog.ServeFromEnv(reg) // process pauses serve Go locks from this binary
 	goleak.VerifyTestMain(m)
 }
 

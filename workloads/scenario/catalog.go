@@ -312,7 +312,7 @@ func withinThePause(s subject.Subject) (Expect, bool) {
 	if s.Kind == subject.KindMutant {
 		return Expect{}, false
 	}
-	return Expect{Label: "within the fault", Quiet: []string{model.CheckAllowance}, MayBreak: []string{
+	return Expect{Label: "within the fault", Checkers: map[string]model.Verdict{model.CheckAllowance: model.Valid}, MayBreak: []string{
 		model.CheckLinearizable, model.CheckMutualExclusion, model.CheckFairness, model.CheckLiveness, model.CheckContract,
 	}}, true
 }

@@ -12,6 +12,10 @@ import (
 // one (catalog.ServeEnv); otherwise it runs the tests and fails them if a
 // goroutine outlives them.
 func TestMain(m *testing.M) {
-	catalog.ServeFromEnv(catalog.Subjects)
+	reg, err := catalog.Subjects.With(catalog.MutantBase()) // the tests run the mutants' base too
+	if err != nil {
+		panic(err)
+	}
+	catalog.ServeFromEnv(reg)
 	goleak.VerifyTestMain(m)
 }
