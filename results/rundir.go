@@ -154,7 +154,8 @@ func WriteConfig(dir string, cfg any) error {
 
 // WriteRun writes one subject's run directory (creating dir): config.json,
 // history.jsonl (unless the runner's file is already there, see
-// RunArtifacts.HistoryPath), result.json (a Summary), history.html,
+// RunArtifacts.HistoryPath), expect.json (RunArtifacts.Expect), result.json
+// (a Summary, judged by the run's expectation if it has one), history.html,
 // latency.png and throughput.png when plots are registered (RegisterPlots)
 // and not turned off (NoPlots), and last summary.md, which links those of
 // them that were written. It writes every artifact it
@@ -175,13 +176,8 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	}
 	sum := Summarize(a.Subject, a.Release, a.Workload, a.Seed, a.History, a.Report)
 	var errs []error
-	exp, err := a.Expect, error(nil)
-	if exp == nil {
-		exp, err = LoadExpectation(dir)
-		errs = append(errs, err)
-	} else if err = WriteExpectation(dir, *exp); err != nil {
-		errs = append(errs, fmt.Errorf("%s: %w", ExpectFile, err))
-	}
+	exp, err := placeExpectation(dir, a.Expect)
+	errs = append(errs, err)
 	if exp != nil {
 		j := exp.Judge(a.Report)
 		sum.Expected = &j
@@ -243,6 +239,18 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 	// Last: it links the files the steps above left in dir.
 	step(SummaryFile, func() error { return writeSummary(dir, sum, a.History) })
 	return sum, errors.Join(errs...)
+}
+
+// placeExpectation writes exp as dir/expect.json and returns it; with exp
+// nil it returns the expectation dir records already (nil: none).
+func placeExpectation(dir string, exp *Expectation) (*Expectation, error) {
+	if exp == nil {
+		return LoadExpectation(dir)
+	}
+	if err := WriteExpectation(dir, *exp); err != nil {
+		return exp, fmt.Errorf("%s: %w", ExpectFile, err)
+	}
+	return exp, nil
 }
 
 // writeSummary writes dir/summary.md for sum, linking the files dir holds.
