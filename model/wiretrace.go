@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 )
 
 // WireFile is the name of a run directory's wire trace, beside the history.
@@ -44,6 +45,9 @@ type WireTrace struct {
 	// answers holds the reply times of each client's commands, sorted.
 	answers map[int][]int64
 	binds   map[int][]WireEvent
+
+	mu      sync.Mutex // guards traffic
+	traffic map[trafficKey][]int64
 }
 
 // NewWireTrace indexes events (in any order).

@@ -1,0 +1,184 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A watchdog hold is renewed every third of its lease while its holder
+// believes it holds. The wire trace shows whether the holder's client sent
+// anything on the lock's key (Redis names it in every renewal) while it
+// held: a stretch longer than the lease with nothing sent, outside the
+// faults that may hold the client up and before any fault could end the
+// hold, is a hold that ran out while its holder worked: "the watchdog gave
+// up", a finding on its own, without waiting for another process to be
+// granted inside it.
+
+// renewalGaps returns, for the watchdog holds of one lock, the stretches in
+// which the holder's client sent nothing on the lock for longer than the
+// lease, beyond every fault. It needs the wire trace (opts.Wire) and a
+// lock with a watchdog; it returns nothing otherwise.
+func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
+	if opts.Wire == nil || opts.NoWatchdog {
+		return nil
+	}
+	lease := opts.watchdogLease()
+	var out []Example
+	for _, h := range holds {
+		if h.shared || !renewed(h) || h.end <= h.start() {
+			continue
+		}
+		c, ok := opts.Wire.clientOf(h.grant.Process)
+		if !ok {
+			continue
+		}
+		from, to, found := longestSilence(h, opts.Wire.lockTraffic(c, h.grant.Lock), fs, opts)
+		if !found || to-from <= lease+driftSlack(lease) {
+			continue
+		}
+		ops := holdOps(h)
+		out = append(out, Example{
+			Lock: h.grant.Lock, Ops: ops, Faults: fs.overlapping(ops),
+			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s, more than the %s lease) while p%d held it",
+				h.grant.Process, h.grant.Lock, fmtTime(from), fmtTime(to), fmtDur(to-from), fmtDur(lease), h.grant.Process),
+			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due " +
+				"(wire trace: the commands of p" + fmt.Sprint(h.grant.Process) + "'s client that name the lock)",
+		})
+	}
+	return out
+}
+
+// renewed reports whether every acquire of h asked for a watchdog hold.
+func renewed(h *hold) bool {
+	for _, a := range h.acquires() {
+		if a.Lease > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// longestSilence is the longest stretch of h's belief (from its grant to
+// the call that ended it) with no command in sent (call times, sorted),
+// not counting the windows of the faults that may hold its process up
+// (with a drop fault's reconnection) and ending at the first moment a
+// fault could have ended the hold.
+func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to int64, found bool) {
+	p := h.grant.Process
+	end := h.end
+	if h.endOp != nil {
+		end = min(end, h.endOp.Call)
+	}
+	ls, _ := fs.lapses(h, opts)
+	for _, l := range ls {
+		end = min(end, l.earliest)
+	}
+	var covers []span
+	for _, i := range fs.meetingRaw(h.start(), end) {
+		f := fs.faults[i]
+		if !f.delays(p) {
+			continue
+		}
+		e := fs.ends[i]
+		if fs.allow[i] == AllowDrop {
+			e += opts.reconnectAfter(p, e)
+		}
+		covers = append(covers, span{f.Start, e})
+	}
+	last := h.start()
+	check := func(t int64) {
+		if a, b, ok := uncoveredStretch(last, t, covers); ok && b-a > to-from {
+			from, to, found = a, b, true
+		}
+		last = t
+	}
+	i, _ := slices.BinarySearch(sent, h.start())
+	for ; i < len(sent) && sent[i] < end; i++ {
+		check(sent[i])
+	}
+	check(end)
+	return from, to, found
+}
+
+// uncoveredStretch is the longest part of [a, b] that no cover meets.
+func uncoveredStretch(a, b int64, covers []span) (int64, int64, bool) {
+	if b <= a {
+		return 0, 0, false
+	}
+	cs := slices.Clone(covers)
+	slices.SortFunc(cs, func(x, y span) int { return compare(x.from, y.from) })
+	bestA, bestB, cur := int64(0), int64(-1), a
+	for _, c := range cs {
+		if c.to < cur || c.from > b {
+			continue
+		}
+		if c.from > cur && c.from-cur > bestB-bestA {
+			bestA, bestB = cur, c.from
+		}
+		cur = max(cur, c.to)
+	}
+	if b > cur && b-cur > bestB-bestA {
+		bestA, bestB = cur, b
+	}
+	return bestA, bestB, bestB > bestA
+}
+
+func compare(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// holdOps are the ops of h to show: its grant and what ended it.
+func holdOps(h *hold) []Op {
+	ops := []Op{*h.grant}
+	if h.endOp != nil {
+		ops = append(ops, *h.endOp)
+	}
+	return ops
+}
+
+// lockTraffic returns the call times, sorted, of client c's commands that
+// name lock: an argument that is the lock's name or ends with it after a
+// separator (a key prefix "app:", a hash tag "{…}").
+func (t *WireTrace) lockTraffic(c int, lock string) []int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := trafficKey{c, lock}
+	if out, ok := t.traffic[k]; ok {
+		return out
+	}
+	out := []int64{}
+	for _, e := range t.Events {
+		if e.Kind == WireCmd && e.Client == c && namesLock(e.Args, lock) {
+			out = append(out, e.Call)
+		}
+	}
+	slices.Sort(out)
+	if t.traffic == nil {
+		t.traffic = map[trafficKey][]int64{}
+	}
+	t.traffic[k] = out
+	return out
+}
+
+type trafficKey struct {
+	client int
+	lock   string
+}
+
+// namesLock reports whether args (words, space-separated) name lock.
+func namesLock(args, lock string) bool {
+	for _, w := range strings.Fields(args) {
+		w = strings.Trim(w, `"'{}`)
+		if w == lock || strings.HasSuffix(w, lock) && strings.ContainsAny(w[len(w)-len(lock)-1:len(w)-len(lock)], ":{}/._-") {
+			return true
+		}
+	}
+	return false
+}
