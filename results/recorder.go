@@ -91,3 +91,35 @@ func (r *Recorder) Close() error {
 	}
 	return err
 }
+
+// runStartFiles are the files a run directory holds before its run
+// recorded anything: what RemoveEmptyRun may remove.
+var runStartFiles = map[string]bool{ConfigFile: true, HistoryFile: true, ExpectFile: true, model.WireFile: true}
+
+// RemoveEmptyRun removes the run directory dir when its run recorded no
+// op: it holds nothing but config.json, expect.json, an empty wire trace
+// and a history.jsonl without ops (a run stopped or failed before its
+// clients started). It reports whether it removed dir; a directory holding
+// anything else, or a history with an op, is left as it is.
+func RemoveEmptyRun(dir string) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if !runStartFiles[e.Name()] || e.IsDir() {
+			return false, nil
+		}
+	}
+	h, err := model.ReadFile(filepath.Join(dir, HistoryFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, nil // not a history this can vouch for: kept
+	}
+	if h != nil && (len(h.Ops) > 0 || len(h.Faults) > 0) {
+		return false, nil
+	}
+	if fi, err := os.Stat(filepath.Join(dir, model.WireFile)); err == nil && fi.Size() > 0 {
+		return false, nil
+	}
+	return true, os.RemoveAll(dir)
+}

@@ -92,3 +92,48 @@ func TestRecordRefusesSecondWriter(t *testing.T) {
 		t.Errorf("the refused writer changed history.jsonl:\n%s", b)
 	}
 }
+
+// A run directory whose run recorded no op is removed; one that holds an
+// op, or any file a run writes later, is kept.
+func TestRemoveEmptyRun(t *testing.T) {
+	start := func(t *testing.T, history string) string {
+		dir := filepath.Join(t.TempDir(), "run")
+		rec, err := Record(dir, testConfig{Subject: "reentrant"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rec.History().Write([]byte(history)); err != nil {
+			t.Fatal(err)
+		}
+		rec.Close()
+		if err := WriteExpectation(dir, Expectation{Scenario: "client-stall", Label: "mutex broken"}); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	const header = `{"header":{"version":1}}` + "\n"
+	const op = `{"op":{"p":1,"lock":"L","kind":"acquire","call":1,"ret":2,"outcome":"ok"}}` + "\n"
+	for _, tc := range []struct {
+		name, history, extra string
+		removed              bool
+	}{
+		{"empty history", "", "", true},
+		{"header only", header, "", true},
+		{"an op", header + op, "", false},
+		{"a result", header, ResultFile, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := start(t, tc.history)
+			if tc.extra != "" {
+				if err := os.WriteFile(filepath.Join(dir, tc.extra), []byte("{}"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			removed, err := RemoveEmptyRun(dir)
+			_, statErr := os.Stat(dir)
+			if err != nil || removed != tc.removed || os.IsNotExist(statErr) != tc.removed {
+				t.Errorf("removed %v, err %v, directory gone %v; want removed %v", removed, err, os.IsNotExist(statErr), tc.removed)
+			}
+		})
+	}
+}

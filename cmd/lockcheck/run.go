@@ -267,8 +267,27 @@ func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target.Ta
 	if err != nil {
 		return results.Summary{}, "", err
 	}
-	sum, dir, _, err := runIn(ctx, e, cfg, dir, tgt.Deps())
-	return sum, dir, err
+	sum, got, _, err := runIn(ctx, e, cfg, dir, tgt.Deps())
+	if err != nil {
+		dropEmptyRun(ctx, e.stderr, dir)
+	}
+	return sum, got, err
+}
+
+// dropEmptyRun removes the run directory dir of a run that failed, or was
+// stopped, before it recorded an op (its clients or drivers did not
+// start): such a directory holds no evidence. It says so on w, naming an
+// interrupted start as such.
+func dropEmptyRun(ctx context.Context, w io.Writer, dir string) {
+	removed, err := results.RemoveEmptyRun(dir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "lockcheck run: %s: %v\n", dir, err)
+	case removed && interrupted(ctx):
+		fmt.Fprintf(w, "lockcheck run: interrupted before the run recorded an op: %s removed\n", dir)
+	case removed:
+		fmt.Fprintf(w, "lockcheck run: the run recorded no op: %s removed\n", dir)
+	}
 }
 
 // runIn runs cfg with deps into dir (workloads.RunInto) and prints what the

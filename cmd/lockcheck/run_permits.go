@@ -90,6 +90,7 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 			fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", subj.Name, w)
 		}
 		if err != nil {
+			dropEmptyRun(ctx, e.stderr, dir)
 			return exitUsage, fmt.Errorf("%s: %w", subj.Name, err)
 		}
 		if out.WriteErr != nil {

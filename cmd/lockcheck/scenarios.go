@@ -75,10 +75,12 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		if err != nil {
 			return exitUsage, err
 		}
-		sum, dir, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
+		sum, got, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
 		if err != nil {
+			dropEmptyRun(ctx, e.stderr, dir)
 			return exitUsage, err
 		}
+		dir = got
 		ok, why := exp.Match(sum.Report)
 		switch {
 		case interrupted(ctx):
