@@ -57,6 +57,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	allowed := 0
 	keep := func(ex Example) {
 		if res.Count++; len(res.Examples) < opts.maxExamples() {
+			quoteWire(&ex, opts.Wire)
 			res.Examples = append(res.Examples, ex)
 		}
 	}

@@ -182,3 +182,33 @@ func namesLock(args, lock string) bool {
 	}
 	return false
 }
+
+// quoteWire appends to ex's cause what the wire trace recorded of its
+// processes' commands on its lock while its ops were in flight (at most
+// maxQuoted, the latest first), as evidence: "p0 sent EVAL … at 3.21s,
+// answered 1 at 3.22s".
+func quoteWire(ex *Example, w *WireTrace) {
+	if w == nil || len(ex.Ops) == 0 {
+		return
+	}
+	lo, hi := ex.Ops[0].Call, ex.Ops[0].Return
+	procs := map[int]bool{}
+	for _, o := range ex.Ops {
+		lo, hi = min(lo, o.Call), max(hi, o.Return)
+		procs[o.Process] = true
+	}
+	var quoted []string
+	for i := len(w.Events) - 1; i >= 0 && len(quoted) < maxQuoted; i-- {
+		e := w.Events[i]
+		if e.Kind == WireCmd && procs[e.Process] && e.Call >= lo && e.Call <= hi && namesLock(e.Args, ex.Lock) {
+			quoted = append(quoted, e.Quote())
+		}
+	}
+	if len(quoted) > 0 {
+		slices.Reverse(quoted)
+		ex.Cause = strings.TrimSpace(ex.Cause + " — wire: " + strings.Join(quoted, "; "))
+	}
+}
+
+// maxQuoted bounds the commands an explanation quotes.
+const maxQuoted = 4
