@@ -291,13 +291,22 @@ func dropEmptyRun(ctx context.Context, w io.Writer, dir string) {
 }
 
 // runIn runs cfg with deps into dir (workloads.RunInto) and prints what the
-// run left to say. deps.History, if set, also receives the history.
+// run left to say; off a terminal, a progress line every progressEvery on
+// stderr. deps.History, if set, also receives the history.
 // degraded is the run's error when the run happened but not as asked (its
 // faults or its history failed): the summary's verdict is then Unknown. err
 // is an error that left no run to judge.
 func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, deps workloads.Deps) (sum results.Summary, _ string, degraded, err error) {
 	if e.terminal {
 		deps.Progress = e.stdout
+	} else {
+		var c historyCounter
+		if deps.History != nil {
+			deps.History = io.MultiWriter(deps.History, &c)
+		} else {
+			deps.History = &c
+		}
+		defer progressLines(e.stderr, progressEvery, cfg.Subject, cfg.Duration, &c)()
 	}
 	out, err := workloads.RunInto(ctx, cfg, dir, deps)
 	printRunNotes(ctx, e.stderr, cfg.Subject, out, err)
