@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -85,6 +86,13 @@ func Crash(c Clients, target string) Fault {
 		stop: noop,
 	}
 }
+
+// ErrNotReached is what a fault's Start returns, wrapped with ctx's error,
+// when ctx ended before the fault's target reached the state it waits for
+// (a stall waits for its target to hold a lock): nothing happened, and a
+// nemesis whose run ended meanwhile records no window for it and reports
+// no failure.
+var ErrNotReached = errors.New("faults: the target never reached the fault")
 
 // Where a client pause lands (ClientPauser.PauseClient).
 const (

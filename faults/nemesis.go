@@ -108,6 +108,10 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), orDefault(n.StopTimeout, 15*time.Second))
 		stopErr := f.Stop(sctx)
 		cancel()
+		if errors.Is(startErr, ErrNotReached) && ctx.Err() != nil && stopErr == nil {
+			err = nil // the run ended before the fault found its target: no window
+			return
+		}
 		w.End = time.Now()
 		if stopErr != nil {
 			stopErr = fmt.Errorf("nemesis: stop %s: %w", describe(f), stopErr)

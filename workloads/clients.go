@@ -96,8 +96,9 @@ func (c clients) Stall(ctx context.Context, target string) error {
 		w.mu.Unlock()
 		if !ended {
 			s.unstall() // it froze meanwhile: let it run
+			return ctx.Err()
 		}
-		return ctx.Err()
+		return fmt.Errorf("%w: %w", faults.ErrNotReached, ctx.Err())
 	}
 }
 

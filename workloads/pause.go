@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -102,11 +103,13 @@ func (c clients) realStall(ctx context.Context, w *worker, aim string) error {
 	case <-s.frozen:
 		return s.err
 	case <-ctx.Done():
-		if !s.end(ctx.Err()) {
-			s.thaw() // it paused meanwhile: let it run
-		}
+		ended := s.end(ctx.Err())
 		w.clearStall(s)
-		return ctx.Err()
+		if !ended {
+			s.thaw() // it paused meanwhile: let it run
+			return ctx.Err()
+		}
+		return fmt.Errorf("%w: %w", faults.ErrNotReached, ctx.Err())
 	}
 }
 

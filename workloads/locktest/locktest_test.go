@@ -138,14 +138,14 @@ func TestBudget(t *testing.T) {
 func TestPick(t *testing.T) {
 	subj := fakeLock("mine", false, false).subject()
 	short, skipped := pick(context.Background(), subj, true, nil, nil)
-	if got := names(short); !slices.Equal(got, []string{"no-faults", "partition-short", "client-stall"}) {
+	if got := names(short); !slices.Equal(got, []string{"no-faults", "partition-short", "client-stall", "process-pause"}) {
 		t.Errorf("-short runs %v", got)
 	}
 	if !strings.Contains(strings.Join(skipped, "\n"), "restart-aof-always (not under -short)") {
 		t.Errorf("skipped under -short: %v", skipped)
 	}
 	full, skipped := pick(context.Background(), subj, false, nil, nil)
-	for _, want := range []string{"no-faults", "partition-short", "latency-short", "redis-pause-short", "restart-aof-always", "client-crash", "client-stall", "restart-no-persistence"} {
+	for _, want := range []string{"no-faults", "partition-short", "latency-short", "redis-pause-short", "restart-aof-always", "client-crash", "client-stall", "restart-no-persistence", "process-pause", "slow-reply"} {
 		if !slices.Contains(names(full), want) {
 			t.Errorf("%s not run (run: %v; skipped %v)", want, names(full), skipped)
 		}
