@@ -125,7 +125,8 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 
 // checkOptions are the run's record (config.json) and the checker options
 // of a re-check: the run's own, overridden by --max-segment-ops and
-// --check-timeout when given (non-zero).
+// --check-timeout when given (non-zero), with the run's wire trace
+// (wire.jsonl) when it recorded one.
 func checkOptions(e *env, run *results.Run, maxSeg int, timeout time.Duration) (workloads.RunRecord, model.Options, error) {
 	var rec workloads.RunRecord
 	opts := model.Options{}
@@ -143,6 +144,11 @@ func checkOptions(e *env, run *results.Run, maxSeg int, timeout time.Duration) (
 	if timeout > 0 {
 		opts.Timeout = timeout
 	}
+	wire, err := results.LoadWireTrace(run.Dir) // the evidence the run recorded, if any
+	if err != nil {
+		return rec, opts, err
+	}
+	opts.Wire = wire
 	return rec, opts, nil
 }
 
