@@ -108,7 +108,7 @@ func checkCmd(ctx context.Context, e *env, args []string) (int, error) {
 		sum.Expected = &j
 	}
 	if f.out != "" {
-		if err := writeCheckDir(ctx, f.out, a); err != nil {
+		if err := writeCheckDir(ctx, f.out, dir, a); err != nil {
 			fmt.Fprintf(e.stderr, "lockcheck check: writing %s: %v\n", f.out, err)
 		}
 	}
@@ -171,18 +171,29 @@ func checkArtifacts(run *results.Run, rec workloads.RunRecord, rep model.Report,
 	return a
 }
 
-// writeCheckDir writes a re-check's run directory to dir, which must not
-// exist: it is created exclusively, so a re-check never writes over a run
-// (or another re-check).
-func writeCheckDir(ctx context.Context, dir string, a results.RunArtifacts) error {
+// writeCheckDir writes a re-check of the run in from to dir, which must
+// not exist: it is created exclusively, so a re-check never writes over a
+// run (or another re-check). The run's wire trace is copied with its
+// history, so that dir re-checks to the same answer.
+func writeCheckDir(ctx context.Context, dir, from string, a results.RunArtifacts) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return err
 	}
+	var errs []error
+	if wire := filepath.Join(from, model.WireFile); fileExists(wire) {
+		errs = append(errs, results.CopyFile(wire, filepath.Join(dir, model.WireFile), 0o644))
+	}
 	_, err := results.WriteRunContext(ctx, dir, a)
-	return err
+	return errors.Join(append(errs, err)...)
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // printCheck prints a re-check's summary: the table, the report of a run

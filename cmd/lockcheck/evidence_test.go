@@ -59,7 +59,8 @@ func sameHashes(t *testing.T, before, after map[string][sha256.Size]byte) {
 }
 
 // writtenRun writes a whole run directory (config.json, history.jsonl,
-// result.json, summary.md, history.html) for history, as a run does.
+// result.json, summary.md, history.html, an empty wire trace) for
+// history, as a run does.
 func writtenRun(t *testing.T, history string) string {
 	t.Helper()
 	dir := runDir(t, history)
@@ -72,6 +73,9 @@ func writtenRun(t *testing.T, history string) string {
 		History: run.History, Report: model.Check(run.History, model.Options{}),
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, model.WireFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -100,6 +104,11 @@ func TestCheckLeavesRunDirByteIdentical(t *testing.T) {
 		for _, f := range []string{results.ConfigFile, results.HistoryFile, results.ResultFile, results.SummaryFile, results.HTMLFile} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 				t.Errorf("--out lacks %s: %v", f, err)
+			}
+		}
+		for f := range before { // the run's own files, its wire trace included
+			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+				t.Errorf("--out lacks the run's %s: %v", f, err)
 			}
 		}
 		if code, _, stderr := lockcheck(t, "check", "--out", out, tc.dir); code != exitUsage || !strings.Contains(stderr, "exists") {
@@ -248,6 +257,7 @@ func TestBadInputOneClearLine(t *testing.T) {
 		{"max-wait bogus", []string{"run", "--max-wait", "bogus"}, `--max-wait "bogus": want a duration > 0, "derived" or "off"`},
 		{"unknown flag", []string{"run", "--bogus"}, "unknown flag --bogus"},
 		{"flag without value", []string{"run", "--seed"}, "--seed needs a value"},
+		{"seed out of range", []string{"run", "--seed", "99999999999999999999"}, `--seed "99999999999999999999": value out of range`},
 		{"bool flag bad value", []string{"run", "--json=maybe"}, `--json "maybe": want true or false`},
 		{"check timeout bogus", []string{"check", "--check-timeout", "soon", existing}, `--check-timeout "soon": want a duration`},
 		{"hunt unknown flag", []string{"hunt", "--frobnicate", "1"}, "unknown flag --frobnicate"},

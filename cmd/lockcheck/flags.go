@@ -89,7 +89,7 @@ func valueWanted(f *flag.Flag, why string) string {
 		return why
 	}
 	g, ok := f.Value.(flag.Getter)
-	if !ok {
+	if !ok || why == "value out of range" {
 		return why
 	}
 	switch g.Get().(type) {
