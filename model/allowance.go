@@ -335,7 +335,7 @@ func suspendLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool
 	}
 	need, after := w*2/3, int64(0) // after: how long past e requests still fail
 	if a == AllowDrop {
-		need, after = w/3, opts.reconnectAfter(g.Process, e)
+		need, after = w/3, opts.reconnectAfter(g.Process, f.Start, e)
 	}
 	if e+after-f.Start < need-slack {
 		with := ""

@@ -82,7 +82,7 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 		}
 		e := fs.ends[i]
 		if fs.allow[i] == AllowDrop {
-			e += opts.reconnectAfter(p, e)
+			e += opts.reconnectAfter(p, f.Start, e)
 		}
 		covers = append(covers, span{f.Start, e})
 	}

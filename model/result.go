@@ -221,8 +221,10 @@ type Options struct {
 	// with a wire trace (Wire) takes each reconnection from it instead.
 	Reconnect time.Duration
 	// Wire, if set, is the run's wire trace: a drop fault's reconnection
-	// for a process lasts until its client's first command answered after
-	// the fault, as recorded (WireTrace.Reconnected), not Reconnect.
+	// for a process lasts until its client had its connections back, as
+	// recorded (WireTrace.Reconnected), not Reconnect; the fault-allowance
+	// checker also finds the watchdog holds whose client went silent on the
+	// lock (renewalGaps) and quotes the commands in its explanations.
 	Wire *WireTrace `json:"-"`
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
@@ -308,16 +310,12 @@ func (o Options) watchdogLease() int64 {
 // had closed 0.62 s before (impl/drivers/redisson-java/repro/conn-kill-renewal.sh).
 const DefaultReconnect = time.Second
 
-// reconnectAfter is how long after a drop fault that ended at end process
-// p's requests may still fail: until its first answer after end when the
-// wire trace knows p's client (none when nothing was answered: the client
-// sent nothing that waited on a connection), else reconnect().
-func (o Options) reconnectAfter(p int, end int64) int64 {
+// reconnectAfter is how long after a drop fault over [start, end] process
+// p's requests may still fail: until its client had its connections back,
+// as the wire trace recorded (WireTrace.Reconnected), else reconnect().
+func (o Options) reconnectAfter(p int, start, end int64) int64 {
 	if o.Wire != nil {
-		if at, answered, ok := o.Wire.Reconnected(p, end); ok {
-			if !answered {
-				return 0
-			}
+		if at, ok := o.Wire.Reconnected(p, start, end); ok {
 			return at - end
 		}
 	}

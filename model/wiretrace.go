@@ -42,9 +42,9 @@ type WireEvent struct {
 // (Options.Wire) takes its reconnections from it instead of a constant.
 type WireTrace struct {
 	Events []WireEvent
-	// answers holds the reply times of each client's commands, sorted.
-	answers map[int][]int64
-	binds   map[int][]WireEvent
+	// conns holds each client's events but the bindings, in time order.
+	conns map[int][]WireEvent
+	binds map[int][]WireEvent
 
 	mu      sync.Mutex // guards traffic
 	traffic map[trafficKey][]int64
@@ -52,19 +52,28 @@ type WireTrace struct {
 
 // NewWireTrace indexes events (in any order).
 func NewWireTrace(events []WireEvent) *WireTrace {
-	t := &WireTrace{Events: events, answers: map[int][]int64{}, binds: map[int][]WireEvent{}}
+	t := &WireTrace{Events: events, conns: map[int][]WireEvent{}, binds: map[int][]WireEvent{}}
 	for _, e := range events {
-		switch {
-		case e.Kind == WireBind:
+		if e.Kind == WireBind {
 			t.binds[e.Process] = append(t.binds[e.Process], e)
-		case e.Kind == WireCmd && e.Return > 0:
-			t.answers[e.Client] = append(t.answers[e.Client], e.Return)
+			continue
 		}
+		t.conns[e.Client] = append(t.conns[e.Client], e)
 	}
-	for _, as := range t.answers {
-		slices.Sort(as)
+	for _, es := range t.conns {
+		slices.SortStableFunc(es, func(a, b WireEvent) int { return compare(eventTime(a), eventTime(b)) })
 	}
 	return t
+}
+
+// eventTime orders a client's events: a command by its answer (a command
+// is answered on a connection after its open), the others when they
+// happened.
+func eventTime(e WireEvent) int64 {
+	if e.Kind == WireCmd && e.Return > 0 {
+		return e.Return
+	}
+	return e.Call
 }
 
 // clientOf returns the client connection process p ran on (false: the
@@ -77,24 +86,31 @@ func (t *WireTrace) clientOf(p int) (int, bool) {
 	return bs[0].Client, true
 }
 
-// Reconnected returns when process p's client was first answered after
-// time end (a fault's end): the end of its reconnection as recorded. A
-// connection the fault closed answers nothing, so the first answer after
-// end comes on a connection that survived the fault or on a new one. ok is
-// false when the trace says nothing of p's client; answered is false when
-// no command of it was answered after end: it sent none, so nothing of it
-// waited on a reconnection.
-func (t *WireTrace) Reconnected(p int, end int64) (at int64, answered, ok bool) {
+// Reconnected returns when process p's client had its connections back
+// after a fault over [start, end] that may have closed them: the first
+// answer it got on a connection opened after one of its connections
+// closed in the window, or end when that came sooner. A client none of
+// whose connections closed in the window had nothing to reconnect (at =
+// end), and so had one that opened no new connection (it tried nothing
+// that needed one). ok is false when the trace says nothing of p's client.
+func (t *WireTrace) Reconnected(p int, start, end int64) (at int64, ok bool) {
 	c, ok := t.clientOf(p)
 	if !ok {
-		return 0, false, false
+		return 0, false
 	}
-	as := t.answers[c]
-	i, _ := slices.BinarySearch(as, end+1)
-	if i == len(as) {
-		return 0, false, true
+	closed := int64(-1) // the first close in the window
+	opened := map[int64]bool{}
+	for _, e := range t.conns[c] {
+		switch {
+		case e.Kind == WireClose && closed < 0 && e.Call >= start && e.Call <= end:
+			closed = e.Call
+		case e.Kind == WireOpen && closed >= 0 && e.Call >= closed:
+			opened[e.Conn] = true
+		case e.Kind == WireCmd && opened[e.Conn] && e.Return > 0:
+			return max(end, e.Return), true
+		}
 	}
-	return as[i], true, true
+	return end, true
 }
 
 // Quote renders a command event for an explanation: "p0 sent PEXPIRE sl

@@ -6,27 +6,33 @@ import (
 	"time"
 )
 
-// answeredAt is a wire trace where p0 runs on client 0, renews lock L every
-// 500 ms until the kill at 2000 ms, and is then answered at the times given
-// (ms); p1, on client 1, renews its hold every 500 ms.
-func answeredAt(ms ...float64) *WireTrace {
-	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1}}
-	for m := 500.0; m < 2000 && len(ms) > 0; m += 500 {
-		ms = append(ms, m)
+// reconnectedAt is a wire trace where p0 runs on client 0 and renews lock
+// L every 500 ms until the kill at 2000 ms, which closes its connection 1;
+// it then opens connection 2 and is first answered there at the time given
+// (ms; 0: it opens none). p1, on client 1, renews its hold every 500 ms.
+func reconnectedAt(ms float64) *WireTrace {
+	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
+		{Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1)}, {Kind: WireClose, Client: 0, Conn: 1, Call: msT(2000)}}
+	renew := func(client int, conn int64, m float64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: client, Conn: conn, Cmd: "PEXPIRE", Args: "lockcheck:x:L 1500", Call: msT(m - 1), Return: msT(m)}
 	}
-	for _, m := range ms {
-		evs = append(evs, WireEvent{Kind: WireCmd, Client: 0, Cmd: "PEXPIRE", Args: "lockcheck:x:L 1500", Call: msT(m - 1), Return: msT(m)})
+	for m := 500.0; m < 2000; m += 500 {
+		evs = append(evs, renew(0, 1, m))
 	}
-	for m := 3500.0; m < 6000; m += 500 { // p1's watchdog
-		evs = append(evs, WireEvent{Kind: WireCmd, Client: 1, Cmd: "PEXPIRE", Args: "lockcheck:x:L 1500", Call: msT(m - 1), Return: msT(m)})
+	if ms > 0 {
+		evs = append(evs, WireEvent{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(ms - 5)}, renew(0, 2, ms))
+	}
+	for m := 3500.0; m < 6000; m += 500 {
+		evs = append(evs, renew(1, 3, m))
 	}
 	return NewWireTrace(evs)
 }
 
 // A drop fault's reconnection is what the wire trace recorded: from the
-// fault's end to the holder's first answer after it. The kill of 200 ms
-// and a lease of 1.5 s leave a hold safe unless requests fail for 1/3 of
-// a lease (less the drift slack) from the fault's start.
+// fault's end to the holder's first answer on a connection opened after
+// the fault closed one. The kill of 200 ms and a lease of 1.5 s leave a
+// hold safe unless requests fail for 1/3 of a lease (less the drift slack)
+// from the fault's start.
 func TestReconnectionFromTheWire(t *testing.T) {
 	kill := aFault("client-conn-kill", "c0", 2000, 2200, 0)
 	for _, c := range []struct {
@@ -35,10 +41,11 @@ func TestReconnectionFromTheWire(t *testing.T) {
 		beyond bool
 	}{
 		{"no trace: the default reconnection allows it", nil, false},
-		{"answered 50 ms after the kill: too short", answeredAt(1900, 2250), true},
-		{"answered 300 ms after the kill: long enough", answeredAt(1900, 2500, 2600), false},
-		{"answered just under", answeredAt(2440), true},
-		{"nothing answered after the kill: nothing waited on a connection", answeredAt(1900), true},
+		{"back 50 ms after the kill: too short", reconnectedAt(2250), true},
+		{"back inside the fault's window: no reconnection", reconnectedAt(2100), true},
+		{"back 300 ms after the kill: long enough", reconnectedAt(2500), false},
+		{"back just under", reconnectedAt(2440), true},
+		{"no new connection: it tried nothing", reconnectedAt(0), true},
 		{"the trace does not know p0's client: the default", NewWireTrace(nil), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,22 +63,28 @@ func TestReconnectionFromTheWire(t *testing.T) {
 
 func TestWireTraceReconnected(t *testing.T) {
 	w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
-		{Kind: WireCmd, Client: 0, Call: msT(99), Return: msT(100)}, {Kind: WireCmd, Client: 0, Call: msT(299), Return: msT(300)},
-		{Kind: WireCmd, Client: 0, Call: msT(199), Return: msT(200)}})
+		{Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1)},
+		{Kind: WireCmd, Client: 0, Conn: 1, Call: msT(99), Return: msT(100)},
+		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(150)},
+		{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(250)},
+		{Kind: WireCmd, Client: 0, Conn: 2, Call: msT(299), Return: msT(300)},
+		{Kind: WireOpen, Client: 1, Conn: 3, Call: msT(1)},
+		{Kind: WireCmd, Client: 1, Conn: 3, Call: msT(299), Return: msT(300)}})
 	for _, c := range []struct {
-		p, end          int64
-		at              int64
-		answered, known bool
+		p          int
+		start, end int64
+		at         int64
+		known      bool
 	}{
-		{0, msT(150), msT(200), true, true},
-		{0, msT(300), 0, false, true},
-		{0, msT(99), msT(100), true, true},
-		{1, msT(0), 0, false, true},
-		{7, msT(0), 0, false, false},
+		{0, msT(140), msT(200), msT(300), true}, // closed in the window, back at 300
+		{0, msT(140), msT(400), msT(400), true}, // back inside the window
+		{0, msT(160), msT(200), msT(200), true}, // nothing closed in the window
+		{1, msT(0), msT(500), msT(500), true},   // never closed
+		{7, msT(0), msT(10), 0, false},
 	} {
-		at, answered, known := w.Reconnected(int(c.p), c.end)
-		if at != c.at || answered != c.answered || known != c.known {
-			t.Errorf("Reconnected(p%d, %d) = %d, %v, %v; want %d, %v, %v", c.p, c.end, at, answered, known, c.at, c.answered, c.known)
+		at, known := w.Reconnected(c.p, c.start, c.end)
+		if at != c.at || known != c.known {
+			t.Errorf("Reconnected(p%d, %d, %d) = %d, %v; want %d, %v", c.p, c.start, c.end, at, known, c.at, c.known)
 		}
 	}
 }
