@@ -2,6 +2,8 @@ package faults_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/faults/redistest"
 )
 
 func TestTraceArgs(t *testing.T) {
@@ -143,5 +146,52 @@ func TestPauseAtReply(t *testing.T) {
 	}
 	if len(ran) != 1 {
 		t.Fatalf("before ran %d times, want 1", len(ran))
+	}
+}
+
+// BenchmarkWireTrace measures what the wire trace costs a lock's round
+// trip: the same EVAL of a compare-and-set script through a Wire with no
+// tracer and through one whose tracer encodes every event as JSON (what
+// the runner writes to wire.jsonl), side by side, with the direct path for
+// scale.
+func BenchmarkWireTrace(b *testing.B) {
+	s := redistest.Start(b, faults.ServerConfig{})
+	script := redis.NewScript(`if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0`)
+	run := func(b *testing.B, addr string) {
+		o := s.Options()
+		o.Addr = addr
+		rdb := redis.NewClient(o)
+		defer rdb.Close()
+		ctx := context.Background()
+		b.ResetTimer()
+		for b.Loop() {
+			if err := script.Run(ctx, rdb, []string{"lockcheck:bench:L"}, "p0", 1500).Err(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("direct", func(b *testing.B) { run(b, s.Addr()) })
+	for _, traced := range []bool{false, true} {
+		name := "wire"
+		if traced {
+			name = "wire-traced"
+		}
+		b.Run(name, func(b *testing.B) {
+			w, err := faults.StartWire("c0", s.Addr())
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer w.Close()
+			if traced {
+				enc := json.NewEncoder(io.Discard)
+				var mu sync.Mutex
+				w.Trace(func(e faults.WireEvent) {
+					mu.Lock()
+					defer mu.Unlock()
+					_ = enc.Encode(e)
+				})
+			}
+			run(b, w.Addr())
+		})
 	}
 }
