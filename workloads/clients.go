@@ -73,29 +73,31 @@ func (c clients) Stall(ctx context.Context, target string) error {
 	if c.r.pauses != nil {
 		return c.realStall(ctx, w, aimHold)
 	}
+	return w.awaitStall(ctx, newStallReq())
+}
+
+// awaitStall makes s w's stall (or joins the one pending or active) and
+// waits until w froze, or ctx ended: then it lets w run on, and the
+// error wraps faults.ErrNotReached when w never froze.
+func (w *worker) awaitStall(ctx context.Context, s *stallReq) error {
 	w.mu.Lock()
 	if w.exited {
 		w.mu.Unlock()
 		return errWorkerStopped
 	}
-	s := w.stall
-	if s == nil {
-		s = newStallReq()
-		w.stall = s
+	if w.stall != nil {
+		s = w.stall
 	}
+	w.stall = s
 	w.mu.Unlock()
 	select {
 	case <-s.frozen:
 		return s.err
 	case <-ctx.Done():
 		ended := s.end(ctx.Err())
-		w.mu.Lock()
-		if w.stall == s {
-			w.stall = nil
-		}
-		w.mu.Unlock()
+		w.clearStall(s)
 		if !ended {
-			s.unstall() // it froze meanwhile: let it run
+			s.thaw() // it froze meanwhile: let it run
 			return ctx.Err()
 		}
 		return fmt.Errorf("%w: %w", faults.ErrNotReached, ctx.Err())

@@ -2,7 +2,6 @@ package workloads
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -88,29 +87,7 @@ func (c clients) realStall(ctx context.Context, w *worker, aim string) error {
 	s := newStallReq()
 	s.real = true
 	s.aim, s.frac = c.r.pauses.draw(aim)
-	w.mu.Lock()
-	if w.exited {
-		w.mu.Unlock()
-		return errWorkerStopped
-	}
-	if w.stall != nil {
-		w.mu.Unlock()
-		return nil // already stalled, or about to be
-	}
-	w.stall = s
-	w.mu.Unlock()
-	select {
-	case <-s.frozen:
-		return s.err
-	case <-ctx.Done():
-		ended := s.end(ctx.Err())
-		w.clearStall(s)
-		if !ended {
-			s.thaw() // it paused meanwhile: let it run
-			return ctx.Err()
-		}
-		return fmt.Errorf("%w: %w", faults.ErrNotReached, ctx.Err())
-	}
+	return w.awaitStall(ctx, s)
 }
 
 // pauseAt is called by w's goroutine where a real stall may land: at its
