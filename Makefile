@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps redis build run test test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
+.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
 
 all: vet test
 
@@ -33,6 +33,11 @@ test: deps
 	wait $$!; user=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
 	test $$main -eq 0 && test $$user -eq 0
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
+
+## locktest-planted: the user's-lock module's planted bugs (GET then DEL, SET XX renewal, a timeout taken for a grant),
+## each caught by locktest.Run at its default budget (about a minute each), no hook in the lock: real pauses.
+locktest-planted: deps
+	cd workloads/locktest/testdata/userlock && $(GO) test -race -count=1 -timeout 15m -run '^TestPlantedBugsAreCaught$$' -v ./...
 
 ## test-short: unit tests only, no Redis needed.
 test-short:
