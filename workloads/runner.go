@@ -64,7 +64,7 @@ type Deps struct {
 	// that name over the driver protocol (`lockcheck driver NAME`, a test
 	// binary with -locktest.serve): a run with RunConfig.Pauses
 	// PausesProcess runs a Go lock's clients as such processes.
-	Serve func(name string) (argv, env []string, err error)
+	Serve subject.Server
 	// Wires, if set, are the RESP proxies in front of the clients:
 	// Wires[i] carries client connection i's commands. The runner traces
 	// them (WireTrace, and the checkers' evidence: model.Options.Wire) and

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -46,7 +45,7 @@ func servable(subj subject.Subject, plan Plan) string {
 // lock's served by the command serve names for it. why is non-empty when
 // the run cannot pause the subject's clients for real (it then runs with
 // cooperative stalls).
-func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve func(name string) (argv, env []string, err error)) (mfs []impl.MakerFunc, why string, err error) {
+func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve subject.Server) (mfs []impl.MakerFunc, why string, err error) {
 	if subj.Kind == subject.KindExternal && len(subj.Parts) == 0 {
 		mfs, _ = subj.MakerFuncs(oo)
 		return mfs, "", nil
@@ -57,12 +56,9 @@ func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve
 	if serve == nil {
 		return nil, "no command serves Go locks here (Deps.Serve)", nil
 	}
-	argv, env, err := serve(subj.Name)
+	mf, err := serve(subj, oo)
 	if err != nil {
 		return nil, "", fmt.Errorf("serve %s in a process of its own: %w", subj.Name, err)
 	}
-	return []impl.MakerFunc{driver.Open(driver.Options{
-		Command: argv, Env: env, Name: subj.Name, Capabilities: subj.DriverCapabilities(),
-		WatchdogLease: oo.WatchdogLease, Seed: oo.Seed, OnStall: oo.OnStall,
-	})}, "", nil
+	return []impl.MakerFunc{mf}, "", nil
 }

@@ -22,7 +22,7 @@ func TestGoCapabilities(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.DriverCapabilities(); !slices.Equal(got, want) {
+		if got := catalog.DriverCapabilities(s); !slices.Equal(got, want) {
 			t.Errorf("%s: capabilities %v, want %v", name, got, want)
 		}
 	}

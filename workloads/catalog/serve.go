@@ -36,7 +36,7 @@ func Serve(ctx context.Context, s subject.Subject, in io.Reader, out io.Writer) 
 		runtime.GOMAXPROCS(1)
 	}
 	return driver.Serve(ctx, in, out, driver.Served{
-		Banner: driver.Banner{Driver: "lockcheck-" + s.Name, Version: moduleVersion(), Capabilities: s.DriverCapabilities()},
+		Banner: driver.Banner{Driver: "lockcheck-" + s.Name, Version: moduleVersion(), Capabilities: DriverCapabilities(s)},
 		Open: func(watchdog time.Duration, seed int64) impl.MakerFunc {
 			mf, _ := s.MakerFor(subject.OpenOptions{WatchdogLease: watchdog, Seed: seed})
 			return mf
@@ -80,14 +80,51 @@ func SelfServe(name string) (argv, env []string, err error) {
 // Go subjects (SelfServer).
 var selfServing atomic.Bool
 
-// SelfServer returns SelfServe when this binary called ServeFromEnv at its
-// start, else nil: a workloads.Deps.Serve for the binaries that can serve
-// their Go subjects in processes of their own.
-func SelfServer() func(name string) (argv, env []string, err error) {
+// SelfServer returns ServedBy(SelfServe) when this binary called
+// ServeFromEnv at its start, else nil: a workloads.Deps.Serve for the
+// binaries that can serve their Go subjects in processes of their own.
+func SelfServer() subject.Server {
 	if selfServing.Load() {
-		return SelfServe
+		return ServedBy(SelfServe)
 	}
 	return nil
+}
+
+// ServedBy is the subject.Server whose processes command names for each
+// subject (argv, and what to add to the environment): a driver process per
+// owner (impl/driver), announcing what the subject claims.
+func ServedBy(command func(name string) (argv, env []string, err error)) subject.Server {
+	return func(s subject.Subject, o subject.OpenOptions) (impl.MakerFunc, error) {
+		argv, env, err := command(s.Name)
+		if err != nil {
+			return nil, err
+		}
+		return driver.Open(driver.Options{
+			Command: argv, Env: env, Name: s.Name, Capabilities: DriverCapabilities(s),
+			WatchdogLease: o.WatchdogLease, Seed: o.Seed, OnStall: o.OnStall,
+		}), nil
+	}
+}
+
+// DriverCapabilities are what a Go subject announces when served over the
+// driver protocol (`lockcheck driver NAME`, process pauses): the claims its
+// registration makes (a watchdog unless NoWatchdog, as the Go peers'
+// adapters extend their holds; fencing tokens when Fenced).
+func DriverCapabilities(s subject.Subject) []string {
+	var caps []string
+	if s.Reentrant {
+		caps = append(caps, driver.CapReentrant)
+	}
+	if !s.NoWatchdog {
+		caps = append(caps, driver.CapWatchdog)
+	}
+	if s.Fair {
+		caps = append(caps, driver.CapFair)
+	}
+	if s.Fenced {
+		caps = append(caps, driver.CapFenced)
+	}
+	return caps
 }
 
 // moduleVersion is the binary's module version ("(devel)" in a checkout).

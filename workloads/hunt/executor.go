@@ -78,7 +78,7 @@ type redisExecutor struct {
 	obs      Observer
 	judge    Judge // nil: by the scenario's Expectation
 	threads  int   // Config.ThreadsPerProcess, for scenarios (0: theirs)
-	serve    func(name string) (argv, env []string, err error)
+	serve    subject.Server
 	served   bool // every run serves the lock in processes (Config.Served)
 }
 

@@ -85,7 +85,7 @@ type Config struct {
 	// Serve and Served are scenario.Options's, for every run (the plain
 	// ones too): how a Go lock is served in a process of its own, and
 	// whether every run serves it so.
-	Serve  func(name string) (argv, env []string, err error)
+	Serve  subject.Server
 	Served bool
 	// Observer hears the hunt's progress (nil: nothing).
 	Observer Observer

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
@@ -122,7 +123,7 @@ func (s *suite) runOnce(p planned, plan workloads.Plan, seed int64) (*failure, e
 	defer cancel()
 	res, err := sc.Run(ctx, scenario.Options{
 		Subject: s.lock.Name, Seed: seed, Duration: p.run, Registry: s.reg,
-		Serve: serveCommand(s.test), Served: true,
+		Serve: catalog.ServedBy(serveCommand(s.test)), Served: true,
 	})
 	switch {
 	case res == nil:

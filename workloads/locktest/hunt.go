@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -85,7 +86,7 @@ func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (h
 		RunDuration: min(max(c.budget/4, hunt.MinRun), hunt.DefaultRunDuration, max(c.budget, hunt.MinRun)),
 		Out:         filepath.Join(os.TempDir(), "locktest", lock.Name),
 		Redis:       os.Getenv(EnvRedis),
-		Serve:       serveCommand(t.Name()), Served: true,
+		Serve:       catalog.ServedBy(serveCommand(t.Name())), Served: true,
 	}
 	if cfg.RunDuration > cfg.Budget {
 		cfg.Budget = cfg.RunDuration

@@ -168,7 +168,7 @@ type Options struct {
 	// Serve, if set, returns the command that serves a Go subject over the
 	// driver protocol (workloads.Deps.Serve): scenarios that pause clients
 	// (Pauses) then pause Go locks for real.
-	Serve func(name string) (argv, env []string, err error)
+	Serve subject.Server
 	// Served runs the subject's lock clients in processes of their own
 	// (workloads.PausesProcess) whatever the scenario: for locks whose
 	// handles cannot be abandoned in process (no impl.Abandoner), whose
@@ -273,7 +273,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 }
 
 // serve is o.Serve, or the binary's own (catalog.SelfServer) when unset.
-func (o Options) serve() func(name string) (argv, env []string, err error) {
+func (o Options) serve() subject.Server {
 	if o.Serve != nil {
 		return o.Serve
 	}

@@ -201,6 +201,13 @@ type OpenOptions struct {
 	OnStall func(owners []string, start, end time.Time)
 }
 
+// Server opens a Go subject's lock clients in processes of their own: it
+// returns the MakerFunc whose Makers start one such process per owner,
+// serving s with o's settings over the driver protocol (catalog.ServedBy).
+// A run whose client stalls are process pauses takes one
+// (workloads.Deps.Serve).
+type Server func(s Subject, o OpenOptions) (impl.MakerFunc, error)
+
 // HostsOwners reports whether several owners can share one client process
 // of s (Plan.ThreadsPerProcess > 1): a Go lock always (its owners share one
 // Maker and go-redis client), an external subject when its driver hosts
