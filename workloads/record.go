@@ -60,7 +60,7 @@ func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutc
 	} else {
 		deps.History = rec.History()
 	}
-	if len(deps.Wires) > 0 && deps.WireTrace == nil {
+	if deps.Wire != nil && deps.WireTrace == nil {
 		if deps.WireTrace, err = rec.WireTrace(); err != nil {
 			return RunOutcome{Dir: dir}, err
 		}

@@ -65,11 +65,11 @@ type Deps struct {
 	// binary with -locktest.serve): a run with RunConfig.Pauses
 	// PausesProcess runs a Go lock's clients as such processes.
 	Serve subject.Server
-	// Wires, if set, are the RESP proxies in front of the clients:
-	// Wires[i] carries client connection i's commands. The runner traces
-	// them (WireTrace, and the checkers' evidence: model.Options.Wire) and
+	// Wire, if set, returns the RESP proxy in front of client connection
+	// i, once Dial made it (nil: none). The runner traces the proxies
+	// (WireTrace, and the checkers' evidence: model.Options.Wire) and
 	// lands process pauses on a reply.
-	Wires []*faults.Wire
+	Wire func(i int) *faults.Wire
 	// WireTrace, if set, receives the wire trace as JSON Lines
 	// (model.WireEvent) while the run goes.
 	WireTrace io.Writer
@@ -273,7 +273,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if cfg.Pauses == PausesProcess {
 		r.pauses = newPauser(cfg.Seed)
 	}
-	r.wire = newWireTracer(deps.Wires, deps.WireTrace)
+
 	nclients := cfg.Clients
 	if nclients == 0 {
 		nclients = plan.Processes
@@ -282,6 +282,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		r.closeClients()
 		return nil, err
 	}
+	r.wire = newWireTracer(wiresOf(deps.Wire, nclients), deps.WireTrace)
 	return r, nil
 }
 

@@ -31,6 +31,23 @@ type wireTracer struct {
 	err    error
 }
 
+// wiresOf lists the Wires in front of client connections 0..n-1 (nil when
+// wire is nil or returns none).
+func wiresOf(wire func(int) *faults.Wire, n int) []*faults.Wire {
+	if wire == nil {
+		return nil
+	}
+	var out []*faults.Wire
+	for i := range n {
+		w := wire(i)
+		if w == nil {
+			return nil // the trace needs every client's
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 // newWireTracer returns the tracer of wires writing to out (nil when there
 // are no wires: nothing to trace).
 func newWireTracer(wires []*faults.Wire, out io.Writer) *wireTracer {

@@ -28,6 +28,7 @@ type runFlags struct {
 	threads     int
 	shared      bool
 	forms       bool
+	wire        bool
 	redis       string
 	persistence string
 	out         string
@@ -68,6 +69,7 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.persistence, "persistence", "none", "persistence of the redis-server lockcheck starts: none, aof-everysec or aof-always")
 	fs.StringVar(&f.out, "out", "results", "base directory for run directories, each new, one per run: <out>/runs/<workload>-<subject>/<time>-<n>-<seed>, or <out>/runs/<scenario>/<time>-<n>-<seed>-<subject> under --scenario (<time>: UTC to the millisecond; <n>: 1, or the next free number)")
 	fs.BoolVar(&f.asJSON, "json", false, "print the summaries as JSON instead of a table")
+	fs.BoolVar(&f.wire, "wire", false, "trace every command of every client through a RESP proxy into the run directory (wire.jsonl): the checkers' evidence (reconnections, a watchdog that gave up, the commands quoted); on by itself in the scenarios that fault single commands or pause clients; one Redis, not Sentinel or Cluster")
 	fs.DurationVar(&f.watchdog, "watchdog-lease", 0, "lease of watchdog-renewed holds (default 1.5s: retired holds run out fast)")
 	fs.Var(&f.maxWait, "max-wait", "liveness: an acquire that waits longer than this outside every fault window is a violation; \"off\": no bound; \"derived\" (the default): 2 leases of waiting on a free lock outside faults, derived from the run's leases (plans with quiet phases, such as hunt's, also bound one stretch of waiting on a free lock to 500ms)")
 	fs.DurationVar(&f.checkTime, "check-timeout", 0, "bound on the whole check: every checker and its explanations (default 60s; then the verdict is unknown, exit 2)")
@@ -142,6 +144,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, err
 	}
 	defer tgt.Close()
+	tgt.Wired = f.wire
 
 	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.Desc)
 	var sums []results.Summary

@@ -257,10 +257,9 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		Meta:     map[string]string{"scenario": sc.Name},
 		Progress: o.Progress,
 		Serve:    o.serve(),
-		Wires:    env.Wires,
 	}
 	if len(env.Wires) > 0 {
-		deps.WireTrace = o.WireTrace
+		deps.Wire, deps.WireTrace = env.wire, o.WireTrace
 	}
 	if sc.Faults != nil {
 		duration := cfg.Duration

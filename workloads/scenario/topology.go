@@ -75,6 +75,14 @@ func (e *Env) Close() error {
 
 func (e *Env) onClose(f func() error) { e.closers = append(e.closers, f) }
 
+// wire is the Wire in front of client connection i (nil: none).
+func (e *Env) wire(i int) *faults.Wire {
+	if i < 0 || i >= len(e.Wires) {
+		return nil
+	}
+	return e.Wires[i]
+}
+
 // SingleServer is the embedded topology: one redis-server on loopback with
 // the given persistence, and one in-process toxiproxy proxy per client
 // connection, so that Dial(i) goes through Links[i] and a network fault can

@@ -8,6 +8,7 @@ package target
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -34,6 +35,14 @@ type Target struct {
 	Desc string
 	// Registry resolves the runs' subjects (nil: catalog.Subjects).
 	Registry *subject.Registry
+	// Wired puts a RESP proxy (faults.Wire) in front of each client
+	// connection of a single Redis, whose trace the runs keep (wire.jsonl,
+	// the checkers' evidence). Each command then costs one more loopback
+	// hop, and the trace grows with every command: runs ask for it.
+	Wired bool
+
+	mu    sync.Mutex
+	wires map[int]*faults.Wire // by client connection, made by Dial
 }
 
 // Start starts a redis-server with the given persistence on a loopback
@@ -90,8 +99,41 @@ func (t *Target) Dial(ctx context.Context, i int) (redis.UniversalClient, error)
 	o := t.opts()
 	o.MaxRetries = -1
 	o.ContextTimeoutEnabled = true
+	if t.Wired {
+		w, err := t.wireFor(i, o.Addr)
+		if err != nil {
+			return nil, err
+		}
+		o.Addr = w.Addr()
+	}
 	t.cutters.Install(i, o)
 	return redis.NewClient(o), nil
+}
+
+// wireFor returns the Wire in front of client connection i, started on
+// first use, forwarding to upstream.
+func (t *Target) wireFor(i int, upstream string) (*faults.Wire, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if w := t.wires[i]; w != nil {
+		return w, nil
+	}
+	w, err := faults.StartWire(fmt.Sprintf("c%d", i), upstream)
+	if err != nil {
+		return nil, err
+	}
+	if t.wires == nil {
+		t.wires = map[int]*faults.Wire{}
+	}
+	t.wires[i] = w
+	return w, nil
+}
+
+// wire is the Wire in front of client connection i (nil: none yet).
+func (t *Target) wire(i int) *faults.Wire {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.wires[i]
 }
 
 // Deps returns the run dependencies of a run on t: its clients, its
@@ -105,12 +147,21 @@ func (t *Target) Deps() workloads.Deps {
 	if t.env == nil {
 		d.Reconnect = t.cutters.Cut
 	}
+	if t.Wired && t.env == nil {
+		d.Wire = t.wire
+	}
 	return d
 }
 
 // Close releases the target: the deployment's world, or the redis-server
 // Start started; an existing Redis is left as it is.
 func (t *Target) Close() error {
+	t.mu.Lock()
+	for _, w := range t.wires {
+		_ = w.Close()
+	}
+	t.wires = nil
+	t.mu.Unlock()
 	if t.env != nil {
 		return t.env.Close()
 	}
