@@ -453,8 +453,8 @@ func runCheckers(ctx context.Context, h *History, opts Options) []Result {
 		{CheckMutualExclusion, func() Result { return checkMutex(ctx, h, opts) }, sections},
 		{CheckFencing, func() Result { return CheckFences(h, opts) }, tokens},
 		{CheckFairness, func() Result { return CheckFair(h, opts) }, opts.Fair},
-		{CheckLiveness, func() Result { return CheckLive(h, opts) }, true},
-		{CheckContract, func() Result { return CheckTiming(h, opts) }, true},
+		{CheckLiveness, func() Result { return CheckLive(startedUp(h, opts.Wire), opts) }, true},
+		{CheckContract, func() Result { return CheckTiming(startedUp(h, opts.Wire), opts) }, true},
 		{CheckAllowance, func() Result { return checkBeyond(ctx, h, opts) }, true},
 	}
 	var out []Result

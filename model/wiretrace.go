@@ -46,8 +46,9 @@ type WireTrace struct {
 	conns map[int][]WireEvent
 	binds map[int][]WireEvent
 
-	mu      sync.Mutex // guards traffic
+	mu      sync.Mutex // guards the caches below
 	traffic map[trafficKey][]int64
+	steps   map[int][]openStep
 }
 
 // NewWireTrace indexes events (in any order).
