@@ -1,17 +1,14 @@
 package model
 
-import (
-	"slices"
-	"sort"
-)
+import "slices"
 
 // A process's first acquire may be called while its client is still
 // starting: a driver process (a JVM) not yet connected, its warm-up not
-// done. The wire trace shows it: the client had no connection open when
-// the acquire was called, and its first command naming the lock came
-// later. That stretch is the client's start-up, not the lock's waiting:
-// the liveness and TryLock-timing checks count an acquire's wait from
-// that first command on.
+// done. The wire trace shows it: no connection the process's client opened
+// since the process began was open when the acquire was called, and its
+// first command naming the lock came later. That stretch is the client's
+// start-up, not the lock's waiting: the liveness and TryLock-timing checks
+// count the wait of a process's first op from that first command on.
 
 // startedUp returns h with each such acquire's call moved to its client's
 // first command on the lock (h itself when there is no wire trace or no
@@ -21,9 +18,12 @@ func startedUp(h *History, w *WireTrace) *History {
 		return h
 	}
 	var ops []Op
+	seen := map[int]bool{} // processes whose first op was met
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire {
+		first := !seen[o.Process]
+		seen[o.Process] = true
+		if o.Kind != Acquire || !first {
 			continue
 		}
 		at, ok := w.startedAt(o)
@@ -44,11 +44,12 @@ func startedUp(h *History, w *WireTrace) *History {
 }
 
 // startedAt returns when acquire o's client first sent a command naming
-// o's lock at or after o's call, if the client had no connection open when
-// o was called (it was starting); ok is false otherwise.
+// o's lock at or after o's call, if none of the connections the client
+// opened since o's process began was open when o was called (it was
+// starting); ok is false otherwise.
 func (t *WireTrace) startedAt(o *Op) (int64, bool) {
 	c, known := t.clientOf(o.Process)
-	if !known || t.openAt(c, o.Call) {
+	if !known || t.openAt(c, o.Call, t.binds[o.Process][0].Call) {
 		return 0, false
 	}
 	sent := t.lockTraffic(c, o.Lock)
@@ -59,43 +60,22 @@ func (t *WireTrace) startedAt(o *Op) (int64, bool) {
 	return sent[i], true
 }
 
-// openAt reports whether client c had a connection open at time at.
-func (t *WireTrace) openAt(c int, at int64) bool {
-	steps := t.openSteps(c)
-	i := sort.Search(len(steps), func(i int) bool { return steps[i].at > at })
-	return i > 0 && steps[i-1].open > 0
-}
-
-// openStep is how many connections a client has open from at on.
-type openStep struct {
-	at   int64
-	open int
-}
-
-// openSteps returns client c's open connections over time, cached.
-func (t *WireTrace) openSteps(c int) []openStep {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s, ok := t.steps[c]; ok {
-		return s
-	}
-	var out []openStep
-	n := 0
+// openAt reports whether client c had a connection open at time at that
+// it opened at since or later.
+func (t *WireTrace) openAt(c int, at, since int64) bool {
+	opened := map[int64]bool{}
 	for _, e := range t.conns[c] {
-		switch e.Kind {
-		case WireOpen:
-			n++
-		case WireClose:
-			n = max(n-1, 0)
-		default:
+		if e.Kind == WireCmd || e.Call < since {
 			continue
 		}
-		out = append(out, openStep{e.Call, n})
+		if e.Call > at {
+			break
+		}
+		if e.Kind == WireOpen {
+			opened[e.Conn] = true
+		} else if e.Kind == WireClose {
+			delete(opened, e.Conn)
+		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
-	if t.steps == nil {
-		t.steps = map[int][]openStep{}
-	}
-	t.steps[c] = out
-	return out
+	return len(opened) > 0
 }

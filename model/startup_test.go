@@ -11,7 +11,7 @@ import (
 // sends nothing waits all along.
 func TestStartUpIsNotWaiting(t *testing.T) {
 	wait := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(0), Return: msT(3000), Outcome: OK}
-	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0}
+	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0, Call: msT(-20)}
 	first := WireEvent{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVAL", Args: "<script 9 B> 1 app:L", Call: msT(2900), Return: msT(2901)}
 	for _, c := range []struct {
 		name string
@@ -22,9 +22,20 @@ func TestStartUpIsNotWaiting(t *testing.T) {
 		{"connected only at 1.5 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}, first}), Valid},
 		{"connected all along, silent until 2.9 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(-10)}, first}), Invalid},
 		{"connected at 1.5 s, never named the lock", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}}), Invalid},
+		{"an earlier process's connection still open: its own came at 1.5 s", NewWireTrace([]WireEvent{bind,
+			{Kind: WireOpen, Client: 0, Conn: 9, Call: msT(-500)}, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}, first}), Valid},
+		{"not the process's first op", nil, Invalid},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := &History{Ops: []Op{wait}}
+			if c.name == "not the process's first op" {
+				c.wire = NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}, first})
+				late := wait
+				late.Call = msT(50)
+				h.Ops = []Op{
+					{Process: 0, Lock: "M", Kind: Acquire, Blocking: true, Call: msT(0), Return: msT(10), Outcome: OK},
+					{Process: 0, Lock: "M", Kind: Release, Call: msT(20), Return: msT(30), Outcome: OK}, late}
+			}
 			opts := Options{WatchdogLease: leaseMs * time.Millisecond, MaxWait: WaitBound(time.Second), Wire: c.wire}
 			if r := CheckContext(t.Context(), h, opts); resultOf(r, CheckLiveness).Verdict != c.want {
 				t.Errorf("liveness: %s, want %s", resultOf(r, CheckLiveness), c.want)

@@ -48,7 +48,6 @@ type WireTrace struct {
 
 	mu      sync.Mutex // guards the caches below
 	traffic map[trafficKey][]int64
-	steps   map[int][]openStep
 }
 
 // NewWireTrace indexes events (in any order).
