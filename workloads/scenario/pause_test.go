@@ -53,7 +53,15 @@ func pausedRun(t *testing.T, subject string, seed int64, d time.Duration) (*work
 // its watchdog included (the wire trace shows no command from it inside
 // the window); a correct lock stays within the fault.
 func TestProcessPauseStopsTheClient(t *testing.T) {
-	res, evs := pausedRun(t, "reentrant", 3, 7*time.Second)
+	// A pause lands only once its target holds: on a loaded machine a run
+	// may end before one does (no window then); the next seed runs.
+	var res *workloads.Result
+	var evs []model.WireEvent
+	for seed := int64(3); seed <= 5; seed++ {
+		if res, evs = pausedRun(t, "reentrant", seed, 0); pauseWindows(res) > 0 {
+			break
+		}
+	}
 	if res.Config.Pauses != workloads.PausesProcess {
 		t.Fatalf("pauses = %q, want %q (warnings: %v)", res.Config.Pauses, workloads.PausesProcess, res.Warnings)
 	}
@@ -85,7 +93,7 @@ func TestProcessPauseStopsTheClient(t *testing.T) {
 		}
 	}
 	if pauses == 0 {
-		t.Fatalf("no process-pause window in %d faults", len(res.History.Faults))
+		t.Fatalf("no process-pause window in %d faults, on 3 seeds", len(res.History.Faults))
 	}
 	if r, ok := res.Report.Result(model.CheckAllowance); !ok || r.Verdict != model.Valid {
 		t.Fatalf("fault-allowance: %+v\n%s", r, res.Report)
@@ -107,4 +115,15 @@ func TestProcessPauseCatchesRetakingRenewal(t *testing.T) {
 			t.Fatalf("not caught beyond the fault on seeds 1 and 2: %s", res.Report)
 		}
 	}
+}
+
+// pauseWindows counts res's process-pause windows.
+func pauseWindows(res *workloads.Result) int {
+	n := 0
+	for _, f := range res.History.Faults {
+		if f.Name == "process-pause" {
+			n++
+		}
+	}
+	return n
 }
