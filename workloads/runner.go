@@ -60,10 +60,10 @@ type Deps struct {
 	// Progress receives a progress line once a second when it is a terminal
 	// (an *os.File on a TTY); otherwise nothing is written.
 	Progress io.Writer
-	// Serve, if set, returns the command that serves the Go subject of
-	// that name over the driver protocol (`lockcheck driver NAME`, a test
-	// binary with -locktest.serve): a run with RunConfig.Pauses
-	// PausesProcess runs a Go lock's clients as such processes.
+	// Serve, if set, opens a Go subject's lock clients in processes of
+	// their own, served over the driver protocol (catalog.ServedBy: by
+	// `lockcheck driver NAME`, or a test binary with -locktest.serve): a
+	// run with RunConfig.Pauses PausesProcess runs a Go lock so.
 	Serve subject.Server
 	// Wire, if set, returns the RESP proxy in front of client connection
 	// i, once Dial made it (nil: none). The runner traces the proxies

@@ -102,17 +102,20 @@ func TestProcessPauseStopsTheClient(t *testing.T) {
 
 // A watchdog that takes the lock back after a pause (renewal like SET XX,
 // no owner check) is caught beyond the fault by a real pause, with no hook
-// in the lock: the mutant runs in a process of its own. A run may land its
-// pauses where the renewal finds the lock free: two seeds at most.
+// in the lock: the mutant runs in a process of its own. Only a pause in
+// the section shows it (one in a release lets the unlock stop the
+// watchdog), and a loaded machine lands fewer pauses: four seeds at most.
 func TestProcessPauseCatchesRetakingRenewal(t *testing.T) {
 	for seed := int64(1); ; seed++ {
 		res, _ := pausedRun(t, "mutant-renew-retakes", seed, 0)
 		r, _ := res.Report.Result(model.CheckAllowance)
 		if r.Verdict == model.Invalid {
+			t.Logf("caught on seed %d", seed)
 			return
 		}
-		if seed == 2 {
-			t.Fatalf("not caught beyond the fault on seeds 1 and 2: %s", res.Report)
+		t.Logf("seed %d: not caught, %d pauses landed", seed, pauseWindows(res))
+		if seed == 4 {
+			t.Fatalf("not caught beyond the fault on seeds 1 to 4: %s", res.Report)
 		}
 	}
 }

@@ -165,9 +165,10 @@ type Options struct {
 	// WireTrace, if set, receives the wire trace (model.WireEvent) as JSON
 	// Lines while the run goes, in topologies with Wires.
 	WireTrace io.Writer
-	// Serve, if set, returns the command that serves a Go subject over the
-	// driver protocol (workloads.Deps.Serve): scenarios that pause clients
-	// (Pauses) then pause Go locks for real.
+	// Serve, if set, opens a Go subject's lock clients in processes of
+	// their own (workloads.Deps.Serve; nil: catalog.SelfServer, the
+	// binary's own when it can): scenarios that pause clients (Pauses)
+	// then pause Go locks for real.
 	Serve subject.Server
 	// Served runs the subject's lock clients in processes of their own
 	// (workloads.PausesProcess) whatever the scenario: for locks whose
