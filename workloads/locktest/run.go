@@ -110,7 +110,8 @@ func (s *suite) picked(planned []planned, name string) bool {
 
 // runAll runs each planned scenario in a subtest, sharing what is left of
 // the budget among the scenarios still to run in proportion to the length
-// of their runs (each runs once at least).
+// of their runs times the runs each is owed (the triggers of watchdog and
+// timeout bugs several; each runs once at least).
 func (s *suite) runAll(t *testing.T) {
 	t.Helper()
 	for i, p := range s.planned {
@@ -120,9 +121,9 @@ func (s *suite) runAll(t *testing.T) {
 		}
 		var left time.Duration
 		for _, q := range s.planned[i:] {
-			left += q.run
+			left += q.run * time.Duration(q.runs)
 		}
-		share := time.Duration(float64(time.Until(s.deadline)) * float64(p.run) / float64(left))
+		share := time.Duration(float64(time.Until(s.deadline)) * float64(p.run*time.Duration(p.runs)) / float64(left))
 		t.Run(p.sc.Name, func(t *testing.T) { s.check(t, p, share) })
 	}
 }

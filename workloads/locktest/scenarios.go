@@ -16,29 +16,32 @@ import (
 // otherwise (0: the scenario is not run in that mode). Each is long enough
 // for the scenario's faults to strike at least once. Scenarios of the
 // catalog that are not here are not run (notHere says why, for most).
-var runLength = map[string]struct{ short, full time.Duration }{
-	"no-faults":           {time.Second, 2 * time.Second},
-	"partition-short":     {3 * time.Second, 3 * time.Second},
-	"latency-short":       {0, 3 * time.Second},
-	"redis-pause-short":   {0, 3 * time.Second},
-	"restart-aof-always":  {0, 3 * time.Second},
-	"client-crash":        {0, 3 * time.Second},
-	"clock-strobe":        {0, 3 * time.Second},
-	"clock-jump-backward": {0, 7 * time.Second},
+var runLength = map[string]struct {
+	short, full time.Duration
+	runs        int // how many runs its share of the budget buys
+}{
+	"no-faults":           {time.Second, 2 * time.Second, 1},
+	"partition-short":     {3 * time.Second, 3 * time.Second, 1},
+	"latency-short":       {0, 3 * time.Second, 1},
+	"redis-pause-short":   {0, 3 * time.Second, 1},
+	"restart-aof-always":  {0, 3 * time.Second, 1},
+	"client-crash":        {0, 3 * time.Second, 1},
+	"clock-strobe":        {0, 3 * time.Second, 1},
+	"clock-jump-backward": {0, 7 * time.Second, 1},
 	// unsafe: nothing may go beyond the fault's allowance
-	"client-stall":  {5 * time.Second, 5 * time.Second}, // stalled from 1 s to 4.5 s
-	"process-pause": {6 * time.Second, 6 * time.Second}, // one or two pauses of 2–2.5 s, landed where the seed says
-	// watchdog and timeout triggers: short runs, several of them
-	"slow-reply":             {0, 6 * time.Second},
-	"renewal-refused":        {0, 6 * time.Second},
-	"client-conn-kill":       {0, 6 * time.Second},
-	"restart-no-persistence": {0, 3 * time.Second},
-	"partition-long":         {0, 4 * time.Second}, // black-holed from 0.5 s to 3.5 s
-	"clock-jump-forward":     {0, 3 * time.Second},
+	"client-stall":           {5 * time.Second, 5 * time.Second, 1}, // stalled from 1 s to 4.5 s
+	"restart-no-persistence": {0, 3 * time.Second, 1},
+	"partition-long":         {0, 4 * time.Second, 1}, // black-holed from 0.5 s to 3.5 s
+	"clock-jump-forward":     {0, 3 * time.Second, 1},
+	// watchdog, release and timeout triggers: short runs, several of them
+	"process-pause":    {6 * time.Second, 6 * time.Second, 3}, // one or two pauses of 2–2.5 s a run, landed where the seed says
+	"slow-reply":       {0, 6 * time.Second, 3},
+	"renewal-refused":  {0, 6 * time.Second, 2},
+	"client-conn-kill": {0, 6 * time.Second, 2},
 	// against $LOCKCHECK_REDIS
-	"remote-no-faults":    {time.Second, 2 * time.Second},
-	"remote-client-pause": {0, 3 * time.Second},
-	"remote-client-kill":  {0, 3 * time.Second},
+	"remote-no-faults":    {time.Second, 2 * time.Second, 1},
+	"remote-client-pause": {0, 3 * time.Second, 1},
+	"remote-client-kill":  {0, 3 * time.Second, 1},
 }
 
 // notHere says why a scenario of the catalog is not run here.
@@ -87,9 +90,10 @@ func fits(sc scenario.Scenario, subj subject.Subject) string {
 // planned is a scenario locktest runs, with the length of its runs and
 // what each must show.
 type planned struct {
-	sc  scenario.Scenario
-	run time.Duration
-	req requirement
+	sc   scenario.Scenario
+	run  time.Duration
+	runs int // runs its share of the budget buys (runLength's), at least 1
+	req  requirement
 }
 
 // pick returns the scenarios that fit subject, in catalog order (the
@@ -136,7 +140,7 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 		if remote != nil {
 			sc, _ = scenario.RemoteScenario(sc.Name, *remote)
 		}
-		run = append(run, planned{sc: sc, run: d, req: require(sc, subject)})
+		run = append(run, planned{sc: sc, run: d, runs: l.runs, req: require(sc, subject)})
 	}
 	return run, skipped
 }
