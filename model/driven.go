@@ -21,8 +21,9 @@ const (
 
 // undriven returns why h did not drive its lock ("" when it did): the
 // share of acquires outside faults that ended in an error, and the most
-// frequent of those errors.
-func undriven(h *History) string {
+// frequent of those errors. An acquire that gave up when its wait ran out
+// (gaveUp) is the lock's answer "not obtained", not an error.
+func undriven(h *History, opts Options) string {
 	acquires, nerr, errs := 0, 0, map[string]int{}
 	horizon := h.horizon()
 	for i := range h.Ops {
@@ -31,7 +32,7 @@ func undriven(h *History) string {
 			continue
 		}
 		acquires++
-		if o.Error != "" {
+		if o.Error != "" && !gaveUp(o, opts) {
 			nerr++
 			errs[firstLine(o.Error)]++
 		}
@@ -41,6 +42,23 @@ func undriven(h *History) string {
 	}
 	return fmt.Sprintf("%d of %d acquires outside faults ended in an error (more than %.0f%%): the lock was not really driven, so the absence of a violation decides nothing; the errors: %s",
 		nerr, acquires, 100*MaxDriverErrorShare, topErrors(errs, 3))
+}
+
+// gaveUp reports whether o is an acquire that failed only once its wait
+// had run out: a TryLock that lasted its Wait, or a blocking acquire that
+// lasted the workload's op timeout (opts.OpTimeout, when known). A slow
+// lock under load answers such acquires "not obtained" with the context's
+// error; that is a refusal the checkers judge, not a client that failed
+// to drive the lock.
+func gaveUp(o *Op, opts Options) bool {
+	if o.Outcome != Fail {
+		return false
+	}
+	bound := o.Wait
+	if o.Blocking {
+		bound = int64(opts.OpTimeout)
+	}
+	return bound > 0 && o.Return-o.Call >= bound
 }
 
 // topErrors renders the n most frequent errors with their counts.

@@ -45,7 +45,7 @@ func TestUndriven(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := drivenHistory(c.grants, c.errs, c.faulted)
-			why := undriven(h)
+			why := undriven(h, Options{})
 			if (why != "") != c.undriven {
 				t.Fatalf("undriven = %q, want undriven %v", why, c.undriven)
 			}
@@ -54,6 +54,38 @@ func TestUndriven(t *testing.T) {
 				if rep.Verdict == Valid || !strings.Contains(why, "TimeoutTooLarge") {
 					t.Fatalf("verdict %s, reason %q: want not valid, naming the error", rep.Verdict, why)
 				}
+			}
+		})
+	}
+}
+
+// TestUndrivenGiveUps: acquires that failed once their wait ran out (a slow
+// lock under load) are the lock's refusals, not errors; the same failures
+// before the wait ran out still are.
+func TestUndrivenGiveUps(t *testing.T) {
+	const opTimeout = 3000
+	for _, c := range []struct {
+		name     string
+		blocking bool
+		lasted   int64
+		undriven bool
+	}{
+		{"TryLocks that lasted their wait", false, 100, false},
+		{"TryLocks that failed before their wait", false, 50, true},
+		{"Locks that lasted the op timeout", true, opTimeout, false},
+		{"Locks that failed early", true, 10, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &History{}
+			for i := range 3 * MinDriverErrors {
+				at := int64(i) * 5000
+				h.Ops = append(h.Ops, Op{Process: i + 1, Lock: "l", Kind: Acquire, Blocking: c.blocking, Wait: 100,
+					Call: at, Return: at + c.lasted, Outcome: Fail, Error: "lock: not obtained\ncontext deadline exceeded"})
+			}
+			h.Ops = append(h.Ops, Op{Process: 99, Lock: "l", Kind: Acquire, Call: 1, Return: 2, Outcome: OK})
+			why := undriven(h, Options{OpTimeout: opTimeout})
+			if (why != "") != c.undriven {
+				t.Fatalf("undriven = %q, want undriven %v", why, c.undriven)
 			}
 		})
 	}

@@ -412,7 +412,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 		rep.Results = append(rep.Results, Result{Checker: CheckWellFormed, Verdict: Unknown, Explanation: "no acquire was granted: " +
 			"the history exercises nothing (a lock that could not start, or refused every acquire); a violation found in it is real, its absence decides nothing"})
 	}
-	if why := undriven(h); why != "" {
+	if why := undriven(h, opts); why != "" {
 		rep.Results = append(rep.Results, Result{Checker: CheckWellFormed, Verdict: Unknown, Explanation: why})
 	}
 	if why := rep.Unfinished; why != "" {
