@@ -57,10 +57,12 @@ type trap struct {
 	held     chan struct{}
 	heldOnce sync.Once
 	match    func(cmd string) bool
-	action   string        // "refused", "delayed" or "paused"
+	action   string        // "refused", "delayed", "paused" or "killed"
 	delay    time.Duration // for "delayed": how long the reply is held
 	// before, for "paused", runs just before the request's reply is passed
-	// on (it stops the client's process: faults.PauseAtReply).
+	// on (it stops the client's process: faults.PauseAtReply); for
+	// "killed", in place of passing it on (it has Redis kill the client's
+	// connections: faults.KillClientAtReply).
 	before func()
 }
 

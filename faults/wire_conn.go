@@ -84,7 +84,7 @@ func (c *wireConn) requests() {
 			switch t.action {
 			case "refused":
 				frame = renameCommand(frame, refusedCommand)
-			case "delayed", "paused":
+			case "delayed", "paused", "killed":
 				p.trap = t
 			}
 		}
@@ -162,6 +162,9 @@ func (c *wireConn) replies() {
 			t = nil
 		case t.action == "paused":
 			t.before()
+		case t.action == "killed":
+			c.drop(t, p.ev)
+			return
 		case !c.wait(t.delay):
 			t.released()
 			return
@@ -177,6 +180,19 @@ func (c *wireConn) replies() {
 		if err != nil {
 			return
 		}
+	}
+}
+
+// drop ends the connection in place of the reply to t's request: t's
+// before has Redis kill the client's connections, the reply is never
+// passed on (the request ran, its caller learns nothing of it), and the
+// request is traced unanswered.
+func (c *wireConn) drop(t *trap, ev *WireEvent) {
+	t.before()
+	c.close()
+	t.released()
+	if ev != nil {
+		c.w.trace(*ev)
 	}
 }
 

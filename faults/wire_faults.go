@@ -109,18 +109,89 @@ type Doer interface {
 // does nothing: the kill is instantaneous.
 func KillClient(w *Wire, admin Doer) Fault {
 	return &fault{name: "client-conn-kill", target: w.Name(),
+		start: func(ctx context.Context) error { return killConns(ctx, w, admin) },
+		stop:  func(context.Context) error { return nil },
+	}
+}
+
+// killTimeout bounds a kill that runs in a Wire's reply pump, where no
+// caller's context reaches.
+const killTimeout = 5 * time.Second
+
+// KillClientAtReply returns KillClient aimed at a request in flight
+// ("client-conn-kill"): Start arms a trap on w and waits for the next
+// request of w's client that match accepts (a holder's renewal, say).
+// That request reaches Redis and runs; in place of its reply, Redis kills
+// every connection of the client, so the caller learns nothing of a
+// command that took effect. When no such request comes within within,
+// Start kills at once, as KillClient does. The fault's window opens at the
+// kill (Beginner); Stop does nothing.
+func KillClientAtReply(w *Wire, admin Doer, match func(cmd string) bool, within time.Duration) Fault {
+	var began beganAt
+	return &fault{name: "client-conn-kill", target: w.Name(), beganOf: began.began,
 		start: func(ctx context.Context) error {
-			var errs []error
-			for _, addr := range w.ClientAddrs() {
-				err := admin.Do(ctx, "CLIENT", "KILL", "ADDR", addr).Err()
-				if err != nil && !strings.Contains(err.Error(), "No such client") {
-					errs = append(errs, fmt.Errorf("client kill addr %s: %w", addr, err))
-				}
+			killed := make(chan error, 1)
+			t := newTrap(match, "killed", 0)
+			t.before = func() {
+				began.mark()
+				kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killTimeout)
+				defer cancel()
+				killed <- killConns(kctx, w, admin)
 			}
-			return errors.Join(errs...)
+			w.arm(t)
+			if ok, err := awaitKill(ctx, w, t, killed, within); ok {
+				return err
+			}
+			began.mark()
+			return killConns(ctx, w, admin)
 		},
 		stop: func(context.Context) error { return nil },
 	}
+}
+
+// awaitKill waits for the kill of t, armed on w, for at most within (or
+// until ctx ends): whether it killed, and the kill's error. It did not when
+// t had not sprung (it is disarmed now and will not), or when its
+// request's connection closed before the reply came.
+func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan error, within time.Duration) (bool, error) {
+	timer := time.NewTimer(within)
+	defer timer.Stop()
+	select {
+	case err := <-killed:
+		return true, err
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	w.disarm(t)
+	w.mu.Lock()
+	sprang := t.sprang
+	w.mu.Unlock()
+	if !sprang {
+		return false, nil
+	}
+	select {
+	case err := <-killed:
+		return true, err
+	case <-t.held: // closed without its reply: no kill ran, or one is ending
+	}
+	select {
+	case err := <-killed:
+		return true, err
+	case <-time.After(killTimeout):
+		return false, nil
+	}
+}
+
+// killConns has Redis kill every connection of w's client, by admin.
+func killConns(ctx context.Context, w *Wire, admin Doer) error {
+	var errs []error
+	for _, addr := range w.ClientAddrs() {
+		err := admin.Do(ctx, "CLIENT", "KILL", "ADDR", addr).Err()
+		if err != nil && !strings.Contains(err.Error(), "No such client") {
+			errs = append(errs, fmt.Errorf("client kill addr %s: %w", addr, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // PauseAtReply arms a one-shot trap on w: the reply to the next request

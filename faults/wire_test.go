@@ -141,13 +141,7 @@ func TestKillClient(t *testing.T) {
 	if err := faults.KillClient(w, direct).Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for strings.Contains(direct.ClientList(ctx).Val(), "addr="+before[0]) {
-		if time.Now().After(deadline) {
-			t.Fatalf("connection %s still listed by CLIENT LIST", before[0])
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitKilled(t, direct, before[0])
 	// The pooled connection was killed: the first PING may fail on it
 	// (these options retry nothing); the next dials again.
 	if err := rdb.Ping(ctx).Err(); err != nil {
@@ -307,5 +301,69 @@ func subscribed(ctx context.Context, direct *redis.Client, ch string) func() err
 			return fmt.Errorf("%d subscribers of %s", n, ch)
 		}
 		return nil
+	}
+}
+
+// TestKillClientAtReply: aimed at a request in flight, the kill lets the
+// request run in Redis, loses its reply (the caller sees an error), and
+// opens its window at the kill; with no matching request it kills at once
+// when within runs out.
+func TestKillClientAtReply(t *testing.T) {
+	t.Run("at the request", func(t *testing.T) {
+		w, rdb, direct := wired(t, func(o *redis.Options) { o.MaxRetries = -1 })
+		ctx := context.Background()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		f := faults.KillClientAtReply(w, direct, func(cmd string) bool { return cmd == "SET" }, 10*time.Second)
+		errc := make(chan error, 1)
+		go func() { errc <- f.Start(ctx) }()
+		armedAt := time.Now()
+		var setErr error
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if setErr = rdb.Set(ctx, "k", "v", 0).Err(); setErr != nil || time.Now().After(deadline) {
+				break
+			}
+			_ = direct.Del(ctx, "k").Err() // not killed yet: the trap was not armed in time
+		}
+		if setErr == nil {
+			t.Fatal("no SET failed: the kill never sprang")
+		}
+		if err := <-errc; err != nil {
+			t.Fatalf("Start: %v", err)
+		}
+		if v := direct.Get(ctx, "k").Val(); v != "v" {
+			t.Fatalf("GET k = %q: the killed request must have run", v)
+		}
+		began := f.(faults.Beginner).Began()
+		if began.Before(armedAt) {
+			t.Fatalf("window opens at %v, before the trap was armed (%v)", began, armedAt)
+		}
+	})
+	t.Run("within runs out", func(t *testing.T) {
+		w, rdb, direct := wired(t, nil)
+		ctx := context.Background()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		before := w.ClientAddrs()
+		f := faults.KillClientAtReply(w, direct, func(cmd string) bool { return cmd == "SET" }, 50*time.Millisecond)
+		if err := f.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		waitKilled(t, direct, before[0])
+	})
+}
+
+// waitKilled polls CLIENT LIST until Redis no longer lists addr.
+func waitKilled(t *testing.T, direct *redis.Client, addr string) {
+	t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Contains(direct.ClientList(ctx).Val(), "addr="+addr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("connection %s still listed by CLIENT LIST", addr)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
