@@ -242,7 +242,7 @@ func (w *Wire) serve(client net.Conn) {
 		_ = client.Close()
 		return
 	}
-	c := &wireConn{w: w, client: client, up: up, traced: w.traced()}
+	c := &wireConn{w: w, client: client, up: up}
 	if !w.add(c) {
 		c.close()
 		return

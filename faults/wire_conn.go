@@ -16,7 +16,6 @@ type wireConn struct {
 	client, up net.Conn
 	closeOnce  sync.Once
 	id         int64 // set by Wire.add
-	traced     bool  // keep each request's text for the Wire's tracer
 
 	mu         sync.Mutex
 	holds      []pending // one per request not yet answered
@@ -77,7 +76,7 @@ func (c *wireConn) requests() {
 			return
 		}
 		var p pending
-		if c.traced {
+		if c.w.traced() { // asked each request: a connection opened before Trace is traced from then on
 			p.ev = &WireEvent{Kind: "cmd", Conn: c.id, Cmd: cmd, Args: TraceArgs(frame), Call: time.Now()}
 		}
 		if t := c.note(cmd); t != nil {

@@ -28,7 +28,8 @@ type WireEvent struct {
 // called from the Wire's connection goroutines, concurrently, in each
 // connection's order; it must not block for long. A command's event is
 // reported when its reply was passed on, or when its connection closed
-// before that (Return zero).
+// before that (Return zero). Connections opened before Trace are traced
+// from their next request on (their open was not seen).
 func (w *Wire) Trace(f func(WireEvent)) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

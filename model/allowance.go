@@ -248,6 +248,9 @@ type lapse struct {
 	// after learnAfter too (a failover whose old master is demoted later,
 	// failoverFaults).
 	copies bool
+	// drop: a drop fault allows it, which only failed the holder's
+	// requests; a watchdog learns of the loss by trying again.
+	drop bool
 	// A hold's own explicit lease: p's lease of lease ns, from from.
 	p           int
 	lease, from int64
@@ -349,7 +352,7 @@ func suspendLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool
 	if a == AllowDrop {
 		learn += after + w/3
 	}
-	return lapse{earliest: at, learnAfter: learn, by: f.String()}, true, ""
+	return lapse{earliest: at, learnAfter: learn, by: f.String(), drop: a == AllowDrop}, true, ""
 }
 
 // failoverFaults are the loss faults after which the old master may still
@@ -388,8 +391,8 @@ func (o Options) splitEnd(end, horizon int64) int64 {
 	if o.SplitBrainBound > 0 {
 		b = int64(o.SplitBrainBound)
 	}
-	if end >= horizon || end > horizon-b {
-		return horizon
+	if end > horizon-b {
+		return max(end, horizon) // never before the window's recorded end
 	}
 	return end + b
 }

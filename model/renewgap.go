@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -70,10 +71,6 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 	if h.endOp != nil {
 		end = min(end, h.endOp.Call)
 	}
-	ls, _ := fs.lapses(h, opts)
-	for _, l := range ls {
-		end = min(end, l.earliest)
-	}
 	var covers []span
 	for _, i := range fs.meetingRaw(h.start(), end) {
 		f := fs.faults[i]
@@ -85,6 +82,10 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 			e += opts.reconnectAfter(p, f.Start, e)
 		}
 		covers = append(covers, span{f.Start, e})
+	}
+	ls, _ := fs.lapses(h, opts)
+	for _, l := range ls {
+		end = min(end, lapseEnd(l, sent, covers))
 	}
 	last := h.start()
 	check := func(t int64) {
@@ -99,6 +100,28 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 	}
 	check(end)
 	return from, to, found
+}
+
+// lapseEnd is where a silence stops counting for a hold that lapse l
+// could have ended: at l.earliest, or, for a drop (which only failed the
+// holder's requests), at the first command its client sent on the lock
+// once the drop and its recovery were over. A correct watchdog keeps
+// renewing until a renewal is answered that the hold is gone; one that
+// fell silent at the failure itself gave up.
+func lapseEnd(l lapse, sent []int64, covers []span) int64 {
+	if !l.drop {
+		return l.earliest
+	}
+	at := l.earliest
+	for _, c := range covers {
+		if c.from <= at && at < c.to {
+			at = c.to
+		}
+	}
+	if i, _ := slices.BinarySearch(sent, at); i < len(sent) {
+		return sent[i]
+	}
+	return math.MaxInt64
 }
 
 // uncoveredStretch is the longest part of [a, b] that no cover meets.

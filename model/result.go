@@ -226,6 +226,15 @@ type Options struct {
 	// checker also finds the watchdog holds whose client went silent on the
 	// lock (renewalGaps) and quotes the commands in its explanations.
 	Wire *WireTrace `json:"-"`
+	// ReplyTimeout is how long a client may wait on a request whose
+	// connection closed under it before it learns the request is lost: its
+	// command timeout, for a client that waits that out on a closed
+	// connection (Redisson's RedisResponseTimeoutException), 0 for one
+	// whose closed connection fails its requests at once (go-redis). With
+	// a wire trace that shows a request of the process lost in flight in a
+	// drop fault (WireTrace.LostInFlight), the fault's reconnection lasts
+	// at least until then.
+	ReplyTimeout time.Duration
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
 	// persistence, a failover with asynchronous replication. A conflicting
@@ -312,10 +321,15 @@ const DefaultReconnect = time.Second
 
 // reconnectAfter is how long after a drop fault over [start, end] process
 // p's requests may still fail: until its client had its connections back,
-// as the wire trace recorded (WireTrace.Reconnected), else reconnect().
+// as the wire trace recorded (WireTrace.Reconnected), and, for a request
+// it recorded lost in flight, until the client's ReplyTimeout gave it up;
+// else reconnect().
 func (o Options) reconnectAfter(p int, start, end int64) int64 {
 	if o.Wire != nil {
 		if at, ok := o.Wire.Reconnected(p, start, end); ok {
+			if lost, ok := o.Wire.LostInFlight(p, start, end); ok && o.ReplyTimeout > 0 {
+				at = max(at, lost+int64(o.ReplyTimeout))
+			}
 			return at - end
 		}
 	}

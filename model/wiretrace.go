@@ -113,6 +113,36 @@ func (t *WireTrace) Reconnected(p int, start, end int64) (at int64, ok bool) {
 	return end, true
 }
 
+// LostInFlight returns when a connection of process p's client closed in
+// [start, end] with a request on it still unanswered (the latest such
+// close): a request that may have run while its caller has not heard of
+// it. Connections that subscribed do not count (their replies are not
+// paired with requests). ok is false when there was none, or the trace
+// says nothing of p's client.
+func (t *WireTrace) LostInFlight(p int, start, end int64) (closed int64, ok bool) {
+	c, known := t.clientOf(p)
+	if !known {
+		return 0, false
+	}
+	pending, subscribed := map[int64]bool{}, map[int64]bool{}
+	for _, e := range t.conns[c] {
+		switch {
+		case e.Kind == WireCmd && isSubscribe(e.Cmd):
+			subscribed[e.Conn] = true
+		case e.Kind == WireCmd && e.Return == 0:
+			pending[e.Conn] = true
+		case e.Kind == WireClose && e.Call >= start && e.Call <= end && pending[e.Conn] && !subscribed[e.Conn]:
+			closed, ok = e.Call, true
+		}
+	}
+	return closed, ok
+}
+
+// isSubscribe reports whether cmd subscribes its connection to a channel.
+func isSubscribe(cmd string) bool {
+	return slices.Contains([]string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE"}, cmd)
+}
+
 // Quote renders a command event for an explanation: "p0 sent PEXPIRE sl
 // 1500 at 3.21s, answered 1 at 3.22s".
 func (e WireEvent) Quote() string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,7 +10,9 @@ import (
 // reconnectedAt is a wire trace where p0 runs on client 0 and renews lock
 // L every 500 ms until the kill at 2000 ms, which closes its connection 1;
 // it then opens connection 2 and is first answered there at the time given
-// (ms; 0: it opens none). p1, on client 1, renews its hold every 500 ms.
+// (ms; 0: it opens none), and renews on every 500 ms until a renewal meets
+// p1's hold (granted at 3100). p1, on client 1, renews its hold every
+// 500 ms.
 func reconnectedAt(ms float64) *WireTrace {
 	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
 		{Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1)}, {Kind: WireClose, Client: 0, Conn: 1, Call: msT(2000)}}
@@ -21,6 +24,10 @@ func reconnectedAt(ms float64) *WireTrace {
 	}
 	if ms > 0 {
 		evs = append(evs, WireEvent{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(ms - 5)}, renew(0, 2, ms))
+		// Its watchdog renews on until a renewal finds p1's hold (3100).
+		for m := ms + 500; m < 3600; m += 500 {
+			evs = append(evs, renew(0, 2, m))
+		}
 	}
 	for m := 3500.0; m < 6000; m += 500 {
 		evs = append(evs, renew(1, 3, m))
@@ -135,5 +142,72 @@ func TestWatchdogGaveUp(t *testing.T) {
 				t.Errorf("not the watchdog's finding:\n%s", r)
 			}
 		})
+	}
+}
+
+// A renewal lost in flight with its connection (the kill at 2000 ms closes
+// connection 1 while a PEXPIRE sent at 1999 ms is unanswered) is learned
+// only at the client's reply timeout: the drop's reconnection lasts until
+// then, when the client has one; a client that fails such requests at once
+// (ReplyTimeout 0) keeps the reconnection the trace shows.
+func TestLostInFlightWaitsOutTheReplyTimeout(t *testing.T) {
+	kill := aFault("client-conn-kill", "c0", 2000, 2001, 0)
+	lostAt := func(answered bool) *WireTrace {
+		w := reconnectedAt(2050)
+		evs := slices.Clone(w.Events)
+		lost := WireEvent{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "PEXPIRE", Args: "lockcheck:x:L 1500", Call: msT(1999)}
+		if answered {
+			lost.Return = msT(1999.5)
+		}
+		return NewWireTrace(append(evs, lost))
+	}
+	for _, c := range []struct {
+		name    string
+		wire    *WireTrace
+		timeout time.Duration
+		beyond  bool
+	}{
+		{"nothing lost: back 50 ms after the kill", reconnectedAt(2050), time.Second, true},
+		{"a renewal lost in flight, a 1 s reply timeout", lostAt(false), time.Second, false},
+		{"a renewal lost in flight, a reply timeout just short", lostAt(false), 440 * time.Millisecond, true},
+		{"a renewal lost in flight, a reply timeout just long enough", lostAt(false), 480 * time.Millisecond, false},
+		{"a renewal lost in flight, a client that learns at once", lostAt(false), 0, true},
+		{"the renewal was answered before the close", lostAt(true), time.Second, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &History{Ops: stalled(3100, Fail), Faults: []Fault{kill}}
+			r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: c.wire, ReplyTimeout: c.timeout})
+			if got := r.Verdict == Invalid; got != c.beyond {
+				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
+			}
+		})
+	}
+}
+
+func TestWireTraceLostInFlight(t *testing.T) {
+	w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0},
+		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVAL", Call: msT(90)},
+		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(100)},
+		{Kind: WireCmd, Client: 0, Conn: 2, Cmd: "SUBSCRIBE", Call: msT(10)},
+		{Kind: WireCmd, Client: 0, Conn: 2, Cmd: "PING", Call: msT(20)},
+		{Kind: WireClose, Client: 0, Conn: 2, Call: msT(200)},
+		{Kind: WireCmd, Client: 0, Conn: 3, Cmd: "EVAL", Call: msT(290), Return: msT(291)},
+		{Kind: WireClose, Client: 0, Conn: 3, Call: msT(300)}})
+	for _, c := range []struct {
+		p          int
+		start, end int64
+		closed     int64
+		ok         bool
+	}{
+		{0, msT(50), msT(150), msT(100), true}, // conn 1 closed with EVAL unanswered
+		{0, msT(150), msT(250), 0, false},      // conn 2 had subscribed
+		{0, msT(250), msT(350), 0, false},      // conn 3's request was answered
+		{0, msT(0), msT(400), msT(100), true},  // the latest loss in the window
+		{1, msT(0), msT(400), 0, false},        // the trace does not know p1
+	} {
+		closed, ok := w.LostInFlight(c.p, c.start, c.end)
+		if closed != c.closed || ok != c.ok {
+			t.Errorf("LostInFlight(p%d, %d, %d) = %d, %v; want %d, %v", c.p, c.start, c.end, closed, ok, c.closed, c.ok)
+		}
 	}
 }

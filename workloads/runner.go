@@ -365,6 +365,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		OpTimeout:     r.plan.OpTimeout,
 		LossyFaults:   r.cfg.LossyFaults,
 		Reconnect:     reconnect(r.subj),
+		ReplyTimeout:  r.subj.ReplyTimeout,
 		Wire:          r.wire.trace(),
 	}
 	start := time.Now()

@@ -73,6 +73,9 @@ type Driver struct {
 	// Quorum says an acquire holds a quorum of member locks (Redisson's
 	// RedLock on one Redis): a failed acquire may be a split vote.
 	Quorum bool
+	// ReplyTimeout is subject.Subject.ReplyTimeout: how long the driver's
+	// client waits on a request whose connection closed under it.
+	ReplyTimeout time.Duration
 	// Release is the release of its library the driver runs, when known
 	// without starting it (subject.Subject.Release).
 	Release string
@@ -97,7 +100,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
-		Release: d.Release, Versions: d.versions(),
+		Release: d.Release, Versions: d.versions(), ReplyTimeout: d.ReplyTimeout,
 		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
 		SharedObjects: has(driver.CapSharedObjects), CallForms: has(driver.CapForms),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
@@ -378,6 +381,14 @@ func shippedDriverList() []Driver {
 // (one command's reply) 1000 ms, retryAttempts 0 (a script resent after a
 // lost reply could count a reentry twice), so retryInterval never applies;
 // the driver answers error for a future still pending at timeout_ms.
+// redissonTimeout is the driver's Redisson timeout (a command's reply;
+// java-common Flags.DEFAULT_COMMAND_TIMEOUT_MS). Redisson waits it out for a
+// request whose connection was closed under it: a release in flight when
+// CLIENT KILL closed its connection failed 1.09 s later with
+// RedisResponseTimeoutException "(1000 ms) occured after 0 retry attempts"
+// (redisson@3.43.0, client-conn-kill, seed 1).
+const redissonTimeout = 1000 * time.Millisecond
+
 func redissonDrivers() []Driver {
 	all := []string{driver.CapReentrant, driver.CapWatchdog, driver.CapHoldCount, driver.CapCycle, driver.CapInterrupt, driver.CapSharedObjects, driver.CapForms}
 	redisson := func(name, lock, doc string, caps ...string) Driver {
@@ -388,6 +399,7 @@ func redissonDrivers() []Driver {
 			Capabilities: append(slices.Clone(all), caps...),
 			Installed:    needRedisson("target"),
 			Spares:       1,
+			ReplyTimeout: redissonTimeout,
 			Owners:       true, // one thread per owner on one RedissonClient
 			Topologies:   []string{driver.TopologySingle, driver.TopologySentinel, driver.TopologyCluster},
 			// Redisson's default checkLockSyncedSlaves: on a master with

@@ -107,6 +107,12 @@ type Subject struct {
 	// attempts wait out each other's share of the wait (Redisson's RedLock:
 	// 1.5 s): model.Options.SplitWait.
 	SplitWait time.Duration
+	// ReplyTimeout is how long the lock's client waits on a request whose
+	// connection closed under it before it gives the request up: its
+	// command timeout, for a client that waits that out on a closed
+	// connection (Redisson), 0 for one whose closed connection fails its
+	// requests at once (go-redis): model.Options.ReplyTimeout.
+	ReplyTimeout time.Duration
 	// Members, >= 2, says the subject is a multilock over that many member
 	// locks named impl.MemberNames(lock, Members): every op it records
 	// names the other members (model.Op.Also), so the linearizability
