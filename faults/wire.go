@@ -273,10 +273,12 @@ func (w *Wire) add(c *wireConn) bool {
 	return true
 }
 
+// remove traces c's unanswered requests and its close, then forgets it:
+// once ClientAddrs no longer lists it, its close is in the trace.
 func (w *Wire) remove(c *wireConn) {
+	c.flush()
+	w.trace(WireEvent{Kind: "close", Conn: c.id, Call: time.Now()})
 	w.mu.Lock()
 	delete(w.conns, c)
 	w.mu.Unlock()
-	c.flush()
-	w.trace(WireEvent{Kind: "close", Conn: c.id, Call: time.Now()})
 }

@@ -182,16 +182,37 @@ func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan error, withi
 	}
 }
 
-// killConns has Redis kill every connection of w's client, by admin.
+// killConns has Redis kill every connection of w's client, by admin, and
+// returns once w has seen them close (within closeTimeout), so a window
+// that ends then holds the closes its kill caused.
 func killConns(ctx context.Context, w *Wire, admin Doer) error {
 	var errs []error
-	for _, addr := range w.ClientAddrs() {
+	addrs := w.ClientAddrs()
+	for _, addr := range addrs {
 		err := admin.Do(ctx, "CLIENT", "KILL", "ADDR", addr).Err()
 		if err != nil && !strings.Contains(err.Error(), "No such client") {
 			errs = append(errs, fmt.Errorf("client kill addr %s: %w", addr, err))
 		}
 	}
+	if len(errs) == 0 {
+		awaitClosed(ctx, w, addrs)
+	}
 	return errors.Join(errs...)
+}
+
+// closeTimeout bounds how long a kill waits to see its connections close.
+const closeTimeout = time.Second
+
+// awaitClosed polls until none of addrs is a connection of w, for at most
+// closeTimeout (or until ctx ends).
+func awaitClosed(ctx context.Context, w *Wire, addrs []string) {
+	deadline := time.Now().Add(closeTimeout)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if !slices.ContainsFunc(w.ClientAddrs(), func(a string) bool { return slices.Contains(addrs, a) }) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // PauseAtReply arms a one-shot trap on w: the reply to the next request

@@ -327,7 +327,8 @@ const DefaultReconnect = time.Second
 func (o Options) reconnectAfter(p int, start, end int64) int64 {
 	if o.Wire != nil {
 		if at, ok := o.Wire.Reconnected(p, start, end); ok {
-			if lost, ok := o.Wire.LostInFlight(p, start, end); ok && o.ReplyTimeout > 0 {
+			// A connection closed before the client was back was the fault's.
+			if lost, ok := o.Wire.LostInFlight(p, start, at); ok && o.ReplyTimeout > 0 {
 				at = max(at, lost+int64(o.ReplyTimeout))
 			}
 			return at - end

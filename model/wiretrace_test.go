@@ -155,6 +155,7 @@ func TestLostInFlightWaitsOutTheReplyTimeout(t *testing.T) {
 	lostAt := func(answered bool) *WireTrace {
 		w := reconnectedAt(2050)
 		evs := slices.Clone(w.Events)
+
 		lost := WireEvent{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "PEXPIRE", Args: "lockcheck:x:L 1500", Call: msT(1999)}
 		if answered {
 			lost.Return = msT(1999.5)
