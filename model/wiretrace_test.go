@@ -212,3 +212,45 @@ func TestWireTraceLostInFlight(t *testing.T) {
 		}
 	}
 }
+
+// A renewal killed in flight (connection 1 closed at 2000 ms with it
+// unanswered) is learned at the client's 1 s reply timeout; a watchdog
+// then tries again. One that tries 600 ms after that did not give up; one
+// that sends nothing more while its holder works on for 2 s did, although
+// the kill could have cost it the hold.
+func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
+	ops := []Op{aAcq(0, 0, 5), aRel(0, 5000, 5005, Fail)}
+	renew := func(conn int64, m float64, answered bool) WireEvent {
+		e := WireEvent{Kind: WireCmd, Client: 0, Conn: conn, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500", Call: msT(m)}
+		if answered {
+			e.Return = msT(m + 1)
+		}
+		return e
+	}
+	lost := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1)},
+		renew(1, 500, true), renew(1, 1000, true), renew(1, 1500, true), renew(1, 2000, false),
+		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(2000.5)},
+		{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(2010)}, {Kind: WireCmd, Client: 0, Conn: 2, Cmd: "PING", Call: msT(2011), Return: msT(2012)}}
+	kill := aFault("client-conn-kill", "c0", 2000, 2001, 0)
+	for _, c := range []struct {
+		name   string
+		evs    []WireEvent
+		beyond bool
+	}{
+		{"tried again 600 ms after its reply timeout", append(slices.Clone(lost), renew(2, 3600, true)), false},
+		{"tried again just inside a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4450, true)), false},
+		{"tried again just past a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4600, true)), true},
+		{"silent until its release, 2 s later", slices.Clone(lost), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &History{Ops: ops, Faults: []Fault{kill}}
+			r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs), ReplyTimeout: time.Second})
+			if got := r.Verdict == Invalid; got != c.beyond {
+				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
+			}
+			if c.beyond && !strings.Contains(r.Examples[0].Summary, "watchdog gave up") {
+				t.Errorf("not the watchdog's finding:\n%s", r)
+			}
+		})
+	}
+}
