@@ -109,8 +109,12 @@ type Doer interface {
 // does nothing: the kill is instantaneous.
 func KillClient(w *Wire, admin Doer) Fault {
 	return &fault{name: "client-conn-kill", target: w.Name(),
-		start: func(ctx context.Context) error { return killConns(ctx, w, admin) },
-		stop:  func(context.Context) error { return nil },
+		start: func(ctx context.Context) error {
+			addrs, err := killConns(ctx, w, admin)
+			awaitClosed(ctx, w, addrs)
+			return err
+		},
+		stop: func(context.Context) error { return nil },
 	}
 }
 
@@ -125,40 +129,50 @@ const killTimeout = 5 * time.Second
 // every connection of the client, so the caller learns nothing of a
 // command that took effect. When no such request comes within within,
 // Start kills at once, as KillClient does. The fault's window opens at the
-// kill (Beginner); Stop does nothing.
+// kill (Beginner); Start returns once the Wire saw the connections close.
+// Stop does nothing.
 func KillClientAtReply(w *Wire, admin Doer, match func(cmd string) bool, within time.Duration) Fault {
 	var began beganAt
 	return &fault{name: "client-conn-kill", target: w.Name(), beganOf: began.began,
 		start: func(ctx context.Context) error {
-			killed := make(chan error, 1)
+			killed := make(chan kill, 1)
 			t := newTrap(match, "killed", 0)
-			t.before = func() {
+			t.before = func() { // in the reply pump: kill, never wait for the closes
 				began.mark()
 				kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killTimeout)
 				defer cancel()
-				killed <- killConns(kctx, w, admin)
+				addrs, err := killConns(kctx, w, admin)
+				killed <- kill{addrs, err}
 			}
 			w.arm(t)
-			if ok, err := awaitKill(ctx, w, t, killed, within); ok {
-				return err
+			k, ok := awaitKill(ctx, w, t, killed, within)
+			if !ok {
+				began.mark()
+				k.addrs, k.err = killConns(ctx, w, admin)
 			}
-			began.mark()
-			return killConns(ctx, w, admin)
+			awaitClosed(ctx, w, k.addrs)
+			return k.err
 		},
 		stop: func(context.Context) error { return nil },
 	}
 }
 
+// kill is what a kill did: the connections it killed, and its error.
+type kill struct {
+	addrs []string
+	err   error
+}
+
 // awaitKill waits for the kill of t, armed on w, for at most within (or
-// until ctx ends): whether it killed, and the kill's error. It did not when
-// t had not sprung (it is disarmed now and will not), or when its
-// request's connection closed before the reply came.
-func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan error, within time.Duration) (bool, error) {
+// until ctx ends): whether it killed, and what it did. It did not when t
+// had not sprung (it is disarmed now and will not), or when its request's
+// connection closed before the reply came.
+func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan kill, within time.Duration) (kill, bool) {
 	timer := time.NewTimer(within)
 	defer timer.Stop()
 	select {
-	case err := <-killed:
-		return true, err
+	case k := <-killed:
+		return k, true
 	case <-timer.C:
 	case <-ctx.Done():
 	}
@@ -167,25 +181,24 @@ func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan error, withi
 	sprang := t.sprang
 	w.mu.Unlock()
 	if !sprang {
-		return false, nil
+		return kill{}, false
 	}
 	select {
-	case err := <-killed:
-		return true, err
+	case k := <-killed:
+		return k, true
 	case <-t.held: // closed without its reply: no kill ran, or one is ending
 	}
 	select {
-	case err := <-killed:
-		return true, err
+	case k := <-killed:
+		return k, true
 	case <-time.After(killTimeout):
-		return false, nil
+		return kill{}, false
 	}
 }
 
 // killConns has Redis kill every connection of w's client, by admin, and
-// returns once w has seen them close (within closeTimeout), so a window
-// that ends then holds the closes its kill caused.
-func killConns(ctx context.Context, w *Wire, admin Doer) error {
+// returns their addresses.
+func killConns(ctx context.Context, w *Wire, admin Doer) ([]string, error) {
 	var errs []error
 	addrs := w.ClientAddrs()
 	for _, addr := range addrs {
@@ -194,17 +207,15 @@ func killConns(ctx context.Context, w *Wire, admin Doer) error {
 			errs = append(errs, fmt.Errorf("client kill addr %s: %w", addr, err))
 		}
 	}
-	if len(errs) == 0 {
-		awaitClosed(ctx, w, addrs)
-	}
-	return errors.Join(errs...)
+	return addrs, errors.Join(errs...)
 }
 
 // closeTimeout bounds how long a kill waits to see its connections close.
 const closeTimeout = time.Second
 
 // awaitClosed polls until none of addrs is a connection of w, for at most
-// closeTimeout (or until ctx ends).
+// closeTimeout (or until ctx ends): a window that ends then holds the
+// closes its kill caused, as the Wire's trace records them.
 func awaitClosed(ctx context.Context, w *Wire, addrs []string) {
 	deadline := time.Now().Add(closeTimeout)
 	for time.Now().Before(deadline) && ctx.Err() == nil {

@@ -332,6 +332,12 @@ func TestKillClientAtReply(t *testing.T) {
 		if err := <-errc; err != nil {
 			t.Fatalf("Start: %v", err)
 		}
+		// The kill runs in the killed connection's own reply pump: Start
+		// must not wait there for that connection to close (it would only
+		// close when Start's wait for it gave up, a second later).
+		if waited := time.Since(f.(faults.Beginner).Began()); waited > 500*time.Millisecond {
+			t.Errorf("Start returned %v after the kill: the connections' close waited for itself", waited)
+		}
 		if v := direct.Get(ctx, "k").Val(); v != "v" {
 			t.Fatalf("GET k = %q: the killed request must have run", v)
 		}
