@@ -156,8 +156,8 @@ func (c *wireConn) replies() {
 		t := p.trap
 		switch {
 		case t == nil:
-		case isErrorReply(frame) && t.action == "delayed":
-			c.w.rearm(t) // it ran nothing: the next request is the one
+		case isErrorReply(frame) && (t.action == "delayed" || t.action == "killed"):
+			c.w.rearm(t) // it ran nothing (NOSCRIPT): the next request is the one
 			t = nil
 		case t.action == "paused":
 			t.before()

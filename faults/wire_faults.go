@@ -127,7 +127,9 @@ const killTimeout = 5 * time.Second
 // request of w's client that match accepts (a holder's renewal, say).
 // That request reaches Redis and runs; in place of its reply, Redis kills
 // every connection of the client, so the caller learns nothing of a
-// command that took effect. When no such request comes within within,
+// command that took effect. A request Redis answers with an error ran
+// nothing (NOSCRIPT before a client's EVAL): its reply passes and the
+// trap waits for the next one. When no such request comes within within,
 // Start kills at once, as KillClient does. The fault's window opens at the
 // kill (Beginner); Start returns once the Wire saw the connections close.
 // Stop does nothing.

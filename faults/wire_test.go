@@ -346,6 +346,30 @@ func TestKillClientAtReply(t *testing.T) {
 			t.Fatalf("window opens at %v, before the trap was armed (%v)", began, armedAt)
 		}
 	})
+	t.Run("an error reply ran nothing", func(t *testing.T) {
+		w, rdb, direct := wired(t, func(o *redis.Options) { o.MaxRetries = -1 })
+		ctx := context.Background()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		f := faults.KillClientAtReply(w, direct, faults.LockCommands, 10*time.Second)
+		errc := make(chan error, 1)
+		go func() { errc <- f.Start(ctx) }()
+		var setErr error
+		for deadline := time.Now().Add(5 * time.Second); setErr == nil && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			// NOSCRIPT runs nothing: its error passes, and the trap waits.
+			if err := rdb.EvalSha(ctx, "0000000000000000000000000000000000000000", []string{"k"}).Err(); err == nil || !strings.Contains(err.Error(), "NOSCRIPT") {
+				t.Fatalf("EVALSHA of no script = %v, want NOSCRIPT passed through", err)
+			}
+			setErr = rdb.Set(ctx, "k", "v", 0).Err()
+		}
+		if setErr == nil {
+			t.Fatal("no SET failed: the kill never sprang")
+		}
+		if err := <-errc; err != nil {
+			t.Fatalf("Start: %v", err)
+		}
+	})
 	t.Run("within runs out", func(t *testing.T) {
 		w, rdb, direct := wired(t, nil)
 		ctx := context.Background()

@@ -347,12 +347,27 @@ func suspendLapse(h *hold, f Fault, e int64, a Allow, opts Options) (lapse, bool
 		}
 		return lapse{}, false, fmt.Sprintf("%s lasted %s%s, less than the %s a watchdog hold (lease %s) needs to run out", f, fmtDur(e+after-f.Start), with, fmtDur(need), fmtDur(w))
 	}
-	at := max(h.since()+w, f.Start+w*2/3) - slack
+	at := max(h.since()+w, renewedBy(g, f.Start, w, opts)+w) - slack
 	learn := e + slack
 	if a == AllowDrop {
 		learn += after + w/3
 	}
 	return lapse{earliest: at, learnAfter: learn, by: f.String(), drop: a == AllowDrop}, true, ""
+}
+
+// renewedBy is when g's hold was last renewed before start, at the
+// latest: a watchdog renews every third of a lease, so start - w/3, unless
+// the wire trace shows the holder's client sent nothing on the lock that
+// was answered since an earlier time (a renewal that came late, or was
+// lost with its connection). The trace only ever moves it earlier.
+func renewedBy(g *Op, start, w int64, opts Options) int64 {
+	by := start - w/3
+	if opts.Wire != nil {
+		if last, ok := opts.Wire.lastAnswered(g.Process, g.Lock, start); ok {
+			by = min(by, last)
+		}
+	}
+	return by
 }
 
 // failoverFaults are the loss faults after which the old master may still

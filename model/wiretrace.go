@@ -138,6 +138,23 @@ func (t *WireTrace) LostInFlight(p int, start, end int64) (closed int64, ok bool
 	return closed, ok
 }
 
+// lastAnswered returns the call of the latest command process p's client
+// sent naming lock that was answered by before: the last time the lock's
+// key may have been renewed with an answer the client saw. ok is false
+// when there is none, or the trace says nothing of p's client.
+func (t *WireTrace) lastAnswered(p int, lock string, before int64) (call int64, ok bool) {
+	c, known := t.clientOf(p)
+	if !known {
+		return 0, false
+	}
+	for _, e := range t.conns[c] {
+		if e.Kind == WireCmd && e.Return > 0 && e.Return <= before && e.Call > call && namesLock(e.Args, lock) {
+			call, ok = e.Call, true
+		}
+	}
+	return call, ok
+}
+
 // isSubscribe reports whether cmd subscribes its connection to a channel.
 func isSubscribe(cmd string) bool {
 	return slices.Contains([]string{"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE"}, cmd)

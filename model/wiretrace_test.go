@@ -254,3 +254,40 @@ func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 		})
 	}
 }
+
+// A drop's lapse assumes the holder renewed a third of a lease before the
+// fault, unless the trace shows its last answered command on the lock came
+// earlier (a renewal that came late, or was lost): a hold granted at 0 ms
+// whose first renewal, due at 500 ms, was sent at 587 ms and lost with its
+// connection may run out from 1500 ms on, not from 1587 ms.
+func TestDropLapseFromTheLastAnsweredRenewal(t *testing.T) {
+	kill := aFault("client-conn-kill", "c0", 587, 690, 0)
+	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0},
+		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "abc 1 app:L 1500", Call: msT(1), Return: msT(2)},
+		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "def 1 app:L 1500", Call: msT(587)},
+		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(588)},
+		{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(700)}, {Kind: WireCmd, Client: 0, Conn: 2, Cmd: "PING", Call: msT(701), Return: msT(702)},
+		{Kind: WireCmd, Client: 0, Conn: 2, Cmd: "EVALSHA", Args: "def 1 app:L 1500", Call: msT(2200), Return: msT(2201)}}
+	for _, c := range []struct {
+		name   string
+		grant  float64
+		wire   bool
+		beyond bool
+	}{
+		{"granted to p1 at 1546 ms, with the trace", 1546, true, false},
+		{"granted to p1 at 1546 ms, no trace: the kill too short to cost the hold", 1546, false, true},
+		{"granted to p1 before the hold's lease could end", 1400, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ops := []Op{aAcq(0, 0, 1), aAcq(1, 10, c.grant), aRel(0, 2300, 2305, Fail), aRel(1, 2400, 2405, OK)}
+			opts := Options{WatchdogLease: leaseMs * time.Millisecond, ReplyTimeout: time.Second, Reconnect: -1}
+			if c.wire {
+				opts.Wire = NewWireTrace(evs)
+			}
+			r := CheckBeyond(&History{Ops: ops, Faults: []Fault{kill}}, opts)
+			if got := r.Verdict == Invalid; got != c.beyond {
+				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
+			}
+		})
+	}
+}

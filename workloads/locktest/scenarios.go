@@ -37,7 +37,7 @@ var runLength = map[string]struct {
 	"process-pause":    {6 * time.Second, 6 * time.Second, 3}, // one or two pauses of 2–2.5 s a run, landed where the seed says
 	"slow-reply":       {0, 6 * time.Second, 3},
 	"renewal-refused":  {0, 6 * time.Second, 2},
-	"client-conn-kill": {0, 6 * time.Second, 2},
+	"client-conn-kill": {0, 9 * time.Second, 2}, // sections of 4–5 s: two or three kills a run
 	// against $LOCKCHECK_REDIS
 	"remote-no-faults":    {time.Second, 2 * time.Second, 1},
 	"remote-client-pause": {0, 3 * time.Second, 1},
