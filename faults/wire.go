@@ -30,6 +30,9 @@ import (
 //     frame from Redis, whatever it is, and all after it (SlowSubscribe).
 //     RESP3 pushes are never taken for replies.
 //   - Bytes that are not RESP end their connection (the client sees EOF).
+//   - When Redis's side of a connection closes (a kill), the client sees
+//     EOF, and what it had sent by then is still read, for 100 ms at most,
+//     and traced as requests never answered.
 //   - Close stops the listener, closes every connection and waits for
 //     every goroutine the Wire started.
 type Wire struct {

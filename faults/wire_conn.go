@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,7 +16,9 @@ type wireConn struct {
 	w          *Wire
 	client, up net.Conn
 	closeOnce  sync.Once
-	id         int64 // set by Wire.add
+	hangOnce   sync.Once
+	down       atomic.Bool // Redis's side is gone (hangUp)
+	id         int64       // set by Wire.add
 
 	mu         sync.Mutex
 	holds      []pending // one per request not yet answered
@@ -37,6 +40,31 @@ func (c *wireConn) close() {
 		_ = c.client.Close()
 		_ = c.up.Close()
 	})
+	c.releaseTraps()
+}
+
+// drainTimeout bounds how long a connection Redis hung up on still reads
+// what its client sent.
+const drainTimeout = 100 * time.Millisecond
+
+// hangUp ends the connection from Redis's side: Redis's side is closed
+// and the client is told (EOF), but the request pump still reads what the
+// client had sent, for drainTimeout at most, so requests lost in flight
+// are traced (unanswered) even when they had not been read yet.
+func (c *wireConn) hangUp() {
+	c.hangOnce.Do(func() {
+		c.down.Store(true)
+		_ = c.up.Close()
+		tc, ok := c.client.(*net.TCPConn)
+		if !ok || tc.CloseWrite() != nil || tc.SetReadDeadline(time.Now().Add(drainTimeout)) != nil {
+			_ = c.client.Close()
+		}
+	})
+	c.releaseTraps()
+}
+
+// releaseTraps releases the traps of replies that will never come.
+func (c *wireConn) releaseTraps() {
 	c.mu.Lock()
 	traps := []*trap{c.holdNext}
 	for _, p := range c.holds {
@@ -79,6 +107,10 @@ func (c *wireConn) requests() {
 		if c.w.traced() { // asked each request: a connection opened before Trace is traced from then on
 			p.ev = &WireEvent{Kind: "cmd", Conn: c.id, Cmd: cmd, Args: TraceArgs(frame), Call: time.Now()}
 		}
+		if c.down.Load() { // Redis is gone: the request is lost, and traced so
+			c.push(cmd, p)
+			continue
+		}
 		if t := c.note(cmd); t != nil {
 			switch t.action {
 			case "refused":
@@ -89,7 +121,7 @@ func (c *wireConn) requests() {
 		}
 		c.push(cmd, p)
 		if _, err := c.up.Write(frame); err != nil {
-			return
+			c.hangUp()
 		}
 	}
 }
@@ -145,7 +177,7 @@ func (c *wireConn) pop() pending {
 // replies forwards Redis's replies to the client, holding back the ones
 // noted, and everything after them on this connection, as noted.
 func (c *wireConn) replies() {
-	defer c.close()
+	defer c.hangUp()
 	r := bufio.NewReaderSize(c.up, 64<<10)
 	for {
 		frame, push, err := readReply(r)
@@ -188,7 +220,7 @@ func (c *wireConn) replies() {
 // request is traced unanswered.
 func (c *wireConn) drop(t *trap, ev *WireEvent) {
 	t.before()
-	c.close()
+	c.hangUp()
 	t.released()
 	if ev != nil {
 		c.w.trace(*ev)

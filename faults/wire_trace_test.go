@@ -1,9 +1,13 @@
 package faults_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -193,5 +197,78 @@ func BenchmarkWireTrace(b *testing.B) {
 			}
 			run(b, w.Addr())
 		})
+	}
+}
+
+// TestWireTraceRequestsLostWithTheConnection: a request the client writes
+// as Redis kills its connection is traced, unanswered, whether the proxy
+// had read it before it saw the kill or reads it after (Redis's side
+// gone, the client told by EOF, the proxy still reads what was sent).
+func TestWireTraceRequestsLostWithTheConnection(t *testing.T) {
+	s := redistest.Start(t, faults.ServerConfig{})
+	w, err := faults.StartWire("c0", s.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.Close() })
+	var mu sync.Mutex
+	var evs []faults.WireEvent
+	w.Trace(func(e faults.WireEvent) {
+		mu.Lock()
+		defer mu.Unlock()
+		evs = append(evs, e)
+	})
+	conn, err := net.Dial("tcp", w.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	r := bufio.NewReader(conn)
+	send := func(args ...string) {
+		frame := fmt.Sprintf("*%d\r\n", len(args))
+		for _, a := range args {
+			frame += fmt.Sprintf("$%d\r\n%s\r\n", len(a), a)
+		}
+		if _, err := conn.Write([]byte(frame)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pw := s.Options().Password; pw != "" {
+		send("AUTH", pw)
+		if line, err := r.ReadString('\n'); err != nil || line != "+OK\r\n" {
+			t.Fatalf("AUTH: %q, %v", line, err)
+		}
+	}
+	send("PING")
+	if line, err := r.ReadString('\n'); err != nil || line != "+PONG\r\n" {
+		t.Fatalf("PING: %q, %v", line, err)
+	}
+	ctx := context.Background()
+	for _, addr := range w.ClientAddrs() { // as KillClient does, without waiting for the close
+		if err := redistest.Client(t, s).Do(ctx, "CLIENT", "KILL", "ADDR", addr).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("SET", "lost", "v") // sent as the proxy learns of the kill: read, never answered
+	if line, err := r.ReadString('\n'); err == nil {
+		t.Fatalf("a reply %q after the kill, want EOF", line)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		i := slices.IndexFunc(evs, func(e faults.WireEvent) bool { return e.Kind == "cmd" && e.Cmd == "SET" })
+		var e faults.WireEvent
+		if i >= 0 {
+			e = evs[i]
+		}
+		mu.Unlock()
+		if i >= 0 {
+			if !e.Return.IsZero() {
+				t.Fatalf("SET traced as answered (%q at %v), want unanswered", e.Reply, e.Return)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the SET written after the kill is not in the trace: %+v", evs)
+		}
 	}
 }

@@ -231,9 +231,9 @@ type Options struct {
 	// command timeout, for a client that waits that out on a closed
 	// connection (Redisson's RedisResponseTimeoutException), 0 for one
 	// whose closed connection fails its requests at once (go-redis). With
-	// a wire trace that shows a drop fault closing a connection the
-	// process's requests may have been in flight on (WireTrace.LostInFlight),
-	// the fault's reconnection lasts at least until then.
+	// a wire trace that shows a request of the process lost in flight in a
+	// drop fault (WireTrace.LostInFlight), the fault's reconnection lasts
+	// at least until then.
 	ReplyTimeout time.Duration
 	// LossyFaults names the fault windows (Fault.Name) during which a
 	// server may lose the locks it holds: a kill or restart without
@@ -321,9 +321,8 @@ const DefaultReconnect = time.Second
 
 // reconnectAfter is how long after a drop fault over [start, end] process
 // p's requests may still fail: until its client had its connections back,
-// as the wire trace recorded (WireTrace.Reconnected), and, when the fault
-// closed a connection a request may have been in flight on, until the
-// client's ReplyTimeout gave such a request up;
+// as the wire trace recorded (WireTrace.Reconnected), and, for a request
+// it recorded lost in flight, until the client's ReplyTimeout gave it up;
 // else reconnect().
 func (o Options) reconnectAfter(p int, start, end int64) int64 {
 	if o.Wire != nil {

@@ -114,26 +114,26 @@ func (t *WireTrace) Reconnected(p int, start, end int64) (at int64, ok bool) {
 }
 
 // LostInFlight returns when a connection of process p's client closed in
-// [start, end] (the latest such close): any request the client had sent on
-// it may have been lost in flight, run or not, while its caller has not
-// heard of it. That holds whether the proxy read the request (a command
-// the trace shows unanswered) or not: bytes the client wrote just before
-// the proxy closed its side were never read, so no trace can show them
-// (Redisson 4.7.0's renewal retry, written as a kill closed its
-// connection, waited out its 1 s timeout unseen). Connections that
-// subscribed do not count: a lock's requests are not sent there. ok is
-// false when none closed, or the trace says nothing of p's client.
+// [start, end] with a request on it still unanswered (the latest such
+// close): a request that may have run while its caller has not heard of
+// it. The proxy reads what a client sent until the client saw Redis's side
+// close, so a request written as the connection died is there too
+// (faults.Wire). Connections that subscribed do not count (their replies
+// are not paired with requests). ok is false when there was none, or the
+// trace says nothing of p's client.
 func (t *WireTrace) LostInFlight(p int, start, end int64) (closed int64, ok bool) {
 	c, known := t.clientOf(p)
 	if !known {
 		return 0, false
 	}
-	subscribed := map[int64]bool{}
+	pending, subscribed := map[int64]bool{}, map[int64]bool{}
 	for _, e := range t.conns[c] {
 		switch {
 		case e.Kind == WireCmd && isSubscribe(e.Cmd):
 			subscribed[e.Conn] = true
-		case e.Kind == WireClose && e.Call >= start && e.Call <= end && !subscribed[e.Conn]:
+		case e.Kind == WireCmd && e.Return == 0:
+			pending[e.Conn] = true
+		case e.Kind == WireClose && e.Call >= start && e.Call <= end && pending[e.Conn] && !subscribed[e.Conn]:
 			closed, ok = e.Call, true
 		}
 	}
