@@ -14,17 +14,19 @@ import (
 // faults that may hold the client up and before any fault could end the
 // hold, is a hold that ran out while its holder worked: "the watchdog gave
 // up", a finding on its own, without waiting for another process to be
-// granted inside it.
+// granted inside it. Once the client is back from a drop (reconnected, and
+// past its reply timeout for a renewal lost in flight), a retry a renewal
+// period later is due: a stretch of two periods with nothing sent then is
+// a watchdog that stopped at a failed renewal.
 
 // renewalGaps returns, for the watchdog holds of one lock, the stretches in
 // which the holder's client sent nothing on the lock for longer than the
-// lease, beyond every fault. It needs the wire trace (opts.Wire) and a
+// lease (two renewal periods after a drop), beyond every fault. It needs the wire trace (opts.Wire) and a
 // lock with a watchdog; it returns nothing otherwise.
 func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 	if opts.Wire == nil || opts.NoWatchdog {
 		return nil
 	}
-	lease := opts.watchdogLease()
 	var out []Example
 	for _, h := range holds {
 		if h.shared || !renewed(h) || h.end <= h.start() {
@@ -34,16 +36,17 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 		if !ok {
 			continue
 		}
-		from, to, found := longestSilence(h, opts.Wire.lockTraffic(c, h.grant.Lock), fs, opts)
-		if !found || to-from <= lease+driftSlack(lease) {
+		sl, found := longestSilence(h, opts.Wire.lockTraffic(c, h.grant.Lock), fs, opts)
+		if !found {
 			continue
 		}
 		ops := holdOps(h)
 		out = append(out, Example{
 			Lock: h.grant.Lock, Ops: ops, Faults: fs.overlapping(ops),
-			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s, more than the %s lease) while p%d held it",
-				h.grant.Process, h.grant.Lock, fmtTime(from), fmtTime(to), fmtDur(to-from), fmtDur(lease), h.grant.Process),
-			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due " +
+			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s, more than %s) while p%d held it",
+				h.grant.Process, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.to-sl.from), sl.bound, h.grant.Process),
+			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due, " +
+				"and a retry a third of a lease after a failed one " +
 				"(wire trace: the commands of p" + fmt.Sprint(h.grant.Process) + "'s client that name the lock)",
 		})
 	}
@@ -60,37 +63,44 @@ func renewed(h *hold) bool {
 	return true
 }
 
-// longestSilence is the longest stretch of h's belief (from its grant to
-// the call that ended it) with no command in sent (call times, sorted),
-// not counting the windows of the faults that may hold its process up
-// (with a drop fault's reconnection) and ending at the first moment a
-// fault could have ended the hold.
-func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to int64, found bool) {
-	p := h.grant.Process
+// silence is a stretch of a hold's belief with nothing sent on the lock,
+// and the bound it went past (rendered).
+type silence struct {
+	from, to int64
+	bound    string
+}
+
+// longestSilence is the stretch of h's belief (from its grant to the call
+// that ended it) with no command in sent (call times, sorted) that most
+// exceeds its bound, not counting the windows of the faults that may hold
+// its process up (with a drop fault's recovery) and ending at the first
+// moment a fault could have ended the hold. The bound is the lease, or, for
+// a stretch that starts as the client is back from a drop (it has learned
+// that a renewal failed, or could not have sent one), two renewal periods:
+// a retry a period later was due. found is false when none exceeds its
+// bound.
+func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best silence, found bool) {
 	end := h.end
 	if h.endOp != nil {
 		end = min(end, h.endOp.Call)
 	}
-	var covers []span
-	for _, i := range fs.meetingRaw(h.start(), end) {
-		f := fs.faults[i]
-		if !f.delays(p) {
-			continue
-		}
-		e := fs.ends[i]
-		if fs.allow[i] == AllowDrop {
-			e += opts.reconnectAfter(p, f.Start, e)
-		}
-		covers = append(covers, span{f.Start, e})
-	}
+	covers := holdUps(h, end, fs, opts)
 	ls, _ := fs.lapses(h, opts)
 	for _, l := range ls {
 		end = min(end, lapseEnd(l, sent, covers))
 	}
+	w := opts.watchdogLease()
+	excess := int64(0)
 	last := h.start()
 	check := func(t int64) {
-		if a, b, ok := uncoveredStretch(last, t, covers); ok && b-a > to-from {
-			from, to, found = a, b, true
+		for _, g := range silentParts(last, t, covers) {
+			bound, name := w, fmt.Sprintf("the %s lease", fmtDur(w))
+			if afterDrop(g.from, covers) {
+				bound, name = w*2/3, fmt.Sprintf("the %s of two renewal periods after its client was back from a drop", fmtDur(w*2/3))
+			}
+			if x := g.to - g.from - bound - driftSlack(w); x > excess {
+				excess, best, found = x, silence{g.from, g.to, name}, true
+			}
 		}
 		last = t
 	}
@@ -99,7 +109,40 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 		check(sent[i])
 	}
 	check(end)
-	return from, to, found
+	return best, found
+}
+
+// holdUps are the spans over [h's start, end] in which a fault held h's
+// process up: the windows of the faults that delay it, a drop's with the
+// client's recovery after it.
+func holdUps(h *hold, end int64, fs *faultSet, opts Options) []cover {
+	p := h.grant.Process
+	var covers []cover
+	for _, i := range fs.meetingRaw(h.start(), end) {
+		f := fs.faults[i]
+		if !f.delays(p) {
+			continue
+		}
+		e := fs.ends[i]
+		drop := fs.allow[i] == AllowDrop
+		if drop {
+			e += opts.reconnectAfter(p, f.Start, e)
+		}
+		covers = append(covers, cover{span{f.Start, e}, drop})
+	}
+	return covers
+}
+
+// cover is a span in which a fault held a process up; drop: a drop
+// fault's, with the client's recovery.
+type cover struct {
+	span
+	drop bool
+}
+
+// afterDrop reports whether t is the end of a drop's span among covers.
+func afterDrop(t int64, covers []cover) bool {
+	return slices.ContainsFunc(covers, func(c cover) bool { return c.drop && c.to == t })
 }
 
 // lapseEnd is where a silence stops counting for a hold that lapse l
@@ -108,7 +151,7 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (from, to
 // once the drop and its recovery were over. A correct watchdog keeps
 // renewing until a renewal is answered that the hold is gone; one that
 // fell silent at the failure itself gave up.
-func lapseEnd(l lapse, sent []int64, covers []span) int64 {
+func lapseEnd(l lapse, sent []int64, covers []cover) int64 {
 	if !l.drop {
 		return l.earliest
 	}
@@ -124,27 +167,28 @@ func lapseEnd(l lapse, sent []int64, covers []span) int64 {
 	return math.MaxInt64
 }
 
-// uncoveredStretch is the longest part of [a, b] that no cover meets.
-func uncoveredStretch(a, b int64, covers []span) (int64, int64, bool) {
+// silentParts are the parts of [a, b] that no cover meets, in order.
+func silentParts(a, b int64, covers []cover) []span {
 	if b <= a {
-		return 0, 0, false
+		return nil
 	}
 	cs := slices.Clone(covers)
-	slices.SortFunc(cs, func(x, y span) int { return compare(x.from, y.from) })
-	bestA, bestB, cur := int64(0), int64(-1), a
+	slices.SortFunc(cs, func(x, y cover) int { return compare(x.from, y.from) })
+	var out []span
+	cur := a
 	for _, c := range cs {
 		if c.to < cur || c.from > b {
 			continue
 		}
-		if c.from > cur && c.from-cur > bestB-bestA {
-			bestA, bestB = cur, c.from
+		if c.from > cur {
+			out = append(out, span{cur, c.from})
 		}
 		cur = max(cur, c.to)
 	}
-	if b > cur && b-cur > bestB-bestA {
-		bestA, bestB = cur, b
+	if b > cur {
+		out = append(out, span{cur, b})
 	}
-	return bestA, bestB, bestB > bestA
+	return out
 }
 
 func compare(x, y int64) int {

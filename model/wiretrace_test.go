@@ -215,9 +215,10 @@ func TestWireTraceLostInFlight(t *testing.T) {
 
 // A renewal killed in flight (connection 1 closed at 2000 ms with it
 // unanswered) is learned at the client's 1 s reply timeout; a watchdog
-// then tries again. One that tries 600 ms after that did not give up; one
-// that sends nothing more while its holder works on for 2 s did, although
-// the kill could have cost it the hold.
+// then tries again a renewal period later. One that tries within two
+// periods of that did not give up; one that tries later, or sends nothing
+// more while its holder works on, did, although the kill could have cost
+// it the hold.
 func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 	ops := []Op{aAcq(0, 0, 5), aRel(0, 5000, 5005, Fail)}
 	renew := func(conn int64, m float64, answered bool) WireEvent {
@@ -238,8 +239,8 @@ func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 		beyond bool
 	}{
 		{"tried again 600 ms after its reply timeout", append(slices.Clone(lost), renew(2, 3600, true)), false},
-		{"tried again just inside a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4450, true)), false},
-		{"tried again just past a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4600, true)), true},
+		{"tried again just inside two renewal periods after its reply timeout", append(slices.Clone(lost), renew(2, 3950, true)), false},
+		{"tried again just past two renewal periods after its reply timeout", append(slices.Clone(lost), renew(2, 4100, true)), true},
 		{"silent until its release, 2 s later", slices.Clone(lost), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
