@@ -14,14 +14,14 @@ import (
 // faults that may hold the client up and before any fault could end the
 // hold, is a hold that ran out while its holder worked: "the watchdog gave
 // up", a finding on its own, without waiting for another process to be
-// granted inside it. Once the client is back from a drop (reconnected, and
-// past its reply timeout for a renewal lost in flight), a retry a renewal
-// period later is due: a stretch of two periods with nothing sent then is
-// a watchdog that stopped at a failed renewal.
+// granted inside it. A stretch counts the time outside the faults that
+// held the client up (a drop's with its reconnection, and its reply
+// timeout for a renewal lost in flight), so a watchdog that stopped at a
+// failed renewal is seen however often the faults strike after.
 
 // renewalGaps returns, for the watchdog holds of one lock, the stretches in
 // which the holder's client sent nothing on the lock for longer than the
-// lease (two renewal periods after a drop), beyond every fault. It needs the wire trace (opts.Wire) and a
+// lease, beyond every fault. It needs the wire trace (opts.Wire) and a
 // lock with a watchdog; it returns nothing otherwise.
 func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 	if opts.Wire == nil || opts.NoWatchdog {
@@ -43,8 +43,8 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 		ops := holdOps(h)
 		out = append(out, Example{
 			Lock: h.grant.Lock, Ops: ops, Faults: fs.overlapping(ops),
-			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s, more than %s) while p%d held it",
-				h.grant.Process, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.to-sl.from), sl.bound, h.grant.Process),
+			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s outside the faults that held it up, more than %s) while p%d held it",
+				h.grant.Process, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.silent), sl.bound, h.grant.Process),
 			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due, " +
 				"and a retry a third of a lease after a failed one " +
 				"(wire trace: the commands of p" + fmt.Sprint(h.grant.Process) + "'s client that name the lock)",
@@ -63,22 +63,21 @@ func renewed(h *hold) bool {
 	return true
 }
 
-// silence is a stretch of a hold's belief with nothing sent on the lock,
-// and the bound it went past (rendered).
+// silence is a stretch of a hold's belief with nothing sent on the lock:
+// how much of it no fault held the client up for, and the bound that went
+// past (rendered).
 type silence struct {
-	from, to int64
-	bound    string
+	from, to, silent int64
+	bound            string
 }
 
 // longestSilence is the stretch of h's belief (from its grant to the call
-// that ended it) with no command in sent (call times, sorted) that most
-// exceeds its bound, not counting the windows of the faults that may hold
-// its process up (with a drop fault's recovery) and ending at the first
-// moment a fault could have ended the hold. The bound is the lease, or, for
-// a stretch that starts as the client is back from a drop (it has learned
-// that a renewal failed, or could not have sent one), two renewal periods:
-// a retry a period later was due. found is false when none exceeds its
-// bound.
+// that ended it) between two commands in sent (call times, sorted) whose
+// time outside the faults that may hold its process up (a drop's with the
+// client's recovery) most exceeds the lease, ending at the first moment a
+// fault could have ended the hold. Faults that strike often cut no
+// stretch short: only their own spans are left out. found is false when
+// none exceeds the lease.
 func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best silence, found bool) {
 	end := h.end
 	if h.endOp != nil {
@@ -90,18 +89,16 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best sil
 		end = min(end, lapseEnd(l, sent, covers))
 	}
 	w := opts.watchdogLease()
-	excess := int64(0)
+	excess, spans := int64(0), spansOf(covers)
+	consider := func(from, to, bound int64, name string) {
+		silent := uncovered(from, to, spans)
+		if x := silent - bound - driftSlack(w); x > excess {
+			excess, best, found = x, silence{from, to, silent, name}, true
+		}
+	}
 	last := h.start()
 	check := func(t int64) {
-		for _, g := range silentParts(last, t, covers) {
-			bound, name := w, fmt.Sprintf("the %s lease", fmtDur(w))
-			if afterDrop(g.from, covers) {
-				bound, name = w*2/3, fmt.Sprintf("the %s of two renewal periods after its client was back from a drop", fmtDur(w*2/3))
-			}
-			if x := g.to - g.from - bound - driftSlack(w); x > excess {
-				excess, best, found = x, silence{g.from, g.to, name}, true
-			}
-		}
+		consider(last, t, w, fmt.Sprintf("the %s lease", fmtDur(w)))
 		last = t
 	}
 	i, _ := slices.BinarySearch(sent, h.start())
@@ -140,11 +137,6 @@ type cover struct {
 	drop bool
 }
 
-// afterDrop reports whether t is the end of a drop's span among covers.
-func afterDrop(t int64, covers []cover) bool {
-	return slices.ContainsFunc(covers, func(c cover) bool { return c.drop && c.to == t })
-}
-
 // lapseEnd is where a silence stops counting for a hold that lapse l
 // could have ended: at l.earliest, or, for a drop (which only failed the
 // holder's requests), at the first command its client sent on the lock
@@ -167,27 +159,13 @@ func lapseEnd(l lapse, sent []int64, covers []cover) int64 {
 	return math.MaxInt64
 }
 
-// silentParts are the parts of [a, b] that no cover meets, in order.
-func silentParts(a, b int64, covers []cover) []span {
-	if b <= a {
-		return nil
+// spansOf are the spans of covers, sorted by start (for uncovered).
+func spansOf(covers []cover) []span {
+	out := make([]span, len(covers))
+	for i, c := range covers {
+		out[i] = c.span
 	}
-	cs := slices.Clone(covers)
-	slices.SortFunc(cs, func(x, y cover) int { return compare(x.from, y.from) })
-	var out []span
-	cur := a
-	for _, c := range cs {
-		if c.to < cur || c.from > b {
-			continue
-		}
-		if c.from > cur {
-			out = append(out, span{cur, c.from})
-		}
-		cur = max(cur, c.to)
-	}
-	if b > cur {
-		out = append(out, span{cur, b})
-	}
+	slices.SortFunc(out, func(x, y span) int { return compare(x.from, y.from) })
 	return out
 }
 

@@ -215,10 +215,10 @@ func TestWireTraceLostInFlight(t *testing.T) {
 
 // A renewal killed in flight (connection 1 closed at 2000 ms with it
 // unanswered) is learned at the client's 1 s reply timeout; a watchdog
-// then tries again a renewal period later. One that tries within two
-// periods of that did not give up; one that tries later, or sends nothing
-// more while its holder works on, did, although the kill could have cost
-// it the hold.
+// then tries again. One that tries within a lease of that did not give
+// up; one that tries later, or sends nothing more while its holder works
+// on, did, although the kill could have cost it the hold, and however
+// often later kills closed its idle connections.
 func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 	ops := []Op{aAcq(0, 0, 5), aRel(0, 5000, 5005, Fail)}
 	renew := func(conn int64, m float64, answered bool) WireEvent {
@@ -233,18 +233,28 @@ func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(2000.5)},
 		{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(2010)}, {Kind: WireCmd, Client: 0, Conn: 2, Cmd: "PING", Call: msT(2011), Return: msT(2012)}}
 	kill := aFault("client-conn-kill", "c0", 2000, 2001, 0)
+	// idleKill closes connection 2, idle, at ms and its client opens the next.
+	idleKill := func(ms float64) []WireEvent {
+		return []WireEvent{{Kind: WireClose, Client: 0, Conn: 2, Call: msT(ms + 0.5)}, {Kind: WireOpen, Client: 0, Conn: 3, Call: msT(ms + 5)},
+			{Kind: WireCmd, Client: 0, Conn: 3, Cmd: "PING", Call: msT(ms + 6), Return: msT(ms + 7)}}
+	}
 	for _, c := range []struct {
 		name   string
 		evs    []WireEvent
 		beyond bool
 	}{
 		{"tried again 600 ms after its reply timeout", append(slices.Clone(lost), renew(2, 3600, true)), false},
-		{"tried again just inside two renewal periods after its reply timeout", append(slices.Clone(lost), renew(2, 3950, true)), false},
-		{"tried again just past two renewal periods after its reply timeout", append(slices.Clone(lost), renew(2, 4100, true)), true},
+		{"tried again just inside a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4450, true)), false},
+		{"tried again just past a lease after its reply timeout", append(slices.Clone(lost), renew(2, 4600, true)), true},
+		{"silent but for kills that closed idle connections", append(slices.Clone(lost), idleKill(3800)...), true},
 		{"silent until its release, 2 s later", slices.Clone(lost), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := &History{Ops: ops, Faults: []Fault{kill}}
+			faults := []Fault{kill}
+			if strings.Contains(c.name, "idle") {
+				faults = append(faults, aFault("client-conn-kill", "c0", 3800, 3801, 0))
+			}
+			h := &History{Ops: ops, Faults: faults}
 			r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs), ReplyTimeout: time.Second})
 			if got := r.Verdict == Invalid; got != c.beyond {
 				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
