@@ -15,18 +15,20 @@ import (
 const recordDir = "results/bench"
 
 func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
-	fs := newFlags(e, "bench", "bench [--quick] [--record] [--subjects A,B,...] [--workers 1,8,32 | --threads 1,8,32] [--duration D] [--rounds N] [--json] [--out DIR] [--redis ADDR]",
+	fs := newFlags(e, "bench", "bench [--quick] [--record] [--subjects A,B,...] [--workers 1,8,32 | --threads 1,8,32] [--wire] [--duration D] [--rounds N] [--json] [--out DIR] [--redis ADDR]",
 		"  lockcheck bench --quick            # under a minute, into results/runs/bench/<time>\n"+
 			"  lockcheck bench                    # full table, a few minutes, into results/runs/bench/<time>\n"+
 			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n"+
 			"  lockcheck bench --subjects reentrant,redislock-tuned,go-reentrant --workers 1,8,32 --duration 2s --json\n"+
-			"  lockcheck bench --subjects reentrant,redisson,fair,redisson-fair,fenced,redisson-fenced --threads 1,8,32\n")
+			"  lockcheck bench --subjects reentrant,redisson,fair,redisson-fair,fenced,redisson-fenced --threads 1,8,32\n"+
+			"  lockcheck bench --wire --subjects reentrant,fair --workers 1,8,32 --out results/bench/wire   # the wire trace's cost\n")
 	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute); never recorded")
 	record := fs.Bool("record", false, "write the full run into the committed track record "+recordDir+"/ (latest.* replaced, history.csv appended)")
 	out := fs.String("out", "", "directory for latest.{md,csv,png,json} and history.csv (default: results/runs/bench/<time>, or "+recordDir+" with --record)")
 	subjects := fs.String("subjects", "", "comma-separated subjects to measure, any of 'lockcheck subjects' that runs on one Redis (default: reentrant, fair, fenced, simple and the peers)")
 	workers := fs.String("workers", "", "comma-separated worker counts (default: uncontended 1,8,32 and contended 2,8,32); contended cells take those >= 2")
 	threads := fs.String("threads", "", "comma-separated thread counts: like --workers, but each cell's workers are threads of ONE client process (Go: goroutines on one client; drivers: owners of one process, each running the driver-side cycle); adds the Go port ÷ Redisson table")
+	wire := fs.Bool("wire", false, "measure every subject twice in the same rounds: direct, and as 'NAME (wire)' with each client through a traced RESP proxy (faults.Wire, as a run's clients); adds the wire trace overhead table (wired ÷ direct per cell)")
 	duration := fs.Duration("duration", 0, "measuring window of one cell per round (default 1s, 300ms with --quick)")
 	rounds := fs.Int("rounds", 0, "interleaved rounds (default 5, 2 with --quick)")
 	asJSON := fs.Bool("json", false, "print the tables as one JSON document instead of boxed tables")
@@ -74,7 +76,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err != nil {
 		return exitUsage, err
 	}
-	cfg.Threads = *threads != ""
+	cfg.Threads, cfg.Wire = *threads != "", *wire
 	if *redisURL != "" {
 		if _, err := parseRedisFlag(*redisURL); err != nil {
 			return exitUsage, err

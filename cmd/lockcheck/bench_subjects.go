@@ -50,7 +50,7 @@ func benchCounts(flag, list string) (uncontended, contended []int, err error) {
 // benchCustom says why --record refuses a run: the track record holds the
 // full default matrix only, so runs stay comparable over time.
 func benchCustom(set func(flag string) bool) error {
-	for _, f := range []string{"subjects", "workers", "threads", "duration", "rounds"} {
+	for _, f := range []string{"subjects", "workers", "threads", "wire", "duration", "rounds"} {
 		if set(f) {
 			return usagef("--record takes the full default matrix: drop --%s (custom runs go to a run directory or --out)", f)
 		}

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/bench"
 )
 
 // Only an explicit --record (of a full run) writes the committed track
@@ -70,5 +74,49 @@ func TestBenchFlags(t *testing.T) {
 	set := func(f string) bool { return f == "workers" }
 	if err := benchCustom(set); err == nil || !strings.Contains(err.Error(), "--workers") {
 		t.Errorf("benchCustom(workers): %v", err)
+	}
+}
+
+// TestBenchWire runs `lockcheck bench --wire` end to end at quick scale on
+// its own redis-server: every cell has the subject's direct row and its
+// wired twin's, side by side, and the wire trace overhead table divides
+// them; --record refuses --wire (a custom matrix).
+func TestBenchWire(t *testing.T) {
+	if code, _, stderr := lockcheck(t, "bench", "--record", "--wire"); code != exitUsage || !strings.Contains(stderr, "--wire") {
+		t.Errorf("bench --record --wire: exit %d\n%s", code, stderr)
+	}
+	if testing.Short() {
+		t.Skip("integration test: starts redis-server (skipped with -short)")
+	}
+	out := t.TempDir()
+	code, stdout, stderr := lockcheck(t, "bench", "--quick", "--wire", "--subjects", "reentrant", "--workers", "1,2", "--duration", "200ms", "--rounds", "1", "--out", out)
+	if code != exitValid {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"reentrant (wire)", "Wire trace overhead", "each subject also through traced Wires"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("tables lack %q\n%s", want, stdout)
+		}
+	}
+	rep, err := bench.ReadReport(filepath.Join(out, "latest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		contended bool
+		n         int
+	}{{false, 1}, {false, 2}, {true, 2}} {
+		for _, s := range []string{"reentrant", "reentrant" + bench.WireSuffix} {
+			if row, ok := rep.Row(c.contended, s, c.n); !ok || row.Cycles == 0 {
+				t.Errorf("%s, contended %v, %d workers: row %v, %d cycles", s, c.contended, c.n, ok, row.Cycles)
+			}
+		}
+	}
+	if wr := rep.WireRatios(); len(wr) != 3 || wr[0].Subject != "reentrant" || wr[0].Ratio <= 0 {
+		t.Errorf("wire ratios = %+v, want reentrant's in 3 cells", wr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "latest.md"))
+	if err != nil || !strings.Contains(string(md), "## Wire trace overhead") {
+		t.Errorf("latest.md: %v\n%s", err, md)
 	}
 }

@@ -70,7 +70,7 @@ func BenchmarkCycle(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/lease=%s", subj.Name, label), func(b *testing.B) {
 				ctx := context.Background()
-				f, err := openFleet(ctx, s.Options(), subj, 1, func(int) string { return "bench-cycle:" + subj.Name }, lease)
+				f, err := openFleet(ctx, &dialer{opts: s.Options()}, subj, 1, func(int) string { return "bench-cycle:" + subj.Name }, lease)
 				if err != nil {
 					b.Fatal(err)
 				}

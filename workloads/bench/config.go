@@ -35,6 +35,14 @@ type Config struct {
 	// so). The ceiling then shares one client too. false (the default):
 	// each worker is a client process of its own.
 	Threads bool
+	// Wire measures every subject twice in the same interleaved rounds:
+	// direct, as always, and as its twin named with WireSuffix, each
+	// client's connection through a faults.Wire of its own (a driver
+	// process's too: it dials its client's address) whose every event is
+	// recorded as a run records its wire trace (kept, and encoded as JSON
+	// Lines to a file). The report then divides the twins' cycles/s
+	// (WireRatios): what the wire trace costs. The ceiling stays direct.
+	Wire bool
 	// Lease is the lease every Lock asks for. 0 (the default) asks for a
 	// watchdog-renewed lock, the way Redisson's lock() is used; the peers'
 	// adapters then extend their lease every third of it.

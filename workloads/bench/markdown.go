@@ -35,6 +35,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if r.measuredServer() {
 		ew.printf("%s", serverNotes)
 	}
+	if r.Wire {
+		ew.printf("%s", wireNotes)
+	}
 	return ew.err
 }
 
@@ -57,6 +60,13 @@ Server columns:
 
 - **server cost per cycle**: first Redis's main-thread CPU time (INFO cpu ` + "`used_cpu_{user,sys}_main_thread`" + `, read before and after each window) divided by the window's cycles: everything one Redis core did for the lock, I/O and parsing included (scripts, pub/sub, watchdog renewals, failed attempts under contention); then its scripts' execution time alone (INFO commandstats ` + "`usec`" + ` of eval/evalsha/fcall, reset with CONFIG RESETSTAT before each window), which includes the commands they call. The commands per cycle count those the scripts call too (commandstats counts both).
 - **share of the server limit**: cycles/s ÷ (1e6 ÷ CPU µs per cycle), the cycles/s one Redis core could serve if it did nothing but serve this lock's cycles; in brackets the share of the no-op cycle ceiling (calls/s ÷ 2).
+`
+
+const wireNotes = `
+Wire trace overhead:
+
+- **` + "`S" + WireSuffix + "`" + `** is subject S measured in the same rounds with each client's connection (a driver process's too) through a faults.Wire of its own, the RESP proxy a run puts in front of every client, every connection's open and close and every command with its reply recorded as a run records its wire trace (kept in memory and written as JSON Lines to a file).
+- **wire trace overhead**: S` + WireSuffix + `'s cycles/s ÷ S's, cell by cell; 1 − the ratio is what the proxy and its trace cost a lock cycle. The ceiling stays direct.
 `
 
 // errWriter keeps the first write error so a sequence of writes reads plainly.

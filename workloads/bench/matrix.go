@@ -2,9 +2,11 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -29,6 +31,7 @@ func (c cell) String() string {
 type matrix struct {
 	cfg      Config
 	subjects []subject.Subject
+	wired    []bool // per subject: its clients go through traced Wires (Config.Wire)
 	opts     *redis.Options
 	runID    int64 // keeps the keys of one run apart from another's
 	cells    []cell
@@ -44,8 +47,8 @@ type matrix struct {
 // ceilingIndex stands for the ceiling among the subjects' indexes.
 const ceilingIndex = -1
 
-func newMatrix(cfg Config, subjects []subject.Subject, opts *redis.Options, runID int64) *matrix {
-	m := &matrix{cfg: cfg, subjects: subjects, opts: opts, runID: runID, rows: map[cell][]*rowAcc{}, ceilings: map[int]*CeilingRow{},
+func newMatrix(cfg Config, subjects []subject.Subject, wired []bool, opts *redis.Options, runID int64) *matrix {
+	m := &matrix{cfg: cfg, subjects: subjects, wired: wired, opts: opts, runID: runID, rows: map[cell][]*rowAcc{}, ceilings: map[int]*CeilingRow{},
 		ceilCost: map[int]*ServerCost{}, ceilOps: map[int]int64{}, meter: newServerMeter(opts), open: openFleet}
 	if cfg.Threads {
 		m.open = openShared
@@ -99,25 +102,20 @@ func (m *matrix) order(round int, withCeiling bool) []int {
 // window measures subject i (or the ceiling) in cell c and pools the result.
 func (m *matrix) window(ctx context.Context, round int, c cell, i int) error {
 	cfg := m.cfg
-	name := "ceiling"
+	name, key := "ceiling", "ceiling"
 	if i != ceilingIndex {
 		name = m.subjects[i].Name
 		if err := canThreads(m.subjects[i], c.workers); cfg.Threads && err != nil {
 			m.note(round, fmt.Errorf("no row at %v threads for %w", c, err))
 			return nil
 		}
+		key = strings.TrimSuffix(name, WireSuffix)
+		if m.wired[i] {
+			key += ":wire"
+		}
 	}
-	prefix := fmt.Sprintf("lockcheck-bench:%d:r%d:%s:%s%d", m.runID, round, name, map[bool]string{false: "u", true: "c"}[c.contended], c.workers)
-	var res *windowResult
-	var err error
-	switch {
-	case i == ceilingIndex:
-		res, err = runCeiling(ctx, m.meter, m.opts, c.workers, cfg.Threads, cfg.Duration, prefix)
-	case c.contended:
-		res, err = runContended(ctx, m.open, m.meter, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
-	default:
-		res, err = runUncontended(ctx, m.open, m.meter, m.opts, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
-	}
+	prefix := fmt.Sprintf("lockcheck-bench:%d:r%d:%s:%s%d", m.runID, round, key, map[bool]string{false: "u", true: "c"}[c.contended], c.workers)
+	res, err := m.measure(ctx, c, i, prefix)
 	if err != nil {
 		return fmt.Errorf("bench: round %d, %v, %s: %w", round+1, c, name, err)
 	}
@@ -127,6 +125,25 @@ func (m *matrix) window(ctx context.Context, round int, c cell, i int) error {
 		fmt.Fprintf(cfg.Progress, "round %d/%d  %-15s %-16s %10s/s\n", round+1, cfg.Rounds, c, name, count(rate))
 	}
 	return nil
+}
+
+// measure runs one window of subject i (or the ceiling) in cell c, its
+// clients direct or through traced Wires (m.wired), which it stops after
+// the clients closed.
+func (m *matrix) measure(ctx context.Context, c cell, i int, prefix string) (_ *windowResult, err error) {
+	cfg := m.cfg
+	if i == ceilingIndex {
+		return runCeiling(ctx, m.meter, m.opts, c.workers, cfg.Threads, cfg.Duration, prefix)
+	}
+	dial, err := newDialer(m.opts, m.wired[i])
+	if err != nil {
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, dial.close()) }()
+	if c.contended {
+		return runContended(ctx, m.open, m.meter, dial, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
+	}
+	return runUncontended(ctx, m.open, m.meter, dial, m.subjects[i], c.workers, cfg.Duration, cfg.Lease, prefix)
 }
 
 // add pools one window's result.

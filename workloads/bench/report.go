@@ -14,6 +14,10 @@ type Report struct {
 	Rounds  int           // interleaved rounds
 	Window  time.Duration // measuring window of one cell of one subject per round
 	Lease   time.Duration // lease of every Lock (0: watchdog)
+	// Wire says every subject was measured twice in the same rounds:
+	// direct, and as its twin named with WireSuffix, each client through a
+	// traced faults.Wire (Config.Wire; WireRatios).
+	Wire bool `json:",omitempty"`
 
 	Subjects    []SubjectInfo // in table order
 	Ceiling     []CeilingRow  // by worker count

@@ -23,6 +23,7 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 	if err != nil {
 		return nil, err
 	}
+	subjects, wired := withWired(subjects, cfg.Wire)
 	if err := checkSubjects(subjects); err != nil {
 		return nil, err
 	}
@@ -33,7 +34,7 @@ func Run(ctx context.Context, cfg Config, subjects []subject.Subject) (*Report, 
 	}
 	defer stop()
 	rep := newReport(ctx, cfg, subjects, opts, started)
-	m := newMatrix(cfg, subjects, opts, started.UnixNano())
+	m := newMatrix(cfg, subjects, wired, opts, started.UnixNano())
 	for round := range cfg.Rounds {
 		if err := m.round(ctx, round); err != nil {
 			return nil, err
@@ -67,6 +68,7 @@ func newReport(ctx context.Context, cfg Config, subjects []subject.Subject, opts
 		Rounds:  cfg.Rounds,
 		Window:  cfg.Duration,
 		Lease:   cfg.Lease,
+		Wire:    cfg.Wire,
 		Machine: describeMachine(ctx, opts),
 	}
 	for _, s := range subjects {

@@ -35,6 +35,9 @@ func (r *Report) tables() []table {
 	if t, ok := r.pairTable(); ok {
 		ts = append(ts, t)
 	}
+	if t, ok := r.wireTable(); ok {
+		ts = append(ts, t)
+	}
 	if r.measuredServer() {
 		ts = append(ts, r.serverCostTable(), r.limitTable())
 	}
@@ -224,6 +227,9 @@ func (r *Report) headline() string {
 	m := r.Machine
 	if r.Threads {
 		lease += ", workers are threads of one client process"
+	}
+	if r.Wire {
+		lease += ", each subject also through traced Wires"
 	}
 	return fmt.Sprintf("lockcheck bench (%s: %d rounds × %v per cell, lease %s) on %s/%s, %d CPUs %s, %s, redis %s, %s, took %s",
 		r.Mode, r.Rounds, r.Window, lease, m.OS, m.Arch, m.CPUs, m.CPU, m.GoVersion, m.RedisVersion,

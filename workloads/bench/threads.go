@@ -33,17 +33,21 @@ func canThreads(subj subject.Subject, n int) error {
 // most (PoolSize n, as Redisson's default pool of 64 has for 32 threads),
 // one Maker opened for n owners (an external driver then hosts them all
 // in one process, each on a thread of its own) and n handles, worker i
-// locking name(i) as owner wi. Each worker warms up as in openFleet.
-func openShared(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
+// locking name(i) as owner wi, on the client dial gives client 0. Each
+// worker warms up as in openFleet.
+func openShared(ctx context.Context, dial *dialer, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
 	f := &fleet{}
 	defer func() {
 		if err != nil {
 			f.close()
 		}
 	}()
-	o := *opts
+	o, err := dial.options(0)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", subj.Name, err)
+	}
 	o.PoolSize = max(o.PoolSize, n)
-	rdb := redis.NewClient(&o)
+	rdb := redis.NewClient(o)
 	f.rdbs = append(f.rdbs, rdb)
 	mf, _ := subj.MakerFor(subject.OpenOptions{WatchdogLease: impl.DefaultWatchdogTimeout, Owners: n})
 	m, err := mf(ctx, rdb)

@@ -101,7 +101,7 @@ func TestOpenSharedOneClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := openShared(t.Context(), srv.Options(), subjects[0], 6, func(i int) string { return "shared:" + string(rune('a'+i)) }, 0)
+	f, err := openShared(t.Context(), &dialer{opts: srv.Options()}, subjects[0], 6, func(i int) string { return "shared:" + string(rune('a'+i)) }, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

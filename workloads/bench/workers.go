@@ -45,10 +45,10 @@ type fleet struct {
 	lockers []impl.Locker
 }
 
-// openFleet opens n workers of subj; worker i locks name(i). Each worker runs
-// one warm-up cycle on a private lock first, so connections and scripts are
-// ready before the window opens.
-func openFleet(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
+// openFleet opens n workers of subj, worker i on a client dial gives it,
+// locking name(i). Each worker runs one warm-up cycle on a private lock
+// first, so connections and scripts are ready before the window opens.
+func openFleet(ctx context.Context, dial *dialer, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (_ *fleet, err error) {
 	f := &fleet{}
 	defer func() {
 		if err != nil {
@@ -56,8 +56,11 @@ func openFleet(ctx context.Context, opts *redis.Options, subj subject.Subject, n
 		}
 	}()
 	for i := range n {
-		o := *opts
-		rdb := redis.NewClient(&o)
+		o, err := dial.options(i)
+		if err != nil {
+			return nil, fmt.Errorf("open %s: %w", subj.Name, err)
+		}
+		rdb := redis.NewClient(o)
 		f.rdbs = append(f.rdbs, rdb)
 		m, err := maker(subj)(ctx, rdb)
 		if err != nil {
@@ -143,13 +146,13 @@ func pauseAfterError(ctx context.Context) {
 	}
 }
 
-// opener opens a window's n workers: openFleet (a client process each) or
-// openShared (threads of one client process).
-type opener func(ctx context.Context, opts *redis.Options, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (*fleet, error)
+// opener opens a window's n workers on clients dial gives them: openFleet
+// (a client process each) or openShared (threads of one client process).
+type opener func(ctx context.Context, dial *dialer, subj subject.Subject, n int, name func(i int) string, lease time.Duration) (*fleet, error)
 
 // runUncontended measures n workers each cycling its own lock.
-func runUncontended(ctx context.Context, open opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
-	f, err := open(ctx, opts, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
+func runUncontended(ctx context.Context, open opener, meter *serverMeter, dial *dialer, subj subject.Subject, n int, d, lease time.Duration, prefix string) (*windowResult, error) {
+	f, err := open(ctx, dial, subj, n, func(i int) string { return fmt.Sprintf("%s:w%d", prefix, i) }, lease)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +194,8 @@ func runUncontended(ctx context.Context, open opener, meter *serverMeter, opts *
 }
 
 // runContended measures n workers on one lock and logs every grant.
-func runContended(ctx context.Context, openF opener, meter *serverMeter, opts *redis.Options, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
-	f, err := openF(ctx, opts, subj, n, func(int) string { return name }, lease)
+func runContended(ctx context.Context, openF opener, meter *serverMeter, dial *dialer, subj subject.Subject, n int, d, lease time.Duration, name string) (*windowResult, error) {
+	f, err := openF(ctx, dial, subj, n, func(int) string { return name }, lease)
 	if err != nil {
 		return nil, err
 	}
