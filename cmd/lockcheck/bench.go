@@ -21,7 +21,7 @@ func benchCmd(ctx context.Context, e *env, args []string) (int, error) {
 			"  lockcheck bench --record           # full table into the committed results/bench/ (make bench)\n"+
 			"  lockcheck bench --subjects reentrant,redislock-tuned,go-reentrant --workers 1,8,32 --duration 2s --json\n"+
 			"  lockcheck bench --subjects reentrant,redisson,fair,redisson-fair,fenced,redisson-fenced --threads 1,8,32\n"+
-			"  lockcheck bench --wire --subjects reentrant,fair --workers 1,8,32 --out results/bench/wire   # the wire trace's cost\n")
+			"  lockcheck bench --wire --subjects reentrant,fair,redislock-tuned --workers 1,8,32 --out results/bench/wire   # the wire trace's cost\n")
 	quick := fs.Bool("quick", false, "short windows and fewer rounds (under a minute); never recorded")
 	record := fs.Bool("record", false, "write the full run into the committed track record "+recordDir+"/ (latest.* replaced, history.csv appended)")
 	out := fs.String("out", "", "directory for latest.{md,csv,png,json} and history.csv (default: results/runs/bench/<time>, or "+recordDir+" with --record)")
