@@ -45,8 +45,10 @@ type hiccups struct {
 // recorder, on r's clock.
 func watchHiccups(r *runner) *hiccups {
 	hc := &hiccups{r: r}
-	if len(r.rdbs) > 0 {
+	if hc.rdb = r.probe; hc.rdb == nil && len(r.rdbs) > 0 {
 		hc.rdb = r.rdbs[0]
+	}
+	if hc.rdb != nil {
 		nop := func(context.Context) error { return nil }
 		hc.slow = &trackedFault{t: r.tracker, Fault: faults.Func(HiccupFault, "redis", nop, nop)}
 	}

@@ -73,6 +73,11 @@ type Deps struct {
 	// WireTrace, if set, receives the wire trace as JSON Lines
 	// (model.WireEvent) while the run goes.
 	WireTrace io.Writer
+	// Probe, if set, reaches Redis with no proxy or link between: the
+	// hiccup watcher PINGs it, so that its probes neither suffer a
+	// client's faults nor show in a client's wire trace (nil: the first
+	// client's connection).
+	Probe redis.UniversalClient
 }
 
 // Result is a finished run.
@@ -283,6 +288,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		return nil, err
 	}
 	r.wire = newWireTracer(wiresOf(deps.Wire, nclients), deps.WireTrace)
+	r.probe = deps.Probe
 	return r, nil
 }
 
@@ -421,7 +427,8 @@ type runner struct {
 	prefix        string // Redis key prefix of this run's locks
 
 	rdbs   []redis.UniversalClient
-	makers [][]impl.Maker // per client connection, one Maker per part
+	probe  redis.UniversalClient // Deps.Probe
+	makers [][]impl.Maker        // per client connection, one Maker per part
 	closed bool
 
 	base    time.Time

@@ -258,6 +258,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		Meta:     map[string]string{"scenario": sc.Name},
 		Progress: o.Progress,
 		Serve:    o.serve(),
+		Probe:    env.Admin,
 	}
 	if len(env.Wires) > 0 {
 		deps.Wire, deps.WireTrace = env.wire, o.WireTrace
