@@ -265,6 +265,9 @@ func TestBadInputOneClearLine(t *testing.T) {
 		{"subject repeated in a scenario", []string{"run", "--scenario", "client-stall", "--subject", "fair,reentrant,fair"}, "--subject: fair is named twice"},
 		{"lock and semaphore mixed", []string{"run", "--subject", "reentrant+semaphore"}, "--subject reentrant+semaphore mixes object kinds: a lock (reentrant) and a semaphore or latch (semaphore)"},
 		{"semaphore and lock mixed", []string{"run", "--subject", "semaphore+fair"}, "mixes object kinds: a lock (fair) and a semaphore or latch (semaphore)"},
+		{"release outside the driver's range", []string{"run", "--subject", "redisson@2.15.2"}, "redisson@2.15.2 is outside what the driver supports, 3.8.0 to 4.x"},
+		{"semaphore release outside the driver's range", []string{"run", "--subject", "redisson-semaphore@2.15.2"}, "redisson-semaphore@2.15.2 is outside what the driver supports, 3.8.0 to 4.x"},
+		{"hunt release outside the driver's range", []string{"hunt", "--subject", "redisson-fenced@3.20.0"}, "redisson-fenced@3.20.0 is outside what the driver supports, 3.25.0 to 4.x"},
 		{"check into an existing --out", []string{"check", "--out", existing, existing}, "--out " + existing + " exists"},
 		{"check into the run directory", []string{"check", "--out", filepath.Join(existing, "recheck"), existing}, "is inside " + existing},
 	} {

@@ -18,7 +18,7 @@ const permitsKind = "permits"
 func subjectsCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "subjects", "subjects [--json] [--versions NAME]", "  lockcheck subjects\n  lockcheck subjects --versions redisson\n")
 	asJSON := fs.Bool("json", false, "print JSON")
-	versions := fs.String("versions", "", "list the releases of `NAME`'s library that its registry serves (NAME@VERSION runs one)")
+	versions := fs.String("versions", "", "list the releases of `NAME`'s library that its registry serves, each marked supported by its driver or not (NAME@VERSION runs one)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}

@@ -11,9 +11,9 @@ import (
 )
 
 // subjectVersions is `lockcheck subjects --versions NAME`: the releases of
-// NAME's library that its registry serves (asked now, bounded by ctx), the
-// pinned one and the range the driver supports; offline, how to ask by
-// hand.
+// NAME's library that its registry serves (asked now, bounded by ctx), each
+// marked supported by the driver or not, the pinned one and the supported
+// range; offline, how to ask by hand.
 func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int, error) {
 	v := permits.Versions(name)
 	if !permits.Known(name) {
@@ -30,18 +30,52 @@ func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int
 	if err != nil {
 		return exitUsage, fmt.Errorf("%s: cannot ask %s for its releases (%v); to ask by hand: %s", name, v.Registry, err, v.HowToList)
 	}
+	return exitValid, printVersions(e, name, v, all, asJSON)
+}
+
+// releaseMark is one release the registry serves, as --versions --json
+// gives it.
+type releaseMark struct {
+	Release   string `json:"release"`
+	Supported bool   `json:"supported"`
+}
+
+// printVersions prints all, the releases v's registry serves (oldest
+// first), each marked supported or not by v.Supports: as JSON, or a line
+// saying what the driver supports, then the supported releases and the
+// others on a line each.
+func printVersions(e *env, name string, v *subject.Versions, all []string, asJSON bool) error {
+	marks := make([]releaseMark, len(all))
+	var in, out []string
+	for i, r := range all {
+		marks[i] = releaseMark{r, v.Supported(r)}
+		if marks[i].Supported {
+			in = append(in, r)
+		} else {
+			out = append(out, r)
+		}
+	}
+	latest := subject.NewestStable(all)
 	if asJSON {
-		return exitValid, printJSON(e, struct {
-			Subject  string   `json:"subject"`
-			Registry string   `json:"registry"`
-			Pinned   string   `json:"pinned"`
-			Latest   string   `json:"latest"`
-			Supports string   `json:"supports"`
-			Releases []string `json:"releases"`
-		}{name, v.Registry, v.Pinned, subject.NewestStable(all), v.Supports, all})
+		return printJSON(e, struct {
+			Subject  string        `json:"subject"`
+			Registry string        `json:"registry"`
+			Pinned   string        `json:"pinned"`
+			Latest   string        `json:"latest"`
+			Supports string        `json:"supports"`
+			Min      string        `json:"min,omitempty"`
+			Max      string        `json:"max,omitempty"`
+			Releases []releaseMark `json:"releases"`
+		}{name, v.Registry, v.Pinned, latest, v.Supports.String(), v.Supports.Min, v.Supports.Max, marks})
+	}
+	if latest != "" && !v.Supported(latest) {
+		latest += ", which it does not support"
 	}
 	fmt.Fprintf(e.stdout, "%s: %s serves %d releases (oldest first); lockcheck pins %s, %s@latest is %s; the driver supports %s\n",
-		name, v.Registry, len(all), v.Pinned, name, subject.NewestStable(all), v.Supports)
-	fmt.Fprintln(e.stdout, strings.Join(all, " "))
-	return exitValid, nil
+		name, v.Registry, len(all), v.Pinned, name, latest, v.Supports)
+	fmt.Fprintf(e.stdout, "supported (%d): %s\n", len(in), strings.Join(in, " "))
+	if len(out) > 0 {
+		fmt.Fprintf(e.stdout, "not supported, refused (%d): %s\n", len(out), strings.Join(out, " "))
+	}
+	return nil
 }

@@ -280,8 +280,9 @@ func needRslock(dir string) error {
 	return nil
 }
 
-// potterySupports is the range of pottery releases the driver runs.
-const potterySupports = "2.3.0 and later (measured: 2.3.0, 3.0.1)"
+// potterySupports is the range of pottery releases the driver runs: not
+// measured beyond the pin (docs/drivers.md), so no bound.
+var potterySupports = subject.Range{Note: "not measured beyond the pinned 3.0.1"}
 
 // shippedBuild is the build script of a shipped driver: its folder's
 // build.sh, which scripts/deps.sh also runs.
@@ -307,7 +308,7 @@ func shippedDriverList() []Driver {
 			Doc:          "npm node-redisson (Redisson's scripts for Node.js) over the driver protocol",
 			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 			Installed:    needNode,
-			Release:      "1.0.4", releases: npmReleases("node-redisson", "node-redisson", "1.0.4", "1.0.0 and later (measured: 1.0.3, 1.0.4)"),
+			Release:      "1.0.4", releases: npmReleases("node-redisson", "node-redisson", "1.0.4", subject.Range{Min: "1.0.0", Max: "1.0.x", Note: "measured: 1.0.4, the one release the registry serves here"}),
 			Owners: true, // one clientId per owner on one Redisson instance
 			// Its waiters sometimes wait out a whole TTL on a free lock
 			// in hunt runs (waits of 1.50 s with a 1.5 s watchdog lease),
@@ -319,7 +320,7 @@ func shippedDriverList() []Driver {
 			Name: "node-redlock", Dir: "node-redlock", Command: []string{"node", "driver.js"},
 			Doc:       "npm redlock 4 on one Redis node (SET NX PX, compare-and-delete, retries) over the driver protocol",
 			Installed: needNode,
-			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", "4.x (redlock 5 has another API)"),
+			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", subject.Range{Min: "4.0.0", Max: "4.x", Note: "redlock 5 has another API; ran valid: 4.1.0, 4.2.0"}),
 		},
 		{
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
@@ -331,7 +332,7 @@ func shippedDriverList() []Driver {
 			Name: "redis-py-latest", Dir: "redis-py-latest", Command: []string{venvPython, "driver.py"},
 			Doc:       "redis-py's Lock (redis-py from PyPI, pinned) over the driver protocol",
 			Installed: needVenv("redis"),
-			Release:   "8.1.0", releases: pipReleases("redis-py-latest", "redis", "redis", "8.1.0", "3.0 and later (measured: 4.1.0, 8.1.0)"),
+			Release:   "8.1.0", releases: pipReleases("redis-py-latest", "redis", "redis", "8.1.0", subject.Range{Note: "not measured beyond the pinned 8.1.0"}),
 			Owners: true, // threads on one redis-py client (pylib)
 		},
 		{
@@ -365,7 +366,7 @@ func shippedDriverList() []Driver {
 			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
 			Capabilities: []string{driver.CapWatchdog},
 			Installed:    needVenv("redis_lock"),
-			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", "3.7.0 and later (2.3.0 refuses the driver's auto-renewed acquires: TimeoutTooLarge)"),
+			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", subject.Range{Min: "3.7.0", Note: "ran valid: 3.7.0, 4.0.1; 2.3.0 ran invalid on the hunt workload, not examined"}),
 			// A lease that runs out pushes no signal: waiters sleep in
 			// BLPOP until their own timeout (whole seconds, at most the
 			// lease) before they try again.
@@ -411,8 +412,10 @@ func redissonDrivers() []Driver {
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
 		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
-		redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
-		redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
+		redissonSince(redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
+			"3.25.0", "RFencedLock came in 3.25.0: the driver's hello refuses older releases"),
+		redissonSince(redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
+			"3.17.0", "RSpinLock came in 3.17.0; before 3.25.0 through reflection"),
 		redissonRW(redisson("redisson-rwlock", "rwlock", "Redisson's read-write lock (getReadWriteLock; each request's mode picks readLock or writeLock)", driver.CapReadWrite)),
 		redissonMulti(redisson("redisson-multilock", "multilock", "Redisson's RedissonMultiLock over 3 RLocks (the name, name:m1, name:m2)"), false),
 		redissonMulti(redisson("redisson-redlock", "redlock", "Redisson's RedissonRedLock over 3 RLocks on one Redis (held by 2 of 3)"), true),

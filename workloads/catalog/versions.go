@@ -31,8 +31,9 @@ type releases struct {
 	pinned string
 	// list lists the registry's releases, oldest first.
 	list func(ctx context.Context) ([]string, error)
-	// supports says which releases the driver supports, as measured.
-	supports string
+	// supports is the range of releases the driver supports, as measured
+	// (docs/drivers.md).
+	supports subject.Range
 	// has, if set, says whether the registry serves release v (when its
 	// list may leave some out: the Go module proxy's); else list decides.
 	has func(ctx context.Context, v string) (bool, error)

@@ -19,7 +19,8 @@ import (
 // library's module with V. go fetches V through the module proxy and checks
 // it against the checksum database, recording it in the generated go.sum.
 type goPeer struct {
-	name, module, supports string
+	name, module string
+	supports     subject.Range
 	// oldTag is the build tag of the peer's adapter for the releases
 	// before oldBelow (impl/peers/*_api_*.go).
 	oldTag, oldBelow string
@@ -27,7 +28,7 @@ type goPeer struct {
 
 // tags returns the build tags release v needs: oldTag before oldBelow.
 func (p goPeer) tags(v string) string {
-	if release.CompareVersions(v, p.oldBelow) < 0 {
+	if subject.CompareReleases(v, p.oldBelow) < 0 {
 		return p.oldTag
 	}
 	return ""
@@ -37,12 +38,12 @@ func (p goPeer) tags(v string) string {
 var goPeers = []goPeer{
 	{
 		name: "redsync", module: "github.com/go-redsync/redsync/v4",
-		supports: "v4.0.0 and later (v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock)",
+		supports: subject.Range{Min: "v4.0.0", Note: "v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock; ran valid: v4.0.3"},
 		oldTag:   "redsync_v4_0", oldBelow: "v4.8.0",
 	},
 	{
 		name: "redislock", module: "github.com/bsm/redislock",
-		supports: "v0.8.0 and later (v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token)",
+		supports: subject.Range{Min: "v0.8.0", Note: "v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token; ran valid: v0.8.2"},
 		oldTag:   "redislock_v0_8", oldBelow: "v0.9.0",
 	},
 }

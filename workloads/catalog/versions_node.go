@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // npmReleases runs the node driver in folder src at any release of the npm
@@ -16,7 +17,7 @@ import (
 // lockfile with the registry's integrity hash, which npm checks every
 // tarball against) and the driver's scripts are copied beside them, so
 // that they load that release.
-func npmReleases(src, pkg, pinned, supports string) *releases {
+func npmReleases(src, pkg, pinned string, supports subject.Range) *releases {
 	return &releases{
 		library: "npm-" + pkg, registry: "the npm registry's " + pkg, pinned: pinned, supports: supports,
 		list:    func(ctx context.Context) ([]string, error) { return release.NPMVersions(ctx, pkg) },

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // pipReleases runs the Python driver in folder src at any release of the
@@ -22,7 +23,7 @@ import (
 // files with --require-hashes (their hashes written to the build's
 // requirements.lock). The driver's script runs from src with the cache's
 // interpreter.
-func pipReleases(src, project, module, pinned, supports string) *releases {
+func pipReleases(src, project, module, pinned string, supports subject.Range) *releases {
 	return &releases{
 		library: "pypi-" + project, registry: "PyPI's " + project, pinned: pinned, supports: supports,
 		list:    func(ctx context.Context) ([]string, error) { return release.PyPIVersions(ctx, project) },

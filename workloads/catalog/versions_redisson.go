@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // redissonPinned is the Redisson release impl/drivers/redisson-java/pom.xml
@@ -16,6 +17,18 @@ import (
 // redisson@4.7.0; the pin stays at 3.52.0 until a replacement client's first
 // TryLock stops answering late on 4.7.0 (docs/drivers.md).
 const redissonPinned = "3.52.0"
+
+// redissonSupports are the Redisson releases the driver supports (the spin
+// and fenced locks from later ones: redissonSince).
+var redissonSupports = subject.Range{Min: "3.8.0", Max: "4.x", Note: "3.8.x builds but does not start on Java 17; ran valid: 3.12.0, 3.16.3, 4.7.0"}
+
+// redissonSince is d, a Redisson driver, supporting the releases from min
+// only (its lock came in min, or the driver refuses older ones), note
+// saying why.
+func redissonSince(d Driver, min, note string) Driver {
+	d.releases.supports = subject.Range{Min: min, Max: redissonSupports.Max, Note: note}
+	return d
+}
 
 // redissonReleases runs any Redisson release the driver's compat sources
 // cover (3.8.0 and later; build.sh picks them by version): Maven fetches
@@ -28,7 +41,7 @@ func redissonReleases() *releases {
 			return release.MavenVersions(ctx, "org.redisson", "redisson")
 		},
 		sources:  []string{"redisson-java", "java-common"},
-		supports: "3.8.0 to 4.x (the spin lock from 3.17.0, the fenced lock from 3.25.0; 3.8.x does not start on Java 17)",
+		supports: redissonSupports,
 		howTo:    "mvn dependency:get -Dartifact=org.redisson:redisson:VERSION, or the versions in maven-metadata.xml of org/redisson/redisson on Maven Central",
 		build: func(ctx context.Context, v, dir string) error {
 			src, err := shippedDir("redisson-java")

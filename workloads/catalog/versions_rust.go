@@ -8,6 +8,7 @@ import (
 	"regexp"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // rslockVersionLine is Cargo.toml's rslock requirement, whose version a
@@ -22,7 +23,7 @@ var rslockVersionLine = regexp.MustCompile(`(?m)^rslock = \{ version = "=[^"]*"`
 func crateReleases() *releases {
 	return &releases{
 		library: "crate-rslock", registry: "crates.io's rslock", pinned: "0.10.0",
-		supports: "0.9.x and 0.10.x (measured: 0.9.1, 0.10.0; older releases have another LockManager and redis-rs, not tried)",
+		supports: subject.Range{Min: "0.9.0", Max: "0.10.x", Note: "measured: 0.9.1, 0.10.0; older releases have another LockManager and redis-rs, not tried"},
 		list:     func(ctx context.Context) ([]string, error) { return release.CrateVersions(ctx, "rslock") },
 		howTo:    "cargo info rslock, or the versions on crates.io",
 		sources:  []string{"rslock"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // springPinned is the Spring Integration release
@@ -19,7 +20,7 @@ const springPinned = "6.5.5"
 func springReleases() *releases {
 	return &releases{
 		library: "spring-integration-redis", registry: "Maven Central org.springframework.integration:spring-integration-redis",
-		pinned: springPinned, supports: "6.5.x and 7.x (measured: 6.5.5, 7.0.5)",
+		pinned: springPinned, supports: subject.Range{Min: "6.5.0", Max: "7.x", Note: "measured: 6.5.5, 7.0.5; 7.x has no DEL fallback after a failed UNLINK"},
 		list: func(ctx context.Context) ([]string, error) {
 			return release.MavenVersions(ctx, "org.springframework.integration", "spring-integration-redis")
 		},

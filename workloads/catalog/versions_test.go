@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,76 @@ func TestVersionedSubjects(t *testing.T) {
 	for _, name := range []string{"reentrant", "redis-py", "mutant-check-then-set"} {
 		if s, _ := Subjects.Lookup(name); s.Versions != nil {
 			t.Errorf("%s runs other releases", name)
+		}
+	}
+}
+
+// TestSupportedRanges: every subject that runs other releases has a range
+// of release numbers that holds its pin, and docs/drivers.md's table of
+// ranges opens its row with that range (or "`NAME` from MIN" for a
+// subject whose range starts later than its row's).
+func TestSupportedRanges(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "drivers.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The table's rows, by subject named in their first cell: the
+	// supported cell (the fourth).
+	supported := map[string]string{}
+	for _, line := range strings.Split(string(page), "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) != 5 || !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		for _, name := range strings.Split(strings.TrimPrefix(cells[0], "| "), ", ") {
+			supported[strings.Trim(name, "`")] = cells[3]
+		}
+	}
+	var checked int
+	for _, s := range Subjects.All() {
+		v := s.Versions
+		if v == nil {
+			continue
+		}
+		checked++
+		if err := v.Supports.Valid(); err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+		}
+		if v.Pinned != "" && !v.Supports.Contains(v.Pinned) {
+			t.Errorf("%s: pinned %s is outside %s", s.Name, v.Pinned, v.Supports)
+		}
+		cell, ok := supported[s.Name]
+		if !ok && strings.HasPrefix(s.Name, "redisson") {
+			cell, ok = supported["redisson*"]
+		}
+		bounds := v.Supports.Bounds()
+		switch {
+		case !ok:
+			t.Errorf("%s: docs/drivers.md's table of releases has no row for it", s.Name)
+		case !strings.HasPrefix(cell, bounds) && !strings.Contains(cell, "`"+s.Name+"` from "+v.Supports.Min):
+			t.Errorf("%s: docs/drivers.md says it supports %q, want it to open with %q", s.Name, cell, bounds)
+		}
+	}
+	if checked < 10 {
+		t.Errorf("checked %d subjects with releases, want the drivers' and peers' (10 or more)", checked)
+	}
+}
+
+// TestOutsideRangeRefused: NAME@VERSION outside the driver's range is
+// refused before a registry is asked (this test has no network) and names
+// the range.
+func TestOutsideRangeRefused(t *testing.T) {
+	for name, want := range map[string]string{
+		"redisson@2.15.2":         "the driver supports, 3.8.0 to 4.x",
+		"redisson-fenced@3.20.0":  "the driver supports, 3.25.0 to 4.x",
+		"redisson-spin@3.16.8":    "the driver supports, 3.17.0 to 4.x",
+		"node-redlock@5.0.0":      "the driver supports, 4.0.0 to 4.x",
+		"rslock@0.8.0":            "the driver supports, 0.9.0 to 0.10.x",
+		"python-redis-lock@2.3.0": "the driver supports, 3.7.0 and later",
+	} {
+		_, err := Subjects.Lookup(name)
+		if !errors.Is(err, subject.ErrRelease) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Lookup(%s): %v, want ErrRelease saying %q", name, err, want)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // ErrCatalog marks a catalog that does not parse or breaks its schema; the
@@ -215,15 +216,15 @@ func knownClass(c model.Class) bool {
 
 // checkOrder checks that buggy and fixed are versions and buggy < fixed.
 func checkOrder(buggy, fixed string) error {
-	vb, err := parseVersion(buggy)
+	vb, err := subject.ParseRelease(buggy)
 	if err != nil {
 		return fmt.Errorf("buggy: %v", err)
 	}
-	vf, err := parseVersion(fixed)
+	vf, err := subject.ParseRelease(fixed)
 	if err != nil {
 		return fmt.Errorf("fixed: %v", err)
 	}
-	if vb.compare(vf) >= 0 {
+	if vb.Compare(vf) >= 0 {
 		return fmt.Errorf("buggy %s is not older than fixed %s", buggy, fixed)
 	}
 	return nil

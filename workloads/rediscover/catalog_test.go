@@ -112,25 +112,3 @@ func TestSelect(t *testing.T) {
 		t.Errorf("Select(zz): %v, want ErrUnknownBug listing the known IDs", err)
 	}
 }
-
-func TestVersionOrder(t *testing.T) {
-	ordered := []string{"0.9", "1.0.0-beta.1", "1.0.0-beta.2", "v1.0.0", "1.0.1", "1.2", "1.10.0", "v4.0.3", "v4.0.4", "v4.12.0"}
-	for i := 1; i < len(ordered); i++ {
-		a, err := parseVersion(ordered[i-1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := parseVersion(ordered[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a.compare(b) >= 0 || b.compare(a) <= 0 {
-			t.Errorf("%s should be older than %s", ordered[i-1], ordered[i])
-		}
-	}
-	for _, bad := range []string{"", "v", "1..2", "1.x", "-1"} {
-		if _, err := parseVersion(bad); err == nil {
-			t.Errorf("parseVersion(%q): no error", bad)
-		}
-	}
-}

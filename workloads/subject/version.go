@@ -36,9 +36,9 @@ type Versions struct {
 	// List returns the releases the registry serves, oldest first. It
 	// asks the network and is bounded by ctx.
 	List func(ctx context.Context) ([]string, error)
-	// Supports says which releases the driver supports, as measured
-	// ("3.8.0 and later"; docs/drivers.md).
-	Supports string
+	// Supports is the range of releases the driver supports, as measured
+	// (docs/drivers.md): Resolve refuses a release outside it at once.
+	Supports Range
 	// HowToList says how to ask the registry by hand (for offline use).
 	HowToList string
 	// At returns the subject at release v (never Latest), fetching and
@@ -87,10 +87,12 @@ func (r *Registry) lookupVersion(ctx context.Context, name string) (Subject, err
 
 // Resolve returns the release version names for the subject called name
 // (NAME@VERSION, for errors): version itself, or, for Latest, the
-// registry's newest stable release. An error wraps ErrRelease.
+// registry's newest stable release. A release outside Supports is refused
+// (for a version given, before the registry is asked). An error wraps
+// ErrRelease.
 func (vs *Versions) Resolve(ctx context.Context, name, version string) (string, error) {
 	if version != Latest {
-		return version, nil
+		return version, vs.supported(name, version)
 	}
 	all, err := vs.List(ctx)
 	if err != nil {
@@ -100,32 +102,33 @@ func (vs *Versions) Resolve(ctx context.Context, name, version string) (string, 
 	if v == "" {
 		return "", fmt.Errorf("%w: %s: %s lists no stable release", ErrRelease, name, vs.Registry)
 	}
-	return v, nil
+	return v, vs.supported(fmt.Sprintf("%s (%s)", name, v), v)
 }
 
-// NewestStable returns the last of versions (oldest first) that is no
-// pre-release (no "-", no alpha, beta, rc or milestone letters), or "".
+// Supported says the driver supports release v: the pinned one, or one
+// within Supports.
+func (vs *Versions) Supported(v string) bool {
+	return v == vs.Pinned || vs.Supports.Contains(v)
+}
+
+// supported refuses release v of the subject called name (for the error)
+// when it is not Supported: an error wrapping ErrRelease that names the
+// range.
+func (vs *Versions) supported(name, v string) error {
+	if vs.Supported(v) {
+		return nil
+	}
+	base, _ := SplitVersion(name)
+	return fmt.Errorf("%w: %s is outside what the driver supports, %s; lockcheck subjects --versions %s marks each release", ErrRelease, name, vs.Supports, base)
+}
+
+// NewestStable returns the last of versions (oldest first) that is a
+// release number and no pre-release (ReleaseNumber.Stable), or "".
 func NewestStable(versions []string) string {
 	for i := len(versions) - 1; i >= 0; i-- {
-		if stable(versions[i]) {
+		if r, err := ParseRelease(versions[i]); err == nil && r.Stable() {
 			return versions[i]
 		}
 	}
 	return ""
-}
-
-// stable says v looks like a plain release: digits and dots, an optional
-// leading "v", Maven's ".RELEASE" or ".Final".
-func stable(v string) bool {
-	v = strings.TrimPrefix(v, "v")
-	v = strings.TrimSuffix(strings.TrimSuffix(v, ".RELEASE"), ".Final")
-	if v == "" {
-		return false
-	}
-	for _, c := range v {
-		if (c < '0' || c > '9') && c != '.' {
-			return false
-		}
-	}
-	return true
 }

@@ -98,3 +98,44 @@ func TestNewestStable(t *testing.T) {
 		}
 	}
 }
+
+// A release outside the driver's range is refused at once, naming the
+// range: the registry is not asked and nothing is fetched.
+func TestLookupVersionOutsideRange(t *testing.T) {
+	var asked []string
+	s := versioned([]string{"0.9.0", "1.0.0", "2.0.0", "2.1.0", "3.0.0"}, &asked)
+	listed := 0
+	list := s.Versions.List
+	s.Versions.List = func(ctx context.Context) ([]string, error) { listed++; return list(ctx) }
+	s.Versions.Supports = Range{Min: "1.0.0", Max: "2.x", Note: "3 has another API"}
+	r, err := NewRegistry(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, want string // want: in the error; "" for none
+		lists      int
+	}{
+		{"lib@0.9.0", "lib@0.9.0 is outside what the driver supports, 1.0.0 to 2.x (3 has another API); lockcheck subjects --versions lib marks each release", 0},
+		{"lib@3.0.0", "lib@3.0.0 is outside what the driver supports, 1.0.0 to 2.x", 0},
+		{"lib@1.0.0-rc1", "what the driver supports, 1.0.0 to 2.x", 0}, // before its release
+		{"lib@nightly", "what the driver supports, 1.0.0 to 2.x", 0},
+		{"lib@latest", "lib@latest (3.0.0) is outside what the driver supports, 1.0.0 to 2.x", 1},
+		{"lib@2.1.0", "", 0},
+		{"lib@2.0.0", "", 0},
+	} {
+		asked, listed = nil, 0
+		_, err := r.Lookup(c.name)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("Lookup(%q): %v", c.name, err)
+		case c.want != "" && (!errors.Is(err, ErrRelease) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("Lookup(%q): error %v, want ErrRelease containing %q", c.name, err, c.want)
+		case c.want != "" && len(asked) > 0:
+			t.Errorf("Lookup(%q) fetched %v before refusing", c.name, asked)
+		}
+		if listed != c.lists {
+			t.Errorf("Lookup(%q) asked the registry %d times, want %d", c.name, listed, c.lists)
+		}
+	}
+}

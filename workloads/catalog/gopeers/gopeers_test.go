@@ -1,10 +1,13 @@
 package gopeers_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	_ "github.com/lockcheck/lockcheck/workloads/catalog/gopeers"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // The Go peers run other releases as driver processes (catalog.PeerVersions),
@@ -19,6 +22,13 @@ func TestPeerVersions(t *testing.T) {
 		if s.Versions == nil || s.Versions.Pinned != s.Release {
 			t.Errorf("%s: Versions %v, Release %q", name, s.Versions != nil, s.Release)
 		}
+		if err := s.Versions.Supports.Valid(); err != nil || s.Versions.Supports.Min == "" {
+			t.Errorf("%s: supports %s (%v), want a measured oldest release", name, s.Versions.Supports, err)
+		}
+	}
+	// Outside the range, refused before the module proxy is asked.
+	if _, err := catalog.Subjects.Lookup("redsync@v3.0.0"); !errors.Is(err, subject.ErrRelease) || !strings.Contains(err.Error(), "v4.0.0 and later") {
+		t.Errorf("redsync@v3.0.0: %v, want ErrRelease naming v4.0.0 and later", err)
 	}
 	if s, _ := catalog.Subjects.Lookup("redsync-tuned"); s.Versions != nil {
 		t.Errorf("redsync-tuned runs other releases: a tuned variant is scored at its library's pin only")

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // queryTimeout bounds one question to a registry.
@@ -97,7 +99,7 @@ func NPMVersions(ctx context.Context, pkg string) ([]string, error) {
 		if c := strings.Compare(doc.Time[a], doc.Time[b]); c != 0 {
 			return c
 		}
-		return CompareVersions(a, b)
+		return subject.CompareReleases(a, b)
 	})
 	return out, nil
 }
@@ -172,7 +174,7 @@ func GoVersions(ctx context.Context, module string) ([]string, error) {
 		return nil, err
 	}
 	out := strings.Fields(string(b))
-	slices.SortFunc(out, CompareVersions)
+	slices.SortFunc(out, subject.CompareReleases)
 	return out, nil
 }
 
@@ -185,33 +187,4 @@ func GoHas(ctx context.Context, module, v string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
-}
-
-// CompareVersions orders dotted versions by their numbers ("v4.10.0" after
-// "v4.9.1"), a pre-release before its release.
-func CompareVersions(a, b string) int {
-	pa, ra, _ := strings.Cut(strings.TrimPrefix(a, "v"), "-")
-	pb, rb, _ := strings.Cut(strings.TrimPrefix(b, "v"), "-")
-	na, nb := strings.Split(pa, "."), strings.Split(pb, ".")
-	for i := 0; i < max(len(na), len(nb)); i++ {
-		var x, y int
-		if i < len(na) {
-			fmt.Sscan(na[i], &x)
-		}
-		if i < len(nb) {
-			fmt.Sscan(nb[i], &y)
-		}
-		if x != y {
-			return x - y
-		}
-	}
-	switch {
-	case ra == rb:
-		return 0
-	case ra == "":
-		return 1
-	case rb == "":
-		return -1
-	}
-	return strings.Compare(ra, rb)
 }

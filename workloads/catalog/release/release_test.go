@@ -102,15 +102,6 @@ func TestSourceStamp(t *testing.T) {
 	}
 }
 
-func TestCompareVersions(t *testing.T) {
-	in := []string{"v4.10.0", "v4.9.1", "v4.0.3", "3.12.0", "3.8.0", "4.0.0-rc1", "4.0.0"}
-	slices.SortFunc(in, CompareVersions)
-	want := []string{"3.8.0", "3.12.0", "4.0.0-rc1", "4.0.0", "v4.0.3", "v4.9.1", "v4.10.0"}
-	if !slices.Equal(in, want) {
-		t.Errorf("sorted %v, want %v", in, want)
-	}
-}
-
 // TestRegistries reads each registry's answer as the registry writes it,
 // from a server of the test's own.
 func TestRegistries(t *testing.T) {
