@@ -35,10 +35,13 @@ func huntCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer tgt.Close()
 	p := &huntPrinter{ctx: ctx, e: e}
+	progress := newTally("lockcheck hunt", "", 0, true)
+	stopProgress := e.progress(progress.line)
 	res, err := hunt.Run(ctx, hunt.Config{
 		Subject: f.subject, Budget: f.budget, RunDuration: f.runDuration, Seed: f.seed, Out: f.out, ThreadsPerProcess: f.threads,
-		Redis: f.redis, RedisPassword: os.Getenv(envRedisPassword), Target: tgt, Observer: p,
+		Redis: f.redis, RedisPassword: os.Getenv(envRedisPassword), Target: tgt, Observer: huntProgress{p, progress},
 	})
+	stopProgress()
 	switch {
 	case res == nil:
 		return exitUsage, err

@@ -47,8 +47,10 @@ type command struct {
 // env is where a command writes; tests replace it.
 type env struct {
 	stdout, stderr io.Writer
-	// terminal says stdout is a terminal (progress lines are drawn).
-	terminal bool
+	// terminal says stdout is a terminal (a run draws its live line);
+	// stderrTerminal says stderr is (a hunt, matrix or rediscovery prints
+	// no progress lines there: env.progress).
+	terminal, stderrTerminal bool
 	// validateOnly stops a command once its command line is checked
 	// (validate.go); only tests set it.
 	validateOnly bool
@@ -82,7 +84,7 @@ func main() {
 
 // newEnv is the env of the binary: the process's stdout and stderr.
 func newEnv() *env {
-	return &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout)}
+	return &env{stdout: os.Stdout, stderr: os.Stderr, terminal: isTerminal(os.Stdout), stderrTerminal: isTerminal(os.Stderr)}
 }
 
 // run dispatches args to a subcommand and maps its result to an exit status.

@@ -126,8 +126,11 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 // table at the end, and returns the exit status: 0 every cell as
 // expected, 1 some not, 2 a cell could not run or the run was interrupted.
 func execute(ctx context.Context, e *env, cfg matrix.Config) (int, error) {
-	cfg.Observer = cliObserver{e: e}
+	progress := newTally("lockcheck "+cfg.Kind, "cells", 0, false)
+	cfg.Observer = matrixProgress{cliObserver{e: e}, progress}
+	stopProgress := e.progress(progress.line)
 	res, err := matrix.Run(ctx, cfg)
+	stopProgress()
 	if err != nil {
 		return exitUsage, err
 	}

@@ -45,9 +45,13 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	} else {
 		sweepStale(ctx, e)
 		p := &rediscoverPrinter{huntPrinter: huntPrinter{ctx: ctx, e: e}}
-		cfg := f.config(p)
+		progress := newTally("lockcheck rediscover", "bugs", len(f.selected), true)
+		cfg := f.config(rediscoverProgress{p, progress})
 		fmt.Fprintf(e.stderr, "lockcheck rediscover: %d bugs, seed %d, each release hunted for %v\n", len(cfg.Bugs), cfg.Seed, cfg.Budget)
-		if rep, err = rediscover.Run(ctx, cfg); rep == nil {
+		stopProgress := e.progress(progress.line)
+		rep, err = rediscover.Run(ctx, cfg)
+		stopProgress()
+		if rep == nil {
 			return exitUsage, err
 		}
 	}

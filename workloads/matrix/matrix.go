@@ -86,6 +86,21 @@ func (c *Config) check() error {
 	return nil
 }
 
+// cells counts the cells of c's shard.
+func (c *Config) cells() int {
+	n := 0
+	for _, sc := range c.Scenarios {
+		for _, subj := range c.Subjects {
+			for _, seed := range c.Seeds {
+				if c.Shard.Has(sc.Name, subj.Name, seed) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
 // Result is what a matrix run did.
 type Result struct {
 	// File is the matrix.json written last.
@@ -113,7 +128,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	r := newRunner(cfg)
-	r.obs.Started(Start{Kind: cfg.Kind, Scenarios: len(cfg.Scenarios), Subjects: len(cfg.Subjects), Seeds: cfg.Seeds, Shard: cfg.Shard, Dir: cfg.Dir})
+	r.obs.Started(Start{Kind: cfg.Kind, Scenarios: len(cfg.Scenarios), Subjects: len(cfg.Subjects), Seeds: cfg.Seeds, Shard: cfg.Shard, Cells: cfg.cells(), Dir: cfg.Dir})
 	r.subjects = Describe(ctx, cfg.Subjects)
 	outs := scenario.ShardMatrix(ctx, cfg.Shard, cfg.Scenarios, cfg.Subjects, cfg.Seeds, r.runCell, func(o scenario.Outcome) { r.done(ctx, o) })
 	res := &Result{Outcomes: outs, Interrupted: ctx.Err() != nil}

@@ -29,6 +29,9 @@ type Start struct {
 	Subjects  int
 	Seeds     []int64
 	Shard     scenario.Shard
+	// Cells is how many cells the shard holds, skipped ones included and
+	// reruns not: Finished is heard once for each (fewer when ctx ends).
+	Cells int
 	// Dir is the matrix's directory: matrix.json, matrix.md, the runs.
 	Dir string
 }

@@ -42,7 +42,7 @@ func TestRunFakeMatrix(t *testing.T) {
 	if !slices.Equal(x.keys, want) {
 		t.Fatalf("ran %v\nwant %v", x.keys, want)
 	}
-	if len(obs.started) != 1 || obs.started[0].Dir != dir || obs.started[0].Scenarios != 3 || obs.started[0].Subjects != 3 {
+	if len(obs.started) != 1 || obs.started[0].Dir != dir || obs.started[0].Scenarios != 3 || obs.started[0].Subjects != 3 || obs.started[0].Cells != 9 {
 		t.Errorf("started: %+v", obs.started)
 	}
 	if n := len(obs.events); n != 11 || obs.events[4] != "finished safe-b/lock-y/1 ok=false" || obs.events[5] != "rerun 1 of safe-b/lock-y/1" {
@@ -139,5 +139,32 @@ func TestRunBadConfig(t *testing.T) {
 		if _, err := Run(t.Context(), cfg); !errors.Is(err, ErrConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want ErrConfig naming %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// Start says how many cells a shard holds: Finished is heard once for
+// each, and the shards' counts add up to the whole matrix's.
+func TestStartCountsShardCells(t *testing.T) {
+	total := 0
+	for _, sh := range []scenario.Shard{{I: 1, N: 2}, {I: 2, N: 2}} {
+		obs := &recorder{}
+		cfg := fakeConfig(t.TempDir(), &fakeExec{bad: detects}, obs, newFakeClock(t0))
+		cfg.Shard = sh
+		if _, err := Run(t.Context(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		finished := 0
+		for _, ev := range obs.events {
+			if strings.HasPrefix(ev, "finished ") {
+				finished++
+			}
+		}
+		if len(obs.started) != 1 || obs.started[0].Cells != finished {
+			t.Errorf("shard %s: started %+v, %d cells finished", sh, obs.started, finished)
+		}
+		total += finished
+	}
+	if total != 9 {
+		t.Errorf("the shards finished %d cells, want the matrix's 9", total)
 	}
 }
