@@ -5,10 +5,11 @@ import (
 	"time"
 )
 
-// An acquire called while its client had no connection open waits from the
-// client's first command on the lock: what came before is the client's
-// start-up (a JVM connecting, warming up). A client with a connection that
-// sends nothing waits all along.
+// An acquire called while its client had no connection open, or while it
+// was still authenticating and warming up, waits from the client's first
+// command on the lock: what came before is the client's start-up (a JVM
+// connecting, warming up). A client with a connection that sends nothing
+// (or only PINGs), or that had named the lock already, waits all along.
 func TestStartUpIsNotWaiting(t *testing.T) {
 	wait := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(0), Return: msT(3000), Outcome: OK}
 	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0, Call: msT(-20)}
@@ -21,6 +22,13 @@ func TestStartUpIsNotWaiting(t *testing.T) {
 		{"no trace", nil, Invalid},
 		{"connected only at 1.5 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}, first}), Valid},
 		{"connected all along, silent until 2.9 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(-10)}, first}), Invalid},
+		{"connected before the call, authenticating and warming up until 2.9 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(-10)},
+			{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "AUTH", Call: msT(200), Return: msT(201)},
+			{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "abc 1 app:warmup:1", Call: msT(2500), Return: msT(2501)}, first}), Valid},
+		{"connected all along, only PINGs until 2.9 s", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(-10)},
+			{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "PING", Call: msT(200), Return: msT(201)}, first}), Invalid},
+		{"named the lock before the call", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)},
+			{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVAL", Args: "<script 9 B> 1 app:L", Call: msT(-5), Return: msT(-4)}, first}), Invalid},
 		{"connected at 1.5 s, never named the lock", NewWireTrace([]WireEvent{bind, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}}), Invalid},
 		{"an earlier process's connection still open: its own came at 1.5 s", NewWireTrace([]WireEvent{bind,
 			{Kind: WireOpen, Client: 0, Conn: 9, Call: msT(-500)}, {Kind: WireOpen, Client: 0, Conn: 1, Call: msT(1500)}, first}), Valid},
