@@ -60,13 +60,8 @@ func TestTraceReply(t *testing.T) {
 // and every command with its reply, in order, passwords redacted.
 func TestWireTrace(t *testing.T) {
 	w, rdb, _ := wired(t, func(o *redis.Options) { o.Protocol = 2 })
-	var mu sync.Mutex
-	var evs []faults.WireEvent
-	w.Trace(func(e faults.WireEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		evs = append(evs, e)
-	})
+	var log traceLog
+	w.Trace(log.add)
 	ctx := context.Background()
 	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
@@ -75,25 +70,7 @@ func TestWireTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = rdb.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		mu.Lock()
-		n := len(evs)
-		last := faults.WireEvent{}
-		if n > 0 {
-			last = evs[n-1]
-		}
-		mu.Unlock()
-		if last.Kind == "close" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no close event after 5 s: %+v", evs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	mu.Lock()
-	defer mu.Unlock()
+	evs := log.await(t, func(evs []faults.WireEvent) bool { return len(evs) > 0 && evs[len(evs)-1].Kind == "close" })
 	var got []string
 	for _, e := range evs {
 		s := e.Kind
@@ -211,13 +188,8 @@ func TestWireTraceRequestsLostWithTheConnection(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = w.Close() })
-	var mu sync.Mutex
-	var evs []faults.WireEvent
-	w.Trace(func(e faults.WireEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		evs = append(evs, e)
-	})
+	var log traceLog
+	w.Trace(log.add)
 	conn, err := net.Dial("tcp", w.Addr())
 	if err != nil {
 		t.Fatal(err)
@@ -253,22 +225,39 @@ func TestWireTraceRequestsLostWithTheConnection(t *testing.T) {
 	if line, err := r.ReadString('\n'); err == nil {
 		t.Fatalf("a reply %q after the kill, want EOF", line)
 	}
+	isSet := func(e faults.WireEvent) bool { return e.Kind == "cmd" && e.Cmd == "SET" }
+	evs := log.await(t, func(evs []faults.WireEvent) bool { return slices.ContainsFunc(evs, isSet) })
+	if e := evs[slices.IndexFunc(evs, isSet)]; !e.Return.IsZero() {
+		t.Fatalf("SET traced as answered (%q at %v), want unanswered", e.Reply, e.Return)
+	}
+}
+
+// traceLog keeps what a Wire traced (its add is the Wire's tracer, called
+// from the Wire's goroutines).
+type traceLog struct {
+	mu  sync.Mutex
+	evs []faults.WireEvent
+}
+
+func (l *traceLog) add(e faults.WireEvent) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.evs = append(l.evs, e)
+}
+
+// await polls, for 5 s at most, until done accepts the events so far, and
+// returns them.
+func (l *traceLog) await(t *testing.T, done func([]faults.WireEvent) bool) []faults.WireEvent {
+	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		i := slices.IndexFunc(evs, func(e faults.WireEvent) bool { return e.Kind == "cmd" && e.Cmd == "SET" })
-		var e faults.WireEvent
-		if i >= 0 {
-			e = evs[i]
-		}
-		mu.Unlock()
-		if i >= 0 {
-			if !e.Return.IsZero() {
-				t.Fatalf("SET traced as answered (%q at %v), want unanswered", e.Reply, e.Return)
-			}
-			return
+		l.mu.Lock()
+		evs := slices.Clone(l.evs)
+		l.mu.Unlock()
+		if done(evs) {
+			return evs
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the SET written after the kill is not in the trace: %+v", evs)
+			t.Fatalf("the trace after 5 s: %+v", evs)
 		}
 	}
 }

@@ -134,13 +134,7 @@ func TestWatchdogGaveUp(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := &History{Ops: ops, Faults: c.faults}
-			r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs)})
-			if got := r.Verdict == Invalid; got != c.beyond {
-				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
-			}
-			if c.beyond && !strings.Contains(r.Examples[0].Summary, "watchdog gave up") {
-				t.Errorf("not the watchdog's finding:\n%s", r)
-			}
+			expectGaveUp(t, CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs)}), c.beyond)
 		})
 	}
 }
@@ -255,13 +249,7 @@ func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 				faults = append(faults, aFault("client-conn-kill", "c0", 3800, 3801, 0))
 			}
 			h := &History{Ops: ops, Faults: faults}
-			r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs), ReplyTimeout: time.Second})
-			if got := r.Verdict == Invalid; got != c.beyond {
-				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
-			}
-			if c.beyond && !strings.Contains(r.Examples[0].Summary, "watchdog gave up") {
-				t.Errorf("not the watchdog's finding:\n%s", r)
-			}
+			expectGaveUp(t, CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs), ReplyTimeout: time.Second}), c.beyond)
 		})
 	}
 }
@@ -300,5 +288,17 @@ func TestDropLapseFromTheLastAnsweredRenewal(t *testing.T) {
 				t.Fatalf("beyond = %v, want %v:\n%s", got, c.beyond, r)
 			}
 		})
+	}
+}
+
+// expectGaveUp checks that r is beyond the faults, by the watchdog's finding,
+// exactly when beyond says.
+func expectGaveUp(t *testing.T, r Result, beyond bool) {
+	t.Helper()
+	if got := r.Verdict == Invalid; got != beyond {
+		t.Fatalf("beyond = %v, want %v:\n%s", got, beyond, r)
+	}
+	if beyond && !strings.Contains(r.Examples[0].Summary, "watchdog gave up") {
+		t.Errorf("not the watchdog's finding:\n%s", r)
 	}
 }
