@@ -89,6 +89,7 @@ func newEnv() *env {
 
 // run dispatches args to a subcommand and maps its result to an exit status.
 func run(ctx context.Context, e *env, args []string) int {
+	e.shareStderr() // a command's progress printer writes there too
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			return run(ctx, e, []string{args[1], "--help"})

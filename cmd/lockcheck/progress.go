@@ -61,7 +61,34 @@ func (e *env) progress(line func(time.Duration) string) (stop func()) {
 	if e.stderrTerminal {
 		return func() {}
 	}
+	return e.stderrLines(line)
+}
+
+// stderrLines starts progress lines on stderr, which the printer and the
+// command then share (shareStderr).
+func (e *env) stderrLines(line func(time.Duration) string) (stop func()) {
+	e.shareStderr()
 	return progressLines(e.stderr, progressEvery, line)
+}
+
+// shareStderr makes e.stderr safe for goroutines to write together (a
+// command, its progress printer): one write at a time, each line whole.
+func (e *env) shareStderr() {
+	if _, ok := e.stderr.(*lockedWriter); !ok {
+		e.stderr = &lockedWriter{w: e.stderr}
+	}
+}
+
+// lockedWriter serialises the writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // historyCounter counts the ops and healed fault windows of a history as

@@ -309,7 +309,7 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 		} else {
 			deps.History = &c
 		}
-		defer progressLines(e.stderr, progressEvery, c.runLine(cfg.Subject, cfg.Duration))()
+		defer e.stderrLines(c.runLine(cfg.Subject, cfg.Duration))()
 	}
 	out, err := workloads.RunInto(ctx, cfg, dir, deps)
 	printRunNotes(ctx, e.stderr, cfg.Subject, out, err)
