@@ -114,11 +114,17 @@ type RunArtifacts struct {
 	History *model.History
 	// Report is the checkers' verdict on History.
 	Report model.Report
-	// Options are the checker options the report was made with; WriteHTML
-	// uses them to draw the timeline (Timeout 0: 30 s for the drawing).
+	// Options are the checker options the report was made with; porcupine's
+	// view of the segments that are not linearizable (LinearizabilityFile)
+	// uses them (Timeout 0: 30 s for the drawing).
 	Options model.Options
-	// HTML narrows the timeline page (zero: all locks, at most 5000 ops).
+	// HTML narrows porcupine's view (zero: all locks, at most 5000 ops);
+	// it only ever holds segments that are not linearizable. The timeline
+	// (HTMLFile) draws every op whatever HTML says.
 	HTML model.HTMLOptions
+	// Commit is the lockcheck commit that made the run (BuildCommit, as the
+	// run recorded it; "": unknown), named in the timeline's header.
+	Commit string
 	// HistoryPath is where the runner appended the history while the run
 	// went. "" or dir/history.jsonl: that file is left as it is. Another
 	// path: it is copied to dir/history.jsonl unless that file exists. When
@@ -155,8 +161,10 @@ func WriteConfig(dir string, cfg any) error {
 // WriteRun writes one subject's run directory (creating dir): config.json,
 // history.jsonl (unless the runner's file is already there, see
 // RunArtifacts.HistoryPath), expect.json (RunArtifacts.Expect), result.json
-// (a Summary, judged by the run's expectation if it has one), history.html,
-// latency.png and throughput.png when plots are registered (RegisterPlots)
+// (a Summary, judged by the run's expectation if it has one),
+// linearizability.html when the linearizable checker says invalid
+// (porcupine's view of the illegal segments), history.html (the timeline,
+// WriteTimeline), latency.png and throughput.png when plots are registered (RegisterPlots)
 // and not turned off (NoPlots), and last summary.md, which links those of
 // them that were written. It writes every artifact it
 // can and returns the summary with the errors of those it could not, joined.
@@ -192,7 +200,7 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 		if plot && !drawn {
 			return
 		}
-		if ctx.Err() != nil && (name == HTMLFile || plot) {
+		if ctx.Err() != nil && (name == HTMLFile || name == LinearizabilityFile || plot) {
 			errs = append(errs, fmt.Errorf("%s: not drawn: %w", name, context.Cause(ctx)))
 			return
 		}
@@ -211,17 +219,9 @@ func WriteRunContext(ctx context.Context, dir string, a RunArtifacts) (Summary, 
 		}
 		return writeFile(filepath.Join(dir, ResultFile), append(b, '\n'))
 	})
-	step(HTMLFile, func() error {
-		opts := a.Options
-		if opts.Timeout == 0 {
-			opts.Timeout = 30 * time.Second
-		}
-		var buf bytes.Buffer
-		if err := model.WriteHTMLContext(ctx, &buf, a.History, opts, a.HTML); err != nil {
-			return err
-		}
-		return writeFile(filepath.Join(dir, HTMLFile), buf.Bytes())
-	})
+	// porcupine's view first: the timeline links it when it is there.
+	step(LinearizabilityFile, func() error { return writeLinearizability(ctx, dir, a) })
+	step(HTMLFile, func() error { return writeTimelineFile(dir, a, sum) })
 	step(LatencyPlot, func() error {
 		var buf bytes.Buffer
 		if err := latency(&buf, a.History, a.Plot); err != nil {

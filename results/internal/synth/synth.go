@@ -3,6 +3,7 @@
 package synth
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"time"
 
@@ -79,6 +80,29 @@ func History(seed int64, dur time.Duration) *model.History {
 				infoDone = true
 				break
 			}
+		}
+	}
+	return h
+}
+
+// Stall is the client-side fault window of Locks: the second process of
+// its second lock stalled from 4 s to 4.5 s.
+var Stall = model.Fault{Name: "client-stall", Target: "p101", Start: int64(4 * time.Second), End: int64(4500 * time.Millisecond), Procs: []int{101}}
+
+// Locks merges n histories of History (seeds seed, seed+1, ...) into one
+// run on n locks, "L0", "L1", ...: lock i's processes are numbered from
+// 100*i, so they never meet. It has Fault and, when n > 1, Stall.
+func Locks(seed int64, dur time.Duration, n int) *model.History {
+	h := &model.History{Header: model.Header{Version: model.FormatVersion, Meta: map[string]string{"seed": "synthetic"}}}
+	h.Faults = []model.Fault{Fault}
+	if n > 1 {
+		h.Faults = append(h.Faults, Stall)
+	}
+	for i := range n {
+		for _, o := range History(seed+int64(i), dur).Ops {
+			o.Lock = fmt.Sprintf("L%d", i)
+			o.Process += 100 * i
+			h.Ops = append(h.Ops, o)
 		}
 	}
 	return h
