@@ -20,6 +20,9 @@ type RunRecord struct {
 	CheckOptions *model.Options `json:"check_options,omitempty"`
 	Start        time.Time      `json:"start"`
 	Warnings     []string       `json:"warnings,omitempty"`
+	// Commit is the lockcheck commit that ran it (results.BuildCommit; ""
+	// when the binary recorded none).
+	Commit string `json:"commit,omitempty"`
 }
 
 // RunOutcome is what RunInto made of one run.
@@ -50,7 +53,8 @@ type RunOutcome struct {
 // then holds what was written (its Dir, its warnings).
 func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutcome, error) {
 	start := time.Now()
-	rec, err := results.Record(dir, RunRecord{Config: cfg, Start: start})
+	commit := results.BuildCommit()
+	rec, err := results.Record(dir, RunRecord{Config: cfg, Start: start, Commit: commit})
 	if err != nil {
 		return RunOutcome{}, err
 	}
@@ -78,10 +82,10 @@ func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutc
 		out.Warnings = append(out.Warnings, checkInterruptedWarning(dir))
 	}
 	// (err's parts are among res.Warnings)
-	record := RunRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: out.Warnings}
+	record := RunRecord{Config: res.Config, Plan: &res.Plan, Subject: res.Subject, CheckOptions: &res.CheckOptions, Start: res.Start, Warnings: out.Warnings, Commit: commit}
 	out.Summary, out.WriteErr = rec.Finish(ctx, results.RunArtifacts{
 		Subject: cfg.Subject, Release: res.Subject.Release, Workload: cfg.Workload, Seed: cfg.Seed,
-		Config: record, History: res.History, Report: res.Report, Options: res.CheckOptions,
+		Config: record, History: res.History, Report: res.Report, Options: res.CheckOptions, Commit: commit,
 	})
 	if err != nil && !errors.Is(err, ErrHistoryWrite) && !errors.Is(err, ErrNemesis) {
 		return out, err

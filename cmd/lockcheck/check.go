@@ -153,13 +153,14 @@ func checkOptions(e *env, run *results.Run, maxSeg int, timeout time.Duration) (
 }
 
 // checkArtifacts is what a re-check of run knows: the run's names (from
-// config.json, else from the result.json it recorded), its history, its
-// config and expectation, and the new report.
+// config.json, else from the result.json it recorded), the commit that ran
+// it (config.json), its history, its config and expectation, and the new
+// report.
 func checkArtifacts(run *results.Run, rec workloads.RunRecord, rep model.Report, opts model.Options) results.RunArtifacts {
 	a := results.RunArtifacts{
 		Subject: rec.Config.Subject, Release: rec.Subject.Release, Workload: rec.Config.Workload, Seed: rec.Config.Seed,
 		History: run.History, Report: rep, Options: opts, Expect: run.Expect,
-		HistoryPath: filepath.Join(run.Dir, results.HistoryFile),
+		HistoryPath: filepath.Join(run.Dir, results.HistoryFile), Commit: rec.Commit,
 	}
 	if run.Config != nil {
 		a.Config = run.Config

@@ -66,12 +66,13 @@ func failsAgain(sc scenario.Scenario) string {
 func (s *suite) keep(p planned, f *failure) (string, error) {
 	base := filepath.Join(os.TempDir(), "locktest", s.lock.Name)
 	dir := results.RunDir(base, p.sc.Name, f.res.Start, f.seed)
-	rec := workloads.RunRecord{Config: f.res.Config, Plan: &f.res.Plan, Subject: f.res.Subject, CheckOptions: &f.res.CheckOptions, Start: f.res.Start, Warnings: f.res.Warnings}
+	rec := workloads.RunRecord{Config: f.res.Config, Plan: &f.res.Plan, Subject: f.res.Subject, CheckOptions: &f.res.CheckOptions, Start: f.res.Start, Warnings: f.res.Warnings,
+		Commit: results.BuildCommit()}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := results.WriteRunContext(ctx, dir, results.RunArtifacts{
 		Subject: s.lock.Name, Workload: p.sc.Name, Seed: f.seed,
-		Config: rec, History: f.res.History, Report: f.res.Report, Options: f.res.CheckOptions, NoPlots: true,
+		Config: rec, History: f.res.History, Report: f.res.Report, Options: f.res.CheckOptions, NoPlots: true, Commit: rec.Commit,
 	})
 	if err != nil {
 		return dir, err

@@ -57,6 +57,8 @@ type Record struct {
 	CheckOptions *model.Options `json:"check_options,omitempty"`
 	Start        time.Time      `json:"start"`
 	Warnings     []string       `json:"warnings,omitempty"`
+	// Commit is the lockcheck commit that ran it (results.BuildCommit).
+	Commit string `json:"commit,omitempty"`
 }
 
 // RecordConfig is what a Record says was asked.
@@ -102,7 +104,7 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 	rec := Record{
 		Config:  RecordConfig{Subject: cfg.Subject.Name, Workload: Workload, Seed: cfg.Plan.Seed, Redis: cfg.Redis, Scenario: cfg.Scenario},
 		Subject: RecordSubject{Name: cfg.Subject.Name, Release: cfg.Subject.Release, Parts: partNames(cfg.Subject)},
-		Plan:    cfg.Plan, Start: time.Now(),
+		Plan:    cfg.Plan, Start: time.Now(), Commit: results.BuildCommit(),
 	}
 	if err := results.WriteConfig(dir, rec); err != nil {
 		return Outcome{}, err
@@ -153,7 +155,7 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 	rec.CheckOptions, out.Warnings = &opts, rec.Warnings
 	out.Summary, out.WriteErr = results.WriteRunContext(ctx, dir, results.RunArtifacts{
 		Subject: cfg.Subject.Name, Release: cfg.Subject.Release, Workload: Workload, Seed: cfg.Plan.Seed,
-		Config: rec, History: h, Report: rep, Options: opts,
+		Config: rec, History: h, Report: rep, Options: opts, Commit: rec.Commit,
 	})
 	return out, nil
 }
