@@ -1,8 +1,8 @@
 // Package results turns a checked run into the files a person reads: run
 // statistics (counts, throughput, HdrHistogram latencies, per-process waits),
 // a summary table for the terminal, Markdown and JSON, latency and throughput
-// plots with fault windows shaded, porcupine's timeline HTML, and the run
-// directory that holds them all:
+// plots with fault windows shaded, the timeline page (WriteTimeline), and the
+// run directory that holds them all:
 //
 //	<base>/runs/<scenario>/<YYYYMMDDTHHMMSS.mmm>-<n>-<seed>/   (NewRunDir)
 //	    config.json      the run's configuration, verbatim
@@ -10,7 +10,10 @@
 //	    history.jsonl    the history, appended by the runner as the run goes
 //	    result.json      a Summary: the checkers' report and the statistics
 //	    summary.md       the summary table and every checker's explanation
-//	    history.html     porcupine's timeline, fault windows annotated
+//	    history.html     the timeline: every op of every lock, holds, fault
+//	                     windows and findings; zoom and scroll (WriteTimeline)
+//	    linearizability.html  porcupine's view of the segments that are not
+//	                     linearizable, only when that checker says invalid
 //	    latency.png      acquire latency over time
 //	    throughput.png   grants per second over time
 //

@@ -115,7 +115,8 @@ func writeHeadline(w io.Writer, s Summary) {
 func writeFilesSection(w io.Writer, has func(name string) bool) {
 	fmt.Fprintf(w, "\n## Files\n\n")
 	for _, f := range []struct{ name, doc string }{
-		{HTMLFile, ": porcupine's timeline of the lock ops, fault windows annotated"},
+		{HTMLFile, ": the timeline: every op of every lock, holds, fault windows and findings"},
+		{LinearizabilityFile, ": porcupine's view of the segments that are not linearizable"},
 		{LatencyPlot, ": acquire latency over time"},
 		{ThroughputPlot, ": grants per second over time"},
 	} {

@@ -40,7 +40,7 @@ type Timeline struct {
 // TimelineLink is a link in the timeline's header.
 type TimelineLink struct{ Name, Href, Title string }
 
-//go:embed timeline/page.html
+//go:embed timeline/page.html.tmpl
 var timelinePage string
 
 //go:embed timeline/page.css
