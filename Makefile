@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover clean
+.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover timeline-browser clean
 
 all: vet test
 
@@ -98,6 +98,13 @@ checker-soak:
 	for f in $$($(GO) test -list '^Fuzz' ./model/ | grep '^Fuzz'); do \
 	  $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $${FUZZTIME:-1m} ./model/ || exit 1; \
 	done
+
+## timeline-browser: the timeline page (history.html) of a synthetic 60 s run of 3 locks (over 200k ops) opened
+## in headless Chromium (installed when missing) 3 times: the time until its first drawing is on screen and its
+## size, into results/timeline.md; fails past 2 s. RUN=DIR also measures the run directory DIR's own history.html,
+## after checking that it holds every op of DIR's history.
+timeline-browser:
+	LOCKCHECK_TIMELINE_RECORD=1 LOCKCHECK_TIMELINE_RUN=$(if $(RUN),$(abspath $(RUN))) $(GO) test -tags browser -count=1 -timeout 10m -run '^TestTimelineOpensInBrowser$$' -v ./results/
 
 ## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).
