@@ -102,9 +102,10 @@ checker-soak:
 ## timeline-browser: the timeline page (history.html) of a synthetic 60 s run of 3 locks (over 200k ops) opened
 ## in headless Chromium (installed when missing) 3 times: the time until its first drawing is on screen and its
 ## size, into results/timeline.md; fails past 2 s. RUN=DIR also measures the run directory DIR's own history.html,
-## after checking that it holds every op of DIR's history.
+## after checking that it holds every op of DIR's history. Then the page's own self test: wheel, drag, fit, hover,
+## the findings list.
 timeline-browser:
-	LOCKCHECK_TIMELINE_RECORD=1 LOCKCHECK_TIMELINE_RUN=$(if $(RUN),$(abspath $(RUN))) $(GO) test -tags browser -count=1 -timeout 10m -run '^TestTimelineOpensInBrowser$$' -v ./results/
+	LOCKCHECK_TIMELINE_RECORD=1 LOCKCHECK_TIMELINE_RUN=$(if $(RUN),$(abspath $(RUN))) $(GO) test -tags browser -count=1 -timeout 10m -run '^TestTimeline(OpensIn|InteractsIn)Browser$$' -v ./results/
 
 ## bench: the full benchmark table (all subjects, interleaved rounds) recorded into the committed results/bench/;
 ## QUICK=1 for under a minute into results/runs/bench/<time> (never recorded).

@@ -25,10 +25,11 @@ const openRounds = 3
 // timelineCase is one page measured.
 type timelineCase struct {
 	name, path string
-	ops, locks int
-	size       int64
-	opens      []time.Duration // browser asked → first drawing on screen
-	drawn      []int           // in-page: navigation start → first drawing (ms)
+	// ops and locks are the history's; drawn is the ops on the page.
+	ops, locks, drawnOps int
+	size                 int64
+	opens                []time.Duration // browser asked → first drawing on screen
+	drawn                []int           // in-page: navigation start → first drawing (ms)
 }
 
 // TestTimelineOpensInBrowser (make timeline-browser) opens the timeline of a
@@ -77,7 +78,11 @@ func syntheticCase(t *testing.T) *timelineCase {
 		Examples: []model.Example{{Lock: "L1", Summary: "two holders", Ops: h.Ops[n/2 : n/2+2]}, {Lock: "L2", Summary: "two holders", Ops: h.Ops[n-3 : n-1]}}}}}
 	path := filepath.Join(t.TempDir(), HTMLFile)
 	writeTimelineTo(t, path, Timeline{Subject: "synthetic", Workload: "mixed", Seed: 1, History: h, Report: rep})
-	return newCase(t, "synthetic 60 s, 3 locks", path, h)
+	c := newCase(t, "synthetic 60 s, 3 locks", path, h)
+	if c.drawnOps != len(h.Ops) {
+		t.Errorf("the page has %d ops, the history %d", c.drawnOps, len(h.Ops))
+	}
+	return c
 }
 
 // runCase is the run directory dir's own history.html, which must hold
@@ -88,11 +93,7 @@ func runCase(t *testing.T, dir string) *timelineCase {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, HTMLFile)
-	page, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := pageData(t, page)
+	d := readPageData(t, path)
 	perLock := map[string]int{}
 	for b := 0; b < len(d.Ops); b += opStride {
 		perLock[d.Locks[d.Lanes[d.Ops[b]].Lock]]++
@@ -107,7 +108,7 @@ func runCase(t *testing.T, dir string) *timelineCase {
 	}
 	name := "a run"
 	if r := run.Result; r != nil {
-		name = fmt.Sprintf("`run --subject %s --workload %s --seed %d`, %s", r.Subject, r.Workload, r.Seed, FormatDuration(r.Stats.Span))
+		name = fmt.Sprintf("a run: `lockcheck run --subject %s --seed %d` (workload %s) over %s", r.Subject, r.Seed, r.Workload, FormatDuration(r.Stats.Span))
 	}
 	return newCase(t, name, path, run.History)
 }
@@ -118,7 +119,17 @@ func newCase(t *testing.T, name, path string, h *model.History) *timelineCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &timelineCase{name: name, path: path, ops: len(h.Ops), locks: len(lockNames(h)), size: fi.Size()}
+	d := readPageData(t, path)
+	return &timelineCase{name: name, path: path, ops: len(h.Ops), locks: len(lockNames(h)), drawnOps: len(d.Ops) / opStride, size: fi.Size()}
+}
+
+// readPageData reads the data of the timeline page at path.
+func readPageData(t *testing.T, path string) *timelineData {
+	page, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pageData(t, page)
 }
 
 func writeTimelineTo(t *testing.T, path string, tl Timeline) {
@@ -144,14 +155,15 @@ func median(ds []time.Duration) time.Duration {
 func timelineMarkdown(browser string, cases []*timelineCase) string {
 	var b strings.Builder
 	b.WriteString("# The timeline in a browser\n\n")
-	b.WriteString("| page | ops | locks | size | opens in (median, max) | first drawing, in-page (median) |\n|:--|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| page | locks | ops in the history | ops on the page | size | opens in (median, max) | first drawing, in-page (median) |\n")
+	b.WriteString("|:--|--:|--:|--:|--:|--:|--:|\n")
 	for _, c := range cases {
 		drawn := slices.Clone(c.drawn)
 		slices.Sort(drawn)
-		fmt.Fprintf(&b, "| %s | %d | %d | %.1f MB | %s, %s | %d ms |\n", c.name, c.ops, c.locks, float64(c.size)/(1<<20),
-			c.opens[len(c.opens)/2].Round(time.Millisecond), slices.Max(c.opens).Round(time.Millisecond), drawn[len(drawn)/2])
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %.1f MB | %s, %s | %d ms |\n", c.name, c.locks, c.ops, c.drawnOps, float64(c.size)/(1<<20),
+			median(c.opens).Round(time.Millisecond), slices.Max(c.opens).Round(time.Millisecond), drawn[len(drawn)/2])
 	}
-	fmt.Fprintf(&b, "\nMeasured %s at commit %s with %s (headless, 1400×900 window), %d opens each.\n",
+	fmt.Fprintf(&b, "\nMeasured %s at commit %s with headless Chromium (%s, 1400×900 window), %d opens of each page.\n",
 		time.Now().UTC().Format("2006-01-02"), gitHead(), browser, openRounds)
 	b.WriteString(timelineMethod)
 	return b.String()
@@ -164,7 +176,9 @@ title changes, which the page does in the frame after its first drawing is
 on screen (results/timeline/page.js); the endpoint is polled every 5 ms.
 The in-page figure is performance.now() at that moment: from navigation
 start, so it leaves out the browser's own work before it. Both include
-reading the file, parsing the data and drawing the whole run.
+reading the file, parsing the data and drawing the whole run. The ops on
+the page are counted from its data; a run's, lock by lock, against its
+history.jsonl (the test fails on any difference).
 
 ` + "```sh\nmake timeline-browser                 # the synthetic page; installs chromium when missing\nmake timeline-browser RUN=results/runs/mixed-reentrant/<time>-<n>-<seed>   # and a run's own page\n```\n" + `
 The synthetic run is results/internal/synth's Locks(1, 60s, 3): three locks,

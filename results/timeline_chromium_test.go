@@ -127,30 +127,42 @@ type target struct{ ID, Title, URL string }
 // to end in "· drawn in N ms") and the page's own figure N, navigation
 // start to then; it closes the tab.
 func (b *browser) open(path string) (time.Duration, int, error) {
-	abs, err := filepath.Abs(path)
+	start := time.Now()
+	title, err := b.titled(path, "timing", func(title string) bool { return strings.Contains(title, " · drawn in ") })
 	if err != nil {
 		return 0, 0, err
 	}
-	u := (&url.URL{Scheme: "file", Path: abs, Fragment: "timing"}).String()
+	return time.Since(start), drawnMs(title), nil
+}
+
+// titled opens the page at path#fragment in a new tab, waits (a minute at
+// most) until done accepts its title, closes the tab and returns the
+// title. The DevTools endpoint is polled every 5 ms.
+func (b *browser) titled(path, fragment string, done func(title string) bool) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	u := (&url.URL{Scheme: "file", Path: abs, Fragment: fragment}).String()
 	start := time.Now()
 	var tab target
 	if err := b.do(http.MethodPut, "/json/new?"+url.QueryEscape(u), &tab); err != nil {
-		return 0, 0, err
+		return "", err
 	}
 	defer b.do(http.MethodGet, "/json/close/"+tab.ID, nil)
 	for time.Since(start) < time.Minute {
 		var tabs []target
 		if err := b.get("/json/list", &tabs); err != nil {
-			return 0, 0, err
+			return "", err
 		}
 		for _, x := range tabs {
-			if x.ID == tab.ID && strings.Contains(x.Title, " · drawn in ") {
-				return time.Since(start), drawnMs(x.Title), nil
+			if x.ID == tab.ID && done(x.Title) {
+				return x.Title, nil
 			}
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return 0, 0, fmt.Errorf("%s: not drawn within a minute", path)
+	return "", fmt.Errorf("%s: not done within a minute", path)
 }
 
 // drawnMs reads "drawn in N ms" from a title the page set under #timing.

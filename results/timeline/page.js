@@ -198,7 +198,7 @@
         ctx.fillStyle = out === 1 ? FAIL : out === 2 ? INFO : OK_COLOURS[kc];
         if (out === 1) ctx.fillRect(x0, y + 10, Math.max(1, w), 4); // fail: the lower half
         else if (kc === 3 && out === 0) ctx.fillRect(x0, y + 13, Math.max(1, w), 2);
-        else ctx.fillRect(x0, y + 6, Math.max(1, w), 8);
+        else ctx.fillRect(x0, y + 6, Math.max(1, w > 4 ? w - 1 : w), 8); // a gap between wide ops
       }
     }
   }
