@@ -108,7 +108,8 @@ func runCase(t *testing.T, dir string) *timelineCase {
 	}
 	name := "a run"
 	if r := run.Result; r != nil {
-		name = fmt.Sprintf("a run: `lockcheck run --subject %s --seed %d` (workload %s) over %s", r.Subject, r.Seed, r.Workload, FormatDuration(r.Stats.Span))
+		name = fmt.Sprintf("a run: `lockcheck run --subject %s --duration %s --seed %d` (workload %s)", r.Subject,
+			FormatDuration(r.Stats.Span.Round(time.Second)), r.Seed, r.Workload)
 	}
 	return newCase(t, name, path, run.History)
 }
