@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -56,19 +57,36 @@ type browser struct {
 }
 
 // startBrowser starts a headless Chromium on a blank page with a profile of
-// its own and stops it when the test ends.
+// its own, in a process group of its own, and stops it when the test ends:
+// SIGTERM, then after 5 s SIGKILL to the group; then the profile goes.
 func startBrowser(t *testing.T, bin string) *browser {
 	t.Helper()
-	profile := t.TempDir()
+	profile, err := os.MkdirTemp("", "lockcheck-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,900",
 		"--user-data-dir="+profile, "--remote-debugging-port=0", "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // what the browser left of its group
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
 	port, err := devToolsPort(profile)
 	if err != nil {
 		t.Fatal(err)
