@@ -188,12 +188,14 @@ func awaitKill(ctx context.Context, w *Wire, t *trap, killed <-chan kill, within
 	select {
 	case k := <-killed:
 		return k, true
-	case <-t.held: // closed without its reply: no kill ran, or one is ending
+	case <-t.held:
 	}
+	// held closes after a kill has sent what it did (wireConn.drop), or
+	// when the connection closed before the reply came: then none ran.
 	select {
 	case k := <-killed:
 		return k, true
-	case <-time.After(killTimeout):
+	default:
 		return kill{}, false
 	}
 }
