@@ -54,6 +54,23 @@ func (fs *faultSet) delays(o *Op) bool {
 	return false
 }
 
+// delayedThroughout reports whether the windows of the faults that may hold
+// up o's own process (Fault.delays), each extended by AfterNoneFault, cover
+// all of o's interval: only then can a fault explain an acquire refused on
+// a lock that nothing could occupy, whatever the fault's kind (a pause of
+// 130 ms does not explain a refusal after 5 s on a free lock).
+func delayedThroughout(h *History, o *Op, horizon int64) bool {
+	var covers []span
+	for _, f := range h.Faults {
+		end := f.end(horizon) + int64(AfterNoneFault)
+		if f.delays(o.Process) && f.Start <= o.Return && end >= o.Call {
+			covers = append(covers, span{f.Start, end})
+		}
+	}
+	sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+	return uncovered(o.Call, o.Return, covers) == 0
+}
+
 // excusedWait is how much of acquire o's wait the faults that may hold up
 // its process excuse: all of it when one that may make a hold run out or
 // be lost (suspend, drop, loss, split) meets it, since a waiter may then

@@ -259,6 +259,9 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	oo.OnStall = stalls.record
 	makerFuncs, lease := subj.MakerFuncs(oo)
 	var warn string
+	if subj.Served {
+		cfg.Pauses = PausesProcess // no hook reaches it in process
+	}
 	if cfg.Pauses == PausesProcess {
 		served, why, err := servedMakers(subj, plan, oo, deps.Serve)
 		if err != nil {

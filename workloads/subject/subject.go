@@ -61,6 +61,11 @@ type Subject struct {
 	ReadWrite bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
+	// Served says the lock has no in-process fault hook (impl.Freezer,
+	// impl.Abandoner): only a stopped or killed process stops its watchdog.
+	// Every run of it serves its clients in processes of their own
+	// (workloads.PausesProcess) when it can, as a user's lock is run.
+	Served bool
 	// NoWatchdog says holds taken with lease <= 0 are not renewed: they
 	// last the watchdog lease and run out. Plans leave out the long holds
 	// that only renewal keeps safe (Phases.LongHold). A lock registered
