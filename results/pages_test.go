@@ -134,10 +134,10 @@ func stateOf(page string) string {
 	return ""
 }
 
-// TestLogsNameRoundsByDateAndCommit: every earlier result in results/log/
+// TestPageLogsNameRoundsByDateAndCommit: every earlier result in results/log/
 // is headed by its date and commit, and each log and its page link each
 // other.
-func TestLogsNameRoundsByDateAndCommit(t *testing.T) {
+func TestPageLogsNameRoundsByDateAndCommit(t *testing.T) {
 	root := repoRootFromResults(t)
 	logs := 0
 	for _, p := range committedPages(t, root, "results/log") {

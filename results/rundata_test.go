@@ -43,9 +43,9 @@ func runData(t *testing.T, root string) []string {
 	return data
 }
 
-// TestRunDataWithinBudget: the committed run data stays within
+// TestCorpusWithinBudget: the committed run data stays within
 // runDataBudget in all and historyBudget per history.
-func TestRunDataWithinBudget(t *testing.T) {
+func TestCorpusWithinBudget(t *testing.T) {
 	root := repoRootFromResults(t)
 	var total int64
 	histories := 0
@@ -151,10 +151,10 @@ func repoRootFromResults(t *testing.T) string {
 	return root
 }
 
-// TestReferenced: a run directory is linked by a link to it, to a file in
+// TestLinkedRunDirectory: a run directory is linked by a link to it, to a file in
 // it or to a folder holding it, from a page outside it; its own summary's
 // links, and a sibling's, do not count.
-func TestReferenced(t *testing.T) {
+func TestLinkedRunDirectory(t *testing.T) {
 	const dir = "results/scoreboard/runs/no-faults/fair-1"
 	for _, tc := range []struct {
 		ref  pageRef

@@ -169,3 +169,32 @@ func trackedFiles(t *testing.T, root, dir string) []string {
 	}
 	return files
 }
+
+// TestCorpusExpectationCompare proves the corpus's comparison can fail: a
+// recorded expectation holds for the re-check it describes, and fails on a
+// whole verdict or a checker's that differs from it, on a checker it does
+// not name that differs from the record, and once the re-check agrees
+// with the record again.
+func TestCorpusExpectationCompare(t *testing.T) {
+	report := func(v model.Verdict, checkers ...model.Result) model.Report {
+		return model.Report{Verdict: v, Results: checkers}
+	}
+	res := func(c string, v model.Verdict) model.Result { return model.Result{Checker: c, Verdict: v} }
+	recorded := report(model.Invalid, res("linearizable", model.Invalid), res("fault-allowance", model.Invalid))
+	want := &corpusExpectation{Verdict: model.Invalid, Checkers: map[string]model.Verdict{"fault-allowance": model.Valid}, Note: "why"}
+	for _, tc := range []struct {
+		name string
+		now  model.Report
+		ok   bool
+	}{
+		{"as expected", report(model.Invalid, res("linearizable", model.Invalid), res("fault-allowance", model.Valid)), true},
+		{"whole verdict", report(model.Valid, res("linearizable", model.Invalid), res("fault-allowance", model.Valid)), false},
+		{"named checker", report(model.Invalid, res("linearizable", model.Invalid), res("fault-allowance", model.Unknown)), false},
+		{"other checker", report(model.Invalid, res("linearizable", model.Valid), res("fault-allowance", model.Valid)), false},
+		{"agrees again", recorded, false},
+	} {
+		if err := want.compare(recorded, tc.now); (err == nil) != tc.ok {
+			t.Errorf("%s: %v, want ok %v", tc.name, err, tc.ok)
+		}
+	}
+}
