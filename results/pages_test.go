@@ -32,9 +32,9 @@ var (
 var notAStatePage = []struct{ pattern, why string }{
 	{"results/rediscovery.md", "rewritten on another branch (issue 42): drop this entry when it lands"},
 	{"results/bench/README.md", "the index of results/bench/'s files, each of which states its own result"},
-	{"results/bench/*.md", "written by lockcheck bench, which states its date and machine but no commit"},
-	{"results/bench/*/*.md", "written by lockcheck bench, which states its date and machine but no commit"},
-	{"results/scoreboard*/*.md", "written by lockcheck scoreboard render, which states its date but no commit (the runs it merges record none)"},
+	{"results/bench/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
+	{"results/bench/*/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
+	{"results/scoreboard*/*.md", "written by lockcheck scoreboard before it stated its commit (Report.Commit): its next render does"},
 }
 
 // labelsAllowed are the pages the round-label scan skips, each with why.
