@@ -190,6 +190,14 @@ func TestWriteRunInvalidVerdict(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); !os.IsNotExist(err) {
 		t.Errorf("config.json written without a config: %v", err)
 	}
+	run, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := model.ParseSignature("safety/double-grant/acquire/none")
+	if run.Result == nil || !want.MatchesAny(run.Result.Signatures) {
+		t.Errorf("result.json's signatures lack %s: %+v", want, run.Result)
+	}
 }
 
 func TestWriteRunKeepsRunnerHistory(t *testing.T) {
