@@ -40,32 +40,51 @@ type Bug struct {
 	// version: SUBJECT@VERSION names a release (Release).
 	Subject string `json:"subject"`
 	// Buggy is the last release with the bug, Fixed the first without it
-	// (Buggy < Fixed); both are served by the library's registry.
+	// (Buggy < Fixed); both are served by the library's registry. An open
+	// bug, which no release has fixed, has no Fixed: Buggy is then the
+	// newest release known to have it, and Upstream the issue that tracks
+	// it.
 	Buggy string `json:"buggy"`
-	Fixed string `json:"fixed"`
+	Fixed string `json:"fixed,omitempty"`
+	// Since, when known, is the first release with the bug (Since <=
+	// Buggy): the release that brought it.
+	Since string `json:"since,omitempty"`
+	// Upstream is the https URL of the upstream issue (or, lacking one,
+	// the source that shows it) of an open bug; required when Fixed is "".
+	Upstream string `json:"upstream,omitempty"`
 	// Sources are the changelog line, issue, pull request or commit that
 	// state the bug and its fix (https URLs; at least one).
 	Sources []string `json:"sources"`
-	// Says is what the first source says of the fix, quoted.
+	// Says is what the first source says of the fix (of an open bug: of
+	// the bug), quoted, or in brief where it has no line to quote.
 	Says string `json:"says"`
 	// Property is the class of the property the bug breaks (model.Class:
 	// safety, refusal, contract, fairness, liveness); Breaks says how, in
 	// words.
 	Property model.Class `json:"property"`
 	Breaks   string      `json:"breaks"`
+	// Signature is what a run that shows the bug has among its violations'
+	// signatures (model.Signature, a pattern: fields may be open); its
+	// class is Property. A find counts for the bug only when one of its
+	// signatures matches.
+	Signature model.Signature `json:"signature"`
 	// Trigger is what makes the bug show, in words.
 	Trigger string `json:"trigger"`
 	// Missing, when set, is what lockcheck lacks to produce the trigger
 	// (or to check the property); "" when it can produce it.
 	Missing string `json:"missing,omitempty"`
-	// KnownInFixed are other bugs the fixed release still has, which the
-	// hunt's general mix may find there: catalog IDs, or a description
-	// with its https source for a bug no release has fixed.
+	// KnownInFixed are the IDs of other catalog entries the fixed release
+	// still has (an open bug among them), which the hunt's general mix may
+	// find there: a find on the fixed release is theirs only when it
+	// matches one of their signatures.
 	KnownInFixed []string `json:"known_in_fixed,omitempty"`
 }
 
 // Producible reports whether lockcheck can produce the bug's trigger.
 func (b Bug) Producible() bool { return b.Missing == "" }
+
+// Open reports whether no release has fixed the bug.
+func (b Bug) Open() bool { return b.Fixed == "" }
 
 // Release is SUBJECT@VERSION, the subject name of one release of b's lock.
 func (b Bug) Release(version string) string { return b.Subject + "@" + version }
@@ -162,20 +181,23 @@ func (c Catalog) Validate() error {
 }
 
 // checkKnownInFixed checks that each entry of a known_in_fixed list is a
-// catalog ID other than its own bug's, or a description citing an https
-// source.
+// catalog ID other than its own bug's, listed once, on a bug that has a
+// fixed release.
 func (c Catalog) checkKnownInFixed(ids map[string]bool) error {
 	for i, b := range c.Bugs {
+		seen := map[string]bool{}
 		for _, k := range b.KnownInFixed {
 			switch {
+			case b.Open():
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed on an open bug (no fixed release)", ErrCatalog, i+1, b.ID)
 			case k == b.ID:
 				return fmt.Errorf("%w: entry %d (%q): known_in_fixed names the bug itself", ErrCatalog, i+1, b.ID)
-			case ids[k]:
-			case idPattern.MatchString(k):
-				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: no such bug in the catalog", ErrCatalog, i+1, b.ID, k)
-			case !strings.Contains(k, "https://"):
-				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: name a catalog bug, or cite an https source", ErrCatalog, i+1, b.ID, k)
+			case !ids[k]:
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: no such bug in the catalog (name catalog entries only)", ErrCatalog, i+1, b.ID, k)
+			case seen[k]:
+				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q listed twice", ErrCatalog, i+1, b.ID, k)
 			}
+			seen[k] = true
 		}
 	}
 	return nil
@@ -198,11 +220,38 @@ func (b Bug) validate() error {
 		return fmt.Errorf("subject %q: want a subject name without a version (no @, no spaces)", b.Subject)
 	case !knownClass(b.Property):
 		return fmt.Errorf("property %q: want one of safety, refusal, contract, fairness, liveness", b.Property)
+	case b.Signature.Class != b.Property:
+		return fmt.Errorf("signature %s: its class is not the property %s", b.Signature, b.Property)
+	case b.Signature.Shape == "":
+		return fmt.Errorf("signature %s: no shape (a bug's signature names the anomaly's shape)", b.Signature)
 	}
-	if err := checkOrder(b.Buggy, b.Fixed); err != nil {
+	if err := b.checkReleases(); err != nil {
 		return err
 	}
 	return checkSources(b.Sources)
+}
+
+// checkReleases checks the versions: since <= buggy < fixed, or, for an
+// open bug, an https upstream link.
+func (b Bug) checkReleases() error {
+	if b.Since != "" {
+		if err := checkOrder("since", b.Since, "buggy", b.Buggy, false); err != nil {
+			return err
+		}
+	}
+	if !b.Open() {
+		if b.Upstream != "" {
+			return fmt.Errorf("upstream %q on a fixed bug (its sources cite the fix)", b.Upstream)
+		}
+		return checkOrder("buggy", b.Buggy, "fixed", b.Fixed, true)
+	}
+	if _, err := subject.ParseRelease(b.Buggy); err != nil {
+		return fmt.Errorf("buggy: %v", err)
+	}
+	if u, err := url.Parse(b.Upstream); err != nil || u.Scheme != "https" || u.Host == "" {
+		return fmt.Errorf("upstream %q: an open bug (no fixed release) cites its upstream issue as an https URL", b.Upstream)
+	}
+	return nil
 }
 
 // knownClass reports whether c is one of model's classes.
@@ -214,18 +263,20 @@ func knownClass(c model.Class) bool {
 	return false
 }
 
-// checkOrder checks that buggy and fixed are versions and buggy < fixed.
-func checkOrder(buggy, fixed string) error {
-	vb, err := subject.ParseRelease(buggy)
+// checkOrder checks that the releases named by fields (since, buggy,
+// fixed) are versions and come in order: older before newer, or, unless
+// strict, the same.
+func checkOrder(olderField, older, newerField, newer string, strict bool) error {
+	vo, err := subject.ParseRelease(older)
 	if err != nil {
-		return fmt.Errorf("buggy: %v", err)
+		return fmt.Errorf("%s: %v", olderField, err)
 	}
-	vf, err := subject.ParseRelease(fixed)
+	vn, err := subject.ParseRelease(newer)
 	if err != nil {
-		return fmt.Errorf("fixed: %v", err)
+		return fmt.Errorf("%s: %v", newerField, err)
 	}
-	if vb.Compare(vf) >= 0 {
-		return fmt.Errorf("buggy %s is not older than fixed %s", buggy, fixed)
+	if c := vo.Compare(vn); c > 0 || (strict && c == 0) {
+		return fmt.Errorf("%s %s is not older than %s %s", olderField, older, newerField, newer)
 	}
 	return nil
 }
