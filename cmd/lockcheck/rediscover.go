@@ -41,9 +41,10 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if rep, err = mergeRediscoveries(splitList(f.merge)); err != nil {
 			return exitUsage, err
 		}
+		rep.From = splitList(f.merge)
 		rep.Rejudge(f.all) // against the catalog as it is now
 		if f.bugs == "" {
-			rep.Cover(f.all, "not in the merged reports")
+			rep.Cover(f.all, "not hunted in the merged reports (earlier hunts, judged without signatures: results/rediscovery-log.md)")
 		}
 		if f.contrast > 0 {
 			err = rediscover.AddContrasts(ctx, rediscover.Config{Contrast: f.contrast, Out: f.runs}, rep)

@@ -28,6 +28,9 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		"a bug is told apart from its fix when its find's shrunk plan, replayed on both releases with the same seed, "+
 		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided).\n\n",
 		rep.Budget, rep.Seed, rep.RunDuration)
+	if len(rep.From) > 0 {
+		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now.\n\n", strings.Join(rep.From, ", "))
+	}
 	writeTotals(&b, rep.Totals)
 	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")

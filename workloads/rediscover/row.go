@@ -138,6 +138,8 @@ type Report struct {
 	RunDuration time.Duration `json:"run_duration_ns"`
 	Rows        []Row         `json:"rows"`
 	Totals      Totals        `json:"totals"`
+	// From names the reports merged into this one (--merge; nil: none).
+	From []string `json:"from,omitempty"`
 }
 
 // Totals count the rows by status (Row.Status) and the fixed releases
