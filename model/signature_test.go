@@ -13,6 +13,7 @@ func expireOp(p int, lock string, call, ret int64) Op {
 }
 
 func withForm(o Op, form string) Op { o.Form = form; return o }
+func withWait(o Op, wait int64) Op  { o.Wait = wait; return o }
 
 // TestSignatureShapes checks each shape on a hand-drawn history that has
 // it (inside) and on the same history changed just enough to be legal or
@@ -52,7 +53,7 @@ func TestSignatureShapes(t *testing.T) {
 				withEnq(acq(1, "L", 2, 30, OK), 3), withEnq(acq(2, "L", 6, 20, OK), 7), rel(2, "L", 22, 25, OK)),
 			hist(acq(0, "L", 0, 4, OK), rel(0, "L", 10, 15, OK),
 				withEnq(acq(1, "L", 2, 20, OK), 3), rel(1, "L", 22, 25, OK), withEnq(acq(2, "L", 4, 30, OK), 5)), Options{}},
-		{"a wait on a free lock", "liveness/*/acquire/none",
+		{"a wait on a free lock", "liveness/wait-on-free/acquire/none",
 			hist(append(held, acq(1, "L", 5, 5000, OK))...),
 			hist(append(held, acq(1, "L", 5, 2000, OK))...), Options{}},
 		{"fencing tokens backwards", "safety/token-backwards/*/none",
@@ -78,6 +79,16 @@ func TestSignatureShapes(t *testing.T) {
 			hist(acq(1, "L", 0, 10, OK), rel(1, "L", 20, 30, Fail)), Options{}},
 		{"a refusal only a crashed process's renewed hold explains", "liveness/orphan-renewed/acquire/none",
 			&History{Ops: crashed(3100)}, &History{Ops: crashed(2900)}, Options{WatchdogLease: leaseMs * time.Millisecond}},
+		{"a wait past a set bound behind a holder", "liveness/long-wait/acquire/none",
+			hist(acq(0, "L", 0, 10, OK), rel(0, "L", 2000, 2010, OK), acq(1, "L", 6, 2100, OK)),
+			hist(acq(0, "L", 0, 10, OK), rel(0, "L", 500, 510, OK), acq(1, "L", 6, 600, OK)), Options{MaxWait: 1000}},
+		{"a semaphore granted beyond its permits", "safety/over-grant/sem-acquire/none",
+			&History{Ops: []Op{semOp(0, SemSet, 1, 0, 10, OK), semOp(1, SemAcquire, 1, 20, 30, OK), semOp(2, SemAcquire, 1, 40, 50, OK)}},
+			&History{Ops: []Op{semOp(0, SemSet, 2, 0, 10, OK), semOp(1, SemAcquire, 1, 20, 30, OK), semOp(2, SemAcquire, 1, 40, 50, OK)}}, Options{}},
+		{"a semaphore's waiter asleep on available permits", "liveness/wait-on-free/sem-acquire/none",
+			&History{Ops: []Op{semOp(0, SemSet, 0, 0, 10, OK), withWait(semOp(1, SemAcquire, 1, 20, 5e9, Fail), 5e9), semOp(0, SemAdd, 1, 1e9, 1e9+10, OK)}},
+			&History{Ops: []Op{semOp(0, SemSet, 0, 0, 10, OK), withWait(semOp(1, SemAcquire, 1, 20, 5e9, Fail), 5e9), semOp(0, SemAdd, 1, 1e9, 1e9+10, OK),
+				semOp(2, SemAcquire, 1, 1e9+20, 1e9+30, OK)}}, Options{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
