@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -128,8 +129,8 @@ func writeRediscovery(e *env, rep *rediscover.Report, out, js string) error {
 	}
 	if out != "" {
 		page := "# Rediscovery: known bugs of released lock libraries, hunted again\n\n" +
-			fmt.Sprintf("Written by `lockcheck rediscover` (docs/rediscover.md) from results/known-bugs.json on %s, lockcheck at commit %s.\n\n",
-				time.Now().UTC().Format(time.DateOnly), shortCommit(results.BuildCommit())) + md.String()
+			fmt.Sprintf("Written by `lockcheck rediscover` (docs/hunt.md) from results/known-bugs.json on %s, lockcheck at commit %s.\n\n",
+				time.Now().UTC().Format(time.DateOnly), pageCommit()) + md.String()
 		if err := writeFileAll(out, []byte(page)); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
@@ -151,14 +152,18 @@ func writeRediscovery(e *env, rep *rediscover.Report, out, js string) error {
 	return nil
 }
 
-// shortCommit is a commit's short form, as git prints it ("unknown" for
-// none).
-func shortCommit(c string) string {
-	rev, mod, _ := strings.Cut(c, " ")
-	switch {
-	case rev == "":
-		return "unknown"
-	case len(rev) > 7:
+// pageCommit is the short commit a page was written at: the binary's
+// (results.BuildCommit), else the checkout's HEAD (a build without VCS
+// stamps), else "unknown".
+func pageCommit() string {
+	rev, mod, _ := strings.Cut(results.BuildCommit(), " ")
+	if rev == "" {
+		out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+		if rev = strings.TrimSpace(string(out)); err != nil || rev == "" {
+			return "unknown"
+		}
+	}
+	if len(rev) > 7 {
 		rev = rev[:7]
 	}
 	if mod != "" {
