@@ -45,7 +45,7 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 		rep.From = splitList(f.merge)
 		rep.Rejudge(f.all) // against the catalog as it is now
 		if f.bugs == "" {
-			rep.Cover(f.all, "not hunted in the merged reports (earlier hunts, judged without signatures: results/rediscovery-log.md)")
+			rep.Cover(f.all, "not in the merged reports")
 		}
 		if f.contrast > 0 {
 			err = rediscover.AddContrasts(ctx, rediscover.Config{Contrast: f.contrast, Out: f.runs}, rep)

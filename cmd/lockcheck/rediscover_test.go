@@ -94,7 +94,7 @@ func TestRediscoverWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(page), "# Rediscovery") || !strings.Contains(string(page), "| `b` (Lib) | 1 → 2 | `*/*/*/*` | not run; no subject lib@1") ||
+	if !strings.HasPrefix(string(page), "# Rediscovery") || !strings.Contains(string(page), "| `b` (Lib) | 1 → 2 | `*/*/*/*` | not run: no subject lib@1") ||
 		!strings.Contains(string(page), "lockcheck at commit ") {
 		t.Errorf("page:\n%s", page)
 	}

@@ -29,7 +29,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided).\n\n",
 		rep.Budget, rep.Seed, rep.RunDuration)
 	if len(rep.From) > 0 {
-		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now.\n\n", strings.Join(rep.From, ", "))
+		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now; a bug those reports do not hunt is \"not run\" "+
+			"(earlier hunts, judged without signatures, are in results/rediscovery-log.md).\n\n", strings.Join(rep.From, ", "))
 	}
 	writeTotals(&b, rep.Totals)
 	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
@@ -92,8 +93,9 @@ func statusCell(r Row) string {
 	if r.Buggy.StandIn {
 		s += fmt.Sprintf(" (ran %s)", r.Buggy.Subject)
 	}
-	if r.Why != "" && r.Status() != StatusToldApart && r.Status() != StatusFound {
-		s += "; " + r.Why
+	switch r.Status() {
+	case StatusOther, StatusNotFound, StatusNotRun, StatusFailed:
+		s += ": " + r.Why
 	}
 	return cell(s)
 }
@@ -143,7 +145,9 @@ func fixedCell(r Row) string {
 		o := f.Others[len(f.Others)-1]
 		s = fmt.Sprintf("flagged in run %d for something else: %s (%s)", o.Run, sigList(o.Signatures), o.Command)
 	case FixedNotRun:
-		s += ": " + f.NotRun
+		if f.NotRun != r.Buggy.NotRun {
+			s += ": " + f.NotRun
+		}
 	case FixedFailed:
 		s += ": " + f.Err
 	}
