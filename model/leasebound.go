@@ -47,7 +47,7 @@ func leaseBound(hist *History, holds []*hold, acqs []*Op, fs *faultSet, opts Opt
 		if freeSomewhere(o.Call, o.Return, freeOpen) || !freeThroughout(o.Call, o.Return, freeCapped) {
 			continue // free without a retired hold at some instant (liveness's matter), or maybe held
 		}
-		bad = append(bad, Example{Lock: lock, Ops: []Op{*o}, Faults: overlappingFaults(hist.Faults, []Op{*o}, horizon),
+		bad = append(bad, Example{Lock: lock, Ops: []Op{*o}, Shape: ShapeOrphanRenewed, Faults: overlappingFaults(hist.Faults, []Op{*o}, horizon),
 			Summary: fmt.Sprintf("p%d was refused a lock that only ended holds (released, or retired past the lease bound) could occupy: beyond the faults", o.Process),
 			Cause: "a release answered ok frees the lock, and a process that crashed or was retired must leave it free within one lease of its last request; " +
 				"the lock kept a hold nobody owns (renewed it, or set a lease longer than asked)"})

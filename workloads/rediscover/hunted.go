@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
@@ -30,9 +31,11 @@ type Release struct {
 }
 
 // Hunted is what the hunts of one release showed. A hunt stops at its
-// first find; when that find does not count (its Class), the release is
-// hunted on from the seed after the hunt's last, on what is left of the
-// budget.
+// first find; the release is hunted on from the seed after the hunt's
+// last, on what is left of the budget, when that find does not count (its
+// Class) or is another catalogued bug the release has (its signature is
+// theirs: Finding.Known). It stops at a find with the bug's signature, or
+// at one that is no bug the catalog knows there.
 type Hunted struct {
 	Release
 	// Seeds are the first seeds of the hunts made, in order.
@@ -42,8 +45,13 @@ type Hunted struct {
 	// Elapsed is the time from the budget's start to the end of the last
 	// hunt.
 	Elapsed time.Duration `json:"elapsed_ns"`
-	// Find is the first find that counts; nil when none did.
+	// Find is the first find that counts and has the bug's signature; nil
+	// when none did.
 	Find *Finding `json:"find,omitempty"`
+	// Others are the finds that count without the bug's signature, in
+	// order: other catalogued bugs of the release (Known), and at most
+	// one more, which ended the hunting (an "other find").
+	Others []Finding `json:"others,omitempty"`
 	// Allowed are the finds that did not count, in order.
 	Allowed []Finding `json:"allowed,omitempty"`
 	// Dirs are the hunts' directories.
@@ -68,6 +76,13 @@ type Finding struct {
 	// unexpected.
 	Class Class  `json:"class"`
 	Why   string `json:"why"`
+	// Signatures are the signatures of the run's violations
+	// (model.Report.Signatures).
+	Signatures []model.Signature `json:"signatures,omitempty"`
+	// Known is the catalog ID of another bug of the release whose
+	// signature the find has ("" when none: it is no bug the catalog
+	// knows there, or the bug sought).
+	Known string `json:"known,omitempty"`
 	// Reproduced says the find failed again while the hunt shrank it (a
 	// shrink step was kept); false when every simpler draw passed, or
 	// shrinking had no time: a find seen once, as a stall of a loaded
@@ -79,14 +94,23 @@ type Finding struct {
 	Dir     string `json:"dir"`
 }
 
+// sought is what a release's hunt looks for: the bug's signature, past
+// the other catalogued bugs the release has.
+type sought struct {
+	bug   Bug
+	known []Bug
+}
+
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
-// and on from the seed after the last hunt's while its finds do not count.
+// and on from the seed after the last hunt's while its finds do not count
+// or are other catalogued bugs of the release.
 func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	h := Hunted{Release: cfg.release(b, side)}
 	cfg.Observer.Hunting(b, side, h.Release)
 	if h.NotRun != "" {
 		return h
 	}
+	want := sought{bug: b, known: knownAt(cfg.catalog(), b, side)}
 	start := cfg.now()
 	deadline := start.Add(cfg.Budget)
 	seed := cfg.Seed
@@ -95,7 +119,7 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 		if left < hunt.MinRun {
 			break
 		}
-		next, done := cfg.hunt1(ctx, &h, seed, left, start)
+		next, done := cfg.hunt1(ctx, &h, want, seed, left, start)
 		if done {
 			break
 		}
@@ -108,9 +132,10 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 
 // hunt1 runs one hunt of h's release from seed with left of the budget
 // that started at start, and adds what it showed to h. done says the
-// release's hunting is over (a find that counts, the budget spent, an
-// error); else next is the seed to hunt on from.
-func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
+// release's hunting is over (a find with the bug's signature, or one no
+// catalogued bug of the release explains, the budget spent, an error);
+// else next is the seed to hunt on from.
+func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
@@ -134,11 +159,19 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.D
 		at = cfg.now() // no Ran heard: the hunt's end bounds the detection
 	}
 	f := finding(res.Find, before, at.Sub(start))
-	if f.Class.Counts() {
+	switch {
+	case !f.Class.Counts():
+		h.Allowed = append(h.Allowed, f)
+	case want.bug.Signature.MatchesAny(f.Signatures):
 		h.Find = &f
 		return 0, true
+	default:
+		f.Known = knownMatch(want.known, f.Signatures)
+		h.Others = append(h.Others, f)
+		if f.Known == "" {
+			return 0, true
+		}
 	}
-	h.Allowed = append(h.Allowed, f)
 	return res.Tried.Last + 1, err != nil || res.Tried.Runs == 0
 }
 
@@ -147,7 +180,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.D
 func finding(f *hunt.Find, before int, detection time.Duration) Finding {
 	return Finding{
 		Run: before + f.Run, Seed: f.First.Draw.Seed, Draw: f.First.Draw.Describe(),
-		Detection: detection, Class: classify(f.First), Why: f.First.Why,
+		Detection: detection, Class: classify(f.First), Why: f.First.Why, Signatures: f.First.Report.Signatures(),
 		Reproduced: len(f.Steps) > 0, Command: f.CommandLine(), Dir: f.Shrunk.Dir,
 	}
 }

@@ -39,6 +39,10 @@ type Observer interface {
 type Config struct {
 	// Bugs are the catalog entries to hunt again (required).
 	Bugs []Bug
+	// Catalog is every catalog entry, the other bugs a release has among
+	// them (knownAt): a find with one of their signatures is theirs (nil:
+	// Bugs).
+	Catalog []Bug
 	// Budget is the budget of each release's hunt, the buggy and the
 	// fixed alike (0: DefaultBudget).
 	Budget time.Duration
@@ -78,7 +82,8 @@ type Config struct {
 // Guarantees: every hunt uses hunt's defaults (the general scenario mix
 // and plans, no judge, no scenario chosen for the bug); the releases of a
 // bug are hunted from the same first seed with the same budget; a find
-// counts only when its class Counts.
+// counts only when its class Counts, and is the bug's only when it has
+// the bug's signature (Bug.Signature).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.resolve(); err != nil {
 		return nil, err
@@ -155,6 +160,9 @@ func (cfg *Config) release(b Bug, side Side) Release {
 	if side == SideFixed {
 		v = b.Fixed
 	}
+	if v == "" {
+		return Release{NotRun: "an open bug: no release fixes it (" + b.Upstream + ")"}
+	}
 	rel := Release{Name: b.Release(v), Version: v}
 	rel.Subject = rel.Name
 	if s, ok := cfg.StandIns[rel.Name]; ok {
@@ -169,6 +177,14 @@ func (cfg *Config) release(b Bug, side Side) Release {
 		rel.NotRun = fmt.Sprintf("subject %s: %v", rel.Subject, err)
 	}
 	return rel
+}
+
+// catalog is Config.Catalog, or Bugs.
+func (cfg *Config) catalog() []Bug {
+	if cfg.Catalog != nil {
+		return cfg.Catalog
+	}
+	return cfg.Bugs
 }
 
 type nopObserver struct{ hunt.NopObserver }
