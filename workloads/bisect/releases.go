@@ -15,7 +15,7 @@ var (
 	// release number.
 	ErrUnknownRelease = errors.New("unknown release")
 	// ErrOrder: the good release is not older than the bad one.
-	ErrOrder = errors.New("good release not older than bad")
+	ErrOrder = errors.New("good release not older than the bad one")
 	// ErrUnsupported: an end of the bisection is outside what the driver
 	// supports.
 	ErrUnsupported = errors.New("release outside the driver's range")
@@ -33,7 +33,7 @@ func CheckEnds(good, bad string) error {
 		return fmt.Errorf("%w: --bad: %v", ErrUnknownRelease, err)
 	}
 	if g.Compare(b) >= 0 {
-		return fmt.Errorf("%w: %s is not older than %s", ErrOrder, good, bad)
+		return fmt.Errorf("%w: good %s, bad %s", ErrOrder, good, bad)
 	}
 	return nil
 }

@@ -35,14 +35,14 @@ func (b *bisector) run(ctx context.Context) error {
 		return err
 	}
 	if s := b.rel(b.lo).State; s != Clean {
-		b.res.Why = fmt.Sprintf("the good release %s is not clean: %s", b.rel(b.lo).Name, describe(*b.rel(b.lo)))
+		b.res.Why = fmt.Sprintf("the good release %s is not clean: %s", b.rel(b.lo).Name, b.rel(b.lo).String())
 		return nil
 	}
 	if err := b.visit(ctx, b.hi); err != nil {
 		return err
 	}
 	if s := b.rel(b.hi).State; s != HasIt {
-		b.res.Why = fmt.Sprintf("the bad release %s does not show the find: %s", b.rel(b.hi).Name, describe(*b.rel(b.hi)))
+		b.res.Why = fmt.Sprintf("the bad release %s does not show the find: %s", b.rel(b.hi).Name, b.rel(b.hi).String())
 		return nil
 	}
 	for mid := b.pick(); mid >= 0; mid = b.pick() {
@@ -171,9 +171,9 @@ func btoi(v bool) int {
 	return 0
 }
 
-// describe is a release's standing in a few words: "has it (5 of 5
-// replays)", "skipped: cannot run: ...".
-func describe(r Release) string {
+// String is the release's standing in a few words: "has it (5 of 5
+// replays show the find)", "skipped: cannot run: ...".
+func (r Release) String() string {
 	switch r.State {
 	case Skipped:
 		return "skipped: " + r.Why
