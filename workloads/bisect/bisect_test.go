@@ -159,8 +159,13 @@ func TestBisectEnds(t *testing.T) {
 			t.Errorf("bug from %s: found %v, why %q; want %q", c.first, res.Found(), res.Why, c.want)
 		}
 	}
-	f := &fakeReplayer{first: "1.2.0", broken: map[string]bool{"1.4.0": true}}
+	f := &fakeReplayer{first: "1.0.0", shows: map[string]func(int) bool{"1.0.0": func(int) bool { return false }, "1.4.0": func(i int) bool { return i%5 == 0 }}}
 	res, err := Run(t.Context(), Config{Releases: rels, Replayer: f, Match: isFind})
+	if err != nil || res.Found() || !strings.Contains(res.Why, "1.4.0 does not show the find: flaky (2 of 10") || !strings.Contains(res.Why, "needs more replays") {
+		t.Errorf("a flaky bad end: err %v, why %q", err, res.Why)
+	}
+	f = &fakeReplayer{first: "1.2.0", broken: map[string]bool{"1.4.0": true}}
+	res, err = Run(t.Context(), Config{Releases: rels, Replayer: f, Match: isFind})
 	if err != nil || res.Found() || !strings.Contains(res.Why, "1.4.0 does not show the find: skipped: cannot run") {
 		t.Errorf("a bad end that cannot run: err %v, why %q", err, res.Why)
 	}

@@ -43,6 +43,9 @@ func (b *bisector) run(ctx context.Context) error {
 	}
 	if s := b.rel(b.hi).State; s != HasIt {
 		b.res.Why = fmt.Sprintf("the bad release %s does not show the find: %s", b.rel(b.hi).Name, b.rel(b.hi).String())
+		if s == Flaky {
+			b.res.Why += "; a find this rare needs more replays a release to class releases by"
+		}
 		return nil
 	}
 	for mid := b.pick(); mid >= 0; mid = b.pick() {
