@@ -146,3 +146,23 @@ func TestFindMatcher(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestBisectReadsScenarioRun: a scenario's run directory gives the
+// scenario (expect.json), and its find must miss the expectation.
+func TestBisectReadsScenarioRun(t *testing.T) {
+	dir := "../../results/findings/bisect-2026-11-29/client-interrupt-4.7.0"
+	f, err := parseBisectFlags(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}, []string{"--run", dir, "--good", "3.19.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find, err := f.loadFind()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if find.subject != "redisson" || f.bad != "4.7.0" || find.draw.Seed != 4 || find.draw.Scenario == nil || find.draw.Scenario.Name != "client-interrupt" {
+		t.Errorf("find %s, bad %s, draw %+v", find.subject, f.bad, find.draw)
+	}
+	if find.report == nil || !find.report.Beyond() {
+		t.Errorf("report %+v, want the run's, beyond the fault", find.report)
+	}
+}
