@@ -15,22 +15,33 @@ import (
 // marked supported by the driver or not, the pinned one and the supported
 // range; offline, how to ask by hand.
 func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int, error) {
-	v := permits.Versions(name)
-	if !permits.Known(name) {
-		s, err := catalog.Subjects.LookupContext(ctx, name)
-		if err != nil {
-			return exitUsage, usagef("--versions: %v", err)
-		}
-		v = s.Versions
-	}
-	if v == nil {
-		return exitUsage, usagef("--versions: %s %v: it has no NAME@VERSION", name, subject.ErrNoVersions)
+	v, err := releasesOf(ctx, name)
+	if err != nil {
+		return exitUsage, usagef("--versions: %v", err)
 	}
 	all, err := v.List(ctx)
 	if err != nil {
 		return exitUsage, fmt.Errorf("%s: cannot ask %s for its releases (%v); to ask by hand: %s", name, v.Registry, err, v.HowToList)
 	}
 	return exitValid, printVersions(e, name, v, all, asJSON)
+}
+
+// releasesOf is the release machinery of the subject called name (a
+// semaphore's or latch's too): an error, a usage error, when it names no
+// subject or one that runs one release only.
+func releasesOf(ctx context.Context, name string) (*subject.Versions, error) {
+	v := permits.Versions(name)
+	if !permits.Known(name) {
+		s, err := catalog.Subjects.LookupContext(ctx, name)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		v = s.Versions
+	}
+	if v == nil {
+		return nil, usagef("%s %v: it has no NAME@VERSION", name, subject.ErrNoVersions)
+	}
+	return v, nil
 }
 
 // releaseMark is one release the registry serves, as --versions --json
