@@ -257,6 +257,18 @@ func (p Signature) Matches(s Signature) bool {
 	return true
 }
 
+// Replayed is the pattern a replay of the find whose signature is s fits
+// when it shows the same violation: the same class, shape and op terms,
+// beyond some fault when s was; which faults overlap it (a harness hiccup,
+// a drop) varies from run to run, so they are left open.
+func (s Signature) Replayed() Signature {
+	p := Signature{Class: s.Class, Shape: s.Shape, Ops: s.Ops, Fault: Any}
+	if strings.HasPrefix(s.Fault, beyondPrefix) {
+		p.Fault = beyondPrefix + Any
+	}
+	return p
+}
+
 // MatchesAny reports whether some signature of ss fits p.
 func (p Signature) MatchesAny(ss []Signature) bool {
 	return slices.ContainsFunc(ss, p.Matches)

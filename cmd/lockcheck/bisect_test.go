@@ -108,35 +108,37 @@ func TestBisectReadsRunDir(t *testing.T) {
 }
 
 // TestFindMatcher draws the cases just inside and just outside the rule:
-// a replay shows the find when it shares an invalid checker and its class
-// with it, beyond the fault when the find was.
+// a replay shows the find when one of its violations has the find's
+// class, shape and ops, beyond a fault when the find was, whatever faults
+// overlap it.
 func TestFindMatcher(t *testing.T) {
-	res := func(checker string, v model.Verdict, c model.Class) model.Result {
-		return model.Result{Checker: checker, Verdict: v, Class: c}
+	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
+	rel := model.Op{Process: 1, Lock: "L", Kind: model.Release, Outcome: model.OK}
+	hiccup, drop := model.Fault{Name: "hiccup"}, model.Fault{Name: "client-conn-kill"}
+	ex := func(shape model.Shape, op model.Op, beyond bool, fs ...model.Fault) model.Example {
+		return model.Example{Lock: "L", Class: model.ClassRefusal, Shape: shape, Ops: []model.Op{op}, Faults: fs, Beyond: beyond}
 	}
-	rep := func(rs ...model.Result) model.Report { return model.Report{Verdict: model.Invalid, Results: rs} }
-	refusal := res(model.CheckLinearizable, model.Invalid, model.ClassRefusal)
-	safety := res(model.CheckLinearizable, model.Invalid, model.ClassSafety)
-	beyond := res(model.CheckAllowance, model.Invalid, model.ClassSafety)
-	allowed := res(model.CheckAllowance, model.Valid, "")
-	liveness := res(model.CheckLiveness, model.Invalid, model.ClassLiveness)
-	find := rep(refusal, beyond)
+	rep := func(exs ...model.Example) model.Report {
+		return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: model.ClassRefusal, Examples: exs}}}
+	}
+	refused := ex(model.ShapeRefusedFree, acq, true, drop)
+	find := rep(refused)
 	for _, c := range []struct {
 		name  string
 		find  *model.Report
 		trial hunt.Trial
 		want  bool
 	}{
-		{"same checker, class, beyond", &find, hunt.Trial{Find: true, Report: rep(refusal, beyond)}, true},
-		{"and another checker too", &find, hunt.Trial{Find: true, Report: rep(liveness, refusal, beyond)}, true},
-		{"not a find", &find, hunt.Trial{Find: false, Report: rep(refusal, beyond)}, false},
-		{"same checker, other class", &find, hunt.Trial{Find: true, Report: rep(safety, beyond)}, false},
-		{"other checker", &find, hunt.Trial{Find: true, Report: rep(liveness, beyond)}, false},
-		{"within the fault", &find, hunt.Trial{Find: true, Report: rep(refusal, allowed)}, false},
-		{"only the allowance shared", &find, hunt.Trial{Find: true, Report: rep(beyond)}, false},
-		{"a find within its fault matches one beyond", ptr(rep(refusal, allowed)), hunt.Trial{Find: true, Report: rep(refusal, beyond)}, true},
-		{"no invalid checker in the find", ptr(model.Report{Verdict: model.Valid}), hunt.Trial{Find: true, Report: rep(liveness)}, true},
-		{"no report: any find", nil, hunt.Trial{Find: true, Report: rep(liveness)}, true},
+		{"the same violation", &find, hunt.Trial{Find: true, Report: rep(refused)}, true},
+		{"beyond other faults", &find, hunt.Trial{Find: true, Report: rep(ex(model.ShapeRefusedFree, acq, true, hiccup, drop))}, true},
+		{"and another violation too", &find, hunt.Trial{Find: true, Report: rep(ex(model.ShapeWaitOnFree, acq, false), refused)}, true},
+		{"not a find", &find, hunt.Trial{Find: false, Report: rep(refused)}, false},
+		{"another shape", &find, hunt.Trial{Find: true, Report: rep(ex(model.ShapeWaitOnFree, acq, true, drop))}, false},
+		{"another op", &find, hunt.Trial{Find: true, Report: rep(ex(model.ShapeRefusedFree, rel, true, drop))}, false},
+		{"within the fault", &find, hunt.Trial{Find: true, Report: rep(ex(model.ShapeRefusedFree, acq, false, drop))}, false},
+		{"a find within its fault matches one beyond", ptr(rep(ex(model.ShapeRefusedFree, acq, false, hiccup))), hunt.Trial{Find: true, Report: rep(refused)}, true},
+		{"no violation in the find", ptr(model.Report{Verdict: model.Valid}), hunt.Trial{Find: true, Report: rep(refused)}, true},
+		{"no report: any find", nil, hunt.Trial{Find: true, Report: rep(refused)}, true},
 		{"no report: not a find", nil, hunt.Trial{Find: false}, false},
 	} {
 		if got := findMatcher(c.find)(c.trial); got != c.want {
