@@ -30,7 +30,6 @@ var (
 // a commit with their first table, each with why, first match first. Each
 // entry goes once its reason does.
 var notAStatePage = []struct{ pattern, why string }{
-	{"results/rediscovery.md", "rewritten on another branch (issue 42): drop this entry when it lands"},
 	{"results/bench/README.md", "the index of results/bench/'s files, each of which states its own result"},
 	{"results/bench/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
 	{"results/bench/*/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
@@ -38,9 +37,7 @@ var notAStatePage = []struct{ pattern, why string }{
 }
 
 // labelsAllowed are the pages the round-label scan skips, each with why.
-var labelsAllowed = []struct{ pattern, why string }{
-	{"results/rediscovery.md", "rewritten on another branch (issue 42): drop this entry when it lands"},
-}
+var labelsAllowed = []struct{ pattern, why string }{}
 
 // firstMatch returns the reason of the first entry whose pattern p matches.
 func firstMatch(list []struct{ pattern, why string }, p string) (string, bool) {

@@ -30,7 +30,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		rep.Budget, rep.Seed, rep.RunDuration)
 	if len(rep.From) > 0 {
 		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now; a bug those reports do not hunt is \"not run\" "+
-			"(earlier hunts, judged without signatures, are in results/rediscovery-log.md).\n\n", strings.Join(rep.From, ", "))
+			"(earlier hunts, judged without signatures, are in [log/rediscovery.md](log/rediscovery.md)).\n\n", strings.Join(rep.From, ", "))
 	}
 	writeTotals(&b, rep.Totals)
 	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
