@@ -40,9 +40,14 @@ type Bug struct {
 	// version: SUBJECT@VERSION names a release (Release).
 	Subject string `json:"subject"`
 	// Buggy is the last release with the bug, Fixed the first without it
-	// (Buggy < Fixed); both are served by the library's registry.
+	// (Buggy < Fixed); both are served by the library's registry. An open
+	// bug, which no release has fixed, has no Fixed; its Buggy is then the
+	// first release known to have it (Open).
 	Buggy string `json:"buggy"`
-	Fixed string `json:"fixed"`
+	Fixed string `json:"fixed,omitempty"`
+	// Introduced, when known, is the first release with the bug
+	// (Introduced <= Buggy); "" when the catalog does not know it.
+	Introduced string `json:"introduced,omitempty"`
 	// Sources are the changelog line, issue, pull request or commit that
 	// state the bug and its fix (https URLs; at least one).
 	Sources []string `json:"sources"`
@@ -63,6 +68,9 @@ type Bug struct {
 	// with its https source for a bug no release has fixed.
 	KnownInFixed []string `json:"known_in_fixed,omitempty"`
 }
+
+// Open reports whether no release has fixed b (it has no Fixed).
+func (b Bug) Open() bool { return b.Fixed == "" }
 
 // Producible reports whether lockcheck can produce the bug's trigger.
 func (b Bug) Producible() bool { return b.Missing == "" }
@@ -202,6 +210,9 @@ func (b Bug) validate() error {
 	if err := checkOrder(b.Buggy, b.Fixed); err != nil {
 		return err
 	}
+	if err := checkIntroduced(b.Introduced, b.Buggy); err != nil {
+		return err
+	}
 	return checkSources(b.Sources)
 }
 
@@ -214,11 +225,15 @@ func knownClass(c model.Class) bool {
 	return false
 }
 
-// checkOrder checks that buggy and fixed are versions and buggy < fixed.
+// checkOrder checks that buggy and fixed are versions and buggy < fixed;
+// fixed may be "" (an open bug).
 func checkOrder(buggy, fixed string) error {
 	vb, err := subject.ParseRelease(buggy)
 	if err != nil {
 		return fmt.Errorf("buggy: %v", err)
+	}
+	if fixed == "" {
+		return nil
 	}
 	vf, err := subject.ParseRelease(fixed)
 	if err != nil {
@@ -226,6 +241,21 @@ func checkOrder(buggy, fixed string) error {
 	}
 	if vb.Compare(vf) >= 0 {
 		return fmt.Errorf("buggy %s is not older than fixed %s", buggy, fixed)
+	}
+	return nil
+}
+
+// checkIntroduced checks that introduced, when given, is a version no
+// newer than buggy.
+func checkIntroduced(introduced, buggy string) error {
+	if introduced == "" {
+		return nil
+	}
+	if _, err := subject.ParseRelease(introduced); err != nil {
+		return fmt.Errorf("introduced: %v", err)
+	}
+	if subject.CompareReleases(introduced, buggy) > 0 {
+		return fmt.Errorf("introduced %s is newer than buggy %s", introduced, buggy)
 	}
 	return nil
 }

@@ -52,6 +52,9 @@ func TestCatalogRejects(t *testing.T) {
 		{"fixed older", func(b *Bug) { b.Buggy, b.Fixed = "1.2.0", "1.1.9" }, "not older"},
 		{"same release", func(b *Bug) { b.Buggy, b.Fixed = "v1.0.0", "1.0.0" }, "not older"},
 		{"not a version", func(b *Bug) { b.Buggy = "latest" }, "buggy"},
+		{"introduced after buggy", func(b *Bug) { b.Introduced = "1.0.1" }, "introduced 1.0.1 is newer"},
+		{"introduced not a version", func(b *Bug) { b.Introduced = "first" }, "introduced"},
+		{"open, buggy not a version", func(b *Bug) { b.Buggy, b.Fixed = "latest", "" }, "buggy"},
 		{"no source", func(b *Bug) { b.Sources = nil }, "sources: none"},
 		{"http source", func(b *Bug) { b.Sources = []string{"http://example.org/x"} }, "https URL"},
 		{"relative source", func(b *Bug) { b.Sources = []string{"CHANGELOG.md"} }, "https URL"},
@@ -70,6 +73,11 @@ func TestCatalogRejects(t *testing.T) {
 	}
 	if err := (Catalog{Bugs: []Bug{good()}}).Validate(); err != nil {
 		t.Errorf("a good entry: %v", err)
+	}
+	open := good()
+	open.Fixed, open.Introduced = "", open.Buggy
+	if err := (Catalog{Bugs: []Bug{open}}).Validate(); err != nil || !open.Open() {
+		t.Errorf("an open entry introduced at its buggy release: %v (Open %v)", err, open.Open())
 	}
 }
 

@@ -2,6 +2,7 @@ package rediscover
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -79,6 +80,26 @@ type Finding struct {
 	Dir     string `json:"dir"`
 }
 
+// HuntRelease hunts one release, named SUBJECT@VERSION (version v), as
+// Run hunts each release of a bug: for cfg.Budget from cfg.Seed, and on
+// from the seed after the last hunt's while its finds do not count. The
+// Observer hears the hunt's progress, not Hunting nor Judged; cfg.Bugs is
+// not read. It returns an error wrapping ErrConfig, and nothing hunted,
+// for a cfg that cannot run; a hunt that could not run is in Hunted.Err.
+func HuntRelease(ctx context.Context, cfg Config, name, v string) (Hunted, error) {
+	if cfg.Seed == 0 {
+		return Hunted{}, fmt.Errorf("%w: Seed: a release's hunt takes a fixed seed", ErrConfig)
+	}
+	if err := cfg.resolve(); err != nil {
+		return Hunted{}, err
+	}
+	h := Hunted{Release: cfg.named(name, v)}
+	if h.NotRun != "" {
+		return h, nil
+	}
+	return cfg.hunt(ctx, h), nil
+}
+
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
 // and on from the seed after the last hunt's while its finds do not count.
 func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
@@ -87,6 +108,11 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	if h.NotRun != "" {
 		return h
 	}
+	return cfg.hunt(ctx, h)
+}
+
+// hunt hunts h's resolved release for the budget.
+func (cfg *Config) hunt(ctx context.Context, h Hunted) Hunted {
 	start := cfg.now()
 	deadline := start.Add(cfg.Budget)
 	seed := cfg.Seed
