@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockcheck/lockcheck/workloads/catalog"
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/releases"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -15,16 +14,9 @@ import (
 // marked supported by the driver or not, the pinned one and the supported
 // range; offline, how to ask by hand.
 func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int, error) {
-	v := permits.Versions(name)
-	if !permits.Known(name) {
-		s, err := catalog.Subjects.LookupContext(ctx, name)
-		if err != nil {
-			return exitUsage, usagef("--versions: %v", err)
-		}
-		v = s.Versions
-	}
-	if v == nil {
-		return exitUsage, usagef("--versions: %s %v: it has no NAME@VERSION", name, subject.ErrNoVersions)
+	v, err := releases.VersionsOf(ctx, name)
+	if err != nil {
+		return exitUsage, usagef("--versions: %v", err)
 	}
 	all, err := v.List(ctx)
 	if err != nil {

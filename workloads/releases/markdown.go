@@ -1,0 +1,79 @@
+package releases
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/lockcheck/lockcheck/workloads/rediscover"
+)
+
+// WritePage writes t's page: how and when it was made, the table, the
+// hunts and the bugs, each bug with its source. hc is the hunt its rerun
+// commands name for a release not hunted.
+func WritePage(w io.Writer, t Table, st Stamp, hc HuntConfig) error {
+	commit := st.Commit
+	if commit == "" {
+		commit = "unknown"
+	}
+	fmt.Fprintf(w, "# %s releases: known bugs and lockcheck's hunts\n\n", t.Library)
+	fmt.Fprintf(w, "Made by `lockcheck releases %s --md results/releases/%s.md` on %s at commit %s, from results/known-bugs.json and %s's list of releases (asked %s, cached in results/releases/%s/releases.json; `--refresh` asks again).\n\n",
+		t.Library, t.Library, st.Date, commit, t.Registry, t.Asked, t.Library)
+	fmt.Fprintf(w, "lockcheck pins %s; the driver supports %s. The bugs counted are the catalog's for the locks of this package: %s. "+
+		"A release has a bug from the release that introduced it (where the catalog knows it, else its last buggy release) until its fix; an open bug, from its first buggy release on. "+
+		"*May have* counts the bugs fixed later whose first release the catalog does not know. One release, its bugs and the nearest release without them: `lockcheck releases %s@VERSION`.\n\n",
+		t.Pinned, t.Supports, strings.Join(t.Subjects, ", "), t.Library)
+	writeHunted(w, t, hc)
+	fmt.Fprintln(w, "| release | listed | driver | known bugs | open bugs | may have | lockcheck's hunt |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, r := range t.Rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Release, r.listed(), r.driver(), ids(r.Has), ids(r.Open), count(r.Maybe), cell(r.Hunt.Summary()))
+	}
+	fmt.Fprintf(w, "\n%d releases.\n\n## The bugs\n\n", len(t.Rows))
+	return writeBugTable(w, t.Bugs)
+}
+
+// writeHunted says which releases lockcheck hunted, with what budget, and
+// how to hunt one.
+func writeHunted(w io.Writer, t Table, hc HuntConfig) {
+	var hunted []string
+	for _, r := range t.Rows {
+		if h := r.Hunt; h != nil {
+			hunted = append(hunted, fmt.Sprintf("%s (%v × %d seeds, %s, `%s`)", r.Release, h.Budget, len(h.Seeds), h.Date, h.Command))
+		}
+	}
+	if len(hunted) == 0 {
+		hunted = []string{"none"}
+	}
+	fmt.Fprintf(w, "Hunted by lockcheck (the hunt's general mix of plans and scenarios, from seed 1; a find counts when it goes beyond the fault or breaks with no fault): %s. "+
+		"Every other release is not hunted; to hunt one: `%s`, cached in results/releases/%s/VERSION.json.\n\n",
+		strings.Join(hunted, "; "), hc.Command(t.Library, "VERSION"), t.Library)
+}
+
+// writeBugTable writes a row per bug: its lock, releases, property, what
+// it breaks and its sources.
+func writeBugTable(w io.Writer, bugs []rediscover.Bug) error {
+	if len(bugs) == 0 {
+		_, err := fmt.Fprintln(w, "The catalog holds no bug of this library.")
+		return err
+	}
+	fmt.Fprintln(w, "| bug | lock | releases | property | breaks | source |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, b := range bugs {
+		var links []string
+		for i, s := range b.Sources {
+			links = append(links, fmt.Sprintf("[%d](%s)", i+1, s))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", b.ID, b.Subject, span(b), b.Property, cell(b.Breaks), strings.Join(links, " "))
+	}
+	return nil
+}
+
+// cell makes s fit a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// Today is the date a Stamp names: now, in UTC.
+func Today(now time.Time) string { return now.UTC().Format("2006-01-02") }
