@@ -22,7 +22,9 @@ func fakeLib(t *testing.T) (Library, *subject.Registry) {
 	t.Helper()
 	vs := &subject.Versions{Registry: "fake", Pinned: "1.0.0", Supports: subject.Range{Min: "1.0.0"}}
 	reg, err := subject.NewRegistry(subject.Subject{Name: "lib", Versions: vs,
-		Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) { return nil, fmt.Errorf("not to be opened") }})
+		Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) {
+			return nil, fmt.Errorf("not to be opened")
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
