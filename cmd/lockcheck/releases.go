@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ const releasesExamples = `  lockcheck releases redisson                         
 // library, release or flag it cannot answer for.
 func releasesCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "releases", "releases LIB[@VERSION] [flags]", releasesExamples)
-	cfg := releases.Config{Stamp: releases.Stamp{Date: time.Now().UTC().Format(time.DateOnly), Commit: shortCommit(results.BuildCommit())}}
+	cfg := releases.Config{Stamp: releases.Stamp{Date: time.Now().UTC().Format(time.DateOnly), Commit: pageCommit()}}
 	hc := releases.HuntConfig{Date: cfg.Stamp.Date, Commit: cfg.Stamp.Commit}
 	var doHunt bool
 	fs.StringVar(&cfg.Dir, "dir", "results/releases", "the caches: DIR/LIB/releases.json (the registry's list) and DIR/LIB/VERSION.json (hunts)")
@@ -68,11 +69,14 @@ func releasesCmd(ctx context.Context, e *env, args []string) (int, error) {
 	return exitValid, nil
 }
 
-// shortCommit is commit's first 7 hex digits, keeping a " (modified)".
-func shortCommit(commit string) string {
-	rev, rest, _ := strings.Cut(commit, " ")
-	if len(rev) > 7 {
-		rev = rev[:7]
+// pageCommit is the commit a page is made at: the binary's own
+// (results.BuildCommit), its first 7 hex digits, else the work tree's
+// HEAD (git rev-parse --short HEAD); "" when neither is known.
+func pageCommit() string {
+	rev, rest, _ := strings.Cut(results.BuildCommit(), " ")
+	if rev == "" {
+		out, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+		return strings.TrimSpace(string(out))
 	}
-	return strings.TrimSpace(rev + " " + rest)
+	return strings.TrimSpace(rev[:min(7, len(rev))] + " " + rest)
 }

@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/lockcheck/lockcheck/workloads/rediscover"
 )
 
 // WritePage writes t's page: how and when it was made, the table, the
-// hunts and the bugs, each bug with its source. hc is the hunt its rerun
-// commands name for a release not hunted.
-func WritePage(w io.Writer, t Table, st Stamp, hc HuntConfig) error {
+// hunts and the bugs, each bug with its source. A release not hunted is
+// hunted again with DefaultBudget and DefaultSeeds.
+func WritePage(w io.Writer, t Table, st Stamp) error {
+	hc := HuntConfig{Budget: DefaultBudget, Seeds: DefaultSeeds}
 	commit := st.Commit
 	if commit == "" {
 		commit = "unknown"
@@ -74,6 +74,3 @@ func writeBugTable(w io.Writer, bugs []rediscover.Bug) error {
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
-
-// Today is the date a Stamp names: now, in UTC.
-func Today(now time.Time) string { return now.UTC().Format("2006-01-02") }

@@ -46,23 +46,10 @@ func Run(ctx context.Context, cfg Config, w io.Writer) error {
 	if cfg.Markdown != "" && v != "" {
 		return inputf("--md writes a library's page: name LIB, not %s", cfg.Name)
 	}
-	lib, err := LookupLibrary(ctx, libName)
+	lib, t, err := cfg.Table(ctx, libName)
 	if err != nil {
 		return err
 	}
-	cat, err := rediscover.LoadFile(cfg.Catalog)
-	if err != nil {
-		return inputf("--catalog: %v", err)
-	}
-	list, err := cfg.list(ctx, lib)
-	if err != nil {
-		return err
-	}
-	hunts, err := LoadHunts(cfg.Dir, lib.Name)
-	if err != nil {
-		return err
-	}
-	t := Build(lib, list, lib.Bugs(cat), hunts)
 	if v != "" {
 		return cfg.answer(ctx, lib, t, v, w)
 	}
@@ -72,6 +59,37 @@ func Run(ctx context.Context, cfg Config, w io.Writer) error {
 		}
 	}
 	return cfg.writeTable(t, w)
+}
+
+// Table is the table of the library called name: from cfg's catalog,
+// the hunts cached in cfg.Dir and the registry's list of releases (the
+// cached one; asked, and cached, when there is none or cfg.Refresh). An
+// error wraps ErrInput for an unknown library or a catalog that does not
+// load.
+func (cfg Config) Table(ctx context.Context, name string) (Library, Table, error) {
+	lib, err := LookupLibrary(ctx, name)
+	if err != nil {
+		return Library{}, Table{}, err
+	}
+	t, err := cfg.TableOf(ctx, lib)
+	return lib, t, err
+}
+
+// TableOf is Table for lib.
+func (cfg Config) TableOf(ctx context.Context, lib Library) (Table, error) {
+	cat, err := rediscover.LoadFile(cfg.Catalog)
+	if err != nil {
+		return Table{}, inputf("--catalog: %v", err)
+	}
+	list, err := cfg.list(ctx, lib)
+	if err != nil {
+		return Table{}, err
+	}
+	hunts, err := LoadHunts(cfg.Dir, lib.Name)
+	if err != nil {
+		return Table{}, err
+	}
+	return Build(lib, list, lib.Bugs(cat), hunts), nil
 }
 
 // list is lib's cached release list, or the registry's, asked now and
@@ -161,7 +179,7 @@ func (cfg Config) writeTable(t Table, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		err = WritePage(f, t, cfg.Stamp, *cfg.huntOrDefault())
+		err = WritePage(f, t, cfg.Stamp)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
