@@ -73,7 +73,11 @@ func (h *Hunt) Summary() string {
 	}
 	for _, x := range h.Hunts {
 		if f := x.Find; f != nil {
-			return fmt.Sprintf("found (%s, seed %d, run %d): %s", f.Class, f.Seed, f.Run, f.Why)
+			again := "seen once, not reproduced"
+			if f.Reproduced {
+				again = "failed again when shrunk"
+			}
+			return fmt.Sprintf("found (%s, seed %d, run %d, %s): %s", f.Class, f.Seed, f.Run, again, f.Why)
 		}
 	}
 	for _, x := range h.Hunts {

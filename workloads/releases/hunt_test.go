@@ -57,7 +57,7 @@ func TestHuntReleaseCachesEachSeed(t *testing.T) {
 	if want := "lockcheck releases lib@1.0.0 --hunt --budget 20s --seeds 2"; h.Command != want || !cfg.Same(h) {
 		t.Errorf("command %q (same %v), want %q", h.Command, cfg.Same(h), want)
 	}
-	if s := h.Summary(); !strings.HasPrefix(s, "found (no fault, seed 2, run 2): two holders") {
+	if s := h.Summary(); !strings.HasPrefix(s, "found (no fault, seed 2, run 2, seen once, not reproduced): two holders") {
 		t.Errorf("summary %q", s)
 	}
 	dir := t.TempDir()
