@@ -73,7 +73,7 @@ func TestHuntReleaseCachesEachSeed(t *testing.T) {
 		t.Fatalf("read back: %v %v", got, err)
 	}
 	h.Hunts = h.Hunts[:1]
-	if s := h.Summary(); s != "nothing beyond the fault in 3 runs (20s × 2 seeds)" {
+	if s := h.Summary(); s != "nothing beyond the fault in 3 runs (20s on each of seeds 1 to 2)" {
 		t.Errorf("clean summary %q", s)
 	}
 	if s := (*Hunt)(nil).Summary(); s != "not hunted" {

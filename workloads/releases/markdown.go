@@ -40,13 +40,14 @@ func writeHunted(w io.Writer, t Table, hc HuntConfig) {
 	var hunted []string
 	for _, r := range t.Rows {
 		if h := r.Hunt; h != nil {
-			hunted = append(hunted, fmt.Sprintf("%s (%v × %d seeds, %s, `%s`)", r.Release, h.Budget, len(h.Seeds), h.Date, h.Command))
+			hunted = append(hunted, fmt.Sprintf("%s (%v on each of seeds %s, %s, `%s`)", r.Release, h.Budget, seedList(h.Seeds), h.Date, h.Command))
 		}
 	}
 	if len(hunted) == 0 {
 		hunted = []string{"none"}
 	}
 	fmt.Fprintf(w, "Hunted by lockcheck (the hunt's general mix of plans and scenarios, from seed 1; a find counts when it goes beyond the fault or breaks with no fault): %s. "+
+		"A find seen once and not reproduced when shrunk may be the machine's, not the release's: a starved client process breaks the checkers' timing bounds in any release (docs/hunt.md). "+
 		"Every other release is not hunted; to hunt one: `%s`, cached in results/releases/%s/VERSION.json.\n\n",
 		strings.Join(hunted, "; "), hc.Command(t.Library, "VERSION"), t.Library)
 }
@@ -73,4 +74,12 @@ func writeBugTable(w io.Writer, bugs []rediscover.Bug) error {
 // cell makes s fit a Markdown table cell.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// seedList is seeds in words: "1", "1 to 3".
+func seedList(seeds []int64) string {
+	if len(seeds) == 1 {
+		return fmt.Sprint(seeds[0])
+	}
+	return fmt.Sprintf("%d to %d", seeds[0], seeds[len(seeds)-1])
 }
