@@ -94,7 +94,7 @@ func (h *Hunt) Summary() string {
 	for _, x := range h.Hunts {
 		allowed += len(x.Allowed)
 	}
-	s := fmt.Sprintf("nothing beyond the fault in %d runs (%v on each of seeds %s)", runs, h.Budget, seedList(h.Seeds))
+	s := fmt.Sprintf("nothing beyond the fault in %d runs (%v %s)", runs, h.Budget, onSeeds(h.Seeds))
 	if allowed > 0 {
 		s += fmt.Sprintf("; %d finds allowed by their fault", allowed)
 	}

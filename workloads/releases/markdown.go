@@ -40,7 +40,7 @@ func writeHunted(w io.Writer, t Table, hc HuntConfig) {
 	var hunted []string
 	for _, r := range t.Rows {
 		if h := r.Hunt; h != nil {
-			hunted = append(hunted, fmt.Sprintf("%s (%v on each of seeds %s, %s, `%s`)", r.Release, h.Budget, seedList(h.Seeds), h.Date, h.Command))
+			hunted = append(hunted, fmt.Sprintf("%s (%v %s, %s, `%s`)", r.Release, h.Budget, onSeeds(h.Seeds), h.Date, h.Command))
 		}
 	}
 	if len(hunted) == 0 {
@@ -76,10 +76,10 @@ func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
-// seedList is seeds in words: "1", "1 to 3".
-func seedList(seeds []int64) string {
+// onSeeds is seeds in words: "on seed 1", "on each of seeds 1 to 3".
+func onSeeds(seeds []int64) string {
 	if len(seeds) == 1 {
-		return fmt.Sprint(seeds[0])
+		return fmt.Sprint("on seed ", seeds[0])
 	}
-	return fmt.Sprintf("%d to %d", seeds[0], seeds[len(seeds)-1])
+	return fmt.Sprintf("on each of seeds %d to %d", seeds[0], seeds[len(seeds)-1])
 }
