@@ -33,7 +33,7 @@ func (t Table) Answer(v string) (Answer, error) {
 	case !row.Served && !row.Catalogued:
 		return Answer{}, inputf("unknown version %s@%s: %s does not serve it (lockcheck subjects --versions %s)", t.Library, v, t.Registry, t.Library)
 	case !row.Supported:
-		return Answer{}, inputf("%s@%s is outside what the driver supports, %s", t.Library, v, t.Supports)
+		return Answer{}, inputf("%s@%s is outside what the driver supports, %s; its row of lockcheck releases %s lists its known bugs", t.Library, v, t.Supports, t.Library)
 	}
 	a := Answer{Library: t.Library, Registry: t.Registry, Supports: t.Supports, Row: row}
 	a.Has, a.Open, a.Maybe = t.bugs(row.Has), t.bugs(row.Open), t.bugs(row.Maybe)
