@@ -93,6 +93,12 @@ func gapCases() []allowCase {
 			faults: []Fault{aFault("refuse-once", "c1", 3000, 3300, 1)}, beyond: true, cause: "lease bound"},
 		{name: "lease bound: refused past it during the server's pause", ops: crashed(3100),
 			faults: []Fault{aFault("redis-pause", "srv", 3000, 3300)}},
+		{name: "lease bound: a blocking acquire refused past it, its own link slowed for part of the wait", ops: crashedWait(3100, 3000),
+			faults: []Fault{aFault("proxy-latency", "c1", 4000, 4130, 1)}, beyond: true, cause: "lease bound"},
+		{name: "lease bound: a blocking acquire refused past it, its own link slowed for all of the wait", ops: crashedWait(3100, 3000),
+			faults: []Fault{aFault("proxy-latency", "c1", 3000, 5900, 1)}},
+		{name: "lease bound: a blocking acquire refused past it, its own client paused for part of the wait", ops: crashedWait(3100, 3000),
+			faults: []Fault{aFault("hiccup", "driver p1", 4000, 4130, 1)}, beyond: true, cause: "lease bound"},
 	}
 }
 

@@ -55,8 +55,11 @@ func stalled(grant float64, out Outcome) []Op {
 // crashed is p0 granted at 0 and crashed (Abandon) at 1000, and p1's
 // TryLock refused over [refused, refused+100]: the lock must be free one
 // lease (1500) plus leaseBoundSlack (550) after the crash.
-func crashed(refused float64) []Op {
-	try := Op{Process: 1, Lock: "L", Kind: Acquire, Wait: msT(100), Call: msT(refused), Return: msT(refused + 100), Outcome: Fail}
+func crashed(refused float64) []Op { return crashedWait(refused, 100) }
+
+// crashedWait is crashed with p1's refused TryLock waiting wait.
+func crashedWait(refused, wait float64) []Op {
+	try := Op{Process: 1, Lock: "L", Kind: Acquire, Wait: msT(wait), Call: msT(refused), Return: msT(refused + wait), Outcome: Fail}
 	return []Op{aAcq(0, 0, 5), {Process: 0, Lock: "L", Kind: Abandon, Call: msT(1000), Return: msT(1000), Outcome: OK}, try}
 }
 

@@ -200,7 +200,7 @@ func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 		}
 		why = append(why, w...)
 	}
-	return beyondExample(fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
+	return beyondExample(ShapeDoubleGrant, fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
 		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start())),
 		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs)
 }
@@ -215,7 +215,7 @@ func lostHold(x *hold, fs *faultSet, opts Options) *Example {
 		}
 		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
 	}
-	return beyondExample(fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
+	return beyondExample(ShapeHoldLost, fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
 		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, fs)
 }
 
@@ -238,14 +238,15 @@ func foreignRelease(x, y *hold, fs *faultSet, opts Options) *Example {
 			return nil
 		}
 	}
-	return beyondExample(fmt.Sprintf("p%d's release answered ok at %s while p%d held the lock (granted at %s): it freed another's hold, or answered falsely",
+	return beyondExample(ShapeForeignRelease, fmt.Sprintf("p%d's release answered ok at %s while p%d held the lock (granted at %s): it freed another's hold, or answered falsely",
 		x.grant.Process, fmtTime(x.endOp.Return), y.grant.Process, fmtTime(y.start())),
 		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, fs)
 }
 
-// beyondExample builds the example of an anomaly beyond the faults.
-func beyondExample(summary string, ops []*Op, why []string, fs *faultSet) *Example {
-	ex := Example{Summary: summary + ": beyond the faults"}
+// beyondExample builds the example of an anomaly of shape s beyond the
+// faults.
+func beyondExample(s Shape, summary string, ops []*Op, why []string, fs *faultSet) *Example {
+	ex := Example{Summary: summary + ": beyond the faults", Shape: s}
 	for _, o := range ops {
 		if o != nil {
 			ex.Lock = o.Lock

@@ -38,7 +38,7 @@ func CheckTiming(h *History, opts Options) Result {
 		if took := time.Duration(o.Return - o.Call); took > allowed {
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
-				res.Examples = append(res.Examples, Example{Lock: o.Lock, Ops: []Op{*o}, Class: ClassContract,
+				res.Examples = append(res.Examples, Example{Lock: o.Lock, Ops: []Op{*o}, Class: ClassContract, Shape: ShapeLateAnswer,
 					Summary: fmt.Sprintf("p%d's TryLock with a wait of %s answered %s after %s (allowed %s, no fault on its process)", o.Process, time.Duration(o.Wait), o.Outcome, took, allowed)})
 			}
 		}

@@ -54,6 +54,23 @@ func (fs *faultSet) delays(o *Op) bool {
 	return false
 }
 
+// delayedThroughout reports whether the windows of the faults that may hold
+// up o's own process (Fault.delays), each extended by AfterNoneFault, cover
+// all of o's interval: only then can a fault explain an acquire refused on
+// a lock that nothing could occupy, whatever the fault's kind (a pause of
+// 130 ms does not explain a refusal after 5 s on a free lock).
+func delayedThroughout(h *History, o *Op, horizon int64) bool {
+	var covers []span
+	for _, f := range h.Faults {
+		end := f.end(horizon) + int64(AfterNoneFault)
+		if f.delays(o.Process) && f.Start <= o.Return && end >= o.Call {
+			covers = append(covers, span{f.Start, end})
+		}
+	}
+	sort.Slice(covers, func(a, b int) bool { return covers[a].from < covers[b].from })
+	return uncovered(o.Call, o.Return, covers) == 0
+}
+
 // excusedWait is how much of acquire o's wait the faults that may hold up
 // its process excuse: all of it when one that may make a hold run out or
 // be lost (suspend, drop, loss, split) meets it, since a waiter may then
@@ -66,6 +83,11 @@ func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
 		end := f.end(horizon)
 		switch {
 		case f.Start > o.Return || end < o.Call:
+		case f.Name == "client-crash" && !f.hits(o.Process):
+			if lease, ok := f.crashedHold(h, o, horizon, opts); ok {
+				// The crashed hold stands until its lease runs out, no longer.
+				covers = append(covers, span{f.Start, end + lease + leaseBoundSlack(lease)})
+			}
 		case f.holdsUp(h, o, horizon, opts):
 			return o.Return - o.Call
 		case !f.delays(o.Process):
@@ -83,27 +105,43 @@ func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
 
 // holdsUp reports whether f, meeting acquire o's wait, hit another process
 // that may have held o's lock from the fault's start to the end of the
-// wait, in a way that can keep that hold from its release: a crash (its
-// hold runs out only a lease later) or a fault that may make a hold
-// outlast its section (AllowNone aside). A waiter then sits out that
-// holder's lease, as it would behind a holder the fault hit directly.
+// wait, in a way that can keep that hold from its release: a fault that
+// may make a hold outlast its section (AllowNone aside). A waiter then
+// sits out that holder's lease, as it would behind a holder the fault hit
+// directly. A crash is crashedHold's.
 func (f Fault) holdsUp(h *History, o *Op, horizon int64, opts Options) bool {
-	if len(f.Procs) == 0 || f.hits(o.Process) || f.Name != "client-crash" && opts.allowOf(f) == AllowNone {
+	if len(f.Procs) == 0 || f.hits(o.Process) || opts.allowOf(f) == AllowNone {
 		return false
 	}
 	for _, q := range f.Procs {
-		if heldWithin(h, o.Lock, q, f.Start, o.Return, horizon) {
+		if _, ok := heldWithin(h, o.Lock, q, f.Start, o.Return, horizon, opts); ok {
 			return true
 		}
 	}
 	return false
 }
 
+// crashedHold returns the longest lease of the holds on o's lock that the
+// crash f ended in the processes it hit, and whether there was one: such a
+// hold stands until its lease runs out (plus leaseBoundSlack, as the lease
+// bound counts it), and a waiter behind it is held up that long, no longer.
+func (f Fault) crashedHold(h *History, o *Op, horizon int64, opts Options) (int64, bool) {
+	var longest int64
+	found := false
+	for _, q := range f.Procs {
+		if lease, ok := heldWithin(h, o.Lock, q, f.Start, o.Return, horizon, opts); ok {
+			longest, found = max(longest, lease), true
+		}
+	}
+	return longest, found
+}
+
 // heldWithin reports whether process p may have held lock at some time in
 // [from, to]: from the call of an acquire answered ok or unknown to the
 // return of the release that ended its last hold (a reentrant lock's holds
-// counted), or to the horizon when none did.
-func heldWithin(h *History, lock string, p int, from, to, horizon int64) bool {
+// counted), or to the horizon when none did; and the longest lease of that
+// hold's acquires.
+func heldWithin(h *History, lock string, p int, from, to, horizon int64, opts Options) (lease int64, held bool) {
 	holds, since := 0, int64(0)
 	for i := range h.Ops {
 		o := &h.Ops[i]
@@ -113,14 +151,15 @@ func heldWithin(h *History, lock string, p int, from, to, horizon int64) bool {
 		switch {
 		case o.Kind == Acquire && o.Outcome != Fail:
 			if holds == 0 {
-				since = o.Call
+				since, lease = o.Call, 0
 			}
 			holds++
+			lease = max(lease, opLease(o, opts))
 		case o.Kind == Release && holds > 0 && o.Outcome != Info:
 			if holds--; holds == 0 && since <= to && o.Return >= from {
-				return true
+				return lease, true
 			}
 		}
 	}
-	return holds > 0 && since <= to && horizon >= from
+	return lease, holds > 0 && since <= to && horizon >= from
 }

@@ -5,6 +5,33 @@ import (
 	"time"
 )
 
+// A crash of the holder holds a waiter up until the crashed hold's lease
+// runs out (plus the lease bound's slack), no longer: a wait that goes on
+// past the liveness bound is the lock's. The lease is 1500 ms, the slack
+// 550 ms: the crash at 2000 excuses the wait from 2000 to 4055, and the
+// bound is 3 s of the rest (the waiter asked at 1000).
+func TestCrashOfTheHolderExcusesItsLease(t *testing.T) {
+	crashed := []Op{aAcq(3, 0, 5), {Process: 3, Lock: "L", Kind: Abandon, Call: msT(2000), Return: msT(2000), Outcome: OK}}
+	crash := aFault("client-crash", "w3", 2000, 2005, 3)
+	for _, c := range []struct {
+		name string
+		gave float64 // when the waiter gave up
+		want Verdict
+	}{
+		{"gave up within the bound after the lease", 6000, Valid},
+		{"gave up past the bound after the lease", 6200, Invalid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wait := Op{Process: 5, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(1000), Return: msT(c.gave), Outcome: Fail}
+			h := &History{Ops: append(append([]Op(nil), crashed...), wait), Faults: []Fault{crash}}
+			opts := Options{WatchdogLease: leaseMs * time.Millisecond, MaxWait: WaitBound(3 * time.Second)}
+			if r := CheckLive(h, opts); r.Verdict != c.want {
+				t.Errorf("liveness: %s, want %s", r, c.want)
+			}
+		})
+	}
+}
+
 // A fault that hits the process holding the lock a waiter waits on holds
 // that waiter up too (it sits out the holder's lease): a crash or a stall
 // of the holder excuses the wait, one of a process that never held the

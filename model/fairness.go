@@ -46,7 +46,7 @@ func CheckFair(h *History, opts Options) Result {
 				clean += counts[i]
 			}
 			if len(res.Examples) < opts.maxExamples() {
-				ex := Example{Lock: l, Ops: []Op{*a}, Faults: during,
+				ex := Example{Lock: l, Ops: []Op{*a}, Faults: during, Shape: ShapeOvertaken,
 					Summary: fmt.Sprintf("p%d, queued at %s, was overtaken by %d later request(s)", a.Process, fmtTime(a.Enqueued), counts[i])}
 				for _, b := range grants {
 					if b.Process != a.Process && a.Enqueued < b.Call && b.Return < a.Return {

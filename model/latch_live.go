@@ -61,7 +61,7 @@ func latchLive(h *History, name string, ix []int, bound int64, opts Options, res
 		if long := w.Return - from; long > bound {
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
-				res.Examples = append(res.Examples, Example{Lock: name, Class: ClassLiveness, Ops: []Op{*w},
+				res.Examples = append(res.Examples, Example{Lock: name, Class: ClassLiveness, Shape: ShapeWaitOnFree, Ops: []Op{*w},
 					Summary: fmt.Sprintf("awaited %s on a latch open since %s (bound %s)", fmtDur(long), fmtTime(opened), fmtDur(bound))})
 			}
 		}

@@ -19,9 +19,9 @@ func leaseBoundSlack(l int64) int64 { return l/5 + min(int64(250*time.Millisecon
 // (plus leaseBoundSlack) of its last request, and a release answered ok
 // frees it at once; so an acquire refused while nothing else could occupy
 // the lock (at no instant of its interval a live holder's possible hold,
-// nor the window of a fault that may hold its process up: Fault.delays; a
-// fault of another client, or of a kind that delays nothing, excuses
-// nothing) met a lock that kept renewing a hold nobody owns (a
+// and not all of it covered by faults that may hold its process up:
+// delayedThroughout; a fault of another client, or of a kind that delays
+// nothing, excuses nothing) met a lock that kept renewing a hold nobody owns (a
 // released or crashed hold renewed again), or set a lease longer than
 // asked. Fair and quorum locks are not judged (a fair lock's
 // dead waiters hold the queue for its own timeout; a quorum's leftover
@@ -41,13 +41,13 @@ func leaseBound(hist *History, holds []*hold, acqs []*Op, fs *faultSet, opts Opt
 	freeCapped, freeOpen := gaps(append(bounded, others...)), gaps(append(open, others...))
 	var bad []Example
 	for _, o := range acqs {
-		if o.Outcome != Fail || o.Cancelled || fs.delays(o) {
-			continue // a fault that may hold its process up met it
+		if o.Outcome != Fail || o.Cancelled || delayedThroughout(hist, o, horizon) {
+			continue // faults that may hold its process up cover it
 		}
 		if freeSomewhere(o.Call, o.Return, freeOpen) || !freeThroughout(o.Call, o.Return, freeCapped) {
 			continue // free without a retired hold at some instant (liveness's matter), or maybe held
 		}
-		bad = append(bad, Example{Lock: lock, Ops: []Op{*o}, Faults: overlappingFaults(hist.Faults, []Op{*o}, horizon),
+		bad = append(bad, Example{Lock: lock, Ops: []Op{*o}, Shape: ShapeOrphanRenewed, Faults: overlappingFaults(hist.Faults, []Op{*o}, horizon),
 			Summary: fmt.Sprintf("p%d was refused a lock that only ended holds (released, or retired past the lease bound) could occupy: beyond the faults", o.Process),
 			Cause: "a release answered ok frees the lock, and a process that crashed or was retired must leave it free within one lease of its last request; " +
 				"the lock kept a hold nobody owns (renewed it, or set a lease longer than asked)"})

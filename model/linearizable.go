@@ -200,7 +200,7 @@ func explainSegment(ctx context.Context, h *History, seg segment, opts Options, 
 // state it met and who made it so, and, for two holders, whether the
 // first hold could have ended.
 func explainConflict(ctx context.Context, m porcupine.Model, h *History, seg segment, opts Options) Example {
-	ex := Example{Lock: seg.lock}
+	ex := Example{Lock: seg.lock, Shape: ShapeUnexplained}
 	_, info := porcupine.CheckOperationsVerbose(m, seg.ops, 0)
 	if ctx.Err() != nil {
 		ex.Summary = "no sequential order explains these outcomes (not explained further: the check was stopped)"
@@ -249,6 +249,9 @@ func explainConflict(ctx context.Context, m porcupine.Model, h *History, seg seg
 		summary = fmt.Sprintf("no sequential order explains %v (after %d ops the lock was %s)", *stuck.op, len(longest), describeState(s))
 	}
 	ex.Summary = summary
+	if s, named := refusalShapes[r]; named && !ok {
+		ex.Shape = s
+	}
 	ex.Class = ClassSafety
 	if r != grantedWhileHeld && r != releasedNotHeld {
 		ex.Class = ClassRefusal

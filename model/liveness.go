@@ -164,7 +164,7 @@ func checkTotalWaits(h *History, opts Options) (n int, bad []Example) {
 		}
 		n++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{*o}, Faults: overlappingFaults(h.Faults, []Op{*o}, horizon),
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{*o}, Shape: ShapeLongWait, Faults: overlappingFaults(h.Faults, []Op{*o}, horizon),
 				Summary: waitedSummary(o, excused, bound)})
 		}
 	}

@@ -253,7 +253,7 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 		}
 		count++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: lostWakeUp,
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: lostWakeUp,
 				Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s)",
 					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound))})
 		}
@@ -279,7 +279,7 @@ func checkStretches(h *History, opts Options, bound func(l string, longest int64
 		}
 		count++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Cause: cause,
+			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: cause,
 				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
 					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), time.Duration(bound))})
 		}

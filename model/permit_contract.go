@@ -37,7 +37,7 @@ func CheckPermitsContract(h *History, opts Options) Result {
 			}
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
-				e := Example{Lock: name, Class: ClassContract, Ops: []Op{*a, *r},
+				e := Example{Lock: name, Class: ClassContract, Shape: ShapeUnlockAfterLapse, Ops: []Op{*a, *r},
 					Summary: fmt.Sprintf("p%d's release of permit %s answered ok at %s, after its %s lease surely ended (granted by %s)",
 						r.Process, r.PermitID, fmtTime(r.Call), time.Duration(a.Lease), fmtTime(a.Return))}
 				e.Faults = faultsOverlapping(h, e.Ops)

@@ -81,11 +81,11 @@ func legalWithout(ctx context.Context, m porcupine.Model, ops []porcupine.Operat
 func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options, late map[*Op]bool) Example {
 	p := refused.process
 	if refused.kind == Release && refused.outcome == OK {
-		ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, false, false
+		ex.Class, ex.Shape, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, ShapeUnlockAfterLapse, false, false
 		what := "a hold its lease had already ended"
 		ex.Summary = fmt.Sprintf("p%d's unlock after its lease ran out answered ok", p)
 		if !late[refused.op] {
-			what = "a hold it did not have"
+			what, ex.Shape = "a hold it did not have", ShapeUnlockNotHeld
 			ex.Summary = fmt.Sprintf("p%d's unlock of a lock it did not hold answered ok", p)
 		}
 		ex.Cause = fmt.Sprintf("with that answer set aside every other outcome has a sequential order, so no two holders are involved: "+
@@ -98,7 +98,7 @@ func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opt
 	}
 	if refused.kind == Release {
 		if f := lossyDuring(h, ex.Ops, refused.op, opts); f != nil {
-			ex.Class, ex.HoldCouldBeLost = ClassSafety, true
+			ex.Class, ex.Shape, ex.HoldCouldBeLost = ClassSafety, ShapeHoldLost, true
 			ex.Summary = fmt.Sprintf("p%d was told it was not the owner while it held the lock: its hold was lost", p)
 			ex.Cause = fmt.Sprintf("the server forgot p%d's hold during %s (a lossy fault); its holder went on believing it held the lock, expected under that fault", p, f)
 			return ex
@@ -110,7 +110,7 @@ func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opt
 			ex.Summary = fmt.Sprintf("p%d was told it was not the owner while it held the lock", p)
 		}
 	}
-	ex.Class, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassRefusal, false, false
+	ex.Class, ex.Shape, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassRefusal, refusedShape(refused, ex.Shape), false, false
 	ex.Cause = fmt.Sprintf("with p%d's %s %s set aside, every other outcome has a sequential order and no two holders are involved: "+
 		"a contract or progress problem of the lock or its adapter, not a safety one", p, refused.kind, refused.outcome)
 	if !containsOp(ex.Ops, refused.op) {
@@ -118,6 +118,19 @@ func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opt
 		ex.Faults = overlapping(h, ex.Ops)
 	}
 	return ex
+}
+
+// refusedShape is the shape of a refusal whose sole explanation is the
+// refused op: a holder told it held nothing, a holder's re-entry refused
+// (the model's own shape, was), or an acquire refused on a free lock.
+func refusedShape(refused *stepInput, was Shape) Shape {
+	switch {
+	case refused.kind == Release:
+		return ShapeOwnerRefused
+	case was == ShapeReentryRefused:
+		return was
+	}
+	return ShapeRefusedFree
 }
 
 func containsOp(ops []Op, o *Op) bool {

@@ -42,7 +42,7 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 		}
 		ops := holdOps(h)
 		out = append(out, Example{
-			Lock: h.grant.Lock, Ops: ops, Faults: fs.overlapping(ops),
+			Lock: h.grant.Lock, Shape: ShapeWatchdogGaveUp, Ops: ops, Faults: fs.overlapping(ops),
 			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s outside the faults that held it up, more than %s) while p%d held it",
 				h.grant.Process, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.silent), sl.bound, h.grant.Process),
 			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due, " +

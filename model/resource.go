@@ -146,7 +146,7 @@ func lostUpdates(x *explainer, r string, ops []*Op, t *mutexTally, keep int) []E
 	add := func(a, b *Op, summary string) {
 		t.lost++
 		if len(out) < keep {
-			out = append(out, Example{Lock: r, Ops: []Op{*a, *b}, Faults: x.faults([]Op{*a, *b}), Summary: summary})
+			out = append(out, Example{Lock: r, Ops: []Op{*a, *b}, Faults: x.faults([]Op{*a, *b}), Summary: summary, Shape: ShapeTokenBackwards})
 		}
 	}
 	var acc []*Op
@@ -203,7 +203,7 @@ func readExplained(acc []*Op, i int) (prev *Op, ok bool) {
 // full: the example also lists the grants and the faults; otherwise only
 // its flags are set and Ops is nil.
 func (x *explainer) explainOverlap(resource string, a, b *Op, full bool) Example {
-	ex := Example{Lock: resource}
+	ex := Example{Lock: resource, Shape: ShapeDoubleGrant}
 	ga := x.lastGrant(a.Lock, a.Process, a.Call)
 	gb := x.lastGrant(b.Lock, b.Process, b.Call)
 	var ops []Op
@@ -248,7 +248,7 @@ func CheckFences(h *History, opts Options) Result {
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
 				a, b := pair[0], pair[1]
-				res.Examples = append(res.Examples, Example{Lock: name, Ops: []Op{*a, *b}, Faults: overlapping(h, []Op{*a, *b}),
+				res.Examples = append(res.Examples, Example{Lock: name, Shape: ShapeTokenBackwards, Ops: []Op{*a, *b}, Faults: overlapping(h, []Op{*a, *b}),
 					Summary: fmt.Sprintf("token goes backwards: %s with token %d by p%d came after token %d by p%d", what, b.Token, b.Process, a.Token, a.Process),
 					Cause:   "fencing tokens must strictly increase: the token source or the resource's token check is broken"})
 			}

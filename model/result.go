@@ -86,6 +86,9 @@ type Example struct {
 	HoldCouldBeLost bool `json:"hold_could_be_lost,omitempty"`
 	// Class says what the violation broke.
 	Class Class `json:"class,omitempty"`
+	// Shape is the violation's form, as its checker found it in the
+	// history (see Shape and Signature).
+	Shape Shape `json:"shape,omitempty"`
 	// Beyond says the violation goes beyond what every overlapping fault
 	// allows a correct lease lock (see FaultAllowances): a finding even on
 	// a scenario whose fault breaks the lock by design.

@@ -93,7 +93,7 @@ func checkObjSegment(ctx context.Context, seg objSegment, opts Options) porcupin
 
 // semExample explains an illegal segment: its ops and where it started.
 func semExample(h *History, seg objSegment) Example {
-	e := Example{Lock: seg.name, Class: ClassSafety}
+	e := Example{Lock: seg.name, Class: ClassSafety, Shape: ShapeUnexplained}
 	refusal := true
 	for _, i := range seg.ops {
 		o := h.Ops[i]
@@ -104,7 +104,7 @@ func semExample(h *History, seg objSegment) Example {
 	}
 	e.Summary = fmt.Sprintf("no order of these %d ops fits the semaphore, which starts with %s", len(seg.ops), seg.start)
 	if refusal {
-		e.Class = ClassRefusal
+		e.Class, e.Shape = ClassRefusal, ShapeRefusedFree
 		e.Summary += " (refusals with permits available)"
 	}
 	e.Faults = faultsOverlapping(h, e.Ops)

@@ -40,7 +40,7 @@ func CheckPermitsConserved(h *History, opts Options) Result {
 			}
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
-				e := Example{Lock: name, Class: ClassSafety, Ops: []Op{*a},
+				e := Example{Lock: name, Class: ClassSafety, Shape: ShapeOverGrant, Ops: []Op{*a},
 					Summary: fmt.Sprintf("granted %d permits while others held %d of at most %d", n, lo, hi)}
 				e.Faults = faultsOverlapping(h, e.Ops)
 				res.Examples = append(res.Examples, e)

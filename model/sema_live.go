@@ -52,7 +52,7 @@ func CheckPermitsLive(h *History, opts Options) Result {
 			}
 			res.Count++
 			if len(res.Examples) < opts.maxExamples() {
-				e := Example{Lock: name, Class: ClassLiveness, Ops: []Op{*w},
+				e := Example{Lock: name, Class: ClassLiveness, Shape: ShapeWaitOnFree, Ops: []Op{*w},
 					Summary: fmt.Sprintf("waited %s for %d permits that were available from %s to %s (bound %s)",
 						fmtDur(long), permitsOf(w), fmtTime(a), fmtTime(b), bound)}
 				res.Examples = append(res.Examples, e)

@@ -301,4 +301,9 @@ func expectGaveUp(t *testing.T, r Result, beyond bool) {
 	if beyond && !strings.Contains(r.Examples[0].Summary, "watchdog gave up") {
 		t.Errorf("not the watchdog's finding:\n%s", r)
 	}
+	// Its signature, from the shape the checker set: one inside, none outside.
+	gaveUp, _ := ParseSignature("safety/watchdog-gave-up/acquire+release/*")
+	if got := gaveUp.MatchesAny(Report{Results: []Result{r}}.Signatures()); got != beyond {
+		t.Errorf("a signature %s: %v, want %v: %v", gaveUp, got, beyond, Report{Results: []Result{r}}.Signatures())
+	}
 }

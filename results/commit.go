@@ -1,6 +1,9 @@
 package results
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strings"
+)
 
 // BuildCommit is the VCS revision the running binary was built from, as
 // the Go toolchain stamped it (debug.ReadBuildInfo's vcs.revision, with
@@ -30,4 +33,26 @@ func commitOf(s []debug.BuildSetting) string {
 		rev += " (modified)"
 	}
 	return rev
+}
+
+// ShortCommit is commit (as BuildCommit gives it) cut to the 12 hex digits
+// a page states, "commit 0123456789ab", its " (modified)" kept; "" for "".
+func ShortCommit(commit string) string {
+	rev, modified, _ := strings.Cut(commit, " ")
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified != "" {
+		rev += " " + modified
+	}
+	return rev
+}
+
+// AtCommit is " at commit C" for a page's statement of when and where it
+// was made (C: ShortCommit of commit), or "" when commit is "".
+func AtCommit(commit string) string {
+	if commit == "" {
+		return ""
+	}
+	return " at commit " + ShortCommit(commit)
 }

@@ -71,20 +71,35 @@ func CheckLinks(root, file, base string) []error {
 	for _, m := range machinePath.FindAllStringSubmatchIndex(text, -1) {
 		errs = append(errs, &LinkError{File: file, Line: lineOf(text, m[2]), Target: text[m[2]:m[3]], Err: ErrMachinePath})
 	}
+	for _, l := range pageLinks(file, text) {
+		if why := resolve(root, base, l.target); why != "" {
+			errs = append(errs, &LinkError{File: file, Line: l.line, Target: l.target, Err: ErrBrokenLink, Why: why})
+		}
+	}
+	return errs
+}
+
+// pageLink is one link of a page: its target as written and its line.
+type pageLink struct {
+	target string
+	line   int
+}
+
+// pageLinks are the links of the page file holding text: Markdown
+// [..](..) and href= or src= targets, outside code in a Markdown page.
+func pageLinks(file, text string) []pageLink {
 	linkText := text
 	if strings.HasSuffix(file, ".md") {
 		blank := func(s string) string { return strings.Repeat(" ", len(s)) } // keeps offsets, so lines
 		linkText = codeSpan.ReplaceAllStringFunc(fence.ReplaceAllStringFunc(text, keepNewlines), blank)
 	}
+	var links []pageLink
 	for _, re := range []*regexp.Regexp{mdLink, htmlLink} {
 		for _, m := range re.FindAllStringSubmatchIndex(linkText, -1) {
-			target := linkText[m[2]:m[3]]
-			if why := resolve(root, base, target); why != "" {
-				errs = append(errs, &LinkError{File: file, Line: lineOf(text, m[2]), Target: target, Err: ErrBrokenLink, Why: why})
-			}
+			links = append(links, pageLink{target: linkText[m[2]:m[3]], line: lineOf(text, m[2])})
 		}
 	}
-	return errs
+	return links
 }
 
 // resolve says why the link target, relative to base inside root, does

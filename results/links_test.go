@@ -72,10 +72,7 @@ var notYetStandalone = map[string]string{}
 // resolves inside the repository and no page names a path of the machine
 // that wrote it.
 func TestCommittedPagesStandAlone(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := repoRootFromResults(t)
 	pages := committedPages(t, root, "results", "docs")
 	if len(pages) < 20 {
 		t.Fatalf("only %d pages under results/ and docs/: is the walk broken?", len(pages))
@@ -102,26 +99,32 @@ func TestCommittedPagesStandAlone(t *testing.T) {
 // tracks (every such file when root is no git checkout).
 func committedPages(t *testing.T, root string, dirs ...string) []string {
 	t.Helper()
-	var files []string
-	out, err := exec.Command("git", append([]string{"-C", root, "ls-files", "--"}, dirs...)...).Output()
-	if err == nil {
-		files = strings.Fields(string(out))
-	} else {
-		for _, d := range dirs {
-			_ = filepath.WalkDir(filepath.Join(root, d), func(p string, e os.DirEntry, err error) error {
-				if err == nil && !e.IsDir() {
-					rel, _ := filepath.Rel(root, p)
-					files = append(files, filepath.ToSlash(rel))
-				}
-				return err
-			})
-		}
-	}
 	var pages []string
-	for _, f := range files {
+	for _, f := range committedFiles(t, root, dirs...) {
 		if strings.HasSuffix(f, ".md") || strings.HasSuffix(f, ".html") {
 			pages = append(pages, f)
 		}
 	}
 	return pages
+}
+
+// committedFiles lists the files under dirs of root that git tracks (every
+// file there when root is no git checkout), relative to root with slashes.
+func committedFiles(t *testing.T, root string, dirs ...string) []string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", root, "ls-files", "--"}, dirs...)...).Output()
+	if err == nil {
+		return strings.Fields(string(out))
+	}
+	var files []string
+	for _, d := range dirs {
+		_ = filepath.WalkDir(filepath.Join(root, d), func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return err
+		})
+	}
+	return files
 }

@@ -61,7 +61,8 @@ func (r *Run) DecodeConfig(v any) error {
 
 // LoadRun reads the run directory dir back: history.jsonl (required, with
 // its header and at least one op, and valid by model.History.Validate),
-// config.json, result.json and expect.json (optional). Its errors wrap ErrNoRun,
+// config.json, result.json and expect.json (optional); a result.json
+// written without signatures gets them from its report. Its errors wrap ErrNoRun,
 // ErrNoHistory or ErrCorrupt and name the file and line concerned.
 func LoadRun(dir string) (*Run, error) {
 	fi, err := os.Stat(dir)
@@ -118,6 +119,9 @@ func LoadRun(dir string) (*Run, error) {
 		var s Summary
 		if err := json.Unmarshal(b, &s); err != nil {
 			return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
+		}
+		if s.Signatures == nil { // written before signatures: from its report
+			s.Signatures = s.Report.Signatures()
 		}
 		run.Result = &s
 	}

@@ -70,6 +70,7 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 		writeParts(bw, s.Subject, s.Parts, st.Handoffs.Grouped, "- ")
 	}
 	fmt.Fprintf(bw, "\n## Checkers\n")
+	writeSignatures(bw, s.Signatures)
 	for _, r := range s.Report.Results {
 		fmt.Fprintf(bw, "\n### %s: %s\n\n%s\n", r.Checker, verdictText(r.Verdict, r.Class), strings.TrimSpace(r.Explanation))
 		if r.Count > len(r.Examples) && len(r.Examples) > 0 {
@@ -92,6 +93,19 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 	}
 	writeFilesSection(bw, has)
 	return bw.Flush()
+}
+
+// writeSignatures writes the signatures of the run's violations, what a
+// catalogued bug's find is matched by (model.Signature); nothing for none.
+func writeSignatures(w io.Writer, sigs []model.Signature) {
+	if len(sigs) == 0 {
+		return
+	}
+	parts := make([]string, len(sigs))
+	for i, sg := range sigs {
+		parts[i] = "`" + sg.String() + "`"
+	}
+	fmt.Fprintf(w, "\nSignatures of the violations: %s.\n", strings.Join(parts, ", "))
 }
 
 // writeHeadline writes summary.md's title: the verdict, or for a run with

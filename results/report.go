@@ -25,6 +25,9 @@ const (
 type Report struct {
 	Version   int       `json:"version"`
 	Generated time.Time `json:"generated"`
+	// Commit is lockcheck's commit that merged the report (BuildCommit;
+	// "" when the binary records none).
+	Commit string `json:"commit,omitempty"`
 	// Title heads the Markdown ("": "lockcheck nightly report").
 	Title   string   `json:"title,omitempty"`
 	Sources []Source `json:"sources"`

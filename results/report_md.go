@@ -137,6 +137,9 @@ func headline(r Report) string {
 	}
 	s := fmt.Sprintf("%d cells (%d scenario × subject rows) from %d source(s); %d not as expected; wall %s (longest shard), %s of runs in all.",
 		cells, len(r.Rows), len(r.Sources), r.Unexpected(), FormatDuration(r.Wall), FormatDuration(r.CellTime))
+	if !r.Generated.IsZero() {
+		s += fmt.Sprintf(" Generated %s%s.", r.Generated.UTC().Format(time.DateOnly), AtCommit(r.Commit))
+	}
 	if r.Baseline != "" {
 		s += fmt.Sprintf(" Compared with the baseline %s: %d regression(s).", r.Baseline, r.Regressions())
 	}

@@ -81,7 +81,7 @@ type merger struct {
 }
 
 func newMerger(out string, now time.Time) *merger {
-	return &merger{rep: Report{Generated: now.UTC()}, out: out, owner: map[string]string{}, idx: map[string]int{}}
+	return &merger{rep: Report{Generated: now.UTC(), Commit: BuildCommit()}, out: out, owner: map[string]string{}, idx: map[string]int{}}
 }
 
 // add folds the matrix m, read from the file p, into the report.

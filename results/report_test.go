@@ -160,3 +160,17 @@ func TestMergeLatestReplaces(t *testing.T) {
 		t.Error("MergeMatrices took a cell twice")
 	}
 }
+
+// TestHeadlinesStateTheCommit: a report's and a scoreboard's headline
+// state the date and the commit that made them (a page's date and commit).
+func TestHeadlinesStateTheCommit(t *testing.T) {
+	r := Report{Generated: time.Date(2026, 11, 29, 3, 0, 0, 0, time.UTC), Commit: "0123456789abcdef0123"}
+	for name, h := range map[string]string{"report": headline(r), "scoreboard": scoreboardHeadline(ScoreboardPage{Report: r})} {
+		if !strings.Contains(h, "2026-11-29") || !strings.Contains(h, "at commit 0123456789ab ") && !strings.Contains(h, "at commit 0123456789ab.") {
+			t.Errorf("%s headline %q states no date and commit", name, h)
+		}
+	}
+	if h := headline(Report{Generated: r.Generated}); strings.Contains(h, "commit") {
+		t.Errorf("a report without a commit names one: %q", h)
+	}
+}

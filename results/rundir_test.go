@@ -184,11 +184,19 @@ func TestWriteRunInvalidVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "INVALID") || !strings.Contains(string(md), "| invalid") {
+	if !strings.Contains(string(md), "INVALID") || !strings.Contains(string(md), "| invalid") || !strings.Contains(string(md), "Signatures of the violations: ") || !strings.Contains(string(md), "`safety/double-grant/acquire/none`") {
 		t.Errorf("summary.md does not report the violation:\n%s", md)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); !os.IsNotExist(err) {
 		t.Errorf("config.json written without a config: %v", err)
+	}
+	run, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := model.ParseSignature("safety/double-grant/acquire/none")
+	if run.Result == nil || !want.MatchesAny(run.Result.Signatures) {
+		t.Errorf("result.json's signatures lack %s: %+v", want, run.Result)
 	}
 }
 

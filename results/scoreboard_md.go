@@ -108,8 +108,8 @@ func scoreboardHeadline(p ScoreboardPage) string {
 	for _, r := range p.Rows {
 		cells += r.Cells
 	}
-	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s by `lockcheck scoreboard`.",
-		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339))
+	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s%s by `lockcheck scoreboard`.",
+		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339), AtCommit(p.Report.Commit))
 	if len(p.Servers) > 1 {
 		s = strings.Replace(s, " cells in all (skipped ones included)", fmt.Sprintf(" × server cells in all (skipped ones included), on %d servers (a row per library × server)", len(p.Servers)), 1)
 	}

@@ -19,7 +19,11 @@ type Summary struct {
 	// Seed is the run's seed (0 when not known).
 	Seed   int64        `json:"seed,omitempty"`
 	Report model.Report `json:"report"`
-	Stats  Stats        `json:"stats"`
+	// Signatures are the distinct signatures of the report's violations
+	// (model.Report.Signatures): what later tools (rediscover, bisect,
+	// replays) compare a run with a bug by.
+	Signatures []model.Signature `json:"signatures,omitempty"`
+	Stats      Stats             `json:"stats"`
 	// Expected is the run's expectation and whether the report meets it
 	// (a scenario run's; nil for a run that expects every verdict valid).
 	Expected *Judgement `json:"expected,omitempty"`
@@ -30,7 +34,8 @@ type Summary struct {
 // Summarize computes the summary of one subject's run from its history and
 // the checkers' report.
 func Summarize(subject, release, workload string, seed int64, h *model.History, rep model.Report) Summary {
-	return Summary{Subject: subject, Release: release, Workload: workload, Seed: seed, Report: rep, Stats: ComputeStats(h), Parts: ComputeParts(h)}
+	return Summary{Subject: subject, Release: release, Workload: workload, Seed: seed, Report: rep, Signatures: rep.Signatures(),
+		Stats: ComputeStats(h), Parts: ComputeParts(h)}
 }
 
 // SubjectRelease is the subject's name with its release, "NAME (RELEASE)",

@@ -238,3 +238,19 @@ func TestCommitOf(t *testing.T) {
 		}
 	}
 }
+
+func TestShortCommit(t *testing.T) {
+	for _, tc := range []struct{ in, short, at string }{
+		{"", "", ""},
+		{"0123456789abcdef0123", "0123456789ab", " at commit 0123456789ab"},
+		{"0123456789abcdef0123 (modified)", "0123456789ab (modified)", " at commit 0123456789ab (modified)"},
+		{"abc1234", "abc1234", " at commit abc1234"},
+	} {
+		if got := ShortCommit(tc.in); got != tc.short {
+			t.Errorf("ShortCommit(%q) = %q, want %q", tc.in, got, tc.short)
+		}
+		if got := AtCommit(tc.in); got != tc.at {
+			t.Errorf("AtCommit(%q) = %q, want %q", tc.in, got, tc.at)
+		}
+	}
+}

@@ -125,7 +125,6 @@ var mutantCatch = map[string]struct {
 	"mutant-watchdog-late":         {checkers: []string{model.CheckLinearizable}, run: byLeases},
 	"mutant-unlock-frees-expired":  {checkers: []string{model.CheckLinearizable}, run: byLeases},
 	"mutant-cancel-keeps-renewal":  {checkers: []string{model.CheckLinearizable, model.CheckLiveness}, run: byLeases},
-	"mutant-renew-gives-up":        {checkers: []string{model.CheckLinearizable}, run: byLeases},
 
 	"mutant-rw-read-timeouts-not-renewed": {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
 	"mutant-rw-downgrade-renewal":         {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
@@ -165,11 +164,13 @@ func TestMutantsAreCaught(t *testing.T) {
 				return res.Report.Verdict == model.Invalid && (len(catch.checkers) == 0 || anyInvalid(res.Report, catch.checkers))
 			}
 			// Recall is a rate: a run on a slow machine can draw too few
-			// of the cycles that show a flaw. A miss earns one more run on
-			// the next seed; missed on both, the mutant is not caught.
+			// of the cycles that show a flaw (a served mutant's processes
+			// start slower on a loaded machine). A miss earns another run
+			// on the next seed; missed on three, the mutant is not caught.
 			var res *Result
-			for attempt := range 2 {
-				cfg.Seed += int64(attempt)
+			first := cfg.Seed
+			for attempt := range 3 {
+				cfg.Seed = first + int64(attempt)
 				start := time.Now()
 				res = run(t, startRedis(t), cfg, deps) // a server of its own: its faults and leftovers touch no other run
 				t.Logf("seed %d: %s in %v", cfg.Seed, summary(res), time.Since(start).Round(time.Millisecond))
@@ -177,7 +178,7 @@ func TestMutantsAreCaught(t *testing.T) {
 					return
 				}
 			}
-			t.Fatalf("mutant not caught by %v on seeds %d and %d:\n%s", catch.checkers, cfg.Seed-1, cfg.Seed, res.Report)
+			t.Fatalf("mutant not caught by %v on seeds %d to %d:\n%s", catch.checkers, cfg.Seed-2, cfg.Seed, res.Report)
 		})
 	}
 	t.Run("rwlock/rwlock", func(t *testing.T) {
@@ -239,8 +240,9 @@ func checkLeasePhasesRan(t *testing.T, res *Result) {
 			reconnects++
 		}
 	}
-	if expires == 0 || reconnects == 0 {
-		t.Fatalf("lease run had %d expiries and %d reconnects, want both", expires, reconnects)
+	served := res.Config.Pauses == PausesProcess // no reconnect reaches a client in a process of its own
+	if expires == 0 || reconnects == 0 && !served || reconnects > 0 && served {
+		t.Fatalf("lease run (pauses %s) had %d expiries and %d reconnects", res.Config.Pauses, expires, reconnects)
 	}
 }
 
@@ -263,6 +265,7 @@ func mutantRun(subject string, by how) (RunConfig, Deps) {
 		cfg.Plan = &p
 		cfg.Duration = 2500 * time.Millisecond
 	}
+	deps.Serve = catalog.SelfServer() // the plain mutants and their base run served (subject.Served)
 	return cfg, deps
 }
 
@@ -280,7 +283,7 @@ func TestStrayUnlocks(t *testing.T) {
 		subject string
 		want    model.Verdict
 	}{{"reentrant", model.Valid}, {"mutant-unlock-no-owner-check", model.Invalid}} {
-		res := run(t, s, RunConfig{Subject: tc.subject, Plan: plan, Seed: 4, Duration: 2 * time.Second}, Deps{})
+		res := run(t, s, RunConfig{Subject: tc.subject, Plan: plan, Seed: 4, Duration: 2 * time.Second}, Deps{Serve: catalog.SelfServer()})
 		t.Log(summary(res))
 		if r, _ := res.Report.Result(model.CheckLinearizable); r.Verdict != tc.want {
 			t.Errorf("%s: linearizable %s, want %s\n%s", tc.subject, r.Verdict, tc.want, res.Report)

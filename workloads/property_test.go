@@ -40,7 +40,7 @@ func lockIsAMutex(t *testing.T, subject string, runFor time.Duration) {
 		cfg.CheckTimeout = 20 * time.Second
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		res, err := Run(ctx, cfg, Deps{Dial: dialer(s), Registry: catalog.Subjects})
+		res, err := Run(ctx, cfg, Deps{Dial: dialer(s), Registry: catalog.Subjects, Serve: catalog.SelfServer()})
 		if err != nil {
 			rt.Fatalf("run: %v", err)
 		}

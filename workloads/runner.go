@@ -53,7 +53,9 @@ type Deps struct {
 	Nemesis func(c faults.Clients) (*faults.Nemesis, error)
 	// Reconnect, if set, cuts client i's connections for outage — every
 	// open connection closed, dials refused (faults.Cutter) — and returns
-	// at once; the client then reconnects on its own. Plans whose long
+	// at once; the client then reconnects on its own. It reaches lock
+	// clients in lockcheck's process only: a run whose clients are
+	// processes of their own (a driver, a served Go lock) has none. Plans whose long
 	// holds have outages (Phases.Outage) need it; without it those holds
 	// run without their reconnect (a warning says so).
 	Reconnect func(i int, outage time.Duration)
@@ -159,6 +161,11 @@ var (
 	// (Plan.CallForms) on a subject whose driver does not
 	// (subject.Subject.VariesForms).
 	ErrNoCallForms = errors.New("workloads: the subject has one call form (its driver lacks capability forms)")
+	// ErrNotServed is returned for a run of a subject that says it runs
+	// only in processes of its own (subject.Served: it has no in-process
+	// fault hook) that cannot be served so (no Deps.Serve, or a plan the
+	// driver protocol cannot serve).
+	ErrNotServed = errors.New("workloads: the subject runs only in processes of its own")
 	// ErrNemesis wraps a nemesis failure: the run did not get the faults it
 	// asked for. Run still returns the Result.
 	ErrNemesis = errors.New("workloads: nemesis failed")
@@ -259,10 +266,16 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	oo.OnStall = stalls.record
 	makerFuncs, lease := subj.MakerFuncs(oo)
 	var warn string
+	if subj.Served {
+		cfg.Pauses = PausesProcess // no hook reaches it in process
+	}
 	if cfg.Pauses == PausesProcess {
 		served, why, err := servedMakers(subj, plan, oo, deps.Serve)
 		if err != nil {
 			return nil, err
+		}
+		if why != "" && subj.Served {
+			return nil, fmt.Errorf("%w: %s: %s", ErrNotServed, subj.Name, why)
 		}
 		if why != "" {
 			cfg.Pauses, warn = PausesCooperative, fmt.Sprintf("stalls are cooperative (a stall point between ops), not process pauses: %s cannot run in a process of its own (%s)", subj.Name, why)
@@ -273,7 +286,13 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 	if cfg.Pauses == "" {
 		cfg.Pauses = PausesCooperative
 	}
-	r := newRunner(cfg, plan, subj, lease, deps.Reconnect)
+	reconnect := deps.Reconnect
+	if cfg.Pauses == PausesProcess || subj.Kind == subject.KindExternal {
+		// A client in a process of its own dials Redis itself: cutting the
+		// connections of lockcheck's client i reaches none of its own.
+		reconnect = nil
+	}
+	r := newRunner(cfg, plan, subj, lease, reconnect)
 	r.stalls, r.warnings = stalls, appendNonEmpty(r.warnings, warn)
 	if cfg.Pauses == PausesProcess {
 		r.pauses = newPauser(cfg.Seed)

@@ -249,7 +249,7 @@ func (w *worker) cycle() {
 		return
 	}
 	if plan.StrayUnlockPercent > 0 && p.rng.IntN(100) < plan.StrayUnlockPercent {
-		w.release(h, lock) // held by no one here: it must fail
+		w.release(h, lock, true) // held by no one here: it must fail
 		return
 	}
 	if w.acquire(h, lock, w.drawAcquire(storm)).Outcome != model.OK {
@@ -286,7 +286,7 @@ func (w *worker) cycle() {
 // says we hold nothing). It reports false when the process was retired or
 // crashed.
 func (w *worker) releaseHold(h impl.Locker, lock string, holds *int) bool {
-	switch w.release(h, lock) {
+	switch w.release(h, lock, *holds == 1) {
 	case model.OK:
 		*holds--
 	case model.Fail:
@@ -407,13 +407,19 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	return o
 }
 
-// release runs Unlock and records it.
-func (w *worker) release(h impl.Locker, lock string) model.Outcome {
-	return w.releaseMode(h, lock, "")
+// release runs Unlock and records it. last says the process holds nothing
+// once it is done (its last hold, or a stray unlock): a release of it that
+// gets no answer retires the process but leaves its client running, as an
+// application that logs the failed unlock and goes on. A correct lock
+// stopped renewing the hold at the attempt, so the hold runs out within a
+// lease; a lock whose watchdog outlives a failed unlock renews it on.
+// Otherwise the retired process's handles are abandoned (crash).
+func (w *worker) release(h impl.Locker, lock string, last bool) model.Outcome {
+	return w.releaseMode(h, lock, "", last)
 }
 
 // releaseMode is release of one side (mode) of a read-write lock.
-func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
+func (w *worker) releaseMode(h impl.Locker, lock, mode string, last bool) model.Outcome {
 	r, p := w.r, w.p
 	if p.ctx.Err() != nil {
 		return outCrashed
@@ -441,7 +447,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string) model.Outcome {
 	}
 	r.record(o)
 	if o.Outcome == model.Info {
-		w.retireInfo(false)
+		w.retireInfo(last && !interrupted(ctx))
 	}
 	return o.Outcome
 }

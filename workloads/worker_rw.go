@@ -43,7 +43,7 @@ func (w *worker) rwCycle(sd impl.Sided, lock string, storm bool) {
 			lock = lock + "~free" // a lock no one takes: the unlock meets no key
 			h = w.handle(lock).(impl.Sided).Side(mode)
 		}
-		w.releaseMode(h, lock, mode) // held by no one here: it must fail
+		w.releaseMode(h, lock, mode, true) // held by no one here: it must fail
 		return
 	}
 	a := w.drawAcquire(storm)
@@ -100,7 +100,7 @@ func (w *worker) sectionsAndReleases(h impl.Locker, lock, mode string, holds int
 		if !w.section(h, lock, sectionSpec{hold: hold, mode: mode}) {
 			return false
 		}
-		switch w.releaseMode(h, lock, mode) {
+		switch w.releaseMode(h, lock, mode, holds == 1) {
 		case model.OK:
 			holds--
 		case model.Fail:
@@ -132,7 +132,7 @@ func (w *worker) downgrade(sd impl.Sided, wh impl.Locker, lock string, holds int
 		return false
 	}
 	for ; holds > 0; holds-- {
-		switch w.releaseMode(wh, lock, impl.ModeWrite) {
+		switch w.releaseMode(wh, lock, impl.ModeWrite, false) {
 		case model.OK:
 		case model.Fail:
 			holds = 1 // the lock says we hold nothing
@@ -157,7 +157,7 @@ func (w *worker) readsAfterDowngrade(rh impl.Locker, lock string, reads int) boo
 	if !w.section(rh, lock, sectionSpec{hold: hold, mode: impl.ModeRead}) {
 		return false
 	}
-	switch w.releaseMode(rh, lock, impl.ModeRead) {
+	switch w.releaseMode(rh, lock, impl.ModeRead, true) {
 	case model.OK, model.Fail:
 		return true
 	}

@@ -73,13 +73,13 @@ func TestCatchRates(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	table := renderCatchRates(rows, seeds)
+	table := renderCatchRates(rows, seeds, measuredLine(t))
 	t.Log("\n" + table)
 	dest := os.Getenv("LOCKCHECK_CATCH_OUT")
 	if dest == "" {
 		dest = filepath.Join("..", "..", "results", "catch-rates.md")
 	}
-	if err := os.WriteFile(dest, []byte(table), 0o644); err != nil {
+	if err := writeStatePage(dest, filepath.Join(filepath.Dir(dest), "log", filepath.Base(dest)), table); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -191,12 +191,14 @@ func (r *catchRow) caught() int {
 	return r.invalid
 }
 
-func renderCatchRates(rows []catchRow, seeds int) string {
+// renderCatchRates is the page's head: how it was measured (measured: the
+// date and commit, measuredLine) and the table.
+func renderCatchRates(rows []catchRow, seeds int, measured string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Catch rates: `lockcheck run --subject S --workload hunt --duration 10s --seed N`, or `--scenario SC --seed N`\n\n")
 	b.WriteString("(hunt is the default workload of a mutant; a mutant with an exposing scenario runs on it instead, where it counts as caught only when the fault-allowance checker fires: " +
 		"a violation beyond what the fault allows a correct lock, column beyond)\n\n")
-	fmt.Fprintf(&b, "Seeds 1..%d per mutant, 1..%d per reference lock and per control; measured %s by `make catch-rates`.\n\n", seeds, max(1, seeds/2), time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(&b, "Seeds 1..%d per mutant, 1..%d per reference lock and per control; %s by `make catch-rates`. Earlier measurements: [log/catch-rates.md](log/catch-rates.md).\n\n", seeds, max(1, seeds/2), measured)
 	b.WriteString("| subject | run | runs | invalid | beyond | unknown | rate | median first violation | slowest | caught by (runs) |\n|:--|:--|--:|--:|--:|--:|--:|--:|--:|:--|\n")
 	for _, r := range rows {
 		slices.Sort(r.firsts)

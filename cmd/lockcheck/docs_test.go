@@ -23,7 +23,7 @@ import (
 
 // readmeLimit is the most characters README.md may hold: it is the front
 // door, the manual is docs/.
-const readmeLimit = 12 << 10
+const readmeLimit = 11000
 
 // TestDocCommands checks every command of README.md, docs/*.md and
 // impl/drivers/README.md (docs_extract_test.go says what a command is):

@@ -85,7 +85,7 @@ func TestFalsePositives(t *testing.T) {
 		}
 		rows = append(rows, row)
 	}
-	table := renderFalsePositives(rows, first, seeds)
+	table := renderFalsePositives(rows, first, seeds, measuredLine(t))
 	if os.Getenv("LOCKCHECK_FP_UNSAFE") != "0" {
 		table += fpUnsafe(t, subjects, first, seeds, out)
 	}
@@ -94,7 +94,7 @@ func TestFalsePositives(t *testing.T) {
 	if dest == "" {
 		dest = filepath.Join("..", "..", "results", "false-positives.md")
 	}
-	if err := os.WriteFile(dest, []byte(table), 0o644); err != nil {
+	if err := writeStatePage(dest, filepath.Join(filepath.Dir(dest), "log", filepath.Base(dest)), table); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -143,11 +143,13 @@ func firstLine(s string) string {
 	return s
 }
 
-func renderFalsePositives(rows []fpRow, first int64, seeds int) string {
+// renderFalsePositives is the page's head: how it was measured (measured:
+// the date and commit, measuredLine) and the table of the hunt runs.
+func renderFalsePositives(rows []fpRow, first int64, seeds int, measured string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# False positives: `lockcheck run --subject S --workload hunt --duration 10s --seed N`\n\n")
-	fmt.Fprintf(&b, "Seeds %d..%d (fresh: not used while fixing) per subject, no faults beyond the hunt plan's own; measured %s by `make fp-campaign`. ",
-		first, first+int64(seeds)-1, time.Now().UTC().Format("2006-01-02"))
+	fmt.Fprintf(&b, "Seeds %d..%d (fresh: not used while fixing) per subject, no faults beyond the hunt plan's own; %s by `make fp-campaign`. ",
+		first, first+int64(seeds)-1, measured)
 	b.WriteString("None of these locks is known to be broken here, so the target is 0 invalid; an invalid run is traced to its cause below the table.\n\n")
 	b.WriteString("| subject | runs | valid | invalid | unknown | errors |\n|:--|--:|--:|--:|--:|--:|\n")
 	total := 0
@@ -155,7 +157,7 @@ func renderFalsePositives(rows []fpRow, first int64, seeds int) string {
 		total += len(r.invalid)
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", r.subject, r.runs, r.valid, len(r.invalid), r.unknown, len(r.errors))
 	}
-	fmt.Fprintf(&b, "\nInvalid verdicts in all: %d.\n", total)
+	fmt.Fprintf(&b, "\nInvalid verdicts in all: %d. Earlier measurements: [log/false-positives.md](log/false-positives.md).\n", total)
 	for _, r := range rows {
 		for _, line := range append(r.invalid, r.errors...) {
 			fmt.Fprintf(&b, "\n- %s, %s", r.subject, line)

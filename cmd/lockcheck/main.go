@@ -60,6 +60,7 @@ func commands() []command {
 	return []command{
 		{"run", "run a workload against a lock, check the history, write a run directory", runCmd},
 		{"hunt", "draw seeds, plans and scenarios until a violation or the budget runs out; print the shrunk reproduction", huntCmd},
+		{"bisect", "replay a find over the releases between a good and a bad one: the first release that has it", bisectCmd},
 		{"rediscover", "hunt the known bugs of released libraries again (results/known-bugs.json): buggy release found? fixed release clean?", rediscoverCmd},
 		{"releases", "a library's releases with the catalogued bugs each has and lockcheck's hunts; LIB@VERSION: one release and the nearest without known bugs", releasesCmd},
 		{"check", "re-check a saved run directory", checkCmd},

@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/lockcheck/lockcheck/results"
 
 	"github.com/lockcheck/lockcheck/workloads/rediscover"
 )
@@ -38,7 +42,11 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 		if rep, err = mergeRediscoveries(splitList(f.merge)); err != nil {
 			return exitUsage, err
 		}
-		rep.Rejudge(f.selected) // against the catalog as it is now
+		rep.From = splitList(f.merge)
+		rep.Rejudge(f.all) // against the catalog as it is now
+		if f.bugs == "" {
+			rep.Cover(f.all, "not in the merged reports")
+		}
 		if f.contrast > 0 {
 			err = rediscover.AddContrasts(ctx, rediscover.Config{Contrast: f.contrast, Out: f.runs}, rep)
 		}
@@ -121,7 +129,8 @@ func writeRediscovery(e *env, rep *rediscover.Report, out, js string) error {
 	}
 	if out != "" {
 		page := "# Rediscovery: known bugs of released lock libraries, hunted again\n\n" +
-			"Written by `lockcheck rediscover` (docs/rediscover.md) from results/known-bugs.json.\n\n" + md.String()
+			fmt.Sprintf("Written by `lockcheck rediscover` (docs/hunt.md) from results/known-bugs.json on %s, lockcheck at commit %s.\n\n",
+				time.Now().UTC().Format(time.DateOnly), pageCommit()) + md.String()
 		if err := writeFileAll(out, []byte(page)); err != nil {
 			return fmt.Errorf("--out: %w", err)
 		}
@@ -143,6 +152,26 @@ func writeRediscovery(e *env, rep *rediscover.Report, out, js string) error {
 	return nil
 }
 
+// pageCommit is the short commit a page was written at: the binary's
+// (results.BuildCommit), else the checkout's HEAD (a build without VCS
+// stamps), else "unknown".
+func pageCommit() string {
+	rev, mod, _ := strings.Cut(results.BuildCommit(), " ")
+	if rev == "" {
+		out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+		if rev = strings.TrimSpace(string(out)); err != nil || rev == "" {
+			return "unknown"
+		}
+	}
+	if len(rev) > 7 {
+		rev = rev[:7]
+	}
+	if mod != "" {
+		rev += " " + mod
+	}
+	return rev
+}
+
 // writeFileAll writes data to path, making its directory.
 func writeFileAll(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -154,7 +183,7 @@ func writeFileAll(path string, data []byte) error {
 // printCatalog prints the catalog's bugs, one a line.
 func printCatalog(w io.Writer, bugs []rediscover.Bug) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLIBRARY\tBUGGY → FIXED\tPROPERTY\tPRODUCIBLE")
+	fmt.Fprintln(tw, "ID\tLIBRARY\tBUGGY → FIXED\tPROPERTY\tSIGNATURE\tPRODUCIBLE")
 	for _, b := range bugs {
 		fmt.Fprintln(tw, describeBug(b))
 	}
@@ -184,7 +213,7 @@ func (p *rediscoverPrinter) Hunting(b rediscover.Bug, side rediscover.Side, rel 
 func (p *rediscoverPrinter) Judged(r rediscover.Row) {
 	found := string(r.Outcome)
 	if f := r.Buggy.Find; f != nil {
-		found = fmt.Sprintf("found in %v (run %d, %s)", f.Detection.Round(time.Second), f.Run, f.Class)
+		found = fmt.Sprintf("found with its signature %s in %v (run %d, %s)", r.Bug.Signature, f.Detection.Round(time.Second), f.Run, f.Class)
 	} else if r.Why != "" {
 		found += " (" + r.Why + ")"
 	}

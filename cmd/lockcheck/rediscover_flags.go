@@ -26,6 +26,7 @@ type rediscoverFlags struct {
 	contrast    int    // replays of a buggy find on each release
 
 	selected []rediscover.Bug
+	all      []rediscover.Bug // the whole catalog: the other bugs a release has
 	standIn  map[string]string
 }
 
@@ -51,7 +52,8 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 	fs.StringVar(&f.json, "json", "", "write the JSON report there ('-': stdout)")
 	fs.StringVar(&f.standIns, "stand-in", "", "NAME@VERSION=SUBJECT,...: run SUBJECT for a release the subject registry does not name")
 	fs.BoolVar(&f.list, "list", false, "print the catalog and exit")
-	fs.IntVar(&f.contrast, "contrast", 3, "replay each buggy find's shrunk draw this many times on both releases, once both are hunted: the same plan on each (0: none); with --merge, for the rows that have no replays yet")
+	fs.IntVar(&f.contrast, "contrast", rediscover.DefaultReplays, "replay each buggy find's shrunk draw this many times on both releases with the same seed, once both are hunted "+
+		"(told apart: the bug's signature in most of the buggy release's replays, none of the fixed one's; 0: none); with --merge, for the rows that have no replays yet")
 	fs.StringVar(&f.merge, "merge", "", "comma-separated JSON reports (--json) of parts run with the same seed and budget: write their rows as one report, judged again against --catalog, hunting nothing")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
@@ -78,6 +80,7 @@ func (f *rediscoverFlags) check() error {
 	if f.selected, err = c.Select(splitList(f.bugs)); err != nil {
 		return usagef("--bugs: %v", err)
 	}
+	f.all = c.Bugs
 	f.standIn, err = parseStandIns(f.standIns)
 	return err
 }
@@ -109,7 +112,7 @@ func (f *rediscoverFlags) config(obs rediscover.Observer) rediscover.Config {
 		seed = time.Now().UnixNano() % 1_000_000
 	}
 	return rediscover.Config{
-		Bugs: f.selected, Budget: f.budget, RunDuration: f.runDuration, Seed: seed,
+		Bugs: f.selected, Catalog: f.all, Budget: f.budget, RunDuration: f.runDuration, Seed: seed,
 		Out: f.runs, StandIns: f.standIn, Observer: obs, Contrast: f.contrast,
 	}
 }
@@ -120,5 +123,9 @@ func describeBug(b rediscover.Bug) string {
 	if !b.Producible() {
 		can = "missing: " + b.Missing
 	}
-	return fmt.Sprintf("%s\t%s\t%s → %s\t%s\t%s", b.ID, b.Library, b.Release(b.Buggy), b.Fixed, b.Property, can)
+	fixed := b.Fixed
+	if b.Open() {
+		fixed = "open (" + b.Upstream + ")"
+	}
+	return fmt.Sprintf("%s\t%s\t%s → %s\t%s\t%s\t%s", b.ID, b.Library, b.Release(b.Buggy), fixed, b.Property, b.Signature, can)
 }

@@ -61,7 +61,11 @@ func TestRediscoverList(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, b := range c.Bugs {
-		if !strings.Contains(stdout, b.ID) || !strings.Contains(stdout, b.Release(b.Buggy)+" → "+b.Fixed) {
+		fixed := b.Fixed
+		if b.Open() {
+			fixed = "open (" + b.Upstream + ")"
+		}
+		if !strings.Contains(stdout, b.ID) || !strings.Contains(stdout, b.Release(b.Buggy)+" → "+fixed) || !strings.Contains(stdout, b.Signature.String()) {
 			t.Errorf("--list lacks %s (%s → %s):\n%s", b.ID, b.Release(b.Buggy), b.Fixed, stdout)
 		}
 	}
@@ -90,10 +94,11 @@ func TestRediscoverWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(page), "# Rediscovery") || !strings.Contains(string(page), "| `b` | Lib | 1 → 2 | not run: no subject lib@1") {
+	if !strings.HasPrefix(string(page), "# Rediscovery") || !strings.Contains(string(page), "| `b` (Lib) | 1 → 2 | `*/*/*/*` | not run: no subject lib@1") ||
+		!strings.Contains(string(page), "lockcheck at commit ") {
 		t.Errorf("page:\n%s", page)
 	}
-	if !strings.Contains(out.String(), "| `b` |") {
+	if !strings.Contains(out.String(), "| `b` (Lib) |") {
 		t.Errorf("stdout lacks the table:\n%s", out.String())
 	}
 	data, err := os.ReadFile(js)
@@ -108,7 +113,7 @@ func TestRediscoverWrites(t *testing.T) {
 	if err := writeRediscovery(e, rep, "", "-"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(out.String(), "{") || !strings.Contains(errOut.String(), "| `b` |") {
+	if !strings.HasPrefix(out.String(), "{") || !strings.Contains(errOut.String(), "| `b` (Lib) |") {
 		t.Errorf("--json -: stdout must hold the JSON alone, the table going to stderr:\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
 	}
 }

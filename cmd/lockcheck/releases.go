@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
-	"strings"
 	"time"
 
-	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/releases"
 )
@@ -67,16 +64,4 @@ func releasesCmd(ctx context.Context, e *env, args []string) (int, error) {
 		return exitUsage, fmt.Errorf("%s: %w", cfg.Name, err)
 	}
 	return exitValid, nil
-}
-
-// pageCommit is the commit a page is made at: the binary's own
-// (results.BuildCommit), its first 7 hex digits, else the work tree's
-// HEAD (git rev-parse --short HEAD); "" when neither is known.
-func pageCommit() string {
-	rev, rest, _ := strings.Cut(results.BuildCommit(), " ")
-	if rev == "" {
-		out, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-		return strings.TrimSpace(string(out))
-	}
-	return strings.TrimSpace(rev[:min(7, len(rev))] + " " + rest)
 }

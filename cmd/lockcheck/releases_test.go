@@ -41,23 +41,29 @@ func TestReleasesBadInputExits2(t *testing.T) {
 }
 
 // TestReleasesOneRelease: redisson@3.43.0 names the watchdog bug and its
-// source; against the committed catalog and cache it suggests 4.7.0, and
-// against the fixture, whose bug open since 3.20.1 every later release
-// has, it says no later release is without known bugs.
+// source, and, against the committed catalog as against the fixture (a
+// copy of it), says no later release is without known bugs: a bug open
+// since 3.20.1 is in every later one. spring-lock-pubsub@7.0.4, whose
+// library has no open bug, is pointed to 7.0.7, the release that fixed the
+// last of them.
 func TestReleasesOneRelease(t *testing.T) {
+	const watchdog, changelog = "redisson-3.43.0-watchdog-stops-after-failed-renewal", "CHANGELOG.md#27-jan-2025---3440-released"
 	for _, tc := range []struct {
-		dir, catalog, want string
+		release, dir, catalog string
+		want                  []string
 	}{
-		{"../../results/releases", testCatalog, "nearest release without any known bug: redisson@4.7.0"},
-		{fixtureDir, fixtureCatalog, "no later release is without known bugs"},
+		{"redisson@3.43.0", "../../results/releases", testCatalog, []string{watchdog, changelog, "no later release is without known bugs"}},
+		{"redisson@3.43.0", fixtureDir, fixtureCatalog, []string{watchdog, changelog, "no later release is without known bugs"}},
+		{"spring-lock-pubsub@7.0.4", "../../results/releases", testCatalog, []string{
+			"spring-lock-pubsub-7.0.4-interrupted-unlock-deletes-regrant", "nearest release without any known bug: spring-lock-pubsub@7.0.7"}},
 	} {
-		code, stdout, stderr := lockcheck(t, "releases", "redisson@3.43.0", "--dir", tc.dir, "--catalog", tc.catalog)
+		code, stdout, stderr := lockcheck(t, "releases", tc.release, "--dir", tc.dir, "--catalog", tc.catalog)
 		if code != exitValid {
-			t.Fatalf("exit %d:\n%s", code, stderr)
+			t.Fatalf("%s: exit %d:\n%s", tc.release, code, stderr)
 		}
-		for _, want := range []string{"redisson-3.43.0-watchdog-stops-after-failed-renewal", "CHANGELOG.md#27-jan-2025---3440-released", tc.want} {
+		for _, want := range tc.want {
 			if !strings.Contains(stdout, want) {
-				t.Errorf("%s: the answer does not name %q:\n%s", tc.dir, want, stdout)
+				t.Errorf("%s (%s): the answer does not name %q:\n%s", tc.release, tc.dir, want, stdout)
 			}
 		}
 	}

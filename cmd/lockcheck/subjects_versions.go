@@ -14,7 +14,7 @@ import (
 // marked supported by the driver or not, the pinned one and the supported
 // range; offline, how to ask by hand.
 func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int, error) {
-	v, err := releases.VersionsOf(ctx, name)
+	v, err := releasesOf(ctx, name)
 	if err != nil {
 		return exitUsage, usagef("--versions: %v", err)
 	}
@@ -23,6 +23,17 @@ func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int
 		return exitUsage, fmt.Errorf("%s: cannot ask %s for its releases (%v); to ask by hand: %s", name, v.Registry, err, v.HowToList)
 	}
 	return exitValid, printVersions(e, name, v, all, asJSON)
+}
+
+// releasesOf is the release machinery of the subject called name (a
+// semaphore's or latch's too): an error, a usage error, when it names no
+// subject or one that runs one release only.
+func releasesOf(ctx context.Context, name string) (*subject.Versions, error) {
+	v, err := releases.VersionsOf(ctx, name)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return v, nil
 }
 
 // releaseMark is one release the registry serves, as --versions --json

@@ -436,13 +436,19 @@ func (l *locker) Unlock(ctx context.Context) error {
 		return impl.ErrClosed
 	}
 	ren := l.ren
-	if l.m.cfg.has(unlockFailKeepsRenewal) {
+	switch {
+	case l.m.cfg.has(unlockFailKeepsRenewal):
 		// BUG: the release takes the keep-alive over from the handle and
 		// stops it only once Redis answers: an unlock that gets no answer
 		// (dropped connection, timeout) leaves it renewing, out of the
-		// handle's reach (Abandon cannot stop it), a hold nobody will
-		// release (Redisson 3.8.0: cancelExpirationRenewal only on success).
+		// handle's reach, a hold nobody will release (Redisson 3.8.0:
+		// cancelExpirationRenewal only on success).
 		l.ren = nil
+	case l.holds <= 1 && !l.m.cfg.has(renewAnyone):
+		// The last hold's keep-alive stops before the release, whatever
+		// its answer (Redisson's unlock cancels the renewal on any outcome):
+		// an unlock that gets no answer leaves a hold that runs out.
+		l.ren.stop()
 	}
 	lease := l.lease
 	if lease <= 0 {
@@ -490,51 +496,19 @@ func (l *locker) endRenewal(n int64) {
 	}
 }
 
-// Abandon stops renewal without unlocking.
-func (l *locker) Abandon() {
-	l.ren.stop()
-	l.ren = nil
-	l.holds = 0
-}
-
-// Freeze pauses the handle's keep-alive, as a paused process (a GC pause,
-// a frozen VM) stops its watchdog thread with everything else: the harness
-// freezes the handle for a client stall instead of abandoning it, so that
-// what the keep-alive does when the process resumes is part of the run.
-func (l *locker) Freeze() error {
-	l.ren.freeze()
-	return nil
-}
-
-// Thaw resumes the keep-alive. Its overdue renewal runs at once, as a
-// resumed process's watchdog timer fires, and Thaw returns when it has
-// answered (or the keep-alive ended), so that the holder's next command
-// comes after it.
-func (l *locker) Thaw() error {
-	l.ren.thaw()
-	return nil
-}
-
-var (
-	_ impl.Abandoner = (*locker)(nil)
-	_ impl.Freezer   = (*locker)(nil)
-)
-
 // renewer re-arms one handle's lease every lease/3 until stopped, the hold is
 // gone (renew script returns 0), or its Maker closes. Each renewal waits at
 // most one renewal period for its reply; a failed renewal (an error: no
 // reply in time, a dropped connection, a refused dial) is retried at the
-// next tick. While frozen it renews nothing; thawed, it renews at once.
+// next tick.
 type renewer struct {
-	once   sync.Once
-	stopc  chan struct{}
-	done   chan struct{}
-	frozen atomic.Bool
-	kick   chan chan struct{} // thaw's overdue renewal, answered by closing the channel sent
+	once  sync.Once
+	stopc chan struct{}
+	done  chan struct{}
 }
 
 func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewer {
-	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{}), kick: make(chan chan struct{})}
+	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{})}
 	every := max(lease/3, time.Millisecond)
 	if m.cfg.has(watchdogLate) {
 		every = lease + lease/10 // BUG: the lease runs out before each renewal
@@ -557,54 +531,22 @@ func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Scrip
 	return r
 }
 
-// loop calls renew every period (skipping the ticks that come while frozen,
-// and at once when thawed) until it returns false, stop or ctx's end.
+// loop calls renew every period until it returns false, stop or ctx's end.
 func (r *renewer) loop(ctx context.Context, every time.Duration, renew func() bool) {
 	defer close(r.done)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		var ack chan struct{}
 		select {
 		case <-r.stopc:
 			return
 		case <-ctx.Done():
 			return
-		case ack = <-r.kick:
 		case <-t.C:
-			if r.frozen.Load() {
-				continue // a paused process renews nothing
-			}
 		}
 		if !renew() {
-			return // closing done answers a waiting thaw, so it sees the end
+			return
 		}
-		if ack != nil {
-			close(ack)
-		}
-	}
-}
-
-func (r *renewer) freeze() {
-	if r != nil {
-		r.frozen.Store(true)
-	}
-}
-
-// thaw ends a freeze: the overdue renewal runs now, and thaw returns once
-// it answered or the renewer ended.
-func (r *renewer) thaw() {
-	if r == nil || !r.frozen.Swap(false) {
-		return
-	}
-	ack := make(chan struct{})
-	select {
-	case r.kick <- ack:
-		select {
-		case <-ack:
-		case <-r.done:
-		}
-	case <-r.done:
 	}
 }
 

@@ -42,6 +42,12 @@ type Mutant struct {
 	Quorum  bool
 }
 
+// Plain reports whether m is a plain lock built on the base (not a
+// read-write lock or a multilock): it has no fault hook (impl.Freezer,
+// impl.Abandoner), so only a stopped or killed process stops its watchdog,
+// and the driver protocol can serve it in a process of its own.
+func (m Mutant) Plain() bool { return !m.ReadWrite && m.Members == 0 }
+
 // All returns every mutant, with DefaultWatchdogLease for Lock(ctx, 0).
 func All() []Mutant { return AllWithLease(DefaultWatchdogLease) }
 

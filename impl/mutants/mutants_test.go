@@ -551,13 +551,8 @@ func TestRenewGivesUpAfterReconnect(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, 0)
 			ctx := t.Context()
-			opt := e.srv.Options()
-			opt.DialerRetries = 1 // a refused dial fails the command at once
-			sw := &dialSwitch{dial: redis.NewDialer(opt)}
-			opt.Dialer = sw.Dial
-			rdb := redis.NewClient(opt)
-			t.Cleanup(func() { _ = rdb.Close() })
-			a := e.open(tc.f, rdb).NewLocker("rgu", "a").(*locker)
+			m, sw := e.switched(tc.f)
+			a := m.NewLocker("rgu", "a").(*locker)
 			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease, renewed every 100 ms
 				t.Fatal(err)
 			}
@@ -635,28 +630,38 @@ func TestRenewGivesUpOnShortPause(t *testing.T) {
 	}
 }
 
-// freezeUntilLost freezes a's keep-alive (a client stall) until its hold
-// runs out, then lets b take the lock for 10 s and thaws a: its overdue
-// renewal has run when Thaw returns.
-func (e *env) freezeUntilLost(a, b *locker) {
+// switched opens a Maker with flaw f and a 300 ms watchdog lease on a
+// client whose connections sw cuts.
+func (e *env) switched(f flaw) (impl.Maker, *dialSwitch) {
 	e.t.Helper()
-	if err := a.Freeze(); err != nil {
-		e.t.Fatal(err)
-	}
-	e.poll("a's hold to run out while frozen", func() bool { return !e.exists(a.name) })
+	opt := e.srv.Options()
+	opt.DialerRetries = 1 // a refused dial fails the command at once
+	sw := &dialSwitch{dial: redis.NewDialer(opt)}
+	opt.Dialer = sw.Dial
+	rdb := redis.NewClient(opt)
+	e.t.Cleanup(func() { _ = rdb.Close() })
+	return e.open(f, rdb), sw
+}
+
+// cutUntilLost cuts a's connections (its keep-alive's renewals fail, as a
+// stalled or cut-off client's do) until its hold runs out, lets b take the
+// lock for 10 s, and heals the cut: a's keep-alive renews again at its
+// next tick.
+func (e *env) cutUntilLost(a *locker, sw *dialSwitch, b *locker) {
+	e.t.Helper()
+	sw.cut()
+	e.poll("a's hold to run out while cut off", func() bool { return !e.exists(a.name) })
 	if b != nil {
 		if err := b.Lock(e.t.Context(), 10*time.Second); err != nil {
 			e.t.Fatal(err)
 		}
 	}
-	if err := a.Thaw(); err != nil {
-		e.t.Fatal(err)
-	}
+	sw.heal()
 }
 
-// The base's keep-alive stops while frozen; thawed, its owner-checked
-// renewal finds the hold gone and ends. With renewRetakes, the thawed
-// renewal overwrites the new holder's hash with the old holder's field: the
+// The base's renewals fail while its client is cut off; once healed, its
+// owner-checked renewal finds the hold gone and ends. With renewRetakes,
+// the next renewal overwrites the new holder's hash with the old holder's field: the
 // new holder's unlock then fails, and the old holder's answers ok.
 func TestRenewRetakesTakesLockBack(t *testing.T) {
 	for _, tc := range []struct {
@@ -667,24 +672,23 @@ func TestRenewRetakesTakesLockBack(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.f)
 			ctx := t.Context()
-			a, b := e.locker("rrt", "a"), e.locker("rrt", "b")
+			m, sw := e.switched(tc.f)
+			a, b := m.NewLocker("rrt", "a").(*locker), e.locker("rrt", "b")
 			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
 				t.Fatal(err)
 			}
-			e.freezeUntilLost(a, b)
-			f := e.fields("rrt")
+			e.cutUntilLost(a, sw, b)
 			if !tc.retakes {
-				if len(f) != 1 || f["b"] != "1" || a.ren.alive() {
-					t.Fatalf("hash = %v, a's keep-alive alive %v; want b's hold alone and no keep-alive", f, a.ren.alive())
+				e.poll("a's keep-alive to find the hold gone", func() bool { return !a.ren.alive() })
+				if f := e.fields("rrt"); len(f) != 1 || f["b"] != "1" {
+					t.Fatalf("hash = %v, want b's hold alone", f)
 				}
 				if err := a.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
 					t.Fatalf("late Unlock = %v, want ErrNotOwner", err)
 				}
 				return
 			}
-			if len(f) != 1 || f["a"] != "1" {
-				t.Fatalf("hash = %v, want a's field alone: b's hold overwritten (the bug)", f)
-			}
+			e.poll("a's renewal to take the lock back (the bug)", func() bool { f := e.fields("rrt"); return len(f) == 1 && f["a"] == "1" })
 			if err := b.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
 				t.Fatalf("b's Unlock of the hold it was granted = %v; want ErrNotOwner (the bug)", err)
 			}
@@ -696,9 +700,9 @@ func TestRenewRetakesTakesLockBack(t *testing.T) {
 }
 
 // With the flaw, an unlock that gets no answer leaves the keep-alive
-// running out of the handle's reach: Abandon (the harness retiring the
-// process) cannot stop it, and the hold is renewed for ever. The base's
-// Abandon stops it, and the hold runs out within a lease.
+// running out of the handle's reach, and the hold is renewed for ever by a
+// client that gave it up. The base stops its keep-alive at the attempt,
+// whatever the answer, and the hold runs out within a lease.
 func TestUnlockFailKeepsRenewal(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -708,13 +712,8 @@ func TestUnlockFailKeepsRenewal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, 0)
 			ctx := t.Context()
-			opt := e.srv.Options()
-			opt.DialerRetries = 1 // a refused dial fails the command at once
-			sw := &dialSwitch{dial: redis.NewDialer(opt)}
-			opt.Dialer = sw.Dial
-			rdb := redis.NewClient(opt)
-			t.Cleanup(func() { _ = rdb.Close() })
-			a := e.open(tc.f, rdb).NewLocker("ufk", "a").(*locker)
+			m, sw := e.switched(tc.f)
+			a := m.NewLocker("ufk", "a").(*locker)
 			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
 				t.Fatal(err)
 			}
@@ -724,7 +723,6 @@ func TestUnlockFailKeepsRenewal(t *testing.T) {
 			if err == nil || errors.Is(err, impl.ErrNotOwner) {
 				t.Fatalf("Unlock over a cut connection = %v, want a connection error", err)
 			}
-			a.Abandon() // what the harness does to a process whose unlock has no outcome
 			if !tc.stays {
 				e.pollWithin("the abandoned hold to run out", time.Second, func() bool { return !e.exists("ufk") })
 				return
@@ -735,8 +733,8 @@ func TestUnlockFailKeepsRenewal(t *testing.T) {
 	}
 }
 
-// With the flaw, a late unlock (the hold ran out while its holder was
-// frozen) leaves the renewal entry behind, and the handle's next watchdog
+// With the flaw, a late unlock (the hold ran out while its holder was cut
+// off) leaves the renewal entry behind, and the handle's next watchdog
 // hold is never renewed. The base renews it.
 func TestLateUnlockLeavesRenewal(t *testing.T) {
 	for _, tc := range []struct {
@@ -747,11 +745,12 @@ func TestLateUnlockLeavesRenewal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.f)
 			ctx := t.Context()
-			a := e.locker("lul", "a")
+			m, sw := e.switched(tc.f)
+			a := m.NewLocker("lul", "a").(*locker)
 			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease
 				t.Fatal(err)
 			}
-			e.freezeUntilLost(a, nil)
+			e.cutUntilLost(a, sw, nil)
 			if err := a.Unlock(ctx); !errors.Is(err, impl.ErrNotOwner) {
 				t.Fatalf("late Unlock = %v, want ErrNotOwner", err)
 			}

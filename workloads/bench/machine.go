@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/results"
 )
 
 func describeMachine(ctx context.Context, opts *redis.Options) Machine {
@@ -18,6 +20,7 @@ func describeMachine(ctx context.Context, opts *redis.Options) Machine {
 		CPU:          cpuModel(),
 		GoVersion:    runtime.Version(),
 		RedisVersion: redisVersion(ctx, opts),
+		Commit:       results.BuildCommit(),
 	}
 }
 

@@ -136,3 +136,16 @@ func readCSV(t *testing.T, path string) [][]string {
 	}
 	return lines
 }
+
+// TestHeadlineStatesTheCommit: latest.md's headline states the commit that
+// measured, when the binary records one.
+func TestHeadlineStatesTheCommit(t *testing.T) {
+	r := &Report{Machine: Machine{Commit: "0123456789abcdef"}}
+	if h := r.headline(); !strings.Contains(h, "at commit 0123456789ab,") {
+		t.Errorf("headline %q states no commit", h)
+	}
+	r.Machine.Commit = ""
+	if h := r.headline(); strings.Contains(h, "commit") {
+		t.Errorf("headline %q names a commit it does not have", h)
+	}
+}

@@ -36,6 +36,9 @@ type Machine struct {
 	CPU          string // model name, when known
 	GoVersion    string
 	RedisVersion string
+	// Commit is lockcheck's commit that measured (results.BuildCommit; ""
+	// when the binary records none).
+	Commit string `json:",omitempty"`
 }
 
 // SubjectInfo is a measured subject's description.

@@ -8,6 +8,8 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/lockcheck/lockcheck/results"
 )
 
 // table is one table of the report, independent of how it is rendered.
@@ -231,7 +233,7 @@ func (r *Report) headline() string {
 	if r.Wire {
 		lease += ", each subject also through traced Wires"
 	}
-	return fmt.Sprintf("lockcheck bench (%s: %d rounds × %v per cell, lease %s) on %s/%s, %d CPUs %s, %s, redis %s, %s, took %s",
+	return fmt.Sprintf("lockcheck bench (%s: %d rounds × %v per cell, lease %s) on %s/%s, %d CPUs %s, %s, redis %s, %s%s, took %s",
 		r.Mode, r.Rounds, r.Window, lease, m.OS, m.Arch, m.CPUs, m.CPU, m.GoVersion, m.RedisVersion,
-		r.Started.Format("2006-01-02 15:04 UTC"), r.Elapsed.Round(100_000_000))
+		r.Started.Format("2006-01-02 15:04 UTC"), results.AtCommit(m.Commit), r.Elapsed.Round(100_000_000))
 }

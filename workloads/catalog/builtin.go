@@ -68,6 +68,7 @@ func builtinSubjects() []subject.Subject {
 		name := m.Name
 		s = append(s, subject.Subject{
 			Name: name, Kind: subject.KindMutant, Doc: m.Doc, Catches: m.Catches, Reentrant: true, ReadWrite: m.ReadWrite,
+			Served:  m.Plain(),
 			Members: m.Members, SplitVotes: m.Members > 0 || m.Quorum, WaitSpent: m.Members > 0 || m.Quorum, SplitWait: quorumSplitWait(m.Quorum),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				for _, mm := range mutants.AllWithLease(o.WatchdogLease) {
@@ -88,7 +89,7 @@ func builtinSubjects() []subject.Subject {
 // mutants (a catch is the flaw's only if the same run passes the base).
 func MutantBase() subject.Subject {
 	return subject.Subject{
-		Name: "base-no-flaw", Kind: subject.KindReference, Reentrant: true,
+		Name: "base-no-flaw", Kind: subject.KindReference, Reentrant: true, Served: true,
 		Doc:           "the mutants' base lock without a flaw (a control; not in the catalog)",
 		Configure:     func(o subject.OpenOptions) impl.MakerFunc { return mutants.Base(o.WatchdogLease) },
 		WatchdogLease: mutants.DefaultWatchdogLease,

@@ -112,8 +112,11 @@ func (x *redisExecutor) execPlain(ctx context.Context, d Draw, dir string) (Tria
 	// included), so the printed command reruns the same thing.
 	deps := x.tgt.Deps()
 	deps.Registry = x.registry // the hunt's registry, whatever the caller's target holds
+	if x.serve != nil {
+		deps.Serve = x.serve
+	}
 	if x.served {
-		cfg.Pauses, deps.Serve = workloads.PausesProcess, x.serve
+		cfg.Pauses = workloads.PausesProcess
 	}
 	out, err := workloads.RunInto(ctx, cfg, dir, deps)
 	x.obs.Recorded(cfg.Subject, out, err)

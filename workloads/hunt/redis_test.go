@@ -26,7 +26,7 @@ func TestRunFindsUsersBrokenLockOnRedis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mine.Name, mine.Kind = "my-lock", subject.KindUser
+	mine.Name, mine.Kind, mine.Served = "my-lock", subject.KindUser, false // in process: the test binary serves no "my-lock"
 	reg, err := subject.NewRegistry(mine)
 	if err != nil {
 		t.Fatal(err)

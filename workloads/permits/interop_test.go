@@ -80,7 +80,7 @@ func TestSemaphoreInteropWakeups(t *testing.T) {
 // Go port on one semaphore (one seed). The runs go one at a time: 24 JVMs
 // starting at once on a busy machine miss their connect timeout. Redisson's
 // own runs have no handover round: there its waiter misses a release's
-// wake-up now and then, in the pinned release too (results/rediscovery.md,
+// wake-up now and then, in the pinned release too (results/log/rediscovery.md,
 // the semaphore bugs; the repro refused 1 of 6,300 handovers on 3.52.0),
 // which would make this test flaky rather than wrong.
 func TestRedissonSemaphoreValid(t *testing.T) {

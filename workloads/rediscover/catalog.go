@@ -12,13 +12,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // ErrCatalog marks a catalog that does not parse or breaks its schema; the
@@ -41,39 +38,50 @@ type Bug struct {
 	Subject string `json:"subject"`
 	// Buggy is the last release with the bug, Fixed the first without it
 	// (Buggy < Fixed); both are served by the library's registry. An open
-	// bug, which no release has fixed, has no Fixed; its Buggy is then the
-	// first release known to have it (Open).
+	// bug, which no release has fixed, has no Fixed: Buggy is then the
+	// newest release known to have it, and Upstream the issue that tracks
+	// it.
 	Buggy string `json:"buggy"`
 	Fixed string `json:"fixed,omitempty"`
-	// Introduced, when known, is the first release with the bug
-	// (Introduced <= Buggy); "" when the catalog does not know it.
-	Introduced string `json:"introduced,omitempty"`
+	// Since, when known, is the first release with the bug (Since <=
+	// Buggy): the release that brought it.
+	Since string `json:"since,omitempty"`
+	// Upstream is the https URL of the upstream issue (or, lacking one,
+	// the source that shows it) of an open bug; required when Fixed is "".
+	Upstream string `json:"upstream,omitempty"`
 	// Sources are the changelog line, issue, pull request or commit that
 	// state the bug and its fix (https URLs; at least one).
 	Sources []string `json:"sources"`
-	// Says is what the first source says of the fix, quoted.
+	// Says is what the first source says of the fix (of an open bug: of
+	// the bug), quoted, or in brief where it has no line to quote.
 	Says string `json:"says"`
 	// Property is the class of the property the bug breaks (model.Class:
 	// safety, refusal, contract, fairness, liveness); Breaks says how, in
 	// words.
 	Property model.Class `json:"property"`
 	Breaks   string      `json:"breaks"`
+	// Signature is what a run that shows the bug has among its violations'
+	// signatures (model.Signature, a pattern: fields may be open); its
+	// class is Property. A find counts for the bug only when one of its
+	// signatures matches.
+	Signature model.Signature `json:"signature"`
 	// Trigger is what makes the bug show, in words.
 	Trigger string `json:"trigger"`
 	// Missing, when set, is what lockcheck lacks to produce the trigger
 	// (or to check the property); "" when it can produce it.
 	Missing string `json:"missing,omitempty"`
-	// KnownInFixed are other bugs the fixed release still has, which the
-	// hunt's general mix may find there: catalog IDs, or a description
-	// with its https source for a bug no release has fixed.
+	// KnownInFixed are the IDs of other catalog entries the fixed release
+	// still has (an open bug among them), which the hunt's general mix may
+	// find there: a find on the fixed release is theirs only when it
+	// matches one of their signatures.
 	KnownInFixed []string `json:"known_in_fixed,omitempty"`
 }
 
-// Open reports whether no release has fixed b (it has no Fixed).
-func (b Bug) Open() bool { return b.Fixed == "" }
-
 // Producible reports whether lockcheck can produce the bug's trigger.
 func (b Bug) Producible() bool { return b.Missing == "" }
+
+// Open reports whether no release has fixed the bug.
+func (b Bug) Open() bool { return b.Fixed == "" }
 
 // Release is SUBJECT@VERSION, the subject name of one release of b's lock.
 func (b Bug) Release(version string) string { return b.Subject + "@" + version }
@@ -137,145 +145,4 @@ func (c Catalog) IDs() []string {
 		ids[i] = b.ID
 	}
 	return ids
-}
-
-var (
-	idPattern      = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
-	subjectPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
-)
-
-// Validate checks every entry (see Bug) and that no bug is listed twice:
-// no two entries share an ID, nor a release pair and a quote.
-func (c Catalog) Validate() error {
-	if len(c.Bugs) == 0 {
-		return fmt.Errorf("%w: no bugs", ErrCatalog)
-	}
-	ids := map[string]bool{}
-	same := map[string]string{}
-	for i, b := range c.Bugs {
-		if err := b.validate(); err != nil {
-			return fmt.Errorf("%w: entry %d (%q): %v", ErrCatalog, i+1, b.ID, err)
-		}
-		if ids[b.ID] {
-			return fmt.Errorf("%w: entry %d: id %q listed twice", ErrCatalog, i+1, b.ID)
-		}
-		ids[b.ID] = true
-		key := strings.Join([]string{b.Subject, b.Buggy, b.Fixed, strings.ToLower(b.Says)}, "\x00")
-		if first, dup := same[key]; dup {
-			return fmt.Errorf("%w: entry %d (%q) is %q again: same releases, same quote", ErrCatalog, i+1, b.ID, first)
-		}
-		same[key] = b.ID
-	}
-	return c.checkKnownInFixed(ids)
-}
-
-// checkKnownInFixed checks that each entry of a known_in_fixed list is a
-// catalog ID other than its own bug's, or a description citing an https
-// source.
-func (c Catalog) checkKnownInFixed(ids map[string]bool) error {
-	for i, b := range c.Bugs {
-		for _, k := range b.KnownInFixed {
-			switch {
-			case k == b.ID:
-				return fmt.Errorf("%w: entry %d (%q): known_in_fixed names the bug itself", ErrCatalog, i+1, b.ID)
-			case ids[k]:
-			case idPattern.MatchString(k):
-				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: no such bug in the catalog", ErrCatalog, i+1, b.ID, k)
-			case !strings.Contains(k, "https://"):
-				return fmt.Errorf("%w: entry %d (%q): known_in_fixed %q: name a catalog bug, or cite an https source", ErrCatalog, i+1, b.ID, k)
-			}
-		}
-	}
-	return nil
-}
-
-// validate checks one entry's fields.
-func (b Bug) validate() error {
-	required := []struct{ name, value string }{
-		{"library", b.Library}, {"says", b.Says}, {"breaks", b.Breaks}, {"trigger", b.Trigger},
-	}
-	for _, f := range required {
-		if strings.TrimSpace(f.value) == "" {
-			return fmt.Errorf("%s: empty", f.name)
-		}
-	}
-	switch {
-	case !idPattern.MatchString(b.ID):
-		return fmt.Errorf("id %q: want lowercase letters, digits, dots and dashes", b.ID)
-	case !subjectPattern.MatchString(b.Subject):
-		return fmt.Errorf("subject %q: want a subject name without a version (no @, no spaces)", b.Subject)
-	case !knownClass(b.Property):
-		return fmt.Errorf("property %q: want one of safety, refusal, contract, fairness, liveness", b.Property)
-	}
-	if err := checkOrder(b.Buggy, b.Fixed); err != nil {
-		return err
-	}
-	if err := checkIntroduced(b.Introduced, b.Buggy); err != nil {
-		return err
-	}
-	return checkSources(b.Sources)
-}
-
-// knownClass reports whether c is one of model's classes.
-func knownClass(c model.Class) bool {
-	switch c {
-	case model.ClassSafety, model.ClassRefusal, model.ClassContract, model.ClassFairness, model.ClassLiveness:
-		return true
-	}
-	return false
-}
-
-// checkOrder checks that buggy and fixed are versions and buggy < fixed;
-// fixed may be "" (an open bug).
-func checkOrder(buggy, fixed string) error {
-	vb, err := subject.ParseRelease(buggy)
-	if err != nil {
-		return fmt.Errorf("buggy: %v", err)
-	}
-	if fixed == "" {
-		return nil
-	}
-	vf, err := subject.ParseRelease(fixed)
-	if err != nil {
-		return fmt.Errorf("fixed: %v", err)
-	}
-	if vb.Compare(vf) >= 0 {
-		return fmt.Errorf("buggy %s is not older than fixed %s", buggy, fixed)
-	}
-	return nil
-}
-
-// checkIntroduced checks that introduced, when given, is a version no
-// newer than buggy.
-func checkIntroduced(introduced, buggy string) error {
-	if introduced == "" {
-		return nil
-	}
-	if _, err := subject.ParseRelease(introduced); err != nil {
-		return fmt.Errorf("introduced: %v", err)
-	}
-	if subject.CompareReleases(introduced, buggy) > 0 {
-		return fmt.Errorf("introduced %s is newer than buggy %s", introduced, buggy)
-	}
-	return nil
-}
-
-// checkSources checks that there is a source and each is an https URL
-// with a host, listed once.
-func checkSources(sources []string) error {
-	if len(sources) == 0 {
-		return errors.New("sources: none (a finding about a library cites its source)")
-	}
-	seen := map[string]bool{}
-	for _, s := range sources {
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme != "https" || u.Host == "" {
-			return fmt.Errorf("source %q: want an https URL", s)
-		}
-		if seen[s] {
-			return fmt.Errorf("source %q listed twice", s)
-		}
-		seen[s] = true
-	}
-	return nil
 }

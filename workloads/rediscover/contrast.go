@@ -13,35 +13,77 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
+	"github.com/lockcheck/lockcheck/workloads/stats"
 )
 
 // ReplayFunc replays one draw n times on a subject: hunt.Replay, or a fake
 // in tests.
 type ReplayFunc func(ctx context.Context, cfg hunt.Config, d hunt.Draw, n int) ([]hunt.Trial, error)
 
+// DefaultReplays is how many times a find is replayed on each release
+// (Config.Contrast) by the command line unless told otherwise.
+const DefaultReplays = 5
+
 // Contrast is the buggy release's find, its shrunk draw (the same seed,
 // duration and plan, or the same scenario), replayed on both releases: the
-// same plan, where the two hunts may have drawn different ones. A find that
-// fails again on the buggy release and never on the fixed one is the
-// release's bug by this plan's measure, whatever other bugs the fixed
-// release still has.
+// same plan and seed, where the two hunts may have drawn different ones.
+// A plan that fails with the bug's signature on the buggy release in most
+// replays and on the fixed one in none tells them apart (TellsApart),
+// whatever other bugs the fixed release still has.
 type Contrast struct {
-	// Runs is the replays made on each release.
-	Runs int `json:"runs"`
-	// BuggyFailed and FixedFailed count the replays whose find counts
-	// (Class.Counts) on each release.
+	// Runs is the replays made on each release; Seed the seed of each.
+	Runs int   `json:"runs"`
+	Seed int64 `json:"seed,omitempty"`
+	// BuggyHits and FixedHits count the replays whose find counts
+	// (Class.Counts) and has the bug's signature, on each release.
+	BuggyHits int `json:"buggy_hits"`
+	FixedHits int `json:"fixed_hits"`
+	// BuggyFailed and FixedFailed count the replays whose find counts,
+	// whatever its signature.
 	BuggyFailed int `json:"buggy_failed"`
 	FixedFailed int `json:"fixed_failed"`
+	// P is the one-sided p-value of Fisher's exact test that the buggy
+	// release hits no more often than the fixed one (stats.FisherOneSided).
+	P float64 `json:"p"`
 	// Dirs are the replays' run directories, the buggy release's first.
 	Dirs []string `json:"dirs,omitempty"`
 	// Err is why the replays stopped short ("" when they did not).
 	Err string `json:"error,omitempty"`
 }
 
-// Separates reports whether the plan told the releases apart: it failed
-// on the buggy release at least once and never on the fixed one.
-func (c *Contrast) Separates() bool {
-	return c != nil && c.Err == "" && c.BuggyFailed > 0 && c.FixedFailed == 0
+// TellsApart reports whether the plan told the releases apart: all its
+// replays made, the bug's signature in most of the buggy release's and in
+// none of the fixed one's.
+func (c *Contrast) TellsApart() bool {
+	return c != nil && c.Err == "" && c.Runs > 0 && 2*c.BuggyHits > c.Runs && c.FixedHits == 0
+}
+
+// count adds t, a replay on the buggy (i 0) or the fixed release (i 1),
+// to c, the replays of bug's find.
+func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
+	if !t.Find || !classify(t).Counts() {
+		return
+	}
+	hit := bug.Signature.MatchesAny(t.Report.Signatures())
+	if i == 0 {
+		c.BuggyFailed++
+		c.BuggyHits += b2i(hit)
+	} else {
+		c.FixedFailed++
+		c.FixedHits += b2i(hit)
+	}
+}
+
+// fisher sets P from the counts.
+func (c *Contrast) fisher() {
+	c.P = stats.FisherOneSided(c.BuggyHits, c.Runs-c.BuggyHits, c.FixedHits, c.Runs-c.FixedHits)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // AddContrasts replays the buggy find of each row of rep that has none
@@ -73,27 +115,26 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 	if cfg.Contrast <= 0 || f == nil || r.Fixed.NotRun != "" {
 		return
 	}
-	c := &Contrast{Runs: cfg.Contrast}
+	c := &Contrast{Runs: cfg.Contrast, P: 1}
 	r.Contrast = c
 	d, err := replayDraw(f)
 	if err != nil {
 		c.Err = err.Error()
 		return
 	}
-	failed := []*int{&c.BuggyFailed, &c.FixedFailed}
+	c.Seed = d.Seed
 	for i, rel := range []Release{r.Buggy.Release, r.Fixed.Release} {
 		trials, err := cfg.Replay(ctx, hunt.Config{Subject: rel.Subject, Registry: cfg.Registry, Out: cfg.Out}, d, cfg.Contrast)
 		for _, t := range trials {
 			c.Dirs = append(c.Dirs, t.Dir)
-			if t.Find && classify(t).Counts() {
-				*failed[i]++
-			}
+			c.count(i, t, r.Bug)
 		}
 		if err != nil {
 			c.Err = fmt.Sprintf("replay on %s: %v", rel.Subject, err)
 			return
 		}
 	}
+	c.fisher()
 }
 
 // replayDraw is the draw f's reproduction command runs: `lockcheck run

@@ -2,6 +2,7 @@ package rediscover
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,8 +15,9 @@ import (
 
 // TestAddContrasts: a buggy find's own draw (its scenario, or its plan
 // file) is replayed on both releases; it tells them apart only when it
-// fails again on the buggy release and never on the fixed one, and a
-// command that cannot be replayed says why.
+// fails with the bug's signature in most of the buggy release's replays
+// and in none of the fixed one's, and a command that cannot be replayed
+// says why.
 func TestAddContrasts(t *testing.T) {
 	plan := filepath.Join(t.TempDir(), "plan.json")
 	b, err := workloads.EncodePlan(hunt.Plan(9))
@@ -27,7 +29,7 @@ func TestAddContrasts(t *testing.T) {
 	}
 	row := func(id, cmd string) Row {
 		bug := testBug(id)
-		return Row{Bug: bug,
+		return Row{Bug: bug, Outcome: Found,
 			Buggy: Hunted{Release: Release{Name: "lib@1.0.0", Subject: "lib@1.0.0"}, Find: &Finding{Command: cmd, Class: NoFault}},
 			Fixed: Hunted{Release: Release{Name: "lib@1.0.1", Subject: "lib@1.0.1"}}}
 	}
@@ -36,6 +38,7 @@ func TestAddContrasts(t *testing.T) {
 		row("b2", "lockcheck run --subject lib@1.0.0 --seed 9 --duration 2s --plan "+plan),
 		row("b3", "lockcheck run --subject 'lib@1.0.0' --seed 9"),
 		{Bug: testBug("b4"), Buggy: Hunted{Release: Release{Subject: "lib@1.0.0"}}},
+		row("b5", "lockcheck run --scenario client-interrupt --subject lib@1.0.0 --seed 9 --duration 5s"),
 	}}
 	var replayed []string
 	replay := func(_ context.Context, cfg hunt.Config, d hunt.Draw, n int) ([]hunt.Trial, error) {
@@ -47,10 +50,16 @@ func TestAddContrasts(t *testing.T) {
 			fail := (d.Scenario != nil && strings.HasSuffix(cfg.Subject, "1.0.0")) || (d.Scenario == nil && i == 0)
 			tr := hunt.Trial{Draw: d, Find: fail, Dir: "/fake"}
 			if fail {
-				tr.Report = model.Report{Verdict: model.Invalid}
+				tr.Report = model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid,
+					Examples: []model.Example{exampleFor(defaultSig)}}}}
 			}
 			if d.Scenario != nil && fail {
-				tr.Report.Results = []model.Result{{Checker: model.CheckAllowance, Verdict: model.Invalid}}
+				// b5's scenario fails with a refusal, not the bug's signature.
+				sig := "safety/double-grant/acquire/beyond:" + d.Scenario.Name
+				if d.Scenario.Name == "client-interrupt" {
+					sig = "refusal/refused-free/acquire/beyond:client-interrupt"
+				}
+				tr.Report.Results = []model.Result{{Checker: model.CheckAllowance, Verdict: model.Invalid, Examples: []model.Example{exampleFor(sig)}}}
 			}
 			out = append(out, tr)
 		}
@@ -59,24 +68,44 @@ func TestAddContrasts(t *testing.T) {
 	if err := AddContrasts(t.Context(), Config{Contrast: 3, Replay: replay, Registry: fakeRegistry(t)}, rep); err != nil {
 		t.Fatal(err)
 	}
-	c1, c2, c3 := rep.Rows[0].Contrast, rep.Rows[1].Contrast, rep.Rows[2].Contrast
-	if c1 == nil || !c1.Separates() || c1.BuggyFailed != 3 || c1.FixedFailed != 0 {
-		t.Errorf("b1's scenario, failing on the buggy release only: %+v, want it to tell them apart", c1)
+	c1, c2, c3, c5 := rep.Rows[0].Contrast, rep.Rows[1].Contrast, rep.Rows[2].Contrast, rep.Rows[4].Contrast
+	if c1 == nil || !c1.TellsApart() || c1.BuggyHits != 3 || c1.FixedHits != 0 || math.Abs(c1.P-0.05) > 1e-9 || c1.Seed != 9 {
+		t.Errorf("b1's scenario, failing on the buggy release only: %+v, want it to tell them apart, p 0.05", c1)
 	}
-	if c2 == nil || c2.Separates() || c2.BuggyFailed != 1 || c2.FixedFailed != 1 {
-		t.Errorf("b2's plan, failing once on each: %+v, want 1 and 1, not telling them apart", c2)
+	if c2 == nil || c2.TellsApart() || c2.BuggyFailed != 1 || c2.FixedFailed != 1 || c2.BuggyHits != 1 || math.Abs(c2.P-0.8) > 1e-9 {
+		t.Errorf("b2's plan, failing once on each: %+v, want 1 and 1 (p 0.8), not telling them apart", c2)
 	}
-	if c3 == nil || c3.Err == "" || c3.Separates() {
+	if c3 == nil || c3.Err == "" || c3.TellsApart() {
 		t.Errorf("b3's quoted command: %+v, want an error", c3)
 	}
 	if rep.Rows[3].Contrast != nil {
 		t.Errorf("b4, no find: replayed %+v", rep.Rows[3].Contrast)
 	}
-	if len(replayed) != 4 || !strings.Contains(replayed[0], "scenario no-faults 5s") || !strings.Contains(replayed[2], "hunt 2s") {
+	if c5 == nil || c5.TellsApart() || c5.BuggyFailed != 3 || c5.BuggyHits != 0 {
+		t.Errorf("b5's scenario, failing 3 of 3 with another signature: %+v, want no hit", c5)
+	}
+	if len(replayed) != 6 || !strings.Contains(replayed[0], "scenario no-faults 5s") || !strings.Contains(replayed[2], "hunt 2s") {
 		t.Errorf("replays %q: want b1's scenario and b2's plan on both releases", replayed)
 	}
-	if tot := rep.Totals; tot.Contrasted != 3 || tot.Separated != 1 {
-		t.Errorf("totals %+v: want 3 contrasted, 1 separated", tot)
+	if tot := rep.Totals; tot.Contrasted != 4 || tot.ToldApart != 1 {
+		t.Errorf("totals %+v: want 4 contrasted, 1 told apart", tot)
+	}
+}
+
+// Told apart needs most replays: one hit of five is a find, not a
+// separation, however clean the fixed release.
+func TestTellsApartNeedsMost(t *testing.T) {
+	for _, tc := range []struct {
+		hits, fixed int
+		want        bool
+	}{{5, 0, true}, {3, 0, true}, {2, 0, false}, {5, 1, false}, {0, 0, false}} {
+		c := &Contrast{Runs: 5, BuggyHits: tc.hits, FixedHits: tc.fixed}
+		if got := c.TellsApart(); got != tc.want {
+			t.Errorf("%d/5 vs %d/5: told apart %v, want %v", tc.hits, tc.fixed, got, tc.want)
+		}
+	}
+	if (&Contrast{Runs: 5, BuggyHits: 5, Err: "replay on lib: boom"}).TellsApart() {
+		t.Error("replays that stopped short tell nothing apart")
 	}
 }
 

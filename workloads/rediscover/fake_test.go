@@ -3,6 +3,7 @@ package rediscover
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,7 +29,12 @@ type fakeFind struct {
 	// not run).
 	allowance model.Verdict
 	steps     []string // the shrink steps kept
+	// sig is the signature of the run's violation ("": defaultSig).
+	sig string
 }
+
+// defaultSig is a fake find's signature unless it says: testBug's.
+const defaultSig = "safety/double-grant/acquire/none"
 
 // fakeHunts plays hunts without Redis: finds says, per subject and first
 // seed, what a hunt finds (nil: nothing within its budget); every run
@@ -76,7 +82,12 @@ func (f fakeFind) trial(t hunt.Trial) hunt.Trial {
 		sc := scenario.Scenario{Name: "renewal-refused", Duration: t.Draw.Duration}
 		t.Draw.Scenario = &sc
 	}
-	t.Report = model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid}}}
+	sig := f.sig
+	if sig == "" {
+		sig = defaultSig
+	}
+	t.Report = model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid,
+		Examples: []model.Example{exampleFor(sig)}}}}
 	if f.allowance != "" {
 		t.Report.Results = append(t.Report.Results, model.Result{Checker: model.CheckAllowance, Verdict: f.allowance})
 	}
@@ -119,5 +130,28 @@ func testBug(id string) Bug {
 		ID: id, Library: "Lib", Subject: "lib", Buggy: "1.0.0", Fixed: "1.0.1",
 		Sources: []string{"https://example.org/lib/CHANGELOG.md"}, Says: "Fixed - " + id,
 		Property: model.ClassSafety, Breaks: "two holders", Trigger: "a failed renewal",
+		Signature: model.Signature{Class: model.ClassSafety, Shape: model.ShapeDoubleGrant}, // any ops, any fault
 	}
+}
+
+// exampleFor is a violation whose signature is text, a signature without
+// wildcards (its fault none, or beyond one fault).
+func exampleFor(text string) model.Example {
+	s, err := model.ParseSignature(text)
+	if err != nil {
+		panic(err)
+	}
+	ex := model.Example{Class: s.Class, Shape: s.Shape}
+	for _, o := range s.Ops {
+		kind, call, _ := strings.Cut(o, ".")
+		op := model.Op{Kind: model.Kind(kind)}
+		if call != "" {
+			op.Form = call + "()"
+		}
+		ex.Ops = append(ex.Ops, op)
+	}
+	if f, ok := strings.CutPrefix(s.Fault, "beyond:"); ok {
+		ex.Faults, ex.Beyond = []model.Fault{{Name: f}}, true
+	}
+	return ex
 }

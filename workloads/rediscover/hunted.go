@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
@@ -31,9 +32,11 @@ type Release struct {
 }
 
 // Hunted is what the hunts of one release showed. A hunt stops at its
-// first find; when that find does not count (its Class), the release is
-// hunted on from the seed after the hunt's last, on what is left of the
-// budget.
+// first find; the release is hunted on from the seed after the hunt's
+// last, on what is left of the budget, when that find does not count (its
+// Class) or is another catalogued bug the release has (its signature is
+// theirs: Finding.Known). It stops at a find with the bug's signature, or
+// at one that is no bug the catalog knows there.
 type Hunted struct {
 	Release
 	// Seeds are the first seeds of the hunts made, in order.
@@ -43,8 +46,13 @@ type Hunted struct {
 	// Elapsed is the time from the budget's start to the end of the last
 	// hunt.
 	Elapsed time.Duration `json:"elapsed_ns"`
-	// Find is the first find that counts; nil when none did.
+	// Find is the first find that counts and has the bug's signature; nil
+	// when none did.
 	Find *Finding `json:"find,omitempty"`
+	// Others are the finds that count without the bug's signature, in
+	// order: other catalogued bugs of the release (Known), and at most
+	// one more, which ended the hunting (an "other find").
+	Others []Finding `json:"others,omitempty"`
 	// Allowed are the finds that did not count, in order.
 	Allowed []Finding `json:"allowed,omitempty"`
 	// Dirs are the hunts' directories.
@@ -69,6 +77,13 @@ type Finding struct {
 	// unexpected.
 	Class Class  `json:"class"`
 	Why   string `json:"why"`
+	// Signatures are the signatures of the run's violations
+	// (model.Report.Signatures).
+	Signatures []model.Signature `json:"signatures,omitempty"`
+	// Known is the catalog ID of another bug of the release whose
+	// signature the find has ("" when none: it is no bug the catalog
+	// knows there, or the bug sought).
+	Known string `json:"known,omitempty"`
 	// Reproduced says the find failed again while the hunt shrank it (a
 	// shrink step was kept); false when every simpler draw passed, or
 	// shrinking had no time: a find seen once, as a stall of a loaded
@@ -81,11 +96,13 @@ type Finding struct {
 }
 
 // HuntRelease hunts one release, named SUBJECT@VERSION (version v), as
-// Run hunts each release of a bug: for cfg.Budget from cfg.Seed, and on
-// from the seed after the last hunt's while its finds do not count. The
-// Observer hears the hunt's progress, not Hunting nor Judged; cfg.Bugs is
-// not read. It returns an error wrapping ErrConfig, and nothing hunted,
-// for a cfg that cannot run; a hunt that could not run is in Hunted.Err.
+// Run hunts each release of a bug, for no bug in particular: for
+// cfg.Budget from cfg.Seed, and on from the seed after the last hunt's
+// while its finds do not count; the first find that counts is the
+// Hunted's Find. The Observer hears the hunt's progress, not Hunting nor
+// Judged; cfg.Bugs is not read. It returns an error wrapping ErrConfig,
+// and nothing hunted, for a cfg that cannot run; a hunt that could not run
+// is in Hunted.Err.
 func HuntRelease(ctx context.Context, cfg Config, name, v string) (Hunted, error) {
 	if cfg.Seed == 0 {
 		return Hunted{}, fmt.Errorf("%w: Seed: a release's hunt takes a fixed seed", ErrConfig)
@@ -97,22 +114,36 @@ func HuntRelease(ctx context.Context, cfg Config, name, v string) (Hunted, error
 	if h.NotRun != "" {
 		return h, nil
 	}
-	return cfg.hunt(ctx, h), nil
+	return cfg.hunt(ctx, h, sought{}), nil
+}
+
+// sought is what a release's hunt looks for: the bug's signature, past
+// the other catalogued bugs the release has; with no bug (HuntRelease),
+// any find that counts.
+type sought struct {
+	bug   Bug
+	known []Bug
+}
+
+// wants reports whether a find with signatures sigs is the one sought.
+func (w sought) wants(sigs []model.Signature) bool {
+	return w.bug.ID == "" || w.bug.Signature.MatchesAny(sigs)
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
-// and on from the seed after the last hunt's while its finds do not count.
+// and on from the seed after the last hunt's while its finds do not count
+// or are other catalogued bugs of the release.
 func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	h := Hunted{Release: cfg.release(b, side)}
 	cfg.Observer.Hunting(b, side, h.Release)
 	if h.NotRun != "" {
 		return h
 	}
-	return cfg.hunt(ctx, h)
+	return cfg.hunt(ctx, h, sought{bug: b, known: knownAt(cfg.catalog(), b, side)})
 }
 
-// hunt hunts h's resolved release for the budget.
-func (cfg *Config) hunt(ctx context.Context, h Hunted) Hunted {
+// hunt hunts h's resolved release for want for the budget.
+func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
 	start := cfg.now()
 	deadline := start.Add(cfg.Budget)
 	seed := cfg.Seed
@@ -121,7 +152,7 @@ func (cfg *Config) hunt(ctx context.Context, h Hunted) Hunted {
 		if left < hunt.MinRun {
 			break
 		}
-		next, done := cfg.hunt1(ctx, &h, seed, left, start)
+		next, done := cfg.hunt1(ctx, &h, want, seed, left, start)
 		if done {
 			break
 		}
@@ -134,9 +165,10 @@ func (cfg *Config) hunt(ctx context.Context, h Hunted) Hunted {
 
 // hunt1 runs one hunt of h's release from seed with left of the budget
 // that started at start, and adds what it showed to h. done says the
-// release's hunting is over (a find that counts, the budget spent, an
-// error); else next is the seed to hunt on from.
-func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
+// release's hunting is over (a find with the bug's signature, or one no
+// catalogued bug of the release explains, the budget spent, an error);
+// else next is the seed to hunt on from.
+func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
@@ -160,11 +192,19 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.D
 		at = cfg.now() // no Ran heard: the hunt's end bounds the detection
 	}
 	f := finding(res.Find, before, at.Sub(start))
-	if f.Class.Counts() {
+	switch {
+	case !f.Class.Counts():
+		h.Allowed = append(h.Allowed, f)
+	case want.wants(f.Signatures):
 		h.Find = &f
 		return 0, true
+	default:
+		f.Known = knownMatch(want.known, f.Signatures)
+		h.Others = append(h.Others, f)
+		if f.Known == "" {
+			return 0, true
+		}
 	}
-	h.Allowed = append(h.Allowed, f)
 	return res.Tried.Last + 1, err != nil || res.Tried.Runs == 0
 }
 
@@ -173,7 +213,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, seed int64, left time.D
 func finding(f *hunt.Find, before int, detection time.Duration) Finding {
 	return Finding{
 		Run: before + f.Run, Seed: f.First.Draw.Seed, Draw: f.First.Draw.Describe(),
-		Detection: detection, Class: classify(f.First), Why: f.First.Why,
+		Detection: detection, Class: classify(f.First), Why: f.First.Why, Signatures: f.First.Report.Signatures(),
 		Reproduced: len(f.Steps) > 0, Command: f.CommandLine(), Dir: f.Shrunk.Dir,
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // WriteJSON writes rep as indented JSON.
@@ -15,77 +18,114 @@ func WriteJSON(w io.Writer, rep *Report) error {
 	return enc.Encode(rep)
 }
 
-// WriteMarkdown writes rep as a Markdown page: the settings, one row per
-// bug and the totals.
+// WriteMarkdown writes rep as a Markdown page: the settings, the totals
+// (told apart first), one table of every row in status order (Statuses,
+// then the report's order), and the signatures each hunt met.
 func WriteMarkdown(w io.Writer, rep *Report) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Each release hunted for %v from seed %d (plain runs of %v), with the hunt's general scenarios and plans: no hint.\n\n",
+	fmt.Fprintf(&b, "Each release hunted for %v from seed %d (plain runs of %v), with the hunt's general scenarios and plans: no hint. "+
+		"A find counts for a bug only when one of its signatures matches the bug's (`signature` in the catalog); "+
+		"a bug is told apart from its fix when its find's shrunk plan, replayed on both releases with the same seed, "+
+		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided).\n\n",
 		rep.Budget, rep.Seed, rep.RunDuration)
-	b.WriteString("| bug | library | buggy → fixed | buggy release | found in | class | reproduction | fixed release |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
-	for _, r := range rep.Rows {
-		fmt.Fprintf(&b, "| `%s` | %s | %s → %s | %s | %s | %s | %s | %s |\n",
-			r.Bug.ID, cell(r.Bug.Library), r.Bug.Buggy, r.Bug.Fixed, buggyCell(r),
-			foundIn(r.Buggy), classCell(r.Buggy), reproCell(r.Buggy), fixedCell(r))
+	if len(rep.From) > 0 {
+		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now; a bug those reports do not hunt is \"not run\" "+
+			"(earlier hunts, judged without signatures, are in [log/rediscovery.md](log/rediscovery.md)).\n\n", strings.Join(rep.From, ", "))
 	}
-	t := rep.Totals
-	median := ""
-	if t.Found > 0 {
-		median = fmt.Sprintf(" (median %v to detection)", t.MedianDetection.Round(time.Second))
+	writeTotals(&b, rep.Totals)
+	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range ordered(rep.Rows) {
+		fmt.Fprintf(&b, "| `%s` (%s) | %s | `%s` | %s | %s | %s | %s | %s | %s |\n",
+			r.Bug.ID, cell(r.Bug.Library), releasesCell(r.Bug), r.Bug.Signature, statusCell(r),
+			foundIn(r.Buggy), replaysCell(r.Contrast), fixedCell(r), othersCell(r), rerunCell(r.Buggy))
 	}
-	fmt.Fprintf(&b, "\n%d bugs: %d found without a hint%s, %d not found, %d not run, %d errors. "+
-		"Fixed releases: %d clean, %d falsely flagged, %d flagged that still have another known bug, %d without a verdict.\n",
-		t.Bugs, t.Found, median, t.NotFound, t.NotRun, t.Failed, t.FixedClean, t.FixedFlagged, t.FixedKnown, t.FixedUnjudged)
-	if t.Contrasted > 0 {
-		fmt.Fprintf(&b, "Of the %d finds replayed on both releases, %d failed again on the buggy release and never on the fixed one.\n", t.Contrasted, t.Separated)
-	}
+	writeMet(&b, rep.Rows)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// buggyCell is the buggy release's outcome, with why when not found.
-func buggyCell(r Row) string {
-	s := string(r.Outcome)
-	if r.Outcome == Found {
-		s = "**found**"
+// writeTotals writes the headline: told apart, found with the
+// signature, flagged for something else, then the rest.
+func writeTotals(b *strings.Builder, t Totals) {
+	producible := t.Bugs - t.NotProducible - t.Open
+	median := ""
+	if t.MedianDetection > 0 {
+		median = fmt.Sprintf(" (median %v to the find)", t.MedianDetection.Round(time.Second))
+	}
+	fmt.Fprintf(b, "**%d of %d producible bugs told apart from their fix; %d more found with the signature%s; %d flagged for something else.** "+
+		"%d not found, %d not run, %d errors; %d not producible, %d open (no fixed release). "+
+		"Fixed releases: %d clean of the bug's signature, %d flagged with it, %d flagged for something else, %d without a verdict.\n\n",
+		t.ToldApart, producible, t.FoundSig, median, t.OtherFind, t.NotFound, t.NotRun, t.Failed, t.NotProducible, t.Open,
+		t.FixedClean, t.FixedFlagged, t.FixedOther, t.FixedUnjudged)
+}
+
+// ordered is rows sorted by status (Statuses' order), stably.
+func ordered(rows []Row) []Row {
+	out := slices.Clone(rows)
+	slices.SortStableFunc(out, func(a, b Row) int {
+		return slices.Index(Statuses, a.Status()) - slices.Index(Statuses, b.Status())
+	})
+	return out
+}
+
+// releasesCell is "buggy → fixed", or the open bug's range and issue.
+func releasesCell(b Bug) string {
+	from := ""
+	if b.Since != "" && b.Since != b.Buggy {
+		from = b.Since + " … "
+	}
+	if b.Open() {
+		return fmt.Sprintf("%s%s, open ([upstream](%s))", from, b.Buggy, b.Upstream)
+	}
+	return from + b.Buggy + " → " + b.Fixed
+}
+
+// statusCell is the row's status, with why where it says more.
+func statusCell(r Row) string {
+	s := string(r.Status())
+	switch r.Status() {
+	case StatusToldApart, StatusFound:
+		s = "**" + s + "**"
+	case StatusNotProducible:
+		s += ": " + r.Bug.Missing
 	}
 	if r.Buggy.StandIn {
 		s += fmt.Sprintf(" (ran %s)", r.Buggy.Subject)
 	}
-	if r.Why != "" {
+	switch r.Status() {
+	case StatusOther, StatusNotFound, StatusNotRun, StatusFailed:
 		s += ": " + r.Why
 	}
 	return cell(s)
 }
 
-// foundIn is the time to the first detection and the run that made it.
+// foundIn is the time to the find with the bug's signature and the run
+// that made it.
 func foundIn(h Hunted) string {
 	if h.Find == nil {
 		return "–"
 	}
-	return fmt.Sprintf("%v (run %d)", h.Find.Detection.Round(time.Second), h.Find.Run)
+	return fmt.Sprintf("%v (run %d%s)", h.Find.Detection.Round(time.Second), h.Find.Run, reproducedNote(*h.Find))
 }
 
-func classCell(h Hunted) string {
-	if h.Find == nil {
-		return "–"
-	}
-	return string(h.Find.Class) + reproducedNote(*h.Find)
-}
-
-// reproducedNote says whether f failed again while it was shrunk.
+// reproducedNote says when f was seen once.
 func reproducedNote(f Finding) string {
 	if f.Reproduced {
-		return ", failed again when shrunk"
+		return ""
 	}
-	return ", seen once (not reproduced when shrunk)"
+	return ", seen once"
 }
 
-func reproCell(h Hunted) string {
-	if h.Find == nil {
+// replaysCell is the replays' counts with the bug's signature, and p.
+func replaysCell(c *Contrast) string {
+	switch {
+	case c == nil:
 		return "–"
+	case c.Err != "":
+		return cell(fmt.Sprintf("%d/%d / %d/%d, stopped: %s", c.BuggyHits, c.Runs, c.FixedHits, c.Runs, c.Err))
 	}
-	return "`" + strings.ReplaceAll(h.Find.Command, "|", `\|`) + "`"
+	return fmt.Sprintf("%d/%d / %d/%d (p = %.3g)", c.BuggyHits, c.Runs, c.FixedHits, c.Runs, c.P)
 }
 
 // fixedCell is the fixed release's outcome: clean over how many runs, or
@@ -96,34 +136,59 @@ func fixedCell(r Row) string {
 	switch r.FixedOutcome {
 	case Clean:
 		s = fmt.Sprintf("clean (%d runs)", f.Runs)
+		if n := len(f.Others); n > 0 {
+			s += fmt.Sprintf(", %d find(s) of its known bugs", n)
+		}
 	case Flagged:
-		s = fmt.Sprintf("**FLAGGED** in run %d: %s%s (%s)", f.Find.Run, f.Find.Why, reproducedNote(*f.Find), f.Find.Command)
-	case FlaggedKnown:
-		s = fmt.Sprintf("flagged in run %d, and still has %s: %s (%s)", f.Find.Run, strings.Join(r.Bug.KnownInFixed, "; "), f.Find.Why, f.Find.Command)
+		s = fmt.Sprintf("**FLAGGED** in run %d with the bug's signature (%s)", f.Find.Run, f.Find.Command)
+	case FlaggedOther:
+		o := f.Others[len(f.Others)-1]
+		s = fmt.Sprintf("flagged in run %d for something else: %s (%s)", o.Run, sigList(o.Signatures), o.Command)
 	case FixedNotRun:
-		s += ": " + f.NotRun
+		if f.NotRun != r.Buggy.NotRun {
+			s += ": " + f.NotRun
+		}
 	case FixedFailed:
 		s += ": " + f.Err
 	}
 	if f.StandIn {
 		s += fmt.Sprintf(" (ran %s)", f.Subject)
 	}
-	return cell(s + contrastNote(r.Contrast))
+	return cell(s)
 }
 
-// contrastNote is what the buggy find's plan did on both releases.
-func contrastNote(c *Contrast) string {
-	if c == nil {
-		return ""
+// othersCell lists the buggy release's finds without the bug's
+// signature, each with the catalog bug it matches and whether the fixed
+// release showed the same signature.
+func othersCell(r Row) string {
+	if len(r.Buggy.Others) == 0 {
+		return "–"
 	}
-	s := fmt.Sprintf("; the buggy find replayed %d times on each: buggy failed %d, fixed failed %d", c.Runs, c.BuggyFailed, c.FixedFailed)
-	if c.Separates() {
-		s += " (**it tells them apart**)"
+	fixed := map[string]bool{}
+	for _, f := range r.Fixed.counted() {
+		for _, s := range f.Signatures {
+			fixed[s.String()] = true
+		}
 	}
-	if c.Err != "" {
-		s += " (stopped: " + c.Err + ")"
+	var parts []string
+	for _, o := range r.Buggy.Others {
+		p := fmt.Sprintf("run %d: %s", o.Run, sigList(o.Signatures))
+		if o.Known != "" {
+			p += " (" + o.Known + ")"
+		}
+		if slices.ContainsFunc(o.Signatures, func(s model.Signature) bool { return fixed[s.String()] }) {
+			p += ", the fixed release too"
+		}
+		parts = append(parts, p)
 	}
-	return s
+	return cell(strings.Join(parts, "; "))
+}
+
+func rerunCell(h Hunted) string {
+	if h.Find == nil {
+		return "–"
+	}
+	return "`" + strings.ReplaceAll(h.Find.Command, "|", `\|`) + "`"
 }
 
 // cell makes s fit in a Markdown table cell.

@@ -37,20 +37,63 @@ func Merge(reps ...*Report) (*Report, error) {
 	return out, nil
 }
 
-// Rejudge judges rep's rows again against bugs (the catalog as it is now:
-// a fixed release's other known bugs, a trigger marked missing), where a
-// row's bug is among them, and counts the totals again. The hunts
-// themselves are kept as they were.
-func (rep *Report) Rejudge(bugs []Bug) {
+// Rejudge judges rep's rows again against all (the catalog as it is now:
+// the bugs' signatures, a fixed release's other known bugs, a trigger
+// marked missing), where a row's bug is among them, and counts the
+// totals again. The hunts' finds are kept, each sorted again by its
+// signatures: the first with the bug's is the find, the others are
+// matched with the release's other known bugs (knownAt). The replays'
+// counts are kept as they were.
+func (rep *Report) Rejudge(all []Bug) {
 	byID := map[string]Bug{}
-	for _, b := range bugs {
+	for _, b := range all {
 		byID[b.ID] = b
 	}
 	for i := range rep.Rows {
-		if b, ok := byID[rep.Rows[i].Bug.ID]; ok {
-			rep.Rows[i].Bug = b
-			rep.Rows[i].judge()
+		r := &rep.Rows[i]
+		b, ok := byID[r.Bug.ID]
+		if !ok {
+			continue
 		}
+		r.Bug = b
+		r.Buggy.sortFinds(sought{bug: b, known: knownAt(all, b, SideBuggy)})
+		r.Fixed.sortFinds(sought{bug: b, known: knownAt(all, b, SideFixed)})
+		r.judge()
+	}
+	rep.total()
+}
+
+// sortFinds sorts h's finds that count again by want: the first with
+// the bug's signature is Find, the rest are Others, with the known bug
+// each matches.
+func (h *Hunted) sortFinds(want sought) {
+	finds := h.counted()
+	h.Find, h.Others = nil, nil
+	for _, f := range finds {
+		if h.Find == nil && want.bug.Signature.MatchesAny(f.Signatures) {
+			h.Find = &f
+			continue
+		}
+		f.Known = knownMatch(want.known, f.Signatures)
+		h.Others = append(h.Others, f)
+	}
+}
+
+// Cover adds a row for each of bugs that rep has none of, not run
+// (why says why), so that a page of rep lists the whole catalog, and
+// counts the totals again.
+func (rep *Report) Cover(bugs []Bug, why string) {
+	have := map[string]bool{}
+	for _, r := range rep.Rows {
+		have[r.Bug.ID] = true
+	}
+	for _, b := range bugs {
+		if have[b.ID] {
+			continue
+		}
+		row := Row{Bug: b, Buggy: Hunted{Release: Release{NotRun: why}}, Fixed: Hunted{Release: Release{NotRun: why}}}
+		row.judge()
+		rep.Rows = append(rep.Rows, row)
 	}
 	rep.total()
 }

@@ -1,6 +1,8 @@
 package rediscover
 
 import (
+	"github.com/lockcheck/lockcheck/model"
+
 	"bytes"
 	"errors"
 	"reflect"
@@ -61,18 +63,26 @@ func roundTrip(t *testing.T, rep *Report) *Report {
 	return out
 }
 
-// A row judged again against a catalog that now lists the fixed release's
-// other known bug reads "flagged, has a known bug", not a false flag.
+// A row judged again against the catalog as it is now sorts its finds by
+// the signatures the catalog states: a find that was the bug's under one
+// signature is an other find under another, and the fixed release's
+// flag with it is no longer the bug's. Cover lists the bugs not hunted.
 func TestRejudge(t *testing.T) {
 	finds := func(string, int64) *fakeFind { return &fakeFind{run: 1, steps: []string{"shorten"}} }
 	rep, _, _ := rediscover(t, []Bug{testBug("b1")}, finds, nil, "lib@1.0.0", "lib@1.0.1")
-	if rep.Rows[0].FixedOutcome != Flagged || rep.Totals.FixedFlagged != 1 {
-		t.Fatalf("fixed %s, totals %+v: want flagged", rep.Rows[0].FixedOutcome, rep.Totals)
+	if rep.Rows[0].FixedOutcome != Flagged || rep.Totals.FixedFlagged != 1 || rep.Rows[0].Outcome != Found {
+		t.Fatalf("fixed %s, totals %+v: want found, and flagged", rep.Rows[0].FixedOutcome, rep.Totals)
 	}
+	rep = roundTrip(t, rep)
 	b := testBug("b1")
-	b.KnownInFixed = []string{"another bug (https://example.com/issue)"}
+	b.Property, b.Signature = model.ClassRefusal, sig(t, "refusal/refused-free/acquire/*")
 	rep.Rejudge([]Bug{b, testBug("b9")})
-	if rep.Rows[0].FixedOutcome != FlaggedKnown || rep.Totals.FixedFlagged != 0 || rep.Totals.FixedKnown != 1 || len(rep.Rows) != 1 {
-		t.Fatalf("fixed %s, totals %+v: want flagged with a known bug", rep.Rows[0].FixedOutcome, rep.Totals)
+	r := rep.Rows[0]
+	if r.Outcome != OtherFind || r.FixedOutcome != FlaggedOther || rep.Totals.FixedFlagged != 0 || len(rep.Rows) != 1 {
+		t.Fatalf("%s, fixed %s, totals %+v: want both flagged for something else", r.Outcome, r.FixedOutcome, rep.Totals)
+	}
+	rep.Cover([]Bug{b, testBug("b9")}, "no hunt yet")
+	if len(rep.Rows) != 2 || rep.Rows[1].Bug.ID != "b9" || rep.Rows[1].Status() != StatusNotRun || rep.Totals.NotRun != 1 {
+		t.Fatalf("covered: %+v, totals %+v: want b9 added, not run", rep.Rows, rep.Totals)
 	}
 }

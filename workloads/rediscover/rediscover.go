@@ -39,6 +39,10 @@ type Observer interface {
 type Config struct {
 	// Bugs are the catalog entries to hunt again (required).
 	Bugs []Bug
+	// Catalog is every catalog entry, the other bugs a release has among
+	// them (knownAt): a find with one of their signatures is theirs (nil:
+	// Bugs).
+	Catalog []Bug
 	// Budget is the budget of each release's hunt, the buggy and the
 	// fixed alike (0: DefaultBudget).
 	Budget time.Duration
@@ -78,7 +82,8 @@ type Config struct {
 // Guarantees: every hunt uses hunt's defaults (the general scenario mix
 // and plans, no judge, no scenario chosen for the bug); the releases of a
 // bug are hunted from the same first seed with the same budget; a find
-// counts only when its class Counts.
+// counts only when its class Counts, and is the bug's only when it has
+// the bug's signature (Bug.Signature).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if len(cfg.Bugs) == 0 {
 		return nil, fmt.Errorf("%w: Bugs: none to hunt", ErrConfig)
@@ -157,7 +162,7 @@ func (cfg *Config) release(b Bug, side Side) Release {
 		v = b.Fixed
 	}
 	if v == "" {
-		return Release{Name: b.Subject, NotRun: "an open bug: no release has fixed it"}
+		return Release{NotRun: "an open bug: no release fixes it (" + b.Upstream + ")"}
 	}
 	return cfg.named(b.Release(v), v)
 }
@@ -179,6 +184,14 @@ func (cfg *Config) named(name, v string) Release {
 		rel.NotRun = fmt.Sprintf("subject %s: %v", rel.Subject, err)
 	}
 	return rel
+}
+
+// catalog is Config.Catalog, or Bugs.
+func (cfg *Config) catalog() []Bug {
+	if cfg.Catalog != nil {
+		return cfg.Catalog
+	}
+	return cfg.Bugs
 }
 
 type nopObserver struct{ hunt.NopObserver }

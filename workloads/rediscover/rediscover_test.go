@@ -78,7 +78,7 @@ func TestFoundAndFixedClean(t *testing.T) {
 	if obs.ran != 3+int(testBudget/testRun) {
 		t.Errorf("the observer heard %d runs, want every run of both hunts", obs.ran)
 	}
-	if tot := rep.Totals; tot.Found != 1 || tot.FixedClean != 1 || tot.MedianDetection != 3*testRun {
+	if tot := rep.Totals; tot.FoundSig != 1 || tot.FixedClean != 1 || tot.MedianDetection != 3*testRun {
 		t.Errorf("totals %+v", tot)
 	}
 }
@@ -93,7 +93,7 @@ func TestNotFound(t *testing.T) {
 			t.Errorf("%s: %s (%s), fixed %s; want not found (%s), fixed clean", r.Bug.ID, r.Outcome, r.Why, r.FixedOutcome, want)
 		}
 	}
-	if tot := rep.Totals; tot.NotFound != 2 || tot.Found != 0 || tot.MedianDetection != 0 {
+	if tot := rep.Totals; tot.NotFound != 1 || tot.NotProducible != 1 || tot.FoundSig != 0 || tot.MedianDetection != 0 {
 		t.Errorf("totals %+v", tot)
 	}
 }
@@ -112,7 +112,7 @@ func TestMissingTriggerFlagged(t *testing.T) {
 	if r.Outcome != NotFound || !strings.HasPrefix(r.Why, "trigger missing: no interrupts; the release was flagged in run 2") {
 		t.Errorf("b2 (trigger missing): %s (%s), want not found, the flag not counted", r.Outcome, r.Why)
 	}
-	if tot := rep.Totals; tot.Found != 1 || tot.NotFound != 1 || tot.MedianDetection != 2*testRun {
+	if tot := rep.Totals; tot.FoundSig != 1 || tot.NotProducible != 1 || tot.MedianDetection != 2*testRun {
 		t.Errorf("totals %+v: want only b1's find counted", tot)
 	}
 }
@@ -131,7 +131,7 @@ func TestFixedNotClean(t *testing.T) {
 	if err := WriteMarkdown(&md, rep); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(md.String(), "**FLAGGED** in run 2: invalid (linearizable), seen once") || !strings.Contains(md.String(), "1 falsely flagged") {
+	if !strings.Contains(md.String(), "**FLAGGED** in run 2 with the bug's signature") || !strings.Contains(md.String(), "1 flagged with it") {
 		t.Errorf("markdown does not show the false flag:\n%s", md.String())
 	}
 }
@@ -237,15 +237,78 @@ func seeds(f *fakeHunts) []int64 {
 	return out
 }
 
-// TestFixedFlaggedKnown: a fixed release that still has another known bug
-// and is flagged is told apart from a false flag.
+// TestFixedFlaggedKnown: a flag on a fixed release is absorbed only by
+// the signature of a bug its known_in_fixed names: the hunt goes on past
+// it and the release is clean of the bug; a flag with another signature
+// is a flag for something else.
 func TestFixedFlaggedKnown(t *testing.T) {
-	b := testBug("b1")
+	b0, b := testBug("b0"), testBug("b1")
+	b0.Property, b0.Signature = model.ClassRefusal, sig(t, "refusal/refused-free/acquire/*")
+	b0.Buggy, b0.Fixed = "1.0.1", "1.0.2"
 	b.KnownInFixed = []string{"b0"}
-	finds := func(string, int64) *fakeFind { return &fakeFind{run: 1, scenario: true, allowance: model.Invalid} }
-	rep, _, _ := rediscover(t, []Bug{b}, finds, nil, "lib@1.0.0", "lib@1.0.1")
-	if r := rep.Rows[0]; r.FixedOutcome != FlaggedKnown || rep.Totals.FixedKnown != 1 || rep.Totals.FixedFlagged != 0 {
-		t.Errorf("fixed %s, totals %+v: want flagged with a known bug, no false flag", r.FixedOutcome, rep.Totals)
+	for _, tc := range []struct {
+		sig  string
+		want FixedOutcome
+	}{
+		{"refusal/refused-free/acquire/none", Clean},
+		{"contract/unlock-after-lapse/release/none", FlaggedOther},
+	} {
+		finds := only("lib@1.0.1", func(int64) *fakeFind { return &fakeFind{run: 1, sig: tc.sig} })
+		rep, f, _ := rediscover(t, []Bug{b}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+		f.calls = nil
+		rep.Rejudge([]Bug{b0, b}) // the catalog that names b0
+		r := rep.Rows[0]
+		if r.FixedOutcome != tc.want || rep.Totals.FixedFlagged != 0 {
+			t.Errorf("fixed release flagged with %s: %s, totals %+v; want %s", tc.sig, r.FixedOutcome, rep.Totals, tc.want)
+		}
+		if tc.want == Clean && (len(r.Fixed.Others) == 0 || r.Fixed.Others[0].Known != "b0") {
+			t.Errorf("the absorbed flag: %+v, want it listed as b0's", r.Fixed.Others)
+		}
+	}
+}
+
+// TestJudgeCountsOnlyTheSignature: a find of the buggy release without
+// the bug's signature is no rediscovery of it but an "other find"; one of
+// another catalogued bug of the release lets the hunt go on, and the
+// bug's own find after it counts, with every signature met listed.
+func TestJudgeCountsOnlyTheSignature(t *testing.T) {
+	b0, b := testBug("b0"), testBug("b1")
+	b0.Property, b0.Signature = model.ClassContract, sig(t, "contract/unlock-after-lapse/release/*")
+	b0.Fixed = "1.0.2"
+	other := only("lib@1.0.0", func(int64) *fakeFind { return &fakeFind{run: 2, sig: "refusal/refused-free/acquire/none"} })
+	rep, _, _ := rediscover(t, []Bug{b}, other, nil, "lib@1.0.0", "lib@1.0.1")
+	if r := rep.Rows[0]; r.Outcome != OtherFind || r.Buggy.Find != nil || r.Status() != StatusOther || rep.Totals.OtherFind != 1 {
+		t.Errorf("a refusal for a safety bug: %s (%s), status %s: want flagged for something else", r.Outcome, r.Why, r.Status())
+	}
+	pastKnown := only("lib@1.0.0", func(seed int64) *fakeFind {
+		if seed == 7 {
+			return &fakeFind{run: 2, sig: "contract/unlock-after-lapse/release/none"}
+		}
+		return &fakeFind{run: 1}
+	})
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	f := &fakeHunts{clock: clock, finds: pastKnown}
+	rep, err := Run(t.Context(), Config{Bugs: []Bug{b}, Catalog: []Bug{b0, b}, Budget: testBudget, RunDuration: testRun, Seed: 7,
+		Out: t.TempDir(), Registry: fakeRegistry(t, "lib@1.0.0", "lib@1.0.1"), Hunt: f.hunt, now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Rows[0]
+	if r.Outcome != Found || r.Buggy.Find.Run != 3 || len(r.Buggy.Others) != 1 || r.Buggy.Others[0].Known != "b0" {
+		t.Fatalf("buggy %s, find %+v, others %+v: want found in run 3, past b0's find in run 2", r.Outcome, r.Buggy.Find, r.Buggy.Others)
+	}
+	met := r.Buggy.Met()
+	if len(met) != 2 || met[0].Run != 2 || met[0].Known != "b0" || met[1].Run != 3 || met[1].Signature.String() != defaultSig {
+		t.Errorf("signatures met: %+v, want b0's in run 2, then the bug's in run 3", met)
+	}
+	var md strings.Builder
+	if err := WriteMarkdown(&md, rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"run 2: `contract/unlock-after-lapse/release/none` (b0)", "`" + defaultSig + "` run 3", "(the bug's)"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the page lacks %q:\n%s", want, md.String())
+		}
 	}
 }
 

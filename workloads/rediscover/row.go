@@ -10,25 +10,29 @@ import (
 type Outcome string
 
 const (
-	Found    Outcome = "found"
-	NotFound Outcome = "not found"
-	NotRun   Outcome = "not run"
-	Failed   Outcome = "error"
+	// Found: a find with the bug's signature.
+	Found Outcome = "found"
+	// OtherFind: finds that count, none with the bug's signature.
+	OtherFind Outcome = "flagged for something else"
+	NotFound  Outcome = "not found"
+	NotRun    Outcome = "not run"
+	Failed    Outcome = "error"
 )
 
 // FixedOutcome is what the hunt of a bug's fixed release came to.
 type FixedOutcome string
 
 const (
-	// Clean: the whole budget, and no find that counts.
+	// Clean: the whole budget, and no find that counts but those of the
+	// release's other known bugs (Bug.KnownInFixed), each matched by its
+	// signature (Hunted.Others).
 	Clean FixedOutcome = "clean"
-	// Flagged: a find that counts in the fixed release, a false flag
-	// (or a bug the catalog misplaces).
+	// Flagged: a find with the bug's own signature in the fixed release:
+	// the fix did not fix it, or the catalog misplaces it.
 	Flagged FixedOutcome = "FLAGGED"
-	// FlaggedKnown: a find that counts in a fixed release that still has
-	// another known bug (Bug.KnownInFixed): no false flag, but no clean
-	// verdict either; its find says which.
-	FlaggedKnown FixedOutcome = "flagged, has a known bug"
+	// FlaggedOther: a find that counts with a signature of no known bug
+	// of the release: a false flag, or a bug the catalog lacks.
+	FlaggedOther FixedOutcome = "flagged for something else"
 	// FixedNotRun, FixedFailed, FixedInterrupted: no verdict.
 	FixedNotRun      FixedOutcome = "not run"
 	FixedFailed      FixedOutcome = "error"
@@ -60,9 +64,11 @@ func (r *Row) judge() {
 	case b.Find != nil && r.Bug.Missing != "":
 		r.Outcome, r.Why = NotFound, r.whyNotThisBug()
 	case b.Find != nil:
-		r.Outcome = Found
+		r.Outcome, r.Why = Found, ""
 	case b.Err != "":
 		r.Outcome, r.Why = Failed, b.Err
+	case len(b.Others) > 0:
+		r.Outcome, r.Why = OtherFind, r.whyOther()
 	default:
 		r.Outcome, r.Why = NotFound, r.whyNotFound()
 	}
@@ -70,10 +76,10 @@ func (r *Row) judge() {
 	switch {
 	case f.NotRun != "":
 		r.FixedOutcome = FixedNotRun
-	case f.Find != nil && len(r.Bug.KnownInFixed) > 0:
-		r.FixedOutcome = FlaggedKnown
 	case f.Find != nil:
 		r.FixedOutcome = Flagged
+	case slices.ContainsFunc(f.Others, func(o Finding) bool { return o.Known == "" }):
+		r.FixedOutcome = FlaggedOther
 	case f.Err != "":
 		r.FixedOutcome = FixedFailed
 	case f.Interrupted:
@@ -81,6 +87,17 @@ func (r *Row) judge() {
 	default:
 		r.FixedOutcome = Clean
 	}
+}
+
+// whyOther says what the buggy release showed instead of the bug.
+func (r *Row) whyOther() string {
+	o := r.Buggy.Others[len(r.Buggy.Others)-1]
+	what := "no bug the catalog knows there"
+	if o.Known != "" {
+		what = "the signature of " + o.Known
+	}
+	return fmt.Sprintf("%d find(s) without the bug's signature %s; the last in run %d: %s (%s)",
+		len(r.Buggy.Others), r.Bug.Signature, o.Run, sigList(o.Signatures), what)
 }
 
 // whyNotFound says why a buggy release that was hunted showed nothing
@@ -121,32 +138,38 @@ type Report struct {
 	RunDuration time.Duration `json:"run_duration_ns"`
 	Rows        []Row         `json:"rows"`
 	Totals      Totals        `json:"totals"`
+	// From names the reports merged into this one (--merge; nil: none).
+	From []string `json:"from,omitempty"`
 }
 
-// Totals count the rows by outcome.
+// Totals count the rows by status (Row.Status) and the fixed releases
+// by outcome.
 type Totals struct {
-	Bugs     int `json:"bugs"`
-	Found    int `json:"found"`
-	NotFound int `json:"not_found"`
-	NotRun   int `json:"not_run"`
-	Failed   int `json:"failed"`
-	// MedianDetection is the median Detection of the finds (0: none).
+	Bugs int `json:"bugs"`
+	// ToldApart, FoundSig, OtherFind, NotFound, NotProducible, Open,
+	// NotRun and Failed count the rows by Status.
+	ToldApart     int `json:"told_apart"`
+	FoundSig      int `json:"found_with_signature"`
+	OtherFind     int `json:"other_find"`
+	NotFound      int `json:"not_found"`
+	NotProducible int `json:"not_producible"`
+	Open          int `json:"open"`
+	NotRun        int `json:"not_run"`
+	Failed        int `json:"failed"`
+	// MedianDetection is the median Detection of the finds with their
+	// bug's signature (0: none).
 	MedianDetection time.Duration `json:"median_detection_ns,omitempty"`
-	// FixedClean and FixedFlagged count the fixed releases hunted to the
-	// end of their budget; FixedFlagged must be 0.
-	FixedClean   int `json:"fixed_clean"`
-	FixedFlagged int `json:"fixed_flagged"`
-	// FixedKnown counts the fixed releases flagged that still have
-	// another known bug (FlaggedKnown).
-	FixedKnown int `json:"fixed_known"`
-	// FixedUnjudged counts the fixed releases not run, failed or
-	// interrupted.
+	// FixedClean, FixedFlagged (the bug's signature) and FixedOther (a
+	// signature no known bug of the release has) count the fixed
+	// releases hunted; FixedFlagged must be 0. FixedUnjudged counts those
+	// not run, failed or interrupted.
+	FixedClean    int `json:"fixed_clean"`
+	FixedFlagged  int `json:"fixed_flagged"`
+	FixedOther    int `json:"fixed_other"`
 	FixedUnjudged int `json:"fixed_unjudged"`
 	// Contrasted counts the rows whose buggy find was replayed on both
-	// releases, Separated those where it told them apart
-	// (Contrast.Separates).
+	// releases.
 	Contrasted int `json:"contrasted,omitempty"`
-	Separated  int `json:"separated,omitempty"`
 }
 
 // total counts rep's rows.
@@ -154,36 +177,34 @@ func (rep *Report) total() {
 	t := Totals{Bugs: len(rep.Rows)}
 	var detections []time.Duration
 	for _, r := range rep.Rows {
-		switch r.Outcome {
-		case Found:
-			t.Found++
+		if r.Outcome == Found {
 			detections = append(detections, r.Buggy.Find.Detection)
-		case NotFound:
-			t.NotFound++
-		case NotRun:
-			t.NotRun++
-		case Failed:
-			t.Failed++
 		}
+		*t.statusCount(r.Status())++
 		if r.Contrast != nil {
 			t.Contrasted++
-			if r.Contrast.Separates() {
-				t.Separated++
-			}
 		}
 		switch r.FixedOutcome {
 		case Clean:
 			t.FixedClean++
 		case Flagged:
 			t.FixedFlagged++
-		case FlaggedKnown:
-			t.FixedKnown++
+		case FlaggedOther:
+			t.FixedOther++
 		default:
 			t.FixedUnjudged++
 		}
 	}
 	t.MedianDetection = median(detections)
 	rep.Totals = t
+}
+
+// statusCount is the count of status s.
+func (t *Totals) statusCount(s Status) *int {
+	return map[Status]*int{
+		StatusToldApart: &t.ToldApart, StatusFound: &t.FoundSig, StatusOther: &t.OtherFind, StatusNotFound: &t.NotFound,
+		StatusNotProducible: &t.NotProducible, StatusOpen: &t.Open, StatusNotRun: &t.NotRun, StatusFailed: &t.Failed,
+	}[s]
 }
 
 // median is the median of ds (the lower middle one for an even count); 0

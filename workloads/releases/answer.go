@@ -11,10 +11,12 @@ type Answer struct {
 	Registry string `json:"registry"`
 	Supports string `json:"supports"`
 	Row
-	// Has, Open and Maybe are the bugs of Row's Standing, whole.
-	Has   []rediscover.Bug `json:"has_bugs,omitempty"`
-	Open  []rediscover.Bug `json:"open_bugs,omitempty"`
-	Maybe []rediscover.Bug `json:"may_have_bugs,omitempty"`
+	// Has, Open, OpenMaybe and Maybe are the bugs of Row's Standing,
+	// whole.
+	Has       []rediscover.Bug `json:"has_bugs,omitempty"`
+	Open      []rediscover.Bug `json:"open_bugs,omitempty"`
+	OpenMaybe []rediscover.Bug `json:"open_may_have_bugs,omitempty"`
+	Maybe     []rediscover.Bug `json:"may_have_bugs,omitempty"`
 	// Suggest is the nearest release without any known bug (Suggest);
 	// "" when the release is such a one itself, or when none exists
 	// (NoneClean).
@@ -36,7 +38,7 @@ func (t Table) Answer(v string) (Answer, error) {
 		return Answer{}, inputf("%s@%s is outside what the driver supports, %s; its row of lockcheck releases %s lists its known bugs", t.Library, v, t.Supports, t.Library)
 	}
 	a := Answer{Library: t.Library, Registry: t.Registry, Supports: t.Supports, Row: row}
-	a.Has, a.Open, a.Maybe = t.bugs(row.Has), t.bugs(row.Open), t.bugs(row.Maybe)
+	a.Has, a.Open, a.OpenMaybe, a.Maybe = t.bugs(row.Has), t.bugs(row.Open), t.bugs(row.OpenMaybe), t.bugs(row.Maybe)
 	if !row.Clean() {
 		a.Suggest = t.Suggest(v)
 		a.NoneClean = a.Suggest == ""

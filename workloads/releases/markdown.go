@@ -21,14 +21,14 @@ func WritePage(w io.Writer, t Table, st Stamp) error {
 	fmt.Fprintf(w, "Made by `lockcheck releases %s --md results/releases/%s.md` on %s at commit %s, from results/known-bugs.json and %s's list of releases (asked %s, cached in results/releases/%s/releases.json; `--refresh` asks again).\n\n",
 		t.Library, t.Library, st.Date, commit, t.Registry, t.Asked, t.Library)
 	fmt.Fprintf(w, "lockcheck pins %s; the driver supports %s. The bugs counted are the catalog's for the locks of this package: %s. "+
-		"A release has a bug from the release that introduced it (where the catalog knows it, else its last buggy release) until its fix; an open bug, from its first buggy release on. "+
-		"*May have* counts the bugs fixed later whose first release the catalog does not know. One release, its bugs and the nearest release without them: `lockcheck releases %s@VERSION`.\n\n",
+		"A release has a bug from the first release with it (`since`, where the catalog knows it, else its last buggy release) until its fix; an open bug (no fix), from `since` on, or, without one, at the newest release known to have it, and *(may have)* past that. "+
+		"*May have* counts the bugs whose first release the catalog does not know, in the releases before the one known to have them. One release, its bugs and the nearest release without them: `lockcheck releases %s@VERSION`.\n\n",
 		t.Pinned, t.Supports, strings.Join(t.Subjects, ", "), t.Library)
 	writeHunted(w, t, hc)
 	fmt.Fprintln(w, "| release | listed | driver | known bugs | open bugs | may have | lockcheck's hunt |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range t.Rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Release, r.listed(), r.driver(), ids(r.Has), ids(r.Open), count(r.Maybe), cell(r.Hunt.Summary()))
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Release, r.listed(), r.driver(), ids(r.Has), openCell(r.Standing), count(r.Maybe), cell(r.Hunt.Summary()))
 	}
 	fmt.Fprintf(w, "\n%d releases.\n\n## The bugs\n\n", len(t.Rows))
 	return writeBugTable(w, t.Bugs)

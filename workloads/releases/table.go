@@ -15,8 +15,8 @@ type Row struct {
 	// stable patch of that line the registry serves.
 	Line   string `json:"line"`
 	Newest bool   `json:"newest_of_line,omitempty"`
-	// Catalogued says the catalog names it (a bug's buggy, fixed or
-	// introducing release); Served that the registry lists it.
+	// Catalogued says the catalog names it (a bug's since, buggy or
+	// fixed release); Served that the registry lists it.
 	Catalogued bool `json:"catalogued,omitempty"`
 	Served     bool `json:"served"`
 	// Supported says the driver supports it; Pinned that the bare
@@ -93,12 +93,12 @@ func newestOfLines(vs []string) map[string]bool {
 	return out
 }
 
-// cataloguedReleases are the releases bugs name: each one's buggy, fixed
-// and introducing release.
+// cataloguedReleases are the releases bugs name: each one's since, buggy
+// and fixed release.
 func cataloguedReleases(bugs []rediscover.Bug) []string {
 	var out []string
 	for _, b := range bugs {
-		for _, v := range []string{b.Introduced, b.Buggy, b.Fixed} {
+		for _, v := range []string{b.Since, b.Buggy, b.Fixed} {
 			if v != "" && !slices.Contains(out, v) {
 				out = append(out, v)
 			}

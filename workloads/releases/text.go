@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -47,6 +48,19 @@ func ids(list []string) string {
 	return strings.Join(list, ", ")
 }
 
+// openCell is a cell of a release's open bugs: those it has, then those
+// it may have, marked so.
+func openCell(s Standing) string {
+	list := slices.Clone(s.Open)
+	for _, id := range s.OpenMaybe {
+		list = append(list, id+" "+mayHave)
+	}
+	return ids(list)
+}
+
+// mayHave marks an open bug a release may have (OpenMaybe).
+const mayHave = "(may have)"
+
 // count is a cell of how many bugs a release may have.
 func count(list []string) string {
 	if len(list) == 0 {
@@ -65,11 +79,11 @@ func (t Table) header() string {
 // and how to hunt a release as hc does.
 func WriteTable(w io.Writer, t Table, hc HuntConfig) error {
 	fmt.Fprintln(w, t.header())
-	fmt.Fprintf(w, "known bugs of %s: %d in the catalog; may have: bugs fixed later whose start the catalog does not know\n", strings.Join(t.Subjects, ", "), len(t.Bugs))
+	fmt.Fprintf(w, "known bugs of %s: %d in the catalog; may have: bugs of a later release whose start the catalog does not know\n", strings.Join(t.Subjects, ", "), len(t.Bugs))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RELEASE\tLISTED\tDRIVER\tKNOWN BUGS\tOPEN BUGS\tMAY HAVE\tLOCKCHECK'S HUNT")
 	for _, r := range t.Rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Release, r.listed(), r.driver(), ids(r.Has), ids(r.Open), count(r.Maybe), r.Hunt.Summary())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Release, r.listed(), r.driver(), ids(r.Has), openCell(r.Standing), count(r.Maybe), r.Hunt.Summary())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -84,8 +98,11 @@ func WriteAnswer(w io.Writer, a Answer, hc HuntConfig) error {
 	fmt.Fprintf(w, "%s@%s: %s; %s; the driver supports %s\n", a.Library, a.Release, a.served(), a.driver(), a.Supports)
 	writeBugs(w, "known bugs it has", a.Has)
 	writeBugs(w, "open bugs (no release fixes them)", a.Open)
+	if len(a.OpenMaybe) > 0 {
+		writeBugs(w, "open bugs it may have (newer than the newest release known to have them; no release fixes them)", a.OpenMaybe)
+	}
 	if len(a.Maybe) > 0 {
-		fmt.Fprintf(w, "may have (fixed later; the catalog does not say when they began): %s\n", ids(idsOf(a.Maybe)))
+		fmt.Fprintf(w, "may have (older than the release known to have them; the catalog does not say when they began): %s\n", ids(idsOf(a.Maybe)))
 	}
 	if a.Hunt != nil {
 		fmt.Fprintf(w, "lockcheck's hunt (%s, %s): %s\n", a.Hunt.Date, a.Hunt.Command, a.Hunt.Summary())
@@ -131,14 +148,14 @@ func writeBugs(w io.Writer, title string, bugs []rediscover.Bug) {
 // span is a bug's releases in words.
 func span(b rediscover.Bug) string {
 	from := "last buggy " + b.Buggy
-	switch {
-	case b.Open() && b.Introduced == "":
-		from = "from " + b.Buggy
-	case b.Introduced != "":
-		from = "from " + b.Introduced + ", last buggy " + b.Buggy
+	if b.Open() {
+		from = "newest known buggy " + b.Buggy
+	}
+	if b.Since != "" {
+		from = "from " + b.Since + ", " + from
 	}
 	if b.Open() {
-		return from + ", no fix"
+		return from + ", no fix (" + b.Upstream + ")"
 	}
 	return from + ", fixed in " + b.Fixed
 }

@@ -61,6 +61,11 @@ type Subject struct {
 	ReadWrite bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
+	// Served says the lock has no in-process fault hook (impl.Freezer,
+	// impl.Abandoner): only a stopped or killed process stops its watchdog.
+	// Every run of it serves its clients in processes of their own
+	// (workloads.PausesProcess) when it can, as a user's lock is run.
+	Served bool
 	// NoWatchdog says holds taken with lease <= 0 are not renewed: they
 	// last the watchdog lease and run out. Plans leave out the long holds
 	// that only renewal keeps safe (Phases.LongHold). A lock registered
@@ -215,11 +220,12 @@ type OpenOptions struct {
 type Server func(s Subject, o OpenOptions) (impl.MakerFunc, error)
 
 // HostsOwners reports whether several owners can share one client process
-// of s (Plan.ThreadsPerProcess > 1): a Go lock always (its owners share one
-// Maker and go-redis client), an external subject when its driver hosts
+// of s (Plan.ThreadsPerProcess > 1): a Go lock that can run in lockcheck's
+// process (its owners share one Maker and go-redis client; not one that
+// runs only served, Served), an external subject when its driver hosts
 // owners (Owners), a mix when every part can.
 func (s Subject) HostsOwners() bool {
-	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal || p.Owners })
+	return s.everyPart(func(p Subject) bool { return p.Kind != KindExternal && !p.Served || p.Owners })
 }
 
 // SharesObjects reports whether s can run Plan.SharedObjects: every part

@@ -137,10 +137,11 @@ func (t *Target) wire(i int) *faults.Wire {
 }
 
 // Deps returns the run dependencies of a run on t: its clients, its
-// registry (nil: catalog.Subjects) and, where t dials the clients itself,
-// reconnects.
+// registry (nil: catalog.Subjects), the binary's server of Go locks in
+// processes of their own (catalog.SelfServer) and, where t dials the
+// clients itself, reconnects.
 func (t *Target) Deps() workloads.Deps {
-	d := workloads.Deps{Dial: t.Dial, Registry: t.Registry}
+	d := workloads.Deps{Dial: t.Dial, Registry: t.Registry, Serve: catalog.SelfServer()}
 	if d.Registry == nil {
 		d.Registry = catalog.Subjects
 	}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/hunt"
+)
+
+// findMatcher is the predicate by which `lockcheck bisect` says a replay
+// shows the find whose checkers' report is find: the one place it defines
+// "the same find". A replay shows the find when it is a find
+// (hunt.Trial.Find: an invalid plain run, a scenario's verdict not the
+// expected one) and one of its violations' signatures fits the pattern
+// of one of find's (model.Signature.Replayed: the same class, shape and
+// ops, beyond a fault when the find was). A find with no violation (a
+// scenario's verdict short of the one it expects) matches any find; so
+// does every find when there is no report (a find given as a plan and a
+// seed).
+func findMatcher(find *model.Report) func(hunt.Trial) bool {
+	var want []model.Signature
+	if find != nil {
+		for _, s := range find.Signatures() {
+			want = append(want, s.Replayed())
+		}
+	}
+	return func(t hunt.Trial) bool {
+		if !t.Find {
+			return false
+		}
+		if len(want) == 0 {
+			return true
+		}
+		got := t.Report.Signatures()
+		for _, p := range want {
+			if p.MatchesAny(got) {
+				return true
+			}
+		}
+		return false
+	}
+}

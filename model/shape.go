@@ -1,0 +1,99 @@
+package model
+
+// Shape is the form of one violation as its checker found it in the
+// history: which rule the ops broke, not the words that explain it. The
+// checker that builds an Example sets it from the state it met (a
+// refusal of the sequential model, the kind of anomaly beyond the
+// faults, the wait it measured), so two finds of one bug have the same
+// shape whatever their process numbers, times and locks.
+type Shape string
+
+const (
+	// ShapeDoubleGrant: two processes held the lock at once (a grant
+	// while another held it, two holds believed at once, overlapping
+	// critical sections).
+	ShapeDoubleGrant Shape = "double-grant"
+	// ShapeForeignRelease: a release answered ok while another process
+	// held the lock: it freed another's hold, or answered falsely.
+	ShapeForeignRelease Shape = "foreign-release"
+	// ShapeUnlockAfterLapse: a release answered ok after its hold's lease
+	// ran out (a late unlock, a permit released after its lease).
+	ShapeUnlockAfterLapse Shape = "unlock-after-lapse"
+	// ShapeUnlockNotHeld: a release answered ok by a process that held
+	// nothing, and nothing of anyone else's was freed.
+	ShapeUnlockNotHeld Shape = "unlock-not-held"
+	// ShapeRefusedFree: an acquire refused while no one held the lock.
+	ShapeRefusedFree Shape = "refused-free"
+	// ShapeReentryRefused: a holder's re-entry was refused.
+	ShapeReentryRefused Shape = "reentry-refused"
+	// ShapeOwnerRefused: a holder was told it held nothing while no fault
+	// could have ended its hold.
+	ShapeOwnerRefused Shape = "owner-refused"
+	// ShapeHoldLost: a holder was told it held nothing, its hold lost (to
+	// a lossy fault, or beyond every fault's allowance).
+	ShapeHoldLost Shape = "hold-lost"
+	// ShapeOrphanRenewed: acquires refused on a lock that only ended holds
+	// could occupy: a hold nobody owns is kept (renewed) on the server.
+	ShapeOrphanRenewed Shape = "orphan-renewed"
+	// ShapeWatchdogGaveUp: a watchdog hold's client stopped renewing it
+	// while its holder still held it.
+	ShapeWatchdogGaveUp Shape = "watchdog-gave-up"
+	// ShapeLateAnswer: a call answered after its deadline (a TryLock long
+	// after its wait).
+	ShapeLateAnswer Shape = "late-answer"
+	// ShapeOvertaken: a fair lock's waiter overtaken by later requests.
+	ShapeOvertaken Shape = "overtaken"
+	// ShapeWaitOnFree: a waiter left waiting on a free lock (or an open
+	// latch, or available permits).
+	ShapeWaitOnFree Shape = "wait-on-free"
+	// ShapeLongWait: a wait longer than the lock's bound.
+	ShapeLongWait Shape = "long-wait"
+	// ShapeTokenBackwards: fencing tokens out of order, or a lost update.
+	ShapeTokenBackwards Shape = "token-backwards"
+	// ShapeOverGrant: a semaphore granted more permits than it has.
+	ShapeOverGrant Shape = "over-grant"
+	// ShapeUnexplained: no sequential order explains the outcomes, and no
+	// single rule was named (the explanation was cut short).
+	ShapeUnexplained Shape = "unexplained"
+)
+
+// shapes are the known shapes, for parsing.
+var shapes = map[Shape]bool{
+	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,
+	ShapeRefusedFree: true, ShapeReentryRefused: true, ShapeOwnerRefused: true, ShapeHoldLost: true,
+	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeLateAnswer: true, ShapeOvertaken: true,
+	ShapeWaitOnFree: true, ShapeLongWait: true, ShapeTokenBackwards: true, ShapeOverGrant: true, ShapeUnexplained: true,
+}
+
+// refusalShapes maps the sequential model's refusals to their shapes.
+var refusalShapes = map[refusal]Shape{
+	grantedWhileHeld: ShapeDoubleGrant, reentrantFailed: ShapeReentryRefused, failedWhileFree: ShapeRefusedFree,
+	releasedNotHeld: ShapeForeignRelease, ownerToldNotOwner: ShapeOwnerRefused,
+}
+
+// shapeOf is the shape of an example whose checker did not set one (a
+// report written before shapes existed): its checker's usual one, from
+// its class and ops.
+func shapeOf(checker string, ex Example) Shape {
+	if ex.Shape != "" {
+		return ex.Shape
+	}
+	switch checker {
+	case CheckMutualExclusion:
+		return ShapeDoubleGrant
+	case CheckFencing:
+		return ShapeTokenBackwards
+	case CheckFairness:
+		return ShapeOvertaken
+	case CheckLiveness:
+		return ShapeLongWait
+	case CheckContract:
+		return ShapeLateAnswer
+	case CheckConserved:
+		return ShapeOverGrant
+	}
+	if ex.Class == ClassRefusal {
+		return ShapeRefusedFree
+	}
+	return ShapeUnexplained
+}

@@ -1,0 +1,68 @@
+package rediscover
+
+import (
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// Has reports whether release version of the bug's subject is known to
+// have it, or may: from Since (or, unknown, any older release) up to
+// Buggy, and on past it for an open bug.
+func (b Bug) Has(version string) bool {
+	v, err := subject.ParseRelease(version)
+	if err != nil {
+		return false
+	}
+	if b.Since != "" {
+		if since, err := subject.ParseRelease(b.Since); err != nil || v.Compare(since) < 0 {
+			return false
+		}
+	}
+	if b.Open() {
+		return true
+	}
+	buggy, err := subject.ParseRelease(b.Buggy)
+	return err == nil && v.Compare(buggy) <= 0
+}
+
+// knownAt returns the other catalog bugs (of all) that b's release on
+// side has, or may have, and a hunt may meet there. On the fixed side:
+// those b's KnownInFixed names, and those of the same subject whose
+// stated range (Since ... Buggy, or on for an open bug) spans the
+// release; nothing else absorbs a flag there. On the buggy side, where
+// they only let the hunt go on: the bugs of the same subject that may
+// span it (Has; without a Since any older release may), and those
+// KnownInFixed names unless their Since shows they came later (a bug the
+// fix left in was most likely there before it).
+func knownAt(all []Bug, b Bug, side Side) []Bug {
+	version := b.Buggy
+	if side == SideFixed {
+		version = b.Fixed
+	}
+	named := map[string]bool{}
+	for _, id := range b.KnownInFixed {
+		named[id] = true
+	}
+	var out []Bug
+	for _, o := range all {
+		switch {
+		case o.ID == b.ID:
+		case o.Subject == b.Subject && o.Has(version) && (side == SideBuggy || o.Since != ""):
+			out = append(out, o)
+		case named[o.ID] && (side == SideFixed || o.Since == "" || o.Has(version)):
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// knownMatch returns the ID of the first of known whose signature one of
+// sigs matches ("" when none does).
+func knownMatch(known []Bug, sigs []model.Signature) string {
+	for _, k := range known {
+		if k.Signature.MatchesAny(sigs) {
+			return k.ID
+		}
+	}
+	return ""
+}

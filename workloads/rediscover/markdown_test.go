@@ -1,0 +1,47 @@
+package rediscover
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// The page reads told apart first, then found with the signature, then
+// flagged for something else, in its headline and in its table.
+func TestMarkdownOrder(t *testing.T) {
+	row := func(id string, out Outcome, c *Contrast) Row {
+		r := Row{Bug: testBug(id), Outcome: out, Contrast: c, FixedOutcome: Clean}
+		if out == Found {
+			r.Buggy.Find = &Finding{Run: 1, Reproduced: true, Command: "lockcheck run --subject lib@1.0.0 --seed 1"}
+		}
+		if out == OtherFind {
+			r.Buggy.Others = []Finding{{Run: 2, Signatures: []model.Signature{sig(t, "refusal/refused-free/acquire/none")}}}
+		}
+		return r
+	}
+	rep := &Report{Rows: []Row{
+		row("missed", NotFound, nil),
+		row("other", OtherFind, nil),
+		row("found", Found, &Contrast{Runs: 5, BuggyHits: 2, P: 0.22}),
+		row("apart", Found, &Contrast{Runs: 5, BuggyHits: 5, P: 0.004}),
+	}}
+	rep.total()
+	var md strings.Builder
+	if err := WriteMarkdown(&md, rep); err != nil {
+		t.Fatal(err)
+	}
+	page := md.String()
+	if !strings.Contains(page, "**1 of 4 producible bugs told apart from their fix; 1 more found with the signature; 1 flagged for something else.**") {
+		t.Errorf("headline:\n%s", page)
+	}
+	at := func(id string) int { return strings.Index(page, "| `"+id+"` (Lib)") }
+	if !(at("apart") < at("found") && at("found") < at("other") && at("other") < at("missed")) || at("apart") < 0 {
+		t.Errorf("rows not in status order:\n%s", page)
+	}
+	for _, want := range []string{"5/5 / 0/5 (p = 0.004)", "2/5 / 0/5 (p = 0.22)", "run 2: `refusal/refused-free/acquire/none`"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+}
