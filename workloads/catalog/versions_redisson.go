@@ -13,10 +13,9 @@ import (
 )
 
 // redissonPinned is the Redisson release impl/drivers/redisson-java/pom.xml
-// pins: the bare redisson subjects run it. 4.7.0, the newest, runs as
-// redisson@4.7.0; the pin stays at 3.52.0 until a replacement client's first
-// TryLock stops answering late on 4.7.0 (docs/drivers.md).
-const redissonPinned = "3.52.0"
+// pins: the bare redisson subjects (the locks, the semaphores, the latch)
+// run it. The earlier pin, 3.52.0, runs as redisson@3.52.0 (docs/drivers.md).
+const redissonPinned = "4.7.0"
 
 // redissonSupports are the Redisson releases the driver supports (the spin
 // and fenced locks from later ones: redissonSince).

@@ -78,6 +78,7 @@ func TestCatalogRejects(t *testing.T) {
 		{"fixed older", func(b *Bug) { b.Buggy, b.Fixed = "1.2.0", "1.1.9" }, "not older"},
 		{"same release", func(b *Bug) { b.Buggy, b.Fixed = "v1.0.0", "1.0.0" }, "not older"},
 		{"not a version", func(b *Bug) { b.Buggy = "latest" }, "buggy"},
+		{"open, buggy not a version", func(b *Bug) { b.Buggy, b.Fixed, b.Upstream = "latest", "", "https://example.org/i/1" }, "buggy"},
 		{"no source", func(b *Bug) { b.Sources = nil }, "sources: none"},
 		{"http source", func(b *Bug) { b.Sources = []string{"http://example.org/x"} }, "https URL"},
 		{"relative source", func(b *Bug) { b.Sources = []string{"CHANGELOG.md"} }, "https URL"},
