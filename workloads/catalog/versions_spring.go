@@ -54,7 +54,7 @@ func springAt(d Driver, v, dir string) Driver {
 func springReleases() *releases {
 	return &releases{
 		library: "spring-integration-redis", registry: "Maven Central org.springframework.integration:spring-integration-redis",
-		pinned: springPinned, supports: subject.Range{Min: "6.0.0", Max: "7.x", Note: "measured: 6.5.5, 7.0.5; 7.x has no DEL fallback after a failed UNLINK"},
+		pinned: springPinned, supports: subject.Range{Min: "6.0.0", Max: "7.x", Note: "measured: 6.0.5, 6.1.9, 6.3.11, 6.4.10, 6.5.5, 7.0.5; before 6.4.0 no renewal task, so no watchdog; 7.x has no DEL fallback after a failed UNLINK"},
 		list: func(ctx context.Context) ([]string, error) {
 			return release.MavenVersions(ctx, "org.springframework.integration", "spring-integration-redis")
 		},
