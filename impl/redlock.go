@@ -241,38 +241,13 @@ func (l *Redlock) acquire(ctx context.Context, lease time.Duration, block bool, 
 	if lease <= 0 {
 		lease = l.o.lease
 	}
-	var timer *time.Timer
-	for {
-		ok, err := l.attempt(ctx, lease)
-		if ok {
-			return true, nil
-		}
-		if ctx.Err() != nil {
-			return false, fmt.Errorf("redlock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err(), err))
-		}
-		if !block {
-			return false, err
-		}
-		d := l.o.minDelay + time.Duration(l.rnd.Int64N(int64(l.o.maxDelay-l.o.minDelay)+1))
-		if !deadline.IsZero() {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return false, err
-			}
-			d = min(d, left)
-		}
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("redlock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err(), err))
-		case <-timer.C:
-		}
+	pause := func() time.Duration {
+		return l.o.minDelay + time.Duration(l.rnd.Int64N(int64(l.o.maxDelay-l.o.minDelay)+1))
 	}
+	return pollLock(ctx, fmt.Sprintf("redlock %q", l.key), block, deadline, pause, func() pollAttempt {
+		ok, err := l.attempt(ctx, lease)
+		return pollAttempt{granted: ok, refusal: err}
+	})
 }
 
 // attempt makes one acquire attempt with a fresh token. It returns true when

@@ -215,49 +215,33 @@ func (l *SimpleLock) acquire(ctx context.Context, lease time.Duration, block boo
 	l.seq++
 	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
 	backoff := l.o.minBackoff
-	var timer *time.Timer
-	for {
-		ttl, err := simpleLockScript.Run(ctx, l.rdb, []string{l.key}, token, leaseMS).Int64()
-		if err != nil {
-			// The attempt may have run: take back whatever it may have set.
-			if cerr := l.release(ctx, token); cerr != nil {
-				err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
-			} else if ctx.Err() != nil {
-				err = errors.Join(ErrNotObtained, ctx.Err())
-			}
-			return false, fmt.Errorf("simple lock %q: %w", l.key, err)
-		}
-		if ttl == 0 {
-			l.token = token
-			return true, nil
-		}
-		if !block {
-			return false, nil
-		}
+	pause := func() time.Duration {
 		d := backoff/2 + time.Duration(l.rnd.Int64N(int64(backoff/2)+1))
 		backoff = min(2*backoff, l.o.maxBackoff)
-		if ttl > 0 {
-			d = min(d, time.Duration(ttl)*time.Millisecond)
-		}
-		if !deadline.IsZero() {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return false, nil
-			}
-			d = min(d, left)
-		}
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("simple lock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err()))
-		case <-timer.C:
-		}
+		return d
 	}
+	return pollLock(ctx, fmt.Sprintf("simple lock %q", l.key), block, deadline, pause, func() pollAttempt {
+		ttl, err := simpleLockScript.Run(ctx, l.rdb, []string{l.key}, token, leaseMS).Int64()
+		switch {
+		case err != nil:
+			return pollAttempt{fatal: l.failed(ctx, token, err)}
+		case ttl == 0:
+			l.token = token
+			return pollAttempt{granted: true}
+		}
+		return pollAttempt{cap: time.Duration(max(ttl, 0)) * time.Millisecond}
+	})
+}
+
+// failed is the error of an attempt whose outcome is unknown (err): it
+// takes back whatever the attempt may have set.
+func (l *SimpleLock) failed(ctx context.Context, token string, err error) error {
+	if cerr := l.release(ctx, token); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+	} else if ctx.Err() != nil {
+		err = errors.Join(ErrNotObtained, ctx.Err())
+	}
+	return fmt.Errorf("simple lock %q: %w", l.key, err)
 }
 
 // release compare-and-deletes token with a fresh context bounded by the

@@ -1,0 +1,68 @@
+package impl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// pollAttempt is what one attempt of a polling acquire found.
+type pollAttempt struct {
+	granted bool
+	// refusal says why the attempt was not granted when it is more than
+	// "another owner holds the lock" (nil); the loop returns the last one.
+	refusal error
+	// fatal ends the loop at once: pollLock returns it as it is.
+	fatal error
+	// cap, when > 0, bounds the pause before the next attempt (the
+	// holder's remaining TTL).
+	cap time.Duration
+}
+
+// pollLock is the acquire loop of the polling locks (SimpleLock, Redlock).
+// It calls attempt until one is granted, and returns (true, nil) then. It
+// returns false and the last attempt's refusal after one attempt when
+// block is false, and when the deadline (if not zero) has passed; false
+// and an error naming what, wrapping ErrNotObtained, ctx.Err() and the
+// last refusal, once ctx ends; and an attempt's fatal error at once.
+// Between attempts it sleeps pause(), at most the attempt's cap and the
+// time left to the deadline. It starts no goroutine.
+func pollLock(ctx context.Context, what string, block bool, deadline time.Time, pause func() time.Duration, attempt func() pollAttempt) (bool, error) {
+	var timer *time.Timer
+	for {
+		a := attempt()
+		switch {
+		case a.fatal != nil:
+			return false, a.fatal
+		case a.granted:
+			return true, nil
+		case ctx.Err() != nil:
+			return false, fmt.Errorf("%s: %w", what, errors.Join(ErrNotObtained, ctx.Err(), a.refusal))
+		case !block:
+			return false, a.refusal
+		}
+		d := pause()
+		if a.cap > 0 {
+			d = min(d, a.cap)
+		}
+		if !deadline.IsZero() {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return false, a.refusal
+			}
+			d = min(d, left)
+		}
+		if timer == nil {
+			timer = time.NewTimer(d)
+			defer timer.Stop()
+		} else {
+			timer.Reset(d)
+		}
+		select {
+		case <-ctx.Done():
+			return false, fmt.Errorf("%s: %w", what, errors.Join(ErrNotObtained, ctx.Err(), a.refusal))
+		case <-timer.C:
+		}
+	}
+}
