@@ -66,3 +66,19 @@ func pollLock(ctx context.Context, what string, block bool, deadline time.Time, 
 		}
 	}
 }
+
+// setPositive sets *dst to d when d > 0: the options of the polling locks
+// ignore values <= 0.
+func setPositive(dst *time.Duration, d time.Duration) {
+	if d > 0 {
+		*dst = d
+	}
+}
+
+// setBounds sets a pause's bounds *lo and *hi to lo and hi where they are
+// > 0, then raises *hi to *lo if smaller.
+func setBounds(dstLo, dstHi *time.Duration, lo, hi time.Duration) {
+	setPositive(dstLo, lo)
+	setPositive(dstHi, hi)
+	*dstHi = max(*dstHi, *dstLo)
+}

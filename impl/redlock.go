@@ -89,38 +89,20 @@ func defaultRedlockOptions() redlockOptions {
 // WithRedlockLease sets the lease used when a lease <= 0 is asked for.
 // Default DefaultRedlockLease (30 s). Values <= 0 are ignored.
 func WithRedlockLease(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.lease = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.lease, d) }
 }
 
 // WithRedlockNodeTimeout bounds each node's acquire request. Default
 // DefaultRedlockNodeTimeout (100 ms). Values <= 0 are ignored.
 func WithRedlockNodeTimeout(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.nodeTimeout = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.nodeTimeout, d) }
 }
 
 // WithRedlockRetryDelay sets the bounds of the uniform random pause between
 // two attempts. Defaults 10 ms and 60 ms. Values <= 0 keep the default; max
 // is raised to min if smaller.
 func WithRedlockRetryDelay(min, max time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if min > 0 {
-			o.minDelay = min
-		}
-		if max > 0 {
-			o.maxDelay = max
-		}
-		if o.maxDelay < o.minDelay {
-			o.maxDelay = o.minDelay
-		}
-	}
+	return func(o *redlockOptions) { setBounds(&o.minDelay, &o.maxDelay, min, max) }
 }
 
 // WithRedlockSeed seeds the retry delays. Each handle mixes the seed with its
@@ -133,11 +115,7 @@ func WithRedlockSeed(seed uint64) RedlockOption {
 // WithRedlockCleanupTimeout bounds the releases sent after a failed attempt.
 // Default 500 ms. Values <= 0 are ignored.
 func WithRedlockCleanupTimeout(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.cleanup = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.cleanup, d) }
 }
 
 // Redlock is one handle on a RedLock over N independent Redis nodes: on each

@@ -67,11 +67,7 @@ func defaultSimpleOptions() simpleOptions {
 // WithSimpleLease sets the lease used when a lease <= 0 is asked for.
 // Default DefaultSimpleLease (30 s). Values <= 0 are ignored.
 func WithSimpleLease(d time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if d > 0 {
-			o.lease = d
-		}
-	}
+	return func(o *simpleOptions) { setPositive(&o.lease, d) }
 }
 
 // WithSimpleBackoff sets the bounds of the polling backoff: a waiter sleeps
@@ -79,17 +75,7 @@ func WithSimpleLease(d time.Duration) SimpleOption {
 // longer than the holder's remaining TTL. Defaults 1 ms and 50 ms. Values <= 0
 // keep the default; max is raised to min if smaller.
 func WithSimpleBackoff(min, max time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if min > 0 {
-			o.minBackoff = min
-		}
-		if max > 0 {
-			o.maxBackoff = max
-		}
-		if o.maxBackoff < o.minBackoff {
-			o.maxBackoff = o.minBackoff
-		}
-	}
+	return func(o *simpleOptions) { setBounds(&o.minBackoff, &o.maxBackoff, min, max) }
 }
 
 // WithSimpleSeed seeds the backoff jitter. Each handle mixes the seed with
@@ -102,11 +88,7 @@ func WithSimpleSeed(seed uint64) SimpleOption {
 // WithSimpleCleanupTimeout bounds the compare-and-delete sent after an
 // acquire attempt with an unknown outcome. Default 1 s. Values <= 0 are ignored.
 func WithSimpleCleanupTimeout(d time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if d > 0 {
-			o.cleanup = d
-		}
-	}
+	return func(o *simpleOptions) { setPositive(&o.cleanup, d) }
 }
 
 // SimpleLock is one handle on a simple lock: the key <name> holds the token of
