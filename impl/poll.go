@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"time"
 )
 
@@ -81,4 +83,15 @@ func setBounds(dstLo, dstHi *time.Duration, lo, hi time.Duration) {
 	setPositive(dstLo, lo)
 	setPositive(dstHi, hi)
 	*dstHi = max(*dstHi, *dstLo)
+}
+
+// handleRand is the random source of a polling lock's handle: seed mixed
+// with the lock's name and the handle's owner, so that handles made with
+// one seed still differ and a run is reproducible from its seed.
+func handleRand(seed uint64, name, owner string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write([]byte(owner))
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }

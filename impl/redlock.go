@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -166,16 +165,12 @@ func NewRedlock(nodes []redis.Scripter, name, owner string, opts ...RedlockOptio
 	for _, opt := range opts {
 		opt(&o)
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(owner))
 	return &Redlock{
 		nodes: nodes,
 		key:   name,
 		owner: owner,
 		o:     o,
-		rnd:   rand.New(rand.NewPCG(o.seed, h.Sum64())),
+		rnd:   handleRand(o.seed, name, owner),
 	}
 }
 

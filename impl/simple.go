@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -129,16 +128,12 @@ func NewSimple(rdb redis.Scripter, name, owner string, opts ...SimpleOption) *Si
 	for _, opt := range opts {
 		opt(&o)
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(owner))
 	return &SimpleLock{
 		rdb:   rdb,
 		key:   name,
 		owner: owner,
 		o:     o,
-		rnd:   rand.New(rand.NewPCG(o.seed, h.Sum64())),
+		rnd:   handleRand(o.seed, name, owner),
 	}
 }
 
