@@ -13,7 +13,8 @@ import (
 // sleeps until the earliest renewal is due, starts every due renewal in a
 // goroutine of its own (a slow renewal delays no other hold), and exits
 // when no hold is left for one renewal period or the Client closes. Every
-// goroutine it starts is waited for by close.
+// goroutine it starts is waited for by close. Renewals (renewals.go) is
+// the same scheduler for the lock packages outside impl.
 type renewer struct {
 	timeout time.Duration // the watchdog timeout: the lease a renewal sets
 	clock   Clock         // judges whether a lease ran out (watchdog.validUntil)

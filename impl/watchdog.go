@@ -39,7 +39,10 @@ func (l *lostSignal) mark() { l.once.Do(func() { close(l.c) }) }
 // reports the hold gone (renewal then ends) or when no renewal succeeded
 // within timeout of the last successful one (renewal still goes on, in case
 // the hold survived, but lost stays marked); Client.Close stops every
-// watchdog and marks its hold lost.
+// watchdog and marks its hold lost. That is a Client's timing; a hold
+// of Renewals (the mutants, the Go peers) has its own (watchdogTiming):
+// another period, retry and reply wait, and it may end at its first failed
+// renewal (giveUp) or once lost (stopWhenLost).
 type watchdog struct {
 	r     *renewer
 	renew renewFunc
