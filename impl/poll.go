@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -85,13 +87,37 @@ func setBounds(dstLo, dstHi *time.Duration, lo, hi time.Duration) {
 	*dstHi = max(*dstHi, *dstLo)
 }
 
-// handleRand is the random source of a polling lock's handle: seed mixed
-// with the lock's name and the handle's owner, so that handles made with
-// one seed still differ and a run is reproducible from its seed.
-func handleRand(seed uint64, name, owner string) *rand.Rand {
+// pollHandle is the part a polling lock's handle (SimpleLock, Redlock)
+// has of its own: its lock's key, its owner, its random source, the closed
+// flag of the Maker that made it, and its tokens.
+type pollHandle struct {
+	key    string
+	owner  string
+	rnd    *rand.Rand
+	closed *atomic.Bool // set by the Maker that made the handle; nil if none
+
+	seq   uint64 // attempts made, for unique tokens
+	token string // token of the current hold; "" when none
+}
+
+// newPollHandle returns the handle of owner on the lock name. Its random
+// source mixes seed with name and owner, so that handles made with one
+// seed still differ and a run is reproducible from its seed.
+func newPollHandle(seed uint64, name, owner string) pollHandle {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	h.Write([]byte{0})
 	h.Write([]byte(owner))
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
+	return pollHandle{key: name, owner: owner, rnd: rand.New(rand.NewPCG(seed, h.Sum64()))}
+}
+
+// Name returns the lock's key.
+func (h *pollHandle) Name() string { return h.key }
+
+func (h *pollHandle) isClosed() bool { return h.closed != nil && h.closed.Load() }
+
+// nextToken returns a token no attempt of the handle had: owner:<n>.
+func (h *pollHandle) nextToken() string {
+	h.seq++
+	return h.owner + ":" + strconv.FormatUint(h.seq, 10)
 }

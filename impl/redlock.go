@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -142,15 +140,9 @@ func WithRedlockCleanupTimeout(d time.Duration) RedlockOption {
 //
 // A Redlock may be used by one goroutine at a time.
 type Redlock struct {
-	nodes  []redis.Scripter
-	key    string
-	owner  string
-	o      redlockOptions
-	rnd    *rand.Rand
-	closed *atomic.Bool // set by the Maker that made the handle; nil if none
-
-	seq        uint64    // attempts made, for unique tokens
-	token      string    // token of the current hold; "" when none
+	pollHandle
+	nodes      []redis.Scripter
+	o          redlockOptions
 	validUntil time.Time // end of the current hold's validity
 }
 
@@ -165,13 +157,7 @@ func NewRedlock(nodes []redis.Scripter, name, owner string, opts ...RedlockOptio
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return &Redlock{
-		nodes: nodes,
-		key:   name,
-		owner: owner,
-		o:     o,
-		rnd:   handleRand(o.seed, name, owner),
-	}
+	return &Redlock{pollHandle: newPollHandle(o.seed, name, owner), nodes: nodes, o: o}
 }
 
 // Quorum is the number of nodes that must grant an attempt: N/2+1.
@@ -181,9 +167,6 @@ func (l *Redlock) Quorum() int { return len(l.nodes)/2 + 1 }
 // the handle holds nothing). Past it, the hold may have expired on enough
 // nodes for another owner to get the lock.
 func (l *Redlock) ValidUntil() time.Time { return l.validUntil }
-
-// Name returns the lock's key.
-func (l *Redlock) Name() string { return l.key }
 
 // Lock blocks until the lock is granted or ctx ends; then the error wraps
 // ErrNotObtained, ctx.Err() and, if the last attempt found no quorum,
@@ -228,8 +211,7 @@ func (l *Redlock) acquire(ctx context.Context, lease time.Duration, block bool, 
 // everywhere and returns false with a nil error (others hold the lock, or
 // the validity ran out) or an error wrapping ErrNoQuorum.
 func (l *Redlock) attempt(ctx context.Context, lease time.Duration) (bool, error) {
-	l.seq++
-	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
+	token := l.nextToken()
 	leaseMS := max(lease.Milliseconds(), 1)
 	start := l.o.clock.Now()
 	granted, errs := l.onAll(ctx, l.o.nodeTimeout, func(ctx context.Context, n redis.Scripter) (bool, error) {
@@ -327,8 +309,6 @@ func (l *Redlock) onAll(ctx context.Context, timeout time.Duration, fn func(cont
 	}
 	return count, errs
 }
-
-func (l *Redlock) isClosed() bool { return l.closed != nil && l.closed.Load() }
 
 // RedlockMaker returns a MakerFunc for RedLocks over the given node clients.
 //

@@ -5,8 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -108,15 +106,9 @@ func WithSimpleCleanupTimeout(d time.Duration) SimpleOption {
 //
 // A SimpleLock may be used by one goroutine at a time.
 type SimpleLock struct {
-	rdb    redis.Scripter
-	key    string
-	owner  string
-	o      simpleOptions
-	rnd    *rand.Rand
-	closed *atomic.Bool // set by the Maker that made the handle; nil if none
-
-	seq   uint64 // attempts made, for unique tokens
-	token string // token of the current hold; "" when none
+	pollHandle
+	rdb redis.Scripter
+	o   simpleOptions
 }
 
 var _ Locker = (*SimpleLock)(nil)
@@ -128,13 +120,7 @@ func NewSimple(rdb redis.Scripter, name, owner string, opts ...SimpleOption) *Si
 	for _, opt := range opts {
 		opt(&o)
 	}
-	return &SimpleLock{
-		rdb:   rdb,
-		key:   name,
-		owner: owner,
-		o:     o,
-		rnd:   handleRand(o.seed, name, owner),
-	}
+	return &SimpleLock{pollHandle: newPollHandle(o.seed, name, owner), rdb: rdb, o: o}
 }
 
 // Lock blocks until the lock is granted or ctx ends. lease <= 0 means
@@ -176,9 +162,6 @@ func (l *SimpleLock) Unlock(ctx context.Context) error {
 	return nil
 }
 
-// Name returns the lock's key.
-func (l *SimpleLock) Name() string { return l.key }
-
 // acquire makes attempts with one token until granted; block says whether
 // to wait, and a non-zero deadline bounds the wait (TryLock).
 func (l *SimpleLock) acquire(ctx context.Context, lease time.Duration, block bool, deadline time.Time) (bool, error) {
@@ -189,8 +172,7 @@ func (l *SimpleLock) acquire(ctx context.Context, lease time.Duration, block boo
 		lease = l.o.lease
 	}
 	leaseMS := max(lease.Milliseconds(), 1)
-	l.seq++
-	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
+	token := l.nextToken()
 	backoff := l.o.minBackoff
 	pause := func() time.Duration {
 		d := backoff/2 + time.Duration(l.rnd.Int64N(int64(backoff/2)+1))
@@ -228,8 +210,6 @@ func (l *SimpleLock) release(ctx context.Context, token string) error {
 	defer cancel()
 	return simpleUnlockScript.Run(cctx, l.rdb, []string{l.key}, token).Err()
 }
-
-func (l *SimpleLock) isClosed() bool { return l.closed != nil && l.closed.Load() }
 
 // SimpleMaker returns a MakerFunc for simple locks with opts. Its Maker has
 // no background goroutines; Close makes every handle it made return
