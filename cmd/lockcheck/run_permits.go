@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -105,7 +106,7 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 }
 
 // permitsInto runs one permits run into a directory.
-type permitsInto func(cfg permits.RunConfig, dir string) (permits.Outcome, error)
+type permitsInto func(cfg permits.RunConfig, dir string) (workloads.RunOutcome, error)
 
 // permitsScenario checks --scenario, --redis and --persistence: the
 // scenario to run under (nil: none, on one Redis).
@@ -135,7 +136,7 @@ func (f *runFlags) permitsScenario(fs *flag.FlagSet) (*scenario.Scenario, error)
 // description and its closer.
 func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (permitsInto, string, func(), error) {
 	if sc != nil {
-		run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+		run := func(cfg permits.RunConfig, dir string) (workloads.RunOutcome, error) {
 			return sc.RunPermitsInto(ctx, cfg, dir)
 		}
 		return run, "scenario " + sc.Name + " (a world of its own per run)", func() {}, nil
@@ -145,7 +146,7 @@ func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (perm
 	if err != nil {
 		return nil, "", nil, err
 	}
-	run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+	run := func(cfg permits.RunConfig, dir string) (workloads.RunOutcome, error) {
 		cfg.Redis = tgt.Desc
 		return permits.RunInto(ctx, func(i int) (redis.UniversalClient, error) { return tgt.Dial(ctx, i) }, cfg, dir)
 	}

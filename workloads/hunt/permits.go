@@ -41,7 +41,7 @@ func (x *permitsExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, 
 		return Trial{}, err
 	}
 	cfg := permits.RunConfig{Subject: subj, Plan: permits.DefaultPlan(d.Seed).WithDuration(d.Duration), Starts: permits.DefaultStarts}
-	var out permits.Outcome
+	var out workloads.RunOutcome
 	if d.Scenario != nil {
 		out, err = d.Scenario.RunPermitsInto(ctx, cfg, dir)
 	} else {
@@ -49,7 +49,7 @@ func (x *permitsExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, 
 		dial := func(i int) (redis.UniversalClient, error) { return x.tgt.Dial(ctx, i) }
 		out, err = permits.RunInto(ctx, dial, cfg, dir)
 	}
-	x.obs.Recorded(x.name, workloads.RunOutcome{Summary: out.Summary, Dir: out.Dir, Warnings: out.Warnings, WriteErr: out.WriteErr, Degraded: out.Degraded}, err)
+	x.obs.Recorded(x.name, out, err)
 	if err != nil {
 		return Trial{}, err
 	}

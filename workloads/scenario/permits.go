@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 )
 
@@ -35,13 +36,13 @@ var ErrNotForPermits = errors.New("scenario: its faults do not apply to semaphor
 // faults.Clients; it fills in cfg's Redis, Scenario, Nemesis and
 // LossyFaults. The world is torn down before it returns. Its errors are
 // the topology's and permits.RunInto's.
-func (sc Scenario) RunPermitsInto(ctx context.Context, cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+func (sc Scenario) RunPermitsInto(ctx context.Context, cfg permits.RunConfig, dir string) (workloads.RunOutcome, error) {
 	if !sc.Permits {
-		return permits.Outcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
+		return workloads.RunOutcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
 	}
 	env, err := sc.Topology(ctx, cfg.Plan.Workers+1)
 	if err != nil {
-		return permits.Outcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		return workloads.RunOutcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	defer env.Close()
 	cfg.Redis, cfg.Scenario, cfg.LossyFaults = env.Desc, sc.Name, sc.LossyFaults
