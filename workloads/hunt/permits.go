@@ -3,52 +3,43 @@ package hunt
 import (
 	"context"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
-// PermitsPlan is the lock plan of a semaphore's or latch's draw: none (the
-// permits runner draws its own from the seed), so that no shrink step but
-// the duration's applies.
+// PermitsPlan is the lock plan of a draw of a subject whose kind has a
+// runner of its own (scenario.RunnerOf: a semaphore, a latch): none (the
+// runner draws its own from the seed), so that no shrink step but the
+// duration's applies.
 var PermitsPlan = workloads.Plan{Workload: permits.Workload}
 
-// permitsExecutor runs the draws of a semaphore or latch (a
-// subject.KindPermits subject) in the permits runner, as `lockcheck run
-// --subject OBJECT` does: the seed's permits plan with as many rounds as
-// fill the draw's duration (permits.Plan.WithDuration), on the target for
-// a plain draw, under the scenario's faults in its own world for a
-// scenario. It judges as redisExecutor does: a plain run is a find when
-// invalid, a scenario run when not valid (the expectation of every such
-// object wherever a scenario's faults act on it).
-type permitsExecutor struct {
+// kindExecutor runs the draws of a subject whose kind has a runner of its
+// own (scenario.RunnerOf), as `lockcheck run --subject OBJECT` does: the
+// runner's seed plan for the draw's duration, on the target for a plain
+// draw, under the scenario's faults in its own world for a scenario. It
+// judges as redisExecutor does: a plain run is a find when invalid, a
+// scenario run when not what the scenario expects.
+type kindExecutor struct {
 	name    string
 	subject subject.Subject
+	runner  scenario.Runner
 	tgt     *target.Target
 	obs     Observer
 	judge   Judge
 }
 
-func (x *permitsExecutor) Check(Draw) error { return nil }
+func (x *kindExecutor) Check(Draw) error { return nil }
 
-func (x *permitsExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, error) {
-	subj, err := permits.LookupRunnable(ctx, x.name)
-	if err != nil {
-		return Trial{}, err
+func (x *kindExecutor) Exec(ctx context.Context, d Draw, dir string) (Trial, error) {
+	r := scenario.Run{Subject: x.name, Seed: d.Seed, Duration: d.Duration, Scenario: d.Scenario}
+	if d.Scenario == nil {
+		r.Redis, r.Dial = x.tgt.Desc, x.tgt.Dial
 	}
-	cfg := permits.RunConfig{Subject: subj, Plan: permits.DefaultPlan(d.Seed).WithDuration(d.Duration), Starts: permits.DefaultStarts}
-	var out workloads.RunOutcome
-	if d.Scenario != nil {
-		out, err = d.Scenario.RunPermitsInto(ctx, cfg, dir)
-	} else {
-		cfg.Redis = x.tgt.Desc
-		dial := func(i int) (redis.UniversalClient, error) { return x.tgt.Dial(ctx, i) }
-		out, err = permits.RunInto(ctx, dial, cfg, dir)
-	}
+	out, err := x.runner.RunInto(ctx, r, dir)
 	x.obs.Recorded(x.name, out, err)
 	if err != nil {
 		return Trial{}, err
