@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // Kind groups subjects in listings and reports.
@@ -27,7 +28,7 @@ const (
 	// KindPermits marks a semaphore or latch (package permits runs it, not
 	// the lock runner): in a matrix it stands for the object by name only,
 	// and Open is nil.
-	KindPermits Kind = "permits"
+	KindPermits Kind = model.ObjectPermits
 )
 
 // Subject is a named lock implementation the harness can run.
