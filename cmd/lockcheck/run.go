@@ -145,7 +145,12 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer tgt.Close()
 	tgt.Wired = f.wire
+	return runConfigs(ctx, e, &f, plan, tgt)
+}
 
+// runConfigs runs plan's runs, one after another, on tgt into run
+// directories under f's --out, and prints their summaries.
+func runConfigs(ctx context.Context, e *env, f *runFlags, plan runPlan, tgt *target.Target) (int, error) {
 	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.Desc)
 	var sums []results.Summary
 	var dirs []string
@@ -161,14 +166,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 			break
 		}
 	}
-	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
-		return exitUsage, err
-	}
-	if interrupted(ctx) {
-		reportInterrupted(e, "run", dirs, sums)
-		return exitInterrupted, nil
-	}
-	return exitFor(sums), nil
+	return finishRuns(ctx, e, sums, dirs, f.asJSON)
 }
 
 // printSummaries prints the runs' summaries as a table followed by their
