@@ -229,7 +229,8 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 			cfg.Backend = e.Launcher.Name()
 		}
 	}
-	if err := cfg.Validate(); err != nil {
+	plan, err := cfg.validated()
+	if err != nil {
 		return nil, err
 	}
 	if deps.Dial == nil {
@@ -239,10 +240,6 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		return nil, ErrNoRegistry
 	}
 	subj, err := deps.Registry.LookupContext(ctx, cfg.Subject)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := cfg.ResolvePlan()
 	if err != nil {
 		return nil, err
 	}
