@@ -189,3 +189,12 @@ func TestFakeKindRediscover(t *testing.T) {
 		t.Fatalf("rediscovery rows %+v: want both releases run", rep.Rows)
 	}
 }
+
+// TestPermitsKindIsItsObject: the subject kind of a semaphore or latch is
+// the object kind its histories declare and the scoreboard reads
+// (subject does not import model, so the two words are kept equal here).
+func TestPermitsKindIsItsObject(t *testing.T) {
+	if string(subject.KindPermits) != model.ObjectPermits {
+		t.Fatalf("subject.KindPermits %q != model.ObjectPermits %q", subject.KindPermits, model.ObjectPermits)
+	}
+}

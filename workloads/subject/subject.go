@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/model"
 )
 
 // Kind groups subjects in listings and reports.
@@ -25,11 +24,12 @@ const (
 	// KindExternal marks subjects whose lock runs in a driver process (any
 	// language) speaking impl/driver's protocol.
 	KindExternal Kind = "external"
-	// KindPermits marks a semaphore or latch: its object kind
-	// (model.ObjectPermits) has a runner of its own (scenario.RunnerOf,
+	// KindPermits marks a semaphore or latch: its object kind (the same
+	// word as model.ObjectPermits, which the scoreboard reads) has a
+	// runner of its own (scenario.RunnerOf,
 	// which runs package permits), not the lock runner. Its subjects name
 	// the object only: Open and Configure are nil.
-	KindPermits Kind = model.ObjectPermits
+	KindPermits Kind = "permits"
 )
 
 // Subject is a named lock implementation the harness can run.
