@@ -155,41 +155,34 @@ func (c RunConfig) ResolvePlan() (Plan, error) {
 // Validate reports the first thing wrong with c (after defaults), including
 // a plan that cannot run.
 func (c RunConfig) Validate() error {
-	_, err := c.validated()
-	return err
-}
-
-// validated checks c as Validate does and returns the plan it resolved
-// (ResolvePlan), so that a run resolves its plan once.
-func (c RunConfig) validated() (Plan, error) {
 	c = c.withDefaults()
 	switch {
 	case c.Subject == "":
-		return Plan{}, errors.New("run config: no subject")
+		return errors.New("run config: no subject")
 	case c.Workload == "" && c.Plan == nil:
-		return Plan{}, errors.New("run config: no workload")
+		return errors.New("run config: no workload")
 	case c.Duration <= 0:
-		return Plan{}, fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
+		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
 	case c.ThreadsPerProcess < 0:
-		return Plan{}, fmt.Errorf("run config: threads_per_process = %d, want >= 0 (0: the plan's)", c.ThreadsPerProcess)
+		return fmt.Errorf("run config: threads_per_process = %d, want >= 0 (0: the plan's)", c.ThreadsPerProcess)
 	case c.Clients < 0:
-		return Plan{}, fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
+		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
 	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
-		return Plan{}, errors.New("run config: negative timeout")
+		return errors.New("run config: negative timeout")
 	case c.Pauses != "" && c.Pauses != PausesCooperative && c.Pauses != PausesProcess:
-		return Plan{}, fmt.Errorf("run config: pauses = %q, want %q or %q", c.Pauses, PausesCooperative, PausesProcess)
+		return fmt.Errorf("run config: pauses = %q, want %q or %q", c.Pauses, PausesCooperative, PausesProcess)
 	}
 	p, err := c.ResolvePlan()
 	if err != nil {
-		return Plan{}, fmt.Errorf("run config: %w", err)
+		return fmt.Errorf("run config: %w", err)
 	}
 	if p.Threads() > 1 && c.Clients != 0 && c.Clients != p.Processes {
-		return Plan{}, fmt.Errorf("run config: clients = %d with %d threads per process: each of the %d client processes is one lock client (want 0 or %d)", c.Clients, p.Threads(), p.Processes, p.Processes)
+		return fmt.Errorf("run config: clients = %d with %d threads per process: each of the %d client processes is one lock client (want 0 or %d)", c.Clients, p.Threads(), p.Processes, p.Processes)
 	}
 	if p.Lease == 0 && !p.LongHolds && p.Hold.Max*4 > c.WatchdogLease {
-		return Plan{}, fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
+		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
 	}
-	return p, nil
+	return nil
 }
 
 // freeWait is the free-wait bound the checks of a run of plan use (see

@@ -229,8 +229,7 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 			cfg.Backend = e.Launcher.Name()
 		}
 	}
-	plan, err := cfg.validated()
-	if err != nil {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if deps.Dial == nil {
@@ -240,6 +239,10 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		return nil, ErrNoRegistry
 	}
 	subj, err := deps.Registry.LookupContext(ctx, cfg.Subject)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := cfg.ResolvePlan()
 	if err != nil {
 		return nil, err
 	}
