@@ -222,6 +222,34 @@ type Header struct {
 	// is over: a history that promises one and lacks it is the prefix of a
 	// run that did not finish (killed between two lines), never valid.
 	Ends bool `json:"ends,omitempty"`
+	// Object is the kind of object the run drove (ObjectLock,
+	// ObjectPermits): it picks the checker family (Object). Histories
+	// written before the field existed leave it empty.
+	Object string `json:"object,omitempty"`
+}
+
+// Object kinds a history declares (Header.Object).
+const (
+	// ObjectLock: a lock or read-write lock (the lock checkers).
+	ObjectLock = "lock"
+	// ObjectPermits: a semaphore, permit semaphore or latch (CheckPermits).
+	ObjectPermits = "permits"
+)
+
+// Object is the kind of object h records: its header's declared Object.
+// A history written before the header declared it (Object "") is
+// ObjectPermits when it records a semaphore or latch op, else ObjectLock:
+// that sniff is kept only to read such old histories.
+func (h *History) Object() string {
+	if h.Header.Object != "" {
+		return h.Header.Object
+	}
+	for i := range h.Ops {
+		if isPermitKind(h.Ops[i].Kind) {
+			return ObjectPermits
+		}
+	}
+	return ObjectLock
 }
 
 // End is the last record of a history whose run is over.

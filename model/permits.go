@@ -35,17 +35,6 @@ func isPermitKind(k Kind) bool {
 	return false
 }
 
-// IsPermitsHistory reports whether h records semaphore ops (then
-// CheckPermits, not the lock checkers, applies).
-func IsPermitsHistory(h *History) bool {
-	for i := range h.Ops {
-		if isPermitKind(h.Ops[i].Kind) {
-			return true
-		}
-	}
-	return false
-}
-
 // judgedObjects is objectOps less the objects a lossy fault may have
 // forgotten (forgotten, sorted): those whose ops, from the first call to
 // the last effective deadline, overlap a window whose allowance is loss or

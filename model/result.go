@@ -454,7 +454,7 @@ func granted(h *History) bool {
 // runCheckers runs the applicable checkers in turn until ctx ends; those
 // it did not reach are Unknown.
 func runCheckers(ctx context.Context, h *History, opts Options) []Result {
-	if IsPermitsHistory(h) {
+	if h.Object() == ObjectPermits {
 		return runPermitCheckers(ctx, h, opts)
 	}
 	sections, tokens := false, false

@@ -30,15 +30,12 @@ var Properties = []Property{
 	{"within the fault", model.CheckAllowance, ""},
 }
 
-// permitsKind is the SubjectInfo.Kind of a semaphore or latch
-// (subject.KindPermits).
-const permitsKind = "permits"
-
-// of is p as it is judged for si: on a semaphore or latch, "mutual
+// of is p as it is judged for si: on a semaphore or latch (a subject
+// whose Kind is its object kind, model.ObjectPermits), "mutual
 // exclusion" is that no more permits are held than the total (their
 // checker), the exclusion such an object promises.
 func (p Property) of(si SubjectInfo) Property {
-	if si.Kind == permitsKind && p.Checker == model.CheckMutualExclusion {
+	if si.Kind == model.ObjectPermits && p.Checker == model.CheckMutualExclusion {
 		p.Checker = model.CheckConserved
 	}
 	return p

@@ -19,7 +19,7 @@ func TestPivotPermitsMutualExclusion(t *testing.T) {
 		kind      string
 		none, net State
 	}{
-		{permitsKind, Holds, Unproven},
+		{model.ObjectPermits, Holds, Unproven},
 		{"external", NotChecked, NotChecked},
 	} {
 		sb := Pivot(rep, []SubjectInfo{{Name: "sem", Kind: c.kind}}, nil)

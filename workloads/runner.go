@@ -336,7 +336,7 @@ func newRunner(cfg RunConfig, plan Plan, subj subject.Subject, lease time.Durati
 func (r *runner) startHistory(w io.Writer, extra map[string]string) error {
 	meta := r.meta(extra)
 	r.base = time.Now()
-	rec, err := model.NewRecorder(w, model.Header{Meta: meta, Ends: true})
+	rec, err := model.NewRecorder(w, model.Header{Meta: meta, Ends: true, Object: model.ObjectLock})
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrHistoryWrite, err)
 	}

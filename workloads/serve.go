@@ -28,10 +28,10 @@ const (
 // owner per process, as a driver announcing what the subject claims.
 func servable(subj subject.Subject, plan Plan) string {
 	switch {
-	case subj.Kind == subject.KindPermits:
-		return "a semaphore or latch has no lock driver"
 	case len(subj.Parts) > 0:
 		return "a mixed fleet"
+	case subj.Open == nil && subj.Configure == nil:
+		return "it opens no lock (a semaphore or latch has no lock driver)"
 	case plan.Threads() > 1:
 		return "owners sharing a client process"
 	case subj.ReadWrite || subj.Members > 0:

@@ -102,24 +102,41 @@ func nightlyCmd(ctx context.Context, e *env, args []string) (int, error) {
 	f := matrixFlags{nseeds: 3, subjects: referenceSubjects}
 	f.add(fs, "comma-separated subjects")
 	fs.Int64Var(&f.seedBase, "seed-base", 0, "seeds are base+1 .. base+N")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return exitUsage, err
-	}
-	cfg, err := f.plan(matrix.Nightly, lookupSubjects)
-	if err != nil {
-		return exitUsage, err
-	}
-	if err := f.engine.check(); err != nil {
-		return exitUsage, err
-	}
-	names, err := f.serverList()
-	if err != nil {
-		return exitUsage, err
-	}
-	if e.stopValidated("nightly") {
-		return exitValid, nil
+	cfg, names, done, err := f.prepare(e, fs, args, matrix.Nightly, lookupSubjects)
+	if err != nil || done {
+		return prologueExit(err), err
 	}
 	return executeServers(ctx, e, &f, cfg, names)
+}
+
+// prepare is the prologue of the matrix commands (nightly, scoreboard):
+// it parses args into fs, plans the matrix of kind with its subjects
+// picked by pick, checks the engine and the servers' axis, and returns
+// the matrix and the servers to run it on. done is set when the command
+// was only to validate its flags (--validate): nothing is left to do.
+func (f *matrixFlags) prepare(e *env, fs *flag.FlagSet, args []string, kind string, pick func(string) ([]subject.Subject, error)) (cfg matrix.Config, names []string, done bool, err error) {
+	if err = parseFlags(fs, args, 0); err != nil {
+		return cfg, nil, false, err
+	}
+	if cfg, err = f.plan(kind, pick); err != nil {
+		return cfg, nil, false, err
+	}
+	if err = f.engine.check(); err != nil {
+		return cfg, nil, false, err
+	}
+	if names, err = f.serverList(); err != nil {
+		return cfg, nil, false, err
+	}
+	return cfg, names, e.stopValidated(kind), nil
+}
+
+// prologueExit is the exit status of a prologue that ended the command: a
+// usage error's, or success when it only validated.
+func prologueExit(err error) int {
+	if err != nil {
+		return exitUsage
+	}
+	return exitValid
 }
 
 // execute runs the matrix cfg, prints its cells as they end and its

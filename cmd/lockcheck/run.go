@@ -145,7 +145,12 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	}
 	defer tgt.Close()
 	tgt.Wired = f.wire
+	return runConfigs(ctx, e, &f, plan, tgt)
+}
 
+// runConfigs runs plan's runs, one after another, on tgt into run
+// directories under f's --out, and prints their summaries.
+func runConfigs(ctx context.Context, e *env, f *runFlags, plan runPlan, tgt *target.Target) (int, error) {
 	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.Desc)
 	var sums []results.Summary
 	var dirs []string
@@ -161,14 +166,7 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 			break
 		}
 	}
-	if err := printSummaries(e, sums, dirs, f.asJSON); err != nil {
-		return exitUsage, err
-	}
-	if interrupted(ctx) {
-		reportInterrupted(e, "run", dirs, sums)
-		return exitInterrupted, nil
-	}
-	return exitFor(sums), nil
+	return finishRuns(ctx, e, sums, dirs, f.asJSON)
 }
 
 // printSummaries prints the runs' summaries as a table followed by their
@@ -197,17 +195,8 @@ func (f *runFlags) plan() (runPlan, error) {
 	if len(names) == 0 {
 		return runPlan{}, usagef("--subject: no subject named")
 	}
-	for _, n := range names {
-		subj, err := catalog.Subjects.Lookup(n)
-		if err != nil {
-			return runPlan{}, usagef("--subject: %v", err)
-		}
-		switch {
-		case subj.Needs == subject.NeedsReplicas && f.remote.sentinel == "":
-			return runPlan{}, usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
-		case subj.Needs == subject.NeedsRedlockNodes && f.remote.redlockNodes == "":
-			return runPlan{}, usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
-		}
+	if err := f.checkNeeds(names); err != nil {
+		return runPlan{}, err
 	}
 	if f.workload == "" {
 		f.workload = f.planWorkload()
@@ -229,14 +218,8 @@ func (f *runFlags) plan() (runPlan, error) {
 	if each < 100*time.Millisecond {
 		return runPlan{}, usagef("--duration: %v is too short for %d subject(s) (want at least 100ms each)", total, len(names))
 	}
-	if f.clients < 0 {
-		return runPlan{}, usagef("--clients: %d is negative", f.clients)
-	}
-	if f.threads < 0 || f.threads > workloads.MaxThreadsPerProcess {
-		return runPlan{}, usagef("--threads-per-process: %d: want 1..%d (0: the plan's)", f.threads, workloads.MaxThreadsPerProcess)
-	}
-	if f.watchdog < 0 || f.checkTime < 0 {
-		return runPlan{}, usagef("--watchdog-lease and --check-timeout must not be negative")
+	if err := f.checkCounts(); err != nil {
+		return runPlan{}, err
 	}
 	if f.seed == 0 {
 		f.seed = time.Now().UnixNano() % 1_000_000
@@ -261,6 +244,39 @@ func (f *runFlags) plan() (runPlan, error) {
 		p.configs = append(p.configs, cfg)
 	}
 	return p, nil
+}
+
+// checkNeeds checks that each subject of names exists and that the Redis
+// the flags give has the topology it needs.
+func (f *runFlags) checkNeeds(names []string) error {
+	for _, n := range names {
+		subj, err := catalog.Subjects.Lookup(n)
+		if err != nil {
+			return usagef("--subject: %v", err)
+		}
+		switch {
+		case subj.Needs == subject.NeedsReplicas && f.remote.sentinel == "":
+			return usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
+		case subj.Needs == subject.NeedsRedlockNodes && f.remote.redlockNodes == "":
+			return usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
+		}
+	}
+	return nil
+}
+
+// checkCounts checks --clients, --threads-per-process, --watchdog-lease
+// and --check-timeout.
+func (f *runFlags) checkCounts() error {
+	if f.clients < 0 {
+		return usagef("--clients: %d is negative", f.clients)
+	}
+	if f.threads < 0 || f.threads > workloads.MaxThreadsPerProcess {
+		return usagef("--threads-per-process: %d: want 1..%d (0: the plan's)", f.threads, workloads.MaxThreadsPerProcess)
+	}
+	if f.watchdog < 0 || f.checkTime < 0 {
+		return usagef("--watchdog-lease and --check-timeout must not be negative")
+	}
+	return nil
 }
 
 // runOne runs one subject into its own run directory: config.json first,

@@ -9,10 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -28,7 +27,7 @@ var permitsRunFlags = []string{"subject", "workload", "seed", "duration", "redis
 func routesToPermits(names []string) (bool, error) {
 	var sems, locks []string
 	for _, n := range names {
-		if permits.Known(n) {
+		if scenario.Known(n) {
 			sems = append(sems, n)
 		} else {
 			locks = append(locks, n)
@@ -66,7 +65,7 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 			return exitUsage, fmt.Errorf("--subject %s cannot run here: %w", s.Name, err)
 		}
 	}
-	run, desc, closeRun, err := f.openPermits(ctx, sc)
+	base, desc, closeRun, err := f.openPermits(ctx, sc)
 	if err != nil {
 		return exitUsage, err
 	}
@@ -80,12 +79,11 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 	var sums []results.Summary
 	var dirs []string
 	for _, subj := range subjects {
-		cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: f.checkTime, Starts: permits.DefaultStarts}
 		dir, err := results.NewRunDir(f.out, permits.Workload+"-"+subj.Name, time.Now(), plan.Seed, "")
 		if err != nil {
 			return exitUsage, err
 		}
-		out, err := run(cfg, dir)
+		out, err := runKind(ctx, base, subj.Name, dir)
 		for _, w := range out.Warnings {
 			fmt.Fprintf(e.stderr, "lockcheck run: %s: warning: %s\n", subj.Name, w)
 		}
@@ -104,8 +102,18 @@ func runPermitsCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (
 	return finishRuns(ctx, e, sums, dirs, f.asJSON)
 }
 
-// permitsInto runs one permits run into a directory.
-type permitsInto func(cfg permits.RunConfig, dir string) (permits.Outcome, error)
+// runKind runs the subject name, of a kind with a runner of its own
+// (scenario.RunnerOf), as base asks (its seed, duration, check timeout,
+// and its scenario or its Redis) into dir.
+func runKind(ctx context.Context, base scenario.Run, name, dir string) (workloads.RunOutcome, error) {
+	s, ok := scenario.Named(name)
+	r, has := scenario.RunnerOf(s)
+	if !ok || !has {
+		return workloads.RunOutcome{}, fmt.Errorf("%w: %s", subject.ErrUnknown, name)
+	}
+	base.Subject = name
+	return r.RunInto(ctx, base, dir)
+}
 
 // permitsScenario checks --scenario, --redis and --persistence: the
 // scenario to run under (nil: none, on one Redis).
@@ -131,25 +139,20 @@ func (f *runFlags) permitsScenario(fs *flag.FlagSet) (*scenario.Scenario, error)
 
 // openPermits opens the world of the runs: the one Redis of --redis (or
 // one lockcheck starts), or under sc a world per run (sc's topology and
-// faults). It returns how to run into a directory, the world's
-// description and its closer.
-func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (permitsInto, string, func(), error) {
+// faults). It returns the runs' settings (seed, duration, check timeout,
+// and the scenario or the Redis), the world's description and its closer.
+func (f *runFlags) openPermits(ctx context.Context, sc *scenario.Scenario) (scenario.Run, string, func(), error) {
+	base := scenario.Run{Seed: f.seed, Duration: f.duration, CheckTimeout: f.checkTime, Scenario: sc}
 	if sc != nil {
-		run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
-			return sc.RunPermitsInto(ctx, cfg, dir)
-		}
-		return run, "scenario " + sc.Name + " (a world of its own per run)", func() {}, nil
+		return base, "scenario " + sc.Name + " (a world of its own per run)", func() {}, nil
 	}
 	persistence, _ := faults.ParsePersistence(f.persistence) // checked by permitsScenario
 	tgt, err := openTarget(ctx, f.redis, persistence)
 	if err != nil {
-		return nil, "", nil, err
+		return base, "", nil, err
 	}
-	run := func(cfg permits.RunConfig, dir string) (permits.Outcome, error) {
-		cfg.Redis = tgt.Desc
-		return permits.RunInto(ctx, func(i int) (redis.UniversalClient, error) { return tgt.Dial(ctx, i) }, cfg, dir)
-	}
-	return run, "against " + tgt.Desc, func() { tgt.Close() }, nil
+	base.Redis, base.Dial = tgt.Desc, tgt.Dial
+	return base, "against " + tgt.Desc, func() { tgt.Close() }, nil
 }
 
 // finishRuns prints the runs' summaries and directories and returns the

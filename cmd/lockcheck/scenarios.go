@@ -4,11 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
-	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -23,27 +23,9 @@ const referenceSubjects = "reentrant,fair,fenced,simple,redlock,reentrant-wait"
 // records the expectation (expect.json), exit 0 when every verdict is the
 // expected one.
 func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) (int, error) {
-	for _, name := range []string{"workload", "persistence", "clients", "watchdog-lease"} {
-		if flagSet(fs, name) {
-			return exitUsage, usagef("--%s cannot be combined with --scenario: the scenario fixes it", name)
-		}
-	}
-	sc, err := f.lookupScenario()
+	sc, subjects, err := f.scenarioRun(fs)
 	if err != nil {
 		return exitUsage, err
-	}
-	if f.givenPlan != nil {
-		sc.Plan = *f.givenPlan // --plan: the scenario's topology and faults, this plan
-	}
-	if f.threads > 0 {
-		sc.Plan.ThreadsPerProcess = f.threads
-	}
-	subjects, err := lookupSubjects(f.subjects)
-	if err != nil {
-		return exitUsage, err
-	}
-	if f.duration < 0 || f.checkTime < 0 {
-		return exitUsage, usagef("--duration and --check-timeout must not be negative")
 	}
 	if e.stopValidated("run") {
 		return exitValid, nil
@@ -66,34 +48,14 @@ func runScenarioCmd(ctx context.Context, e *env, fs *flag.FlagSet, f *runFlags) 
 		status = e.stderr
 	}
 	for _, subj := range subjects {
-		if skip := sc.Expectation(subj).Skip; skip != "" {
-			fmt.Fprintf(status, "%s on %s: skipped (%s)\n", subj.Name, sc.Name, skip)
-			continue
-		}
-		exp := sc.Expectation(subj)
-		dir, err := newScenarioDir(f.out, sc.Name, subj.Name, f.seed, exp)
+		sum, dir, c, err := runScenarioSubject(ctx, e, f, sc, subj, status)
 		if err != nil {
 			return exitUsage, err
 		}
-		sum, got, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
-		if err != nil {
-			dropEmptyRun(ctx, e.stderr, dir)
-			return exitUsage, err
+		if dir == "" {
+			continue // skipped
 		}
-		dir = got
-		ok, why := exp.Match(sum.Report)
-		switch {
-		case interrupted(ctx):
-			fmt.Fprintf(status, "%s on %s: interrupted (verdict %s on a prefix of the run; expected %s): nothing decided\n", subj.Name, sc.Name, sum.Verdict(), exp.Label)
-		case degraded != nil:
-			fmt.Fprintf(e.stderr, "lockcheck run: %s: the run did not get its faults: %v\n", subj.Name, degraded)
-			code = exitUsage
-		case !ok:
-			fmt.Fprintf(status, "%s on %s: NOT as expected (%s): %s\n", subj.Name, sc.Name, exp.Label, why)
-			code = max(code, exitInvalid)
-		default:
-			fmt.Fprintf(status, "%s on %s: as expected (%s)\n", subj.Name, sc.Name, exp.Label)
-		}
+		code = max(code, c)
 		sums = append(sums, sum)
 		dirs = append(dirs, dir)
 		if ctx.Err() != nil {
@@ -131,6 +93,70 @@ func expectation(scenarioName, subject string, exp scenario.Expect) results.Expe
 	}
 }
 
+// scenarioRun checks the flags of `run --scenario` and returns the
+// scenario (with --plan and --threads applied) and the subjects.
+func (f *runFlags) scenarioRun(fs *flag.FlagSet) (scenario.Scenario, []subject.Subject, error) {
+	for _, name := range []string{"workload", "persistence", "clients", "watchdog-lease"} {
+		if flagSet(fs, name) {
+			return scenario.Scenario{}, nil, usagef("--%s cannot be combined with --scenario: the scenario fixes it", name)
+		}
+	}
+	sc, err := f.lookupScenario()
+	if err != nil {
+		return scenario.Scenario{}, nil, err
+	}
+	if f.givenPlan != nil {
+		sc.Plan = *f.givenPlan // --plan: the scenario's topology and faults, this plan
+	}
+	if f.threads > 0 {
+		sc.Plan.ThreadsPerProcess = f.threads
+	}
+	subjects, err := lookupSubjects(f.subjects)
+	if err != nil {
+		return scenario.Scenario{}, nil, err
+	}
+	if f.duration < 0 || f.checkTime < 0 {
+		return scenario.Scenario{}, nil, usagef("--duration and --check-timeout must not be negative")
+	}
+	return sc, subjects, nil
+}
+
+// runScenarioSubject runs subj under sc as f asks, says on status
+// whether its verdict is the expected one, and returns its summary, its
+// run directory ("": skipped, as said on status) and its exit status:
+// exitInvalid when not as expected, exitUsage when the run did not get its
+// faults. The error is one that left no run.
+func runScenarioSubject(ctx context.Context, e *env, f *runFlags, sc scenario.Scenario, subj subject.Subject, status io.Writer) (results.Summary, string, int, error) {
+	exp := sc.Expectation(subj)
+	if exp.Skip != "" {
+		fmt.Fprintf(status, "%s on %s: skipped (%s)\n", subj.Name, sc.Name, exp.Skip)
+		return results.Summary{}, "", exitValid, nil
+	}
+	dir, err := newScenarioDir(f.out, sc.Name, subj.Name, f.seed, exp)
+	if err != nil {
+		return results.Summary{}, "", exitUsage, err
+	}
+	sum, got, degraded, err := runScenario(ctx, e, sc, subj.Name, f.seed, f.duration, f.checkTime, dir)
+	if err != nil {
+		dropEmptyRun(ctx, e.stderr, dir)
+		return results.Summary{}, "", exitUsage, err
+	}
+	ok, why := exp.Match(sum.Report)
+	switch {
+	case interrupted(ctx):
+		fmt.Fprintf(status, "%s on %s: interrupted (verdict %s on a prefix of the run; expected %s): nothing decided\n", subj.Name, sc.Name, sum.Verdict(), exp.Label)
+	case degraded != nil:
+		fmt.Fprintf(e.stderr, "lockcheck run: %s: the run did not get its faults: %v\n", subj.Name, degraded)
+		return sum, got, exitUsage, nil
+	case !ok:
+		fmt.Fprintf(status, "%s on %s: NOT as expected (%s): %s\n", subj.Name, sc.Name, exp.Label, why)
+		return sum, got, exitInvalid, nil
+	default:
+		fmt.Fprintf(status, "%s on %s: as expected (%s)\n", subj.Name, sc.Name, exp.Label)
+	}
+	return sum, got, exitValid, nil
+}
+
 // runScenario runs one subject on sc into dir.
 func runScenario(ctx context.Context, e *env, sc scenario.Scenario, subject string, seed int64, d, checkTimeout time.Duration, dir string) (results.Summary, string, error, error) {
 	p, err := sc.Prepare(ctx, scenario.Options{Subject: subject, Seed: seed, Duration: d, CheckTimeout: checkTimeout})
@@ -144,8 +170,8 @@ func runScenario(ctx context.Context, e *env, sc scenario.Scenario, subject stri
 func lookupSubjects(list string) ([]subject.Subject, error) {
 	var out []subject.Subject
 	for _, n := range splitList(list) {
-		if s, ok := permits.Named(n); ok {
-			out = append(out, s) // a semaphore or latch, by name
+		if s, ok := scenario.Named(n); ok {
+			out = append(out, s) // a kind with a runner of its own (a semaphore, a latch), by name
 			continue
 		}
 		s, err := catalog.Subjects.Lookup(n)

@@ -43,22 +43,9 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	base := defaultSeedBase(time.Now())
 	fs.Int64Var(&f.seedBase, "seed-base", base, "seeds are base+1 .. base+N; the default is today's date as YYYYMMDD00")
 	page := fs.String("page", defaultPage, "directory of the scoreboard page, written after a whole run (no --shard, --subjects or --scenarios) or when given")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return exitUsage, err
-	}
-	cfg, err := f.plan(matrix.Scoreboard, scoredSubjects)
-	if err != nil {
-		return exitUsage, err
-	}
-	if err := f.engine.check(); err != nil {
-		return exitUsage, err
-	}
-	names, err := f.serverList()
-	if err != nil {
-		return exitUsage, err
-	}
-	if e.stopValidated("scoreboard") {
-		return exitValid, nil
+	cfg, names, done, err := f.prepare(e, fs, args, matrix.Scoreboard, scoredSubjects)
+	if err != nil || done {
+		return prologueExit(err), err
 	}
 	fmt.Fprintf(e.stderr, "lockcheck scoreboard: seed base %d (seeds %d..%d)\n", cfg.SeedBase, cfg.Seeds[0], cfg.Seeds[len(cfg.Seeds)-1])
 	code, err := executeServers(ctx, e, &f, cfg, names)

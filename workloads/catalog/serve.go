@@ -25,7 +25,7 @@ const ServeEnv = "LOCKCHECK_SERVE_SUBJECT"
 // watchdog lease and seed. It returns an error for a subject that is not a
 // Go lock (an external driver, a mixed fleet, a semaphore).
 func Serve(ctx context.Context, s subject.Subject, in io.Reader, out io.Writer) error {
-	if s.Kind == subject.KindExternal || s.Kind == subject.KindPermits || len(s.Parts) > 0 {
+	if s.Kind == subject.KindExternal || len(s.Parts) > 0 || s.Open == nil && s.Configure == nil {
 		return fmt.Errorf("subject %s is not a Go lock", s.Name)
 	}
 	if os.Getenv("GOMAXPROCS") == "" {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
-	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Find is a violation a hunt found, and its shrunk reproduction.
@@ -50,8 +49,8 @@ func (h *hunter) find(found, best Trial, kept []string, done bool) (*Find, error
 	f := &Find{Run: h.tried.Runs, First: found, Shrunk: best, Steps: kept, ShrinkRuns: h.shrinkRuns, Done: done}
 	plan := best.Draw.Plan
 	switch {
-	case h.subject.Kind == subject.KindPermits:
-		// A semaphore's runs draw their plan from the seed: nothing to write.
+	case h.ownPlan():
+		// The kind's runner draws the plan from the seed: nothing to write.
 		f.Command = Command(h.cfg.Subject, best.Draw, "", h.cfg.Redis)
 		return f, nil
 	case best.Draw.Scenario != nil:

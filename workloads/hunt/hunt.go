@@ -21,7 +21,6 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
-	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 	"github.com/lockcheck/lockcheck/workloads/target"
@@ -180,8 +179,8 @@ func (cfg *Config) resolve() (subject.Subject, error) {
 		return bad("ThreadsPerProcess %d: want 0..%d", cfg.ThreadsPerProcess, workloads.MaxThreadsPerProcess)
 	}
 	subj, err := cfg.Registry.Lookup(cfg.Subject)
-	if s, ok := permits.Named(cfg.Subject); err != nil && ok {
-		subj, err = s, nil // a semaphore or latch: the permits runner's
+	if s, ok := scenario.Named(cfg.Subject); err != nil && ok {
+		subj, err = s, nil // a kind with a runner of its own (a semaphore, a latch)
 		if cfg.ThreadsPerProcess > 0 {
 			return bad("ThreadsPerProcess %d: %s runs one owner per client process", cfg.ThreadsPerProcess, cfg.Subject)
 		}
@@ -220,8 +219,8 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 		}
 		closeTgt = func() { _ = tgt.Close() }
 	}
-	if subj.Kind == subject.KindPermits {
-		return &permitsExecutor{name: cfg.Subject, subject: subj, tgt: tgt, obs: cfg.Observer, judge: cfg.Judge}, tgt.Desc, closeTgt, nil
+	if r, ok := scenario.RunnerOf(subj); ok {
+		return &kindExecutor{name: cfg.Subject, subject: subj, runner: r, tgt: tgt, obs: cfg.Observer, judge: cfg.Judge}, tgt.Desc, closeTgt, nil
 	}
 	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge, threads: cfg.ThreadsPerProcess, serve: cfg.Serve, served: cfg.Served}
 	return x, tgt.Desc, closeTgt, nil

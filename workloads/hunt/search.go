@@ -119,7 +119,7 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // or not as drawn from seed (DrawObjects) when the subject can share them,
 // and call forms varied or not as drawn (DrawForms) when it can vary them.
 func (h *hunter) plan(seed int64) workloads.Plan {
-	if h.subject.Kind == subject.KindPermits {
+	if h.ownPlan() {
 		return PermitsPlan
 	}
 	p := Plan(seed)
@@ -151,4 +151,11 @@ func (h *hunter) run1(ctx context.Context, label string, d Draw) (Trial, error) 
 	t.Draw, t.Elapsed = d, h.cfg.now().Sub(start)
 	h.obs.Ran(label, t)
 	return t, nil
+}
+
+// ownPlan reports whether the subject's kind has a runner of its own
+// (scenario.RunnerOf), which draws each run's plan from its seed.
+func (h *hunter) ownPlan() bool {
+	_, ok := scenario.RunnerOf(h.subject)
+	return ok
 }

@@ -9,10 +9,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
-	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
-	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // Key names one run of a matrix: "scenario/subject-seed" for a cell's run,
@@ -61,39 +58,12 @@ type ScenarioExecutor struct {
 	Duration, CheckTimeout time.Duration
 }
 
-// Exec runs c; a run that did not get its faults is an error. A
-// semaphore or latch (subject.KindPermits) runs its seed's permits plan
-// (permits.DefaultPlan, as many rounds as fill Duration when set).
+// Exec runs c through scenario.RunInto, the one run path of every kind
+// (a semaphore or latch runs its seed's own plan, as many rounds as fill
+// Duration when set); a run that did not get its faults is an error.
 func (x ScenarioExecutor) Exec(ctx context.Context, c scenario.Cell, key Key) (Ran, error) {
-	if c.Subject.Kind == subject.KindPermits {
-		return x.execPermits(ctx, c, key)
-	}
-	p, err := c.Scenario.Prepare(ctx, scenario.Options{Subject: c.Subject.Name, Seed: c.Seed, Duration: x.Duration, CheckTimeout: x.CheckTimeout})
-	if err != nil {
-		return Ran{}, err
-	}
-	defer p.Close()
-	out, err := workloads.RunInto(ctx, p.Config, key.In(x.Dir), p.Deps)
-	ran := Ran{Report: out.Summary.Report, Recorded: out.Dir != ""}
-	if err == nil && out.Degraded != nil {
-		err = out.Degraded
-	}
-	return ran, err
-}
-
-// execPermits runs a semaphore or latch's cell, as `lockcheck run
-// --scenario S --subject OBJECT --seed N` does.
-func (x ScenarioExecutor) execPermits(ctx context.Context, c scenario.Cell, key Key) (Ran, error) {
-	subj, err := permits.LookupRunnable(ctx, c.Subject.Name)
-	if err != nil {
-		return Ran{}, err
-	}
-	plan := permits.DefaultPlan(c.Seed)
-	if x.Duration > 0 {
-		plan = plan.WithDuration(x.Duration)
-	}
-	cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: x.CheckTimeout, Starts: permits.DefaultStarts}
-	out, err := c.Scenario.RunPermitsInto(ctx, cfg, key.In(x.Dir))
+	r := scenario.Run{Subject: c.Subject.Name, Seed: c.Seed, Duration: x.Duration, CheckTimeout: x.CheckTimeout, Scenario: &c.Scenario}
+	out, err := scenario.RunInto(ctx, c.Subject, r, key.In(x.Dir))
 	ran := Ran{Report: out.Summary.Report, Recorded: out.Dir != ""}
 	if err == nil && out.Degraded != nil {
 		err = out.Degraded

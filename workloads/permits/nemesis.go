@@ -2,7 +2,6 @@ package permits
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
 )
 
 // Nemesis makes the faults of one run once its clients exist, from the
@@ -22,8 +22,9 @@ import (
 type Nemesis func(c faults.Clients) (*faults.Nemesis, error)
 
 // ErrNemesis wraps a nemesis failure: the run did not get the faults it
-// asked for, so its verdict proves nothing (treat it as invalid).
-var ErrNemesis = errors.New("permits: nemesis failed")
+// asked for, so its verdict proves nothing. It is the lock runner's
+// sentinel (workloads.ErrNemesis): one check serves both runners.
+var ErrNemesis = workloads.ErrNemesis
 
 // procSet is the clients of a run's processes: each process's Maker and
 // go-redis client, each closed once (by a crash, or at the run's end);

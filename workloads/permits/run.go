@@ -77,7 +77,7 @@ func Run(ctx context.Context, dial Dial, subj Subject, plan Plan, prefix string,
 	rec.stretchDeadlines()
 	cleanup(procs.conn(0), names)
 	h := &model.History{
-		Header: model.Header{Version: model.FormatVersion, Ends: true, Meta: map[string]string{
+		Header: model.Header{Version: model.FormatVersion, Ends: true, Object: model.ObjectPermits, Meta: map[string]string{
 			"subject": subj.Name, "seed": strconv.FormatInt(plan.Seed, 10), "workload": "permits"}},
 		Ops:    rec.ops,
 		Faults: rec.faults,

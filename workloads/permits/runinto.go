@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
+	"github.com/lockcheck/lockcheck/workloads"
 )
 
 // Workload names the runs of this package in run directories and
@@ -77,37 +78,20 @@ type RecordSubject struct {
 	Parts   []string `json:"parts"`
 }
 
-// Outcome is what RunInto made of one run.
-type Outcome struct {
-	// Summary is result.json; its verdict is never valid for an
-	// interrupted run (a prefix decides nothing).
-	Summary results.Summary
-	Dir     string
-	// Warnings are the run's warnings, as config.json records them.
-	Warnings []string
-	// WriteErr is set when some artifacts could not be written (the
-	// verdict stands: it was decided before).
-	WriteErr error
-	// Degraded is set when the run happened without the faults it asked
-	// for (ErrNemesis): its verdict is then invalid or unknown, never
-	// valid.
-	Degraded error
-}
-
 // RunInto runs cfg into run directory dir (results.RunDir's): config.json
 // when it starts, then Run, the check, and the rest of the directory
 // (results.WriteRunContext). A run whose clients could not start is tried
 // again, up to cfg.Starts times, on a key prefix of its own. The error is
 // one that left no run to judge; a run whose faults failed is judged and
-// written, and its Outcome.Degraded says so.
-func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome, error) {
+// written, and its outcome's Degraded says so.
+func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (workloads.RunOutcome, error) {
 	rec := Record{
 		Config:  RecordConfig{Subject: cfg.Subject.Name, Workload: Workload, Seed: cfg.Plan.Seed, Redis: cfg.Redis, Scenario: cfg.Scenario},
 		Subject: RecordSubject{Name: cfg.Subject.Name, Release: cfg.Subject.Release, Parts: partNames(cfg.Subject)},
 		Plan:    cfg.Plan, Start: time.Now(), Commit: results.BuildCommit(),
 	}
 	if err := results.WriteConfig(dir, rec); err != nil {
-		return Outcome{}, err
+		return workloads.RunOutcome{}, err
 	}
 	var h *model.History
 	var err error
@@ -122,7 +106,7 @@ func RunInto(ctx context.Context, dial Dial, cfg RunConfig, dir string) (Outcome
 		}
 		rec.Warnings = append(rec.Warnings, fmt.Sprintf("start %d: %v: tried again", try, err))
 	}
-	out := Outcome{Dir: dir, Warnings: rec.Warnings}
+	out := workloads.RunOutcome{Dir: dir, Warnings: rec.Warnings}
 	if errors.Is(err, ErrNemesis) && h != nil {
 		out.Degraded = err
 		rec.Warnings = append(rec.Warnings, err.Error())

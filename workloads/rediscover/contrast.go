@@ -11,7 +11,6 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
-	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/stats"
 )
@@ -171,8 +170,8 @@ func replayDraw(f *Finding) (hunt.Draw, error) {
 			d.Duration = s.Duration
 		}
 		return d, nil
-	case plan == "" && permits.Known(subj):
-		d.Plan = hunt.PermitsPlan // a semaphore's run draws its plan from the seed
+	case plan == "" && scenario.Known(subj):
+		d.Plan = hunt.PermitsPlan // the kind's runner draws its plan from the seed
 		return d, nil
 	case plan == "":
 		return d, errors.New("cannot replay " + f.Command + ": no --plan and no --scenario")

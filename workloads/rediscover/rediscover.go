@@ -10,7 +10,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -175,8 +175,8 @@ func (cfg *Config) named(name, v string) Release {
 	if s, ok := cfg.StandIns[rel.Name]; ok {
 		rel.Subject, rel.StandIn = s, true
 	}
-	if permits.Known(rel.Subject) {
-		return rel // a semaphore or latch: the hunt runs it in the permits runner
+	if scenario.Known(rel.Subject) {
+		return rel // a kind with a runner of its own: the hunt runs it there
 	}
 	if _, err := cfg.Registry.Lookup(rel.Subject); errors.Is(err, subject.ErrUnknown) {
 		rel.NotRun = fmt.Sprintf("no subject %s in the registry", rel.Subject)

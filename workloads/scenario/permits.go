@@ -9,7 +9,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 // PermitsScenarios are the scenarios whose faults act on semaphores and
@@ -35,13 +37,13 @@ var ErrNotForPermits = errors.New("scenario: its faults do not apply to semaphor
 // faults.Clients; it fills in cfg's Redis, Scenario, Nemesis and
 // LossyFaults. The world is torn down before it returns. Its errors are
 // the topology's and permits.RunInto's.
-func (sc Scenario) RunPermitsInto(ctx context.Context, cfg permits.RunConfig, dir string) (permits.Outcome, error) {
+func (sc Scenario) RunPermitsInto(ctx context.Context, cfg permits.RunConfig, dir string) (workloads.RunOutcome, error) {
 	if !sc.Permits {
-		return permits.Outcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
+		return workloads.RunOutcome{}, fmt.Errorf("%w: %s (they do: %v)", ErrNotForPermits, sc.Name, NamesOf(PermitsScenarios()))
 	}
 	env, err := sc.Topology(ctx, cfg.Plan.Workers+1)
 	if err != nil {
-		return permits.Outcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
+		return workloads.RunOutcome{}, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	defer env.Close()
 	cfg.Redis, cfg.Scenario, cfg.LossyFaults = env.Desc, sc.Name, sc.LossyFaults
@@ -69,4 +71,33 @@ func (sc Scenario) permitsExpectation() Expect {
 		return Expect{Label: "skipped", Skip: "its faults do not act on semaphores and latches"}
 	}
 	return ExpectValid
+}
+
+// permitsRunner runs package permits' semaphores and latches (the
+// registry's runner of subject kind permits): the seed's permits plan
+// (permits.DefaultPlan), as many rounds as fill the run's duration when
+// one is set.
+type permitsRunner struct{}
+
+func (permitsRunner) Named(name string) (subject.Subject, bool) { return permits.Named(name) }
+
+func (permitsRunner) Expectation(sc Scenario, _ subject.Subject) Expect {
+	return sc.permitsExpectation()
+}
+
+func (permitsRunner) RunInto(ctx context.Context, r Run, dir string) (workloads.RunOutcome, error) {
+	subj, err := permits.LookupRunnable(ctx, r.Subject)
+	if err != nil {
+		return workloads.RunOutcome{}, err
+	}
+	plan := permits.DefaultPlan(r.Seed)
+	if r.Duration > 0 {
+		plan = plan.WithDuration(r.Duration)
+	}
+	cfg := permits.RunConfig{Subject: subj, Plan: plan, CheckTimeout: r.CheckTimeout, Starts: permits.DefaultStarts}
+	if r.Scenario != nil {
+		return r.Scenario.RunPermitsInto(ctx, cfg, dir)
+	}
+	cfg.Redis = r.Redis
+	return permits.RunInto(ctx, func(i int) (redis.UniversalClient, error) { return r.Dial(ctx, i) }, cfg, dir)
 }

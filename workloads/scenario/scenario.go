@@ -119,12 +119,11 @@ type World struct {
 // (the scenario's Owners unless it says otherwise) and the bystanders that
 // must not (OwnedBy): "invalid for any reason" is not a detection.
 //
-// A semaphore or latch (subject.KindPermits) must stay valid under every
-// scenario whose faults act on it (Scenario.Permits), safe or not: none of
-// them takes from such an object more than the permit checkers allow.
+// A subject of a kind with a runner of its own (RunnerOf: a semaphore, a
+// latch) must show what its runner expects (Runner.Expectation).
 func (sc Scenario) Expectation(s subject.Subject) Expect {
-	if s.Kind == subject.KindPermits {
-		return sc.permitsExpectation()
+	if r, ok := RunnerOf(s); ok {
+		return r.Expectation(sc, s)
 	}
 	if why := sc.skip(s); why != "" {
 		return Expect{Label: "skipped", Skip: why}

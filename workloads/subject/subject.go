@@ -24,9 +24,11 @@ const (
 	// KindExternal marks subjects whose lock runs in a driver process (any
 	// language) speaking impl/driver's protocol.
 	KindExternal Kind = "external"
-	// KindPermits marks a semaphore or latch (package permits runs it, not
-	// the lock runner): in a matrix it stands for the object by name only,
-	// and Open is nil.
+	// KindPermits marks a semaphore or latch: its object kind (the same
+	// word as model.ObjectPermits, which the scoreboard reads) has a
+	// runner of its own (scenario.RunnerOf,
+	// which runs package permits), not the lock runner. Its subjects name
+	// the object only: Open and Configure are nil.
 	KindPermits Kind = "permits"
 )
 
