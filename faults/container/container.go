@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
@@ -21,17 +22,23 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 )
 
-func init() {
-	// Ryuk, testcontainers' reaper, is an image the engine would have to
-	// pull: lockcheck never starts it (it runs no GenericContainer) and
-	// sweeps its own containers (Sweep). Say so to testcontainers too,
-	// unless the user chose.
-	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
-		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	}
-	// Its banner would break lockcheck's output: lockcheck says which
-	// engine and image it uses itself.
-	tclog.SetDefault(tclog.NewNoopLogger())
+// quietOnce guards quiet.
+var quietOnce sync.Once
+
+// quiet sets testcontainers up the way lockcheck uses it, once, before this
+// package's first call into it (Available, which every entry point calls
+// first). Ryuk, testcontainers' reaper, is an image the engine would have
+// to pull: lockcheck never starts it (it runs no GenericContainer) and
+// sweeps its own containers (Sweep), so TESTCONTAINERS_RYUK_DISABLED says so
+// too, unless the user chose. testcontainers' banner would break
+// lockcheck's output: lockcheck says which engine and image it uses itself.
+func quiet() {
+	quietOnce.Do(func() {
+		if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+			_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+		}
+		tclog.SetDefault(tclog.NewNoopLogger())
+	})
 }
 
 // ErrNoEngine is wrapped by Available's and Start's errors when no Docker
@@ -63,6 +70,7 @@ var (
 // Available reports nil when a Docker engine answers a health check within
 // ctx, and otherwise an error wrapping ErrNoEngine that says why.
 func Available(ctx context.Context) (err error) {
+	quiet()
 	defer func() {
 		// The provider panics on some broken setups.
 		if r := recover(); r != nil {
