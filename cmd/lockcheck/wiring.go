@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/lockcheck/lockcheck/faults/container"
 	"github.com/lockcheck/lockcheck/faults/toxiproxy"
 	"github.com/lockcheck/lockcheck/results/plots"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
@@ -12,11 +13,13 @@ import (
 // get their latency and throughput plots (results.RegisterPlots), client
 // links are toxiproxy proxies in process (faults.RegisterLocalLink), the Go
 // peers and lockcheck's own reentrant lock served over the driver protocol
-// are subjects (catalog.Subjects), and go-redis logs to redisLog. main
+// are subjects (catalog.Subjects), go-redis logs to redisLog and
+// testcontainers neither logs nor starts its reaper (container.Quiet). main
 // calls it before anything runs, the tests' TestMain likewise. Call it once
 // per process: a second call fails on the subjects' names.
 func assemble() error {
 	plots.Register()
+	container.Quiet()
 	toxiproxy.Register()
 	installRedisLog()
 	if err := gopeers.Register(catalog.Subjects); err != nil {

@@ -22,17 +22,18 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 )
 
-// quietOnce guards quiet.
+// quietOnce guards Quiet.
 var quietOnce sync.Once
 
-// quiet sets testcontainers up the way lockcheck uses it, once, before this
-// package's first call into it (Available, which every entry point calls
-// first). Ryuk, testcontainers' reaper, is an image the engine would have
+// Quiet sets testcontainers up the way lockcheck uses it, once per process:
+// the CLI calls it when it assembles itself, and Available (which every
+// entry point calls first) calls it before this package's first call into
+// testcontainers, so a caller that does not still gets it. Ryuk, testcontainers' reaper, is an image the engine would have
 // to pull: lockcheck never starts it (it runs no GenericContainer) and
 // sweeps its own containers (Sweep), so TESTCONTAINERS_RYUK_DISABLED says so
 // too, unless the user chose. testcontainers' banner would break
 // lockcheck's output: lockcheck says which engine and image it uses itself.
-func quiet() {
+func Quiet() {
 	quietOnce.Do(func() {
 		if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
 			_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
@@ -70,7 +71,7 @@ var (
 // Available reports nil when a Docker engine answers a health check within
 // ctx, and otherwise an error wrapping ErrNoEngine that says why.
 func Available(ctx context.Context) (err error) {
-	quiet()
+	Quiet()
 	defer func() {
 		// The provider panics on some broken setups.
 		if r := recover(); r != nil {
