@@ -2,7 +2,7 @@
 GO ?= go
 PKGS ?= ./...
 
-.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover timeline-browser clean
+.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard catch-rates fp-campaign checker-soak rediscover release-pages timeline-browser clean
 
 all: vet test
 
@@ -74,6 +74,13 @@ scoreboard: deps build
 ## STAND_INS=NAME@VERSION=SUBJECT,... runs SUBJECT for a release the subject registry does not name yet.
 rediscover: deps build
 	./bin/lockcheck rediscover --budget $${BUDGET:-10m} --out results/rediscovery.md --json results/rediscovery.json $(if $(BUGS),--bugs $(BUGS),) $(if $(STAND_INS),--stand-in $(STAND_INS),) $(if $(SEED),--seed $(SEED),)
+
+## release-pages: results/releases/LIB.md for each library people run (lockcheck releases LIB --md): its releases,
+## the catalogued bugs of each, and lockcheck's cached hunts; REFRESH=1 asks the registries again. No hunt is run:
+## `lockcheck releases LIB@VERSION --hunt --budget 30s --seeds 1` hunts one release into results/releases/LIB/.
+RELEASE_LIBS ?= redisson spring-lock-pubsub redsync python-redis-lock node-redisson
+release-pages: build
+	for lib in $(RELEASE_LIBS); do ./bin/lockcheck releases $$lib --md results/releases/$$lib.md $(if $(REFRESH),--refresh,) >/dev/null || exit 1; done
 
 ## catch-rates: every mutant on `lockcheck run --workload hunt --duration 10s`, or on its exposing scenario
 ## (Mutant.Scenario: caught when fault-allowance fires, a violation beyond the fault), over SEEDS seeds (default

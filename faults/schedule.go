@@ -52,15 +52,16 @@ func (s Schedule) End() time.Duration {
 	return last.At + last.Duration
 }
 
-// Span is a closed range of durations [Min, Max] to draw from.
-type Span struct {
+// Range is a closed range of durations [Min, Max] to draw from: the one
+// drawn-duration type of a run's plan (workloads.Range) and its faults.
+type Range struct {
 	Min time.Duration `json:"min"`
 	Max time.Duration `json:"max"`
 }
 
 // Draw returns a duration drawn uniformly from [Min, Max] with rng (Min when
 // Max <= Min).
-func (s Span) Draw(rng *rand.Rand) time.Duration {
+func (s Range) Draw(rng *rand.Rand) time.Duration {
 	if s.Max <= s.Min {
 		return s.Min
 	}
@@ -75,9 +76,9 @@ type RandomConfig struct {
 	Total time.Duration `json:"total"`
 	// Quiet is the fault-free time before each step (also before the first,
 	// so the workload warms up).
-	Quiet Span `json:"quiet"`
+	Quiet Range `json:"quiet"`
 	// Duration is how long each fault stays on.
-	Duration Span `json:"duration"`
+	Duration Range `json:"duration"`
 }
 
 // RandomSchedule draws a schedule from rng: quiet time, a fault chosen

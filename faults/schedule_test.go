@@ -12,8 +12,8 @@ import (
 var randomCfg = faults.RandomConfig{
 	Faults:   3,
 	Total:    time.Minute,
-	Quiet:    faults.Span{Min: time.Second, Max: 3 * time.Second},
-	Duration: faults.Span{Min: 500 * time.Millisecond, Max: 4 * time.Second},
+	Quiet:    faults.Range{Min: time.Second, Max: 3 * time.Second},
+	Duration: faults.Range{Min: 500 * time.Millisecond, Max: 4 * time.Second},
 }
 
 func seeded(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }
@@ -75,9 +75,9 @@ func TestRandomScheduleShape(t *testing.T) {
 
 func TestRandomScheduleRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]faults.RandomConfig{
-		"no faults":     {Total: time.Second, Duration: faults.Span{Min: 1, Max: 1}},
+		"no faults":     {Total: time.Second, Duration: faults.Range{Min: 1, Max: 1}},
 		"zero duration": {Faults: 1, Total: time.Second},
-		"max < min":     {Faults: 1, Total: time.Second, Duration: faults.Span{Min: 2, Max: 1}},
+		"max < min":     {Faults: 1, Total: time.Second, Duration: faults.Range{Min: 2, Max: 1}},
 	} {
 		if _, err := faults.RandomSchedule(seeded(1), cfg); err == nil {
 			t.Errorf("%s: want an error", name)

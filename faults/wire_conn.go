@@ -200,12 +200,13 @@ func (c *wireConn) replies() {
 			t.released()
 			return
 		}
+		passed := time.Now() // before the write: no client reads the reply sooner
 		_, err = c.client.Write(frame)
 		if t != nil {
 			t.released()
 		}
 		if p.ev != nil {
-			p.ev.Reply, p.ev.Return = TraceReply(frame), time.Now()
+			p.ev.Reply, p.ev.Return = TraceReply(frame), passed
 			c.w.trace(*p.ev)
 		}
 		if err != nil {

@@ -66,11 +66,17 @@ func TestWireTrace(t *testing.T) {
 	if err := rdb.Set(ctx, "k", "v", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
+	setDone := time.Now() // the client has the reply: the trace says it was passed on no later
 	if err := rdb.Get(ctx, "k").Err(); err != nil {
 		t.Fatal(err)
 	}
 	_ = rdb.Close()
 	evs := log.await(t, func(evs []faults.WireEvent) bool { return len(evs) > 0 && evs[len(evs)-1].Kind == "close" })
+	for _, e := range evs {
+		if e.Cmd == "SET" && e.Return.After(setDone) {
+			t.Errorf("SET's reply traced as passed on at %v, after the client had it (%v)", e.Return, setDone)
+		}
+	}
 	var got []string
 	for _, e := range evs {
 		s := e.Kind

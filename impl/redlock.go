@@ -5,9 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -89,38 +86,20 @@ func defaultRedlockOptions() redlockOptions {
 // WithRedlockLease sets the lease used when a lease <= 0 is asked for.
 // Default DefaultRedlockLease (30 s). Values <= 0 are ignored.
 func WithRedlockLease(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.lease = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.lease, d) }
 }
 
 // WithRedlockNodeTimeout bounds each node's acquire request. Default
 // DefaultRedlockNodeTimeout (100 ms). Values <= 0 are ignored.
 func WithRedlockNodeTimeout(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.nodeTimeout = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.nodeTimeout, d) }
 }
 
 // WithRedlockRetryDelay sets the bounds of the uniform random pause between
 // two attempts. Defaults 10 ms and 60 ms. Values <= 0 keep the default; max
 // is raised to min if smaller.
 func WithRedlockRetryDelay(min, max time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if min > 0 {
-			o.minDelay = min
-		}
-		if max > 0 {
-			o.maxDelay = max
-		}
-		if o.maxDelay < o.minDelay {
-			o.maxDelay = o.minDelay
-		}
-	}
+	return func(o *redlockOptions) { setBounds(&o.minDelay, &o.maxDelay, min, max) }
 }
 
 // WithRedlockSeed seeds the retry delays. Each handle mixes the seed with its
@@ -133,11 +112,7 @@ func WithRedlockSeed(seed uint64) RedlockOption {
 // WithRedlockCleanupTimeout bounds the releases sent after a failed attempt.
 // Default 500 ms. Values <= 0 are ignored.
 func WithRedlockCleanupTimeout(d time.Duration) RedlockOption {
-	return func(o *redlockOptions) {
-		if d > 0 {
-			o.cleanup = d
-		}
-	}
+	return func(o *redlockOptions) { setPositive(&o.cleanup, d) }
 }
 
 // Redlock is one handle on a RedLock over N independent Redis nodes: on each
@@ -165,15 +140,9 @@ func WithRedlockCleanupTimeout(d time.Duration) RedlockOption {
 //
 // A Redlock may be used by one goroutine at a time.
 type Redlock struct {
-	nodes  []redis.Scripter
-	key    string
-	owner  string
-	o      redlockOptions
-	rnd    *rand.Rand
-	closed *atomic.Bool // set by the Maker that made the handle; nil if none
-
-	seq        uint64    // attempts made, for unique tokens
-	token      string    // token of the current hold; "" when none
+	pollHandle
+	nodes      []redis.Scripter
+	o          redlockOptions
 	validUntil time.Time // end of the current hold's validity
 }
 
@@ -188,17 +157,7 @@ func NewRedlock(nodes []redis.Scripter, name, owner string, opts ...RedlockOptio
 	for _, opt := range opts {
 		opt(&o)
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(owner))
-	return &Redlock{
-		nodes: nodes,
-		key:   name,
-		owner: owner,
-		o:     o,
-		rnd:   rand.New(rand.NewPCG(o.seed, h.Sum64())),
-	}
+	return &Redlock{pollHandle: newPollHandle(o.seed, name, owner), nodes: nodes, o: o}
 }
 
 // Quorum is the number of nodes that must grant an attempt: N/2+1.
@@ -208,9 +167,6 @@ func (l *Redlock) Quorum() int { return len(l.nodes)/2 + 1 }
 // the handle holds nothing). Past it, the hold may have expired on enough
 // nodes for another owner to get the lock.
 func (l *Redlock) ValidUntil() time.Time { return l.validUntil }
-
-// Name returns the lock's key.
-func (l *Redlock) Name() string { return l.key }
 
 // Lock blocks until the lock is granted or ctx ends; then the error wraps
 // ErrNotObtained, ctx.Err() and, if the last attempt found no quorum,
@@ -241,38 +197,13 @@ func (l *Redlock) acquire(ctx context.Context, lease time.Duration, block bool, 
 	if lease <= 0 {
 		lease = l.o.lease
 	}
-	var timer *time.Timer
-	for {
-		ok, err := l.attempt(ctx, lease)
-		if ok {
-			return true, nil
-		}
-		if ctx.Err() != nil {
-			return false, fmt.Errorf("redlock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err(), err))
-		}
-		if !block {
-			return false, err
-		}
-		d := l.o.minDelay + time.Duration(l.rnd.Int64N(int64(l.o.maxDelay-l.o.minDelay)+1))
-		if !deadline.IsZero() {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return false, err
-			}
-			d = min(d, left)
-		}
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("redlock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err(), err))
-		case <-timer.C:
-		}
+	pause := func() time.Duration {
+		return l.o.minDelay + time.Duration(l.rnd.Int64N(int64(l.o.maxDelay-l.o.minDelay)+1))
 	}
+	return pollLock(ctx, fmt.Sprintf("redlock %q", l.key), block, deadline, pause, func() pollAttempt {
+		ok, err := l.attempt(ctx, lease)
+		return pollAttempt{granted: ok, refusal: err}
+	})
 }
 
 // attempt makes one acquire attempt with a fresh token. It returns true when
@@ -280,8 +211,7 @@ func (l *Redlock) acquire(ctx context.Context, lease time.Duration, block bool, 
 // everywhere and returns false with a nil error (others hold the lock, or
 // the validity ran out) or an error wrapping ErrNoQuorum.
 func (l *Redlock) attempt(ctx context.Context, lease time.Duration) (bool, error) {
-	l.seq++
-	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
+	token := l.nextToken()
 	leaseMS := max(lease.Milliseconds(), 1)
 	start := l.o.clock.Now()
 	granted, errs := l.onAll(ctx, l.o.nodeTimeout, func(ctx context.Context, n redis.Scripter) (bool, error) {
@@ -379,8 +309,6 @@ func (l *Redlock) onAll(ctx context.Context, timeout time.Duration, fn func(cont
 	}
 	return count, errs
 }
-
-func (l *Redlock) isClosed() bool { return l.closed != nil && l.closed.Load() }
 
 // RedlockMaker returns a MakerFunc for RedLocks over the given node clients.
 //

@@ -13,7 +13,8 @@ import (
 // sleeps until the earliest renewal is due, starts every due renewal in a
 // goroutine of its own (a slow renewal delays no other hold), and exits
 // when no hold is left for one renewal period or the Client closes. Every
-// goroutine it starts is waited for by close.
+// goroutine it starts is waited for by close. Renewals (renewals.go) is
+// the same scheduler for the lock packages outside impl.
 type renewer struct {
 	timeout time.Duration // the watchdog timeout: the lease a renewal sets
 	clock   Clock         // judges whether a lease ran out (watchdog.validUntil)
@@ -34,10 +35,16 @@ func newRenewer(timeout time.Duration, clock Clock) *renewer {
 func (r *renewer) period() time.Duration { return r.timeout / 3 }
 func (r *renewer) retry() time.Duration  { return max(r.timeout/12, time.Millisecond) }
 
-// add starts renewing a hold granted by a request sent at since.
+// add starts renewing a hold granted by a request sent at since, with the
+// renewer's timeout, period and retry.
 func (r *renewer) add(since time.Time, renew renewFunc, lost *lostSignal) (*watchdog, error) {
+	return r.addWith(since, renew, lost, watchdogTiming{timeout: r.timeout, period: r.period(), retry: r.retry()})
+}
+
+// addWith is add with a timing of the hold's own.
+func (r *renewer) addWith(since time.Time, renew renewFunc, lost *lostSignal, t watchdogTiming) (*watchdog, error) {
 	sent := r.clock.Now().Add(-time.Since(since)) // since, on the lease clock
-	w := &watchdog{r: r, renew: renew, lost: lost, due: since.Add(r.period()), validUntil: sent.Add(r.timeout)}
+	w := &watchdog{r: r, renew: renew, lost: lost, t: t, due: since.Add(t.period), validUntil: sent.Add(t.timeout)}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
@@ -111,7 +118,10 @@ func (r *renewer) startDueLocked(now time.Time) time.Time {
 			sent := r.clock.Now()
 			left := w.validUntil.Sub(sent)
 			if left <= 0 {
-				left = r.period() // already lost: keep trying, bounded
+				left = w.t.period // already lost: keep trying, bounded
+			}
+			if w.t.wait > 0 {
+				left = min(left, w.t.wait)
 			}
 			ctx, cancel := context.WithDeadline(context.Background(), now.Add(left))
 			w.inflight, w.cancel = make(chan struct{}), cancel

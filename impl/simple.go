@@ -5,9 +5,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -67,11 +64,7 @@ func defaultSimpleOptions() simpleOptions {
 // WithSimpleLease sets the lease used when a lease <= 0 is asked for.
 // Default DefaultSimpleLease (30 s). Values <= 0 are ignored.
 func WithSimpleLease(d time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if d > 0 {
-			o.lease = d
-		}
-	}
+	return func(o *simpleOptions) { setPositive(&o.lease, d) }
 }
 
 // WithSimpleBackoff sets the bounds of the polling backoff: a waiter sleeps
@@ -79,17 +72,7 @@ func WithSimpleLease(d time.Duration) SimpleOption {
 // longer than the holder's remaining TTL. Defaults 1 ms and 50 ms. Values <= 0
 // keep the default; max is raised to min if smaller.
 func WithSimpleBackoff(min, max time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if min > 0 {
-			o.minBackoff = min
-		}
-		if max > 0 {
-			o.maxBackoff = max
-		}
-		if o.maxBackoff < o.minBackoff {
-			o.maxBackoff = o.minBackoff
-		}
-	}
+	return func(o *simpleOptions) { setBounds(&o.minBackoff, &o.maxBackoff, min, max) }
 }
 
 // WithSimpleSeed seeds the backoff jitter. Each handle mixes the seed with
@@ -102,11 +85,7 @@ func WithSimpleSeed(seed uint64) SimpleOption {
 // WithSimpleCleanupTimeout bounds the compare-and-delete sent after an
 // acquire attempt with an unknown outcome. Default 1 s. Values <= 0 are ignored.
 func WithSimpleCleanupTimeout(d time.Duration) SimpleOption {
-	return func(o *simpleOptions) {
-		if d > 0 {
-			o.cleanup = d
-		}
-	}
+	return func(o *simpleOptions) { setPositive(&o.cleanup, d) }
 }
 
 // SimpleLock is one handle on a simple lock: the key <name> holds the token of
@@ -127,15 +106,9 @@ func WithSimpleCleanupTimeout(d time.Duration) SimpleOption {
 //
 // A SimpleLock may be used by one goroutine at a time.
 type SimpleLock struct {
-	rdb    redis.Scripter
-	key    string
-	owner  string
-	o      simpleOptions
-	rnd    *rand.Rand
-	closed *atomic.Bool // set by the Maker that made the handle; nil if none
-
-	seq   uint64 // attempts made, for unique tokens
-	token string // token of the current hold; "" when none
+	pollHandle
+	rdb redis.Scripter
+	o   simpleOptions
 }
 
 var _ Locker = (*SimpleLock)(nil)
@@ -147,17 +120,7 @@ func NewSimple(rdb redis.Scripter, name, owner string, opts ...SimpleOption) *Si
 	for _, opt := range opts {
 		opt(&o)
 	}
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write([]byte(owner))
-	return &SimpleLock{
-		rdb:   rdb,
-		key:   name,
-		owner: owner,
-		o:     o,
-		rnd:   rand.New(rand.NewPCG(o.seed, h.Sum64())),
-	}
+	return &SimpleLock{pollHandle: newPollHandle(o.seed, name, owner), rdb: rdb, o: o}
 }
 
 // Lock blocks until the lock is granted or ctx ends. lease <= 0 means
@@ -199,9 +162,6 @@ func (l *SimpleLock) Unlock(ctx context.Context) error {
 	return nil
 }
 
-// Name returns the lock's key.
-func (l *SimpleLock) Name() string { return l.key }
-
 // acquire makes attempts with one token until granted; block says whether
 // to wait, and a non-zero deadline bounds the wait (TryLock).
 func (l *SimpleLock) acquire(ctx context.Context, lease time.Duration, block bool, deadline time.Time) (bool, error) {
@@ -212,52 +172,35 @@ func (l *SimpleLock) acquire(ctx context.Context, lease time.Duration, block boo
 		lease = l.o.lease
 	}
 	leaseMS := max(lease.Milliseconds(), 1)
-	l.seq++
-	token := l.owner + ":" + strconv.FormatUint(l.seq, 10)
+	token := l.nextToken()
 	backoff := l.o.minBackoff
-	var timer *time.Timer
-	for {
-		ttl, err := simpleLockScript.Run(ctx, l.rdb, []string{l.key}, token, leaseMS).Int64()
-		if err != nil {
-			// The attempt may have run: take back whatever it may have set.
-			if cerr := l.release(ctx, token); cerr != nil {
-				err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
-			} else if ctx.Err() != nil {
-				err = errors.Join(ErrNotObtained, ctx.Err())
-			}
-			return false, fmt.Errorf("simple lock %q: %w", l.key, err)
-		}
-		if ttl == 0 {
-			l.token = token
-			return true, nil
-		}
-		if !block {
-			return false, nil
-		}
+	pause := func() time.Duration {
 		d := backoff/2 + time.Duration(l.rnd.Int64N(int64(backoff/2)+1))
 		backoff = min(2*backoff, l.o.maxBackoff)
-		if ttl > 0 {
-			d = min(d, time.Duration(ttl)*time.Millisecond)
-		}
-		if !deadline.IsZero() {
-			left := time.Until(deadline)
-			if left <= 0 {
-				return false, nil
-			}
-			d = min(d, left)
-		}
-		if timer == nil {
-			timer = time.NewTimer(d)
-			defer timer.Stop()
-		} else {
-			timer.Reset(d)
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("simple lock %q: %w", l.key, errors.Join(ErrNotObtained, ctx.Err()))
-		case <-timer.C:
-		}
+		return d
 	}
+	return pollLock(ctx, fmt.Sprintf("simple lock %q", l.key), block, deadline, pause, func() pollAttempt {
+		ttl, err := simpleLockScript.Run(ctx, l.rdb, []string{l.key}, token, leaseMS).Int64()
+		switch {
+		case err != nil:
+			return pollAttempt{fatal: l.failed(ctx, token, err)}
+		case ttl == 0:
+			l.token = token
+			return pollAttempt{granted: true}
+		}
+		return pollAttempt{cap: time.Duration(max(ttl, 0)) * time.Millisecond}
+	})
+}
+
+// failed is the error of an attempt whose outcome is unknown (err): it
+// takes back whatever the attempt may have set.
+func (l *SimpleLock) failed(ctx context.Context, token string, err error) error {
+	if cerr := l.release(ctx, token); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("cleanup: %w", cerr))
+	} else if ctx.Err() != nil {
+		err = errors.Join(ErrNotObtained, ctx.Err())
+	}
+	return fmt.Errorf("simple lock %q: %w", l.key, err)
 }
 
 // release compare-and-deletes token with a fresh context bounded by the
@@ -267,8 +210,6 @@ func (l *SimpleLock) release(ctx context.Context, token string) error {
 	defer cancel()
 	return simpleUnlockScript.Run(cctx, l.rdb, []string{l.key}, token).Err()
 }
-
-func (l *SimpleLock) isClosed() bool { return l.closed != nil && l.closed.Load() }
 
 // SimpleMaker returns a MakerFunc for simple locks with opts. Its Maker has
 // no background goroutines; Close makes every handle it made return

@@ -39,11 +39,15 @@ func (l *lostSignal) mark() { l.once.Do(func() { close(l.c) }) }
 // reports the hold gone (renewal then ends) or when no renewal succeeded
 // within timeout of the last successful one (renewal still goes on, in case
 // the hold survived, but lost stays marked); Client.Close stops every
-// watchdog and marks its hold lost.
+// watchdog and marks its hold lost. That is a Client's timing; a hold
+// of Renewals (the mutants, the Go peers) has its own (watchdogTiming):
+// another period, retry and reply wait, and it may end at its first failed
+// renewal (giveUp) or once lost (stopWhenLost).
 type watchdog struct {
 	r     *renewer
 	renew renewFunc
 	lost  *lostSignal
+	t     watchdogTiming
 
 	// Guarded by r.mu.
 	due        time.Time          // when the next renewal is due
@@ -51,6 +55,21 @@ type watchdog struct {
 	stopped    bool               // stop was called, or the hold is gone
 	inflight   chan struct{}      // non-nil while a renewal runs; closed at its end
 	cancel     context.CancelFunc // cancels the renewal in flight
+}
+
+// watchdogTiming is how one watchdog renews: a Client's watchdogs all
+// have its renewer's; a mutant's or a peer's (Renewals) its own.
+type watchdogTiming struct {
+	timeout time.Duration // the lease a renewal sets
+	period  time.Duration // from a renewal's request to the next
+	retry   time.Duration // from a failed renewal to the next
+	wait    time.Duration // > 0: bounds a renewal's wait for its reply (else the lease left)
+	// retryFromSent counts retry from the failed renewal's request (as a
+	// ticker does), else from its failure.
+	retryFromSent bool
+	// giveUp ends the renewal at the first failed one (marking lost);
+	// stopWhenLost ends it once no renewal succeeded within timeout.
+	giveUp, stopWhenLost bool
 }
 
 // startWatchdog starts renewing a hold granted by a request sent at since.
@@ -98,18 +117,24 @@ func (r *renewer) renewOnce(ctx context.Context, w *watchdog, sent, leaseSent ti
 		return
 	}
 	switch {
-	case err != nil:
-		w.due = time.Now().Add(r.retry())
-	case !held:
+	case (err != nil && w.t.giveUp) || (err == nil && !held):
 		w.lost.mark()
 		w.stopLocked()
 		return
+	case err != nil && w.t.retryFromSent:
+		w.due = sent.Add(w.t.retry)
+	case err != nil:
+		w.due = time.Now().Add(w.t.retry)
 	default:
-		w.validUntil = leaseSent.Add(r.timeout)
-		w.due = sent.Add(r.period())
+		w.validUntil = leaseSent.Add(w.t.timeout)
+		w.due = sent.Add(w.t.period)
 	}
 	if !r.clock.Now().Before(w.validUntil) {
 		w.lost.mark()
+		if w.t.stopWhenLost {
+			w.stopLocked()
+			return
+		}
 	}
 	r.kickLocked(w.due)
 }

@@ -66,6 +66,10 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
 		allowed += beyondIn(byLock[lock], fs, opts, keep)
+		for _, ex := range unheardGrants(byLock[lock], fs, opts) {
+			ex.Beyond, ex.Class = true, ClassSafety
+			keep(ex)
+		}
 		for _, ex := range renewalGaps(byLock[lock], fs, opts) {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)

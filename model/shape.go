@@ -38,6 +38,9 @@ const (
 	// ShapeWatchdogGaveUp: a watchdog hold's client stopped renewing it
 	// while its holder still held it.
 	ShapeWatchdogGaveUp Shape = "watchdog-gave-up"
+	// ShapeUnheardGrant: an acquire answered granted while Redis had
+	// answered none of the commands its client sent on the lock.
+	ShapeUnheardGrant Shape = "unheard-grant"
 	// ShapeLateAnswer: a call answered after its deadline (a TryLock long
 	// after its wait).
 	ShapeLateAnswer Shape = "late-answer"
@@ -61,7 +64,7 @@ const (
 var shapes = map[Shape]bool{
 	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,
 	ShapeRefusedFree: true, ShapeReentryRefused: true, ShapeOwnerRefused: true, ShapeHoldLost: true,
-	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeLateAnswer: true, ShapeOvertaken: true,
+	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeOvertaken: true,
 	ShapeWaitOnFree: true, ShapeLongWait: true, ShapeTokenBackwards: true, ShapeOverGrant: true, ShapeUnexplained: true,
 }
 

@@ -262,7 +262,7 @@ func TestWatchdogGaveUpAfterALostRenewal(t *testing.T) {
 func TestDropLapseFromTheLastAnsweredRenewal(t *testing.T) {
 	kill := aFault("client-conn-kill", "c0", 587, 690, 0)
 	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0},
-		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "abc 1 app:L 1500", Call: msT(1), Return: msT(2)},
+		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "abc 1 app:L 1500", Call: msT(0.2), Return: msT(0.8)},
 		{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVALSHA", Args: "def 1 app:L 1500", Call: msT(587)},
 		{Kind: WireClose, Client: 0, Conn: 1, Call: msT(588)},
 		{Kind: WireOpen, Client: 0, Conn: 2, Call: msT(700)}, {Kind: WireCmd, Client: 0, Conn: 2, Cmd: "PING", Call: msT(701), Return: msT(702)},

@@ -72,7 +72,7 @@ func CheckLinks(root, file, base string) []error {
 		errs = append(errs, &LinkError{File: file, Line: lineOf(text, m[2]), Target: text[m[2]:m[3]], Err: ErrMachinePath})
 	}
 	for _, l := range pageLinks(file, text) {
-		if why := resolve(root, base, l.target); why != "" {
+		if why := ResolveLink(root, base, l.target); why != "" {
 			errs = append(errs, &LinkError{File: file, Line: l.line, Target: l.target, Err: ErrBrokenLink, Why: why})
 		}
 	}
@@ -102,10 +102,11 @@ func pageLinks(file, text string) []pageLink {
 	return links
 }
 
-// resolve says why the link target, relative to base inside root, does
-// not reach a file or directory there ("": it does, or it is not a
-// relative link).
-func resolve(root, base, target string) string {
+// ResolveLink says why the link target, relative to base inside root,
+// does not reach a file or directory there ("": it does, or it is not a
+// relative link: an anchor of the page, a URL, or an absolute path). Its
+// "#anchor" and "?query" are not checked.
+func ResolveLink(root, base, target string) string {
 	target, _, _ = strings.Cut(target, "#")
 	target, _, _ = strings.Cut(target, "?")
 	if target == "" || strings.Contains(target, ":") || strings.HasPrefix(target, "/") {

@@ -19,7 +19,7 @@ func WriteMatrixTable(w io.Writer, r Report, markdown bool) error {
 		header = append(header, fmt.Sprintf("run %d", i+1))
 	}
 	header = append(header, "detection", "as expected")
-	t := textTable{header: header}
+	t := Table{Header: header}
 	for _, row := range r.Rows {
 		line := []string{row.Scenario, row.Subject, expectedText(row)}
 		for _, c := range row.Cells {
@@ -28,10 +28,10 @@ func WriteMatrixTable(w io.Writer, r Report, markdown bool) error {
 		for range nseeds - len(row.Cells) {
 			line = append(line, "")
 		}
-		t.rows = append(t.rows, append(line, rateText(row), statusText(row)))
+		t.Rows = append(t.Rows, append(line, rateText(row), statusText(row)))
 	}
 	if markdown {
-		return t.writeMarkdown(w)
+		return t.WriteMarkdown(w)
 	}
-	return t.writeBox(w)
+	return t.WriteBox(w)
 }

@@ -405,54 +405,6 @@ type KnownFinding struct {
 	Claim   string `json:"claim"`
 }
 
-// KnownFindings are the library-alone scripts in the tree.
-var KnownFindings = append([]KnownFinding{
-	{Subject: "redisson-fair", Checker: model.CheckLinearizable, Script: "impl/drivers/redisson-java/repro/stray-unlock.sh",
-		Claim: "Redisson's fair lock answers an unlock by a caller that holds nothing, while the lock is free, as a release instead of throwing IllegalMonitorStateException as its non-fair lock does (3 of 3 runs, library alone; a contract violation: nothing of anyone else's is freed)"},
-	{Subject: "redisson-fair", Checker: model.CheckFairness, Script: "impl/drivers/redisson-java/repro/run.sh",
-		Claim: "Redisson's fair lock purges a live short-wait tryLock waiter once the queue was busy longer than a lease, and grants a later caller first (5 of 5 runs, library alone)"},
-	{Subject: "redisson-redlock", Checker: model.CheckAllowance, Script: "impl/drivers/redisson-java/repro/redlock-lost-unlock.sh",
-		Claim: "RedissonRedLock.unlock() returns normally after the hold's lease ran out and another client took every member (unlockInner ignores each member's IllegalMonitorStateException); the MultiLock's unlock throws (2 of 2 runs, library alone; nothing of the other holder's is freed)"},
-	{Subject: "redisson-semaphore", Checker: model.CheckLiveness, Script: "impl/drivers/redisson-java/repro/semaphore-handover.sh",
-		Claim: "an RSemaphore waiter whose tryAcquire registers its wake-up listener just as a release's message arrives misses it and sleeps out its wait beside the free permit: the library-alone handover refused 1 of 6,300 handovers on 3.52.0 (5 of 7,200 on 3.27.2, before 3.28.0's fix narrowed the window without closing it)"},
-	{Subject: "python-redis-lock", Checker: model.CheckLinearizable, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
-		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
-	{Subject: "python-redis-lock", Checker: model.CheckMutualExclusion, Script: "impl/drivers/python-redis-lock/probe-renewal.py",
-		Claim: "one failed renewal ends python-redis-lock's auto_renewal thread for good: the never-released hold runs out and another client takes the lock"},
-	{Subject: "python-redis-lock", Checker: model.CheckAllowance, Script: "impl/drivers/python-redis-lock/repro/run.sh",
-		Claim: "one renewal answered with an error (the holder's scripts refused for a moment) kills python-redis-lock's renewal thread: the never-released lock is gone at 4.5 s; its control keeps it"},
-}, everyChecker(renewalFindings)...)
-
-// renewalFindings are the locks whose watchdog ends at the first failed
-// renewal, shown by renewal-refused and by a script against the library
-// alone: every checker that sees it fire there.
-var renewalFindings = []KnownFinding{
-	{Subject: "node-redisson", Script: "impl/drivers/node-redisson/repro/run.sh",
-		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends node-redisson's watchdog for good: the never-released lock is gone at 3 s; its control keeps it"},
-	redisson343Renewal("redisson@3.43.0"),
-	// The scoreboard of 2026-11-26 ran before NAME@VERSION: its parts name
-	// Redisson 3.43.0 redisson-3.43.
-	redisson343Renewal("redisson-3.43"),
-}
-
-func redisson343Renewal(subject string) KnownFinding {
-	return KnownFinding{Subject: subject, Script: "impl/drivers/redisson-java/repro/renewal-refused.sh",
-		Claim: "one renewal answered with an error (the holder's scripts refused for 0.6 s) ends Redisson 3.43.0's watchdog for good (the bug 3.44.0 fixed): the never-released lock is gone at 3 s; the pinned release keeps it"}
-}
-
-// everyChecker is each of fs once per checker that sees a lost lease fire:
-// the linearizability, mutual-exclusion and allowance checkers.
-func everyChecker(fs []KnownFinding) []KnownFinding {
-	var out []KnownFinding
-	for _, f := range fs {
-		for _, c := range []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance} {
-			f.Checker = c
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 func lookupKnown(known []KnownFinding, subject, checker string) *KnownFinding {
 	for _, k := range known {
 		if k.Subject == subject && k.Checker == checker {

@@ -89,14 +89,14 @@ const numericColumns = 7
 
 // summaryTable is the table of sums: names and verdicts left-aligned,
 // figures right-aligned.
-func summaryTable(sums []Summary) textTable {
+func summaryTable(sums []Summary) Table {
 	checkers := Checkers(sums)
-	t := textTable{header: tableHeader(checkers), right: make([]bool, 2+numericColumns)}
+	t := Table{Header: tableHeader(checkers), Right: make([]bool, 2+numericColumns)}
 	for i := range numericColumns {
-		t.right[2+i] = true
+		t.Right[2+i] = true
 	}
 	for _, s := range sums {
-		t.rows = append(t.rows, tableRow(s, checkers))
+		t.Rows = append(t.Rows, tableRow(s, checkers))
 	}
 	return t
 }
@@ -109,8 +109,8 @@ func summaryTable(sums []Summary) textTable {
 // A mixed fleet's row is followed by what each implementation did.
 func Render(w io.Writer, sums []Summary) error {
 	t := summaryTable(sums)
-	t.centerHeader = true
-	err := t.writeBox(w)
+	t.CenterHeader = true
+	err := t.WriteBox(w)
 	for _, s := range sums {
 		writeParts(w, s.Subject, s.Parts, s.Stats.Handoffs.Grouped, "  ")
 		writeHandoffs(w, s, "  ")
@@ -129,7 +129,7 @@ func writeHandoffs(w io.Writer, s Summary, indent string) {
 
 // RenderMarkdown writes the same table as Render in GitHub Markdown.
 func RenderMarkdown(w io.Writer, sums []Summary) error {
-	return summaryTable(sums).writeMarkdown(w)
+	return summaryTable(sums).WriteMarkdown(w)
 }
 
 // FormatDuration renders d compactly with at most three significant digits:

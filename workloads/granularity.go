@@ -14,7 +14,7 @@ func (p Plan) withLeaseGranularity(g time.Duration) Plan {
 	p.Lease = roundUp(p.Lease, g)
 	if p.Phases != nil {
 		ph := *p.Phases
-		ph.OverrunLease = Range{roundUp(ph.OverrunLease.Min, g), roundUp(ph.OverrunLease.Max, g)}
+		ph.OverrunLease = Range{Min: roundUp(ph.OverrunLease.Min, g), Max: roundUp(ph.OverrunLease.Max, g)}
 		p.Phases = &ph
 	}
 	return p

@@ -9,13 +9,13 @@ import (
 // plans whose leases are whole seconds, so an overrun's late unlock comes
 // after the lease the lock really holds.
 func TestLeaseGranularity(t *testing.T) {
-	ph := &Phases{OverrunLease: Range{100 * time.Millisecond, 250 * time.Millisecond}}
+	ph := &Phases{OverrunLease: Range{Min: 100 * time.Millisecond, Max: 250 * time.Millisecond}}
 	p := Plan{Lease: 2345 * time.Millisecond, Phases: ph}
 	got := p.withLeaseGranularity(time.Second)
 	if got.Lease != 3*time.Second {
 		t.Errorf("lease %v, want 3s", got.Lease)
 	}
-	if want := (Range{time.Second, time.Second}); got.Phases.OverrunLease != want {
+	if want := (Range{Min: time.Second, Max: time.Second}); got.Phases.OverrunLease != want {
 		t.Errorf("overrun leases %v, want %v", got.Phases.OverrunLease, want)
 	}
 	if ph.OverrunLease.Min != 100*time.Millisecond {

@@ -17,8 +17,8 @@ import (
 func mutantPlan() Plan {
 	return Plan{
 		Workload: "mutant-hunt", Processes: 6, Locks: []string{"m"},
-		TryLockPercent: 30, Wait: Range{0, 50 * time.Millisecond},
-		Hold: Range{0, 3 * time.Millisecond}, Think: Range{0, 3 * time.Millisecond},
+		TryLockPercent: 30, Wait: Range{Min: 0, Max: 50 * time.Millisecond},
+		Hold: Range{Min: 0, Max: 3 * time.Millisecond}, Think: Range{Min: 0, Max: 3 * time.Millisecond},
 		MaxReentry: 2, Counter: true, OpTimeout: 3 * time.Second,
 	}
 }
@@ -28,7 +28,7 @@ func mutantPlan() Plan {
 func crashPlan() Plan {
 	return Plan{
 		Workload: "crash-holder", Processes: 1, Locks: []string{"c"},
-		Hold: Range{300 * time.Millisecond, 300 * time.Millisecond}, Think: Range{20 * time.Millisecond, 40 * time.Millisecond},
+		Hold: Range{Min: 300 * time.Millisecond, Max: 300 * time.Millisecond}, Think: Range{Min: 20 * time.Millisecond, Max: 40 * time.Millisecond},
 		Counter: true, OpTimeout: 3 * time.Second,
 	}
 }
@@ -60,12 +60,12 @@ func crashScenario(cfg *RunConfig, deps *Deps) {
 func leasePlan() Plan {
 	p := mutantPlan()
 	p.Workload = "mutant-leases"
-	p.CancelPercent, p.CancelAfter = 5, Range{0, 2 * time.Millisecond}
+	p.CancelPercent, p.CancelAfter = 5, Range{Min: 0, Max: 2 * time.Millisecond}
 	p.Phases = &Phases{
-		Churn: Range{200 * time.Millisecond, 300 * time.Millisecond}, Storm: Range{150 * time.Millisecond, 200 * time.Millisecond},
-		Quiet:    Range{HuntFreeWait + 200*time.Millisecond, HuntFreeWait + 300*time.Millisecond},
+		Churn: Range{Min: 200 * time.Millisecond, Max: 300 * time.Millisecond}, Storm: Range{Min: 150 * time.Millisecond, Max: 200 * time.Millisecond},
+		Quiet:    Range{Min: HuntFreeWait + 200*time.Millisecond, Max: HuntFreeWait + 300*time.Millisecond},
 		LongHold: Scale{2.2, 2.5}, Outage: Scale{0.36, 0.44},
-		OverrunLease: Range{150 * time.Millisecond, 200 * time.Millisecond}, Overrun: Range{50 * time.Millisecond, 100 * time.Millisecond},
+		OverrunLease: Range{Min: 150 * time.Millisecond, Max: 200 * time.Millisecond}, Overrun: Range{Min: 50 * time.Millisecond, Max: 100 * time.Millisecond},
 	}
 	return p
 }

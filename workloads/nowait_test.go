@@ -22,7 +22,7 @@ func TestNoWaitPercent(t *testing.T) {
 		min, max float64 // share of TryLocks without a wait
 	}{{0, 0, 0}, {50, 0.3, 0.7}, {100, 1, 1}} {
 		plan := Plan{Workload: "nowait", Processes: 3, Locks: []string{"l"}, TryLockPercent: 100, NoWaitPercent: tc.percent,
-			Wait: Range{time.Millisecond, 5 * time.Millisecond}, Hold: Range{Max: time.Millisecond}, Counter: true, OpTimeout: time.Second}
+			Wait: Range{Min: time.Millisecond, Max: 5 * time.Millisecond}, Hold: Range{Max: time.Millisecond}, Counter: true, OpTimeout: time.Second}
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		res, err := Run(ctx, RunConfig{Subject: "mem", Plan: &plan, Seed: 3, Duration: 500 * time.Millisecond}, Deps{Registry: reg, Dial: noRedis})
 		cancel()

@@ -9,9 +9,9 @@ import (
 
 func testPhases() *Phases {
 	return &Phases{
-		Churn: Range{ms(300), ms(400)}, Storm: Range{ms(150), ms(200)}, Quiet: Range{ms(900), ms(1000)},
+		Churn: Range{Min: ms(300), Max: ms(400)}, Storm: Range{Min: ms(150), Max: ms(200)}, Quiet: Range{Min: ms(900), Max: ms(1000)},
 		LongHold: Scale{2.2, 3}, Outage: Scale{0.36, 0.44},
-		OverrunLease: Range{ms(100), ms(200)}, Overrun: Range{ms(30), ms(100)},
+		OverrunLease: Range{Min: ms(100), Max: ms(200)}, Overrun: Range{Min: ms(30), Max: ms(100)},
 	}
 }
 
@@ -84,8 +84,8 @@ func TestPhasesValidate(t *testing.T) {
 		"long hold < 1 lease": func(p *Phases) { p.LongHold = Scale{0.5, 2} },
 		"outage too long":     func(p *Phases) { p.Outage = Scale{0.4, 0.6} },
 		"outage too short":    func(p *Phases) { p.Outage = Scale{0.2, 0.4} },
-		"overrun lease 10ms":  func(p *Phases) { p.OverrunLease = Range{ms(10), ms(100)} },
-		"inverted storm":      func(p *Phases) { p.Storm = Range{ms(200), ms(100)} },
+		"overrun lease 10ms":  func(p *Phases) { p.OverrunLease = Range{Min: ms(10), Max: ms(100)} },
+		"inverted storm":      func(p *Phases) { p.Storm = Range{Min: ms(200), Max: ms(100)} },
 	} {
 		p := testPhases()
 		mod(p)

@@ -5,21 +5,13 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
 )
 
-// Range is a closed interval of durations, drawn uniformly.
-type Range struct {
-	Min time.Duration `json:"min"`
-	Max time.Duration `json:"max"`
-}
-
-// Draw returns a duration in [Min, Max] taken from rng.
-func (r Range) Draw(rng *rand.Rand) time.Duration {
-	if r.Max <= r.Min {
-		return r.Min
-	}
-	return r.Min + time.Duration(rng.Int64N(int64(r.Max-r.Min)+1))
-}
+// Range is a closed interval of durations, drawn uniformly (faults.Range,
+// which a fault schedule draws from too).
+type Range = faults.Range
 
 // Plan is everything a run's processes do, apart from the interleaving the
 // machine chooses: how many processes, which locks, the mix of blocking and

@@ -2,6 +2,7 @@ package workloads
 
 import (
 	"context"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -189,4 +190,36 @@ func springCycle(t *testing.T, rdb *redis.Client, a, b *jvm) {
 		t.Fatal("key left after the cycle")
 	}
 	b.expect("cycle too long for its timeout", map[string]any{"op": "cycle", "name": "c", "duration_ms": 3000, "timeout_ms": 3000}, "error")
+}
+
+// TestSpringLegacyRelease: Spring Integration 6.1.9 (fetched and built into
+// the cache on first use, from the driver's src/compat/legacy) has no
+// renewal task: its banner announces no watchdog, and a hold lasts its
+// lease, after which another client's trylock is granted.
+func TestSpringLegacyRelease(t *testing.T) {
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Skip("no Maven here to build Spring Integration 6.1.9")
+	}
+	d, err := redissonDriver(t, "spring-lock-pubsub").AtRelease(context.Background(), "6.1.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startRedis(t)
+	rdb := redis.NewClient(s.Options())
+	t.Cleanup(func() { _ = rdb.Close() })
+	a, b := startJVM(t, d), startJVM(t, d)
+	want := `{"protocol":2,"driver":"spring-lock-pubsub","version":"6.1.9","capabilities":["reentrant","cycle","interrupt","owners"],"topologies":["single"]}`
+	if a.banner != want {
+		t.Fatalf("banner %s, want %s", a.banner, want)
+	}
+	addr, pass := s.Options().Addr, s.Options().Password
+	a.expect("hello", hello(addr, pass, "a"), "ok")
+	b.expect("hello", hello(addr, pass, "b"), "ok")
+	a.expect("lock (1 s lease)", map[string]any{"op": "lock", "name": "l", "lease_ms": 1000, "timeout_ms": 3000}, "ok")
+	b.expect("trylock while a holds", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 1000, "timeout_ms": 3000}, "fail")
+	time.Sleep(1500 * time.Millisecond)
+	if n := rdb.Exists(context.Background(), "spring:l").Val(); n != 0 {
+		t.Fatal("a's hold is still there 1.5 s into its 1 s lease")
+	}
+	b.expect("trylock after a's lease", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 1000, "timeout_ms": 3000}, "ok")
 }

@@ -139,7 +139,7 @@ func (w *worker) cancelCycle(lock string) {
 	}
 	p.held = lock
 	holds := 1
-	if w.section(h, lock, sectionSpec{hold: plan.Hold.Max + Range{5 * time.Millisecond, 20 * time.Millisecond}.Draw(p.rng)}) && w.releaseHold(h, lock, &holds) {
+	if w.section(h, lock, sectionSpec{hold: plan.Hold.Max + Range{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond}.Draw(p.rng)}) && w.releaseHold(h, lock, &holds) {
 		p.held = ""
 	}
 }

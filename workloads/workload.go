@@ -77,9 +77,9 @@ var mixedGen = rapid.Custom(func(t *rapid.T) Plan {
 		Locks:          lockNames("mixed", rapid.IntRange(1, 3).Draw(t, "locks")),
 		TryLockPercent: rapid.IntRange(0, 60).Draw(t, "try_lock_percent"),
 		Lease:          drawLease(t),
-		Wait:           Range{0, ms(rapid.IntRange(0, 200).Draw(t, "wait_max_ms"))},
-		Hold:           Range{0, ms(rapid.IntRange(0, 20).Draw(t, "hold_max_ms"))},
-		Think:          Range{0, ms(rapid.IntRange(0, 10).Draw(t, "think_max_ms"))},
+		Wait:           Range{Min: 0, Max: ms(rapid.IntRange(0, 200).Draw(t, "wait_max_ms"))},
+		Hold:           Range{Min: 0, Max: ms(rapid.IntRange(0, 20).Draw(t, "hold_max_ms"))},
+		Think:          Range{Min: 0, Max: ms(rapid.IntRange(0, 10).Draw(t, "think_max_ms"))},
 		MaxReentry:     rapid.IntRange(0, 2).Draw(t, "max_reentry"),
 		Counter:        true,
 		OpTimeout:      5 * time.Second,
@@ -92,8 +92,8 @@ var counterGen = rapid.Custom(func(t *rapid.T) Plan {
 		Processes: rapid.IntRange(2, 10).Draw(t, "processes"),
 		Locks:     []string{"counter"},
 		Lease:     drawLease(t),
-		Hold:      Range{0, ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
-		Think:     Range{0, ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
+		Hold:      Range{Min: 0, Max: ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
+		Think:     Range{Min: 0, Max: ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
 		Counter:   true,
 		OpTimeout: 5 * time.Second,
 	}
@@ -105,7 +105,7 @@ var contendedGen = rapid.Custom(func(t *rapid.T) Plan {
 		Processes: rapid.IntRange(4, 16).Draw(t, "processes"),
 		Locks:     []string{"contended"},
 		Lease:     drawLease(t),
-		Hold:      Range{0, ms(rapid.IntRange(0, 2).Draw(t, "hold_max_ms"))},
+		Hold:      Range{Min: 0, Max: ms(rapid.IntRange(0, 2).Draw(t, "hold_max_ms"))},
 		Counter:   true,
 		OpTimeout: 5 * time.Second,
 	}
@@ -118,9 +118,9 @@ var manyLocksGen = rapid.Custom(func(t *rapid.T) Plan {
 		Locks:          lockNames("many", rapid.IntRange(8, 64).Draw(t, "locks")),
 		TryLockPercent: rapid.IntRange(0, 50).Draw(t, "try_lock_percent"),
 		Lease:          drawLease(t),
-		Wait:           Range{0, ms(rapid.IntRange(0, 50).Draw(t, "wait_max_ms"))},
-		Hold:           Range{0, ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
-		Think:          Range{0, ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
+		Wait:           Range{Min: 0, Max: ms(rapid.IntRange(0, 50).Draw(t, "wait_max_ms"))},
+		Hold:           Range{Min: 0, Max: ms(rapid.IntRange(0, 5).Draw(t, "hold_max_ms"))},
+		Think:          Range{Min: 0, Max: ms(rapid.IntRange(0, 5).Draw(t, "think_max_ms"))},
 		MaxReentry:     rapid.IntRange(0, 1).Draw(t, "max_reentry"),
 		Counter:        true,
 		OpTimeout:      5 * time.Second,
@@ -133,14 +133,14 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 		Processes:      rapid.IntRange(4, 8).Draw(t, "processes"),
 		Locks:          []string{"hunt"},
 		TryLockPercent: rapid.IntRange(20, 40).Draw(t, "try_lock_percent"),
-		Wait:           Range{0, ms(rapid.IntRange(20, 60).Draw(t, "wait_max_ms"))},
-		Hold:           Range{0, ms(rapid.IntRange(1, 3).Draw(t, "hold_max_ms"))},
-		Think:          Range{0, ms(rapid.IntRange(1, 3).Draw(t, "think_max_ms"))},
+		Wait:           Range{Min: 0, Max: ms(rapid.IntRange(20, 60).Draw(t, "wait_max_ms"))},
+		Hold:           Range{Min: 0, Max: ms(rapid.IntRange(1, 3).Draw(t, "hold_max_ms"))},
+		Think:          Range{Min: 0, Max: ms(rapid.IntRange(1, 3).Draw(t, "think_max_ms"))},
 		MaxReentry:     2,
 		Counter:        true,
 		OpTimeout:      3 * time.Second,
 		CancelPercent:  rapid.IntRange(2, 6).Draw(t, "cancel_percent"),
-		CancelAfter:    Range{0, time.Duration(rapid.IntRange(200, 3000).Draw(t, "cancel_after_max_us")) * time.Microsecond},
+		CancelAfter:    Range{Min: 0, Max: time.Duration(rapid.IntRange(200, 3000).Draw(t, "cancel_after_max_us")) * time.Microsecond},
 		Phases:         huntPhases.Draw(t, "phases"),
 		// Drawn last, so that the draws above stay what they were. (An
 		// explicit plan lease, drawn here for a while, made lockcheck's own
@@ -156,13 +156,13 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 // halfway, and overruns of 100-250 ms leases, 30-120 ms past them.
 var huntPhases = rapid.Custom(func(t *rapid.T) *Phases {
 	return &Phases{
-		Churn:        Range{ms(300), ms(rapid.IntRange(400, 1200).Draw(t, "churn_max_ms"))},
-		Storm:        Range{ms(150), ms(rapid.IntRange(200, 400).Draw(t, "storm_max_ms"))},
-		Quiet:        Range{HuntFreeWait + ms(400), HuntFreeWait + ms(rapid.IntRange(500, 900).Draw(t, "quiet_extra_max_ms"))},
+		Churn:        Range{Min: ms(300), Max: ms(rapid.IntRange(400, 1200).Draw(t, "churn_max_ms"))},
+		Storm:        Range{Min: ms(150), Max: ms(rapid.IntRange(200, 400).Draw(t, "storm_max_ms"))},
+		Quiet:        Range{Min: HuntFreeWait + ms(400), Max: HuntFreeWait + ms(rapid.IntRange(500, 900).Draw(t, "quiet_extra_max_ms"))},
 		LongHold:     Scale{2.2, 2.2 + float64(rapid.IntRange(0, 8).Draw(t, "long_hold_extra_tenths"))/10},
 		Outage:       Scale{0.36, 0.44},
-		OverrunLease: Range{ms(100), ms(rapid.IntRange(150, 250).Draw(t, "overrun_lease_max_ms"))},
-		Overrun:      Range{ms(30), ms(rapid.IntRange(60, 120).Draw(t, "overrun_max_ms"))},
+		OverrunLease: Range{Min: ms(100), Max: ms(rapid.IntRange(150, 250).Draw(t, "overrun_lease_max_ms"))},
+		Overrun:      Range{Min: ms(30), Max: ms(rapid.IntRange(60, 120).Draw(t, "overrun_max_ms"))},
 	}
 })
 

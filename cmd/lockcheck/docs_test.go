@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -633,16 +634,16 @@ func checkLinks(root, file string, page docPage, pages map[string]docPage) []err
 	var errs []error
 	for _, l := range page.links {
 		target, anchor, _ := strings.Cut(l.target, "#")
-		if strings.Contains(target, "://") || strings.HasPrefix(l.target, "mailto:") {
+		if strings.Contains(target, ":") {
+			continue // a URL
+		}
+		if why := results.ResolveLink(root, filepath.Dir(file), l.target); why != "" {
+			errs = append(errs, fmt.Errorf("%s:%d: link to %s: %s", l.file, l.line, l.target, why))
 			continue
 		}
 		rel := file
 		if target != "" {
 			rel = filepath.ToSlash(filepath.Join(filepath.Dir(file), target))
-			if _, err := os.Stat(filepath.Join(root, rel)); err != nil {
-				errs = append(errs, fmt.Errorf("%s:%d: link to %s: no such file", l.file, l.line, l.target))
-				continue
-			}
 		}
 		if p, ok := pages[rel]; ok && anchor != "" && !slices.ContainsFunc(p.headings, func(h string) bool { return headingAnchor(h) == anchor }) {
 			errs = append(errs, fmt.Errorf("%s:%d: link to %s: %s has no heading #%s", l.file, l.line, l.target, rel, anchor))

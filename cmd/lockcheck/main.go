@@ -62,6 +62,7 @@ func commands() []command {
 		{"hunt", "draw seeds, plans and scenarios until a violation or the budget runs out; print the shrunk reproduction", huntCmd},
 		{"bisect", "replay a find over the releases between a good and a bad one: the first release that has it", bisectCmd},
 		{"rediscover", "hunt the known bugs of released libraries again (results/known-bugs.json): buggy release found? fixed release clean?", rediscoverCmd},
+		{"releases", "a library's releases with the catalogued bugs each has and lockcheck's hunts; LIB@VERSION: one release and the nearest without known bugs", releasesCmd},
 		{"check", "re-check a saved run directory", checkCmd},
 		{"bench", "benchmark lock kinds and peer libraries side by side on one Redis", benchCmd},
 		{"subjects", "list the lock implementations that can be run", subjectsCmd},
@@ -151,6 +152,7 @@ Examples:
   lockcheck run --subject redisson-semaphore@3.16.1 --seed 1   # a semaphore at a Redisson release (workload permits)
   lockcheck scenarios client-stall                # one scenario in detail
   lockcheck hunt --subject fair --budget 10m      # hunt for a violation; prints the shrunk command that reproduces it
+  lockcheck releases redisson@3.43.0              # its known bugs, and the nearest release without any
   lockcheck check results/runs/mixed-reentrant/20261122T101500.000-1-42
   lockcheck nightly --seeds 3
   lockcheck nightly --shard 2/4                   # one of 4 machines; then lockcheck report DIR…

@@ -5,8 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockcheck/lockcheck/workloads/catalog"
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/releases"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -30,16 +29,9 @@ func subjectVersions(ctx context.Context, e *env, name string, asJSON bool) (int
 // semaphore's or latch's too): an error, a usage error, when it names no
 // subject or one that runs one release only.
 func releasesOf(ctx context.Context, name string) (*subject.Versions, error) {
-	v := permits.Versions(name)
-	if !permits.Known(name) {
-		s, err := catalog.Subjects.LookupContext(ctx, name)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		v = s.Versions
-	}
-	if v == nil {
-		return nil, usagef("%s %v: it has no NAME@VERSION", name, subject.ErrNoVersions)
+	v, err := releases.VersionsOf(ctx, name)
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return v, nil
 }

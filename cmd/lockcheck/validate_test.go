@@ -28,6 +28,7 @@ func TestValidateOnlyStopsEveryCommand(t *testing.T) {
 		"driver":     {{"driver", "reentrant"}},
 		"sweep":      {{"sweep"}},
 		"rediscover": {{"rediscover", "--catalog", testCatalog, "--budget", "1m"}},
+		"releases":   {{"releases", "redisson@3.43.0", "--hunt", "--budget", "30s"}},
 		"bisect":     {{"bisect", "--run", committedFind, "--good", "3.16.0"}},
 	}
 	for _, c := range commands() {

@@ -91,7 +91,12 @@
 //	    "topology" means one server;
 //	    "client" is the logical client's name, for logs and client ids;
 //	    "watchdog_ms" is the lease of watchdog-renewed holds (configure the
-//	    library's watchdog timeout with it); "seed" seeds any randomness the
+//	    library's watchdog timeout with it); "read_timeout_ms" (optional)
+//	    is how long lockcheck's own clients wait for a reply: a driver
+//	    whose client has such a setting may use it (a Go lock served by
+//	    lockcheck does, so it has the client an in-process run gives it;
+//	    a library's own default is what its users run, and may stay);
+//	    "seed" seeds any randomness the
 //	    driver owns; "owners" (protocol 2, only to a driver with capability
 //	    owners) is how many owners the process will host at most (absent:
 //	    one, and no request names an owner); "shared_objects": true (only

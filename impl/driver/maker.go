@@ -262,7 +262,7 @@ func (m *Maker) start(ctx context.Context, owner string) (*proc, error) {
 	t := m.topo
 	req := Request{
 		Op: OpHello, Protocol: min(Version, p.banner.Protocol), Redis: t.Addrs, Username: t.Username, Password: t.Password, DB: t.DB,
-		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed,
+		Client: owner, WatchdogMS: millis(m.opts.WatchdogLease), Seed: m.opts.Seed, ReadTimeoutMS: t.ReadTimeout.Milliseconds(),
 		MasterName: t.MasterName, SentinelPassword: t.SentinelPassword,
 	}
 	if t.Kind != TopologySingle {

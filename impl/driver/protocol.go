@@ -107,7 +107,10 @@ type Request struct {
 	DB         int      `json:"db,omitempty"`
 	Client     string   `json:"client,omitempty"`
 	WatchdogMS int64    `json:"watchdog_ms,omitempty"`
-	Seed       int64    `json:"seed,omitempty"`
+	// ReadTimeoutMS is how long lockcheck's own clients wait for a reply
+	// (0: not said); a driver may give its client the same.
+	ReadTimeoutMS int64 `json:"read_timeout_ms,omitempty"`
+	Seed          int64 `json:"seed,omitempty"`
 	// Topology is TopologySentinel or TopologyCluster; "" is TopologySingle.
 	Topology         string `json:"topology,omitempty"`
 	MasterName       string `json:"master_name,omitempty"`

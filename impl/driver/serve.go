@@ -225,10 +225,15 @@ func (v *server) hello(ctx context.Context, req Request) error {
 	if req.Protocol < MinVersion || req.Protocol > Version || len(req.Redis) == 0 {
 		return fmt.Errorf("hello: protocol %d with %d addresses; want protocol %d to %d and an address", req.Protocol, len(req.Redis), MinVersion, Version)
 	}
-	v.rdb = redis.NewClient(&redis.Options{
+	o := &redis.Options{
 		Addr: req.Redis[0], Username: req.Username, Password: req.Password, DB: req.DB,
 		MaxRetries: -1, ContextTimeoutEnabled: true,
-	})
+	}
+	if req.ReadTimeoutMS > 0 { // the client an in-process run gives the lock
+		o.ReadTimeout = time.Duration(req.ReadTimeoutMS) * time.Millisecond
+		o.WriteTimeout, o.DialTimeout = o.ReadTimeout, o.ReadTimeout
+	}
+	v.rdb = redis.NewClient(o)
 	if err := v.rdb.Ping(ctx).Err(); err != nil {
 		return fmt.Errorf("hello: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -39,6 +40,9 @@ type Topology struct {
 	DB                 int
 	// SentinelPassword is the Sentinels' password (sentinel).
 	SentinelPassword string
+	// ReadTimeout is how long the client drivers are opened on waits for
+	// a reply (0: not known).
+	ReadTimeout time.Duration
 }
 
 // Described is implemented by go-redis clients that tell drivers the
@@ -70,13 +74,13 @@ func topologyOf(rdb redis.UniversalClient) (Topology, error) {
 		return c.DriverTopology(), nil
 	case *redis.ClusterClient:
 		o := c.Options()
-		return Topology{Kind: TopologyCluster, Addrs: o.Addrs, Username: o.Username, Password: o.Password}, nil
+		return Topology{Kind: TopologyCluster, Addrs: o.Addrs, Username: o.Username, Password: o.Password, ReadTimeout: o.ReadTimeout}, nil
 	case *redis.Client:
 		o := c.Options()
 		if o.Addr == "" || o.Addr == "FailoverClient" || strings.HasPrefix(o.Network, "unix") {
 			return Topology{}, fmt.Errorf("driver: client address %q is not a TCP host:port a driver can dial (a Sentinel client must be wrapped with driver.Describe)", o.Addr)
 		}
-		return Topology{Kind: TopologySingle, Addrs: []string{o.Addr}, Username: o.Username, Password: o.Password, DB: o.DB}, nil
+		return Topology{Kind: TopologySingle, Addrs: []string{o.Addr}, Username: o.Username, Password: o.Password, DB: o.DB, ReadTimeout: o.ReadTimeout}, nil
 	}
 	return Topology{}, fmt.Errorf("driver: %T does not say what it connects to (wrap it with driver.Describe)", rdb)
 }

@@ -91,20 +91,21 @@ func open(cfg config) impl.MakerFunc {
 			return nil, errors.New("mutants: nil redis client")
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		return &maker{rdb: rdb, cfg: cfg, ctx: ctx, cancel: cancel}, nil
+		return &maker{rdb: rdb, cfg: cfg, ctx: ctx, cancel: cancel, renewals: impl.NewRenewals(cfg.watchdogLease)}, nil
 	}
 }
 
 // maker owns every goroutine of its handles (renewals, and the abandoned
 // acquires of the cancelOrphan mutant); Close stops them and waits for them.
 type maker struct {
-	rdb    redis.UniversalClient
-	cfg    config
-	ctx    context.Context // ends at Close
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	mu     sync.Mutex // orders spawn against Close
-	closed atomic.Bool
+	rdb      redis.UniversalClient
+	cfg      config
+	renewals *impl.Renewals  // the keep-alives of every handle
+	ctx      context.Context // ends at Close
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	mu       sync.Mutex // orders spawn against Close
+	closed   atomic.Bool
 }
 
 func (m *maker) NewLocker(name, owner string) impl.Locker {
@@ -116,6 +117,7 @@ func (m *maker) Close() error {
 	m.closed.Store(true)
 	m.mu.Unlock()
 	m.cancel()
+	m.renewals.Close()
 	m.wg.Wait()
 	return nil
 }
@@ -144,7 +146,7 @@ type locker struct {
 
 	holds int           // this handle's hold count as it believes it
 	lease time.Duration // lease of the current hold
-	ren   *renewer
+	ren   *renewal
 
 	hook func(point string) // test hook: "checked", "failed"
 }
@@ -496,77 +498,36 @@ func (l *locker) endRenewal(n int64) {
 	}
 }
 
-// renewer re-arms one handle's lease every lease/3 until stopped, the hold is
-// gone (renew script returns 0), or its Maker closes. Each renewal waits at
-// most one renewal period for its reply; a failed renewal (an error: no
-// reply in time, a dropped connection, a refused dial) is retried at the
-// next tick.
-type renewer struct {
-	once  sync.Once
-	stopc chan struct{}
-	done  chan struct{}
-}
-
-func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewer {
-	r := &renewer{stopc: make(chan struct{}), done: make(chan struct{})}
+// startRenewer re-arms l's lease every lease/3 with script until stopped,
+// the hold is gone (the script returns 0), or the Maker closes. Each
+// renewal waits at most one renewal period for its reply; a failed
+// renewal (an error: no reply in time, a dropped connection, a refused
+// dial) is retried at the next tick. Flaws: watchdogLate renews every lease
+// + lease/10, renewGivesUp ends at the first failed renewal. It returns
+// a renewal that ended once the Maker closed.
+func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewal {
 	every := max(lease/3, time.Millisecond)
 	if m.cfg.has(watchdogLate) {
 		every = lease + lease/10 // BUG: the lease runs out before each renewal
 	}
-	renew := func() bool {
-		ctx, cancel := context.WithTimeout(m.ctx, every)
-		defer cancel()
+	c := impl.RenewalConfig{Lease: lease, Period: every, Retry: every, Wait: every,
+		GiveUp: m.cfg.has(renewGivesUp)} // BUG (renewGivesUp): one failed renewal ends the keep-alive of a live hold
+	r, _ := m.renewals.Start(time.Now(), c, func(ctx context.Context) (bool, error) {
 		n, err := script.Run(ctx, m.rdb, []string{l.name}, lease.Milliseconds(), l.field).Int64()
-		switch {
-		case err != nil && m.cfg.has(renewGivesUp):
-			return false // BUG: one failed renewal ends the keep-alive of a live hold
-		case err == nil && n == 0:
-			return false // the hold is gone
-		}
-		return true
-	}
-	if !m.spawn(func() { r.loop(m.ctx, every, renew) }) {
-		close(r.done)
-	}
-	return r
+		return n != 0, err
+	})
+	return &renewal{r: r}
 }
 
-// loop calls renew every period until it returns false, stop or ctx's end.
-func (r *renewer) loop(ctx context.Context, every time.Duration, renew func() bool) {
-	defer close(r.done)
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-r.stopc:
-			return
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		if !renew() {
-			return
-		}
-	}
-}
+// renewal is one handle's keep-alive (nil: none).
+type renewal struct{ r *impl.Renewal }
 
-// alive reports whether the renewal goroutine still runs; false on nil.
-func (r *renewer) alive() bool {
-	if r == nil {
-		return false
-	}
-	select {
-	case <-r.done:
-		return false
-	default:
-		return true
-	}
-}
+// alive reports whether the keep-alive still renews; false on nil.
+func (r *renewal) alive() bool { return r != nil && r.r.Alive() }
 
-func (r *renewer) stop() {
-	if r == nil {
-		return
+// stop ends the keep-alive and waits for a renewal in flight; safe on nil.
+func (r *renewal) stop() {
+	if r != nil {
+		r.r.Stop()
 	}
-	r.once.Do(func() { close(r.stopc) })
-	<-r.done
 }

@@ -61,7 +61,7 @@ type redislockLocker struct {
 
 	seq  uint64
 	lock *redislock.Lock // current hold, nil if none
-	ren  *renewer
+	ren  *impl.Renewal
 }
 
 // Lock obtains with the subject's strategy until granted or ctx ends.
@@ -147,7 +147,7 @@ func (l *redislockLocker) giveUp(ctx context.Context, token string, err error) e
 }
 
 func (l *redislockLocker) granted(lock *redislock.Lock, lease time.Duration, watchdog bool) {
-	l.ren.stop()
+	l.ren.Stop()
 	l.lock, l.ren = lock, nil
 	if watchdog {
 		l.ren = l.m.startRenewer(lease, func(ctx context.Context) (bool, error) {
@@ -168,7 +168,7 @@ func (l *redislockLocker) Unlock(ctx context.Context) error {
 	if l.lock == nil {
 		return fmt.Errorf("redislock %q, owner %q: %w", l.name, l.owner, impl.ErrNotOwner)
 	}
-	l.ren.stop()
+	l.ren.Stop()
 	l.ren = nil
 	err := l.lock.Release(ctx)
 	switch {
@@ -184,13 +184,13 @@ func (l *redislockLocker) Unlock(ctx context.Context) error {
 
 // Abandon stops renewal without unlocking: the hold expires within a lease.
 func (l *redislockLocker) Abandon() {
-	l.ren.stop()
+	l.ren.Stop()
 	l.ren, l.lock = nil, nil
 }
 
 // Lost is closed when a watchdog-renewed hold could not be refreshed; nil
 // without a watchdog-renewed hold.
-func (l *redislockLocker) Lost() <-chan struct{} { return l.ren.lostC() }
+func (l *redislockLocker) Lost() <-chan struct{} { return l.ren.Lost() }
 
 var (
 	_ impl.Abandoner    = (*redislockLocker)(nil)

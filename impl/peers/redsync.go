@@ -65,7 +65,7 @@ type redsyncLocker struct {
 
 	seq uint64
 	mu  *redsync.Mutex // current hold, nil if none
-	ren *renewer
+	ren *impl.Renewal
 }
 
 func (l *redsyncLocker) newMutex(lease time.Duration) *redsync.Mutex {
@@ -181,7 +181,7 @@ func (l *redsyncLocker) cleanup(ctx context.Context, mu *redsync.Mutex) error {
 }
 
 func (l *redsyncLocker) granted(mu *redsync.Mutex, lease time.Duration, watchdog bool) {
-	l.ren.stop() // a previous hold's renewal (not reentrant: that hold expired)
+	l.ren.Stop() // a previous hold's renewal (not reentrant: that hold expired)
 	l.mu, l.ren = mu, nil
 	if watchdog {
 		l.ren = l.m.startRenewer(lease, func(ctx context.Context) (bool, error) {
@@ -205,7 +205,7 @@ func (l *redsyncLocker) Unlock(ctx context.Context) error {
 	if l.mu == nil {
 		return fmt.Errorf("redsync %q, owner %q: %w", l.name, l.owner, impl.ErrNotOwner)
 	}
-	l.ren.stop()
+	l.ren.Stop()
 	l.ren = nil
 	ok, err := l.mu.UnlockContext(ctx)
 	if ok {
@@ -221,13 +221,13 @@ func (l *redsyncLocker) Unlock(ctx context.Context) error {
 
 // Abandon stops renewal without unlocking: the hold expires within a lease.
 func (l *redsyncLocker) Abandon() {
-	l.ren.stop()
+	l.ren.Stop()
 	l.ren, l.mu = nil, nil
 }
 
 // Lost is closed when a watchdog-renewed hold could not be extended; nil
 // without a watchdog-renewed hold.
-func (l *redsyncLocker) Lost() <-chan struct{} { return l.ren.lostC() }
+func (l *redsyncLocker) Lost() <-chan struct{} { return l.ren.Lost() }
 
 var (
 	_ impl.Abandoner    = (*redsyncLocker)(nil)

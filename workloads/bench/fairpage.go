@@ -7,10 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
+	"github.com/lockcheck/lockcheck/results/plots"
 )
 
 // FairPairs pairs each non-fair lock with the fair lock of the same library:
@@ -64,16 +61,12 @@ func (r *Report) WriteFairPage(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for name, p := range map[string]func([][2]string) (*plot.Plot, error){
-		FairThroughputPNG:  r.fairThroughputPlot,
-		FairWaitCDFPNG:     r.fairWaitPlot,
-		FairHandoffRatePNG: r.fairHandoffPlot,
+	for name, c := range map[string]plots.LineChart{
+		FairThroughputPNG:  r.fairThroughputChart(pairs),
+		FairWaitCDFPNG:     r.fairWaitChart(pairs),
+		FairHandoffRatePNG: r.fairHandoffChart(pairs),
 	} {
-		pl, err := p(pairs)
-		if err != nil {
-			return err
-		}
-		if err := pl.Save(vg.Points(640), vg.Points(420), filepath.Join(dir, name)); err != nil {
+		if err := c.SavePNG(filepath.Join(dir, name), 640, 420); err != nil {
 			return err
 		}
 	}
@@ -98,41 +91,6 @@ func (r *Report) writeFairMarkdown(w io.Writer, pairs [][2]string) {
 	}
 }
 
-// linePlot is a plot with numeric axes.
-func linePlot(title, x, y string, logX, logY bool) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
-	if logX {
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-	}
-	if logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
-	}
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	return p
-}
-
-// addLine draws xys (points <= 0 on a log axis left out) as one line of
-// pairs[k]'s colour, dashed for the non-fair side.
-func addLine(p *plot.Plot, label string, xys plotter.XYs, color int, dashed bool) error {
-	if len(xys) == 0 {
-		return nil
-	}
-	l, s, err := plotter.NewLinePoints(xys)
-	if err != nil {
-		return err
-	}
-	l.Color, s.Color = palette[color%len(palette)], palette[color%len(palette)]
-	if dashed {
-		l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-		s.Shape = draw.TriangleGlyph{}
-	}
-	p.Add(l, s)
-	p.Legend.Add(label, l, s)
-	return nil
-}
-
 // fairSides calls f for each side of each pair: its subject, colour and
 // whether it is the non-fair side.
 func fairSides(pairs [][2]string, f func(subject string, color int, nonfair bool) error) error {
@@ -146,25 +104,38 @@ func fairSides(pairs [][2]string, f func(subject string, color int, nonfair bool
 	return nil
 }
 
-func (r *Report) fairThroughputPlot(pairs [][2]string) (*plot.Plot, error) {
-	p := linePlot("Contended throughput vs threads (dashed: non-fair)", "threads on one lock", "cycles/s", true, false)
-	p.X.Tick.Marker, p.Y.Min = r.threadTicks(), 0
-	return p, fairSides(pairs, func(s string, c int, nonfair bool) error {
-		var xys plotter.XYs
-		for _, row := range r.contendedRows(s) {
-			if row.CyclesPerSec > 0 {
-				xys = append(xys, plotter.XY{X: float64(row.Workers), Y: row.CyclesPerSec})
-			}
-		}
-		return addLine(p, s, xys, c, nonfair)
+// fairLines returns one line for each side of each pair, its points from
+// xys: pairs[k]'s colour, dashed for the non-fair side.
+func fairLines(pairs [][2]string, xys func(subject string) [][2]float64) []plots.Line {
+	var ls []plots.Line
+	_ = fairSides(pairs, func(s string, color int, nonfair bool) error {
+		ls = append(ls, plots.Line{Label: s, XYs: xys(s), Color: color, Dashed: nonfair})
+		return nil
 	})
+	return ls
 }
 
-// threadTicks marks the contended thread counts on a threads axis.
-func (r *Report) threadTicks() plot.ConstantTicks {
-	var ticks plot.ConstantTicks
+func (r *Report) fairThroughputChart(pairs [][2]string) plots.LineChart {
+	return plots.LineChart{
+		Title: "Contended throughput vs threads (dashed: non-fair)", XLabel: "threads on one lock", YLabel: "cycles/s",
+		LogX: true, XTicks: r.threadTicks(), YFromZero: true,
+		Lines: fairLines(pairs, func(s string) [][2]float64 {
+			var xys [][2]float64
+			for _, row := range r.contendedRows(s) {
+				if row.CyclesPerSec > 0 {
+					xys = append(xys, [2]float64{float64(row.Workers), row.CyclesPerSec})
+				}
+			}
+			return xys
+		}),
+	}
+}
+
+// threadTicks are the contended thread counts, to mark on a threads axis.
+func (r *Report) threadTicks() []float64 {
+	var ticks []float64
 	for _, n := range workerCounts(r.Contended) {
-		ticks = append(ticks, plot.Tick{Value: float64(n), Label: fmt.Sprint(n)})
+		ticks = append(ticks, float64(n))
 	}
 	return ticks
 }
@@ -186,33 +157,38 @@ func (r *Report) mostThreads(pairs [][2]string) int {
 	return best
 }
 
-func (r *Report) fairWaitPlot(pairs [][2]string) (*plot.Plot, error) {
+func (r *Report) fairWaitChart(pairs [][2]string) plots.LineChart {
 	n := r.mostThreads(pairs)
-	p := linePlot(fmt.Sprintf("Acquire wait CDF, %d threads on one lock (dashed: non-fair)", n), "wait (ms)", "share of acquires (%)", true, false)
-	p.Legend.Left = true // the curves rise to the right
-	return p, fairSides(pairs, func(s string, c int, nonfair bool) error {
-		row, _ := r.Row(true, s, n)
-		var xys plotter.XYs
-		if row.Contention != nil {
-			for _, q := range row.Contention.WaitCDF {
-				if ms := q.Wait.Seconds() * 1000; ms > 0 {
-					xys = append(xys, plotter.XY{X: ms, Y: q.Q})
+	return plots.LineChart{
+		Title:  fmt.Sprintf("Acquire wait CDF, %d threads on one lock (dashed: non-fair)", n),
+		XLabel: "wait (ms)", YLabel: "share of acquires (%)", LogX: true,
+		LegendLeft: true, // the curves rise to the right
+		Lines: fairLines(pairs, func(s string) [][2]float64 {
+			row, _ := r.Row(true, s, n)
+			var xys [][2]float64
+			if row.Contention != nil {
+				for _, q := range row.Contention.WaitCDF {
+					if ms := q.Wait.Seconds() * 1000; ms > 0 {
+						xys = append(xys, [2]float64{ms, q.Q})
+					}
 				}
 			}
-		}
-		return addLine(p, s, xys, c, nonfair)
-	})
+			return xys
+		}),
+	}
 }
 
-func (r *Report) fairHandoffPlot(pairs [][2]string) (*plot.Plot, error) {
-	p := linePlot("Hand-off rate: grants that changed thread (dashed: non-fair)", "threads on one lock", "owner change (% of grants)", true, false)
-	p.X.Tick.Marker, p.Y.Min, p.Y.Max = r.threadTicks(), 0, 105
-	p.Legend.Top = false // owner changes sit near the top
-	return p, fairSides(pairs, func(s string, c int, nonfair bool) error {
-		var xys plotter.XYs
-		for _, row := range r.contendedRows(s) {
-			xys = append(xys, plotter.XY{X: float64(row.Workers), Y: 100 * row.Contention.OwnerChange})
-		}
-		return addLine(p, s, xys, c, nonfair)
-	})
+func (r *Report) fairHandoffChart(pairs [][2]string) plots.LineChart {
+	return plots.LineChart{
+		Title: "Hand-off rate: grants that changed thread (dashed: non-fair)", XLabel: "threads on one lock", YLabel: "owner change (% of grants)",
+		LogX: true, XTicks: r.threadTicks(), YFromZero: true, YMax: 105,
+		LegendBelow: true, // owner changes sit near the top
+		Lines: fairLines(pairs, func(s string) [][2]float64 {
+			var xys [][2]float64
+			for _, row := range r.contendedRows(s) {
+				xys = append(xys, [2]float64{float64(row.Workers), 100 * row.Contention.OwnerChange})
+			}
+			return xys
+		}),
+	}
 }

@@ -5,10 +5,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
 	"github.com/lockcheck/lockcheck/results"
 )
 
@@ -178,21 +174,14 @@ func appendRow(t table, line []string) table {
 	return t
 }
 
-// render writes t with tablewriter: boxed for terminals, or Markdown.
+// render writes t with results.Table: boxed for terminals, or Markdown;
+// figures right-aligned under centred headers.
 func (t table) render(w io.Writer, markdown bool) error {
-	opts := []tablewriter.Option{tablewriter.WithConfig(tablewriter.Config{
-		Header: tw.CellConfig{Formatting: tw.CellFormatting{AutoFormat: tw.Off}, Alignment: tw.CellAlignment{Global: tw.AlignCenter}},
-		Row:    tw.CellConfig{Alignment: tw.CellAlignment{Global: tw.AlignRight}},
-	})}
+	tab := results.Table{Header: t.header, Rows: t.rows, Right: results.RightAligned(len(t.header)), CenterHeader: true}
 	if markdown {
-		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+		return tab.WriteMarkdown(w)
 	}
-	tab := tablewriter.NewTable(w, opts...)
-	tab.Header(t.header)
-	if err := tab.Bulk(t.rows); err != nil {
-		return err
-	}
-	return tab.Render()
+	return tab.WriteBox(w)
 }
 
 // WriteTables writes the report as tables for a terminal: a heading line,

@@ -13,14 +13,17 @@ import (
 )
 
 // redissonPinned is the Redisson release impl/drivers/redisson-java/pom.xml
-// pins: the bare redisson subjects run it. 4.7.0, the newest, runs as
-// redisson@4.7.0; the pin stays at 3.52.0 until a replacement client's first
-// TryLock stops answering late on 4.7.0 (docs/drivers.md).
-const redissonPinned = "3.52.0"
+// pins: the bare redisson subjects (the locks, the semaphores, the latch)
+// run it. The earlier pin, 3.52.0, runs as redisson@3.52.0 (docs/drivers.md).
+const redissonPinned = "4.7.0"
 
 // redissonSupports are the Redisson releases the driver supports (the spin
-// and fenced locks from later ones: redissonSince).
-var redissonSupports = subject.Range{Min: "3.8.0", Max: "4.x", Note: "3.8.x builds but does not start on Java 17; ran valid: 3.12.0, 3.16.3, 4.7.0"}
+// and fenced locks from later ones: redissonSince). The compat sources
+// also build 3.8.x and 3.9.x, but those start on Java 11 or older only
+// (Config's static initializer makes URI's fields writable through
+// Field.modifiers, which Java 12 and later hide; 3.10.0 ignores that), and
+// Debian 12, whose openjdk-17 lockcheck installs, serves no older JDK.
+var redissonSupports = subject.Range{Min: "3.10.0", Max: "4.x", Note: "3.8.x and 3.9.x start on Java 11 or older only, and Debian 12 serves no JDK before 17; ran valid: 3.10.0, 3.12.0, 3.16.3, 4.7.0"}
 
 // redissonSince is d, a Redisson driver, supporting the releases from min
 // only (its lock came in min, or the driver refuses older ones), note
@@ -31,7 +34,7 @@ func redissonSince(d Driver, min, note string) Driver {
 }
 
 // redissonReleases runs any Redisson release the driver's compat sources
-// cover (3.8.0 and later; build.sh picks them by version): Maven fetches
+// cover and Java 17 starts (3.10.0 and later; build.sh picks them by version): Maven fetches
 // it and its dependencies, checked against Maven Central's checksums, and
 // builds the driver into the cache.
 func redissonReleases() *releases {

@@ -3,7 +3,9 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/catalog/release"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -12,15 +14,47 @@ import (
 // impl/drivers/spring-redis-lock/pom.xml pins.
 const springPinned = "6.5.5"
 
+// springRenewing are the spring-integration-redis releases whose
+// RedisLockRegistry renews its holds (setRenewalTaskScheduler, 6.4.0) and
+// whose Spring Data Redis connection factory has start(): the driver's
+// src/compat/current builds against them, src/compat/legacy against the
+// older ones it supports.
+var springRenewing = subject.Range{Min: "6.4.0"}
+
+// springCompat is the driver's compat source set for spring-integration-redis
+// v: "current" from 6.4.0, else "legacy".
+func springCompat(v string) string {
+	if springRenewing.Contains(v) {
+		return "current"
+	}
+	return "legacy"
+}
+
+// springAt is d, a RedisLockRegistry driver, running the build of release v
+// in dir: without the watchdog capability before 6.4.0 (the library renews
+// nothing there; the driver announces no "watchdog", and every acquire
+// gets a lease).
+func springAt(d Driver, v, dir string) Driver {
+	d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)
+	d.Installed = needJar(dir, "spring-lock-driver.jar")
+	d.Doc = fmt.Sprintf("%s, at Spring Integration %s", d.Doc, v)
+	if springCompat(v) == "legacy" {
+		d.Capabilities = slices.DeleteFunc(slices.Clone(d.Capabilities), func(c string) bool { return c == driver.CapWatchdog })
+		d.Doc += " (no renewal: every acquire has a lease)"
+	}
+	return d
+}
+
 // springReleases runs the RedisLockRegistry driver at any release of
-// spring-integration-redis it compiles against: Maven builds it into the
+// spring-integration-redis it compiles against (the compat source set
+// springCompat picks): Maven builds it into the
 // cache with the Spring Framework, Spring Data Redis and Lettuce that
 // release was published with (read from its POMs on Maven Central), every
 // artifact checked against Maven Central's checksums.
 func springReleases() *releases {
 	return &releases{
 		library: "spring-integration-redis", registry: "Maven Central org.springframework.integration:spring-integration-redis",
-		pinned: springPinned, supports: subject.Range{Min: "6.5.0", Max: "7.x", Note: "measured: 6.5.5, 7.0.5; 7.x has no DEL fallback after a failed UNLINK"},
+		pinned: springPinned, supports: subject.Range{Min: "6.0.0", Max: "7.x", Note: "measured: 6.0.5, 6.1.9, 6.3.11, 6.4.10, 6.5.5, 7.0.5; before 6.4.0 no renewal task, so no watchdog; 7.x has no DEL fallback after a failed UNLINK"},
 		list: func(ctx context.Context) ([]string, error) {
 			return release.MavenVersions(ctx, "org.springframework.integration", "spring-integration-redis")
 		},
@@ -35,14 +69,10 @@ func springReleases() *releases {
 			if err != nil {
 				return err
 			}
-			return release.Run(ctx, src, nil, append([]string{"bash", "build.sh", "--out", dir}, props...)...)
+			args := append([]string{"bash", "build.sh", "--out", dir, "-Dspring.compat=" + springCompat(v)}, props...)
+			return release.Run(ctx, src, nil, args...)
 		},
-		at: func(d Driver, v, dir string) Driver {
-			d.Command = append([]string{"sh", "driver.sh", "--build", dir}, d.Command[2:]...)
-			d.Installed = needJar(dir, "spring-lock-driver.jar")
-			d.Doc = fmt.Sprintf("%s, at Spring Integration %s", d.Doc, v)
-			return d
-		},
+		at: springAt,
 	}
 }
 

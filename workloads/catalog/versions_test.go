@@ -138,9 +138,11 @@ func TestSupportedRanges(t *testing.T) {
 // the range.
 func TestOutsideRangeRefused(t *testing.T) {
 	for name, want := range map[string]string{
-		"redisson@2.15.2":         "the driver supports, 3.8.0 to 4.x",
+		"redisson@2.15.2":         "the driver supports, 3.10.0 to 4.x",
+		"redisson@3.9.1":          "3.10.0 to 4.x (3.8.x and 3.9.x start on Java 11 or older only, and Debian 12 serves no JDK before 17",
 		"redisson-fenced@3.20.0":  "the driver supports, 3.25.0 to 4.x",
 		"redisson-spin@3.16.8":    "the driver supports, 3.17.0 to 4.x",
+		"spring-lock-spin@5.5.20": "the driver supports, 6.0.0 to 7.x",
 		"node-redlock@5.0.0":      "the driver supports, 4.0.0 to 4.x",
 		"rslock@0.8.0":            "the driver supports, 0.9.0 to 0.10.x",
 		"python-redis-lock@2.3.0": "the driver supports, 3.7.0 and later",

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 )
 
 // ErrCatalog marks a catalog that does not parse or breaks its schema; the
@@ -91,6 +92,9 @@ type Catalog struct {
 	// Doc says what the file is, for a reader of the JSON.
 	Doc  string `json:"doc,omitempty"`
 	Bugs []Bug  `json:"bugs"`
+	// Alone are the scripts that show a finding against the library
+	// alone, which the scoreboard reads (results.KnownFindings).
+	Alone []results.KnownRepro `json:"alone,omitempty"`
 }
 
 // LoadFile reads and validates the catalog at path.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/results"
 )
 
 // sig parses a signature a test states.
@@ -78,6 +79,7 @@ func TestCatalogRejects(t *testing.T) {
 		{"fixed older", func(b *Bug) { b.Buggy, b.Fixed = "1.2.0", "1.1.9" }, "not older"},
 		{"same release", func(b *Bug) { b.Buggy, b.Fixed = "v1.0.0", "1.0.0" }, "not older"},
 		{"not a version", func(b *Bug) { b.Buggy = "latest" }, "buggy"},
+		{"open, buggy not a version", func(b *Bug) { b.Buggy, b.Fixed, b.Upstream = "latest", "", "https://example.org/i/1" }, "buggy"},
 		{"no source", func(b *Bug) { b.Sources = nil }, "sources: none"},
 		{"http source", func(b *Bug) { b.Sources = []string{"http://example.org/x"} }, "https URL"},
 		{"relative source", func(b *Bug) { b.Sources = []string{"CHANGELOG.md"} }, "https URL"},
@@ -151,5 +153,33 @@ func TestSelect(t *testing.T) {
 	}
 	if _, err := c.Select([]string{"zz"}); !errors.Is(err, ErrUnknownBug) || !strings.Contains(err.Error(), "a, b, c") {
 		t.Errorf("Select(zz): %v, want ErrUnknownBug listing the known IDs", err)
+	}
+}
+
+// TestCatalogAlone: a library-alone script needs subjects, checkers, a
+// script and a claim, and names only a bug of the catalog.
+func TestCatalogAlone(t *testing.T) {
+	good := results.KnownRepro{Subjects: []string{"lib"}, Checkers: []string{model.CheckLinearizable}, Script: "repro.sh", Claim: "breaks alone", Bug: "a"}
+	cases := []struct {
+		name string
+		edit func(*results.KnownRepro)
+		want string
+	}{
+		{"no subjects", func(r *results.KnownRepro) { r.Subjects = nil }, "no subjects"},
+		{"no checkers", func(r *results.KnownRepro) { r.Checkers = nil }, "no checkers"},
+		{"no script", func(r *results.KnownRepro) { r.Script = " " }, "script or claim empty"},
+		{"no claim", func(r *results.KnownRepro) { r.Claim = "" }, "script or claim empty"},
+		{"unknown bug", func(r *results.KnownRepro) { r.Bug = "b" }, "no such bug"},
+	}
+	for _, tc := range cases {
+		r := good
+		tc.edit(&r)
+		err := Catalog{Bugs: []Bug{testBug("a")}, Alone: []results.KnownRepro{r}}.Validate()
+		if !errors.Is(err, ErrCatalog) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err %v, want ErrCatalog naming %q", tc.name, err, tc.want)
+		}
+	}
+	if err := (Catalog{Bugs: []Bug{testBug("a")}, Alone: []results.KnownRepro{good}}).Validate(); err != nil {
+		t.Errorf("a good script: %v", err)
 	}
 }

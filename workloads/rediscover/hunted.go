@@ -2,6 +2,7 @@ package rediscover
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -94,11 +95,39 @@ type Finding struct {
 	Dir     string `json:"dir"`
 }
 
+// HuntRelease hunts one release, named SUBJECT@VERSION (version v), as
+// Run hunts each release of a bug, for no bug in particular: for
+// cfg.Budget from cfg.Seed, and on from the seed after the last hunt's
+// while its finds do not count; the first find that counts is the
+// Hunted's Find. The Observer hears the hunt's progress, not Hunting nor
+// Judged; cfg.Bugs is not read. It returns an error wrapping ErrConfig,
+// and nothing hunted, for a cfg that cannot run; a hunt that could not run
+// is in Hunted.Err.
+func HuntRelease(ctx context.Context, cfg Config, name, v string) (Hunted, error) {
+	if cfg.Seed == 0 {
+		return Hunted{}, fmt.Errorf("%w: Seed: a release's hunt takes a fixed seed", ErrConfig)
+	}
+	if err := cfg.resolve(); err != nil {
+		return Hunted{}, err
+	}
+	h := Hunted{Release: cfg.named(name, v)}
+	if h.NotRun != "" {
+		return h, nil
+	}
+	return cfg.hunt(ctx, h, sought{}), nil
+}
+
 // sought is what a release's hunt looks for: the bug's signature, past
-// the other catalogued bugs the release has.
+// the other catalogued bugs the release has; with no bug (HuntRelease),
+// any find that counts.
 type sought struct {
 	bug   Bug
 	known []Bug
+}
+
+// wants reports whether a find with signatures sigs is the one sought.
+func (w sought) wants(sigs []model.Signature) bool {
+	return w.bug.ID == "" || w.bug.Signature.MatchesAny(sigs)
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
@@ -110,7 +139,11 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	if h.NotRun != "" {
 		return h
 	}
-	want := sought{bug: b, known: knownAt(cfg.catalog(), b, side)}
+	return cfg.hunt(ctx, h, sought{bug: b, known: knownAt(cfg.catalog(), b, side)})
+}
+
+// hunt hunts h's resolved release for want for the budget.
+func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
 	start := cfg.now()
 	deadline := start.Add(cfg.Budget)
 	seed := cfg.Seed
@@ -162,7 +195,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 	switch {
 	case !f.Class.Counts():
 		h.Allowed = append(h.Allowed, f)
-	case want.bug.Signature.MatchesAny(f.Signatures):
+	case want.wants(f.Signatures):
 		h.Find = &f
 		return 0, true
 	default:

@@ -85,6 +85,9 @@ type Config struct {
 // counts only when its class Counts, and is the bug's only when it has
 // the bug's signature (Bug.Signature).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if len(cfg.Bugs) == 0 {
+		return nil, fmt.Errorf("%w: Bugs: none to hunt", ErrConfig)
+	}
 	if err := cfg.resolve(); err != nil {
 		return nil, err
 	}
@@ -105,7 +108,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// resolve fills cfg's defaults and checks it.
+// resolve fills cfg's defaults and checks them (not Bugs).
 func (cfg *Config) resolve() error {
 	if cfg.now == nil {
 		cfg.now = time.Now
@@ -121,8 +124,6 @@ func (cfg *Config) resolve() error {
 	}
 	cfg.fill()
 	switch {
-	case len(cfg.Bugs) == 0:
-		return fmt.Errorf("%w: Bugs: none to hunt", ErrConfig)
 	case cfg.Budget < 0:
 		return fmt.Errorf("%w: Budget %v: want a positive duration", ErrConfig, cfg.Budget)
 	case cfg.Contrast < 0:
@@ -163,7 +164,13 @@ func (cfg *Config) release(b Bug, side Side) Release {
 	if v == "" {
 		return Release{NotRun: "an open bug: no release fixes it (" + b.Upstream + ")"}
 	}
-	rel := Release{Name: b.Release(v), Version: v}
+	return cfg.named(b.Release(v), v)
+}
+
+// named resolves the subject run for the release called name
+// (SUBJECT@VERSION, version v): name itself or its stand-in.
+func (cfg *Config) named(name, v string) Release {
+	rel := Release{Name: name, Version: v}
 	rel.Subject = rel.Name
 	if s, ok := cfg.StandIns[rel.Name]; ok {
 		rel.Subject, rel.StandIn = s, true

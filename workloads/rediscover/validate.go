@@ -38,7 +38,26 @@ func (c Catalog) Validate() error {
 		}
 		same[key] = b.ID
 	}
-	return c.checkKnownInFixed(ids)
+	if err := c.checkKnownInFixed(ids); err != nil {
+		return err
+	}
+	return c.checkAlone(ids)
+}
+
+// checkAlone checks each library-alone script: subjects, checkers, script
+// and claim set, and its bug, when named, a catalog ID.
+func (c Catalog) checkAlone(ids map[string]bool) error {
+	for i, r := range c.Alone {
+		switch {
+		case len(r.Subjects) == 0 || len(r.Checkers) == 0:
+			return fmt.Errorf("%w: alone %d (%s): no subjects or no checkers", ErrCatalog, i+1, r.Script)
+		case strings.TrimSpace(r.Script) == "" || strings.TrimSpace(r.Claim) == "":
+			return fmt.Errorf("%w: alone %d: script or claim empty", ErrCatalog, i+1)
+		case r.Bug != "" && !ids[r.Bug]:
+			return fmt.Errorf("%w: alone %d (%s): bug %q: no such bug in the catalog", ErrCatalog, i+1, r.Script, r.Bug)
+		}
+	}
+	return nil
 }
 
 // checkKnownInFixed checks that each entry of a known_in_fixed list is a

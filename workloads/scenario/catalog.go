@@ -45,7 +45,7 @@ func heldPlan() workloads.Plan {
 func networkSchedule(w World, n int) (faults.Schedule, error) {
 	return faults.RandomSchedule(w.Rand, faults.RandomConfig{
 		Faults: n, Total: w.Duration - time.Second,
-		Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(1000)},
+		Quiet: faults.Range{Min: ms(500), Max: ms(1000)}, Duration: faults.Range{Min: ms(500), Max: ms(1000)},
 	})
 }
 
@@ -94,7 +94,7 @@ func Catalog() []Scenario {
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
 					Faults: len(w.Env.Links), Total: w.Duration - time.Second,
-					Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(2600), Max: ms(3000)},
+					Quiet: faults.Range{Min: ms(500), Max: ms(1000)}, Duration: faults.Range{Min: ms(2600), Max: ms(3000)},
 				})
 				return perLink(w, faults.BlackHole), s, err
 			},
@@ -126,7 +126,7 @@ func Catalog() []Scenario {
 			Permits: true,
 			Doc:     "redis-server frozen (SIGSTOP) for 0.5–0.9 s at a time, shorter than the lease",
 			Plan:    contendedPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
-			Faults: serverFault(faults.Pause, faults.Span{Min: ms(500), Max: ms(1000)}, faults.Span{Min: ms(500), Max: ms(900)}),
+			Faults: serverFault(faults.Pause, faults.Range{Min: ms(500), Max: ms(1000)}, faults.Range{Min: ms(500), Max: ms(900)}),
 		},
 		{
 			Name: "restart-aof-always", Safe: true,
@@ -136,7 +136,7 @@ func Catalog() []Scenario {
 			// A kill loses nothing with appendfsync always: a violation
 			// here is never explained away by the kill.
 			LossyFaults: []string{},
-			Faults:      serverFault(faults.KillRestart, faults.Span{Min: ms(700), Max: ms(1200)}, faults.Span{Min: ms(200), Max: ms(500)}),
+			Faults:      serverFault(faults.KillRestart, faults.Range{Min: ms(700), Max: ms(1200)}, faults.Range{Min: ms(200), Max: ms(500)}),
 		},
 		{
 			Name: "client-crash", Safe: true,
@@ -151,7 +151,7 @@ func Catalog() []Scenario {
 				}
 				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
 					Faults: len(fs), Total: w.Duration - time.Second,
-					Quiet: faults.Span{Min: ms(600), Max: ms(1200)}, Duration: faults.Span{Min: ms(5), Max: ms(5)},
+					Quiet: faults.Range{Min: ms(600), Max: ms(1200)}, Duration: faults.Range{Min: ms(5), Max: ms(5)},
 				})
 				return fs, s, err
 			},
@@ -176,7 +176,7 @@ func Catalog() []Scenario {
 			Name: "restart-no-persistence", Safe: false,
 			Doc:  "redis-server without persistence killed and at once restarted empty, every 0.8–1.2 s, while locks are held: every lock (and fencing counter) is forgotten",
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
-			Faults:   serverFault(faults.RestartEmpty, faults.Span{Min: ms(800), Max: ms(1200)}, faults.Span{Min: ms(10), Max: ms(10)}),
+			Faults:   serverFault(faults.RestartEmpty, faults.Range{Min: ms(800), Max: ms(1200)}, faults.Range{Min: ms(10), Max: ms(10)}),
 			Destroys: []string{model.CheckFencing},
 		},
 		{
@@ -196,7 +196,7 @@ func Catalog() []Scenario {
 			Doc: "redis-server frozen (SIGSTOP) for 0.6–0.9 s at a time, under the 1 s a renewal every third of the 1.5 s lease leaves in hand, " +
 				"while critical sections of 4–5 s go on, kept safe by the watchdog alone: a renewal sent during a pause runs when it ends",
 			Plan: pauseLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
-			Faults: serverFault(faults.Pause, faults.Span{Min: ms(400), Max: ms(800)}, faults.Span{Min: ms(600), Max: ms(900)}),
+			Faults: serverFault(faults.Pause, faults.Range{Min: ms(400), Max: ms(800)}, faults.Range{Min: ms(600), Max: ms(900)}),
 		},
 		{
 			Name: "client-stall-long-hold", Safe: false,
@@ -217,7 +217,7 @@ func Catalog() []Scenario {
 				"or between two commands of its release; every 3–4 s, while sections of 10 ms–1.2 s go on: a pause may cost a correct lock its hold (allowed), " +
 				"but a client must not take the lock back after it, nor release another's: nothing beyond the fault",
 			Plan: pausePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinThePause,
-			Faults: spacedSchedule(faults.Span{Min: ms(2000), Max: ms(2500)}, faults.Span{Min: ms(1000), Max: ms(1500)}, holderPause),
+			Faults: spacedSchedule(faults.Range{Min: ms(2000), Max: ms(2500)}, faults.Range{Min: ms(1000), Max: ms(1500)}, holderPause),
 		},
 	}, slices.Concat(wireScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)
 }
@@ -418,7 +418,7 @@ func NamesOf(scs []Scenario) []string {
 // serverFault is the faults of a scenario that breaks the one server with
 // fault, one window at a time: quiet then broken for a span each, drawn from
 // the run's seed, until a second before the end.
-func serverFault(fault func(*faults.Server) faults.Fault, quiet, broken faults.Span) FaultsFunc {
+func serverFault(fault func(*faults.Server) faults.Fault, quiet, broken faults.Range) FaultsFunc {
 	return func(w World) ([]faults.Fault, faults.Schedule, error) {
 		srv, err := needServer(w)
 		if err != nil {

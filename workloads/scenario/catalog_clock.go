@@ -35,7 +35,7 @@ func clockScenarios() []Scenario {
 			Plan: contendedPlan(), Duration: 6 * time.Second, Topology: ShimmedServer(faults.PersistNone),
 			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
 				return faults.ClockStrobe(c, target, -250*time.Millisecond, 250*time.Millisecond, 5*time.Millisecond)
-			}, faults.Span{Min: ms(500), Max: ms(1000)}, faults.Span{Min: ms(500), Max: ms(1000)}),
+			}, faults.Range{Min: ms(500), Max: ms(1000)}, faults.Range{Min: ms(500), Max: ms(1000)}),
 		},
 		{
 			Name: "clock-jump-backward", Safe: true,
@@ -56,7 +56,7 @@ func clockScenarios() []Scenario {
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: ShimmedServer(faults.PersistNone), LossyFaults: clockLossy,
 			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
 				return faults.ClockJump(c, target, ClockJump)
-			}, faults.Span{Min: ms(700), Max: ms(1200)}, faults.Span{Min: ms(500), Max: ms(800)}),
+			}, faults.Range{Min: ms(700), Max: ms(1200)}, faults.Range{Min: ms(500), Max: ms(800)}),
 			Expect: clockForwardExpect,
 		},
 		{
@@ -66,7 +66,7 @@ func clockScenarios() []Scenario {
 			Plan: heldPlan(), Duration: 6 * time.Second, Topology: ShimmedServer(faults.PersistNone), LossyFaults: clockLossy,
 			Faults: serverClockFault(func(c []faults.Offsetter, target string) faults.Fault {
 				return faults.ClockDrift(c, target, 9, 5*time.Millisecond)
-			}, faults.Span{Min: ms(500), Max: ms(1000)}, faults.Span{Min: ms(1000), Max: ms(1500)}),
+			}, faults.Range{Min: ms(500), Max: ms(1000)}, faults.Range{Min: ms(1000), Max: ms(1500)}),
 			Expect: clockForwardExpect,
 		},
 		{
@@ -124,7 +124,7 @@ func clockForwardExpect(s subject.Subject) (Expect, bool) {
 
 // serverClockFault is serverFault for clock faults on the run's shimmed
 // redis-server.
-func serverClockFault(fault func(clocks []faults.Offsetter, target string) faults.Fault, quiet, broken faults.Span) FaultsFunc {
+func serverClockFault(fault func(clocks []faults.Offsetter, target string) faults.Fault, quiet, broken faults.Range) FaultsFunc {
 	return serverFault(func(s *faults.Server) faults.Fault {
 		return fault(serverClocks(s), s.Addr())
 	}, quiet, broken)

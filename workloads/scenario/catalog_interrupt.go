@@ -39,15 +39,15 @@ func interruptSchedule(w World) ([]faults.Fault, faults.Schedule, error) {
 	n := int(w.Duration / (400 * time.Millisecond))
 	fs := make([]faults.Fault, n)
 	for i := range fs {
-		after := faults.Span{Min: ms(1), Max: ms(40)}
+		after := faults.Range{Min: ms(1), Max: ms(40)}
 		if w.Rand.IntN(3) == 0 {
-			after = faults.Span{Max: ms(1)}
+			after = faults.Range{Max: ms(1)}
 		}
 		fs[i] = faults.Interrupt(in, targets[w.Rand.IntN(len(targets))], after.Draw(w.Rand))
 	}
 	s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
 		Faults: len(fs), Total: w.Duration - time.Second,
-		Quiet: faults.Span{Min: ms(200), Max: ms(500)}, Duration: faults.Span{Min: ms(150), Max: ms(150)},
+		Quiet: faults.Range{Min: ms(200), Max: ms(500)}, Duration: faults.Range{Min: ms(150), Max: ms(150)},
 	})
 	return fs, s, err
 }

@@ -60,7 +60,7 @@ func remoteScenarios(r Remote) []Scenario {
 	short := func(w World, n int) (faults.Schedule, error) {
 		return faults.RandomSchedule(w.Rand, faults.RandomConfig{
 			Faults: n, Total: w.Duration - time.Second,
-			Quiet: faults.Span{Min: ms(500), Max: ms(1000)}, Duration: faults.Span{Min: ms(500), Max: ms(900)},
+			Quiet: faults.Range{Min: ms(500), Max: ms(1000)}, Duration: faults.Range{Min: ms(500), Max: ms(900)},
 		})
 	}
 	return append([]Scenario{

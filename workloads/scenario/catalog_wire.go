@@ -29,7 +29,7 @@ func wireScenarios() []Scenario {
 			Doc: "Redis refuses one lock command of the holder once a window (an error reply; in 2–2.5 s sections kept safe by the watchdog alone, " +
 				"that is its next renewal): a watchdog must retry at its next tick, a third of the 1.5 s lease later, and the hold must survive",
 			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
-			Faults: wireSchedule(faults.Span{Min: ms(800), Max: ms(1000)}, func(w World) faults.Fault {
+			Faults: wireSchedule(faults.Range{Min: ms(800), Max: ms(1000)}, func(w World) faults.Fault {
 				return holderWireFault(w, "refuse-once", func(x *faults.Wire) faults.Fault { return faults.RefuseOnce(x, faults.LockCommands) })
 			}),
 		},
@@ -41,7 +41,7 @@ func wireScenarios() []Scenario {
 				"one that waits for the reply learns of a grant whose 1.5 s lease may be gone (allowed): lockcheck's own locks and the Go peers, whose clients time out, must stay valid; " +
 				"other clients may break, within the fault",
 			Plan: slowReplyPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinTheFault,
-			Faults: wireSchedule(faults.Span{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
+			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
 					return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
 				})
@@ -56,7 +56,7 @@ func wireScenarios() []Scenario {
 				"and must renew again; a hold may run out only while the client was still reconnecting or waiting out its reply timeout, as its wire " +
 				"trace records, and a watchdog that falls silent after the failure while its holder works on gave up",
 			Plan: pauseLongHoldPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
-			Faults: wireSchedule(faults.Span{Min: ms(100), Max: ms(200)}, holderKill),
+			Faults: wireSchedule(faults.Range{Min: ms(100), Max: ms(200)}, holderKill),
 		},
 		{
 			Name: "subscribe-refused", Safe: true,
@@ -64,7 +64,7 @@ func wireScenarios() []Scenario {
 				"while two owners of each client wait on one lock: the waiter must still be answered within its wait, and the client's later waits " +
 				"must hear of releases again",
 			Plan: subscribePlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipOneOwner,
-			Faults: wireSchedule(faults.Span{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
+			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "refuse-subscribe", faults.RefuseSubscribe)
 			}),
 		},
@@ -75,7 +75,7 @@ func wireScenarios() []Scenario {
 				"client wait on one lock: a client that gave the subscription up must not lose the wake-ups of its later waits " +
 				"(2.5–3.5 s of quiet between windows, which last until the held frames pass, to see them)",
 			Plan: subscribePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipOneOwner,
-			Faults: spacedSchedule(faults.Span{Min: ms(300), Max: ms(600)}, faults.Span{Min: ms(2500), Max: ms(3500)}, func(w World) faults.Fault {
+			Faults: spacedSchedule(faults.Range{Min: ms(300), Max: ms(600)}, faults.Range{Min: ms(2500), Max: ms(3500)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "slow-subscribe", func(x *faults.Wire) faults.Fault { return faults.SlowSubscribe(x, slowReplyDelay) })
 			}),
 		},
@@ -131,13 +131,13 @@ func slowReplyPlan() workloads.Plan {
 
 // wireSchedule is one fault, made by fault, in windows of length d with
 // 0.5–1 s of quiet before each.
-func wireSchedule(d faults.Span, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
-	return spacedSchedule(d, faults.Span{Min: ms(500), Max: ms(1000)}, fault)
+func wireSchedule(d faults.Range, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
+	return spacedSchedule(d, faults.Range{Min: ms(500), Max: ms(1000)}, fault)
 }
 
 // spacedSchedule is one fault, made by fault, in windows of length d with
 // quiet before each.
-func spacedSchedule(d, quiet faults.Span, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
+func spacedSchedule(d, quiet faults.Range, fault func(World) faults.Fault) func(World) ([]faults.Fault, faults.Schedule, error) {
 	return func(w World) ([]faults.Fault, faults.Schedule, error) {
 		s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
 			Faults: 1, Total: w.Duration - time.Second, Quiet: quiet, Duration: d,

@@ -93,6 +93,12 @@ func preTag(s string) bool {
 	return false
 }
 
+// Line is r's minor line, its first two numbers ("3.43" for "3.43.0",
+// "4.0" for "v4"): the releases of a line differ in their patch only.
+func (r ReleaseNumber) Line() string {
+	return fmt.Sprintf("%d.%d", num(r.nums, 0), num(r.nums, 1))
+}
+
 // Stable says r is no pre-release.
 func (r ReleaseNumber) Stable() bool { return r.stage >= 0 }
 

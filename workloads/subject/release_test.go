@@ -108,3 +108,15 @@ func TestRange(t *testing.T) {
 		}
 	}
 }
+
+func TestReleaseLine(t *testing.T) {
+	for in, want := range map[string]string{"3.43.0": "3.43", "3.43.10": "3.43", "v4.0.3": "4.0", "4": "4.0", "2.3.0.post1": "2.3", "7.0.0-M1": "7.0"} {
+		r, err := ParseRelease(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Line(); got != want {
+			t.Errorf("%s: Line %q, want %q", in, got, want)
+		}
+	}
+}

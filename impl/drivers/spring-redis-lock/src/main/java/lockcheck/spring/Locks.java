@@ -45,13 +45,17 @@ import java.util.concurrent.locks.Lock;
  * impl/drivers/README.md), which the deadline then ends with error.
  * </ul>
  * The lease picks the registry (Registries): lease_ms &gt; 0 is a registry with
- * that expireAfter, lease_ms &lt;= 0 the watchdog registry. A reentry goes to
+ * that expireAfter, lease_ms &lt;= 0 the watchdog registry (which renews
+ * nothing before 6.4.0, where the driver announces no "watchdog"). A reentry goes to
  * the registry that holds the lock; one that asks for another lease than the
  * hold's is answered error without calling the library (a registry has one
  * expireAfter; lockcheck's workloads reenter with the hold's lease).
  */
 final class Locks implements Library {
-    private static final List<String> CAPABILITIES = List.of("reentrant", "watchdog", "cycle", "interrupt");
+    /** "watchdog" only where the library renews (Compat.RENEWS: 6.4.0 and later). */
+    private static final List<String> CAPABILITIES = Compat.RENEWS
+            ? List.of("reentrant", "watchdog", "cycle", "interrupt")
+            : List.of("reentrant", "cycle", "interrupt");
     private static final List<String> TOPOLOGIES = List.of("single");
 
     /** A lock this driver holds: through which registry, and how often. */
@@ -136,7 +140,7 @@ final class Locks implements Library {
         long t2 = System.nanoTime();
         Driver.log("connected (" + req.path("redis") + ") in mode " + opts.mode.type + " in " + (t1 - t0) / 1_000_000
                 + " ms, warmed up in " + (t2 - t1) / 1_000_000 + " ms; watchdog registry: expireAfter "
-                + registries.watchdogMs() + " ms, renewal every " + registries.watchdogMs() / 3 + " ms");
+                + registries.watchdogMs() + " ms, " + (Compat.RENEWS ? "renewal every " + registries.watchdogMs() / 3 + " ms" : "no renewal"));
         return Replies.ok();
     }
 

@@ -24,8 +24,10 @@ import java.util.concurrent.locks.Lock;
  * expireAfter for every lock it grants, so a lease the registry was not made
  * with is served by another registry over the same connection factory. The
  * registry of watchdog holds (lease_ms <= 0) expires after hello's
- * watchdog_ms and renews its holds with the library's own renewal task
- * (setRenewalTaskScheduler: every expireAfter / 3); the others renew nothing.
+ * watchdog_ms and, from spring-integration-redis 6.4.0 (Compat.RENEWS),
+ * renews its holds with the library's own renewal task
+ * (setRenewalTaskScheduler: every expireAfter / 3); the others renew
+ * nothing, nor does any registry of an older release.
  *
  * <p>Every registry has its own random clientId, the value of its keys in
  * Redis: a driver process is several library owners, one per lease, which
@@ -92,7 +94,7 @@ final class Registries {
                 .build();
         LettuceConnectionFactory f = new LettuceConnectionFactory(server, client);
         f.afterPropertiesSet();
-        f.start();
+        Compat.start(f);
         try (RedisConnection c = f.getConnection()) {
             c.ping();
         }
@@ -151,8 +153,8 @@ final class Registries {
         long expireAfter = leaseKey == WATCHDOG ? watchdogMs : leaseKey;
         RedisLockRegistry r = new RedisLockRegistry(factory, REGISTRY_KEY, expireAfter);
         r.setRedisLockType(opts.mode.type);
-        if (leaseKey == WATCHDOG) {
-            r.setRenewalTaskScheduler(renewal());
+        if (leaseKey == WATCHDOG && Compat.RENEWS) {
+            Compat.renewWith(r, renewal());
         }
         return r;
     }

@@ -9,17 +9,17 @@ import (
 // figures; the Markdown one says so in its rule; widths count runes, and a
 // short row is padded with empty cells.
 func TestTextTable(t *testing.T) {
-	tab := textTable{
-		header: []string{"subject", "ops", "verdict"},
-		rows:   [][]string{{"fair-µ✓", "1200", "valid"}, {"redsync", "3"}},
-		right:  []bool{false, true},
+	tab := Table{
+		Header: []string{"subject", "ops", "verdict"},
+		Rows:   [][]string{{"fair-µ✓", "1200", "valid"}, {"redsync", "3"}},
+		Right:  []bool{false, true},
 	}
 	var box, md bytes.Buffer
-	tab.centerHeader = true
-	if err := tab.writeBox(&box); err != nil {
+	tab.CenterHeader = true
+	if err := tab.WriteBox(&box); err != nil {
 		t.Fatal(err)
 	}
-	if err := tab.writeMarkdown(&md); err != nil {
+	if err := tab.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
 	wantBox := `┌─────────┬──────┬─────────┐

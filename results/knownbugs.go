@@ -1,0 +1,70 @@
+package results
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+)
+
+// KnownRepro is one library-alone script of the catalog of known bugs
+// (known-bugs.json, its "alone" list): a script that shows a finding
+// against the library alone, with no lockcheck and no adapter.
+type KnownRepro struct {
+	// Subjects are the subjects, as a scoreboard names them, whose
+	// finding the script shows ("redisson@3.43.0", and "redisson-3.43" as
+	// scoreboards before NAME@VERSION named that release).
+	Subjects []string `json:"subjects"`
+	// Checkers are the checkers that see the finding.
+	Checkers []string `json:"checkers"`
+	Script   string   `json:"script"`
+	Claim    string   `json:"claim"`
+	// Bug, when set, is the ID of the catalog's bug the script shows.
+	Bug string `json:"bug,omitempty"`
+}
+
+// Findings are r's findings: one per subject and checker, in that order.
+func (r KnownRepro) Findings() []KnownFinding {
+	var fs []KnownFinding
+	for _, s := range r.Subjects {
+		for _, c := range r.Checkers {
+			fs = append(fs, KnownFinding{Subject: s, Checker: c, Script: r.Script, Claim: r.Claim})
+		}
+	}
+	return fs
+}
+
+// knownBugs is the catalog of known bugs, read by lockcheck rediscover
+// (workloads/rediscover owns the bugs' schema) and by the scoreboard (the
+// "alone" list).
+//
+//go:embed known-bugs.json
+var knownBugs []byte
+
+// KnownFindings are the library-alone scripts of the catalog of known bugs
+// (known-bugs.json), one per subject and checker.
+var KnownFindings = mustKnownFindings(knownBugs)
+
+// ParseKnownFindings reads the "alone" list of a catalog of known bugs.
+func ParseKnownFindings(catalog []byte) ([]KnownFinding, error) {
+	var c struct {
+		Alone []KnownRepro `json:"alone"`
+	}
+	if err := json.Unmarshal(catalog, &c); err != nil {
+		return nil, fmt.Errorf("known bugs: %w", err)
+	}
+	var fs []KnownFinding
+	for _, r := range c.Alone {
+		fs = append(fs, r.Findings()...)
+	}
+	return fs, nil
+}
+
+// mustKnownFindings is ParseKnownFindings of the embedded catalog, which
+// workloads/rediscover's tests validate.
+func mustKnownFindings(catalog []byte) []KnownFinding {
+	fs, err := ParseKnownFindings(catalog)
+	if err != nil {
+		panic(err)
+	}
+	return fs
+}
