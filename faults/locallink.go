@@ -14,9 +14,9 @@ var (
 	startLocalLink func(name, upstream string) (LocalLink, error)
 )
 
-// RegisterLocalLink makes StartLink start links with start (package
-// faults/toxiproxy registers toxiproxy's in-process proxy on import). The
-// last registration wins.
+// RegisterLocalLink makes StartLink start links with start (toxiproxy.Register
+// registers toxiproxy's in-process proxy; the CLI calls it when it assembles
+// itself). The last registration wins.
 func RegisterLocalLink(start func(name, upstream string) (LocalLink, error)) {
 	localLinkMu.Lock()
 	defer localLinkMu.Unlock()

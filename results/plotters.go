@@ -27,8 +27,8 @@ var plotters struct {
 }
 
 // RegisterPlots sets the writers of a run directory's latency.png and
-// throughput.png; package results/plots calls it when imported (the CLI
-// imports it). Until then WriteRun draws no plots and summary.md links none:
+// throughput.png; plots.Register calls it (the CLI does when it assembles
+// itself). Until then WriteRun draws no plots and summary.md links none:
 // this package does not import a plotting library.
 func RegisterPlots(latency, throughput PlotWriter) {
 	plotters.Lock()

@@ -52,7 +52,7 @@ func (d *driverFlags) register(ctx context.Context, fs *flag.FlagSet, subjects *
 }
 
 // goDriverSubject is the reentrant lock served over the protocol by this
-// very binary (`lockcheck driver reentrant`): the protocol's overhead
+// very binary (a subject once assemble registered it) (`lockcheck driver reentrant`): the protocol's overhead
 // measured against the same lock in-process, and a template for drivers.
 func goDriverSubject() subject.Subject {
 	exe, err := os.Executable()
@@ -65,12 +65,6 @@ func goDriverSubject() subject.Subject {
 		Capabilities: []string{driver.CapReentrant, driver.CapWatchdog},
 		NotScored:    "lockcheck's own reentrant lock, served over the protocol: not a library people run",
 	}.Subject()
-}
-
-func init() {
-	if err := catalog.Subjects.Register(goDriverSubject()); err != nil {
-		panic(err)
-	}
 }
 
 const driverExamples = `  lockcheck driver reentrant     # serves the reentrant lock on stdin/stdout

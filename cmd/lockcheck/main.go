@@ -78,6 +78,10 @@ func commands() []command {
 }
 
 func main() {
+	if err := assemble(); err != nil {
+		fmt.Fprintln(os.Stderr, "lockcheck:", err)
+		os.Exit(exitUsage)
+	}
 	catalog.ServeFromEnv(catalog.Subjects) // a Go lock's process of its own, for process pauses
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

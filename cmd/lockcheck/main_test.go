@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == "driver" {
 		main()
 	}
+	if err := assemble(); err != nil { // what main wires, before any test runs
+		panic(err)
+	}
 	reg, err := catalog.Subjects.With(catalog.MutantBase()) // the catch-rate tests run the mutants' base too
 	if err != nil {
 		panic(err)

@@ -39,12 +39,16 @@ func (l *redisLogger) lines() (int, string) {
 	return l.n, l.last
 }
 
-// redisLog is the one place go-redis logs to in the CLI.
+// redisLog is the one place go-redis logs to in the CLI (installRedisLog).
 var redisLog = &redisLogger{}
 
-func init() {
+// installRedisLog makes redisLog go-redis's logger, printing to stderr
+// too with LOCKCHECK_REDIS_LOG=1.
+func installRedisLog() {
 	if os.Getenv("LOCKCHECK_REDIS_LOG") == "1" {
+		redisLog.mu.Lock()
 		redisLog.w = os.Stderr
+		redisLog.mu.Unlock()
 	}
 	redis.SetLogger(redisLog)
 }

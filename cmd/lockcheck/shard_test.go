@@ -20,6 +20,9 @@ func init() {
 		return
 	}
 	if os.Getenv(testValidateOnlyEnv) == "1" {
+		if err := assemble(); err != nil { // as main does
+			panic(err)
+		}
 		e := newEnv()
 		e.validateOnly = true
 		os.Exit(run(context.Background(), e, os.Args[1:]))

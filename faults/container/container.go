@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"sync"
 
 	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
@@ -21,17 +22,24 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 )
 
-func init() {
-	// Ryuk, testcontainers' reaper, is an image the engine would have to
-	// pull: lockcheck never starts it (it runs no GenericContainer) and
-	// sweeps its own containers (Sweep). Say so to testcontainers too,
-	// unless the user chose.
-	if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
-		_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
-	}
-	// Its banner would break lockcheck's output: lockcheck says which
-	// engine and image it uses itself.
-	tclog.SetDefault(tclog.NewNoopLogger())
+// quietOnce guards Quiet.
+var quietOnce sync.Once
+
+// Quiet sets testcontainers up the way lockcheck uses it, once per process:
+// the CLI calls it when it assembles itself, and Available (which every
+// entry point calls first) calls it before this package's first call into
+// testcontainers, so a caller that does not still gets it. Ryuk, testcontainers' reaper, is an image the engine would have
+// to pull: lockcheck never starts it (it runs no GenericContainer) and
+// sweeps its own containers (Sweep), so TESTCONTAINERS_RYUK_DISABLED says so
+// too, unless the user chose. testcontainers' banner would break
+// lockcheck's output: lockcheck says which engine and image it uses itself.
+func Quiet() {
+	quietOnce.Do(func() {
+		if _, set := os.LookupEnv("TESTCONTAINERS_RYUK_DISABLED"); !set {
+			_ = os.Setenv("TESTCONTAINERS_RYUK_DISABLED", "true")
+		}
+		tclog.SetDefault(tclog.NewNoopLogger())
+	})
 }
 
 // ErrNoEngine is wrapped by Available's and Start's errors when no Docker
@@ -63,6 +71,7 @@ var (
 // Available reports nil when a Docker engine answers a health check within
 // ctx, and otherwise an error wrapping ErrNoEngine that says why.
 func Available(ctx context.Context) (err error) {
+	Quiet()
 	defer func() {
 		// The provider panics on some broken setups.
 		if r := recover(); r != nil {

@@ -1,9 +1,9 @@
 // Package toxiproxy runs the client links of lockcheck's topologies
-// through Shopify's toxiproxy, in process: importing it makes
-// faults.StartLink start a toxiproxy proxy instead of the faults package's
-// own light proxy. The lockcheck CLI imports it, so every published run
-// goes through toxiproxy; a go test suite that imports only locktest builds
-// no toxiproxy server.
+// through Shopify's toxiproxy, in process: Register makes faults.StartLink
+// start a toxiproxy proxy instead of the faults package's own light proxy.
+// The lockcheck CLI calls it when it assembles itself, so every published
+// run goes through toxiproxy; a go test suite that imports only locktest
+// builds no toxiproxy server.
 package toxiproxy
 
 import (
@@ -20,9 +20,12 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 )
 
-func init() {
-	faults.RegisterLocalLink(func(name, upstream string) (faults.LocalLink, error) { return Start(name, upstream) })
-}
+// Register makes faults.StartLink start every later client link with
+// Start. Calling it again changes nothing.
+func Register() { faults.RegisterLocalLink(startLink) }
+
+// startLink is Start as a faults.LocalLink starter.
+func startLink(name, upstream string) (faults.LocalLink, error) { return Start(name, upstream) }
 
 // Proxy is an in-process toxiproxy proxy on 127.0.0.1 (ephemeral port) in
 // front of one Redis address. It implements faults.Link. Give every client its own

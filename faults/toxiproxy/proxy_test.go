@@ -1,6 +1,7 @@
 package toxiproxy_test
 
 import (
+	"fmt"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -11,15 +12,23 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// Importing the package makes faults.StartLink start toxiproxy proxies.
-// (The faults package's link tests run every fault on this kind too.)
+// Importing the package changes nothing; once Register ran,
+// faults.StartLink starts toxiproxy proxies. (The faults package's link
+// tests run every fault on this kind too.)
 func TestStartLinkIsToxiproxy(t *testing.T) {
-	l, err := faults.StartLink("c0", "127.0.0.1:1")
-	if err != nil {
-		t.Fatal(err)
+	start := func(want string) {
+		t.Helper()
+		l, err := faults.StartLink("c0", "127.0.0.1:1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = l.Close() }()
+		if got := fmt.Sprintf("%T", l); got != want {
+			t.Errorf("StartLink started a %s, want %s", got, want)
+		}
 	}
-	defer func() { _ = l.Close() }()
-	if _, ok := l.(*toxiproxy.Proxy); !ok {
-		t.Fatalf("StartLink started a %T, want *toxiproxy.Proxy", l)
-	}
+	start("*faults.Proxy")
+	toxiproxy.Register()
+	t.Cleanup(func() { faults.RegisterLocalLink(nil) })
+	start("*toxiproxy.Proxy")
 }

@@ -1,8 +1,8 @@
 // Package plots draws a run's latency and throughput plots (PNG, with fault
-// windows shaded) with gonum/plot. Importing it registers them with
+// windows shaded) with gonum/plot. Register hands them to
 // results.RegisterPlots, so that run directories hold latency.png and
-// throughput.png: the CLI imports it; a locktest user, whose failures need
-// text, does not build gonum/plot.
+// throughput.png: the CLI calls it when it assembles itself; a locktest
+// user, whose failures need text, does not build gonum/plot.
 package plots
 
 import (
@@ -23,7 +23,10 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-func init() { results.RegisterPlots(WriteLatencyPNG, WriteThroughputPNG) }
+// Register makes results.WriteRun draw every run directory's latency.png
+// and throughput.png with WriteLatencyPNG and WriteThroughputPNG. Call it
+// once, before writing runs; calling it again changes nothing.
+func Register() { results.RegisterPlots(WriteLatencyPNG, WriteThroughputPNG) }
 
 // Plot geometry: 12 x 5 inches at 96 dpi is 1152 x 480 pixels.
 const (

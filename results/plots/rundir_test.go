@@ -11,19 +11,29 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/results/internal/synth"
-	_ "github.com/lockcheck/lockcheck/results/plots"
+	"github.com/lockcheck/lockcheck/results/plots"
 )
 
-// TestRunDirPlots: once this package is imported, results.WriteRun draws
-// latency.png and throughput.png, readable and big enough to read, and
-// summary.md shows them. RESULTS_KEEP=DIR keeps the run directory.
+// TestRunDirPlots: importing this package draws nothing; once Register
+// ran, results.WriteRun draws latency.png and throughput.png, readable and
+// big enough to read, and summary.md shows them. RESULTS_KEEP=DIR keeps the
+// run directory.
 func TestRunDirPlots(t *testing.T) {
 	h := synth.History(42, 4*time.Second)
-	dir := results.RunDir(t.TempDir(), "counter-reentrant", time.Unix(0, 0), 42)
 	rep := model.Check(h, model.Options{})
-	if _, err := results.WriteRun(dir, results.RunArtifacts{Subject: "reentrant", Workload: "counter", Seed: 42, History: h, Report: rep}); err != nil {
-		t.Fatal(err)
+	write := func(name string) string {
+		dir := results.RunDir(t.TempDir(), name, time.Unix(0, 0), 42)
+		if _, err := results.WriteRun(dir, results.RunArtifacts{Subject: "reentrant", Workload: "counter", Seed: 42, History: h, Report: rep}); err != nil {
+			t.Fatal(err)
+		}
+		return dir
 	}
+	if _, err := os.Stat(filepath.Join(write("unregistered"), results.LatencyPlot)); err == nil {
+		t.Errorf("%s drawn before Register: importing the package registered the plots", results.LatencyPlot)
+	}
+	plots.Register()
+	t.Cleanup(func() { results.RegisterPlots(nil, nil) })
+	dir := write("counter-reentrant")
 	for _, f := range []string{results.LatencyPlot, results.ThroughputPlot} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {

@@ -1,9 +1,9 @@
 // Package catalog lists the lock implementations lockcheck ships: its own
 // reference locks (impl), the external drivers (impl/drivers over
 // impl/driver) and the mutants (impl/mutants), registered in Subjects; the
-// Go peer adapters (impl/peers) join Subjects when package
-// workloads/catalog/gopeers is imported (the CLI does), so that a library
-// user of locktest does not build redsync and redislock. Catalog and gopeers
+// Go peer adapters (impl/peers) join Subjects when gopeers.Register adds
+// them (the CLI does when it assembles itself), so that a library user of
+// locktest does not build redsync and redislock. Catalog and gopeers
 // are the only harness packages that import the concrete locks; the runner
 // (workloads) and the benchmark (workloads/bench) take a subject.Registry
 // and never import them.

@@ -1,7 +1,7 @@
-// Package gopeers registers the Go peer libraries lockcheck compares itself
-// with (impl/peers: redsync, redislock, each also tuned) in catalog.Subjects
-// when it is imported: the CLI imports it; a locktest user does not, and
-// does not build them.
+// Package gopeers holds the Go peer libraries lockcheck compares itself
+// with (impl/peers: redsync, redislock, each also tuned) as subjects, for
+// Register to add to a registry: the CLI adds them to catalog.Subjects when
+// it assembles itself; a locktest user does not, and does not build them.
 package gopeers
 
 import (
@@ -16,12 +16,16 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
-func init() {
+// Register adds every peer of Subjects to reg (catalog.Subjects in the
+// CLI). It fails, having added those before, when a name is taken: call it
+// once per registry.
+func Register(reg *subject.Registry) error {
 	for _, s := range Subjects() {
-		if err := catalog.Subjects.Register(s); err != nil {
-			panic(err)
+		if err := reg.Register(s); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // Subjects are the peer adapters as subjects of kind peer, each at its
