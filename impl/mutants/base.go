@@ -42,6 +42,9 @@ var (
 	renewAnyScript           = redis.NewScript(renewAnySrc)
 	unlockFreesExpiredScript = redis.NewScript(unlockFreesExpiredSrc)
 	renewRetakesScript       = redis.NewScript(renewRetakesSrc)
+
+	allScripts = []*redis.Script{acquireScript, acquireNoCountScript, unlockScript, unlockDelScript,
+		renewScript, renewAnyScript, unlockFreesExpiredScript, renewRetakesScript}
 )
 
 // flaw is one deliberate bug of the base lock; a mutant has exactly one.
@@ -86,12 +89,27 @@ func open(cfg config) impl.MakerFunc {
 	if cfg.watchdogLease <= 0 {
 		cfg.watchdogLease = DefaultWatchdogLease
 	}
-	return func(_ context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
+	return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 		if rdb == nil {
 			return nil, errors.New("mutants: nil redis client")
 		}
+		loadScripts(ctx, rdb)
 		ctx, cancel := context.WithCancel(context.Background())
 		return &maker{rdb: rdb, cfg: cfg, ctx: ctx, cancel: cancel, renewals: impl.NewRenewals(cfg.watchdogLease)}, nil
+	}
+}
+
+// loadScripts loads every script into Redis's script cache, so that a
+// script's first run is one round trip (EVALSHA) and not two (EVALSHA
+// answered NOSCRIPT, then EVAL): a renewal due when its paused client
+// resumes then reaches Redis before the client's next command, as a
+// one-command renewal (SET key token XX PX) would. A failed load is left
+// to Script.Run's NOSCRIPT fallback.
+func loadScripts(ctx context.Context, rdb redis.UniversalClient) {
+	for _, s := range allScripts {
+		if s.Load(ctx, rdb).Err() != nil {
+			return
+		}
 	}
 }
 
