@@ -36,7 +36,7 @@ func scenarioNote(s hunt.Start) string {
 	case len(s.Scenarios) == 0:
 		return "no scenarios (none expects this subject valid)"
 	}
-	return fmt.Sprintf("1 draw in %d one of %d scenarios it must pass", hunt.ScenarioShare, len(s.Scenarios))
+	return fmt.Sprintf("1 draw in %d one of %d scenarios where it can be caught", hunt.ScenarioShare, len(s.Scenarios))
 }
 
 // Recorded prints what `lockcheck run` prints of a run directory.

@@ -3,9 +3,9 @@ package hunt
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
-	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -51,50 +51,61 @@ func (d Draw) Describe() string {
 }
 
 // ScenarioShare is the chance that a draw is a scenario (when the subject
-// has any it must pass): one in ScenarioShare.
-const ScenarioShare = 4
+// has any where a hunt can find something): one in ScenarioShare.
+const ScenarioShare = 2
 
 // drawer yields a hunt's draws. The sequence of seeds and choices (plain
 // run or which scenario) is a pure function of the first seed and the
 // scenarios: the budget and this machine only decide what becomes of a
 // scenario that does not fit or cannot run (see hunter.resolve).
 type drawer struct {
-	rng       *rand.Rand
-	next      int64               // seed of the next draw
-	scenarios []scenario.Scenario // the scenarios the subject must pass
+	rng   *rand.Rand
+	next  int64               // seed of the next draw
+	deck  []scenario.Scenario // the scenarios, in an order drawn from the first seed
+	dealt int                 // scenario draws so far
 }
 
 func newDrawer(seed int64, scs []scenario.Scenario) *drawer {
-	return &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed, scenarios: scs}
+	deck := slices.Clone(scs)
+	shuffle := rand.New(rand.NewPCG(uint64(seed), 0xDEC4))
+	shuffle.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	return &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed, deck: deck}
 }
 
 // draw returns the next seed and, for one draw in ScenarioShare on
-// average, a scenario (nil: a plain run).
+// average, a scenario (nil: a plain run): the next of the deck, so that
+// every scenario is drawn once before any is drawn again.
 func (d *drawer) draw() (int64, *scenario.Scenario) {
 	seed := d.next
 	d.next++
-	// Both numbers are drawn every time, so the sequence does not depend
-	// on how many scenarios there are to pick from.
-	pick, idx := d.rng.IntN(ScenarioShare), d.rng.IntN(1<<30)
-	if pick != 0 || len(d.scenarios) == 0 {
+	if d.rng.IntN(ScenarioShare) != 0 || len(d.deck) == 0 {
 		return seed, nil
 	}
-	sc := d.scenarios[idx%len(d.scenarios)]
+	sc := d.deck[d.dealt%len(d.deck)]
+	d.dealt++
 	return seed, &sc
 }
 
-// Scenarios are the catalog's scenarios subj must pass: those that run
-// it (not skipped for its topology, as nightly decides) and expect a valid
-// verdict. A scenario where the subject is expected unsafe, or that only
-// measures it, can find nothing.
+// Scenarios are the catalog's scenarios where a hunt of subj can find
+// something (scenario.Requirement.Hunted), subj judged as the lock it
+// claims to be (a mutant as a correct lock): those it fits (not skipped
+// for its topology, as nightly decides) and must pass, then the unsafe
+// ones, where nothing may go beyond the fault's allowance. A scenario
+// that only measures the subject, or where it is known to break, can find
+// nothing.
 func Scenarios(subj subject.Subject) []scenario.Scenario {
-	var out []scenario.Scenario
+	var pass, unsafe []scenario.Scenario
 	for _, sc := range scenario.Catalog() {
-		if exp := sc.Expectation(subj); exp.Skip == "" && exp.Verdict == model.Valid {
-			out = append(out, sc)
+		r := sc.Require(subj)
+		switch {
+		case sc.Fits(subj) != "" || !r.Hunted():
+		case r.Tolerates == nil:
+			pass = append(pass, sc)
+		default:
+			unsafe = append(unsafe, sc)
 		}
 	}
-	return out
+	return append(pass, unsafe...)
 }
 
 // Plan is the hunt workload's plan for seed: the plan of a plain draw

@@ -76,7 +76,7 @@ type redisExecutor struct {
 	tgt      *target.Target
 	registry *subject.Registry
 	obs      Observer
-	judge    Judge // nil: by the scenario's Expectation
+	judge    Judge // nil: by what the scenario requires (scenario.Judge)
 	threads  int   // Config.ThreadsPerProcess, for scenarios (0: theirs)
 	serve    subject.Server
 	served   bool // every run serves the lock in processes (Config.Served)
@@ -163,7 +163,8 @@ func invalidWhy(rep model.Report) string {
 }
 
 // judgeScenario says whether rep, of a run of sc, is a find: by judge, or
-// (nil) by sc's Expectation for subj.
+// (nil) by what sc requires of subj as the lock it claims to be
+// (scenario.Judge).
 func judgeScenario(sc scenario.Scenario, subj subject.Subject, rep model.Report, judge Judge) (bool, string) {
 	if judge != nil {
 		if ok, why := judge(sc, rep); !ok {
@@ -171,9 +172,8 @@ func judgeScenario(sc scenario.Scenario, subj subject.Subject, rep model.Report,
 		}
 		return false, ""
 	}
-	exp := sc.Expectation(subj)
-	if ok, why := exp.Match(rep); !ok {
-		return true, fmt.Sprintf("%s, not as expected (%s): %s", rep.Verdict, exp.Label, why)
+	if ok, why := scenario.Judge(sc, subj, rep); !ok {
+		return true, fmt.Sprintf("%s, not as required: %s", rep.Verdict, why)
 	}
 	return false, ""
 }

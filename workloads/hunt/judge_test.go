@@ -18,7 +18,7 @@ func TestJudgeScenario(t *testing.T) {
 	}
 	subj := subject.Subject{Name: "reentrant", Kind: subject.KindReference}
 	invalid := model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid}}}
-	if find, why := judgeScenario(sc, subj, invalid, nil); !find || !strings.Contains(why, "not as expected (valid)") {
+	if find, why := judgeScenario(sc, subj, invalid, nil); !find || !strings.Contains(why, "not as required: verdict invalid, want valid") {
 		t.Errorf("by the expectation: find %v, %q", find, why)
 	}
 	lenient := func(scenario.Scenario, model.Report) (bool, string) { return true, "" }

@@ -43,7 +43,8 @@ type Start struct {
 	Target string
 	// Redis is Config.Redis: when set, the hunt draws no scenarios.
 	Redis string
-	// Scenarios are those the hunt may draw (one draw in ScenarioShare).
+	// Scenarios are those the hunt may draw (one draw in ScenarioShare), in
+	// catalog order.
 	Scenarios []scenario.Scenario
 	// Dir is the hunt's directory: its run directories and plan.json.
 	Dir string

@@ -70,8 +70,8 @@ func TestRequire(t *testing.T) {
 		if tc.fenced {
 			subj = fenced
 		}
-		r := require(lookup(t, tc.scenario), subj)
-		ok, why := r.match(report(tc.verdicts))
+		r := lookup(t, tc.scenario).Require(subj)
+		ok, why := r.Match(report(tc.verdicts))
 		if ok != (tc.want == "") || !strings.Contains(why, tc.want) {
 			t.Errorf("%s (fenced %v) %v: match = %v, %q; want %q", tc.scenario, tc.fenced, tc.verdicts, ok, why, tc.want)
 		}
@@ -111,7 +111,9 @@ func TestHuntScenarios(t *testing.T) {
 	if got := scenarioNames(huntScenarios(l.subject(), []string{"partition-long", "no-faults"})); !slices.Equal(got, []string{"no-faults", "partition-long"}) {
 		t.Errorf("Scenarios(partition-long, no-faults) of a watchdog lock: the hunt draws %v", got)
 	}
-	j := judge(l.subject())
+	j := func(sc scenario.Scenario, rep model.Report) (bool, string) {
+		return scenario.Judge(sc, l.subject(), rep)
+	}
 	if ok, why := j(lookup(t, "client-stall"), report(map[string]model.Verdict{model.CheckLinearizable: model.Invalid})); !ok {
 		t.Errorf("a stall that broke only linearizability: %s", why)
 	}

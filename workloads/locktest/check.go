@@ -78,7 +78,7 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 		t.Fatalf("locktest: %s: the run could not be made (not the lock's failure): %v", p.sc.Name, s.broken)
 	}
 	t.Logf("locktest: %s: %d runs of %v in %v, each %s (draws from -%s=%d)", p.sc.Name, st.runs, p.run,
-		st.took.Round(100*time.Millisecond), p.req.label(), seedFlagName, s.first)
+		st.took.Round(100*time.Millisecond), p.req.Label(), seedFlagName, s.first)
 }
 
 // run runs plan once with seed and counts the run's time.
@@ -133,7 +133,7 @@ func (s *suite) runOnce(p planned, plan workloads.Plan, seed int64) (*failure, e
 	case errors.Is(err, context.DeadlineExceeded):
 		return nil, fmt.Errorf("run of %v still going after %v", p.run, p.run+3*time.Minute)
 	}
-	ok, why := p.req.match(res.Report)
+	ok, why := p.req.Match(res.Report)
 	if ok {
 		return nil, nil
 	}

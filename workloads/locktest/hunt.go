@@ -92,27 +92,17 @@ func huntConfig(t *testing.T, lock Lock, budget time.Duration, opts []Option) (h
 		cfg.Budget = cfg.RunDuration
 	}
 	if cfg.Redis == "" {
-		cfg.Scenarios, cfg.Judge = huntScenarios(lock.subject(), c.scenarios), judge(lock.subject())
+		cfg.Scenarios = huntScenarios(lock.subject(), c.scenarios)
 	}
 	return cfg, nil
 }
 
-// huntScenarios are the scenarios a Hunt of subj draws: those it must
-// pass (hunt.Scenarios), then the unsafe ones that fit it, where nothing
-// may go beyond the fault's allowance (require); only, if not empty, keeps
-// those it names.
+// huntScenarios are the scenarios a Hunt of subj draws (hunt.Scenarios);
+// only, if not empty, keeps those it names.
 func huntScenarios(subj subject.Subject, only []string) []scenario.Scenario {
 	out := []scenario.Scenario{}
-	keep := func(sc scenario.Scenario) bool {
-		return len(only) == 0 || slices.Contains(only, sc.Name)
-	}
 	for _, sc := range hunt.Scenarios(subj) {
-		if keep(sc) {
-			out = append(out, sc)
-		}
-	}
-	for _, sc := range scenario.Catalog() {
-		if !sc.Safe && keep(sc) && fits(sc, subj) == "" && require(sc, subj).tolerates != nil {
+		if len(only) == 0 || slices.Contains(only, sc.Name) {
 			out = append(out, sc)
 		}
 	}

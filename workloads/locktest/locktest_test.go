@@ -151,8 +151,8 @@ func TestPick(t *testing.T) {
 		}
 	}
 	for _, p := range full {
-		if p.run <= 0 || p.sc.Safe != (p.req.tolerates == nil) {
-			t.Errorf("runs %s (safe %v) for %v, requiring %q", p.sc.Name, p.sc.Safe, p.run, p.req.label())
+		if p.run <= 0 || p.sc.Safe != (p.req.Tolerates == nil) {
+			t.Errorf("runs %s (safe %v) for %v, requiring %q", p.sc.Name, p.sc.Safe, p.run, p.req.Label())
 		}
 	}
 	all := strings.Join(skipped, "\n")

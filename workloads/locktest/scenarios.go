@@ -64,36 +64,13 @@ var notHere = map[string]string{
 // needsShim are the scenarios whose redis-server runs through the clock shim.
 var needsShim = map[string]bool{"clock-strobe": true, "clock-jump-backward": true, "clock-jump-forward": true}
 
-// needsWatchdog says sc's critical sections outlast its lease, which only
-// a watchdog's renewals make safe: a lock with a fixed lease breaks there
-// with no fault at all.
-func needsWatchdog(sc scenario.Scenario) bool {
-	lease := sc.WatchdogLease
-	if lease == 0 {
-		lease = scenario.Lease
-	}
-	return sc.Plan.LongHolds && sc.Plan.Hold.Max > lease
-}
-
-// fits says why the lock, as subj, cannot run sc ("": it can): the
-// scenario skips it, or its holds need a watchdog the lock does not claim.
-func fits(sc scenario.Scenario, subj subject.Subject) string {
-	if why := sc.Expectation(subj).Skip; why != "" {
-		return why
-	}
-	if subj.NoWatchdog && needsWatchdog(sc) {
-		return "its critical sections outlast the lease: only a watchdog (Lock.Watchdog) keeps them safe"
-	}
-	return ""
-}
-
 // planned is a scenario locktest runs, with the length of its runs and
 // what each must show.
 type planned struct {
 	sc   scenario.Scenario
 	run  time.Duration
 	runs int // runs its share of the budget buys (runLength's), at least 1
-	req  requirement
+	req  scenario.Requirement
 }
 
 // pick returns the scenarios that fit subject, in catalog order (the
@@ -113,7 +90,7 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 		if len(only) > 0 && !slices.Contains(only, sc.Name) {
 			continue
 		}
-		why := fits(sc, subject)
+		why := sc.Fits(subject)
 		l, known := runLength[sc.Name]
 		d := l.full
 		if short {
@@ -140,7 +117,7 @@ func pick(ctx context.Context, subject subject.Subject, short bool, only []strin
 		if remote != nil {
 			sc, _ = scenario.RemoteScenario(sc.Name, *remote)
 		}
-		run = append(run, planned{sc: sc, run: d, runs: l.runs, req: require(sc, subject)})
+		run = append(run, planned{sc: sc, run: d, runs: l.runs, req: sc.Require(subject)})
 	}
 	return run, skipped
 }

@@ -159,6 +159,16 @@ type Subject struct {
 	OnNodes func(addrs []string, password string) Subject
 }
 
+// AsClaimed is s judged as the lock it claims to be: a mutant as a
+// reference lock (its base, without its flaw), so that a hunt or a test
+// holds it to what a correct lock must show; any other subject as it is.
+func (s Subject) AsClaimed() Subject {
+	if s.Kind == KindMutant {
+		s.Kind = KindReference
+	}
+	return s
+}
+
 // ConfiguredClient reports whether lockcheck configures s's Redis client:
 // the go-redis client of its own locks, the Go peers and the mutants (a 1 s
 // read timeout, a retry on a fresh connection), which recovers from a reset
