@@ -146,6 +146,23 @@ func DrawObjects(seed int64, plan workloads.Plan) workloads.Plan {
 	return plan
 }
 
+// DrawReadWrite draws, from seed, whether a plain draw of a read-write
+// lock runs the read-write workload (readers, writers, downgrades, long
+// reads, stray unlocks of either side) instead of plan: one draw in two,
+// so that a hunt meets the bugs of the lock's read side too, and still
+// runs the hunt's phases on its write side in the other half.
+func DrawReadWrite(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x2EAD))
+	if rng.IntN(2) != 0 {
+		return plan
+	}
+	w, err := workloads.LookupWorkload("rwlock")
+	if err != nil {
+		panic(err) // the read-write workload is built in
+	}
+	return w.Generate(seed)
+}
+
 // DrawForms draws, from seed, whether the plan's acquires and releases vary
 // the library's call forms (Plan.CallForms): one plain draw in two, so that
 // a hunt meets the bugs that live in one form of a call (a lease passed on

@@ -53,3 +53,21 @@ func lookupScenario(t *testing.T, name string) scenario.Scenario {
 	}
 	return sc
 }
+
+// A read-write lock's plain draws run the read-write workload about one
+// in two; a lock's never do.
+func TestReadWriteDraws(t *testing.T) {
+	rw := 0
+	for seed := int64(1); seed <= 100; seed++ {
+		p := DrawReadWrite(seed, Plan(seed))
+		if err := p.Validate(); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if p.Workload == "rwlock" {
+			rw++
+		}
+	}
+	if rw < 30 || rw > 70 {
+		t.Errorf("%d of 100 draws run the read-write workload, want about 50", rw)
+	}
+}

@@ -117,12 +117,17 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // threads per process, or ones drawn from seed (DrawThreads) when the
 // subject can host several owners in a process, and lock objects shared
 // or not as drawn from seed (DrawObjects) when the subject can share them,
-// and call forms varied or not as drawn (DrawForms) when it can vary them.
+// and call forms varied or not as drawn (DrawForms) when it can vary them;
+// a read-write lock's plan is the read-write workload's one draw in two
+// (DrawReadWrite).
 func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.ownPlan() {
 		return PermitsPlan
 	}
 	p := Plan(seed)
+	if h.subject.ReadWrite {
+		p = DrawReadWrite(seed, p)
+	}
 	switch {
 	case h.cfg.ThreadsPerProcess > 0:
 		p.ThreadsPerProcess = h.cfg.ThreadsPerProcess
