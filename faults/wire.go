@@ -51,6 +51,7 @@ type Wire struct {
 	closed   bool
 	tracer   func(WireEvent)
 	nextConn int64
+	cutUntil time.Time // Cut: connections accepted before then are closed at once
 }
 
 // trap is a one-shot action on the next request match accepts.
@@ -208,6 +209,33 @@ func (w *Wire) Sprung() []Sprung {
 	return append([]Sprung(nil), w.sprung...)
 }
 
+// Cut drops the client's connections as a network that fails between it
+// and Redis would: every open connection is closed at once (the client
+// sees EOF on each, whatever it was doing; Redis sees its side close), and
+// for outage every new connection is closed as soon as it is accepted.
+// It returns at once; the client reconnects on its own, and the wire
+// trace records each close and the first connection that stays open.
+// Unlike Cutter, it reaches a client in any process that dials Addr.
+func (w *Wire) Cut(outage time.Duration) {
+	w.mu.Lock()
+	w.cutUntil = time.Now().Add(outage)
+	open := make([]*wireConn, 0, len(w.conns))
+	for c := range w.conns {
+		open = append(open, c)
+	}
+	w.mu.Unlock()
+	for _, c := range open {
+		c.close()
+	}
+}
+
+// refusing reports whether a Cut's outage still runs.
+func (w *Wire) refusing() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return time.Now().Before(w.cutUntil)
+}
+
 // ClientAddrs are the addresses Redis sees for the Wire's open
 // connections (the "addr" of CLIENT LIST).
 func (w *Wire) ClientAddrs() []string {
@@ -238,6 +266,10 @@ func (w *Wire) accept() {
 // serve dials upstream for client and runs the connection's two pumps
 // until either side ends.
 func (w *Wire) serve(client net.Conn) {
+	if w.refusing() {
+		_ = client.Close()
+		return
+	}
 	ctx, cancel := context.WithTimeout(w.ctx, 5*time.Second) // bounded, and ended by Close
 	up, err := (&net.Dialer{}).DialContext(ctx, "tcp", w.upstream)
 	cancel()

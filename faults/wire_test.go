@@ -397,3 +397,31 @@ func waitKilled(t *testing.T, direct *redis.Client, addr string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestWireCut: a cut closes the client's open connection and refuses new
+// ones for the outage; afterwards the client connects again.
+func TestWireCut(t *testing.T) {
+	w, rdb, _ := wired(t, func(o *redis.Options) { o.MaxRetries = -1 })
+	ctx := context.Background()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	before := w.ClientAddrs()
+	w.Cut(time.Second)
+	if err := rdb.Ping(ctx).Err(); err == nil {
+		t.Fatal("PING answered during the cut")
+	}
+	if err := rdb.Ping(ctx).Err(); err == nil {
+		t.Fatal("PING on a new connection answered during the cut")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for rdb.Ping(ctx).Err() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("no PING answered 5 s after a 1 s cut")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after := w.ClientAddrs(); len(after) != 1 || slices.Contains(before, after[0]) {
+		t.Fatalf("client addrs after the cut %v (before %v): want one new connection", after, before)
+	}
+}

@@ -53,9 +53,11 @@ type Deps struct {
 	Nemesis func(c faults.Clients) (*faults.Nemesis, error)
 	// Reconnect, if set, cuts client i's connections for outage — every
 	// open connection closed, dials refused (faults.Cutter) — and returns
-	// at once; the client then reconnects on its own. It reaches lock
-	// clients in lockcheck's process only: a run whose clients are
-	// processes of their own (a driver, a served Go lock) has none. Plans whose long
+	// at once; the client then reconnects on its own. Without Wire it
+	// reaches lock clients in lockcheck's process only, and a run whose
+	// clients are processes of their own (a driver, a served Go lock) has
+	// none; with Wire it must cut at the Wire (faults.Wire.Cut, as
+	// target.Target's does), which reaches those too. Plans whose long
 	// holds have outages (Phases.Outage) need it; without it those holds
 	// run without their reconnect (a warning says so).
 	Reconnect func(i int, outage time.Duration)
@@ -287,9 +289,10 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		cfg.Pauses = PausesCooperative
 	}
 	reconnect := deps.Reconnect
-	if cfg.Pauses == PausesProcess || subj.Kind == subject.KindExternal {
-		// A client in a process of its own dials Redis itself: cutting the
-		// connections of lockcheck's client i reaches none of its own.
+	if (cfg.Pauses == PausesProcess || subj.Kind == subject.KindExternal) && deps.Wire == nil {
+		// A client in a process of its own dials Redis itself: with no
+		// Wire between, cutting the connections of lockcheck's client i
+		// reaches none of its own.
 		reconnect = nil
 	}
 	r := newRunner(cfg, plan, subj, lease, reconnect)

@@ -51,14 +51,14 @@ func (h *hunter) find(found, best Trial, kept []string, done bool) (*Find, error
 	switch {
 	case h.ownPlan():
 		// The kind's runner draws the plan from the seed: nothing to write.
-		f.Command = Command(h.cfg.Subject, best.Draw, "", h.cfg.Redis)
+		f.Command = Command(h.cfg.Subject, best.Draw, "", h.cfg.Redis, h.cfg.wired())
 		return f, nil
 	case best.Draw.Scenario != nil:
 		plan = best.Draw.Scenario.Plan
 	default:
 		f.PlanFile = filepath.Join(h.base, "plan.json")
 	}
-	f.Command = Command(h.cfg.Subject, best.Draw, f.PlanFile, h.cfg.Redis)
+	f.Command = Command(h.cfg.Subject, best.Draw, f.PlanFile, h.cfg.Redis, h.cfg.wired())
 	var err error
 	if f.Plan, err = workloads.EncodePlan(plan); err != nil {
 		return f, err
@@ -70,10 +70,11 @@ func (h *hunter) find(found, best Trial, kept []string, done bool) (*Find, error
 }
 
 // Command is the command line that reruns d for subject: `lockcheck run`
-// with the plan file planPath, or `lockcheck run --scenario`; redis, if
+// with the plan file planPath (--wire when wired: the plain runs were), or
+// `lockcheck run --scenario`; redis, if
 // set, is the --redis it ran on (redacted when it carries a password: the
 // password then comes from $LOCKCHECK_REDIS_PASSWORD).
-func Command(subject string, d Draw, planPath, redis string) []string {
+func Command(subject string, d Draw, planPath, redis string, wired bool) []string {
 	args := []string{"lockcheck", "run"}
 	if d.Scenario != nil {
 		args = append(args, "--scenario", d.Scenario.Name)
@@ -82,8 +83,11 @@ func Command(subject string, d Draw, planPath, redis string) []string {
 	if planPath != "" {
 		args = append(args, "--plan", planPath)
 	}
-	if redis != "" {
+	switch {
+	case redis != "":
 		args = append(args, "--redis", printableRedis(redis))
+	case wired && d.Scenario == nil:
+		args = append(args, "--wire")
 	}
 	return args
 }

@@ -211,6 +211,11 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 		var err error
 		if cfg.Redis == "" {
 			tgt, err = target.Start(ctx, faults.PersistNone)
+			if err == nil {
+				// The wire trace is every plain run's evidence, and a cut
+				// at the wire reaches a client in any process.
+				tgt.Wired = true
+			}
 		} else {
 			tgt, err = connect(ctx, cfg.Redis, cfg.RedisPassword)
 		}
@@ -224,6 +229,15 @@ func (cfg *Config) executor(ctx context.Context, subj subject.Subject) (Executor
 	}
 	x := &redisExecutor{name: cfg.Subject, subject: subj, tgt: tgt, registry: cfg.Registry, obs: cfg.Observer, judge: cfg.Judge, threads: cfg.ThreadsPerProcess, serve: cfg.Serve, served: cfg.Served}
 	return x, tgt.Desc, closeTgt, nil
+}
+
+// wired reports whether the plain runs go through a RESP proxy per client
+// (target.Target.Wired): always on the redis-server a hunt starts itself.
+func (cfg *Config) wired() bool {
+	if cfg.Executor != nil || cfg.Redis != "" {
+		return false
+	}
+	return cfg.Target == nil || cfg.Target.Wired
 }
 
 // connect opens the existing Redis at raw (password: the URL's, else pw).

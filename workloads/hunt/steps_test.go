@@ -110,14 +110,18 @@ func TestShellJoin(t *testing.T) {
 // The reproducing command names what the hunt ran: the plan file for a
 // plain run, the scenario (and no plan) for a scenario.
 func TestHuntReproduceCommand(t *testing.T) {
-	got := ShellJoin(Command("reentrant+fair", Draw{Seed: 9, Duration: 2500e6, Plan: Plan(9)}, "/r/plan.json", "10.0.0.5:6379"))
+	got := ShellJoin(Command("reentrant+fair", Draw{Seed: 9, Duration: 2500e6, Plan: Plan(9)}, "/r/plan.json", "10.0.0.5:6379", false))
 	if want := "lockcheck run --subject reentrant+fair --seed 9 --duration 2.5s --plan /r/plan.json --redis 10.0.0.5:6379"; got != want {
 		t.Errorf("plain:\n got %s\nwant %s", got, want)
 	}
 	sc := Scenarios(subject.Subject{Name: "reentrant", Kind: subject.KindReference})[0]
-	got = ShellJoin(Command("reentrant+fair", Draw{Seed: 4, Scenario: &sc, Duration: 2e9}, "", ""))
+	got = ShellJoin(Command("reentrant+fair", Draw{Seed: 4, Scenario: &sc, Duration: 2e9}, "", "", true))
 	if want := "lockcheck run --scenario " + sc.Name + " --subject reentrant+fair --seed 4 --duration 2s"; got != want {
 		t.Errorf("scenario:\n got %s\nwant %s", got, want)
+	}
+	got = ShellJoin(Command("reentrant", Draw{Seed: 9, Duration: 2e9, Plan: Plan(9)}, "/r/plan.json", "", true))
+	if want := "lockcheck run --subject reentrant --seed 9 --duration 2s --plan /r/plan.json --wire"; got != want {
+		t.Errorf("plain, wired:\n got %s\nwant %s", got, want)
 	}
 }
 

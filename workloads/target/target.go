@@ -149,9 +149,19 @@ func (t *Target) Deps() workloads.Deps {
 		d.Reconnect = t.cutters.Cut
 	}
 	if t.Wired && t.env == nil {
-		d.Wire = t.wire
+		d.Wire, d.Reconnect = t.wire, t.cut
 	}
 	return d
+}
+
+// cut is Deps' Reconnect of a wired target: client connection i's
+// connections cut at its Wire, which reaches a client in any process
+// (a driver, a served Go lock), and at lockcheck's own client's dialer.
+func (t *Target) cut(i int, outage time.Duration) {
+	t.cutters.Cut(i, outage)
+	if w := t.wire(i); w != nil {
+		w.Cut(outage)
+	}
 }
 
 // Close releases the target: the deployment's world, or the redis-server
