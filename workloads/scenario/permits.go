@@ -85,6 +85,8 @@ func (permitsRunner) Expectation(sc Scenario, _ subject.Subject) Expect {
 	return sc.permitsExpectation()
 }
 
+func (permitsRunner) Versions(name string) *subject.Versions { return permits.Versions(name) }
+
 func (permitsRunner) Resolve(ctx context.Context, name string) error {
 	_, err := permits.LookupContext(ctx, name)
 	return err

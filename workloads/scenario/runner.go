@@ -72,6 +72,25 @@ type Resolver interface {
 	Ready(ctx context.Context, name string) error
 }
 
+// Versioner is a Runner whose subjects run other releases of their
+// library (NAME@VERSION). A Runner need not be one.
+type Versioner interface {
+	// Versions is how the subject called name (no version) runs other
+	// releases (nil: it runs one release only).
+	Versions(name string) *subject.Versions
+}
+
+// VersionsOf is how s, of a kind with a runner of its own, runs other
+// releases: its runner's answer when that is a Versioner, else nil.
+func VersionsOf(s subject.Subject) *subject.Versions {
+	if r, ok := RunnerOf(s); ok {
+		if v, ok := r.(Versioner); ok {
+			return v.Versions(s.Name)
+		}
+	}
+	return nil
+}
+
 // Resolve resolves s through its kind's runner when that is a Resolver
 // (nil otherwise, and for a lock: the lock runner resolves its own).
 func Resolve(ctx context.Context, s subject.Subject) error {
