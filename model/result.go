@@ -451,12 +451,44 @@ func granted(h *History) bool {
 	return false
 }
 
-// runCheckers runs the applicable checkers in turn until ctx ends; those
-// it did not reach are Unknown.
-func runCheckers(ctx context.Context, h *History, opts Options) []Result {
-	if h.Object() == ObjectPermits {
-		return runPermitCheckers(ctx, h, opts)
+// family is the checker family of one object kind: its checkers, and the
+// one of them that judges the exclusion the object promises.
+type family struct {
+	run       func(ctx context.Context, h *History, opts Options) []Result
+	exclusion string
+}
+
+// families are the checker families by the object kind a history declares
+// (Header.Object, History.Object): the one place that picks a history's
+// checkers by its kind.
+var families = map[string]family{
+	ObjectLock:    {runLockCheckers, CheckMutualExclusion},
+	ObjectPermits: {runPermitCheckers, CheckConserved},
+}
+
+// familyOf is the checker family of object kind object (a lock's for a
+// kind with none).
+func familyOf(object string) family {
+	if f, ok := families[object]; ok {
+		return f
 	}
+	return families[ObjectLock]
+}
+
+// ExclusionChecker is the checker that judges the exclusion an object of
+// kind object promises: CheckMutualExclusion for a lock, CheckConserved
+// (no more permits held than the total) for a semaphore or latch.
+func ExclusionChecker(object string) string { return familyOf(object).exclusion }
+
+// runCheckers runs the applicable checkers of h's family (its declared
+// object kind) in turn until ctx ends; those it did not reach are Unknown.
+func runCheckers(ctx context.Context, h *History, opts Options) []Result {
+	return familyOf(h.Object()).run(ctx, h, opts)
+}
+
+// runLockCheckers runs the applicable lock checkers in turn until ctx
+// ends; those it did not reach are Unknown.
+func runLockCheckers(ctx context.Context, h *History, opts Options) []Result {
 	sections, tokens := false, false
 	for i := range h.Ops {
 		sections = sections || h.Ops[i].Kind == Section

@@ -30,13 +30,13 @@ var Properties = []Property{
 	{"within the fault", model.CheckAllowance, ""},
 }
 
-// of is p as it is judged for si: on a semaphore or latch (a subject
-// whose Kind is its object kind, model.ObjectPermits), "mutual
-// exclusion" is that no more permits are held than the total (their
-// checker), the exclusion such an object promises.
+// of is p as it is judged for si: "mutual exclusion" is judged by the
+// checker of the exclusion si's object kind promises
+// (model.ExclusionChecker: on a semaphore or latch, that no more permits
+// are held than the total).
 func (p Property) of(si SubjectInfo) Property {
-	if si.Kind == model.ObjectPermits && p.Checker == model.CheckMutualExclusion {
-		p.Checker = model.CheckConserved
+	if p.Checker == model.CheckMutualExclusion {
+		p.Checker = model.ExclusionChecker(si.Kind)
 	}
 	return p
 }

@@ -152,37 +152,70 @@ func (c RunConfig) ResolvePlan() (Plan, error) {
 	return p, p.Validate()
 }
 
-// Validate reports the first thing wrong with c (after defaults), including
-// a plan that cannot run.
-func (c RunConfig) Validate() error {
+// Resolved is a run configuration validated once, with its defaults
+// filled in and its plan resolved (RunConfig.Resolve): Resolved.Run and
+// Resolved.RunInto run it without checking or resolving it again. Its zero
+// value is not a run; only Resolve makes one.
+type Resolved struct {
+	cfg  RunConfig
+	plan Plan
+}
+
+// Config is the validated configuration, its defaults filled in.
+func (r Resolved) Config() RunConfig { return r.cfg }
+
+// Plan is the plan the run executes (ResolvePlan's), a copy of its own.
+func (r Resolved) Plan() Plan {
+	p := r.plan
+	p.Locks = append([]string(nil), p.Locks...)
+	return p
+}
+
+// On is r recorded as run against the Redis desc (RunConfig.Redis, never a
+// password): where a run goes changes nothing Resolve checked.
+func (r Resolved) On(desc string) Resolved {
+	r.cfg.Redis = desc
+	return r
+}
+
+// Resolve validates c (after defaults), including a plan that cannot run,
+// and resolves its plan: the one check of a run's configuration. Its
+// error names the first thing wrong.
+func (c RunConfig) Resolve() (Resolved, error) {
 	c = c.withDefaults()
 	switch {
 	case c.Subject == "":
-		return errors.New("run config: no subject")
+		return Resolved{}, errors.New("run config: no subject")
 	case c.Workload == "" && c.Plan == nil:
-		return errors.New("run config: no workload")
+		return Resolved{}, errors.New("run config: no workload")
 	case c.Duration <= 0:
-		return fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
+		return Resolved{}, fmt.Errorf("run config: duration = %v, want > 0", c.Duration)
 	case c.ThreadsPerProcess < 0:
-		return fmt.Errorf("run config: threads_per_process = %d, want >= 0 (0: the plan's)", c.ThreadsPerProcess)
+		return Resolved{}, fmt.Errorf("run config: threads_per_process = %d, want >= 0 (0: the plan's)", c.ThreadsPerProcess)
 	case c.Clients < 0:
-		return fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
+		return Resolved{}, fmt.Errorf("run config: clients = %d, want >= 0 (0: one per process)", c.Clients)
 	case c.OpTimeout < 0, c.CheckTimeout < 0, c.InFlight < 0, c.StopTimeout < 0, c.WatchdogLease < 0:
-		return errors.New("run config: negative timeout")
+		return Resolved{}, errors.New("run config: negative timeout")
 	case c.Pauses != "" && c.Pauses != PausesCooperative && c.Pauses != PausesProcess:
-		return fmt.Errorf("run config: pauses = %q, want %q or %q", c.Pauses, PausesCooperative, PausesProcess)
+		return Resolved{}, fmt.Errorf("run config: pauses = %q, want %q or %q", c.Pauses, PausesCooperative, PausesProcess)
 	}
 	p, err := c.ResolvePlan()
 	if err != nil {
-		return fmt.Errorf("run config: %w", err)
+		return Resolved{}, fmt.Errorf("run config: %w", err)
 	}
 	if p.Threads() > 1 && c.Clients != 0 && c.Clients != p.Processes {
-		return fmt.Errorf("run config: clients = %d with %d threads per process: each of the %d client processes is one lock client (want 0 or %d)", c.Clients, p.Threads(), p.Processes, p.Processes)
+		return Resolved{}, fmt.Errorf("run config: clients = %d with %d threads per process: each of the %d client processes is one lock client (want 0 or %d)", c.Clients, p.Threads(), p.Processes, p.Processes)
 	}
 	if p.Lease == 0 && !p.LongHolds && p.Hold.Max*4 > c.WatchdogLease {
-		return fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
+		return Resolved{}, fmt.Errorf("run config: hold up to %v is not far shorter than the watchdog lease %v", p.Hold.Max, c.WatchdogLease)
 	}
-	return nil
+	return Resolved{cfg: c, plan: p}, nil
+}
+
+// Validate reports the first thing wrong with c (Resolve's error).
+func (c RunConfig) Validate() error {
+	_, err := c.Resolve()
+	return err
 }
 
 // freeWait is the free-wait bound the checks of a run of plan use (see

@@ -52,6 +52,17 @@ type RunOutcome struct {
 // becomes unknown. The error is one that left no run to judge; the outcome
 // then holds what was written (its Dir, its warnings).
 func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutcome, error) {
+	rc, err := cfg.Resolve()
+	if err != nil {
+		return RunOutcome{}, err
+	}
+	return rc.RunInto(ctx, dir, deps)
+}
+
+// RunInto is RunInto of the resolved configuration: it runs rc as it is,
+// without checking or resolving it again.
+func (rc Resolved) RunInto(ctx context.Context, dir string, deps Deps) (RunOutcome, error) {
+	cfg := rc.Config()
 	start := time.Now()
 	commit := results.BuildCommit()
 	rec, err := results.Record(dir, RunRecord{Config: cfg, Start: start, Commit: commit})
@@ -69,7 +80,7 @@ func RunInto(ctx context.Context, cfg RunConfig, dir string, deps Deps) (RunOutc
 			return RunOutcome{Dir: dir}, err
 		}
 	}
-	res, err := Run(ctx, cfg, deps)
+	res, err := rc.Run(ctx, deps)
 	if res == nil {
 		return RunOutcome{Dir: dir}, err
 	}

@@ -199,7 +199,17 @@ var (
 // says so (model.Report.Stopped) and its verdict is Unknown unless a
 // violation was found before.
 func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
-	r, err := prepare(ctx, cfg, deps)
+	rc, err := cfg.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	return rc.Run(ctx, deps)
+}
+
+// Run is Run of the resolved configuration: it runs rc as it is, without
+// checking or resolving it again.
+func (rc Resolved) Run(ctx context.Context, deps Deps) (*Result, error) {
+	r, err := prepare(ctx, rc, deps)
 	if err != nil {
 		return nil, err
 	}
@@ -220,19 +230,16 @@ func Run(ctx context.Context, cfg RunConfig, deps Deps) (*Result, error) {
 	return res, errors.Join(errs...)
 }
 
-// prepare validates cfg and deps, resolves the subject and the plan (its
-// leases rounded up to the subject's lease granularity) and opens the
+// prepare validates deps, resolves the subject, rounds the resolved
+// plan's leases up to the subject's lease granularity and opens the
 // clients and Makers: a runner ready to record.
-func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
-	cfg = cfg.withDefaults()
+func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
+	cfg, plan := rc.Config(), rc.Plan()
 	if e, ok := faults.EngineFrom(ctx); ok && cfg.Server == "" {
 		cfg.Server, cfg.Backend = e.Server+" ("+filepath.Base(e.Bin)+" "+e.Version+")", "process"
 		if e.Launcher != nil {
 			cfg.Backend = e.Launcher.Name()
 		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
 	}
 	if deps.Dial == nil {
 		return nil, ErrNoDial
@@ -241,10 +248,6 @@ func prepare(ctx context.Context, cfg RunConfig, deps Deps) (*runner, error) {
 		return nil, ErrNoRegistry
 	}
 	subj, err := deps.Registry.LookupContext(ctx, cfg.Subject)
-	if err != nil {
-		return nil, err
-	}
-	plan, err := cfg.ResolvePlan()
 	if err != nil {
 		return nil, err
 	}

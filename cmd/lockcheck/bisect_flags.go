@@ -11,7 +11,6 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/bisect"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
-	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -119,7 +118,7 @@ func (f *bisectFlags) planFind() (bisectFind, error) {
 	base, release := subject.SplitVersion(f.subject)
 	find := bisectFind{subject: base, release: release, draw: hunt.Draw{Seed: f.seed, Duration: f.duration}}
 	switch {
-	case permits.Known(base) && f.plan == "":
+	case scenario.Known(base) && f.plan == "":
 		find.draw.Plan = hunt.PermitsPlan
 	case f.plan == "":
 		return find, usagef("--plan: give the find's plan file")
@@ -167,7 +166,7 @@ func (f *bisectFlags) runFind() (bisectFind, error) {
 		find.draw.Scenario = &sc
 	case rep.Verdict != model.Invalid:
 		return find, usagef("--run %s holds no find: its verdict is %s", f.run, rep.Verdict)
-	case permits.Known(base):
+	case scenario.Known(base):
 		find.draw.Plan = hunt.PermitsPlan
 	case rec.Config.Plan != nil:
 		find.draw.Plan = *rec.Config.Plan

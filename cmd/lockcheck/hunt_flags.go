@@ -9,7 +9,7 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
 
 // huntFlags are the flags of `lockcheck hunt`.
@@ -72,7 +72,7 @@ func (h *huntFlags) check() error {
 	if h.threads < 0 || h.threads > workloads.MaxThreadsPerProcess {
 		return usagef("--threads-per-process %d: want 1..%d (0: drawn)", h.threads, workloads.MaxThreadsPerProcess)
 	}
-	if permits.Known(h.subject) {
+	if scenario.Known(h.subject) { // a kind with a runner of its own
 		if h.threads > 0 {
 			return usagef("--threads-per-process: %s is a semaphore or latch, one owner per client process", h.subject)
 		}

@@ -9,11 +9,8 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
-
-// permitsKind is the kind `lockcheck subjects` gives the semaphores and
-// latches: the subjects of the permits workload.
-const permitsKind = "permits"
 
 func subjectsCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "subjects", "subjects [--json] [--versions NAME]", "  lockcheck subjects\n  lockcheck subjects --versions redisson\n")
@@ -37,10 +34,11 @@ func subjectsCmd(ctx context.Context, e *env, args []string) (int, error) {
 	for _, s := range catalog.Subjects.All() {
 		rows = append(rows, row{s.Name, string(s.Kind), s.Reentrant, s.Fair, s.Catches, s.Doc})
 	}
-	// The semaphores and latches run the permits workload (lockcheck run
-	// routes them there); they are listed under that kind.
+	// The semaphores and latches run in their kind's runner; they are
+	// listed under that kind.
 	for _, s := range permits.Subjects() {
-		rows = append(rows, row{s.Name, permitsKind, false, false, s.Catches, s.Doc})
+		k, _ := scenario.Named(s.Name)
+		rows = append(rows, row{s.Name, string(k.Kind), false, false, s.Catches, s.Doc})
 	}
 	if *asJSON {
 		return exitValid, printJSON(e, rows)

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
-	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
 // runFlags are the flags of `lockcheck run`.
@@ -80,18 +79,8 @@ func (f *runFlags) add(fs *flag.FlagSet) {
 	f.engine.add(fs)
 }
 
-// validated ends a validate-only run once the deployment flags check out.
-func (f *runFlags) validated(e *env) (int, error) {
-	if _, err := f.remote.registry(); err != nil {
-		return exitUsage, usageError{err}
-	}
-	if _, err := f.remote.deployment(f.redis); err != nil {
-		return exitUsage, err
-	}
-	e.stopValidated("run")
-	return exitValid, nil
-}
-
+// runCmd is `lockcheck run`: every subject's run, whatever its kind and
+// with or without --scenario, through the one run path (runJob).
 func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	fs := newFlags(e, "run", "run [flags]", runExamples)
 	var f runFlags
@@ -99,74 +88,14 @@ func runCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return exitUsage, err
 	}
-	if err := checkRunFlags(fs, &f); err != nil {
-		return exitUsage, err
-	}
-	if err := checkSubjectList(splitList(f.subjects)); err != nil {
-		return exitUsage, err
-	}
-	if err := f.engine.check(); err != nil {
-		return exitUsage, err
-	}
-	if err := f.driver.register(ctx, fs, &f.subjects); err != nil {
-		return exitUsage, err
-	}
-	if sems, err := routesToPermits(splitList(f.subjects)); err != nil || sems {
-		if err != nil {
-			return exitUsage, err
-		}
-		return runPermitsCmd(ctx, e, fs, &f)
-	}
-	if f.scenario != "" {
-		return runScenarioCmd(ctx, e, fs, &f)
-	}
-	plan, err := f.plan()
+	job, err := f.resolve(ctx, e, fs)
 	if err != nil {
 		return exitUsage, err
 	}
-	if err := checkClients(e, plan, f.clients); err != nil {
-		return exitUsage, err
+	if e.stopValidated("run") {
+		return exitValid, nil
 	}
-	persistence, err := faults.ParsePersistence(f.persistence)
-	if err != nil {
-		return exitUsage, usagef("--persistence: %v", err)
-	}
-	if e.validateOnly {
-		return f.validated(e)
-	}
-	ctx, closeEngine, err := f.engine.open(ctx, e.stderr, f.redis != "")
-	if err != nil {
-		return exitUsage, err
-	}
-	defer closeEngine()
-	tgt, err := f.openTarget(ctx, persistence)
-	if err != nil {
-		return exitUsage, err
-	}
-	defer tgt.Close()
-	tgt.Wired = f.wire
-	return runConfigs(ctx, e, &f, plan, tgt)
-}
-
-// runConfigs runs plan's runs, one after another, on tgt into run
-// directories under f's --out, and prints their summaries.
-func runConfigs(ctx context.Context, e *env, f *runFlags, plan runPlan, tgt *target.Target) (int, error) {
-	fmt.Fprintf(e.stderr, "lockcheck run: seed %d, workload %s, %s each, against %s\n", f.seed, f.workload, plan.each, tgt.Desc)
-	var sums []results.Summary
-	var dirs []string
-	for _, cfg := range plan.configs {
-		cfg.Redis = tgt.Desc
-		sum, dir, err := runOne(ctx, e, cfg, tgt, f.out)
-		if err != nil {
-			return exitUsage, err
-		}
-		sums = append(sums, sum)
-		dirs = append(dirs, dir)
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	return finishRuns(ctx, e, sums, dirs, f.asJSON)
+	return job.run(ctx, e, &f)
 }
 
 // printSummaries prints the runs' summaries as a table followed by their
@@ -184,10 +113,13 @@ func printSummaries(e *env, sums []results.Summary, dirs []string, asJSON bool) 
 	return nil
 }
 
-// runPlan is a validated `run` command line: one RunConfig per subject.
+// runPlan is a validated `run` command line of locks on one Redis: per
+// subject, its configuration (defaults filled in) and its run, resolved.
 type runPlan struct {
-	configs []workloads.RunConfig
-	each    time.Duration
+	configs  []workloads.RunConfig
+	runs     []workloads.Resolved
+	subjects []subject.Subject
+	each     time.Duration
 }
 
 func (f *runFlags) plan() (runPlan, error) {
@@ -195,7 +127,8 @@ func (f *runFlags) plan() (runPlan, error) {
 	if len(names) == 0 {
 		return runPlan{}, usagef("--subject: no subject named")
 	}
-	if err := f.checkNeeds(names); err != nil {
+	subjects, err := f.checkNeeds(names)
+	if err != nil {
 		return runPlan{}, err
 	}
 	if f.workload == "" {
@@ -224,8 +157,7 @@ func (f *runFlags) plan() (runPlan, error) {
 	if f.seed == 0 {
 		f.seed = time.Now().UnixNano() % 1_000_000
 	}
-	var p runPlan
-	p.each = each
+	p := runPlan{subjects: subjects, each: each}
 	for _, n := range names {
 		cfg := workloads.DefaultRunConfig()
 		cfg.Subject, cfg.Workload, cfg.Seed, cfg.Duration, cfg.Clients = n, f.workload, f.seed, each, f.clients
@@ -238,30 +170,33 @@ func (f *runFlags) plan() (runPlan, error) {
 		}
 		cfg.MaxWait = f.maxWait
 		cfg.Plan = f.givenPlan
-		if err := cfg.Validate(); err != nil {
+		rc, err := cfg.Resolve()
+		if err != nil {
 			return runPlan{}, usageError{err}
 		}
-		p.configs = append(p.configs, cfg)
+		p.configs, p.runs = append(p.configs, rc.Config()), append(p.runs, rc)
 	}
 	return p, nil
 }
 
 // checkNeeds checks that each subject of names exists and that the Redis
-// the flags give has the topology it needs.
-func (f *runFlags) checkNeeds(names []string) error {
+// the flags give has the topology it needs, and returns the subjects.
+func (f *runFlags) checkNeeds(names []string) ([]subject.Subject, error) {
+	var out []subject.Subject
 	for _, n := range names {
 		subj, err := catalog.Subjects.Lookup(n)
 		if err != nil {
-			return usagef("--subject: %v", err)
+			return nil, usagef("--subject: %v", err)
 		}
+		out = append(out, subj)
 		switch {
 		case subj.Needs == subject.NeedsReplicas && f.remote.sentinel == "":
-			return usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
+			return nil, usagef("--subject %s needs a master with replicas: give --sentinel and --master, or run a Sentinel scenario (lockcheck scenarios)", n)
 		case subj.Needs == subject.NeedsRedlockNodes && f.remote.redlockNodes == "":
-			return usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
+			return nil, usagef("--subject %s needs independent nodes: give --redlock-nodes, or run a redlock scenario (lockcheck scenarios)", n)
 		}
 	}
-	return nil
+	return out, nil
 }
 
 // checkCounts checks --clients, --threads-per-process, --watchdog-lease
@@ -277,20 +212,6 @@ func (f *runFlags) checkCounts() error {
 		return usagef("--watchdog-lease and --check-timeout must not be negative")
 	}
 	return nil
-}
-
-// runOne runs one subject into its own run directory: config.json first,
-// history.jsonl appended as the run goes, the rest at the end.
-func runOne(ctx context.Context, e *env, cfg workloads.RunConfig, tgt *target.Target, out string) (results.Summary, string, error) {
-	dir, err := results.NewRunDir(out, cfg.Workload+"-"+cfg.Subject, time.Now(), cfg.Seed, "")
-	if err != nil {
-		return results.Summary{}, "", err
-	}
-	sum, got, _, err := runIn(ctx, e, cfg, dir, tgt.Deps())
-	if err != nil {
-		dropEmptyRun(ctx, e.stderr, dir)
-	}
-	return sum, got, err
 }
 
 // dropEmptyRun removes the run directory dir of a run that failed, or was
@@ -309,27 +230,39 @@ func dropEmptyRun(ctx context.Context, w io.Writer, dir string) {
 	}
 }
 
-// runIn runs cfg with deps into dir (workloads.RunInto) and prints what the
-// run left to say; off a terminal, a progress line every progressEvery on
-// stderr. deps.History, if set, also receives the history.
-// degraded is the run's error when the run happened but not as asked (its
-// faults or its history failed): the summary's verdict is then Unknown. err
-// is an error that left no run to judge.
+// runIn runs cfg with deps into dir, as runInto does.
 func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, deps workloads.Deps) (sum results.Summary, _ string, degraded, err error) {
+	rc, err := cfg.Resolve()
+	if err != nil {
+		return results.Summary{}, "", nil, err
+	}
+	r := scenario.Run{Subject: cfg.Subject, Seed: cfg.Seed, Lock: &rc, Deps: deps, Redis: cfg.Redis}
+	out, err := runInto(ctx, e, subject.Subject{Name: cfg.Subject}, r, rc.Config().Duration, dir)
+	return out.Summary, out.Dir, out.Degraded, err
+}
+
+// runInto runs r for subj into dir (scenario.RunInto, the one run path of
+// every kind) and prints what the run left to say; off a terminal, a
+// progress line every progressEvery on stderr (the run planned to last
+// planned). r.History, if set, also receives the history. The outcome's
+// Degraded is set when the run happened but not as asked (its faults or
+// its history failed): the summary's verdict is then Unknown. The error is
+// one that left no run to judge.
+func runInto(ctx context.Context, e *env, subj subject.Subject, r scenario.Run, planned time.Duration, dir string) (workloads.RunOutcome, error) {
 	if e.terminal {
-		deps.Progress = e.stdout
+		r.Progress = e.stdout
 	} else {
 		var c historyCounter
-		if deps.History != nil {
-			deps.History = io.MultiWriter(deps.History, &c)
+		if r.History != nil {
+			r.History = io.MultiWriter(r.History, &c)
 		} else {
-			deps.History = &c
+			r.History = &c
 		}
-		defer e.stderrLines(c.runLine(cfg.Subject, cfg.Duration))()
+		defer e.stderrLines(c.runLine(subj.Name, planned))()
 	}
-	out, err := workloads.RunInto(ctx, cfg, dir, deps)
-	printRunNotes(ctx, e.stderr, cfg.Subject, out, err)
-	return out.Summary, out.Dir, out.Degraded, err
+	out, err := scenario.RunInto(ctx, subj, r, dir)
+	printRunNotes(ctx, e.stderr, subj.Name, out, err)
+	return out, err
 }
 
 // printRunNotes prints what a run directory could not hold, the run's

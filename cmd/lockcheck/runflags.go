@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -33,11 +33,8 @@ func checkClients(e *env, p runPlan, clients int) error {
 	if clients == 0 {
 		return nil
 	}
-	for _, cfg := range p.configs {
-		wp, err := cfg.ResolvePlan()
-		if err != nil {
-			return usageError{err}
-		}
+	for i, cfg := range p.configs {
+		wp := p.runs[i].Plan()
 		if clients > wp.Processes {
 			return usagef("--clients %d: the %s workload runs %d processes, and each client connection serves at least one: want 1..%d (0: one per process)",
 				clients, cfg.Workload, wp.Processes, wp.Processes)
@@ -78,7 +75,7 @@ func checkMixKinds(name string) error {
 	}
 	var sems, locks []string
 	for _, p := range parts {
-		if permits.Known(p) {
+		if scenario.Known(p) { // a kind with a runner of its own: not a lock
 			sems = append(sems, p)
 		} else {
 			locks = append(locks, p)

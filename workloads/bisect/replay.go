@@ -5,7 +5,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
-	"github.com/lockcheck/lockcheck/workloads/permits"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -35,7 +35,7 @@ func (h HuntReplayer) Replay(ctx context.Context, release string, n int) ([]hunt
 		reg = catalog.Subjects
 	}
 	name := h.Subject + subject.VersionSeparator + release
-	if !permits.Known(name) { // a semaphore's release is resolved by the permits runner
+	if !scenario.Known(name) { // a kind with a runner of its own resolves its releases
 		if _, err := reg.LookupContext(ctx, name); err != nil {
 			return nil, err
 		}

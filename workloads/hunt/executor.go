@@ -145,7 +145,7 @@ func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (T
 		return Trial{}, fmt.Errorf("%w: %v", ErrTopology, err)
 	}
 	defer p.Close()
-	out, err := workloads.RunInto(ctx, p.Config, dir, p.Deps)
+	out, err := p.Resolved.RunInto(ctx, dir, p.Deps)
 	x.obs.Recorded(p.Config.Subject, out, err)
 	if err != nil {
 		return Trial{}, err

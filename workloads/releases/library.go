@@ -18,6 +18,7 @@ import (
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/permits"
 	"github.com/lockcheck/lockcheck/workloads/rediscover"
+	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -56,8 +57,8 @@ type Library struct {
 // releases of its library. An error wraps subject.ErrUnknown for no such
 // subject, subject.ErrNoVersions for one that runs one release only.
 func VersionsOf(ctx context.Context, name string) (*subject.Versions, error) {
-	if permits.Known(name) {
-		if v := permits.Versions(name); v != nil {
+	if s, ok := scenario.Named(name); ok { // a kind with a runner of its own
+		if v := scenario.VersionsOf(s); v != nil {
 			return v, nil
 		}
 		return nil, fmt.Errorf("%s %w: it has no NAME@VERSION", name, subject.ErrNoVersions)

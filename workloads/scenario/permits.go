@@ -85,6 +85,21 @@ func (permitsRunner) Expectation(sc Scenario, _ subject.Subject) Expect {
 	return sc.permitsExpectation()
 }
 
+func (permitsRunner) Versions(name string) *subject.Versions { return permits.Versions(name) }
+
+func (permitsRunner) Resolve(ctx context.Context, name string) error {
+	_, err := permits.LookupContext(ctx, name)
+	return err
+}
+
+func (permitsRunner) Ready(ctx context.Context, name string) error {
+	s, err := permits.LookupContext(ctx, name)
+	if err != nil {
+		return err
+	}
+	return s.Check()
+}
+
 func (permitsRunner) RunInto(ctx context.Context, r Run, dir string) (workloads.RunOutcome, error) {
 	subj, err := permits.LookupRunnable(ctx, r.Subject)
 	if err != nil {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 	"time"
@@ -48,6 +49,68 @@ type Run struct {
 	Scenario *Scenario
 	Dial     func(ctx context.Context, i int) (redis.UniversalClient, error)
 	Redis    string
+	// Lock, for a lock without a Scenario, is its run configuration,
+	// validated and resolved once (workloads.RunConfig.Resolve), run on
+	// Deps and recorded as run against Redis. Runners of other kinds
+	// ignore Lock and Deps.
+	Lock *workloads.Resolved
+	Deps workloads.Deps
+	// History and Progress, if set, hear a lock run's history as it is
+	// written and its progress (workloads.Deps), under a Scenario too.
+	History, Progress io.Writer
+}
+
+// Resolver is a Runner that resolves a name before its run (building
+// NAME@VERSION if need be), so that a command line naming what cannot run
+// is refused before anything starts. A Runner need not be one.
+type Resolver interface {
+	// Resolve returns an error wrapping subject.ErrUnknown or
+	// subject.ErrRelease when name names nothing this runner can run.
+	Resolve(ctx context.Context, name string) error
+	// Ready reports why the resolved name cannot run on this machine
+	// (nil: it can).
+	Ready(ctx context.Context, name string) error
+}
+
+// Versioner is a Runner whose subjects run other releases of their
+// library (NAME@VERSION). A Runner need not be one.
+type Versioner interface {
+	// Versions is how the subject called name (no version) runs other
+	// releases (nil: it runs one release only).
+	Versions(name string) *subject.Versions
+}
+
+// VersionsOf is how s, of a kind with a runner of its own, runs other
+// releases: its runner's answer when that is a Versioner, else nil.
+func VersionsOf(s subject.Subject) *subject.Versions {
+	if r, ok := RunnerOf(s); ok {
+		if v, ok := r.(Versioner); ok {
+			return v.Versions(s.Name)
+		}
+	}
+	return nil
+}
+
+// Resolve resolves s through its kind's runner when that is a Resolver
+// (nil otherwise, and for a lock: the lock runner resolves its own).
+func Resolve(ctx context.Context, s subject.Subject) error {
+	if r, ok := RunnerOf(s); ok {
+		if res, ok := r.(Resolver); ok {
+			return res.Resolve(ctx, s.Name)
+		}
+	}
+	return nil
+}
+
+// Ready reports why s cannot run on this machine, when its kind's runner
+// is a Resolver (nil otherwise).
+func Ready(ctx context.Context, s subject.Subject) error {
+	if r, ok := RunnerOf(s); ok {
+		if res, ok := r.(Resolver); ok {
+			return res.Ready(ctx, s.Name)
+		}
+	}
+	return nil
 }
 
 // runners is the registry of object kinds to their runner: one entry per
@@ -102,25 +165,44 @@ func Known(name string) bool {
 	return ok
 }
 
-// ErrPlainLock is returned by RunInto for a lock without a scenario: a
-// plain lock run takes its plan from its caller (workloads.RunInto).
+// ErrPlainLock is returned by RunInto for a lock with neither a scenario
+// nor a resolved run: a plain lock run takes its plan from its caller
+// (Run.Lock).
 var ErrPlainLock = fmt.Errorf("scenario: a plain lock run needs a plan")
 
 // RunInto runs r for subject s into run directory dir: in the runner of
-// s's kind (RunnerOf), or, for a lock, in the lock runner under
-// r.Scenario (Prepare, then workloads.RunInto). It is the one run path of
-// every cell, whatever its kind.
+// s's kind (RunnerOf), or, for a lock, in the lock runner: under
+// r.Scenario (Prepare, then its resolved run), else r.Lock on r.Deps. It
+// is the one run path of every run, whatever its kind: a matrix's cells,
+// and `lockcheck run`'s subjects, each a one-cell matrix.
 func RunInto(ctx context.Context, s subject.Subject, r Run, dir string) (workloads.RunOutcome, error) {
 	if k, ok := RunnerOf(s); ok {
 		return k.RunInto(ctx, r, dir)
 	}
 	if r.Scenario == nil {
-		return workloads.RunOutcome{}, ErrPlainLock
+		if r.Lock == nil {
+			return workloads.RunOutcome{}, ErrPlainLock
+		}
+		return r.Lock.On(r.Redis).RunInto(ctx, dir, r.observed(r.Deps))
 	}
 	p, err := r.Scenario.Prepare(ctx, Options{Subject: r.Subject, Seed: r.Seed, Duration: r.Duration, CheckTimeout: r.CheckTimeout})
 	if err != nil {
 		return workloads.RunOutcome{}, err
 	}
 	defer p.Close()
-	return workloads.RunInto(ctx, p.Config, dir, p.Deps)
+	return p.Resolved.RunInto(ctx, dir, r.observed(p.Deps))
+}
+
+// observed is deps with r's History and Progress added.
+func (r Run) observed(deps workloads.Deps) workloads.Deps {
+	switch {
+	case r.History != nil && deps.History != nil:
+		deps.History = io.MultiWriter(deps.History, r.History)
+	case r.History != nil:
+		deps.History = r.History
+	}
+	if r.Progress != nil {
+		deps.Progress = r.Progress
+	}
+	return deps
 }

@@ -190,6 +190,8 @@ var ErrUnknownScenario = errors.New("unknown scenario")
 type Prepared struct {
 	Scenario Scenario
 	Config   workloads.RunConfig
+	// Resolved is Config validated and resolved once: what to run.
+	Resolved workloads.Resolved
 	Deps     workloads.Deps
 	Env      *Env
 }
@@ -229,11 +231,12 @@ func (sc Scenario) Config(o Options) workloads.RunConfig {
 
 // Prepare builds the world of one run: the topology with one client
 // connection per process, the nemesis drawn from the seed, and the
-// runner's dependencies. On success the caller runs workloads.Run(ctx,
-// p.Config, p.Deps) and then calls p.Close.
+// runner's dependencies. On success the caller runs p.Resolved.Run(ctx,
+// p.Deps) (or its RunInto) and then calls p.Close.
 func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	cfg := sc.Config(o)
-	if err := cfg.Validate(); err != nil {
+	rc, err := cfg.Resolve()
+	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", sc.Name, err)
 	}
 	if sc.Topology == nil {
@@ -269,7 +272,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 			return sc.nemesis(World{Env: env, Clients: c, Rand: faultRand(seed), Holders: holders, Duration: duration})
 		}
 	}
-	return &Prepared{Scenario: sc, Config: cfg, Deps: deps, Env: env}, nil
+	return &Prepared{Scenario: sc, Config: cfg, Resolved: rc.On(env.Desc), Deps: deps, Env: env}, nil
 }
 
 // serve is o.Serve, or the binary's own (catalog.SelfServer) when unset.
@@ -301,7 +304,7 @@ func (sc Scenario) Run(ctx context.Context, o Options) (*workloads.Result, error
 	if err != nil {
 		return nil, err
 	}
-	res, err := workloads.Run(ctx, p.Config, p.Deps)
+	res, err := p.Resolved.Run(ctx, p.Deps)
 	if cerr := p.Close(); cerr != nil && err == nil && res != nil {
 		res.Warnings = append(res.Warnings, "closing the topology: "+cerr.Error())
 	}
