@@ -249,9 +249,12 @@ func runIn(ctx context.Context, e *env, cfg workloads.RunConfig, dir string, dep
 // its history failed): the summary's verdict is then Unknown. The error is
 // one that left no run to judge.
 func runInto(ctx context.Context, e *env, subj subject.Subject, r scenario.Run, planned time.Duration, dir string) (workloads.RunOutcome, error) {
-	if e.terminal {
+	_, ownRunner := scenario.RunnerOf(subj) // its runner writes no history as it goes
+	switch {
+	case ownRunner:
+	case e.terminal:
 		r.Progress = e.stdout
-	} else {
+	default:
 		var c historyCounter
 		if r.History != nil {
 			r.History = io.MultiWriter(r.History, &c)
