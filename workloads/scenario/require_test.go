@@ -1,0 +1,58 @@
+package scenario
+
+import (
+	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads/subject"
+)
+
+// A mutant is required what the correct lock it claims to be is: valid on
+// a scenario a correct lock must pass (its own expectation there requires
+// nothing), and within the fault on an unsafe one.
+func TestRequireJudgesAMutantAsClaimed(t *testing.T) {
+	mutant := subject.Subject{Name: "m", Kind: subject.KindMutant, Reentrant: true}
+	for _, tc := range []struct {
+		scenario string
+		hunted   bool
+		within   bool // the requirement is "within the fault's allowance"
+	}{
+		{"no-faults", true, false},
+		{"client-crash", true, false},
+		{"client-stall", true, true},
+		{"partition-long", true, true},
+	} {
+		sc, err := Lookup(tc.scenario)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := sc.Expectation(mutant); tc.scenario == "no-faults" && !e.Informational() {
+			t.Errorf("%s: a mutant's own expectation requires %q; this test assumes nothing", tc.scenario, e.Label)
+		}
+		r := sc.Require(mutant)
+		if r.Hunted() != tc.hunted || (r.Tolerates != nil) != tc.within {
+			t.Errorf("%s: hunted %v, within the fault %v (%q); want %v, %v", tc.scenario, r.Hunted(), r.Tolerates != nil, r.Label(), tc.hunted, tc.within)
+		}
+		broken := model.Report{Verdict: model.Invalid, Results: []model.Result{
+			{Checker: model.CheckLinearizable, Verdict: model.Invalid},
+			{Checker: model.CheckAllowance, Verdict: model.Valid},
+		}}
+		if ok, _ := r.Match(broken); ok != tc.within {
+			t.Errorf("%s: a run broken within the fault meets the requirement: %v, want %v", tc.scenario, ok, tc.within)
+		}
+	}
+}
+
+// A known bug's expectation (the lock must break there) gives a hunt
+// nothing to find; a skipped scenario neither.
+func TestRequireHuntsNothingKnown(t *testing.T) {
+	if (Requirement{Must: Expect{Verdict: model.Invalid}}).Hunted() {
+		t.Error("a scenario where the lock is known to break is hunted")
+	}
+	if (Requirement{Must: Expect{Skip: "no"}}).Hunted() {
+		t.Error("a skipped scenario is hunted")
+	}
+	if (Requirement{Must: ExpectAny}).Hunted() {
+		t.Error("an informational scenario is hunted")
+	}
+}
