@@ -20,7 +20,7 @@ func CheckerVerdicts(rep model.Report) []CheckerVerdict {
 			cv.Class, cv.Count = r.Class, r.Count
 			for i, ex := range r.Examples {
 				if i == 0 {
-					cv.Example = clip(ex.String(), exampleLimit)
+					cv.Example, cv.AllowedBy = clip(ex.String(), exampleLimit), ex.AllowedBy
 				}
 				cv.Unexplained = cv.Unexplained || unexplained(ex)
 			}

@@ -106,6 +106,9 @@ type CheckerVerdict struct {
 	// Example is the first violation, rendered: its ops, the fault
 	// windows that overlap them and the cause ("" when valid).
 	Example string `json:"example,omitempty"`
+	// AllowedBy names what allows the first violation, when something
+	// does (model.Example.AllowedBy: a fault window, a lease).
+	AllowedBy string `json:"allowed_by,omitempty"`
 }
 
 // Rerun is one more run of a cell from its Command, to check a finding.

@@ -88,6 +88,19 @@ type Score struct {
 	Runs int `json:"runs,omitempty"`
 	// Findings are the keys of the findings behind the cell.
 	Findings []string `json:"findings,omitempty"`
+	// Allowances are, for an expected break (holds*), what allowed it:
+	// the first run of each scenario that broke the property, with the
+	// fault window or lease the checker named.
+	Allowances []Allowance `json:"allowances,omitempty"`
+}
+
+// Allowance is the evidence behind a "holds*" cell: a run in which the
+// property broke, and what the checker found allowed it.
+type Allowance struct {
+	Scenario  string `json:"scenario"`
+	Seed      int64  `json:"seed"`
+	AllowedBy string `json:"allowed_by,omitempty"` // "" : the checker named nothing
+	Dir       string `json:"dir,omitempty"`
 }
 
 // merge folds o into s: the worse state wins; equal states pool their
@@ -107,6 +120,11 @@ func (s Score) merge(o Score) Score {
 	for _, f := range o.Findings {
 		if !slices.Contains(s.Findings, f) {
 			s.Findings = append(s.Findings, f)
+		}
+	}
+	for _, a := range o.Allowances {
+		if !slices.ContainsFunc(s.Allowances, func(b Allowance) bool { return b.Scenario == a.Scenario }) {
+			s.Allowances = append(s.Allowances, a)
 		}
 	}
 	s.Hits += o.Hits
@@ -148,6 +166,11 @@ type FindingRun struct {
 	Runs    int      `json:"runs"`
 	Example string   `json:"example,omitempty"`
 	Class   string   `json:"class,omitempty"`
+	// Beyond says the run went beyond every fault's allowance (the
+	// fault-allowance checker fired: MatrixCell.Beyond); else the break
+	// is one the scenario's faults allow, by AllowedBy when named.
+	Beyond    bool   `json:"beyond,omitempty"`
+	AllowedBy string `json:"allowed_by,omitempty"`
 }
 
 // ScoreRow is one library: its property columns, its fault-class columns
@@ -329,7 +352,7 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 	case cv.Verdict != model.Invalid:
 		return Score{State: Unknown, Scenarios: sc}
 	case !slices.Contains(c.Findings(), p.Checker):
-		return Score{State: Expected, Scenarios: sc}
+		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Dir: c.Dir}}}
 	}
 	same, ran := c.Reproduced(p.Checker)
 	s := Score{Scenarios: sc, Hits: 1 + same, Runs: 1 + ran}
@@ -354,9 +377,9 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, server string, p P
 		findings[key] = f
 	}
 	same, ran := c.Reproduced(p.Checker)
-	run := FindingRun{Seed: c.Seed, Command: c.Command, Dir: c.Dir, Hits: 1 + same, Runs: 1 + ran, Example: c.ExampleOf(p.Checker)}
+	run := FindingRun{Seed: c.Seed, Command: c.Command, Dir: c.Dir, Hits: 1 + same, Runs: 1 + ran, Example: c.ExampleOf(p.Checker), Beyond: c.Beyond}
 	if cv, ok := c.Checker(p.Checker); ok {
-		run.Class = string(cv.Class)
+		run.Class, run.AllowedBy = string(cv.Class), cv.AllowedBy
 	}
 	for _, r := range c.Reruns {
 		run.Reruns = append(run.Reruns, r.Dir)

@@ -62,6 +62,7 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 		fmt.Fprintf(bw, "- **%s**: %s\n", r.Term, r.Meaning)
 	}
 	writeFindings(bw, p.Scoreboard)
+	writeAllowances(bw, p.Scoreboard)
 	writeDifferences(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n## Each library: property × fault class\n")
 	for _, row := range p.Rows {
@@ -288,7 +289,7 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 			fmt.Fprintf(w, "Adapter not yet ruled out: no script shows it against the library alone.\n")
 		}
 		for _, r := range f.Runs {
-			fmt.Fprintf(w, "\n- seed %d: broke in %d of %d runs of `%s`", r.Seed, r.Hits, r.Runs, r.Command)
+			fmt.Fprintf(w, "\n- seed %d: broke in %d of %d runs of `%s`; %s", r.Seed, r.Hits, r.Runs, r.Command, r.faultText())
 			if r.Dir != "" {
 				fmt.Fprintf(w, "; history [%s](%s)", r.Dir, r.Dir)
 			}
@@ -301,6 +302,58 @@ func writeFindings(w io.Writer, sb Scoreboard) {
 			}
 		}
 	}
+}
+
+// faultText says whether the run's break went beyond the fault.
+func (r FindingRun) faultText() string {
+	switch {
+	case r.Beyond:
+		return "**beyond the fault** (no fault of the scenario allows it)"
+	case r.AllowedBy != "":
+		return "within the fault (allowed by " + r.AllowedBy + ")"
+	}
+	return "within the fault"
+}
+
+// writeAllowances lists the evidence behind every "holds*" cell: for each
+// library and property, each unsafe scenario that broke it, what the
+// checker found allowed the break, and the run.
+func writeAllowances(w io.Writer, sb Scoreboard) {
+	fmt.Fprintf(w, "\n## holds*: what allowed each expected break\n\n")
+	fmt.Fprintf(w, "| library | property | scenario | seed | allowed by | run |\n|---|---|---|---|---|---|\n")
+	n := 0
+	for _, row := range sb.Rows {
+		for _, p := range Properties {
+			for _, a := range expectedAllowances(row, p, sb.Faults) {
+				n++
+				fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", row.name(), p.Name, a.Scenario, a.Seed,
+					orStr(strings.ReplaceAll(a.AllowedBy, "|", "/"), "the scenario's faults (the checker named none)"), runLink(a.Dir))
+			}
+		}
+	}
+	if n == 0 {
+		fmt.Fprintf(w, "| – | – | – | – | no expected break | – |\n")
+	}
+}
+
+// expectedAllowances are the allowances of row's holds* cells of p, by
+// fault class: a worse state elsewhere (a finding) hides none of them.
+func expectedAllowances(row ScoreRow, p Property, faults []string) []Allowance {
+	var out []Allowance
+	for _, f := range faults {
+		if g := row.Grid[p.Name][f]; g.State == Expected {
+			out = append(out, g.Allowances...)
+		}
+	}
+	return out
+}
+
+// runLink links a run directory, or says there is none.
+func runLink(dir string) string {
+	if dir == "" {
+		return "–"
+	}
+	return fmt.Sprintf("[%s](%s)", path.Base(dir), dir)
 }
 
 // repoLink links a repository path from the page (results/scoreboard/).

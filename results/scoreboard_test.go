@@ -57,6 +57,9 @@ func TestPivotStates(t *testing.T) {
 	lin, mutex := model.CheckLinearizable, model.CheckMutualExclusion
 	stall := sbCell("lib", "client-stall", "process pause/crash", false, 1, lin, mutex)
 	stall.Tolerated, stall.Expected, stall.OK = []string{lin, mutex, model.CheckContract}, "detected by lin", true
+	for i := range stall.Checkers {
+		stall.Checkers[i].AllowedBy = "pause w1 [1s, 2s]"
+	}
 	pause := sbCell("lib", "redis-pause-short", "process pause/crash", true, 1, lin)
 	pause.Reruns = []Rerun{rerun("redis-pause-short/lib-1-rerun-1", lin)}
 	flaky := sbCell("lib", "latency-short", "partition/latency", true, 1, mutex)
@@ -103,6 +106,11 @@ func TestPivotStates(t *testing.T) {
 	}
 	if len(sb.Findings) != 3 {
 		t.Fatalf("findings: %+v", sb.Findings)
+	}
+	// A holds* cell keeps what allowed its break, with the run.
+	if a := g["mutual exclusion"]["process pause/crash"].Allowances; len(a) != 1 || a[0].Scenario != "client-stall" ||
+		a[0].AllowedBy != "pause w1 [1s, 2s]" || a[0].Dir != "client-stall/lib-1" {
+		t.Errorf("the expected break's allowances: %+v", a)
 	}
 	// Without the library-alone script the same cell is only reproduced.
 	bare := Pivot(rep, []SubjectInfo{{Name: "lib", Version: "1.2.3", Claims: []string{ClaimWatchdog}}}, nil)
@@ -172,8 +180,12 @@ func TestScoreboardFromParts(t *testing.T) {
 		sbCell("redisson-fair", "no-faults", "none", true, 101), fair)
 	odd := sbCell("redsync", "latency-short", "partition/latency", true, 101, model.CheckLinearizable)
 	odd.Reruns = []Rerun{rerun("latency-short/redsync-101-rerun-1", model.CheckLinearizable)}
+	odd.Beyond = true
+	stall := sbCell("redsync", "client-stall", "process pause/crash", false, 101, model.CheckLinearizable)
+	stall.Tolerated, stall.OK = []string{model.CheckLinearizable}, true
+	stall.Checkers[0].AllowedBy = "client-stall w2 [1.0s, 4.5s]"
 	writeSBMatrix(t, filepath.Join(base, "go"), []SubjectInfo{{Name: "redsync", Version: "v4.17.0"}},
-		sbCell("redsync", "no-faults", "none", true, 101), odd)
+		sbCell("redsync", "no-faults", "none", true, 101), odd, stall)
 	page := filepath.Join(base, "page")
 	paths, err := FindMatrices([]string{filepath.Join(base, "java"), filepath.Join(base, "go")})
 	if err != nil {
@@ -197,6 +209,8 @@ func TestScoreboardFromParts(t *testing.T) {
 		"Adapter not yet ruled out", "broke in 2 of 2 runs of `lockcheck run --scenario latency-short --subject redsync`",
 		"[rerun 1](../go/latency-short/redsync-101-rerun-1)", "s: p3 granted before p1",
 		"seeds 101 (--seed-base 100)", "expected break",
+		"**beyond the fault**", "within the fault",
+		"| redsync | linearizable | client-stall | 101 | client-stall w2 [1.0s, 4.5s] | [redsync-101](../go/client-stall/redsync-101) |",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("README.md lacks %q:\n%s", want, md)
