@@ -145,7 +145,8 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 		// Drawn last, so that the draws above stay what they were. (An
 		// explicit plan lease, drawn here for a while, made lockcheck's own
 		// multilock ports fail on fresh seeds: see results/log/rediscovery.md,
-		// session h. Hunt plans stay watchdog-only until that is settled.)
+		// 2026-11-26 at 1df007d. Hunt plans stay watchdog-only until that is
+		// settled.)
 		NoWaitPercent: rapid.IntRange(0, 40).Draw(t, "no_wait_percent"),
 	}
 })
