@@ -38,6 +38,7 @@ func shipped(t testing.TB, name string) subject.Subject {
 // TestShippedDriversAreValid: each shipped driver passes the default
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock", "spring-lock-spin", "spring-lock-pubsub"} {
 		t.Run(name, func(t *testing.T) {
@@ -174,6 +175,7 @@ func TestMixedKeyLayouts(t *testing.T) {
 // TestExampleDriver: the example driver docs/drivers.md shows is the file
 // in impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	dir, err := catalog.DriversDir()
 	if err != nil {
 		t.Fatal(err)

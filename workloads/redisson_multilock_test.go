@@ -17,6 +17,7 @@ import (
 // TestMultiLockSubjectsAreValid: each multilock passes the default workload
 // without faults, and the multilock's ops name its other members.
 func TestMultiLockSubjectsAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, name := range []string{"multilock", "multilock-redlock", "redisson-multilock", "redisson-redlock"} {
 		t.Run(name, func(t *testing.T) {
