@@ -38,12 +38,11 @@ func shipped(t testing.TB, name string) subject.Subject {
 // TestShippedDriversAreValid: each shipped driver passes the default
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock", "spring-lock-spin", "spring-lock-pubsub"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: driverValidRun}, Deps{})
 			t.Log(summary(res))
 			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 				t.Fatalf("%s\n%s", summary(res), res.Report)

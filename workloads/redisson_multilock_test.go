@@ -17,14 +17,13 @@ import (
 // TestMultiLockSubjectsAreValid: each multilock passes the default workload
 // without faults, and the multilock's ops name its other members.
 func TestMultiLockSubjectsAreValid(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, name := range []string{"multilock", "multilock-redlock", "redisson-multilock", "redisson-redlock"} {
 		t.Run(name, func(t *testing.T) {
 			if strings.HasPrefix(name, "redisson") {
 				shipped(t, name)
 			}
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: driverValidRun}, Deps{})
 			t.Log(summary(res))
 			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 				t.Fatalf("%s: want valid, with grants\n%s", summary(res), res.Report)

@@ -49,7 +49,6 @@ func rwEvidence(t *testing.T, h *model.History) {
 // The read-write locks pass the default workload without faults, with
 // shared reads, writes and downgrades.
 func TestRWLockSubjectsAreValid(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, name := range []string{"rwlock", "redisson-rwlock"} {
 		t.Run(name, func(t *testing.T) {
