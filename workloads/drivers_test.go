@@ -42,7 +42,7 @@ func TestShippedDriversAreValid(t *testing.T) {
 	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock", "spring-lock-spin", "spring-lock-pubsub"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: driverValidRun}, Deps{})
 			t.Log(summary(res))
 			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 				t.Fatalf("%s\n%s", summary(res), res.Report)
@@ -174,6 +174,7 @@ func TestMixedKeyLayouts(t *testing.T) {
 // TestExampleDriver: the example driver docs/drivers.md shows is the file
 // in impl/drivers/example, and it passes the default workload.
 func TestExampleDriver(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	dir, err := catalog.DriversDir()
 	if err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ func externalRegistry(t *testing.T, drivers ...subject.Subject) *subject.Registr
 // the default workload like the in-process one, and its history says which
 // implementation each process ran.
 func TestExternalDriverIsValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	reg := externalRegistry(t, goDriver("go-driver", "ok"))
 	res := run(t, s, RunConfig{Subject: "go-driver", Workload: DefaultWorkload, Seed: 3, Duration: 3 * time.Second}, Deps{Registry: reg})
@@ -45,6 +46,7 @@ func TestExternalDriverIsValid(t *testing.T) {
 // garbage mid-run yields info ops naming the failure and replacement
 // processes; the run ends on time and the (correct) lock stays valid.
 func TestExternalDriverMisbehaves(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	for _, mode := range []string{"hang@12", "crash@12", "garbage@12"} {
 		t.Run(mode, func(t *testing.T) {
@@ -164,6 +166,7 @@ func stoppedChild(within time.Duration) bool {
 // and the same lock behind the protocol, on the same lock names: they share
 // keys, scripts and messages, so together they are still a mutex.
 func TestMixedFleet(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	reg := externalRegistry(t, goDriver("go-driver", "ok"))
 	res := run(t, s, RunConfig{Subject: "reentrant+go-driver", Workload: DefaultWorkload, Seed: 4, Duration: 3 * time.Second}, Deps{Registry: reg})

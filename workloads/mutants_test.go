@@ -137,8 +137,11 @@ var mutantCatch = map[string]struct {
 
 // TestMutantsAreCaught runs every mutant on the run that must catch it, and
 // the reference locks and the mutants' flawless base on the same runs,
-// which must pass (those first, alone; the mutants then in parallel).
+// which must pass (those first, one at a time; the mutants then in
+// parallel). The whole test runs beside the package's other parallel tests:
+// its runs mostly wait.
 func TestMutantsAreCaught(t *testing.T) {
+	t.Parallel()
 	s := startRedis(t)
 	for _, subj := range catalog.Subjects.All() {
 		if subj.Kind != subject.KindMutant {
@@ -154,7 +157,7 @@ func TestMutantsAreCaught(t *testing.T) {
 			// Two at a time (go test's -parallel is GOMAXPROCS), each on a
 			// redis-server of its own: the runs wait more than they
 			// compute, and the references' runs below, which must pass,
-			// run alone first.
+			// run first, one at a time.
 			t.Parallel()
 			if sc := exposedBy(subj.Name); !ok && sc != "" {
 				t.Skipf("caught beyond the fault on scenario %s (make catch-rates), not on these runs", sc)
@@ -273,6 +276,7 @@ func mutantRun(subject string, by how) (RunConfig, Deps) {
 // correct lock passes a plan full of them, and a lock whose unlock checks no
 // owner is caught at once, with or without faults.
 func TestStrayUnlocks(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
 	plan := &Plan{
 		Workload: "stray", Processes: 3, Locks: []string{"stray"},

@@ -23,7 +23,7 @@ func TestMultiLockSubjectsAreValid(t *testing.T) {
 			if strings.HasPrefix(name, "redisson") {
 				shipped(t, name)
 			}
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: driverValidRun}, Deps{})
 			t.Log(summary(res))
 			if res.Report.Verdict != model.Valid || res.Stats.Granted == 0 {
 				t.Fatalf("%s: want valid, with grants\n%s", summary(res), res.Report)

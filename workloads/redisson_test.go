@@ -36,7 +36,7 @@ func TestRedissonSubjectsAreValid(t *testing.T) {
 	for _, name := range []string{"redisson", "redisson-fair", "redisson-fenced", "redisson-spin"} {
 		t.Run(name, func(t *testing.T) {
 			shipped(t, name)
-			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: 4 * time.Second}, Deps{})
+			res := run(t, s, RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 1, Duration: driverValidRun}, Deps{})
 			t.Log(summary(res))
 			// Info ops are allowed: a JVM starved on a loaded machine
 			// answers a call past Redisson's 1 s timeout with an error.

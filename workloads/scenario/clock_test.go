@@ -46,6 +46,7 @@ func assertClocksHealed(t *testing.T, env *Env) {
 // A forward jump of the server's clock past the lease is detected, and the
 // written report blames the clock-jump window.
 func TestClockJumpForwardDetected(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "clock-jump-forward", "reentrant", 1)
 	expectMet(t, "clock-jump-forward", "reentrant", res)
 	dir := t.TempDir()
@@ -66,6 +67,7 @@ func TestClockJumpForwardDetected(t *testing.T) {
 
 // Kleppmann's clock counterexample is caught on the RedLock.
 func TestRedlockClockJumpDetected(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "redlock-clock-jump", "redlock", 1)
 	expectMet(t, "redlock-clock-jump", "redlock", res)
 }

@@ -11,6 +11,7 @@ import "testing"
 // on a new connection, which for a client that went silent is its
 // release: see docs/checking.md.)
 func TestClientConnKillKeepsAWatchdogThatRetriesValid(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "client-conn-kill", "reentrant", 1)
 	if len(injected(res.History)) == 0 {
 		t.Fatal("no fault window recorded")

@@ -12,6 +12,7 @@ import (
 // real (cancelled ops carry the interrupt in their error, inside recorded
 // windows of the fault), and the reference lock stays valid under it.
 func TestClientInterrupt(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "client-interrupt", "reentrant", 1)
 	interrupted := interruptedOps(res)
 	windows := interruptWindows(res)

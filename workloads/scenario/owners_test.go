@@ -16,6 +16,7 @@ import (
 // the stall to them both), the scenario's expectation holds (the violation
 // is the stall's), and the history records each owner's client process.
 func TestClientStallHitsEveryOwnerOfTheProcess(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	if testing.Short() {
 		t.Skip("integration test: starts redis-server")
 	}

@@ -86,6 +86,7 @@ func expectation(t *testing.T, name, subject string) Expect {
 }
 
 func TestSafeScenarios(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		scenario, subject string
 		seed              int64
@@ -95,6 +96,7 @@ func TestSafeScenarios(t *testing.T) {
 		{"restart-aof-always", "reentrant", 3},
 	} {
 		t.Run(c.scenario+"/"+c.subject, func(t *testing.T) {
+			t.Parallel() // each run has a world of its own, and mostly waits
 			res := runScenario(t, c.scenario, c.subject, c.seed)
 			if len(injected(res.History)) == 0 {
 				t.Fatal("no fault window recorded")
@@ -110,6 +112,7 @@ func TestSafeScenarios(t *testing.T) {
 // TestUnsafeScenariosDetected checks the verdicts and that the written
 // report explains the violation with the overlapping fault and the lease.
 func TestUnsafeScenariosDetected(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		scenario, subject, fault string
 	}{
@@ -119,6 +122,7 @@ func TestUnsafeScenariosDetected(t *testing.T) {
 		{"restart-no-persistence", "reentrant", "redis-restart"},
 	} {
 		t.Run(c.scenario+"/"+c.subject, func(t *testing.T) {
+			t.Parallel() // each run has a world of its own, and mostly waits
 			res := runScenario(t, c.scenario, c.subject, 1)
 			expectMet(t, c.scenario, c.subject, res)
 			dir := t.TempDir()
@@ -144,8 +148,10 @@ func TestUnsafeScenariosDetected(t *testing.T) {
 // TestMutantsFailUnsafeScenarios: a mutant must not pass a scenario that
 // every lock fails.
 func TestMutantsFailUnsafeScenarios(t *testing.T) {
+	t.Parallel()
 	for _, m := range []string{"mutant-check-then-set", "mutant-unlock-no-owner-check"} {
 		t.Run(m, func(t *testing.T) {
+			t.Parallel() // each run has a world of its own, and mostly waits
 			res := runScenario(t, "client-stall", m, 1)
 			if res.Report.Verdict != model.Invalid {
 				t.Fatalf("mutant passed client-stall: %s\n%s", res.Report.Verdict, res.Report)

@@ -27,6 +27,7 @@ func checkerVerdict(res *workloads.Result, checker string) model.Verdict {
 }
 
 func TestClusterNoFaultsValid(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "cluster-no-faults", "reentrant", 1)
 	if res.Stats.Granted == 0 {
 		t.Fatal("nothing granted on the cluster")
@@ -44,6 +45,7 @@ func TestClusterNoFaultsFair(t *testing.T) {
 }
 
 func TestSentinelFailoverHeldDetected(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	res := runScenario(t, "sentinel-failover-held", "reentrant", 1)
 	if fs := injected(res.History); len(fs) != 1 || fs[0].Name != "sentinel-kill-master" {
 		t.Fatalf("fault windows %+v, want one sentinel-kill-master", res.History.Faults)
@@ -75,6 +77,7 @@ func TestRedlockRestartEmptyDetected(t *testing.T) {
 // nodes (bound by Env.registry through Registry.OnNodes), and a subject of
 // one Redis is skipped there.
 func TestRedlockNoFaultsValid(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
 	sc, err := Lookup("redlock-no-faults")
 	if err != nil {
 		t.Fatal(err)
