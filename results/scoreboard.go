@@ -100,7 +100,9 @@ type Allowance struct {
 	Scenario  string `json:"scenario"`
 	Seed      int64  `json:"seed"`
 	AllowedBy string `json:"allowed_by,omitempty"` // "" : the checker named nothing
-	Dir       string `json:"dir,omitempty"`
+	// Command reruns the run (its history is not kept: a page keeps the
+	// histories of findings only).
+	Command string `json:"command,omitempty"`
 }
 
 // merge folds o into s: the worse state wins; equal states pool their
@@ -352,7 +354,7 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 	case cv.Verdict != model.Invalid:
 		return Score{State: Unknown, Scenarios: sc}
 	case !slices.Contains(c.Findings(), p.Checker):
-		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Dir: c.Dir}}}
+		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Command: c.Command}}}
 	}
 	same, ran := c.Reproduced(p.Checker)
 	s := Score{Scenarios: sc, Hits: 1 + same, Runs: 1 + ran}

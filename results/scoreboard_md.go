@@ -317,17 +317,17 @@ func (r FindingRun) faultText() string {
 
 // writeAllowances lists the evidence behind every "holds*" cell: for each
 // library and property, each unsafe scenario that broke it, what the
-// checker found allowed the break, and the run.
+// checker found allowed the break, and the command that reruns the run.
 func writeAllowances(w io.Writer, sb Scoreboard) {
 	fmt.Fprintf(w, "\n## holds*: what allowed each expected break\n\n")
-	fmt.Fprintf(w, "| library | property | scenario | seed | allowed by | run |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "| library | property | scenario | seed | allowed by | rerun |\n|---|---|---|---|---|---|\n")
 	n := 0
 	for _, row := range sb.Rows {
 		for _, p := range Properties {
 			for _, a := range expectedAllowances(row, p, sb.Faults) {
 				n++
 				fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", row.name(), p.Name, a.Scenario, a.Seed,
-					orStr(strings.ReplaceAll(a.AllowedBy, "|", "/"), "the scenario's faults (the checker named none)"), runLink(a.Dir))
+					orStr(strings.ReplaceAll(a.AllowedBy, "|", "/"), "the scenario's faults (the checker named none)"), codeOrDash(a.Command))
 			}
 		}
 	}
@@ -348,12 +348,12 @@ func expectedAllowances(row ScoreRow, p Property, faults []string) []Allowance {
 	return out
 }
 
-// runLink links a run directory, or says there is none.
-func runLink(dir string) string {
-	if dir == "" {
+// codeOrDash is a command as code, or a dash for none.
+func codeOrDash(cmd string) string {
+	if cmd == "" {
 		return "–"
 	}
-	return fmt.Sprintf("[%s](%s)", path.Base(dir), dir)
+	return "`" + strings.ReplaceAll(cmd, "|", "/") + "`"
 }
 
 // repoLink links a repository path from the page (results/scoreboard/).

@@ -109,7 +109,7 @@ func TestPivotStates(t *testing.T) {
 	}
 	// A holds* cell keeps what allowed its break, with the run.
 	if a := g["mutual exclusion"]["process pause/crash"].Allowances; len(a) != 1 || a[0].Scenario != "client-stall" ||
-		a[0].AllowedBy != "pause w1 [1s, 2s]" || a[0].Dir != "client-stall/lib-1" {
+		a[0].AllowedBy != "pause w1 [1s, 2s]" || a[0].Command != "lockcheck run --scenario client-stall --subject lib" {
 		t.Errorf("the expected break's allowances: %+v", a)
 	}
 	// Without the library-alone script the same cell is only reproduced.
@@ -210,7 +210,7 @@ func TestScoreboardFromParts(t *testing.T) {
 		"[rerun 1](../go/latency-short/redsync-101-rerun-1)", "s: p3 granted before p1",
 		"seeds 101 (--seed-base 100)", "expected break",
 		"**beyond the fault**", "within the fault",
-		"| redsync | linearizable | client-stall | 101 | client-stall w2 [1.0s, 4.5s] | [redsync-101](../go/client-stall/redsync-101) |",
+		"| redsync | linearizable | client-stall | 101 | client-stall w2 [1.0s, 4.5s] | `lockcheck run --scenario client-stall --subject redsync` |",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("README.md lacks %q:\n%s", want, md)
