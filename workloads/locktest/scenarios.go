@@ -20,7 +20,7 @@ var runLength = map[string]struct {
 	short, full time.Duration
 	runs        int // how many runs its share of the budget buys
 }{
-	"no-faults":           {time.Second, 2 * time.Second, 1},
+	"no-faults":           {2 * time.Second, 2 * time.Second, 1},
 	"partition-short":     {3 * time.Second, 3 * time.Second, 1},
 	"latency-short":       {0, 3 * time.Second, 1},
 	"redis-pause-short":   {0, 3 * time.Second, 1},
