@@ -211,7 +211,15 @@ func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 
 // lostHold judges a hold whose release answered "not held": nil when the
 // hold could have lapsed before the release took effect.
+//
+// A release the wire trace shows sent twice (replayed) is allowed: its
+// first copy, whose reply a dead connection lost, ended the hold.
 func lostHold(x *hold, fs *faultSet, opts Options) *Example {
+	if opts.Wire != nil {
+		if _, ok := opts.Wire.replayed(x.grant.Process, x.grant.Lock, x.endOp.Call, x.endOp.Return); ok {
+			return nil
+		}
+	}
 	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest <= x.endOp.effectiveDeadline() {

@@ -65,10 +65,14 @@ type drawer struct {
 	dealt int                 // scenario draws so far
 }
 
+// newDrawer deals the scenarios that mix several faults (Scenario.Mixes)
+// first, since each of their runs meets the triggers of several others,
+// then the rest; each part in an order drawn from seed.
 func newDrawer(seed int64, scs []scenario.Scenario) *drawer {
 	deck := slices.Clone(scs)
 	shuffle := rand.New(rand.NewPCG(uint64(seed), 0xDEC4))
 	shuffle.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
+	slices.SortStableFunc(deck, func(a, b scenario.Scenario) int { return len(b.Mixes) - len(a.Mixes) })
 	return &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed, deck: deck}
 }
 

@@ -44,6 +44,9 @@ func TestHuntDrawsAreReproducible(t *testing.T) {
 			t.Fatalf("draw %d differs: seed %d/%d", i, sa, sb)
 		}
 		if ca != nil {
+			if mixed := len(ca.Mixes) > 0; picked == 0 && !mixed {
+				t.Errorf("the first scenario dealt is %s, which mixes no faults; wire-mix mixes several and comes first", ca.Name)
+			}
 			if picked < len(scs) && seen[ca.Name] > 0 {
 				t.Fatalf("draw %d: %s again before every scenario was drawn", i, ca.Name)
 			}

@@ -219,7 +219,7 @@ func Catalog() []Scenario {
 			Plan: pausePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinThePause,
 			Faults: spacedSchedule(faults.Range{Min: ms(2000), Max: ms(2500)}, faults.Range{Min: ms(1000), Max: ms(1500)}, holderPause),
 		},
-	}, slices.Concat(wireScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)
+	}, slices.Concat(wireScenarios(), mixScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)
 }
 
 // skipNoWatchdog skips, besides DefaultSkip's, the subjects without a

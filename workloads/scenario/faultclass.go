@@ -30,7 +30,7 @@ var faultClasses = map[string]string{
 	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork, "partition-timeout": FaultNetwork,
 	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess, "client-interrupt": FaultProcess, "process-pause": FaultProcess,
 	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess, "reset-holder-short": FaultNetwork,
-	"renewal-refused": FaultNetwork, "slow-reply": FaultNetwork, "client-conn-kill": FaultNetwork,
+	"renewal-refused": FaultNetwork, "slow-reply": FaultNetwork, "client-conn-kill": FaultNetwork, "wire-mix": FaultNetwork,
 	"subscribe-refused": FaultNetwork, "subscribe-slow": FaultNetwork,
 	"restart-aof-always": FaultRestart, "restart-no-persistence": FaultRestart, "redlock-restart-empty": FaultRestart,
 	"sentinel-failover-idle": FaultFailover, "sentinel-failover-held": FaultFailover,

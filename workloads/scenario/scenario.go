@@ -91,6 +91,10 @@ type Scenario struct {
 	// real SIGSTOP wherever the lock's threads are (workloads.PausesProcess)
 	// when Options.Serve can serve the subject.
 	Pauses bool
+	// Mixes names the scenarios whose faults this one's nemesis draws
+	// from, one a window: a run of it meets each of their triggers. A
+	// hunt deals such scenarios before the others (nil: one fault kind).
+	Mixes []string
 }
 
 // FaultsFunc draws a run's faults and schedule from its world. The schedule

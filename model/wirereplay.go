@@ -1,0 +1,50 @@
+package model
+
+// A client that sends a request again when its connection dies before the
+// reply (Lettuce, go-redis with retries: at-least-once delivery) may run a
+// release twice: the first copy, whose reply the dead connection lost,
+// ends the hold, and the second finds nothing to release. The wire trace
+// shows both copies; a release answered "not held" so learned of its own
+// first copy, which no fault allowance needs to explain.
+
+// replay is a request of a process's client that the wire trace shows sent
+// twice: first on a connection that closed before the reply, then again,
+// verbatim, on another connection.
+type replay struct {
+	first, again WireEvent
+}
+
+// replayed returns the request naming lock that process p's client sent
+// twice within [from, to] (a call's span): first unanswered on a
+// connection that then closed, then the same command and arguments on
+// another connection, answered. ok is false when there is none, or the
+// trace says nothing of p's client.
+func (t *WireTrace) replayed(p int, lock string, from, to int64) (replay, bool) {
+	c, known := t.clientOf(p)
+	if !known {
+		return replay{}, false
+	}
+	es := t.conns[c]
+	for i, e := range es {
+		if e.Kind != WireCmd || e.Return != 0 || e.Call < from || e.Call > to || !namesLock(e.Args, lock) || !closedAfter(es[i+1:], e.Conn) {
+			continue
+		}
+		for _, a := range es[i+1:] {
+			if a.Kind == WireCmd && a.Conn != e.Conn && a.Return > 0 && a.Call <= to && a.Cmd == e.Cmd && a.Args == e.Args {
+				return replay{first: e, again: a}, true
+			}
+		}
+	}
+	return replay{}, false
+}
+
+// closedAfter reports whether events (a client's, in time order) close
+// connection conn.
+func closedAfter(events []WireEvent, conn int64) bool {
+	for _, e := range events {
+		if e.Kind == WireClose && e.Conn == conn {
+			return true
+		}
+	}
+	return false
+}
