@@ -3,7 +3,6 @@ package hunt
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/lockcheck/lockcheck/results"
@@ -35,8 +34,8 @@ func Replay(ctx context.Context, cfg Config, d Draw, n int) ([]Trial, error) {
 	if err := exec.Check(d); err != nil {
 		return nil, fmt.Errorf("%w: replay of %s: %v", ErrConfig, d.Describe(), err)
 	}
-	base := results.RunDir(cfg.Out, "replay", cfg.now(), d.Seed)
-	if err := os.MkdirAll(base, 0o755); err != nil {
+	base, err := results.NewRunDir(cfg.Out, "replay", cfg.now(), d.Seed, "")
+	if err != nil {
 		return nil, err
 	}
 	var out []Trial

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -33,8 +32,10 @@ type hunter struct {
 // starts then.
 func newHunter(cfg Config, subj subject.Subject, exec Executor, desc string) (*hunter, error) {
 	h := &hunter{cfg: cfg, subject: subj, exec: exec, obs: cfg.Observer, skipped: map[string]error{}}
-	h.base = results.RunDir(cfg.Out, "hunt", cfg.now(), cfg.Seed)
-	if err := os.MkdirAll(h.base, 0o755); err != nil {
+	// A directory of its own (NewRunDir), so that hunts started in the same
+	// second on the same seed (two subjects side by side) never share one.
+	var err error
+	if h.base, err = results.NewRunDir(cfg.Out, "hunt", cfg.now(), cfg.Seed, ""); err != nil {
 		return nil, err
 	}
 	h.obs.Started(Start{Subject: cfg.Subject, Seed: cfg.Seed, Budget: cfg.Budget, RunDuration: cfg.RunDuration,

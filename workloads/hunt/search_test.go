@@ -233,3 +233,21 @@ func TestHuntTakesOneAddressSubjects(t *testing.T) {
 		}
 	}
 }
+
+// Two hunts started at the same moment on the same seed (two subjects
+// hunted side by side) each get a directory of their own.
+func TestHuntsOfOneMomentKeepApart(t *testing.T) {
+	out := t.TempDir()
+	var dirs []string
+	for range 2 {
+		x := &fakeExec{clock: newFakeClock(), fails: func(Draw, int) bool { return true }}
+		res, err := Run(t.Context(), fakeConfig(out, x, nil))
+		if err != nil || res.Find == nil {
+			t.Fatalf("Run: %v", err)
+		}
+		dirs = append(dirs, res.Dir)
+	}
+	if dirs[0] == dirs[1] {
+		t.Errorf("both hunts ran in %s", dirs[0])
+	}
+}
