@@ -60,33 +60,58 @@ const ScenarioShare = 2
 // scenario that does not fit or cannot run (see hunter.resolve).
 type drawer struct {
 	rng   *rand.Rand
-	next  int64               // seed of the next draw
-	deck  []scenario.Scenario // the scenarios, in an order drawn from the first seed
-	dealt int                 // scenario draws so far
+	next  int64 // seed of the next draw
+	mixes deck  // the scenarios that mix several faults (Scenario.Mixes)
+	rest  deck  // the others
+	dealt int   // scenario draws so far
 }
 
-// newDrawer deals the scenarios that mix several faults (Scenario.Mixes)
-// first, since each of their runs meets the triggers of several others,
-// then the rest; each part in an order drawn from seed.
+// deck deals its scenarios in an order drawn from the first seed, each
+// once before any again.
+type deck struct {
+	cards []scenario.Scenario
+	dealt int
+}
+
+func (d *deck) deal() scenario.Scenario {
+	sc := d.cards[d.dealt%len(d.cards)]
+	d.dealt++
+	return sc
+}
+
+// newDrawer deals the scenarios that mix several faults every other
+// scenario draw, starting with the first, since one of their runs meets
+// the triggers of several others; the rest in between.
 func newDrawer(seed int64, scs []scenario.Scenario) *drawer {
-	deck := slices.Clone(scs)
+	cards := slices.Clone(scs)
 	shuffle := rand.New(rand.NewPCG(uint64(seed), 0xDEC4))
-	shuffle.Shuffle(len(deck), func(i, j int) { deck[i], deck[j] = deck[j], deck[i] })
-	slices.SortStableFunc(deck, func(a, b scenario.Scenario) int { return len(b.Mixes) - len(a.Mixes) })
-	return &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed, deck: deck}
+	shuffle.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+	d := &drawer{rng: rand.New(rand.NewPCG(uint64(seed), 0x4875E7)), next: seed}
+	for _, sc := range cards {
+		if len(sc.Mixes) > 0 {
+			d.mixes.cards = append(d.mixes.cards, sc)
+		} else {
+			d.rest.cards = append(d.rest.cards, sc)
+		}
+	}
+	return d
 }
 
 // draw returns the next seed and, for one draw in ScenarioShare on
-// average, a scenario (nil: a plain run): the next of the deck, so that
-// every scenario is drawn once before any is drawn again.
+// average, a scenario (nil: a plain run): a mix every other scenario
+// draw, otherwise the next of the rest.
 func (d *drawer) draw() (int64, *scenario.Scenario) {
 	seed := d.next
 	d.next++
-	if d.rng.IntN(ScenarioShare) != 0 || len(d.deck) == 0 {
+	if d.rng.IntN(ScenarioShare) != 0 || len(d.mixes.cards)+len(d.rest.cards) == 0 {
 		return seed, nil
 	}
-	sc := d.deck[d.dealt%len(d.deck)]
+	from := &d.rest
+	if len(d.rest.cards) == 0 || len(d.mixes.cards) > 0 && d.dealt%2 == 0 {
+		from = &d.mixes
+	}
 	d.dealt++
+	sc := from.deal()
 	return seed, &sc
 }
 

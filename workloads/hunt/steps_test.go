@@ -36,23 +36,39 @@ func TestHuntDrawsAreReproducible(t *testing.T) {
 		}
 	}
 	a, b := newDrawer(42, scs), newDrawer(42, scs)
-	picked, seen := 0, map[string]int{}
+	picked, singles, seen := 0, 0, map[string]int{}
+	mixes := 0
+	for _, sc := range scs {
+		if len(sc.Mixes) > 0 {
+			mixes++
+		}
+	}
+	if mixes == 0 {
+		t.Fatal("no scenario of the catalog mixes faults: wire-mix should")
+	}
 	for i := range 200 {
 		sa, ca := a.draw()
 		sb, cb := b.draw()
 		if sa != sb || (ca == nil) != (cb == nil) || (ca != nil && ca.Name != cb.Name) || sa != 42+int64(i) {
 			t.Fatalf("draw %d differs: seed %d/%d", i, sa, sb)
 		}
-		if ca != nil {
-			if mixed := len(ca.Mixes) > 0; picked == 0 && !mixed {
-				t.Errorf("the first scenario dealt is %s, which mixes no faults; wire-mix mixes several and comes first", ca.Name)
-			}
-			if picked < len(scs) && seen[ca.Name] > 0 {
+		if ca == nil {
+			continue
+		}
+		// wire-mix, which mixes several faults, is every other scenario
+		// draw from the first; the others in between, each once before
+		// any again.
+		if mixed := len(ca.Mixes) > 0; mixed != (picked%2 == 0) {
+			t.Fatalf("scenario draw %d is %s (mixes %v); want a mix every other draw from the first", picked, ca.Name, ca.Mixes)
+		}
+		if len(ca.Mixes) == 0 {
+			if singles < len(scs)-mixes && seen[ca.Name] > 0 {
 				t.Fatalf("draw %d: %s again before every scenario was drawn", i, ca.Name)
 			}
-			picked++
-			seen[ca.Name]++
+			singles++
 		}
+		picked++
+		seen[ca.Name]++
 	}
 	if picked < 70 || picked > 130 {
 		t.Errorf("%d scenario draws in 200, want about 100", picked)

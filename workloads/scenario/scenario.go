@@ -93,7 +93,8 @@ type Scenario struct {
 	Pauses bool
 	// Mixes names the scenarios whose faults this one's nemesis draws
 	// from, one a window: a run of it meets each of their triggers. A
-	// hunt deals such scenarios before the others (nil: one fault kind).
+	// hunt deals such scenarios every other scenario draw (nil: one fault
+	// kind).
 	Mixes []string
 }
 
