@@ -61,12 +61,11 @@ func heldWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) 
 }
 
 // mixPlan is four processes on one lock, with no reentry (a refusal aimed
-// at the holder must meet its renewal or its unlock): contended sections of 20–300 ms
-// (a waiter's attempt often finds the lock taken) between long-hold
-// phases, in which one process holds 2.2–2.6 watchdog leases, kept by its
-// renewals alone, while the others wait. A lock with no watchdog runs the
-// contended sections only (workloads.Phases leaves the long holds out),
-// but wire-mix skips it, as renewal-refused and client-conn-kill do.
+// at the holder must meet its renewal or its unlock): contended sections
+// of 20–300 ms (a waiter's attempt often finds the lock taken) between
+// long-hold phases, in which one process holds 2.2–2.6 watchdog leases,
+// kept by its renewals alone, while the others wait (wire-mix skips a
+// lock with no watchdog, as renewal-refused and client-conn-kill do).
 func mixPlan() workloads.Plan {
 	return workloads.Plan{
 		Processes: 4, Locks: []string{"mix"}, TryLockPercent: 30,
