@@ -3,7 +3,7 @@
 # redis-server of their own (a free loopback port, removed at exit), with the
 # driver's pinned node_modules (../package-lock.json, installed by make deps).
 #
-#   run.sh    renewal-dies.js, then its control
+#   run.sh    renewal-dies.js, then its control; renewal-dies-on-kill.js, then its control
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 name=node-redisson/repro
@@ -12,3 +12,5 @@ name=node-redisson/repro
 cd "$here/.."
 node repro/renewal-dies.js "$port"
 node repro/renewal-dies.js "$port" --control
+node repro/renewal-dies-on-kill.js "$port"
+node repro/renewal-dies-on-kill.js "$port" --control
