@@ -215,10 +215,8 @@ func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 // A release the wire trace shows sent twice (replayed) is allowed: its
 // first copy, whose reply a dead connection lost, ended the hold.
 func lostHold(x *hold, fs *faultSet, opts Options) *Example {
-	if opts.Wire != nil {
-		if _, ok := opts.Wire.replayed(x.grant.Process, x.grant.Lock, x.endOp.Call, x.endOp.Return); ok {
-			return nil
-		}
+	if opts.Wire != nil && opts.Wire.replayed(x.grant.Process, x.grant.Lock, x.endOp.Call, x.endOp.Return) {
+		return nil
 	}
 	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {

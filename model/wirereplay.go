@@ -7,22 +7,15 @@ package model
 // shows both copies; a release answered "not held" so learned of its own
 // first copy, which no fault allowance needs to explain.
 
-// replay is a request of a process's client that the wire trace shows sent
-// twice: first on a connection that closed before the reply, then again,
-// verbatim, on another connection.
-type replay struct {
-	first, again WireEvent
-}
-
-// replayed returns the request naming lock that process p's client sent
+// replayed reports whether process p's client sent a request naming lock
 // twice within [from, to] (a call's span): first unanswered on a
 // connection that then closed, then the same command and arguments on
-// another connection, answered. ok is false when there is none, or the
-// trace says nothing of p's client.
-func (t *WireTrace) replayed(p int, lock string, from, to int64) (replay, bool) {
+// another connection, answered. It is false when the trace says nothing
+// of p's client.
+func (t *WireTrace) replayed(p int, lock string, from, to int64) bool {
 	c, known := t.clientOf(p)
 	if !known {
-		return replay{}, false
+		return false
 	}
 	es := t.conns[c]
 	for i, e := range es {
@@ -31,11 +24,11 @@ func (t *WireTrace) replayed(p int, lock string, from, to int64) (replay, bool) 
 		}
 		for _, a := range es[i+1:] {
 			if a.Kind == WireCmd && a.Conn != e.Conn && a.Return > 0 && a.Call <= to && a.Cmd == e.Cmd && a.Args == e.Args {
-				return replay{first: e, again: a}, true
+				return true
 			}
 		}
 	}
-	return replay{}, false
+	return false
 }
 
 // closedAfter reports whether events (a client's, in time order) close

@@ -38,10 +38,8 @@ func mixScenarios() []Scenario {
 // mixFaults are wire-mix's faults, each aimed as in its own scenario.
 func mixFaults(w World) []faults.Fault {
 	return []faults.Fault{
-		heldWireFault(w, "refuse-once", func(x *faults.Wire) faults.Fault { return faults.RefuseOnce(x, faults.LockCommands) }),
-		waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
-			return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
-		}),
+		heldWireFault(w, "refuse-once", refuseOnce),
+		waiterSlowReply(w),
 		holderKill(w),
 	}
 }
@@ -53,8 +51,8 @@ func mixFaults(w World) []faults.Fault {
 // the lock did not give.
 func heldWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) faults.Fault {
 	return faults.Chosen(name, func(context.Context) faults.Fault {
-		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Wires) {
-			return fault(w.Env.Wires[h[0]])
+		if x, ok := holdingWire(w); ok {
+			return fault(x)
 		}
 		return faults.Func(name, "", func(context.Context) error { return nil }, func(context.Context) error { return nil })
 	})

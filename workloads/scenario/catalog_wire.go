@@ -30,7 +30,7 @@ func wireScenarios() []Scenario {
 				"that is its next renewal): a watchdog must retry at its next tick, a third of the 1.5 s lease later, and the hold must survive",
 			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
 			Faults: wireSchedule(faults.Range{Min: ms(800), Max: ms(1000)}, func(w World) faults.Fault {
-				return holderWireFault(w, "refuse-once", func(x *faults.Wire) faults.Fault { return faults.RefuseOnce(x, faults.LockCommands) })
+				return holderWireFault(w, "refuse-once", refuseOnce)
 			}),
 		},
 		{
@@ -41,11 +41,7 @@ func wireScenarios() []Scenario {
 				"one that waits for the reply learns of a grant whose 1.5 s lease may be gone (allowed): lockcheck's own locks and the Go peers, whose clients time out, must stay valid; " +
 				"other clients may break, within the fault",
 			Plan: slowReplyPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinTheFault,
-			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
-				return waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
-					return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
-				})
-			}),
+			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, waiterSlowReply),
 		},
 		{
 			Name: "client-conn-kill", Safe: true,
@@ -146,18 +142,38 @@ func spacedSchedule(d, quiet faults.Range, fault func(World) faults.Fault) func(
 	}
 }
 
+// refuseOnce refuses the next lock command on x once (renewal-refused's
+// fault).
+func refuseOnce(x *faults.Wire) faults.Fault { return faults.RefuseOnce(x, faults.LockCommands) }
+
+// waiterSlowReply holds the reply to a waiting client's next lock command
+// past its timeout (slow-reply's fault).
+func waiterSlowReply(w World) faults.Fault {
+	return waiterWireFault(w, "slow-reply", func(x *faults.Wire) faults.Fault {
+		return faults.SlowReply(x, faults.LockCommands, slowReplyDelay)
+	})
+}
+
 // holderWireFault is fault (called name) on the Wire of the client that
 // holds the lock when each window opens (one drawn from the seed when
 // nobody holds).
 func holderWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) faults.Fault {
 	fallback := w.Rand.IntN(len(w.Env.Wires))
 	return faults.Chosen(name, func(context.Context) faults.Fault {
-		i := fallback
-		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Wires) {
-			i = h[0]
+		if x, ok := holdingWire(w); ok {
+			return fault(x)
 		}
-		return fault(w.Env.Wires[i])
+		return fault(w.Env.Wires[fallback])
 	})
+}
+
+// holdingWire is the Wire of the client that holds the lock now (false:
+// nobody holds it).
+func holdingWire(w World) (*faults.Wire, bool) {
+	if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(w.Env.Wires) {
+		return w.Env.Wires[h[0]], true
+	}
+	return nil, false
 }
 
 // killWithin bounds how long a kill aimed at a request waits for one: two

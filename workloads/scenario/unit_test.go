@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
@@ -134,5 +136,40 @@ func TestMatrixVerdict(t *testing.T) {
 	}
 	if err := Verdict(outs[:2]); err != nil {
 		t.Fatalf("Verdict = %v, want nil", err)
+	}
+}
+
+// A scenario that mixes faults names the catalog scenarios whose faults it
+// draws from, each a safe one that fits the same subjects' skip rule, and
+// its nemesis has one fault per scenario it mixes.
+func TestMixesNameTheirScenarios(t *testing.T) {
+	mixes := 0
+	for _, sc := range Catalog() {
+		if len(sc.Mixes) == 0 {
+			continue
+		}
+		mixes++
+		for _, name := range sc.Mixes {
+			m, err := Lookup(name)
+			switch {
+			case err != nil:
+				t.Errorf("%s mixes %q: %v", sc.Name, name, err)
+			case len(m.Mixes) > 0:
+				t.Errorf("%s mixes %s, itself a mix", sc.Name, name)
+			case !m.Safe && sc.Safe:
+				t.Errorf("%s is safe but mixes the unsafe %s", sc.Name, name)
+			}
+		}
+	}
+	if mixes == 0 {
+		t.Fatal("no scenario mixes faults; wire-mix should")
+	}
+	w := World{Env: &Env{Wires: make([]*faults.Wire, 3), Links: make([]faults.Link, 3)}, Rand: rand.New(rand.NewPCG(1, 2)), Holders: &Holders{}}
+	mix, err := Lookup("wire-mix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(mixFaults(w)), len(mix.Mixes); got != want {
+		t.Errorf("wire-mix's nemesis has %d faults, want one for each of its %d mixed scenarios", got, want)
 	}
 }
