@@ -38,19 +38,20 @@ type checkState struct {
 // errOutOfTime ends shrinking: the next run would end past the budget.
 var errOutOfTime = errors.New("out of time to shrink")
 
-// check is the property of one scenario: the draws of seeds s.first,
-// s.first+1, ... (draw) run until share is spent (one at least). The
+// check is the property of one scenario: the draws of seeds f, f+1, ...
+// (draw; f is scenarioSeed) run until share is spent (one at least). The
 // first that fails is shrunk within what is left of the whole budget, and
 // the smallest failure is reported, with the -locktest.seed that draws it
 // first again. It changes no process-wide state: parallel tests may call
 // Run.
 func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 	st := &checkState{p: p, searchEnd: time.Now().Add(share)}
+	first := scenarioSeed(s.first, p.sc.Name)
 	for i := int64(0); ; i++ {
 		if st.runs > 0 && time.Now().Add(st.mean()).After(st.searchEnd) {
 			break
 		}
-		seed := s.first + i
+		seed := first + i
 		d := draw(p.sc.Plan, seed)
 		f, err := st.run(s, d.plan, d.seed)
 		if err != nil {
@@ -78,7 +79,7 @@ func (s *suite) check(t *testing.T, p planned, share time.Duration) {
 		t.Fatalf("locktest: %s: the run could not be made (not the lock's failure): %v", p.sc.Name, s.broken)
 	}
 	t.Logf("locktest: %s: %d runs of %v in %v, each %s (draws from -%s=%d)", p.sc.Name, st.runs, p.run,
-		st.took.Round(100*time.Millisecond), p.req.Label(), seedFlagName, s.first)
+		st.took.Round(100*time.Millisecond), p.req.Label(), seedFlagName, first)
 }
 
 // run runs plan once with seed and counts the run's time.

@@ -2,6 +2,7 @@ package locktest
 
 import (
 	"flag"
+	"hash/fnv"
 	"math/rand/v2"
 
 	"pgregory.net/rapid"
@@ -39,8 +40,8 @@ func draw(base workloads.Plan, seed int64) drawn {
 	}).Example(int(seed))
 }
 
-// firstSeed is the seed of the first draw of each scenario:
-// -locktest.seed, else the Seed option, else one from the clock.
+// firstSeed is the seed Run's draws start from: -locktest.seed, else the
+// Seed option, else one from the clock.
 func firstSeed(opt int64) int64 {
 	switch {
 	case *seedFlag != 0:
@@ -49,4 +50,19 @@ func firstSeed(opt int64) int64 {
 		return opt
 	}
 	return rand.Int64N(1<<31) + 1
+}
+
+// scenarioSeed is the seed of scenario's first draw when Run's draws start
+// from first: first itself under -locktest.seed (a replay draws the
+// failure's plan first in every scenario), else one of its own for each
+// scenario, from first and the scenario's name. Scenarios then check
+// different plans: under -short each runs about one draw, and one plan
+// drawn for all would leave every scenario without, say, stray unlocks.
+func scenarioSeed(first int64, scenario string) int64 {
+	if *seedFlag != 0 {
+		return first
+	}
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(scenario))
+	return int64((uint64(first)^h.Sum64())%(1<<31)) + 1
 }

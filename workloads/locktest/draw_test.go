@@ -70,3 +70,45 @@ func TestShrinkSteps(t *testing.T) {
 		t.Errorf("shrunk to %+v, want %+v", p, want)
 	}
 }
+
+// TestScenariosDrawPlansOfTheirOwn: from one first seed, the -short
+// scenarios (about one draw each) start from seeds of their own, so a plan
+// with no stray unlocks, drawn for one, is not drawn for all; a replay
+// (-locktest.seed) starts every scenario from its seed.
+func TestScenariosDrawPlansOfTheirOwn(t *testing.T) {
+	short := []string{"no-faults", "partition-short", "client-stall", "process-pause"}
+	base := workloads.Plan{Workload: "contended", Processes: 4, Locks: []string{"a"}}
+	const firsts = 400
+	none := 0 // first seeds whose scenarios all drew no stray unlocks
+	for first := int64(1); first <= firsts; first++ {
+		seeds := map[int64]bool{}
+		stray := 0
+		for _, sc := range short {
+			seed := scenarioSeed(first, sc)
+			if seed != scenarioSeed(first, sc) || seed < 1 {
+				t.Fatalf("scenarioSeed(%d, %s) = %d, not the same each time or not positive", first, sc, seed)
+			}
+			seeds[seed] = true
+			stray += draw(base, seed).plan.StrayUnlockPercent
+		}
+		if len(seeds) != len(short) {
+			t.Errorf("first seed %d: %d scenarios start from %d seeds", first, len(short), len(seeds))
+		}
+		if stray == 0 {
+			none++
+		}
+	}
+	// A quarter of draws have none: all four, about 1 in 256.
+	if none > firsts/50 {
+		t.Errorf("%d of %d first seeds drew no stray unlocks in any -short scenario", none, firsts)
+	}
+	t.Logf("%d of %d first seeds drew no stray unlocks in any -short scenario", none, firsts)
+
+	defer func(v int64) { *seedFlag = v }(*seedFlag)
+	*seedFlag = 77
+	for _, sc := range short {
+		if got := scenarioSeed(77, sc); got != 77 {
+			t.Errorf("under -locktest.seed=77, %s starts from %d", sc, got)
+		}
+	}
+}

@@ -61,7 +61,7 @@ type suite struct {
 	remote   *scenario.Remote // $LOCKCHECK_REDIS, or nil
 	planned  []planned
 	deadline time.Time
-	first    int64 // the seed of each scenario's first draw (firstSeed)
+	first    int64 // the seed the draws start from (firstSeed; each scenario its own: scenarioSeed)
 	failed   bool  // a scenario failed: the rest are not run
 	broken   error // the world could not be made: not the lock's fault
 }
