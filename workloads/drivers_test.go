@@ -38,6 +38,7 @@ func shipped(t testing.TB, name string) subject.Subject {
 // TestShippedDriversAreValid: each shipped driver passes the default
 // workload without faults (its capabilities decide reentry).
 func TestShippedDriversAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, name := range []string{"node-redisson", "node-redlock", "redis-py", "redis-py-latest", "pottery-redlock", "python-redis-lock", "rslock", "spring-lock-spin", "spring-lock-pubsub"} {
 		t.Run(name, func(t *testing.T) {
@@ -207,6 +208,7 @@ func TestExampleDriver(t *testing.T) {
 // its own request off and answered false on a free lock, which the Locker
 // contract reads as "another owner held it".
 func TestShippedDriversTryLockOnAFreeLock(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	rdb := redistest.Client(t, s)
 	nodes := startNodes(t, 3) // for the drivers of the redlock topology

@@ -17,6 +17,7 @@ import (
 // TestMultiLockSubjectsAreValid: each multilock passes the default workload
 // without faults, and the multilock's ops name its other members.
 func TestMultiLockSubjectsAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, name := range []string{"multilock", "multilock-redlock", "redisson-multilock", "redisson-redlock"} {
 		t.Run(name, func(t *testing.T) {
@@ -46,6 +47,7 @@ func TestMultiLockSubjectsAreValid(t *testing.T) {
 // implementations: the Go multilock with real Redisson's RLock, Redisson's
 // multilock with the Go RLock, and the two multilocks together.
 func TestMultiLockMixedFleets(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, mix := range []string{"multilock+redisson", "redisson-multilock+reentrant", "multilock+redisson-multilock"} {
 		t.Run(mix, func(t *testing.T) { checkMixedFleet(t, s, mix) })

@@ -32,6 +32,7 @@ import (
 // TestRedissonSubjectsAreValid: each Redisson lock passes the default
 // workload without faults.
 func TestRedissonSubjectsAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, name := range []string{"redisson", "redisson-fair", "redisson-fenced", "redisson-spin"} {
 		t.Run(name, func(t *testing.T) {
@@ -377,6 +378,7 @@ func closedAddr(t *testing.T) string {
 // lock names exclude each other (valid) and hand the lock over both ways:
 // each side's waiters are woken by the other side's unlocks.
 func TestRedissonMixedFleets(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, mix := range []string{"reentrant+redisson", "fenced+redisson-fenced"} {
 		t.Run(mix, func(t *testing.T) { checkMixedFleet(t, s, mix) })

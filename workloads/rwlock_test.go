@@ -49,6 +49,7 @@ func rwEvidence(t *testing.T, h *model.History) {
 // The read-write locks pass the default workload without faults, with
 // shared reads, writes and downgrades.
 func TestRWLockSubjectsAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	s := startRedis(t)
 	for _, name := range []string{"rwlock", "redisson-rwlock"} {
 		t.Run(name, func(t *testing.T) {
@@ -69,6 +70,7 @@ func TestRWLockSubjectsAreValid(t *testing.T) {
 // RReadWriteLock on the same lock names: readers of both share, writers
 // exclude both, and each hands the lock to the other.
 func TestRedissonRWMixedFleet(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	const mix = "rwlock+redisson-rwlock"
 	shipped(t, strings.Split(mix, "+")[1])
 	s := startRedis(t)
