@@ -23,20 +23,34 @@ func mixScenarios() []Scenario {
 				"and long holds of 2.2–2.6 leases kept by the watchdog alone: each fault is one a correct lease lock survives, " +
 				"within the allowance its own scenario gives it",
 			Plan: mixPlan(), Duration: 20 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
-			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
-				fs := mixFaults(w)
-				s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
-					Faults: len(fs), Total: w.Duration - time.Second,
-					Quiet: faults.Range{Min: ms(500), Max: ms(1000)}, Duration: faults.Range{Min: ms(300), Max: ms(600)},
-				})
-				return fs, s, err
-			},
+			Faults: mixSchedule(wireMixFaults, faults.Range{Min: ms(500), Max: ms(1000)}, faults.Range{Min: ms(300), Max: ms(600)}),
+		},
+		{
+			Name: "pause-mix", Safe: true, Pauses: true,
+			Mixes: []string{"process-pause", "client-stall-long-hold"},
+			Doc: "one client pause a window, past the 1.5 s lease (2–2.5 s), drawn from the seed each window: the holder's process paused (SIGSTOP) " +
+				"where the seed says (in its section, at a reply of Redis to it, or between two commands of its release), or the next holder's process " +
+				"paused right after its grant; over contended sections of 20–300 ms and long holds of 2.2–2.6 leases kept by the watchdog alone: " +
+				"a pause may cost the paused process its hold (allowed), but a client must not take the lock back after it, release another's, " +
+				"or leave its next hold unrenewed: nothing beyond the fault",
+			Plan: pauseMixPlan(), Duration: 20 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinThePause,
+			Faults: mixSchedule(pauseMixFaults, faults.Range{Min: ms(1000), Max: ms(1500)}, faults.Range{Min: ms(2000), Max: ms(2500)}),
 		},
 	}
 }
 
-// mixFaults are wire-mix's faults, each aimed as in its own scenario.
-func mixFaults(w World) []faults.Fault {
+// mixSchedule is a mix's nemesis: the faults nemesis makes, one drawn from
+// the seed for each window of length d, with quiet before each.
+func mixSchedule(nemesis func(World) []faults.Fault, quiet, d faults.Range) func(World) ([]faults.Fault, faults.Schedule, error) {
+	return func(w World) ([]faults.Fault, faults.Schedule, error) {
+		fs := nemesis(w)
+		s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{Faults: len(fs), Total: w.Duration - time.Second, Quiet: quiet, Duration: d})
+		return fs, s, err
+	}
+}
+
+// wireMixFaults are wire-mix's faults, each aimed as in its own scenario.
+func wireMixFaults(w World) []faults.Fault {
 	return []faults.Fault{
 		heldWireFault(w, "refuse-once", refuseOnce),
 		waiterSlowReply(w),
@@ -74,4 +88,20 @@ func mixPlan() workloads.Plan {
 			LongHold: workloads.Scale{Min: 2.2, Max: 2.6},
 		},
 	}
+}
+
+// pauseMixFaults are pause-mix's faults, each aimed as in its own
+// scenario: process-pause's holder pause and client-stall-long-hold's
+// next-holder stall.
+func pauseMixFaults(w World) []faults.Fault {
+	return []faults.Fault{holderPause(w), nextHolderStall(w)}
+}
+
+// pauseMixPlan is mixPlan with three processes, so that a paused process
+// is often the long holder of a later phase (a late unlock's effect on the
+// handle's next watchdog hold shows there).
+func pauseMixPlan() workloads.Plan {
+	p := mixPlan()
+	p.Processes, p.Locks = 3, []string{"pmix"}
+	return p
 }
