@@ -55,7 +55,7 @@ func TestHuntDrawsAreReproducible(t *testing.T) {
 		if ca == nil {
 			continue
 		}
-		// wire-mix, which mixes several faults, is every other scenario
+		// A mix (wire-mix, pause-mix) is every other scenario
 		// draw from the first; the others in between, each once before
 		// any again.
 		if mixed := len(ca.Mixes) > 0; mixed != (picked%2 == 0) {

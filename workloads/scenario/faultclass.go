@@ -28,7 +28,7 @@ func FaultClasses() []string {
 var faultClasses = map[string]string{
 	"no-faults": FaultNone, "cluster-no-faults": FaultNone, "redlock-no-faults": FaultNone,
 	"partition-short": FaultNetwork, "latency-short": FaultNetwork, "partition-long": FaultNetwork, "partition-timeout": FaultNetwork,
-	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess, "client-interrupt": FaultProcess, "process-pause": FaultProcess,
+	"redis-pause-short": FaultProcess, "client-crash": FaultProcess, "client-stall": FaultProcess, "client-interrupt": FaultProcess, "process-pause": FaultProcess, "pause-mix": FaultProcess,
 	"redis-pause-long-hold": FaultProcess, "client-stall-long-hold": FaultProcess, "reset-holder-short": FaultNetwork,
 	"renewal-refused": FaultNetwork, "slow-reply": FaultNetwork, "client-conn-kill": FaultNetwork, "wire-mix": FaultNetwork,
 	"subscribe-refused": FaultNetwork, "subscribe-slow": FaultNetwork,
