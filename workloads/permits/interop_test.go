@@ -84,6 +84,7 @@ func TestSemaphoreInteropWakeups(t *testing.T) {
 // the semaphore bugs; the repro refused 1 of 6,300 handovers on 3.52.0),
 // which would make this test flaky rather than wrong.
 func TestRedissonSemaphoreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	javaOrSkip(t)
 	s := redistest.Start(t, faults.ServerConfig{})
 	validRuns(t, s, "redisson-semaphore", seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1), model.CheckLiveness, noHandovers)

@@ -149,6 +149,7 @@ func TestLatchInterop(t *testing.T) {
 // round, as TestRedissonSemaphoreValid (its waiters share RSemaphore's
 // wake-up path).
 func TestRedissonPermitsValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	subjectOrSkip(t, "redisson-permit-semaphore")
 	s := redistest.Start(t, faults.ServerConfig{})
 	seeds := seedsEnv(t, "LOCKCHECK_SEM_VALID_SEEDS", 1)
