@@ -54,10 +54,15 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	byLock := holdsOf(h, horizon)
 	fs := newFaultSet(h.Faults, horizon, opts)
 	acqs := lockAcquires(h)
+	var calls map[string]map[int][]span
+	if opts.Wire != nil {
+		calls = callSpans(h, horizon)
+	}
 	allowed := 0
 	keep := func(ex Example) {
 		if res.Count++; len(res.Examples) < opts.maxExamples() {
 			quoteWire(&ex, opts.Wire)
+			quoteTakers(&ex, opts.Wire, calls)
 			res.Examples = append(res.Examples, ex)
 		}
 	}

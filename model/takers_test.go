@@ -1,0 +1,58 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A hold lost with no fault (p1 granted at 510 ms, its release at 900 ms
+// answered "not held") is quoted with the commands on its lock that p0's
+// client sent outside any call of p0's while p1 held it: a watchdog's
+// renewal at 700 ms is; one inside p0's waiting acquire, one before p1's
+// grant was answered, one after p1's release was called, one unanswered
+// and one on another lock are not.
+func TestLostHoldQuotesWhoTookIt(t *testing.T) {
+	cmd := func(at float64, args string, answered bool) WireEvent {
+		e := WireEvent{Kind: WireCmd, Client: 0, Process: 0, Conn: 1, Cmd: "EVALSHA", Args: args, Reply: "1", Call: msT(at)}
+		if answered {
+			e.Return = msT(at + 1)
+		}
+		return e
+	}
+	const onL, onM = "9a1e 1 L tok-0 1500", "9a1e 1 M tok-0 1500"
+	wire := NewWireTrace([]WireEvent{
+		{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
+		cmd(505, onL, true),  // before p1's grant was answered
+		cmd(620, onL, true),  // inside p0's acquire [600, 650]
+		cmd(700, onL, true),  // outside every call of p0's: quoted
+		cmd(750, onL, false), // unanswered
+		cmd(760, onM, true),  // another lock
+		cmd(950, onL, true),  // after p1's release was called
+	})
+	h := &History{Ops: []Op{
+		aAcq(0, 0, 5), aAcq(1, 20, 510), aAcq(0, 600, 650), aRel(1, 900, 905, Fail),
+	}}
+	h.Ops[2].Outcome = Fail // p0's second acquire gave up
+	r := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: wire})
+	var cause string
+	for _, ex := range r.Examples {
+		if ex.Shape == ShapeHoldLost {
+			cause = ex.Cause
+		}
+	}
+	if cause == "" {
+		t.Fatalf("no lost hold found:\n%s", r)
+	}
+	if want := "p0 sent EVALSHA " + onL + " at 0.700000s, answered 1 at 0.701000s, outside any call of p0's, 190ms after p1's grant"; !strings.Contains(cause, want) {
+		t.Errorf("cause does not quote %q:\n%s", want, cause)
+	}
+	for _, not := range []string{"at 0.505000s", "at 0.620000s", "at 0.750000s", "at 0.760000s", "at 0.950000s"} {
+		if strings.Contains(cause, not) {
+			t.Errorf("cause quotes the command %s:\n%s", not, cause)
+		}
+	}
+	if r2 := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond}); r2.Verdict != r.Verdict || strings.Contains(r2.String(), "outside any call") {
+		t.Errorf("without the trace: verdict %s (with it %s), or a quote:\n%s", r2.Verdict, r.Verdict, r2)
+	}
+}
