@@ -56,6 +56,18 @@ func (c clients) Targets() []string {
 	return out
 }
 
+// WorkerOf returns the index of the worker whose current process is p: a
+// replacement's id names no worker by itself, and a retired process's
+// names none any more (false).
+func (c clients) WorkerOf(p int) (int, bool) {
+	for i, w := range c.r.workers {
+		if int(w.pid.Load()) == p {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 func (c clients) worker(target string) (*worker, error) {
 	for _, w := range c.r.workers {
 		if w.name == target {

@@ -4,23 +4,44 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"sync"
 
+	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 )
 
-// Holders follows the history as the runner writes it and knows which of
-// the run's first processes hold a lock, so that a fault can aim at the
-// holder. Only a worker's first process is followed: process i is worker
-// i's first process and uses client connection i (one connection per
-// process); once it is retired its replacement's id no longer names the
-// worker, and Holders forgets it.
+// Holders follows the history as the runner writes it and knows which
+// workers hold a lock, so that a fault can aim at the holder. Process i is
+// worker i's first process and uses client connection i; a replacement
+// keeps its worker's connection under a new id, which the runner's clients
+// resolve (WorkerOf, given by follow). Without them only the first
+// processes are followed: once one is retired its replacement's id names
+// no worker, and Holders forgets it.
 type Holders struct {
-	mu     sync.Mutex
-	n      int
-	holds  map[int]int // process -> holds
-	grants int         // acquires granted to the followed processes
-	buf    []byte
+	mu       sync.Mutex
+	n        int
+	holds    map[int]int // process -> holds
+	grants   int         // acquires granted to the followed processes
+	workerOf func(p int) (worker int, ok bool)
+	buf      []byte
+}
+
+// WorkerResolver is what the runner's faults.Clients also offer: the worker
+// whose current process is p.
+type WorkerResolver interface {
+	WorkerOf(p int) (worker int, ok bool)
+}
+
+// follow makes h follow replacements too, through r (when c offers one).
+func (h *Holders) follow(c faults.Clients) {
+	r, ok := c.(WorkerResolver)
+	if !ok {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.workerOf = r.WorkerOf
 }
 
 // Grants returns how many acquires of the followed processes were granted
@@ -35,18 +56,27 @@ func newHolders(processes int) *Holders {
 	return &Holders{n: processes, holds: map[int]int{}}
 }
 
-// Holding returns the workers (indices) whose first process holds a lock,
-// in increasing order.
+// Holding returns the workers (indices) whose current process holds a
+// lock, in increasing order.
 func (h *Holders) Holding() []int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var out []int
-	for p := range h.n {
-		if h.holds[p] > 0 {
-			out = append(out, p)
+	for p, n := range h.holds {
+		if w, ok := h.worker(p); ok && n > 0 {
+			out = append(out, w)
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// worker is the worker process p runs on now (false: none, or unknown).
+func (h *Holders) worker(p int) (int, bool) {
+	if h.workerOf != nil {
+		return h.workerOf(p)
+	}
+	return p, p < h.n
 }
 
 // tee returns a writer that feeds h and then w (nil w: h only).
@@ -77,7 +107,7 @@ func (h *Holders) line(b []byte) {
 	var rec struct {
 		Op *model.Op `json:"op"`
 	}
-	if json.Unmarshal(b, &rec) != nil || rec.Op == nil || rec.Op.Process >= h.n {
+	if json.Unmarshal(b, &rec) != nil || rec.Op == nil || h.workerOf == nil && rec.Op.Process >= h.n {
 		return
 	}
 	o := rec.Op

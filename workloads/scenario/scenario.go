@@ -274,6 +274,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		duration := cfg.Duration
 		seed := o.Seed
 		deps.Nemesis = func(c faults.Clients) (*faults.Nemesis, error) {
+			holders.follow(c)
 			return sc.nemesis(World{Env: env, Clients: c, Rand: faultRand(seed), Holders: holders, Duration: duration})
 		}
 	}

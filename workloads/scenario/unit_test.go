@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,6 +119,37 @@ func TestHoldersFollowsTheHistory(t *testing.T) {
 		t.Fatalf("Holding after an info release = %v, want none", got)
 	}
 }
+
+// With the runner's clients, Holders follows a replacement under its
+// worker (process 7 now runs worker 2) and forgets a retired process that
+// still held (process 0, replaced by 5).
+func TestHoldersFollowsReplacements(t *testing.T) {
+	h := newHolders(3)
+	current := map[int]int{5: 0, 1: 1, 7: 2} // process -> the worker it runs now
+	h.follow(resolver(current))
+	var buf bytes.Buffer
+	for _, o := range []model.Op{
+		{Process: 0, Kind: model.Acquire, Outcome: model.OK},
+		{Process: 7, Kind: model.Acquire, Outcome: model.OK},
+	} {
+		b, _ := json.Marshal(map[string]any{"op": o})
+		buf.Write(append(b, '\n'))
+	}
+	_, _ = h.Write(buf.Bytes())
+	if got := h.Holding(); !slices.Equal(got, []int{2}) {
+		t.Fatalf("Holding = %v, want [2] (process 7 on worker 2; process 0 retired)", got)
+	}
+	newHolders(3).follow(targetsOnly{"w0"}) // clients that resolve nothing: left as is
+}
+
+// resolver is a faults.Clients whose WorkerOf reads a map.
+type resolver map[int]int
+
+func (r resolver) WorkerOf(p int) (int, bool)          { w, ok := r[p]; return w, ok }
+func (resolver) Targets() []string                     { return nil }
+func (resolver) Stall(context.Context, string) error   { return errors.ErrUnsupported }
+func (resolver) Unstall(context.Context, string) error { return errors.ErrUnsupported }
+func (resolver) Crash(context.Context, string) error   { return errors.ErrUnsupported }
 
 func TestMatrixVerdict(t *testing.T) {
 	sc, _ := Lookup("client-stall")
