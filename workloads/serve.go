@@ -40,18 +40,29 @@ func servable(subj subject.Subject, plan Plan) string {
 	return ""
 }
 
+// Unpausable says why a run of subj with plan cannot pause its lock
+// clients for real ("": it can): an external driver's client is a process
+// of its own, a Go lock is served in one when servable. A run that cannot
+// stalls them cooperatively, abandoning the hold's renewal for good.
+func Unpausable(subj subject.Subject, plan Plan) string {
+	if subj.Kind == subject.KindExternal && len(subj.Parts) == 0 {
+		return ""
+	}
+	return servable(subj, plan)
+}
+
 // servedMakers returns the MakerFuncs of a run of subj whose lock clients
 // are processes of their own: an external subject's as they are, a Go
 // lock's served by the command serve names for it. why is non-empty when
 // the run cannot pause the subject's clients for real (it then runs with
 // cooperative stalls).
 func servedMakers(subj subject.Subject, plan Plan, oo subject.OpenOptions, serve subject.Server) (mfs []impl.MakerFunc, why string, err error) {
-	if subj.Kind == subject.KindExternal && len(subj.Parts) == 0 {
+	if why := Unpausable(subj, plan); why != "" {
+		return nil, why, nil
+	}
+	if subj.Kind == subject.KindExternal {
 		mfs, _ = subj.MakerFuncs(oo)
 		return mfs, "", nil
-	}
-	if why := servable(subj, plan); why != "" {
-		return nil, why, nil
 	}
 	if serve == nil {
 		return nil, "no command serves Go locks here (Deps.Serve)", nil
