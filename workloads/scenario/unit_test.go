@@ -126,7 +126,7 @@ func TestHoldersFollowsTheHistory(t *testing.T) {
 func TestHoldersFollowsReplacements(t *testing.T) {
 	h := newHolders(3)
 	current := map[int]int{5: 0, 1: 1, 7: 2} // process -> the worker it runs now
-	h.follow(resolver(current))
+	h.follow(resolver{current: current})
 	var buf bytes.Buffer
 	for _, o := range []model.Op{
 		{Process: 0, Kind: model.Acquire, Outcome: model.OK},
@@ -143,13 +143,12 @@ func TestHoldersFollowsReplacements(t *testing.T) {
 }
 
 // resolver is a faults.Clients whose WorkerOf reads a map.
-type resolver map[int]int
+type resolver struct {
+	targetsOnly
+	current map[int]int
+}
 
-func (r resolver) WorkerOf(p int) (int, bool)          { w, ok := r[p]; return w, ok }
-func (resolver) Targets() []string                     { return nil }
-func (resolver) Stall(context.Context, string) error   { return errors.ErrUnsupported }
-func (resolver) Unstall(context.Context, string) error { return errors.ErrUnsupported }
-func (resolver) Crash(context.Context, string) error   { return errors.ErrUnsupported }
+func (r resolver) WorkerOf(p int) (int, bool) { w, ok := r.current[p]; return w, ok }
 
 func TestMatrixVerdict(t *testing.T) {
 	sc, _ := Lookup("client-stall")
