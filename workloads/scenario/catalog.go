@@ -257,24 +257,15 @@ func stallLongHoldPlan() workloads.Plan {
 }
 
 // nextHolderStall stalls the worker that holds the lock next: one that does
-// not hold it when the window opens (a worker drawn from the seed when none
-// holds). Clients.Stall freezes it at the start of its next critical
+// not hold it when the window opens, drawn from the seed each window
+// (nonHolder). Clients.Stall freezes it at the start of its next critical
 // section, right after its grant, until the window ends; the window names
 // that worker.
 func nextHolderStall(w World) faults.Fault {
 	targets := w.Clients.Targets()
-	fallback := targets[w.Rand.IntN(len(targets))]
+	next := nonHolder(w, len(targets))
 	return faults.Chosen("client-stall", func(context.Context) faults.Fault {
-		t := fallback
-		if h := w.Holders.Holding(); len(h) > 0 {
-			for i, name := range targets {
-				if !slices.Contains(h, i) {
-					t = name
-					break
-				}
-			}
-		}
-		return faults.Stall(w.Clients, t)
+		return faults.Stall(w.Clients, targets[next()])
 	})
 }
 

@@ -204,21 +204,29 @@ func holderKill(w World) faults.Fault {
 // waiterWireFault is fault on the Wire of a client that does not hold the
 // lock when each window opens (one drawn from the seed, each window).
 func waiterWireFault(w World, name string, fault func(*faults.Wire) faults.Fault) faults.Fault {
-	n := len(w.Env.Wires)
+	waiter := nonHolder(w, len(w.Env.Wires))
+	return faults.Chosen(name, func(context.Context) faults.Fault { return fault(w.Env.Wires[waiter()]) })
+}
+
+// nonHolder returns, each time it is called (once a window), a worker
+// index below n that does not hold the lock, drawn from the seed (the
+// drawn one when every worker holds). The draws are made up front, so a
+// window's choice depends on the seed and the holders, not on timing.
+func nonHolder(w World, n int) func() int {
 	draws := make([]int, 64)
 	for i := range draws {
 		draws[i] = w.Rand.IntN(n)
 	}
 	next := 0
-	return faults.Chosen(name, func(context.Context) faults.Fault {
+	return func() int {
 		holding := w.Holders.Holding()
 		start := draws[next%len(draws)]
 		next++
 		for k := range n {
 			if i := (start + k) % n; !slices.Contains(holding, i) {
-				return fault(w.Env.Wires[i])
+				return i
 			}
 		}
-		return fault(w.Env.Wires[start])
-	})
+		return start
+	}
 }
