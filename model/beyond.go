@@ -63,6 +63,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		if res.Count++; len(res.Examples) < opts.maxExamples() {
 			quoteWire(&ex, opts.Wire)
 			quoteTakers(&ex, opts.Wire, calls)
+			nameTakeBack(&ex, opts.Wire, calls)
 			res.Examples = append(res.Examples, ex)
 		}
 	}

@@ -45,14 +45,8 @@ func quoteTakers(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
 		return
 	}
 	grant, end := ex.Ops[0], ex.Ops[len(ex.Ops)-1]
-	var sent []WireEvent
-	for _, e := range w.Events {
-		if e.Kind == WireCmd && e.Return > 0 && e.Process != grant.Process && e.Call > grant.Return && e.Call < end.Call &&
-			!isSubscribe(e.Cmd) && namesLock(e.Args, ex.Lock) && !within(e.Call, calls[ex.Lock][e.Process]) {
-			sent = append(sent, e)
-		}
-	}
-	slices.SortFunc(sent, func(a, b WireEvent) int { return compare(a.Call, b.Call) })
+	others := func(p int) bool { return p != grant.Process }
+	sent := backgroundCmds(w, calls[ex.Lock], ex.Lock, others, grant.Return, end.Call)
 	var quoted []string
 	for _, e := range sent[:min(len(sent), maxQuoted)] {
 		quoted = append(quoted, fmt.Sprintf("%s, outside any call of p%d's, %s after p%d's grant", e.Quote(), e.Process, fmtDur(e.Call-grant.Return), grant.Process))
@@ -61,6 +55,55 @@ func quoteTakers(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
 		ex.Cause = strings.TrimSpace(ex.Cause + " — wire, other clients' commands on the lock while p" + fmt.Sprint(grant.Process) +
 			" held it (a watchdog's, which a correct one sends only for a hold it still has): " + strings.Join(quoted, "; "))
 	}
+}
+
+// nameTakeBack names "took the lock back" an anomaly where a process was
+// answered ok on the lock after another's grant, with nothing of its own
+// in between (a foreign release, or a release or re-entry that did not
+// learn the loss: the example's ops are its grant, the other's grant and
+// that call), when the wire shows how: after the other's grant was
+// answered, its client sent a command on the lock outside every call of
+// its process (a watchdog's renewal, say), and Redis answered it. The ok
+// that followed is what says the command took effect; the command alone
+// is not judged (a correct watchdog may renew a hold it lost, and be
+// refused).
+func nameTakeBack(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
+	if w == nil || (ex.Shape != ShapeForeignRelease && ex.Shape != ShapeDoubleGrant) || len(ex.Ops) != 3 {
+		return
+	}
+	taker, other, answered := ex.Ops[0], ex.Ops[1], ex.Ops[2]
+	if answered.Process != taker.Process || other.Process == taker.Process || answered.Outcome != OK {
+		return
+	}
+	self := func(p int) bool { return p == taker.Process }
+	sent := backgroundCmds(w, calls[ex.Lock], ex.Lock, self, other.Return, answered.Call)
+	if len(sent) == 0 {
+		return
+	}
+	call := "release"
+	if answered.Kind != Release {
+		call = "re-entry"
+	}
+	e := sent[0]
+	ex.Summary = fmt.Sprintf("p%d took the lock back from p%d: %s", taker.Process, other.Process, ex.Summary)
+	ex.Cause = strings.TrimSpace(fmt.Sprintf("%s — wire, how p%d took it back: %s, outside any call of p%d's, %s after p%d's grant, and p%d's %s then answered ok",
+		ex.Cause, taker.Process, e.Quote(), taker.Process, fmtDur(e.Call-other.Return), other.Process, taker.Process, call))
+}
+
+// backgroundCmds returns the answered commands on lock, other than
+// subscriptions, that the clients of the processes whose ask says so sent
+// in (from, to) outside every call of their process on the lock (calls, by
+// process), the first first.
+func backgroundCmds(w *WireTrace, calls map[int][]span, lock string, whose func(int) bool, from, to int64) []WireEvent {
+	var sent []WireEvent
+	for _, e := range w.Events {
+		if e.Kind == WireCmd && e.Return > 0 && whose(e.Process) && e.Call > from && e.Call < to &&
+			!isSubscribe(e.Cmd) && namesLock(e.Args, lock) && !within(e.Call, calls[e.Process]) {
+			sent = append(sent, e)
+		}
+	}
+	slices.SortFunc(sent, func(a, b WireEvent) int { return compare(a.Call, b.Call) })
+	return sent
 }
 
 // within reports whether t falls in one of spans.

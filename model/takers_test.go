@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,5 +55,52 @@ func TestLostHoldQuotesWhoTookIt(t *testing.T) {
 	}
 	if r2 := CheckBeyond(h, Options{WatchdogLease: leaseMs * time.Millisecond}); r2.Verdict != r.Verdict || strings.Contains(r2.String(), "outside any call") {
 		t.Errorf("without the trace: verdict %s (with it %s), or a quote:\n%s", r2.Verdict, r.Verdict, r2)
+	}
+}
+
+// TestReleaseAfterATakeBackIsNamed: p0, paused past its lease, loses its
+// hold to p1; then p0's client sends a command on the lock outside any
+// call of p0's, and p0's release answers ok while p1 holds. The anomaly
+// (p0's release did not learn the loss) is named "took the lock back",
+// with the command quoted; without that command (or with it inside p0's
+// release call, or before p1's grant) it is not, and is judged the same.
+func TestReleaseAfterATakeBackIsNamed(t *testing.T) {
+	pause := aFault("process-pause", "w0", 100, 2500, 0)
+	h := func() *History {
+		return &History{Ops: []Op{aAcq(0, 0, 5), aAcq(1, 20, 1700), aRel(0, 2600, 2610, OK)}, Faults: []Fault{pause}}
+	}
+	renewal := func(at float64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Process: 0, Conn: 1, Cmd: "EVALSHA", Args: "9a1e 1 L tok-0 1500", Reply: "1", Call: msT(at), Return: msT(at + 1)}
+	}
+	cases := []struct {
+		name  string
+		at    float64 // the command's time (0: none)
+		named bool
+	}{
+		{"a renewal after p1's grant, before p0's release", 2510, true},
+		{"a renewal before p1's grant", 1650, false},
+		{"a command inside p0's release", 2605, false},
+		{"no command", 0, false},
+	}
+	for _, c := range cases {
+		evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1}}
+		if c.at > 0 {
+			evs = append(evs, renewal(c.at))
+		}
+		r := CheckBeyond(h(), Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)})
+		var ex *Example
+		for i := range r.Examples {
+			if r.Examples[i].Shape == ShapeDoubleGrant {
+				ex = &r.Examples[i]
+			}
+		}
+		if ex == nil {
+			t.Fatalf("%s: no double grant:\n%s", c.name, r)
+		}
+		named := strings.HasPrefix(ex.Summary, "p0 took the lock back from p1: ")
+		quoted := strings.Contains(ex.Cause, fmt.Sprintf("how p0 took it back: p0 sent EVALSHA 9a1e 1 L tok-0 1500 at %s", fmtTime(msT(c.at))))
+		if named != c.named || quoted != c.named {
+			t.Errorf("%s: named %v, quoted %v, want %v:\n%s\n%s", c.name, named, quoted, c.named, ex.Summary, ex.Cause)
+		}
 	}
 }

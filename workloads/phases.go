@@ -3,6 +3,7 @@ package workloads
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync/atomic"
 	"time"
 )
@@ -163,6 +164,12 @@ func (s schedule) at(t time.Duration) *phase {
 		return nil
 	}
 	return s[len(s)-1]
+}
+
+// longHolds reports whether s has long-hold phases (scheduleFor leaves
+// them out when the subject renews nothing, or one would not fit).
+func (s schedule) longHolds() bool {
+	return slices.ContainsFunc(s, func(p *phase) bool { return p.kind == phaseLongHold })
 }
 
 // scheduleFor draws the schedule of a run: ph's rounds from the run's seed

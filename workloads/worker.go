@@ -66,6 +66,10 @@ type process struct {
 	handles map[string]impl.Locker
 	held    string // lock currently held ("" when none)
 	lastOp  string // lock of the last op
+	// lapsed: the release of its last watchdog hold was answered "not
+	// held" (the hold ran out under it); its next cycle is a long hold
+	// (worker.cycle).
+	lapsed bool
 }
 
 type stallReq struct {
@@ -223,15 +227,7 @@ func (w *worker) cycle() {
 	plan := r.plan
 	ph := r.phaseNow()
 	storm := ph != nil && ph.kind == phaseStorm
-	now := time.Duration(r.now())
-	switch {
-	case ph == nil, storm:
-	case ph.kind == phaseQuiet, ph.windingDown(now):
-		w.sleep(ph.end-now, true)
-		return
-	case ph.claim(now):
-		w.special(ph)
-		ph.done()
+	if w.phaseTurn(ph) {
 		return
 	}
 	if !storm && !w.sleep(plan.Think.Draw(p.rng), true) {
@@ -275,22 +271,50 @@ func (w *worker) cycle() {
 		if !w.section(h, lock, sectionSpec{hold: hold}) {
 			return
 		}
-		if !w.releaseHold(h, lock, &holds) {
+		if !w.releaseHold(h, lock, plan.Lease, &holds) {
 			return
 		}
 	}
 	p.held = ""
 }
 
-// releaseHold releases one of holds and counts it down (to 0 when the lock
-// says we hold nothing). It reports false when the process was retired or
+// phaseTurn makes what the run's current phase ph asks instead of a cycle
+// of the plan's mix (sleep through a quiet phase, make its special cycle),
+// or a lapsed process's long hold, and reports whether it did.
+func (w *worker) phaseTurn(ph *phase) bool {
+	r, p := w.r, w.p
+	now := time.Duration(r.now())
+	switch {
+	case ph == nil, ph.kind == phaseStorm:
+	case ph.kind == phaseQuiet, ph.windingDown(now):
+		w.sleep(ph.end-now, true)
+		return true
+	case ph.claim(now):
+		w.special(ph)
+		ph.done()
+		return true
+	}
+	if p.lapsed && r.sched.longHolds() {
+		// The next hold after a lapse is where state the lapse left in
+		// the lock's client shows (a renewal entry, a reentry count): it
+		// must be renewed like any, so it is made one that needs it.
+		w.special(&phase{kind: phaseLongHold, hold: r.plan.Phases.LongHold.Of(r.watchdogLease, p.rng)})
+		return true
+	}
+	return false
+}
+
+// releaseHold releases one of holds, taken with lease (0: a watchdog's),
+// and counts it down (to 0 when the lock says we hold nothing: a watchdog
+// hold then lapsed). It reports false when the process was retired or
 // crashed.
-func (w *worker) releaseHold(h impl.Locker, lock string, holds *int) bool {
+func (w *worker) releaseHold(h impl.Locker, lock string, lease time.Duration, holds *int) bool {
 	switch w.release(h, lock, *holds == 1) {
 	case model.OK:
 		*holds--
 	case model.Fail:
 		*holds = 0 // the lock says we hold nothing
+		w.p.lapsed = lease == 0
 	default:
 		return false // info (retired) or crashed
 	}

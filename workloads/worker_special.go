@@ -24,6 +24,7 @@ func (w *worker) special(ph *phase) {
 	lease := ph.hold // overrun: an explicit lease
 	if ph.kind == phaseLongHold {
 		lease = 0 // watchdog-renewed, held for ph.hold
+		p.lapsed = false
 	}
 	o := w.acquire(h, lock, acquireHow{lease: lease, cancel: -1})
 	if o.Outcome != model.OK {
@@ -46,7 +47,7 @@ func (w *worker) special(ph *phase) {
 			return
 		}
 	}
-	if w.releaseHold(h, lock, &holds) {
+	if w.releaseHold(h, lock, lease, &holds) {
 		p.held = ""
 	}
 }
@@ -139,7 +140,7 @@ func (w *worker) cancelCycle(lock string) {
 	}
 	p.held = lock
 	holds := 1
-	if w.section(h, lock, sectionSpec{hold: plan.Hold.Max + Range{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond}.Draw(p.rng)}) && w.releaseHold(h, lock, &holds) {
+	if w.section(h, lock, sectionSpec{hold: plan.Hold.Max + Range{Min: 5 * time.Millisecond, Max: 20 * time.Millisecond}.Draw(p.rng)}) && w.releaseHold(h, lock, a.lease, &holds) {
 		p.held = ""
 	}
 }

@@ -132,3 +132,49 @@ func pauseWindows(res *workloads.Result) int {
 	}
 	return n
 }
+
+// After a pause costs a process its watchdog hold (its release answers
+// "not held"), its next hold is a long one that only renewals keep: a
+// lock that keeps per-handle renewal state across holds shows there what
+// the lapse left. The rule holds on the history of a pause-mix run, and
+// the mutant whose late unlock leaves its renewal entry behind is caught
+// beyond the fault by it.
+func TestALapseIsFollowedByALongHold(t *testing.T) {
+	for seed := int64(1); ; seed++ {
+		res, _ := pausedRun(t, "pause-mix", "mutant-late-unlock-leaves-renewal", seed, 0)
+		lapses := lapsesFollowedByLongHolds(t, res)
+		r, _ := res.Report.Result(model.CheckAllowance)
+		if r.Verdict == model.Invalid {
+			t.Logf("caught on seed %d after %d lapses", seed, lapses)
+			return
+		}
+		t.Logf("seed %d: not caught, %d lapses, %d pauses landed", seed, lapses, pauseWindows(res))
+		if seed == 3 {
+			t.Fatalf("not caught beyond the fault on seeds 1 to 3: %s", res.Report)
+		}
+	}
+}
+
+// lapsesFollowedByLongHolds checks that each process whose release
+// answered "not held" next held the lock (its next section) longer than
+// two watchdog leases, and returns how many such lapses res has.
+func lapsesFollowedByLongHolds(t *testing.T, res *workloads.Result) int {
+	t.Helper()
+	lease := res.Subject.WatchdogLease
+	lapsed := map[int]model.Op{}
+	n := 0
+	for _, o := range res.History.Ops {
+		switch {
+		case o.Kind == model.Release && o.Outcome == model.Fail:
+			lapsed[o.Process] = o
+			n++
+		case o.Kind == model.Section && o.Outcome == model.OK:
+			if l, ok := lapsed[o.Process]; ok && time.Duration(o.Return-o.Call) < 2*lease {
+				t.Errorf("p%d's release at %s answered not held, and its next section lasted %s, under two leases (%s)",
+					o.Process, time.Duration(l.Return), time.Duration(o.Return-o.Call), 2*lease)
+			}
+			delete(lapsed, o.Process)
+		}
+	}
+	return n
+}
