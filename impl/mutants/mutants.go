@@ -138,9 +138,10 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Name: "mutant-renew-retakes",
 			Doc: "the keep-alive renews the way SET key token XX PX does, without an owner check: whenever the key exists it makes it its own and re-arms the lease, " +
 				"so a holder whose lease ran out while it was paused takes the lock back from the owner granted meanwhile",
-			Catches: "fault-allowance (beyond the fault) on client-stall: the resumed holder's renewal overwrites the new holder's hash with its own field, " +
-				"so a holder no fault touched loses its hold (its unlock fails) while the resumed one unlocks with ok",
-			Scenario: "client-stall",
+			Catches: "fault-allowance (beyond the fault) on pause-mix, named 'took the lock back': the resumed holder's renewal overwrites the new holder's hash with its own field, " +
+				"so a holder no fault touched loses its hold (its unlock fails) while the resumed one unlocks with ok; pause-mix's long holds leave section time " +
+				"after a pause for the resumed watchdog to renew before its holder's unlock (client-stall: 18 of 20 beyond)",
+			Scenario: "pause-mix",
 			Open:     mk(renewRetakes),
 		},
 		{
