@@ -115,11 +115,15 @@ catch-rates: deps
 	LOCKCHECK_CATCH_RATES=$${SEEDS:-20} $(GO) test -count=1 -timeout 150m -run '^TestCatchRates$$' -v ./cmd/lockcheck/
 
 ## fp-campaign: every lock not known to be broken (reference, peers, drivers) on `lockcheck run --workload hunt
-## --duration 10s` over SEEDS fresh seeds (default 30, from a block derived from the date; FIRST=<seed> to choose),
-## then on every unsafe scenario over the same seeds (UNSAFE=0 skips it), into results/false-positives.md. The
-## targets are 0 invalid and 0 beyond the fault. About 12 s a run: 80 minutes for the first half at the default.
+## --duration 10s --wire` over SEEDS fresh seeds (default 30, from a block derived from the date; FIRST=<seed> to
+## choose), then on every scenario, safe and unsafe (SCENARIOS=unsafe, a list, or 0 for none), over SCENARIO_SEEDS of
+## the same seeds (default 1), into results/false-positives.md. The targets are 0 invalid on the hunt runs, and on the
+## scenarios 0 beyond the fault and 0 not as expected. About 12 s a run: 80 minutes for the first half at the default,
+## about 3 hours for the second. Runs stay in out/fp-campaign/FIRST, where a campaign stopped part way goes on:
+## the scenarios run in FP_SHARDS shards (default 8), and no shard starts after BUDGET (e.g. 90m; default none).
 fp-campaign: deps
-	LOCKCHECK_FP_SEEDS=$${SEEDS:-30} LOCKCHECK_FP_FIRST=$${FIRST:-} LOCKCHECK_FP_UNSAFE=$${UNSAFE:-} $(GO) test -count=1 -timeout 600m -run '^TestFalsePositives$$' -v ./cmd/lockcheck/
+	LOCKCHECK_FP_SEEDS=$${SEEDS:-30} LOCKCHECK_FP_FIRST=$${FIRST:-} LOCKCHECK_FP_SCENARIOS=$${SCENARIOS:-} LOCKCHECK_FP_SCENARIO_SEEDS=$${SCENARIO_SEEDS:-1} \
+	LOCKCHECK_FP_SHARDS=$${FP_SHARDS:-8} LOCKCHECK_FP_BUDGET=$${BUDGET:-} $(GO) test -count=1 -timeout 600m -run '^TestFalsePositives$$' -v ./cmd/lockcheck/
 
 ## checker-soak: the linearizability checker's differential tests (split vs unsplit, model vs brute force) on
 ## CHECKS random histories each (default 20000; `make test` runs 500), then every fuzz target of model/ for

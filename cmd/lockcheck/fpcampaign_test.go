@@ -42,12 +42,13 @@ func fpSubjects() []string {
 // `lockcheck run --subject S --workload hunt --duration 10s --seed N --wire` for
 // LOCKCHECK_FP_SEEDS seeds from LOCKCHECK_FP_FIRST (fresh seeds: the
 // default is derived from the date) per subject (LOCKCHECK_FP_SUBJECTS
-// overrides the list). It writes its table to LOCKCHECK_FP_OUT (default
-// results/false-positives.md); the run directories stay under
-// LOCKCHECK_FP_RUNS (default a temporary directory), and every invalid
-// run's path is in the table. Unless LOCKCHECK_FP_UNSAFE=0 it then runs
-// every subject on every unsafe scenario over the same seeds (fpUnsafe)
-// and counts the cells beyond the fault.
+// overrides the list), then every subject on every scenario (fpScenarios,
+// LOCKCHECK_FP_SCENARIOS) over LOCKCHECK_FP_SCENARIO_SEEDS of the same
+// seeds (default 1). The runs stay under LOCKCHECK_FP_RUNS (default
+// out/fp-campaign/FIRST), where a campaign stopped part way goes on: the
+// hunt half's table is kept there (hunt.md), and the scenario half runs in
+// shards. When all is done it writes its page to LOCKCHECK_FP_OUT (default
+// results/false-positives.md), every flagged run's path in it.
 func TestFalsePositives(t *testing.T) {
 	seeds, _ := strconv.Atoi(os.Getenv("LOCKCHECK_FP_SEEDS"))
 	if seeds <= 0 {
@@ -63,7 +64,34 @@ func TestFalsePositives(t *testing.T) {
 	}
 	out := os.Getenv("LOCKCHECK_FP_RUNS")
 	if out == "" {
-		out = t.TempDir()
+		out = filepath.Join("..", "..", "out", "fp-campaign", strconv.FormatInt(first, 10))
+	}
+	t.Setenv(envRedisPassword, faults.ProcessPassword())
+	table := fpHunts(t, subjects, first, seeds, out)
+	if scenarios := fpScenarioSet(); len(scenarios) > 0 {
+		n, _ := strconv.Atoi(os.Getenv("LOCKCHECK_FP_SCENARIO_SEEDS"))
+		more, ok := fpScenarios(t, subjects, scenarios, first, max(n, 1), filepath.Join(out, "scenarios"))
+		if !ok {
+			return
+		}
+		table += more
+	}
+	t.Log("\n" + table)
+	dest := os.Getenv("LOCKCHECK_FP_OUT")
+	if dest == "" {
+		dest = filepath.Join("..", "..", "results", "false-positives.md")
+	}
+	if err := writeStatePage(dest, filepath.Join(filepath.Dir(dest), "log", filepath.Base(dest)), table); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fpHunts is the campaign's first half, its table kept in out/hunt.md: a
+// campaign run again with that file there does not run it again.
+func fpHunts(t *testing.T, subjects []string, first int64, seeds int, out string) string {
+	kept := filepath.Join(out, "hunt.md")
+	if b, err := os.ReadFile(kept); err == nil {
+		return string(b)
 	}
 	nodes := redlockNodes(t)
 	var rows []fpRow
@@ -88,23 +116,18 @@ func TestFalsePositives(t *testing.T) {
 		rows = append(rows, row)
 	}
 	table := renderFalsePositives(rows, first, seeds, measuredLine(t))
-	if os.Getenv("LOCKCHECK_FP_UNSAFE") != "0" {
-		table += fpUnsafe(t, subjects, first, seeds, out)
-	}
-	t.Log("\n" + table)
-	dest := os.Getenv("LOCKCHECK_FP_OUT")
-	if dest == "" {
-		dest = filepath.Join("..", "..", "results", "false-positives.md")
-	}
-	if err := writeStatePage(dest, filepath.Join(filepath.Dir(dest), "log", filepath.Base(dest)), table); err != nil {
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(kept, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return table
 }
 
 // redlockNodes starts the three independent nodes the redlock subject
 // runs on and returns their addresses for --redlock-nodes.
 func redlockNodes(t *testing.T) string {
-	t.Setenv(envRedisPassword, faults.ProcessPassword())
 	var addrs []string
 	for range 3 {
 		addrs = append(addrs, redistest.Start(t, faults.ServerConfig{}).Addr())
