@@ -92,8 +92,22 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", res.Count, allowed)
 	}
 	unknownVerdict(&res, opts.unknownFaults(h.Faults))
+	res.Explanation += untracedNote(h.Faults, opts)
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// untracedNote says, for a history with drop faults and no wire trace,
+// what the checker judged without one: each drop's reconnection is the
+// constant Options.Reconnect, not the one recorded, and the rules that
+// read the trace (a watchdog that went silent, a grant Redis never
+// answered, who took a lock) were not applied. "" otherwise.
+func untracedNote(faults []Fault, opts Options) string {
+	if opts.Wire != nil || !slices.ContainsFunc(faults, func(f Fault) bool { return opts.allowOf(f) == AllowDrop }) {
+		return ""
+	}
+	return fmt.Sprintf("; no wire trace: each drop's reconnection taken as %s (not as recorded), and the trace's rules "+
+		"(a watchdog that went silent, a grant Redis never answered) not applied", fmtDur(opts.reconnect()))
 }
 
 // unknownVerdict makes res, the fault-allowance result of a history that

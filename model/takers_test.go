@@ -104,3 +104,22 @@ func TestReleaseAfterATakeBackIsNamed(t *testing.T) {
 		}
 	}
 }
+
+// A history with a drop fault and no wire trace says that it was judged
+// without one (the constant reconnection); with a trace, or with no drop
+// fault, it does not.
+func TestUntracedDropIsSaid(t *testing.T) {
+	h := &History{Ops: []Op{aAcq(0, 0, 5), aRel(0, 3000, 3005, OK)}, Faults: []Fault{aFault("client-conn-kill", "p0", 1000, 1001, 0)}}
+	opts := Options{WatchdogLease: leaseMs * time.Millisecond}
+	if r := CheckBeyond(h, opts); !strings.Contains(r.Explanation, "no wire trace: each drop's reconnection taken as 1s") {
+		t.Errorf("untraced drop: %q", r.Explanation)
+	}
+	opts.Wire = NewWireTrace(nil)
+	if r := CheckBeyond(h, opts); strings.Contains(r.Explanation, "no wire trace") {
+		t.Errorf("traced drop: %q", r.Explanation)
+	}
+	h.Faults[0].Name, opts.Wire = "client-stall", nil
+	if r := CheckBeyond(h, opts); strings.Contains(r.Explanation, "no wire trace") {
+		t.Errorf("untraced stall: %q", r.Explanation)
+	}
+}
