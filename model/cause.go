@@ -110,6 +110,9 @@ func holdCouldEndAtAll(first, second *Op, faults []Fault, horizon int64, opts Op
 				break
 			}
 		}
+		if !e.lease {
+			e.lease = lapsedUnder(first, latest, faults, horizon, opts, &e.how)
+		}
 	}
 	if e.lease {
 		e.how += "could have run out by " + fmtTime(latest)
@@ -117,6 +120,23 @@ func holdCouldEndAtAll(first, second *Op, faults []Fault, horizon int64, opts Op
 		e.how += "could not have run out by " + fmtTime(latest)
 	}
 	return e
+}
+
+// lapsedUnder reports whether a fault's allowance lets the watchdog hold
+// granted by first run out by latest though its window is shorter than
+// the renewals' slack: a drop stretched by the client's reconnection as
+// the wire trace recorded it, or by its reply timeout (lapses, the
+// fault-allowance checker's rule: the two checkers explain one lapse
+// alike). It says which in how.
+func lapsedUnder(first *Op, latest int64, faults []Fault, horizon int64, opts Options, how *string) bool {
+	ls, _ := lapses(&hold{grant: first, end: latest}, faults, horizon, opts)
+	for _, l := range ls {
+		if l.by != "" && l.earliest <= latest {
+			*how += fmt.Sprintf("stopped being renewed under %s and ", l.by)
+			return true
+		}
+	}
+	return false
 }
 
 // allowance names what lets first's hold end by latest within a fault's

@@ -65,6 +65,30 @@ func TestExplanationGrantOrderAndLoss(t *testing.T) {
 			lease: true,
 		},
 		{
+			name: "a short drop stretched by the client's reconnection: allowed, as the fault-allowance checker says",
+			timeline: `
+			p2 |------------------acq ok t56--------------------| |rel ok|
+			p1              |acq ok t55|                                  |rel fail|
+			reconnect w1     [====]  (+ 1000 reconnecting)
+			    229        1005     1027 1300                 2528 2550   4510`,
+			h:     faulted(stalled(55, 56), Fault{Name: "reconnect", Target: "w1", Start: 1004, End: 1300, Procs: []int{1}}),
+			opts:  Options{Reconnect: 1000},
+			want:  []string{"stopped being renewed under reconnect w1", "could have run out by 0.000003s", "allowed by reconnect w1"},
+			not:   []string{"implementation bug"},
+			lease: true,
+		},
+		{
+			name: "the same drop with a client that reconnects at once: its hold could not have run out",
+			timeline: `
+			p2 |------------------acq ok t56--------------------| |rel ok|
+			p1              |acq ok t55|                                  |rel fail|
+			reconnect w1     [====]
+			    229        1005     1027 1300                 2528 2550   4510`,
+			h:    faulted(stalled(55, 56), Fault{Name: "reconnect", Target: "w1", Start: 1004, End: 1300, Procs: []int{1}}),
+			opts: Options{Reconnect: -1},
+			want: []string{"could not have run out by 0.000003s: an implementation bug"},
+		},
+		{
 			name: "tokens say the long acquire came first: its hold could not have run out",
 			timeline: `
 			p2 |------------------acq ok t55--------------------| |rel ok|

@@ -217,11 +217,17 @@ type trafficKey struct {
 	lock   string
 }
 
-// namesLock reports whether args (words, space-separated) name lock.
+// namesLock reports whether args (words, space-separated) name lock: a
+// word that is the lock's name, ends in it after a separator (a key
+// "prefix:lock", a channel "…:{prefix:lock}"), or has it as a whole
+// ':'-separated part inside (a multilock's member keys "prefix:lock:m1").
 func namesLock(args, lock string) bool {
 	for _, w := range strings.Fields(args) {
 		w = strings.Trim(w, `"'{}`)
 		if w == lock || strings.HasSuffix(w, lock) && strings.ContainsAny(w[len(w)-len(lock)-1:len(w)-len(lock)], ":{}/._-") {
+			return true
+		}
+		if slices.ContainsFunc(strings.Split(w, ":"), func(part string) bool { return strings.Trim(part, "{}") == lock }) {
 			return true
 		}
 	}

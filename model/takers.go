@@ -17,11 +17,13 @@ import (
 // It is quoted, not judged: what a reply means is the lock's own business.
 
 // callSpans returns, for each lock and process, the spans of the process's
-// calls on the lock (an op still in flight at the end: until horizon).
+// calls on the lock, its acquires and releases (an op still in flight at
+// the end: until horizon). A critical section is not a call: a watchdog
+// renews while its holder works.
 func callSpans(h *History, horizon int64) map[string]map[int][]span {
 	out := map[string]map[int][]span{}
 	for _, o := range h.Ops {
-		if o.Lock == "" {
+		if o.Lock == "" || (o.Kind != Acquire && o.Kind != Release) {
 			continue
 		}
 		end := o.Return

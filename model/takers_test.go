@@ -67,7 +67,8 @@ func TestLostHoldQuotesWhoTookIt(t *testing.T) {
 func TestReleaseAfterATakeBackIsNamed(t *testing.T) {
 	pause := aFault("process-pause", "w0", 100, 2500, 0)
 	h := func() *History {
-		return &History{Ops: []Op{aAcq(0, 0, 5), aAcq(1, 20, 1700), aRel(0, 2600, 2610, OK)}, Faults: []Fault{pause}}
+		section := Op{Process: 0, Lock: "L", Kind: Section, Call: msT(2502), Return: msT(2598), Outcome: OK} // a renewal in it is outside any call
+		return &History{Ops: []Op{aAcq(0, 0, 5), aAcq(1, 20, 1700), section, aRel(0, 2600, 2610, OK)}, Faults: []Fault{pause}}
 	}
 	renewal := func(at float64) WireEvent {
 		return WireEvent{Kind: WireCmd, Client: 0, Process: 0, Conn: 1, Cmd: "EVALSHA", Args: "9a1e 1 L tok-0 1500", Reply: "1", Call: msT(at), Return: msT(at + 1)}

@@ -123,6 +123,9 @@ type phase struct {
 	// hold is the special cycle's hold (long hold: the whole hold; overrun:
 	// the lease), outage its outage, over how far it runs past the lease.
 	hold, outage, over time.Duration
+	// lock is the lock the special cycle takes ("": one drawn from the
+	// plan's locks).
+	lock string
 }
 
 // claim reports whether the caller, starting a cycle at run time now, makes

@@ -66,10 +66,10 @@ type process struct {
 	handles map[string]impl.Locker
 	held    string // lock currently held ("" when none)
 	lastOp  string // lock of the last op
-	// lapsed: the release of its last watchdog hold was answered "not
-	// held" (the hold ran out under it); its next cycle is a long hold
-	// (worker.cycle).
-	lapsed bool
+	// lapsed is the lock whose watchdog hold ran out under this process
+	// (its release answered "not held"), "" when none: its next cycle is
+	// a long hold of that lock (worker.phaseTurn).
+	lapsed string
 }
 
 type stallReq struct {
@@ -294,11 +294,11 @@ func (w *worker) phaseTurn(ph *phase) bool {
 		ph.done()
 		return true
 	}
-	if p.lapsed && r.sched.longHolds() {
+	if p.lapsed != "" && r.sched.longHolds() {
 		// The next hold after a lapse is where state the lapse left in
 		// the lock's client shows (a renewal entry, a reentry count): it
 		// must be renewed like any, so it is made one that needs it.
-		w.special(&phase{kind: phaseLongHold, hold: r.plan.Phases.LongHold.Of(r.watchdogLease, p.rng)})
+		w.special(&phase{kind: phaseLongHold, lock: p.lapsed, hold: r.plan.Phases.LongHold.Of(r.watchdogLease, p.rng)})
 		return true
 	}
 	return false
@@ -314,7 +314,10 @@ func (w *worker) releaseHold(h impl.Locker, lock string, lease time.Duration, ho
 		*holds--
 	case model.Fail:
 		*holds = 0 // the lock says we hold nothing
-		w.p.lapsed = lease == 0
+		w.p.lapsed = ""
+		if lease == 0 {
+			w.p.lapsed = lock // a watchdog hold ran out under it
+		}
 	default:
 		return false // info (retired) or crashed
 	}

@@ -18,13 +18,16 @@ const expirySlack = 5 * time.Millisecond
 // special makes the special cycle of a long-hold or overrun phase.
 func (w *worker) special(ph *phase) {
 	p := w.p
-	lock := w.r.plan.Locks[p.rng.IntN(len(w.r.plan.Locks))]
+	lock := ph.lock
+	if lock == "" {
+		lock = w.r.plan.Locks[p.rng.IntN(len(w.r.plan.Locks))]
+	}
 	h := w.handle(lock)
 	p.lastOp = lock
 	lease := ph.hold // overrun: an explicit lease
 	if ph.kind == phaseLongHold {
 		lease = 0 // watchdog-renewed, held for ph.hold
-		p.lapsed = false
+		p.lapsed = ""
 	}
 	o := w.acquire(h, lock, acquireHow{lease: lease, cancel: -1})
 	if o.Outcome != model.OK {

@@ -47,8 +47,9 @@ func fpSubjects() []string {
 // seeds (default 1). The runs stay under LOCKCHECK_FP_RUNS (default
 // out/fp-campaign/FIRST), where a campaign stopped part way goes on: the
 // hunt half's table is kept there (hunt.md), and the scenario half runs in
-// shards. When all is done it writes its page to LOCKCHECK_FP_OUT (default
-// results/false-positives.md), every flagged run's path in it.
+// shards. It writes its page to LOCKCHECK_FP_OUT (default
+// results/false-positives.md), every flagged run's path in it, and how
+// many shards a campaign stopped part way has run.
 func TestFalsePositives(t *testing.T) {
 	seeds, _ := strconv.Atoi(os.Getenv("LOCKCHECK_FP_SEEDS"))
 	if seeds <= 0 {
@@ -70,11 +71,7 @@ func TestFalsePositives(t *testing.T) {
 	table := fpHunts(t, subjects, first, seeds, out)
 	if scenarios := fpScenarioSet(); len(scenarios) > 0 {
 		n, _ := strconv.Atoi(os.Getenv("LOCKCHECK_FP_SCENARIO_SEEDS"))
-		more, ok := fpScenarios(t, subjects, scenarios, first, max(n, 1), filepath.Join(out, "scenarios"))
-		if !ok {
-			return
-		}
-		table += more
+		table += fpScenarios(t, subjects, scenarios, first, max(n, 1), filepath.Join(out, "scenarios"))
 	}
 	t.Log("\n" + table)
 	dest := os.Getenv("LOCKCHECK_FP_OUT")
@@ -110,7 +107,7 @@ func fpHunts(t *testing.T, subjects []string, first int64, seeds int, out string
 				row.errors = append(row.errors, fmt.Sprintf("seed %d: exit %d: %s", seed, code, firstLine(stderr)))
 				continue
 			}
-			row.add(seed, sums[0], out)
+			row.add(seed, sums[0])
 			t.Logf("%s seed %d: %s", subj, seed, sums[0].Verdict())
 		}
 		rows = append(rows, row)
@@ -135,14 +132,18 @@ func redlockNodes(t *testing.T) string {
 	return strings.Join(addrs, ",")
 }
 
-// fpRow is one subject's runs.
+// fpRow is one subject's runs: its invalid ones listed, and among them
+// those beyond the fault (the hunt workload cuts a long holder's
+// connections, an outage a lock may lose its hold to within the fault's
+// allowance, as the wire trace records its reconnection).
 type fpRow struct {
 	subject              string
 	runs, valid, unknown int
+	beyond               int
 	invalid, errors      []string
 }
 
-func (r *fpRow) add(seed int64, s results.Summary, out string) {
+func (r *fpRow) add(seed int64, s results.Summary) {
 	r.runs++
 	switch s.Verdict() {
 	case model.Valid:
@@ -156,7 +157,12 @@ func (r *fpRow) add(seed int64, s results.Summary, out string) {
 				what = append(what, fmt.Sprintf("%s (%s): %s", c.Checker, c.Class, c.Examples[0].Summary))
 			}
 		}
-		r.invalid = append(r.invalid, fmt.Sprintf("seed %d: %s", seed, strings.Join(what, "; ")))
+		where := "within the fault"
+		if b, ok := s.Report.Result(model.CheckAllowance); ok && b.Verdict == model.Invalid {
+			r.beyond++
+			where = "beyond the fault"
+		}
+		r.invalid = append(r.invalid, fmt.Sprintf("seed %d, %s: %s", seed, where, strings.Join(what, "; ")))
 	}
 }
 
@@ -175,14 +181,15 @@ func renderFalsePositives(rows []fpRow, first int64, seeds int, measured string)
 	fmt.Fprintf(&b, "# False positives: `lockcheck run --subject S --workload hunt --duration 10s --seed N --wire`\n\n")
 	fmt.Fprintf(&b, "Seeds %d..%d (fresh: not used while fixing) per subject, no faults beyond the hunt plan's own, every client's commands traced (`--wire`; not the RedLock subjects, whose nodes lockcheck does not proxy); %s by `make fp-campaign`. ",
 		first, first+int64(seeds)-1, measured)
-	b.WriteString("None of these locks is known to be broken here, so the target is 0 invalid; an invalid run is traced to its cause below the table.\n\n")
-	b.WriteString("| subject | runs | valid | invalid | unknown | errors |\n|:--|--:|--:|--:|--:|--:|\n")
-	total := 0
+	b.WriteString("None of these locks is known to be broken here. The hunt workload cuts each long holder's connections for 0.36–0.44 leases, which a lock may lose its hold to " +
+		"within the fault's allowance (its reconnection as the wire trace recorded it); so the targets are 0 beyond the fault, and every invalid run traced to its cause below the table.\n\n")
+	b.WriteString("| subject | runs | valid | invalid | beyond the fault | unknown | errors |\n|:--|--:|--:|--:|--:|--:|--:|\n")
+	total, beyond := 0, 0
 	for _, r := range rows {
-		total += len(r.invalid)
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d |\n", r.subject, r.runs, r.valid, len(r.invalid), r.unknown, len(r.errors))
+		total, beyond = total+len(r.invalid), beyond+r.beyond
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d |\n", r.subject, r.runs, r.valid, len(r.invalid), r.beyond, r.unknown, len(r.errors))
 	}
-	fmt.Fprintf(&b, "\nInvalid verdicts in all: %d. Earlier measurements: [log/false-positives.md](log/false-positives.md).\n", total)
+	fmt.Fprintf(&b, "\nInvalid verdicts in all: %d, %d of them beyond the fault. Earlier measurements: [log/false-positives.md](log/false-positives.md).\n", total, beyond)
 	for _, r := range rows {
 		for _, line := range append(r.invalid, r.errors...) {
 			fmt.Fprintf(&b, "\n- %s, %s", r.subject, line)

@@ -264,10 +264,17 @@ func stallLongHoldPlan() workloads.Plan {
 func nextHolderStall(w World) faults.Fault {
 	targets := w.Clients.Targets()
 	next := nonHolder(w, len(targets))
-	return faults.Chosen("client-stall", func(context.Context) faults.Fault {
+	return faults.AtLeast(faults.Chosen("client-stall", func(context.Context) faults.Fault {
 		return faults.Stall(w.Clients, targets[next()])
-	})
+	}), pauseAtLeast)
 }
+
+// pauseAtLeast is how long a pause aimed at a holder or the next holder
+// lasts at least, however late in its window it found its target: past
+// the 1.5 s lease, as the scenarios that make it say (a pause that began
+// late was cut short by its window's end, under the lease, on a loaded
+// machine: pause-mix seed 2 paused nothing for longer than 1.33 s).
+const pauseAtLeast = 2 * time.Second
 
 // pausePlan is three processes on one lock with sections from 10 ms to
 // 1.2 s (some outlast a renewal period, so a watchdog renews inside them),
@@ -287,13 +294,13 @@ func pausePlan() workloads.Plan {
 func holderPause(w World) faults.Fault {
 	targets := w.Clients.Targets()
 	fallback := targets[w.Rand.IntN(len(targets))]
-	return faults.Chosen("process-pause", func(context.Context) faults.Fault {
+	return faults.AtLeast(faults.Chosen("process-pause", func(context.Context) faults.Fault {
 		t := fallback
 		if h := w.Holders.Holding(); len(h) > 0 && h[0] < len(targets) {
 			t = targets[h[0]]
 		}
 		return faults.ClientPause(w.Clients, t, "")
-	})
+	}), pauseAtLeast)
 }
 
 // withinThePause is process-pause's expectation for every lock but the

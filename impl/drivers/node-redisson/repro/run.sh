@@ -3,7 +3,8 @@
 # redis-server of their own (a free loopback port, removed at exit), with the
 # driver's pinned node_modules (../package-lock.json, installed by make deps).
 #
-#   run.sh    renewal-dies.js, then its control; renewal-dies-on-kill.js, then its control
+#   run.sh    renewal-dies.js, then its control; renewal-dies-on-kill.js, then its control;
+#             next-hold-unrenewed.js, then its control
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 name=node-redisson/repro
@@ -14,3 +15,5 @@ node repro/renewal-dies.js "$port"
 node repro/renewal-dies.js "$port" --control
 node repro/renewal-dies-on-kill.js "$port"
 node repro/renewal-dies-on-kill.js "$port" --control
+node repro/next-hold-unrenewed.js "$port"
+node repro/next-hold-unrenewed.js "$port" --control

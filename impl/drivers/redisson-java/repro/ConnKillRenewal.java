@@ -25,29 +25,36 @@ import org.redisson.config.Config;
  * asks EXISTS of the lock. One kill loses at most the renewal in flight;
  * the watchdog renews again a third of a lease later, so the lock should
  * never be gone. Prints "RESULT held" or "RESULT gone at T s, D s after
- * the last kill", with Redisson's version.
+ * the last kill", with Redisson's version. With "multi", the hold is a
+ * RedissonMultiLock of three locks (conn-kill, conn-kill:m1, conn-kill:m2,
+ * as lockcheck's driver names a multilock's members), whose watchdog
+ * renews all three in one script; the lock watched is conn-kill.
  *
- * <pre>java -cp 'target/lib/*' ConnKillRenewal.java PORT SECONDS SEED [retries]</pre>
+ * <pre>java -cp 'target/lib/*' ConnKillRenewal.java PORT SECONDS SEED [retries] [multi]</pre>
  */
 public final class ConnKillRenewal {
     public static void main(String[] args) throws Exception {
-        if (args.length < 3 || args.length > 4 || (args.length == 4 && !args[3].equals("retries"))) {
-            System.err.println("usage: ConnKillRenewal PORT SECONDS SEED [retries]");
+        List<String> opts = List.of(args).subList(Math.min(3, args.length), args.length);
+        if (args.length < 3 || !List.of("retries", "multi").containsAll(opts)) {
+            System.err.println("usage: ConnKillRenewal PORT SECONDS SEED [retries] [multi]");
             System.exit(2);
         }
+        boolean retries = opts.contains("retries"), multi = opts.contains("multi");
         int port = Integer.parseInt(args[0]);
         long seconds = Long.parseLong(args[1]);
         Random rnd = new Random(Long.parseLong(args[2]));
         Config cfg = new Config();
         cfg.setLockWatchdogTimeout(1500);
         var server = cfg.useSingleServer().setAddress("redis://127.0.0.1:" + port).setClientName("holder");
-        if (args.length == 3) {
+        if (!retries) {
             server.setTimeout(1000).setRetryAttempts(0);
         }
         RedissonClient holder = Redisson.create(cfg);
         String version = Redisson.class.getPackage().getImplementationVersion();
         try (Socket admin = new Socket("127.0.0.1", port)) {
-            RLock lock = holder.getLock("conn-kill");
+            RLock lock = multi
+                    ? holder.getMultiLock(holder.getLock("conn-kill"), holder.getLock("conn-kill:m1"), holder.getLock("conn-kill:m2"))
+                    : holder.getLock("conn-kill");
             lock.lock();
             long start = System.nanoTime(), lastKill = start;
             long nextKill = start + gap(rnd);
@@ -62,13 +69,13 @@ public final class ConnKillRenewal {
                     nextKill = lastKill + gap(rnd);
                 }
                 if (call(admin, "EXISTS", "conn-kill").equals(":0")) {
-                    System.out.printf("RESULT gone at %.3f s, %.3f s after the last kill (Redisson %s)%n",
-                            secs(System.nanoTime() - start), secs(System.nanoTime() - lastKill), version);
+                    System.out.printf("RESULT gone at %.3f s, %.3f s after the last kill (Redisson %s%s)%n",
+                            secs(System.nanoTime() - start), secs(System.nanoTime() - lastKill), version, multi ? ", multilock" : "");
                     return;
                 }
                 TimeUnit.MILLISECONDS.sleep(5);
             }
-            System.out.printf("RESULT held (Redisson %s: the lock was there for %d s)%n", version, seconds);
+            System.out.printf("RESULT held (Redisson %s%s: the lock was there for %d s)%n", version, multi ? ", multilock" : "", seconds);
         } finally {
             holder.shutdown();
         }
