@@ -84,8 +84,8 @@ func fpShard(t *testing.T, subjects, scenarios []string, first int64, seeds int,
 	}
 	code, _, stderr := lockcheck(t, "nightly", "--scenarios", strings.Join(scenarios, ","), "--subjects", strings.Join(subjects, ","),
 		"--seeds", strconv.Itoa(seeds), "--seed-base", strconv.FormatInt(first-1, 10), "--shard", shard, "--out", part)
-	if paths, _ := filepath.Glob(filepath.Join(part, "runs", "nightly", "*", results.MatrixFileName)); len(paths) != 1 {
-		t.Fatalf("nightly shard %s: exit %d, %d matrices\n%s", shard, code, len(paths), stderr)
+	if _, err := shardMatrix(part); err != nil {
+		t.Fatalf("nightly shard %s: exit %d, %v\n%s", shard, code, err, stderr)
 	}
 	if err := os.Rename(part, dest); err != nil {
 		t.Fatal(err)
@@ -95,20 +95,29 @@ func fpShard(t *testing.T, subjects, scenarios []string, first int64, seeds int,
 // shardCells loads a shard's cells, each Dir made a path from the working
 // directory.
 func shardCells(t *testing.T, shard string) []results.MatrixCell {
-	paths, _ := filepath.Glob(filepath.Join(shard, "runs", "nightly", "*", results.MatrixFileName))
-	if len(paths) != 1 {
-		t.Fatalf("%s: %d matrices", shard, len(paths))
+	path, err := shardMatrix(shard)
+	if err != nil {
+		t.Fatal(err)
 	}
-	m, err := results.LoadMatrix(paths[0])
+	m, err := results.LoadMatrix(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range m.Cells {
 		if m.Cells[i].Dir != "" {
-			m.Cells[i].Dir = filepath.Join(filepath.Dir(paths[0]), m.Cells[i].Dir)
+			m.Cells[i].Dir = filepath.Join(filepath.Dir(path), m.Cells[i].Dir)
 		}
 	}
 	return m.Cells
+}
+
+// shardMatrix is the path of the one matrix nightly wrote under dir.
+func shardMatrix(dir string) (string, error) {
+	paths, _ := filepath.Glob(filepath.Join(dir, "runs", "nightly", "*", results.MatrixFileName))
+	if len(paths) != 1 {
+		return "", fmt.Errorf("%s: %d matrices, want 1", dir, len(paths))
+	}
+	return paths[0], nil
 }
 
 // scenarioRow counts one subject's cells on the scenarios.
