@@ -76,8 +76,9 @@ type Fenced interface {
 // banner and says hello. The harness calls Prepare, unrecorded, before a
 // process's first op, so that the op's time measures the lock and not the
 // client's start-up (a JVM's second, counted as waiting on a free lock,
-// once made liveness fail). Prepare is idempotent; an error means the
-// client could not be readied, and the op that follows meets it too.
+// once made liveness fail). Prepare bounds the start-up itself; ctx ends
+// it early. Prepare is idempotent; an error means the client could not be
+// readied, and the op that follows meets it too.
 type Preparer interface {
 	Prepare(ctx context.Context) error
 }

@@ -162,13 +162,15 @@ func (w *worker) handle(lock string) impl.Locker {
 }
 
 // prepare readies h's client before its first op is timed (impl.Preparer):
-// a driver's start-up is not the lock's waiting. Its error is left for
-// the op that follows, which meets it too and is recorded.
+// a driver's start-up is not the lock's waiting. It is bounded by the
+// Preparer's own start bound (a driver's StartTimeout, counted once a start
+// slot is free) and by the process's end, not by an op's timeout: on a
+// loaded machine a start-up queued behind others' took longer than
+// OpTimeout, and every first op of the run then failed. Its error is left
+// for the op that follows, which meets it too and is recorded.
 func (w *worker) prepare(h impl.Locker) {
 	if pr, ok := h.(impl.Preparer); ok {
-		ctx, cancel := context.WithTimeout(w.p.ctx, w.r.plan.OpTimeout)
-		defer cancel()
-		_ = pr.Prepare(ctx)
+		_ = pr.Prepare(w.p.ctx)
 	}
 }
 

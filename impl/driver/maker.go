@@ -13,6 +13,14 @@ import (
 	"github.com/lockcheck/lockcheck/impl"
 )
 
+// DefaultStartTimeout bounds a driver's start (banner and hello) when
+// Options.StartTimeout is 0. A JVM that starts and connects in a second on
+// an idle machine took over 5 s on a loaded CI machine running JVMs beside
+// it, and Redisson then refused hello ("Unable to connect"): its connect
+// timeout is three quarters of what hello has left. The bound is a limit,
+// not a wait: a driver that fails to start fails at once.
+const DefaultStartTimeout = 20 * time.Second
+
 // Options configure the driver processes of a Maker.
 type Options struct {
 	// Command is the driver's argv (required).
@@ -35,7 +43,8 @@ type Options struct {
 	WatchdogLease time.Duration
 	// Seed is hello's seed.
 	Seed int64
-	// StartTimeout bounds a driver's start: banner and hello (0: 10 s).
+	// StartTimeout bounds a driver's start, from its start slot on: banner
+	// and hello (0: DefaultStartTimeout).
 	StartTimeout time.Duration
 	// ReplyGrace is how long past a request's timeout_ms a reply may still
 	// arrive before the driver is killed (0: 1 s).
@@ -83,7 +92,7 @@ func (o Options) withDefaults() Options {
 		o.WatchdogLease = impl.DefaultWatchdogTimeout
 	}
 	if o.StartTimeout <= 0 {
-		o.StartTimeout = 10 * time.Second
+		o.StartTimeout = DefaultStartTimeout
 	}
 	if o.ReplyGrace <= 0 {
 		o.ReplyGrace = time.Second
