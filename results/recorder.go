@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/lockcheck/lockcheck/model"
 )
@@ -19,7 +20,9 @@ import (
 type Recorder struct {
 	dir     string
 	history *os.File
-	wire    *os.File // wire.jsonl, once asked for
+	wireMu  sync.Mutex
+	wire    *os.File // wire.jsonl, once written to
+	closed  bool     // Close was called: no more writes
 }
 
 // ErrRunExists: Record was given a directory that holds a run already.
@@ -56,18 +59,36 @@ func (r *Recorder) Dir() string { return r.dir }
 // run goes (workloads.Deps.History).
 func (r *Recorder) History() io.Writer { return r.history }
 
-// WireTrace opens the run's wire trace (model.WireFile) for appending,
-// for the runner to write as the run goes (workloads.Deps.WireTrace).
+// WireTrace is the run's wire trace (model.WireFile), for the runner to
+// append to as the run goes (workloads.Deps.WireTrace). The file is created
+// by the first write: a run whose clients went past every proxy (a
+// RedLock subject dials its own nodes) leaves none, rather than an empty
+// trace that would say its clients sent nothing.
 func (r *Recorder) WireTrace() (io.Writer, error) {
+	return writerFunc(r.writeWire), nil
+}
+
+// writeWire appends p to wire.jsonl, opening it on first use.
+func (r *Recorder) writeWire(p []byte) (int, error) {
+	r.wireMu.Lock()
+	defer r.wireMu.Unlock()
+	if r.closed {
+		return 0, os.ErrClosed
+	}
 	if r.wire == nil {
 		f, err := os.OpenFile(filepath.Join(r.dir, model.WireFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
-			return nil, err
+			return 0, err
 		}
 		r.wire = f
 	}
-	return r.wire, nil
+	return r.wire.Write(p)
 }
+
+// writerFunc is an io.Writer made of its Write.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // Finish closes history.jsonl and writes the rest of the run directory as
 // WriteRunContext does; the history the runner appended is kept as it is
@@ -81,10 +102,13 @@ func (r *Recorder) Finish(ctx context.Context, a RunArtifacts) (Summary, error) 
 // Close closes history.jsonl and the wire trace; it is idempotent.
 func (r *Recorder) Close() error {
 	var err error
+	r.wireMu.Lock()
+	r.closed = true
 	if r.wire != nil {
 		err = r.wire.Close()
 		r.wire = nil
 	}
+	r.wireMu.Unlock()
 	if r.history != nil {
 		err = errors.Join(r.history.Close(), err)
 		r.history = nil

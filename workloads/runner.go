@@ -312,6 +312,11 @@ func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
 		r.closeClients()
 		return nil, err
 	}
+	if subj.Needs == subject.NeedsRedlockNodes {
+		// Its clients dial the nodes, not Dial's connections: a trace of
+		// what the Wires saw would say each client sent nothing at all.
+		deps.Wire = nil
+	}
 	r.wire = newWireTracer(wiresOf(deps.Wire, nclients), deps.WireTrace)
 	r.probe = deps.Probe
 	return r, nil

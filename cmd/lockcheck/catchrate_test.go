@@ -76,6 +76,10 @@ func TestCatchRates(t *testing.T) {
 	table := renderCatchRates(rows, seeds, measuredLine(t))
 	t.Log("\n" + table)
 	dest := os.Getenv("LOCKCHECK_CATCH_OUT")
+	if dest == "" && os.Getenv("LOCKCHECK_CATCH_SUBJECTS") != "" {
+		t.Log("a run of some subjects (LOCKCHECK_CATCH_SUBJECTS) leaves results/catch-rates.md as it is: its table is above")
+		return
+	}
 	if dest == "" {
 		dest = filepath.Join("..", "..", "results", "catch-rates.md")
 	}

@@ -161,7 +161,7 @@ func Catalog() []Scenario {
 			Permits: true, Pauses: true,
 			Doc: "a holder's process paused (SIGSTOP, wherever its threads are: in its section or between two commands of its release) for about 3.5 s, " +
 				"past its 1.5 s lease; a fenced register must reject its stale write",
-			Plan: stallPlan(), Duration: 6 * time.Second, Topology: SingleServerWired(faults.PersistNone),
+			Plan: stallPlan(), Duration: 6 * time.Second, Topology: SingleServer(faults.PersistNone),
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				targets := w.Clients.Targets()
 				t := targets[w.Rand.IntN(len(targets))]
@@ -203,7 +203,7 @@ func Catalog() []Scenario {
 			Permits: true, Pauses: true,
 			Doc: "the next holder's process paused (SIGSTOP, watchdog included, in its section or inside its release) for 2–2.5 s, past its 1.5 s lease, in a run of 2–2.5 s sections " +
 				"kept safe by the watchdog alone; then it goes on, and its next holds must be renewed again",
-			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog,
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				return []faults.Fault{nextHolderStall(w)},
 					faults.Schedule{{At: 500 * time.Millisecond, Duration: 4 * time.Second}}, nil
@@ -216,7 +216,7 @@ func Catalog() []Scenario {
 			Doc: "the holder's process paused (SIGSTOP) for 2–2.5 s, past its 1.5 s lease, at a moment drawn from the seed: in its section, at a reply of Redis to it, " +
 				"or between two commands of its release; every 3–4 s, while sections of 10 ms–1.2 s go on: a pause may cost a correct lock its hold (allowed), " +
 				"but a client must not take the lock back after it, nor release another's: nothing beyond the fault",
-			Plan: pausePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinThePause,
+			Plan: pausePlan(), Duration: 12 * time.Second, Topology: SingleServer(faults.PersistNone), Expect: withinThePause,
 			Faults: spacedSchedule(faults.Range{Min: ms(2000), Max: ms(2500)}, faults.Range{Min: ms(1000), Max: ms(1500)}, holderPause),
 		},
 	}, slices.Concat(wireScenarios(), mixScenarios(), interruptScenarios(), topologyScenarios(), clockScenarios())...)

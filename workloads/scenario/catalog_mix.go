@@ -23,7 +23,7 @@ func mixScenarios() []Scenario {
 				"or every connection of the holder killed (at once, or in place of its next reply); over contended sections of 20–300 ms " +
 				"and long holds of 2.2–2.6 leases kept by the watchdog alone: each fault is one a correct lease lock survives, " +
 				"within the allowance its own scenario gives it",
-			Plan: mixPlan(), Duration: 20 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
+			Plan: mixPlan(), Duration: 20 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
 			Faults: mixSchedule(wireMixFaults, faults.Range{Min: ms(500), Max: ms(1000)}, faults.Range{Min: ms(300), Max: ms(600)}),
 		},
 		{
@@ -34,7 +34,7 @@ func mixScenarios() []Scenario {
 				"paused right after its grant; over contended sections of 20–300 ms and long holds of 2.2–2.6 leases kept by the watchdog alone: " +
 				"a pause may cost the paused process its hold (allowed), but a client must not take the lock back after it, release another's, " +
 				"or leave its next hold unrenewed: nothing beyond the fault",
-			Plan: pauseMixPlan(), Duration: 20 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipUnpausable, Expect: withinThePause,
+			Plan: pauseMixPlan(), Duration: 20 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipUnpausable, Expect: withinThePause,
 			Faults: mixSchedule(pauseMixFaults, faults.Range{Min: ms(1000), Max: ms(1500)}, faults.Range{Min: ms(2000), Max: ms(2500)}),
 		},
 	}

@@ -28,7 +28,7 @@ func wireScenarios() []Scenario {
 			Permits: true,
 			Doc: "Redis refuses one lock command of the holder once a window (an error reply; in 2–2.5 s sections kept safe by the watchdog alone, " +
 				"that is its next renewal): a watchdog must retry at its next tick, a third of the 1.5 s lease later, and the hold must survive",
-			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
+			Plan: stallLongHoldPlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
 			Faults: wireSchedule(faults.Range{Min: ms(800), Max: ms(1000)}, func(w World) faults.Fault {
 				return holderWireFault(w, "refuse-once", refuseOnce)
 			}),
@@ -40,7 +40,7 @@ func wireScenarios() []Scenario {
 				"(contended sections of 150–350 ms, so the attempt usually found the lock taken): a caller must not take its timeout for a grant; " +
 				"one that waits for the reply learns of a grant whose 1.5 s lease may be gone (allowed): lockcheck's own locks and the Go peers, whose clients time out, must stay valid; " +
 				"other clients may break, within the fault",
-			Plan: slowReplyPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Expect: withinTheFault,
+			Plan: slowReplyPlan(), Duration: 14 * time.Second, Topology: SingleServer(faults.PersistNone), Expect: withinTheFault,
 			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, waiterSlowReply),
 		},
 		{
@@ -51,7 +51,7 @@ func wireScenarios() []Scenario {
 				"to the holder's next lock command, a renewal that ran but whose caller learns only that its connection died. The client reconnects " +
 				"and must renew again; a hold may run out only while the client was still reconnecting or waiting out its reply timeout, as its wire " +
 				"trace records, and a watchdog that falls silent after the failure while its holder works on gave up",
-			Plan: pauseLongHoldPlan(), Duration: 14 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
+			Plan: pauseLongHoldPlan(), Duration: 14 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipNoWatchdog, Expect: withinTheFault,
 			Faults: wireSchedule(faults.Range{Min: ms(100), Max: ms(200)}, holderKill),
 		},
 		{
@@ -59,7 +59,7 @@ func wireScenarios() []Scenario {
 			Doc: "Redis refuses one subscription of a waiting client once a window (its next SUBSCRIBE answered with an error, subscribing nothing), " +
 				"while two owners of each client wait on one lock: the waiter must still be answered within its wait, and the client's later waits " +
 				"must hear of releases again",
-			Plan: subscribePlan(), Duration: 10 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipOneOwner,
+			Plan: subscribePlan(), Duration: 10 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipOneOwner,
 			Faults: wireSchedule(faults.Range{Min: ms(300), Max: ms(600)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "refuse-subscribe", faults.RefuseSubscribe)
 			}),
@@ -70,7 +70,7 @@ func wireScenarios() []Scenario {
 				"after it on that connection come 2 s late, past the 1 s subscription timeout of lockcheck's clients), while two owners of each " +
 				"client wait on one lock: a client that gave the subscription up must not lose the wake-ups of its later waits " +
 				"(2.5–3.5 s of quiet between windows, which last until the held frames pass, to see them)",
-			Plan: subscribePlan(), Duration: 12 * time.Second, Topology: SingleServerWired(faults.PersistNone), Skip: skipOneOwner,
+			Plan: subscribePlan(), Duration: 12 * time.Second, Topology: SingleServer(faults.PersistNone), Skip: skipOneOwner,
 			Faults: spacedSchedule(faults.Range{Min: ms(300), Max: ms(600)}, faults.Range{Min: ms(2500), Max: ms(3500)}, func(w World) faults.Fault {
 				return waiterWireFault(w, "slow-subscribe", func(x *faults.Wire) faults.Fault { return faults.SlowSubscribe(x, slowReplyDelay) })
 			}),

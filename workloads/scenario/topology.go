@@ -26,7 +26,7 @@ type Env struct {
 	Server *faults.Server
 	// Links are the client↔Redis paths: Dial(i) goes through Links[i].
 	Links []faults.Link
-	// Wires, in topologies that have them (SingleServerWired), sit behind
+	// Wires, in topologies that have them (SingleServer), sit behind
 	// the Links: Wires[i] reads client i's commands (faults.RefuseOnce,
 	// SlowReply, KillClient). Admin reaches Redis directly.
 	Wires []*faults.Wire
@@ -84,24 +84,21 @@ func (e *Env) wire(i int) *faults.Wire {
 }
 
 // SingleServer is the embedded topology: one redis-server on loopback with
-// the given persistence, and one in-process toxiproxy proxy per client
-// connection, so that Dial(i) goes through Links[i] and a network fault can
-// cut one client off while the others still reach Redis.
+// the given persistence, and per client connection one in-process toxiproxy
+// proxy and behind it one faults.Wire (client → Links[i] → Wires[i] →
+// Redis). Dial(i) goes through Links[i], so that a network fault can cut
+// one client off while the others still reach Redis; Wires[i] reads client
+// i's commands, for the faults that act on one command of one client
+// (faults.RefuseOnce, SlowReply, KillClient) and for the wire trace, the
+// checkers' evidence of what each client sent and when it reconnected.
+// The Wire's loopback hop costs each command a few tens of microseconds
+// (results/bench/wire/latest.md).
 func SingleServer(p faults.Persistence) Topology {
-	return singleServer(faults.ServerConfig{Persistence: p}, false)
+	return singleServer(faults.ServerConfig{Persistence: p})
 }
 
-// SingleServerWired is SingleServer with a faults.Wire behind each client's
-// proxy (client → Links[i] → Wires[i] → Redis), for the faults that act on
-// one command of one client. The extra loopback hop costs each command a
-// few tens of microseconds, so only the scenarios that use it have it.
-func SingleServerWired(p faults.Persistence) Topology {
-	return singleServer(faults.ServerConfig{Persistence: p}, true)
-}
-
-// singleServer is SingleServer with the server started from cfg, and a
-// Wire behind each proxy when wired.
-func singleServer(cfg faults.ServerConfig, wired bool) Topology {
+// singleServer is SingleServer with the server started from cfg.
+func singleServer(cfg faults.ServerConfig) Topology {
 	p := cfg.Persistence
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		env := &Env{}
@@ -117,16 +114,13 @@ func singleServer(cfg faults.ServerConfig, wired bool) Topology {
 		env.onClose(s.Close)
 		env.Server = s
 		for i := range clients {
-			upstream := s.Addr()
-			if wired {
-				w, err := faults.StartWire(fmt.Sprintf("c%d", i), s.Addr())
-				if err != nil {
-					return nil, err
-				}
-				env.onClose(w.Close)
-				env.Wires, upstream = append(env.Wires, w), w.Addr()
+			w, err := faults.StartWire(fmt.Sprintf("c%d", i), s.Addr())
+			if err != nil {
+				return nil, err
 			}
-			px, err := faults.StartLink(fmt.Sprintf("c%d", i), upstream)
+			env.onClose(w.Close)
+			env.Wires = append(env.Wires, w)
+			px, err := faults.StartLink(fmt.Sprintf("c%d", i), w.Addr())
 			if err != nil {
 				return nil, err
 			}

@@ -16,7 +16,7 @@ import (
 // ShimmedServer is SingleServer with the redis-server run through the clock
 // shim, so that clock faults can move its wall clock (Env.Server.Clock()).
 func ShimmedServer(p faults.Persistence) Topology {
-	return singleServer(faults.ServerConfig{Persistence: p, ClockShim: true}, false)
+	return singleServer(faults.ServerConfig{Persistence: p, ClockShim: true})
 }
 
 // ShimmedRedlockTopology is RedlockTopology with every node run through the
