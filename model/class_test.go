@@ -126,6 +126,27 @@ func TestSplitVotesMayRefuseWhileContended(t *testing.T) {
 	}
 }
 
+// A lock whose failed attempt holds for a moment (redsync: an attempt
+// whose reply came too late is given back, then tried again, in one call)
+// may refuse a free lock while another acquire is in flight, as in
+// latency-short seed 20786100: p2's acquire took the key, gave it back and
+// took it again within its call, and p1's TryLock met the first attempt.
+// Alone, the refusal is still one; and nothing else of SplitVotes comes
+// with it.
+func TestAttemptsHoldMayRefuseWhileAnotherAcquires(t *testing.T) {
+	h := hist(acq(2, "L", 0, 60, OK), try(1, "L", 20, 30, Fail), acq(1, "L", 31, 50, OK), rel(1, "L", 52, 53, OK), rel(2, "L", 70, 71, OK))
+	if r := CheckLinearizability(h, Options{}); r.Verdict != Invalid {
+		t.Fatalf("attempts do not hold: a refusal of a free lock is a violation: %s", r)
+	}
+	if r := CheckLinearizability(h, Options{AttemptsHold: true}); r.Verdict != Valid {
+		t.Fatalf("attempts hold: %s", r)
+	}
+	h.Ops = append(h.Ops, try(1, "L", 80, 81, Fail))
+	if r := CheckLinearizability(h, Options{AttemptsHold: true}); r.Verdict != Invalid {
+		t.Fatalf("a refusal with no acquire in flight must stay a violation: %s", r)
+	}
+}
+
 // A late unlock that answers ok but frees nothing (Redisson's fair lock
 // does so by design) breaks the contract, not mutual exclusion; one that
 // frees the next holder stays a safety violation.

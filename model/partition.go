@@ -153,7 +153,7 @@ func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, reuse *l
 		}
 		return ins[a].deadline < ins[b].deadline
 	})
-	if opts.Fair || opts.SplitVotes {
+	if opts.Fair || opts.SplitVotes || opts.AttemptsHold {
 		markContended(ins)
 	}
 	var b cutter = newBalances()
@@ -175,7 +175,8 @@ type cutter interface {
 // markContended flags fail acquires during which another process had an
 // acquire in flight: in a fair lock that request may be ahead in the queue,
 // so the lock may be free yet reserved; in a quorum lock (RedLock) the two
-// may have split the nodes' votes. ins is sorted by call.
+// may have split the nodes' votes; where attempts hold (AttemptsHold) the
+// other's attempt may have held it for a moment. ins is sorted by call.
 func markContended(ins []*stepInput) {
 	var acq []*stepInput
 	for _, in := range ins {

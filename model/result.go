@@ -274,6 +274,13 @@ type Options struct {
 	// acquire while another process's acquire was in flight is legal even
 	// on a free lock, as for a fair lock (the votes may have split).
 	SplitVotes bool
+	// AttemptsHold says an acquire's failed attempt may hold the lock for a
+	// moment and give it back within one call (the RedLock algorithm on
+	// one node: redsync releases an attempt whose reply came too late, and
+	// tries again): a failed acquire while another process's acquire was in
+	// flight is legal even on a free lock, as for SplitVotes, whose other
+	// allowances it does not have.
+	AttemptsHold bool
 	// WaitSpent says a TryLock may be refused once its wait is spent,
 	// whatever the lock's state: Redisson's MultiLock and RedLock spend
 	// the wait across their members and give up when it runs out, even on

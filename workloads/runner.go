@@ -394,6 +394,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		Fair:          r.subj.Fair,
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
+		AttemptsHold:  r.subj.AttemptsHold,
 		WaitSpent:     r.subj.WaitSpent,
 		SplitWait:     r.subj.SplitWait,
 		MaxWait:       r.cfg.MaxWait,

@@ -75,6 +75,12 @@ type Subject struct {
 	// Tuned says what the subject changes from the library's defaults (""
 	// for the defaults people run).
 	Tuned string
+	// AttemptsHold says a failed attempt may hold the lock for a moment
+	// (subject.Subject.AttemptsHold): redsync's LockContext releases an
+	// attempt that did not win in time (its reply came after the attempt's
+	// timeout, expiry × timeoutFactor) and tries again, as the RedLock
+	// algorithm does on any number of nodes.
+	AttemptsHold bool
 }
 
 // The peer libraries' module paths.
@@ -88,9 +94,9 @@ const (
 func All() []Subject {
 	return []Subject{
 		{Name: "redsync", Doc: "go-redsync/redsync v4.17.0 at its defaults: expiry = lease, 32 tries, 50-250 ms random retry delay (seeded)",
-			Open: Redsync(nil), Module: redsyncModule},
+			Open: Redsync(nil), Module: redsyncModule, AttemptsHold: true},
 		{Name: "redsync-tuned", Doc: "go-redsync/redsync v4.17.0 tuned: retry delay 5-15 ms (seeded jitter)",
-			Open: RedsyncTuned(nil), Module: redsyncModule, Tuned: "retry delay 5-15 ms"},
+			Open: RedsyncTuned(nil), Module: redsyncModule, Tuned: "retry delay 5-15 ms", AttemptsHold: true},
 		{Name: "redislock", Doc: "bsm/redislock at the retry of its docs' example: LinearBackoff(100 ms) (its own default, NoRetry, cannot wait)",
 			Open: Redislock(nil), Module: redislockModule},
 		{Name: "redislock-tuned", Doc: "bsm/redislock tuned: LinearBackoff(10 ms)",

@@ -73,6 +73,10 @@ type Driver struct {
 	// Quorum says an acquire holds a quorum of member locks (Redisson's
 	// RedLock on one Redis): a failed acquire may be a split vote.
 	Quorum bool
+	// AttemptsHold is subject.Subject.AttemptsHold: a failed attempt may
+	// hold the lock for a moment (redsync's releases, served by a
+	// lockcheck built with them).
+	AttemptsHold bool
 	// ReplyTimeout is subject.Subject.ReplyTimeout: how long the driver's
 	// client waits on a request whose connection closed under it.
 	ReplyTimeout time.Duration
@@ -100,7 +104,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
-		Release: d.Release, Versions: d.versions(), ReplyTimeout: d.ReplyTimeout,
+		Release: d.Release, Versions: d.versions(), ReplyTimeout: d.ReplyTimeout, AttemptsHold: d.AttemptsHold,
 		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
 		SharedObjects: has(driver.CapSharedObjects), CallForms: has(driver.CapForms),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {

@@ -51,11 +51,12 @@ var goPeers = []goPeer{
 // PeerVersions is the Versions of the peer subject name, whose linked
 // release (go.mod's) is pinned; nil when it runs that release only. A
 // release's driver claims a watchdog, as the linked adapter does: it
-// extends a hold taken without a lease (impl/peers).
-func PeerVersions(name, doc, pinned string) *subject.Versions {
+// extends a hold taken without a lease (impl/peers), and its failed
+// attempts hold as the pinned release's do (attemptsHold).
+func PeerVersions(name, doc, pinned string, attemptsHold bool) *subject.Versions {
 	for _, p := range goPeers {
 		if p.name == name {
-			d := Driver{Name: name, Doc: doc, Capabilities: []string{driver.CapWatchdog}, releases: p.releases(pinned)}
+			d := Driver{Name: name, Doc: doc, Capabilities: []string{driver.CapWatchdog}, releases: p.releases(pinned), AttemptsHold: attemptsHold}
 			return d.versions()
 		}
 	}

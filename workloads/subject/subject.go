@@ -78,6 +78,14 @@ type Subject struct {
 	// holds a quorum. A failed acquire while another process's acquire was
 	// in flight is then legal on a free lock (model.Options.SplitVotes).
 	SplitVotes bool
+	// AttemptsHold says an acquire's failed attempt may hold the lock for
+	// a moment before the client gives it back and tries again, as the
+	// RedLock algorithm does on one node too (redsync: an attempt whose
+	// reply came too late is released, then retried, within one call). A
+	// failed acquire while another process's acquire was in flight is then
+	// legal on a free lock (model.Options.AttemptsHold). SplitVotes implies
+	// it.
+	AttemptsHold bool
 	// TTLWakeups says a waiter that missed an unlock message may wait out
 	// the TTL it last saw before it tries again: Redisson's documented
 	// bound (every wait is bounded by the holder's TTL), which a lock whose

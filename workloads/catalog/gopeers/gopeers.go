@@ -40,8 +40,8 @@ func Subjects() []subject.Subject {
 		name := p.Name
 		_, linked, _ := moduleVersion(p.Module)(context.Background())
 		out = append(out, subject.Subject{
-			Name: name, Kind: subject.KindPeer, Doc: p.Doc, Version: moduleVersion(p.Module), NotScored: tunedNote(p),
-			Release: linked, Versions: catalog.PeerVersions(name, p.Doc, linked),
+			Name: name, Kind: subject.KindPeer, Doc: p.Doc, Version: moduleVersion(p.Module), NotScored: tunedNote(p), AttemptsHold: p.AttemptsHold,
+			Release: linked, Versions: catalog.PeerVersions(name, p.Doc, linked, p.AttemptsHold),
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				opts := &peers.Options{WatchdogLease: o.WatchdogLease, Seed: uint64(o.Seed)}
 				switch name {
