@@ -54,7 +54,10 @@ func fpScenarios(t *testing.T, subjects, scenarios []string, first int64, seeds 
 	shards = max(shards, 1)
 	budget, _ := time.ParseDuration(os.Getenv("LOCKCHECK_FP_BUDGET"))
 	start := time.Now()
-	var cells []results.MatrixCell
+	var (
+		cells []results.MatrixCell
+		ran   []string
+	)
 	done := 0
 	for i := 1; i <= shards; i++ {
 		shard := filepath.Join(dir, fmt.Sprintf("shard-%d-of-%d", i, shards))
@@ -65,9 +68,10 @@ func fpScenarios(t *testing.T, subjects, scenarios []string, first int64, seeds 
 			fpShard(t, subjects, scenarios, first, seeds, fmt.Sprintf("%d/%d", i, shards), shard)
 		}
 		cells = append(cells, shardCells(t, shard)...)
+		ran = append(ran, fmt.Sprintf("%d at %s", i, shardCommit(shard)))
 		done++
 	}
-	table := renderScenarios(cells, scenarios)
+	table := renderScenarios(cells, scenarios) + "\nShards run (at lockcheck's commit): " + strings.Join(ran, ", ") + ".\n"
 	if done < shards {
 		t.Logf("budget %s spent: %d of %d shards run; run again to go on (%s)", budget, done, shards, dir)
 		table += fmt.Sprintf("\n**Part of the campaign:** %d of its %d shards (cells hashed by scenario, subject and seed) have run; "+
@@ -78,7 +82,7 @@ func fpScenarios(t *testing.T, subjects, scenarios []string, first int64, seeds 
 
 // fpShard runs one shard of the scenario half into dest (through dest.part).
 func fpShard(t *testing.T, subjects, scenarios []string, first int64, seeds int, shard, dest string) {
-	part := dest + ".part"
+	part, commit := dest+".part", headCommit(t) // the commit the test's lockcheck was built at
 	if err := os.RemoveAll(part); err != nil {
 		t.Fatal(err)
 	}
@@ -87,9 +91,24 @@ func fpShard(t *testing.T, subjects, scenarios []string, first int64, seeds int,
 	if _, err := shardMatrix(part); err != nil {
 		t.Fatalf("nightly shard %s: exit %d, %v\n%s", shard, code, err, stderr)
 	}
+	if err := os.WriteFile(filepath.Join(part, shardCommitFile), []byte(commit+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(part, dest); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// shardCommitFile, in a shard's directory, names the commit it ran at.
+const shardCommitFile = "COMMIT"
+
+// shardCommit is the commit shard ran at, or "an unrecorded commit".
+func shardCommit(shard string) string {
+	b, err := os.ReadFile(filepath.Join(shard, shardCommitFile))
+	if c := strings.TrimSpace(string(b)); err == nil && c != "" {
+		return c
+	}
+	return "an unrecorded commit"
 }
 
 // shardCells loads a shard's cells, each Dir made a path from the working
