@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -135,5 +136,36 @@ func TestRemoveEmptyRun(t *testing.T) {
 				t.Errorf("removed %v, err %v, directory gone %v; want removed %v", removed, err, os.IsNotExist(statErr), tc.removed)
 			}
 		})
+	}
+}
+
+// The wire trace is created by its first write: a run whose clients no
+// proxy saw leaves no wire.jsonl (an empty one would say they sent
+// nothing), and nothing is written once the recorder is closed.
+func TestWireTraceIsCreatedByItsFirstWrite(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	rec, err := Record(dir, testConfig{Subject: "redlock", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := rec.WireTrace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, model.WireFile)
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("wire.jsonl before any write: %v, want none", err)
+	}
+	if _, err := w.Write([]byte("{\"kind\":\"bind\"}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("late\n")); !errors.Is(err, os.ErrClosed) {
+		t.Fatalf("a write after Close: %v, want os.ErrClosed", err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "{\"kind\":\"bind\"}\n" {
+		t.Fatalf("wire.jsonl = %q, %v", b, err)
 	}
 }
