@@ -57,8 +57,9 @@ func (r Remote) Validate() error {
 }
 
 // Topology returns the Topology of r: every client connection is a go-redis
-// client of the deployment's kind (through its own toxiproxy proxy when
-// Toxiproxy is set); Health pings the deployment directly.
+// client of the deployment's kind (on a single Redis through a Wire of its
+// own, addWires, and its own toxiproxy proxy when Toxiproxy is set);
+// Health pings the deployment directly.
 func (r Remote) Topology() Topology {
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		if err := r.Validate(); err != nil {
@@ -98,14 +99,21 @@ func (r Remote) Topology() Topology {
 				return nil, err
 			}
 		}
+		if err := r.addWires(env, clients); err != nil {
+			return nil, err
+		}
 		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
 			switch {
 			case r.Redis != nil:
 				o := lockOptions(r.Redis)
-				if len(env.Links) > 0 {
-					if i < 0 || i >= len(env.Links) {
-						return nil, fmt.Errorf("scenario: client %d of %d", i, len(env.Links))
-					}
+				switch {
+				case len(env.Wires) > 0 && (i < 0 || i >= len(env.Wires)):
+					return nil, fmt.Errorf("scenario: client %d of %d", i, len(env.Wires))
+				case len(env.Wires) > 0:
+					o.Addr = env.Wires[i].Addr()
+				case len(env.Links) > 0 && (i < 0 || i >= len(env.Links)):
+					return nil, fmt.Errorf("scenario: client %d of %d", i, len(env.Links))
+				case len(env.Links) > 0:
 					o.Addr = env.Links[i].Addr()
 				}
 				return redis.NewClient(o), nil
@@ -156,6 +164,31 @@ func (r Remote) addProxies(ctx context.Context, env *Env, clients int) error {
 			return p.Delete(ctx)
 		})
 		env.Links = append(env.Links, p)
+	}
+	return nil
+}
+
+// addWires puts a faults.Wire in front of each client connection of a
+// single Redis reached in plain text (client → Wires[i] → its toxiproxy
+// proxy, if any → Redis): the wire trace, the checkers' evidence, for runs
+// against a deployment lockcheck did not start. A Sentinel group or a
+// Cluster hands its clients the nodes' own addresses, and TLS hides the
+// commands from a proxy: those runs have no trace.
+func (r Remote) addWires(env *Env, clients int) error {
+	if r.Redis == nil || r.Redis.TLSConfig != nil {
+		return nil
+	}
+	for i := range clients {
+		upstream := r.Redis.Addr
+		if i < len(env.Links) {
+			upstream = env.Links[i].Addr()
+		}
+		w, err := faults.StartWire(fmt.Sprintf("c%d", i), upstream)
+		if err != nil {
+			return err
+		}
+		env.onClose(w.Close)
+		env.Wires = append(env.Wires, w)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/faults/redistest"
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
@@ -34,6 +36,9 @@ func TestRemotePartitionThroughToxiproxy(t *testing.T) {
 	}
 	if fs := injected(res.History); len(fs) == 0 || fs[0].Name != "proxy-blackhole" {
 		t.Fatalf("fault windows %+v, want proxy black holes", res.History.Faults)
+	}
+	if w := res.CheckOptions.Wire; w == nil || !slices.ContainsFunc(w.Events, func(e model.WireEvent) bool { return e.Kind == model.WireCmd }) {
+		t.Fatal("a remote single Redis's run recorded no wire trace (its clients go through a Wire each)")
 	}
 	subj, _ := catalog.Subjects.Lookup("reentrant")
 	if ok, why := sc.Expectation(subj).Match(res.Report); !ok {
