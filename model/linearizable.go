@@ -179,8 +179,8 @@ func (t *tally) record(ns numbered, v porcupine.CheckResult, keep int) {
 // names all of them.
 // A contradiction that disappears when a single failed op is set aside is
 // labelled a refusal (ClassRefusal), never two holders.
-// late is the late unlocks of seg's lock (lateUnlocksOf).
-func explainSegment(ctx context.Context, h *History, seg segment, opts Options, late map[*Op]bool) Example {
+// late is the empty unlocks of seg's lock (lateUnlocksOf).
+func explainSegment(ctx context.Context, h *History, seg segment, opts Options, late emptyUnlocks) Example {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	m, release := stoppable(ctx)

@@ -11,7 +11,7 @@ import (
 
 // explainWhole is explainSegment without narrowConflict: the explanation
 // searched on the whole illegal segment, as before the window.
-func explainWhole(ctx context.Context, h *History, seg segment, opts Options, late map[*Op]bool) Example {
+func explainWhole(ctx context.Context, h *History, seg segment, opts Options, late emptyUnlocks) Example {
 	m, release := stoppable(ctx)
 	defer release()
 	seg.ops = minimalConflict(ctx, m, seg.ops)

@@ -21,7 +21,7 @@ import (
 // whole is the segment: an op is named only when setting it aside makes
 // the whole segment linearizable too, as if ops were the segment (nil:
 // ops are the segment).
-func refusalIn(ctx context.Context, m porcupine.Model, late map[*Op]bool, ops, whole []porcupine.Operation) *stepInput {
+func refusalIn(ctx context.Context, m porcupine.Model, late emptyUnlocks, ops, whole []porcupine.Operation) *stepInput {
 	if in := lateUnlocksExplain(ctx, m, late, ops, whole); in != nil {
 		return in
 	}
@@ -78,13 +78,13 @@ func legalWithout(ctx context.Context, m porcupine.Model, ops []porcupine.Operat
 // A release refused during a lossy fault window is not relabelled: the
 // server forgot the hold (ClassSafety), and its holder went on believing
 // it held the lock.
-func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options, late map[*Op]bool) Example {
+func explainRefusal(h *History, seg segment, refused *stepInput, ex Example, opts Options, late emptyUnlocks) Example {
 	p := refused.process
 	if refused.kind == Release && refused.outcome == OK {
 		ex.Class, ex.Shape, ex.LeaseCouldExpire, ex.HoldCouldBeLost = ClassContract, ShapeUnlockAfterLapse, false, false
 		what := "a hold its lease had already ended"
 		ex.Summary = fmt.Sprintf("p%d's unlock after its lease ran out answered ok", p)
-		if !late[refused.op] {
+		if late[refused.op] != unlockLate {
 			what, ex.Shape = "a hold it did not have", ShapeUnlockNotHeld
 			ex.Summary = fmt.Sprintf("p%d's unlock of a lock it did not hold answered ok", p)
 		}
@@ -159,16 +159,18 @@ func lossyDuring(h *History, ops []Op, o *Op, opts Options) *Fault {
 	return nil
 }
 
-// lateUnlocksExplain returns the first ok late unlock of ops (of whole,
+// lateUnlocksExplain returns the first ok empty unlock of ops (of whole,
 // unless nil) when setting all of them aside makes ops (and whole)
-// linearizable: a lock that answers every late
-// unlock with "released" (as Redisson's fair lock does) breaks the contract
-// once per overrun, and only all of them together explain it.
-func lateUnlocksExplain(ctx context.Context, m porcupine.Model, late map[*Op]bool, ops, whole []porcupine.Operation) *stepInput {
+// linearizable: a lock that answers every late unlock with "released" (as
+// Redisson's fair lock does), or every unlock of nothing (as Redisson's
+// RedLock does), breaks the contract once per such answer, and only all of
+// them together explain it.
+func lateUnlocksExplain(ctx context.Context, m porcupine.Model, empty emptyUnlocks, ops, whole []porcupine.Operation) *stepInput {
+	isEmpty := func(in *stepInput) bool { _, ok := empty[in.op]; return in.op != nil && ok }
 	var first *stepInput
 	var rest []porcupine.Operation
 	for _, op := range ops {
-		if in := op.Input.(*stepInput); in.op != nil && late[in.op] {
+		if in := op.Input.(*stepInput); isEmpty(in) {
 			if first == nil {
 				first = in
 			}
@@ -179,30 +181,38 @@ func lateUnlocksExplain(ctx context.Context, m porcupine.Model, late map[*Op]boo
 	if first == nil || ctx.Err() != nil {
 		return nil
 	}
-	isLate := func(in *stepInput) bool { return in.op != nil && late[in.op] }
-	if !linearizable(m, rest) || !legalWithout(ctx, m, whole, isLate) {
+	if !linearizable(m, rest) || !legalWithout(ctx, m, whole, isEmpty) {
 		return nil
 	}
 	for _, op := range whole { // the segment's first, as when ops are the segment
-		if in := op.Input.(*stepInput); isLate(in) {
+		if in := op.Input.(*stepInput); isEmpty(in) {
 			return in
 		}
 	}
 	return first
 }
 
-// lateUnlocks returns h's late unlocks, in one pass over its ops in call
-// order: per process and lock, the first release after an Expire (with no
-// acquire or release between), when it answered ok.
-func lateUnlocks(h *History) map[*Op]bool { return lateUnlocksOf(h, nil) }
+// emptyUnlocks are the releases answered ok that, by their own process's
+// record, freed nothing: late (the first release after an Expire, with no
+// acquire or release between) or unheld (of a plain lock, its process
+// holding nothing by its own ok acquires and releases, none of whose
+// acquires is of unknown outcome). Only the lock's answer says otherwise.
+type emptyUnlocks map[*Op]emptyUnlock
 
-// lateUnlocksOf is lateUnlocks of the locks in only (nil: every lock): a
-// late unlock depends only on its own lock's ops.
-func lateUnlocksOf(h *History, only map[string]bool) map[*Op]bool {
-	type key struct {
-		p    int
-		lock string
-	}
+// emptyUnlock is why an unlock freed nothing.
+type emptyUnlock uint8
+
+const (
+	unlockLate emptyUnlock = iota + 1
+	unlockUnheld
+)
+
+// lateUnlocks returns h's empty unlocks (emptyUnlocks).
+func lateUnlocks(h *History) emptyUnlocks { return lateUnlocksOf(h, nil) }
+
+// lateUnlocksOf is lateUnlocks of the locks in only (nil: every lock): an
+// empty unlock depends only on its own lock's ops.
+func lateUnlocksOf(h *History, only map[string]bool) emptyUnlocks {
 	var ops []*Op
 	if only == nil {
 		ops = make([]*Op, 0, len(h.Ops))
@@ -213,19 +223,58 @@ func lateUnlocksOf(h *History, only map[string]bool) map[*Op]bool {
 		}
 	}
 	sort.SliceStable(ops, func(a, b int) bool { return ops[a].Call < ops[b].Call })
-	expired := map[key]bool{} // an Expire with no op of its process since
-	late := map[*Op]bool{}
+	holds := map[ownKey]*ownHolds{}
+	empty := emptyUnlocks{}
 	for _, o := range ops {
-		k := key{o.Process, o.Lock}
-		switch {
-		case o.Kind == Expire:
-			expired[k] = true
-		case o.Kind == Release && expired[k] && o.Outcome == OK:
-			late[o] = true
-			fallthrough
-		default:
-			delete(expired, k)
+		k := ownKey{o.Process, o.Lock}
+		own := holds[k]
+		if own == nil {
+			own = &ownHolds{}
+			holds[k] = own
+		}
+		if why := own.apply(o); why != 0 {
+			empty[o] = why
 		}
 	}
-	return late
+	return empty
+}
+
+// ownKey is one process's view of one lock.
+type ownKey struct {
+	p    int
+	lock string
+}
+
+// ownHolds is what a process's own ops on a lock say it holds.
+type ownHolds struct {
+	count   int
+	expired bool // an Expire with no acquire or release of the process since
+	unsure  bool // an acquire of unknown outcome, or a refused release of a hold: the count is not known
+}
+
+// apply takes o, the process's next op on the lock, and says why o is an
+// empty unlock (0: it is not one).
+func (h *ownHolds) apply(o *Op) emptyUnlock {
+	defer func() {
+		if o.Kind != Expire {
+			h.expired = false
+		}
+	}()
+	switch {
+	case o.Kind == Expire:
+		h.expired, h.count = true, 0
+	case o.Kind == Acquire && o.Outcome == OK:
+		h.count++
+	case o.Kind == Acquire && o.Outcome == Info:
+		h.unsure = true
+	case o.Kind == Release && o.Outcome == OK && h.expired:
+		return unlockLate
+	case o.Kind == Release && o.Outcome == OK && h.count == 0 && !h.unsure && o.Mode == "":
+		return unlockUnheld
+	case o.Kind == Release && o.Outcome == OK:
+		h.count = max(h.count-1, 0)
+	case o.Kind == Release && h.count > 0:
+		h.unsure = true
+	}
+	return 0
 }
