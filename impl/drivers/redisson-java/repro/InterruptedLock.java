@@ -27,19 +27,22 @@ import java.util.concurrent.TimeUnit;
  * Redisson 3.16.3 stopped (redisson#2714), and for
  * lockInterruptibly(2000, MILLISECONDS), the control, whose orphans run
  * out with their lease. Prints one RESULT line per call: the outcomes, and
- * how many locks are still held at 4.5 s and at 9 s.
+ * how many locks are still held at 4.5 s and at 9 s. KIND read or write
+ * makes each lock an RReadWriteLock's read or write lock instead of an
+ * RLock: their acquires share RLock's path (RedissonBaseLock).
  *
- * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS]</pre>
+ * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|read|write]</pre>
  */
 public final class InterruptedLock {
     private static final long WATCHDOG_MS = 1500;
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 2) {
-            System.err.println("usage: InterruptedLock PORT [TRIALS]");
+        if (args.length < 1 || args.length > 3 || (args.length == 3 && !args[2].matches("lock|read|write"))) {
+            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|read|write]");
             System.exit(2);
         }
-        int trials = args.length == 2 ? Integer.parseInt(args[1]) : 200;
+        int trials = args.length >= 2 ? Integer.parseInt(args[1]) : 200;
+        kind = args.length == 3 ? args[2] : "lock";
         Config cfg = new Config();
         cfg.setLockWatchdogTimeout(WATCHDOG_MS);
         cfg.useSingleServer().setAddress("redis://127.0.0.1:" + args[0]);
@@ -59,6 +62,17 @@ public final class InterruptedLock {
         }
     }
 
+    /** The lock kind: an RLock, or a read-write lock's read or write lock. */
+    private static String kind = "lock";
+
+    private static RLock lockOf(RedissonClient r, String name) {
+        return switch (kind) {
+            case "read" -> r.getReadWriteLock(name).readLock();
+            case "write" -> r.getReadWriteLock(name).writeLock();
+            default -> r.getLock(name);
+        };
+    }
+
     /** A call that may be interrupted: true when granted. */
     interface Acquire {
         boolean make(RLock l) throws InterruptedException;
@@ -68,7 +82,7 @@ public final class InterruptedLock {
         int[] outcomes = new int[3]; // granted, interrupted, RedisException
         List<RLock> unknown = new ArrayList<>();
         for (int i = 0; i < trials; i++) {
-            RLock l = r.getLock("intr-" + label.hashCode() + "-" + i);
+            RLock l = lockOf(r, "intr-" + kind + "-" + label.hashCode() + "-" + i);
             int o = trial(l, call);
             outcomes[o]++;
             if (o == 2) {
@@ -79,8 +93,8 @@ public final class InterruptedLock {
         long at45 = unknown.stream().filter(RLock::isLocked).count();
         Thread.sleep(3 * WATCHDOG_MS);
         long at9 = unknown.stream().filter(RLock::isLocked).count();
-        System.out.printf("RESULT %s: %d returned, %d InterruptedException, %d RedisException; of the last, %d locks still held at 4.5 s and %d at 9 s%n",
-                label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
+        System.out.printf("RESULT %s %s: %d returned, %d InterruptedException, %d RedisException; of the last, %d locks still held at 4.5 s and %d at 9 s%n",
+                kind, label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
     }
 
     /** One interrupted call: 0 granted and unlocked (or refused), 1 InterruptedException, 2 RedisException. */

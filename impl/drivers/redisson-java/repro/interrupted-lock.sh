@@ -3,20 +3,22 @@
 # its own on a free loopback port: a thread interrupted during
 # lockInterruptibly() that gets a RedisException can leave the lock held,
 # renewed by the watchdog for as long as the client lives; a leased lock
-# (the control, same run) runs out. Needs java 17+, redis-server, and the
-# Redisson jars that ../build.sh puts in ../target/lib.
+# (the control, same run) runs out. KIND is lock (RLock, the default), or
+# read or write (RReadWriteLock's read or write lock). Needs java 17+,
+# redis-server, and the Redisson jars that ../build.sh puts in ../target/lib.
 #
-#   interrupted-lock.sh [N] [TRIALS]
+#   interrupted-lock.sh [N] [TRIALS] [KIND]
 set -eu
 n=${1:-3}
 trials=${2:-200}
+kind=${3:-lock}
 here=$(cd "$(dirname "$0")" && pwd)
 name=interrupted-lock.sh
 . "$here/redis.sh"
 
 for r in $(seq 1 "$n"); do
   echo "=== run $r of $n (redis port $port)"
-  out=$($jvm -cp "$lib/*" "$here/InterruptedLock.java" "$port" "$trials") || { echo "$out"; echo "interrupted-lock.sh: run $r failed" >&2; exit 1; }
+  out=$($jvm -cp "$lib/*" "$here/InterruptedLock.java" "$port" "$trials" "$kind") || { echo "$out"; echo "interrupted-lock.sh: run $r failed" >&2; exit 1; }
   echo "$out" | grep RESULT
 done
 echo "=== Redisson $release, $(date -u +%Y-%m-%dT%H:%MZ)"
