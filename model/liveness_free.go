@@ -153,16 +153,78 @@ func freeWaits(h *History, opts Options, bound func(l string, longest int64) int
 		ops := g.ops[l]
 		b := bound(l, longestLease(ops, lease))
 		var ci *coverIndex // built for the lock's first long wait
+		var reserved []reservation
 		for _, o := range ops {
 			if o.Kind != Acquire || o.Outcome == Info || o.Return-o.Call <= b {
 				continue
 			}
 			if ci == nil {
 				ci = newCoverIndex(h.Faults, horizon, holdSpans(ops, lease, horizon))
+				if opts.fair(h) {
+					reserved = reservations(ops, h.Faults, horizon, opts)
+				}
 			}
-			f(*o, b, ci.meeting(o.Call, o.Return, o.Process))
+			f(*o, b, reservedFor(ci.meeting(o.Call, o.Return, o.Process), reserved, o))
 		}
 	}
+}
+
+// reservation is a span in which a fair lock may be kept free for a
+// queued acquire whose process a fault held up: FIFO grants the head of
+// the queue first, and a waiter behind it waits, on a free lock, for as
+// long as the head's client cannot take its turn.
+type reservation struct {
+	span
+	proc int
+	enq  int64 // when the reserving acquire was queued
+}
+
+// reservations are the reservations of a fair lock's ops (one lock's): per
+// acquire, each window of a fault that held its process up while it was
+// queued, to the acquire's return, or to the fault's end and, for a drop,
+// the client's reconnection after it (Options.reconnectAfter), if sooner.
+func reservations(ops []*Op, faults []Fault, horizon int64, opts Options) []reservation {
+	var out []reservation
+	for _, q := range ops {
+		if q.Kind != Acquire {
+			continue
+		}
+		enq := queuedAt(q)
+		for _, f := range faults {
+			end := f.end(horizon)
+			if !f.delays(q.Process) || f.Start >= q.Return || end <= enq {
+				continue
+			}
+			if opts.allowOf(f) == AllowDrop {
+				end += opts.reconnectAfter(q.Process, f.Start, end)
+			}
+			out = append(out, reservation{span{max(f.Start, enq), min(q.Return, end)}, q.Process, enq})
+		}
+	}
+	return out
+}
+
+// queuedAt is when o was queued: its recorded Enqueued, else its call.
+func queuedAt(o *Op) int64 {
+	if o.Enqueued > 0 {
+		return o.Enqueued
+	}
+	return o.Call
+}
+
+// reservedFor adds to covers (sorted by start) the reservations of acquires
+// queued before o by other processes that meet o's wait, sorted by start.
+func reservedFor(covers []span, reserved []reservation, o *Op) []span {
+	enq, added := queuedAt(o), false
+	for _, r := range reserved {
+		if r.proc != o.Process && r.enq < enq && r.to > o.Call && r.from < o.Return {
+			covers, added = append(covers, r.span), true
+		}
+	}
+	if added {
+		slices.SortFunc(covers, func(x, y span) int { return compare(x.from, y.from) })
+	}
+	return covers
 }
 
 // coverIndex holds one lock's cover spans (fault windows, and every

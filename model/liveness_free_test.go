@@ -132,3 +132,39 @@ func TestTTLWakeupsBoundOneStretchByALease(t *testing.T) {
 		t.Fatalf("TTL wake-ups: a 2.5 s stretch with a 1.5 s lease passed: %s", r)
 	}
 }
+
+// A fair lock keeps a free lock for the head of its queue: a waiter queued
+// behind an acquire whose process a fault held up waits for it, on a free
+// lock, as long as the fault lasts (partition-timeout seed 20786100: the
+// fair lock's waiters behind a black-holed client's acquire, 2.7 s). Just
+// outside: a waiter queued before the faulted acquire, or one of a lock
+// that keeps no queue, waited on a free lock.
+func TestFairLockWaitsBehindAFaultedHead(t *testing.T) {
+	stall := Fault{Name: "client-stall", Start: 120, End: 3900, Procs: []int{2}}
+	held := []Op{withEnq(acq(0, "L", 0, 10, OK), 1), rel(0, "L", 100, 110, OK)}
+	head := []Op{withEnq(acq(2, "L", 50, 4000, OK), 50), rel(2, "L", 4100, 4110, OK)}
+	tests := []struct {
+		name   string
+		waiter Op
+		fair   bool
+		want   Verdict
+	}{
+		{"queued behind the faulted head", withEnq(acq(1, "L", 60, 4200, OK), 60), true, Valid},
+		{"queued before the faulted acquire", withEnq(acq(1, "L", 40, 4200, OK), 40), true, Invalid},
+		{"a lock that keeps no queue", acq(1, "L", 60, 4200, OK), false, Invalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ops := append(append(append([]Op(nil), held...), head...), tt.waiter)
+			if !tt.fair {
+				for i := range ops {
+					ops[i].Enqueued = 0
+				}
+			}
+			res := CheckLive(&History{Ops: ops, Faults: []Fault{stall}}, Options{})
+			if res.Verdict != tt.want {
+				t.Fatalf("verdict %s, want %s: %s %v", res.Verdict, tt.want, res.Explanation, res.Examples)
+			}
+		})
+	}
+}
