@@ -4,21 +4,28 @@ import "sync"
 
 // register is the protected resource of one lock: an integer register kept
 // in this process, outside the Redis under test, that every critical section
-// read-modify-writes. With fencing it keeps the highest token it accepted and
-// rejects a write that presents a lower one, or the same one from another
-// process (Kleppmann's fenced storage).
+// read-modify-writes. With fencing it keeps the highest token it has seen,
+// on a read or an accepted write, and rejects a write that presents a
+// lower one, or the same one from another process (Kleppmann's fenced
+// storage, for a read-modify-write: a holder paused between its read and
+// its write, whose lease ran out meanwhile, must not write after the next
+// holder read, or the next holder's write loses its update).
 type register struct {
 	mu       sync.Mutex
 	value    int64
 	seq      int64 // accepted writes so far
-	top      int64 // highest token accepted
-	topOwner int   // process that wrote with top
+	top      int64 // highest token seen
+	topOwner int   // process that presented top
 }
 
-// read returns the current value.
-func (r *register) read() int64 {
+// read returns the current value, seeing token (0: unfenced) presented by
+// process.
+func (r *register) read(token int64, process int) int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if token > r.top {
+		r.top, r.topOwner = token, process
+	}
 	return r.value
 }
 

@@ -510,7 +510,7 @@ func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 	}
 	reg := r.regs[lock]
 	o := model.Op{Process: p.id, Lock: lock, Kind: model.Section, Token: token, Call: r.now(), Overrun: spec.overrun, Mode: spec.mode}
-	o.Read = reg.read()
+	o.Read = reg.read(token, p.id)
 	w.stallPoint(h, spec.hold)
 	if !w.hold(spec) {
 		return false
