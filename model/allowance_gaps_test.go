@@ -190,7 +190,8 @@ func TestExcusedOnlyByOwnFaults(t *testing.T) {
 			if c.fault.Name != "" {
 				faults = []Fault{c.fault}
 			}
-			if r := CheckTiming(&History{Ops: []Op{late}, Faults: faults}, opts); r.Verdict != c.timing {
+			first := Op{Process: 5, Lock: "L", Kind: Release, Outcome: Fail} // p5's first call is not judged
+			if r := CheckTiming(&History{Ops: []Op{first, late}, Faults: faults}, opts); r.Verdict != c.timing {
 				t.Errorf("timing: %s, want %s", r, c.timing)
 			}
 			if r := CheckLive(&History{Ops: []Op{wait}, Faults: faults}, opts); r.Verdict != c.max {

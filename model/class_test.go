@@ -59,7 +59,9 @@ func TestTryLockOverstayingItsWait(t *testing.T) {
 	ms := int64(1e6)
 	slow := try(1, "L", 0, 400*ms, Fail)
 	slow.Wait = 18 * ms
-	h := hist(acq(2, "L", 0, 1, OK), slow, rel(2, "L", 401*ms, 402*ms, OK))
+	// p1's first call, which pays its client's start-up and is not judged
+	first := rel(1, "L", 0, 0, Fail)
+	h := hist(first, acq(2, "L", 0, 1, OK), slow, rel(2, "L", 401*ms, 402*ms, OK))
 	r := CheckTiming(h, Options{})
 	if r.Verdict != Invalid || r.Count != 1 {
 		t.Fatalf("want one contract violation, got %s:\n%s", r.Verdict, r)
@@ -69,9 +71,13 @@ func TestTryLockOverstayingItsWait(t *testing.T) {
 		t.Fatalf("a TryLock that met a fault is not judged: %s", r)
 	}
 	h.Faults = nil
-	h.Ops[1].Return = 18*ms + int64(DefaultTryLockSlack) // within the slack
+	h.Ops[2].Return = 18*ms + int64(DefaultTryLockSlack) // within the slack
 	if r := CheckTiming(h, Options{}); r.Verdict != Valid {
 		t.Fatalf("within the slack: %s", r)
+	}
+	h.Ops[2].Return = 400 * ms
+	if r := CheckTiming(hist(h.Ops[1:]...), Options{}); r.Verdict != Valid {
+		t.Fatalf("a process's first call is not judged: %s", r)
 	}
 }
 

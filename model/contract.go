@@ -17,7 +17,12 @@ const DefaultTryLockSlack = 250 * time.Millisecond
 // slack (Options.TryLockSlack, plus a quarter of the wait). A TryLock that
 // overstays its wait holds its caller up past what it asked for; a
 // violation is ClassContract. The wait bounds retries, not a request in
-// flight, so a call that such a fault met is not judged.
+// flight, so a call that such a fault met is not judged. Nor is a
+// process's first call: it pays what is left of its client's start-up
+// (code paths, threads and timers its client uses for the first time).
+// Measured on Redisson's driver on a busy 2-core machine, the first TryLock
+// of each process overshot its wait by 56-138 ms, later ones by at most
+// 46 ms; under make test, 280-300 ms.
 func CheckTiming(h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckContract, Verdict: Valid}
@@ -27,10 +32,11 @@ func CheckTiming(h *History, opts Options) Result {
 		return res
 	}
 	horizon := h.horizon()
+	first := firstCalls(h)
 	judged := 0
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || delayedAt(h, o, horizon) {
+		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || first[o.Process] == o || delayedAt(h, o, horizon) {
 			continue
 		}
 		judged++
@@ -43,13 +49,28 @@ func CheckTiming(h *History, opts Options) Result {
 			}
 		}
 	}
-	res.Explanation = fmt.Sprintf("%d TryLocks outside the faults that hit their process answered within their wait + %s + wait/4", judged, slack)
+	res.Explanation = fmt.Sprintf("%d TryLocks outside the faults that hit their process (and not their process's first call) answered within their wait + %s + wait/4", judged, slack)
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside the faults that hit their process answered later than their wait + %s + wait/4", res.Count, judged, slack)
+		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside the faults that hit their process (and not their process's first call) answered later than their wait + %s + wait/4", res.Count, judged, slack)
 	}
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// firstCalls is each process's first acquire or release (by call).
+func firstCalls(h *History) map[int]*Op {
+	first := map[int]*Op{}
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if o.Kind != Acquire && o.Kind != Release {
+			continue
+		}
+		if f, ok := first[o.Process]; !ok || o.Call < f.Call {
+			first[o.Process] = o
+		}
+	}
+	return first
 }
 
 // faultedAt reports whether a fault window overlaps o.

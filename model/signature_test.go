@@ -44,7 +44,7 @@ func TestSignatureShapes(t *testing.T) {
 			hist(withLease(acq(1, "L", 0, 10, OK), 100), expireOp(1, "L", 100, 111), rel(1, "L", 200, 210, OK)),
 			hist(withLease(acq(1, "L", 0, 10, OK), 100), expireOp(1, "L", 100, 111), rel(1, "L", 200, 210, Fail)), Options{}},
 		{"a TryLock answered after its wait", "contract/late-answer/acquire/none",
-			hist(Op{Process: 1, Lock: "L", Kind: Acquire, Call: 0, Return: 5e9, Wait: 1e6, Lease: testLease, Outcome: Fail},
+			hist(rel(1, "L", 0, 0, Fail), Op{Process: 1, Lock: "L", Kind: Acquire, Call: 0, Return: 5e9, Wait: 1e6, Lease: testLease, Outcome: Fail},
 				acq(2, "L", 0, 10, OK)),
 			hist(Op{Process: 1, Lock: "L", Kind: Acquire, Call: 0, Return: 1e6, Wait: 1e6, Lease: testLease, Outcome: Fail},
 				acq(2, "L", 0, 10, OK)), Options{}},
