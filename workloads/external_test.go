@@ -48,7 +48,10 @@ func TestExternalDriverIsValid(t *testing.T) {
 func TestExternalDriverMisbehaves(t *testing.T) {
 	t.Parallel() // a redis-server of its own; the run mostly waits
 	s := startRedis(t)
-	for _, mode := range []string{"hang@12", "crash@12", "garbage@12"} {
+	// The driver misbehaves at its sixth request line: on a loaded CI
+	// machine a process made as few as 5 ops in the 3 s run, so a later
+	// request (12 once) was never reached.
+	for _, mode := range []string{"hang@6", "crash@6", "garbage@6"} {
 		t.Run(mode, func(t *testing.T) {
 			name := "go-" + strings.ReplaceAll(mode, "@", "-")
 			reg := externalRegistry(t, goDriver(name, mode))
