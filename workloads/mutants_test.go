@@ -1,6 +1,7 @@
 package workloads
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -203,16 +204,29 @@ func TestMutantsAreCaught(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				cfg, deps := mutantRun(ref, by)
 				deps.Registry = reg
-				res := run(t, s, cfg, deps)
-				t.Log(summary(res))
-				if !validOrStalled(res.Report) {
-					t.Fatalf("reference lock fails the mutant run: %s\n%s", res.Report.Verdict, res.Report)
-				}
-				if by == byCrash && res.Stats.Abandons+res.Stats.Info == 0 {
-					t.Fatalf("the crashes retired nothing: %+v", res.Stats)
-				}
-				if by == byLeases {
-					checkLeasePhasesRan(t, res)
+				// A loaded machine can slow a run in processes of its own so
+				// much (186 ops where 1,250 are usual) that its lease phases
+				// never come round: such a run is tried on the next seed, up
+				// to three.
+				for tries := 1; ; tries, cfg.Seed = tries+1, cfg.Seed+1 {
+					res := run(t, s, cfg, deps)
+					t.Log(summary(res))
+					if !validOrStalled(res.Report) {
+						t.Fatalf("reference lock fails the mutant run: %s\n%s", res.Report.Verdict, res.Report)
+					}
+					if by == byCrash && res.Stats.Abandons+res.Stats.Info == 0 {
+						t.Fatalf("the crashes retired nothing: %+v", res.Stats)
+					}
+					why := ""
+					if by == byLeases {
+						why = leasePhasesMissed(res)
+					}
+					if why == "" {
+						return
+					}
+					if tries == 3 {
+						t.Fatalf("seeds %d to %d: %s", cfg.Seed-2, cfg.Seed, why)
+					}
 				}
 			})
 		}
@@ -229,10 +243,10 @@ func exposedBy(name string) string {
 	return ""
 }
 
-// checkLeasePhasesRan fails t unless the lease run had its long hold (with
-// a reconnect), its overrun (an Expire op and a failed late unlock).
-func checkLeasePhasesRan(t *testing.T, res *Result) {
-	t.Helper()
+// leasePhasesMissed says why a lease run lacked its long hold (with a
+// reconnect) or its overrun (an Expire op and a failed late unlock); "" when
+// it had both.
+func leasePhasesMissed(res *Result) string {
 	var expires, reconnects int
 	for _, o := range res.History.Ops {
 		if o.Kind == model.Expire {
@@ -246,8 +260,9 @@ func checkLeasePhasesRan(t *testing.T, res *Result) {
 	}
 	served := res.Config.Pauses == PausesProcess // no reconnect reaches a client in a process of its own
 	if expires == 0 || reconnects == 0 && !served || reconnects > 0 && served {
-		t.Fatalf("lease run (pauses %s) had %d expiries and %d reconnects", res.Config.Pauses, expires, reconnects)
+		return fmt.Sprintf("lease run (pauses %s) had %d expiries and %d reconnects", res.Config.Pauses, expires, reconnects)
 	}
+	return ""
 }
 
 func mutantRun(subject string, by how) (RunConfig, Deps) {

@@ -51,7 +51,7 @@ func TestRunThreads(t *testing.T) {
 				t.Errorf("no row %s %+v", s, c)
 				continue
 			}
-			checkRow(t, row)
+			checkRow(t, rep, row)
 			checkServerCost(t, row)
 		}
 	}
