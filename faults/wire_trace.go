@@ -12,8 +12,12 @@ import (
 type WireEvent struct {
 	// Kind is "open", "close" or "cmd".
 	Kind string
-	// Conn numbers the Wire's connections from 1, in the order accepted.
+	// Conn numbers the Wire's connections from 1, in the order accepted
+	// (a WireSet's: its Wires' connections, in the order first seen).
 	Conn int64
+	// Node is the server's address, in a WireSet's trace ("": the one
+	// server of a Wire).
+	Node string
 	// Cmd is the request's command, upper-cased; Args its arguments and
 	// Reply its reply, rendered short (TraceArgs, TraceReply).
 	Cmd, Args, Reply string

@@ -25,6 +25,9 @@ type WireEvent struct {
 	Client  int    `json:"client"`
 	Process int    `json:"p,omitempty"`
 	Conn    int64  `json:"conn,omitempty"`
+	// Node is the server the connection reached, in a topology of
+	// several ("": the one Redis).
+	Node string `json:"node,omitempty"`
 	// Cmd is the request's command (upper case), Args its first arguments
 	// and Reply its reply, both cut short.
 	Cmd   string `json:"cmd,omitempty"`

@@ -177,8 +177,8 @@ func (w *worker) clearStall(s *stallReq) {
 	}
 }
 
-// wireOf is the Wire in front of w's client connection (nil: none).
-func (r *runner) wireOf(w *worker) *faults.Wire {
+// wireOf is the proxy in front of w's client connection (nil: none).
+func (r *runner) wireOf(w *worker) faults.ClientWire {
 	if r.wire == nil || w.g.conn >= len(r.wire.wires) {
 		return nil
 	}

@@ -69,11 +69,17 @@ type Deps struct {
 	// `lockcheck driver NAME`, or a test binary with -locktest.serve): a
 	// run with RunConfig.Pauses PausesProcess runs a Go lock so.
 	Serve subject.Server
-	// Wire, if set, returns the RESP proxy in front of client connection
-	// i, once Dial made it (nil: none). The runner traces the proxies
+	// Wire, if set, returns the RESP proxies in front of client
+	// connection i, once Dial made it (nil: none): a faults.Wire, or a
+	// faults.WireSet in front of several servers. The runner traces them
 	// (WireTrace, and the checkers' evidence: model.Options.Wire) and
 	// lands process pauses on a reply.
-	Wire func(i int) *faults.Wire
+	Wire func(i int) faults.ClientWire
+	// WireInProcess says the proxies of Wire see only the connections
+	// lockcheck's own clients dial (a WireSet's Dialer): a client in a
+	// process of its own dials the servers itself, unseen, so its run has
+	// no trace.
+	WireInProcess bool
 	// WireTrace, if set, receives the wire trace as JSON Lines
 	// (model.WireEvent) while the run goes.
 	WireTrace io.Writer
@@ -291,15 +297,17 @@ func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
 	if cfg.Pauses == "" {
 		cfg.Pauses = PausesCooperative
 	}
+	ownProcess := cfg.Pauses == PausesProcess || subj.Kind == subject.KindExternal
+	untraced := dropUnseenWires(&deps, ownProcess)
 	reconnect := deps.Reconnect
-	if (cfg.Pauses == PausesProcess || subj.Kind == subject.KindExternal) && deps.Wire == nil {
+	if ownProcess && deps.Wire == nil {
 		// A client in a process of its own dials Redis itself: with no
 		// Wire between, cutting the connections of lockcheck's client i
 		// reaches none of its own.
 		reconnect = nil
 	}
 	r := newRunner(cfg, plan, subj, lease, reconnect)
-	r.stalls, r.warnings = stalls, appendNonEmpty(r.warnings, warn)
+	r.stalls, r.warnings = stalls, appendNonEmpty(appendNonEmpty(r.warnings, warn), untraced)
 	if cfg.Pauses == PausesProcess {
 		r.pauses = newPauser(cfg.Seed)
 	}
@@ -312,9 +320,10 @@ func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
 		r.closeClients()
 		return nil, err
 	}
-	if subj.Needs == subject.NeedsRedlockNodes {
-		// Its clients dial the nodes, not Dial's connections: a trace of
-		// what the Wires saw would say each client sent nothing at all.
+	if subj.Needs == subject.NeedsRedlockNodes && !deps.WireInProcess {
+		// Its clients dial the nodes, not Dial's connections, nor (unlike
+		// a topology's WireSets) through their proxies: a trace of what
+		// the Wires saw would say each client sent nothing at all.
 		deps.Wire = nil
 	}
 	r.wire = newWireTracer(wiresOf(deps.Wire, nclients), deps.WireTrace)
@@ -413,6 +422,19 @@ func (r *runner) check(ctx context.Context, res *Result) {
 }
 
 // appendNonEmpty appends s to ss unless it is empty.
+// dropUnseenWires drops deps' Wires when they see only in-process clients
+// (Deps.WireInProcess) and the run's clients are in processes of their
+// own, which dial the servers themselves: a trace would say each client
+// sent nothing at all. It returns the run's warning ("": none dropped).
+func dropUnseenWires(deps *Deps, ownProcess bool) string {
+	if !ownProcess || !deps.WireInProcess || deps.Wire == nil {
+		return ""
+	}
+	deps.Wire = nil
+	return "no wire trace: the clients run in processes of their own and dial this topology's servers themselves, " +
+		"so the checkers take each drop's reconnection as a constant"
+}
+
 func appendNonEmpty(ss []string, s string) []string {
 	if s == "" {
 		return ss

@@ -20,7 +20,7 @@ import (
 // Its methods are safe for concurrent use; stop ends the tracing and
 // returns once no Wire reports to it any more.
 type wireTracer struct {
-	wires []*faults.Wire
+	wires []faults.ClientWire
 
 	mu     sync.Mutex
 	base   time.Time
@@ -33,11 +33,11 @@ type wireTracer struct {
 
 // wiresOf lists the Wires in front of client connections 0..n-1 (nil when
 // wire is nil or returns none).
-func wiresOf(wire func(int) *faults.Wire, n int) []*faults.Wire {
+func wiresOf(wire func(int) faults.ClientWire, n int) []faults.ClientWire {
 	if wire == nil {
 		return nil
 	}
-	var out []*faults.Wire
+	var out []faults.ClientWire
 	for i := range n {
 		w := wire(i)
 		if w == nil {
@@ -50,7 +50,7 @@ func wiresOf(wire func(int) *faults.Wire, n int) []*faults.Wire {
 
 // newWireTracer returns the tracer of wires writing to out (nil when there
 // are no wires: nothing to trace).
-func newWireTracer(wires []*faults.Wire, out io.Writer) *wireTracer {
+func newWireTracer(wires []faults.ClientWire, out io.Writer) *wireTracer {
 	if len(wires) == 0 {
 		return nil
 	}
@@ -109,7 +109,7 @@ func (t *wireTracer) add(i int, ev faults.WireEvent) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e := model.WireEvent{
-		Kind: ev.Kind, Client: i, Process: t.procs[i], Conn: ev.Conn,
+		Kind: ev.Kind, Client: i, Process: t.procs[i], Conn: ev.Conn, Node: ev.Node,
 		Cmd: ev.Cmd, Args: ev.Args, Reply: ev.Reply, Call: t.at(ev.Call), Return: t.at(ev.Return),
 	}
 	t.write(e)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,13 +61,25 @@ func TestRemoteClusterClientKill(t *testing.T) {
 	}
 	defer c.Close()
 	t.Setenv(envRedisPassword, c.Password())
+	out := t.TempDir()
 	code, stdout, stderr := lockcheck(t, "run", "--cluster", strings.Join(c.Addrs(), ","),
-		"--scenario", "remote-client-kill", "--subject", "reentrant,fair", "--seed", "2", "--out", t.TempDir())
+		"--scenario", "remote-client-kill", "--subject", "reentrant,fair", "--seed", "2", "--out", out)
 	if code != exitValid {
 		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitValid, stdout, stderr)
 	}
 	if strings.Count(stdout, "as expected (valid)") != 2 {
 		t.Fatalf("want two valid verdicts:\n%s", stdout)
+	}
+	// Each client reached the nodes through proxies of its own: both runs
+	// have a wire trace that names the nodes.
+	traces, _ := filepath.Glob(filepath.Join(out, "runs", "*", "*", "wire.jsonl"))
+	for _, f := range traces {
+		if b, err := os.ReadFile(f); err != nil || !strings.Contains(string(b), `"node":"`) {
+			t.Errorf("%s: no command naming its node (%v)", f, err)
+		}
+	}
+	if len(traces) != 2 {
+		t.Fatalf("wire traces %v: want one per run", traces)
 	}
 }
 

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -54,7 +55,9 @@ func RedlockSubjectAuth(addrs []string, password string) subject.Subject {
 }
 
 // redlockAuthMaker opens, per client connection, one authenticated client
-// per node and a RedLock Maker over them whose Close closes them.
+// per node and a RedLock Maker over them whose Close closes them. The node
+// clients dial as the run's client connection does (its Options.Dialer:
+// through the proxies of the connection, when a topology puts them there).
 func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption) impl.MakerFunc {
 	return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 		var nodes []redis.UniversalClient
@@ -62,7 +65,7 @@ func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption
 		for _, a := range addrs {
 			c := redis.NewClient(&redis.Options{
 				Addr: a, Password: password, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true,
-				DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
+				DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, Dialer: dialerOf(rdb),
 			})
 			owned = append(owned, c)
 			nodes = append(nodes, c)
@@ -73,6 +76,15 @@ func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption
 		}
 		return &ownedMaker{Maker: m, owned: owned}, nil
 	}
+}
+
+// dialerOf is the custom dialer of rdb's options (nil: none, or rdb is not
+// a client of one server).
+func dialerOf(rdb redis.UniversalClient) func(context.Context, string, string) (net.Conn, error) {
+	if c, ok := rdb.(*redis.Client); ok {
+		return c.Options().Dialer
+	}
+	return nil
 }
 
 // ownedMaker is a Maker that also owns the clients it runs on.

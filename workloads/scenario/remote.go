@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,12 +121,18 @@ func (r Remote) Topology() Topology {
 			case r.Sentinel != nil:
 				o := *r.Sentinel
 				o.MaxRetries, o.ContextTimeoutEnabled = -1, true
+				if ws := env.wireSet(i); ws != nil {
+					o.Dialer = ws.Dialer
+				}
 				return driver.NewFailoverClient(&o), nil
 			}
 			o := *r.Cluster
 			o.MaxRetries, o.ContextTimeoutEnabled = -1, true
 			if o.ClusterStateReloadInterval == 0 {
 				o.ClusterStateReloadInterval = time.Second
+			}
+			if ws := env.wireSet(i); ws != nil {
+				o.Dialer = ws.Dialer
 			}
 			return redis.NewClusterClient(&o), nil
 		}
@@ -168,14 +175,25 @@ func (r Remote) addProxies(ctx context.Context, env *Env, clients int) error {
 	return nil
 }
 
-// addWires puts a faults.Wire in front of each client connection of a
-// single Redis reached in plain text (client → Wires[i] → its toxiproxy
-// proxy, if any → Redis): the wire trace, the checkers' evidence, for runs
-// against a deployment lockcheck did not start. A Sentinel group or a
-// Cluster hands its clients the nodes' own addresses, and TLS hides the
-// commands from a proxy: those runs have no trace.
+// addWires puts RESP proxies in front of each client connection of a
+// deployment reached in plain text, for the wire trace, the checkers'
+// evidence, of runs against a deployment lockcheck did not start: on a
+// single Redis a faults.Wire (client → Wires[i] → its toxiproxy proxy, if
+// any → Redis); on a Sentinel group or a Cluster a faults.WireSet, whose
+// Dialer reaches every data node through a Wire of its own (the Sentinels
+// directly), as the nodes' own addresses come. TLS hides the commands from
+// a proxy, and a custom Dialer of the user's is kept: those runs have no
+// trace.
 func (r Remote) addWires(env *Env, clients int) error {
-	if r.Redis == nil || r.Redis.TLSConfig != nil {
+	switch {
+	case r.Sentinel != nil && r.Sentinel.TLSConfig == nil && r.Sentinel.Dialer == nil:
+		sentinels := slices.Clone(r.Sentinel.SentinelAddrs)
+		env.addWireSets(clients, func(addr string) bool { return !slices.Contains(sentinels, addr) })
+		return nil
+	case r.Cluster != nil && r.Cluster.TLSConfig == nil && r.Cluster.Dialer == nil:
+		env.addWireSets(clients, nil)
+		return nil
+	case r.Redis == nil || r.Redis.TLSConfig != nil:
 		return nil
 	}
 	for i := range clients {

@@ -267,8 +267,9 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 		Serve:    o.serve(),
 		Probe:    env.Admin,
 	}
-	if len(env.Wires) > 0 {
-		deps.Wire, deps.WireTrace = env.wire, o.WireTrace
+	if len(env.Wires) > 0 || len(env.WireSets) > 0 {
+		deps.Wire, deps.WireTrace = env.clientWire, o.WireTrace
+		deps.WireInProcess = len(env.Wires) == 0
 	}
 	if sc.Faults != nil {
 		duration := cfg.Duration

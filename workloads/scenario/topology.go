@@ -30,7 +30,13 @@ type Env struct {
 	// the Links: Wires[i] reads client i's commands (faults.RefuseOnce,
 	// SlowReply, KillClient). Admin reaches Redis directly.
 	Wires []*faults.Wire
-	Admin redis.UniversalClient
+	// WireSets, in topologies of several servers (Sentinel, Cluster),
+	// are each client's proxies instead: WireSets[i].Dialer is the dialer
+	// of client i's go-redis client, which reaches every data server
+	// through a Wire of its own. Clients in processes of their own dial
+	// the servers themselves, so only in-process runs are traced.
+	WireSets []*faults.WireSet
+	Admin    redis.UniversalClient
 	// Health checks Redis directly, not through a Link.
 	Health faults.HealthCheck
 	// Desc describes the deployment for the record (no password).
@@ -81,6 +87,36 @@ func (e *Env) wire(i int) *faults.Wire {
 		return nil
 	}
 	return e.Wires[i]
+}
+
+// clientWire is what traces client connection i: its Wire, or its
+// WireSet (nil: neither).
+func (e *Env) clientWire(i int) faults.ClientWire {
+	switch {
+	case i >= 0 && i < len(e.Wires):
+		return e.Wires[i]
+	case i >= 0 && i < len(e.WireSets):
+		return e.WireSets[i]
+	}
+	return nil
+}
+
+// addWireSets gives env one WireSet per client, each sending the addresses
+// route accepts through Wires of its own.
+func (e *Env) addWireSets(clients int, route func(addr string) bool) {
+	for i := range clients {
+		ws := faults.NewWireSet(fmt.Sprintf("c%d", i), route)
+		e.onClose(ws.Close)
+		e.WireSets = append(e.WireSets, ws)
+	}
+}
+
+// wireSet is client connection i's WireSet (nil: none).
+func (e *Env) wireSet(i int) *faults.WireSet {
+	if i < 0 || i >= len(e.WireSets) {
+		return nil
+	}
+	return e.WireSets[i]
 }
 
 // SingleServer is the embedded topology: one redis-server on loopback with

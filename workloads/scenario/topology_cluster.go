@@ -12,7 +12,9 @@ import (
 // ClusterTopology is a Redis Cluster (zero config: 3 masters + 3 replicas,
 // cluster-node-timeout 1 s) started by lockcheck on its own 127.0.0.x
 // addresses; every client connection is a go-redis ClusterClient that
-// reloads the cluster state every second (faults.Cluster.ClusterOptions).
+// reloads the cluster state every second (faults.Cluster.ClusterOptions)
+// and reaches every node through a faults.WireSet of its own
+// (Env.WireSets: the wire trace of in-process runs).
 // Every key of one lock lives in one slot: the lock's hash is the lock name
 // and its other keys carry the name as a hash tag (impl's key names), so
 // the scripts never fail with CROSSSLOT.
@@ -41,8 +43,13 @@ func ClusterTopology(cfg faults.ClusterConfig) Topology {
 			})
 		}
 		env.Desc = fmt.Sprintf("Redis Cluster %v (started by lockcheck), %d ClusterClients", c.Addrs(), clients)
-		env.Dial = func(context.Context, int) (redis.UniversalClient, error) {
-			return c.NewClusterClient(), nil
+		env.addWireSets(clients, isAddrOf(c.Nodes))
+		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
+			co := c.ClusterOptions()
+			if ws := env.wireSet(i); ws != nil {
+				co.Dialer = ws.Dialer
+			}
+			return redis.NewClusterClient(co), nil
 		}
 		return env, nil
 	}

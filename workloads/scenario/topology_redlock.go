@@ -15,7 +15,9 @@ import (
 // (no replication between them), each on its own 127.0.0.x address: the
 // deployment RedLock runs on. The "redlock" subject is bound to them; its
 // clients dial every node themselves (Dial returns a client of node 0,
-// which the RedLock ignores).
+// which the RedLock ignores but for its dialer: each client connection
+// reaches every node through a faults.WireSet of its own, Env.WireSets,
+// the wire trace of in-process runs).
 func RedlockTopology(n int) Topology { return redlockTopology(n, false) }
 
 // redlockTopology is RedlockTopology, with every node run through the clock
@@ -49,8 +51,13 @@ func redlockTopology(n int, shim bool) Topology {
 			return errors.Join(errs...)
 		}
 		env.Desc = fmt.Sprintf("%d independent redis-servers %v (started by lockcheck, persistence none)", n, nodes.Addrs())
-		env.Dial = func(context.Context, int) (redis.UniversalClient, error) {
-			return redis.NewClient(directOptions(nodes.Addrs()[0], nodes.Password())), nil
+		env.addWireSets(clients, isAddrOf(nodes.Servers))
+		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
+			o := directOptions(nodes.Addrs()[0], nodes.Password())
+			if ws := env.wireSet(i); ws != nil {
+				o.Dialer = ws.Dialer // and so every node client of the connection's RedLock
+			}
+			return redis.NewClient(o), nil
 		}
 		return env, nil
 	}

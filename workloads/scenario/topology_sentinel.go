@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -31,8 +32,10 @@ type SentinelOptions struct {
 
 // SentinelTopology is a master with replicas and Sentinels, all started by
 // lockcheck on their own 127.0.0.x addresses; every client connection is a
-// go-redis FailoverClient (or a pinned client, see Pinned). It returns once
-// every replica finished its initial sync.
+// go-redis FailoverClient (or a pinned client, see Pinned) that reaches the
+// master and replicas through a faults.WireSet of its own (Env.WireSets:
+// the wire trace of in-process runs). It returns once every replica
+// finished its initial sync.
 func SentinelTopology(o SentinelOptions) Topology {
 	return func(ctx context.Context, clients int) (_ *Env, err error) {
 		env := &Env{}
@@ -69,11 +72,20 @@ func SentinelTopology(o SentinelOptions) Topology {
 		env.Health = faults.Ping(health)
 		env.Desc = fmt.Sprintf("Sentinel: master %s + %d replicas, Sentinels %v (started by lockcheck), %d FailoverClients, %d clients pinned to %s",
 			master, len(t.Nodes)-1, t.SentinelAddrs(), max(0, clients-o.Pinned), min(clients, o.Pinned), master)
+		env.addWireSets(clients, isAddrOf(t.Nodes))
 		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
 			if i < o.Pinned {
-				return redis.NewClient(directOptions(master, t.Password())), nil
+				po := directOptions(master, t.Password())
+				if ws := env.wireSet(i); ws != nil {
+					po.Dialer = ws.Dialer
+				}
+				return redis.NewClient(po), nil
 			}
-			return driver.NewFailoverClient(t.FailoverOptions()), nil
+			fo := t.FailoverOptions()
+			if ws := env.wireSet(i); ws != nil {
+				fo.Dialer = ws.Dialer // the Sentinels are dialed directly
+			}
+			return driver.NewFailoverClient(fo), nil
 		}
 		return env, nil
 	}
@@ -111,6 +123,13 @@ func setConfig(ctx context.Context, s *faults.Server, key, value string) error {
 		return fmt.Errorf("config set %s %s on %s: %w", key, value, s.Addr(), err)
 	}
 	return nil
+}
+
+// isAddrOf accepts the addresses of servers.
+func isAddrOf(servers []*faults.Server) func(addr string) bool {
+	return func(addr string) bool {
+		return slices.ContainsFunc(servers, func(s *faults.Server) bool { return s.Addr() == addr })
+	}
 }
 
 // needSentinel returns the run's Sentinel topology.

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
@@ -36,6 +37,32 @@ func TestClusterNoFaultsValid(t *testing.T) {
 		t.Fatalf("%d indeterminate ops without faults (CROSSSLOT or routing errors?)", res.Stats.Info)
 	}
 	expectMet(t, "cluster-no-faults", "reentrant", res)
+	if nodes := tracedNodes(t, res); len(nodes) < 2 {
+		t.Errorf("the wire trace names nodes %v: want the lock's master and more (the state reloads)", nodes)
+	}
+}
+
+// tracedNodes fails t unless res has a wire trace whose commands each name
+// the server they reached, and returns the servers.
+func tracedNodes(t *testing.T, res *workloads.Result) []string {
+	t.Helper()
+	w := res.CheckOptions.Wire
+	if w == nil {
+		t.Fatal("no wire trace: every client reaches the servers through a WireSet of its own")
+	}
+	var nodes []string
+	for _, e := range w.Events {
+		if e.Kind != model.WireCmd {
+			continue
+		}
+		if e.Node == "" {
+			t.Fatalf("%+v names no server", e)
+		}
+		if !slices.Contains(nodes, e.Node) {
+			nodes = append(nodes, e.Node)
+		}
+	}
+	return nodes
 }
 
 func TestClusterNoFaultsFair(t *testing.T) {
@@ -51,6 +78,9 @@ func TestSentinelFailoverHeldDetected(t *testing.T) {
 		t.Fatalf("fault windows %+v, want one sentinel-kill-master", res.History.Faults)
 	}
 	expectMet(t, "sentinel-failover-held", "reentrant", res)
+	if nodes := tracedNodes(t, res); len(nodes) < 2 {
+		t.Errorf("the wire trace names servers %v: want the master and, after the failover, the replica promoted", nodes)
+	}
 }
 
 // The restart must meet a hold, whose timing a busy machine shifts: a run
@@ -92,6 +122,9 @@ func TestRedlockNoFaultsValid(t *testing.T) {
 	res := runScenario(t, "redlock-no-faults", "redlock", 1)
 	if res.Stats.Granted == 0 {
 		t.Fatal("nothing granted on the three nodes")
+	}
+	if nodes := tracedNodes(t, res); len(nodes) != 3 {
+		t.Errorf("the wire trace names nodes %v: want all three (each RedLock client dials every node)", nodes)
 	}
 	expectMet(t, "redlock-no-faults", "redlock", res)
 }

@@ -136,6 +136,14 @@ func (t *Target) wire(i int) *faults.Wire {
 	return t.wires[i]
 }
 
+// clientWire is wire as Deps.Wire wants it.
+func (t *Target) clientWire(i int) faults.ClientWire {
+	if w := t.wire(i); w != nil {
+		return w
+	}
+	return nil // no typed nil in the interface
+}
+
 // Deps returns the run dependencies of a run on t: its clients, its
 // registry (nil: catalog.Subjects), the binary's server of Go locks in
 // processes of their own (catalog.SelfServer) and, where t dials the
@@ -149,7 +157,7 @@ func (t *Target) Deps() workloads.Deps {
 		d.Reconnect = t.cutters.Cut
 	}
 	if t.Wired && t.env == nil {
-		d.Wire, d.Reconnect = t.wire, t.cut
+		d.Wire, d.Reconnect = t.clientWire, t.cut
 	}
 	return d
 }
