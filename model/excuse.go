@@ -78,7 +78,7 @@ func delayedThroughout(h *History, o *Op, horizon int64) bool {
 // those that allow nothing (AllowNone) cover, each extended by
 // AfterNoneFault: such a fault only slows requests while it lasts.
 func excusedWait(h *History, o *Op, horizon int64, opts Options) int64 {
-	var covers []span
+	covers := deadWaitersAhead(h, o, horizon, opts)
 	for _, f := range h.Faults {
 		end := f.end(horizon)
 		switch {

@@ -62,3 +62,36 @@ func TestFaultOfTheHolderExcusesTheWait(t *testing.T) {
 		})
 	}
 }
+
+// A fair lock's waiter behind a queued waiter that a crash killed may wait
+// out the lock's claimed queue timeout (Options.QueueTimeout) before the
+// liveness bound counts (client-crash, redisson-fair, seed 20786100: a
+// later process waited its 5 s op timeout behind dead waiters). Just
+// outside: a waiter that asked past the dead waiter's timeout, or one
+// queued before the dead waiter, is held to the bound.
+func TestDeadWaiterExcusesTheFairQueue(t *testing.T) {
+	dead := withEnq(Op{Process: 3, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(500), Return: msT(2005), Outcome: Info}, msT(510))
+	crash := aFault("client-crash", "w3", 2000, 2005, 3)
+	held := []Op{withEnq(aAcq(2, 0, 5), 1), aRel(2, 300, 305, OK)}
+	for _, c := range []struct {
+		name      string
+		call, enq float64
+		want      Verdict
+	}{
+		{"asked behind the dead waiter", 3000, 0, Valid},
+		{"asked past the dead waiter's timeout", 8000, 0, Invalid},
+		{"queued before the dead waiter", 400, 400, Invalid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wait := Op{Process: 5, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(c.call), Return: msT(c.call + 6000), Outcome: Info}
+			if c.enq > 0 {
+				wait.Enqueued = msT(c.enq)
+			}
+			h := &History{Ops: append(append([]Op(nil), held...), dead, wait), Faults: []Fault{crash}}
+			opts := Options{WatchdogLease: leaseMs * time.Millisecond, MaxWait: WaitBound(3 * time.Second), QueueTimeout: 5 * time.Second}
+			if r := CheckLive(h, opts); r.Verdict != c.want {
+				t.Errorf("liveness: %s, want %s", r, c.want)
+			}
+		})
+	}
+}

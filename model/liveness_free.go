@@ -182,9 +182,10 @@ type reservation struct {
 // reservations are the reservations of a fair lock's ops (one lock's): per
 // acquire, each window of a fault that held its process up while it was
 // queued, to the acquire's return, or to the fault's end and, for a drop,
-// the client's reconnection after it (Options.reconnectAfter), if sooner.
+// the client's reconnection after it (Options.reconnectAfter), if sooner;
+// and the places of the waiters that died queued (deadWaiters).
 func reservations(ops []*Op, faults []Fault, horizon int64, opts Options) []reservation {
-	var out []reservation
+	out := deadWaiters(ops, faults, horizon, opts)
 	for _, q := range ops {
 		if q.Kind != Acquire {
 			continue
@@ -202,6 +203,55 @@ func reservations(ops []*Op, faults []Fault, horizon int64, opts Options) []rese
 		}
 	}
 	return out
+}
+
+// deadWaiters are the reservations of acquires whose process a
+// client-crash killed while they waited: a fair lock keeps a dead waiter's
+// place for its claimed queue timeout (Options.QueueTimeout), and the
+// places of dead waiters queued one behind another time out one after
+// another, so each lasts from its crash to a queue timeout past the later
+// of its crash and the end of the one queued before it (capped at the
+// horizon). None without the claim.
+func deadWaiters(ops []*Op, faults []Fault, horizon int64, opts Options) []reservation {
+	if opts.QueueTimeout <= 0 {
+		return nil
+	}
+	var dead []reservation
+	for _, q := range ops {
+		if q.Kind != Acquire || q.Outcome != Info {
+			continue
+		}
+		enq := queuedAt(q)
+		for _, f := range faults {
+			if f.Name == "client-crash" && f.hits(q.Process) && f.Start >= enq && f.Start <= q.Return {
+				dead = append(dead, reservation{span{f.Start, 0}, q.Process, enq})
+				break
+			}
+		}
+	}
+	slices.SortFunc(dead, func(a, b reservation) int { return compare(a.enq, b.enq) })
+	end := int64(0)
+	for i := range dead {
+		end = max(dead[i].from, end) + int64(opts.QueueTimeout)
+		dead[i].to = min(end, horizon)
+	}
+	return dead
+}
+
+// deadWaitersAhead are the spans in which waiters queued before o on a
+// fair lock, dead since, kept their places (deadWaiters): o's wait over
+// them is the lock's claim, not a fault's.
+func deadWaitersAhead(h *History, o *Op, horizon int64, opts Options) []span {
+	if opts.QueueTimeout <= 0 || !opts.fair(h) {
+		return nil
+	}
+	var ops []*Op
+	for i := range h.Ops {
+		if h.Ops[i].Lock == o.Lock {
+			ops = append(ops, &h.Ops[i])
+		}
+	}
+	return reservedFor(nil, deadWaiters(ops, h.Faults, horizon, opts), o)
 }
 
 // queuedAt is when o was queued: its recorded Enqueued, else its call.

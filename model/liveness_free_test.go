@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,6 +163,47 @@ func TestFairLockWaitsBehindAFaultedHead(t *testing.T) {
 				}
 			}
 			res := CheckLive(&History{Ops: ops, Faults: []Fault{stall}}, Options{})
+			if res.Verdict != tt.want {
+				t.Fatalf("verdict %s, want %s: %s %v", res.Verdict, tt.want, res.Explanation, res.Examples)
+			}
+		})
+	}
+}
+
+// A fair lock keeps a dead waiter's place for its claimed queue timeout
+// (Redisson's fairLockWaitTimeout): a waiter queued behind an acquire whose
+// process a client-crash killed may wait that long on a free lock
+// (client-crash, redisson-fair, seed 20786100: waits of 5 s, the op
+// timeout, behind crashed waiters), and dead waiters queued one behind
+// another time out one after another. Just outside: a shorter claim, no
+// claim, a waiter queued before the dead one, a lone dead waiter where two
+// were needed.
+func TestFairLockWaitsBehindADeadWaiter(t *testing.T) {
+	held := []Op{withEnq(acq(0, "L", 0, 10, OK), 1), rel(0, "L", 100, 110, OK)}
+	dead := func(p int, enq, crash int64) ([]Op, Fault) {
+		return []Op{withEnq(acq(p, "L", enq, crash+5, Info), enq)}, Fault{Name: "client-crash", Start: crash, End: crash + 5, Procs: []int{p}}
+	}
+	d2, crash2 := dead(2, 50, 200)
+	d3, crash3 := dead(3, 55, 300)
+	behind := []Op{withEnq(acq(1, "L", 60, 4300, OK), 60), rel(1, "L", 4400, 4410, OK)}
+	ahead := []Op{withEnq(acq(1, "L", 40, 4300, OK), 40), rel(1, "L", 4400, 4410, OK)}
+	tests := []struct {
+		name    string
+		ops     [][]Op
+		faults  []Fault
+		timeout time.Duration
+		want    Verdict
+	}{
+		{"behind the dead waiter, within its claim", [][]Op{held, d2, behind}, []Fault{crash2}, 5000, Valid},
+		{"behind the dead waiter, past a shorter claim", [][]Op{held, d2, behind}, []Fault{crash2}, 1000, Invalid},
+		{"behind the dead waiter, no claim", [][]Op{held, d2, behind}, []Fault{crash2}, 0, Invalid},
+		{"queued before the dead waiter", [][]Op{held, d2, ahead}, []Fault{crash2}, 5000, Invalid},
+		{"behind two dead waiters, their timeouts one after another", [][]Op{held, d2, d3, behind}, []Fault{crash2, crash3}, 2000, Valid},
+		{"behind one dead waiter of the two", [][]Op{held, d2, behind}, []Fault{crash2}, 2000, Invalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := CheckLive(&History{Ops: slices.Concat(tt.ops...), Faults: tt.faults}, Options{QueueTimeout: tt.timeout})
 			if res.Verdict != tt.want {
 				t.Fatalf("verdict %s, want %s: %s %v", res.Verdict, tt.want, res.Explanation, res.Examples)
 			}

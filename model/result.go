@@ -281,6 +281,11 @@ type Options struct {
 	// flight is legal even on a free lock, as for SplitVotes, whose other
 	// allowances it does not have.
 	AttemptsHold bool
+	// QueueTimeout is a fair lock's claim of how long a queued waiter
+	// whose process died keeps its place (Redisson's fairLockWaitTimeout,
+	// 5 min by default): the waiters queued behind it may wait that long,
+	// on a free lock, for its turn to pass (0: no such claim).
+	QueueTimeout time.Duration
 	// WaitSpent says a TryLock may be refused once its wait is spent,
 	// whatever the lock's state: Redisson's MultiLock and RedLock spend
 	// the wait across their members and give up when it runs out, even on

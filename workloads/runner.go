@@ -404,6 +404,7 @@ func (r *runner) check(ctx context.Context, res *Result) {
 		TTLWakeups:    r.subj.TTLWakeups,
 		SplitVotes:    r.subj.SplitVotes,
 		AttemptsHold:  r.subj.AttemptsHold,
+		QueueTimeout:  r.subj.QueueTimeout,
 		WaitSpent:     r.subj.WaitSpent,
 		SplitWait:     r.subj.SplitWait,
 		MaxWait:       r.cfg.MaxWait,

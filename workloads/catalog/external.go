@@ -77,6 +77,9 @@ type Driver struct {
 	// hold the lock for a moment (redsync's releases, served by a
 	// lockcheck built with them).
 	AttemptsHold bool
+	// QueueTimeout is subject.Subject.QueueTimeout: how long a fair lock
+	// keeps the place of a queued waiter whose process died.
+	QueueTimeout time.Duration
 	// ReplyTimeout is subject.Subject.ReplyTimeout: how long the driver's
 	// client waits on a request whose connection closed under it.
 	ReplyTimeout time.Duration
@@ -104,7 +107,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		Name: d.Name, Kind: subject.KindExternal, Doc: d.Doc, Needs: d.needs(), SyncsReplicas: d.SyncsReplicas,
 		Reentrant: has(driver.CapReentrant), Fair: has(driver.CapFair), NoWatchdog: !has(driver.CapWatchdog), TTLWakeups: d.TTLWakeups,
 		LeaseGranularity: d.LeaseGranularity, SplitVotes: d.Redlock || d.Quorum || d.Members > 0, WaitSpent: d.Quorum || d.Members > 0, SplitWait: d.splitWait(), Members: d.Members, Fenced: has(driver.CapFenced), NotScored: d.NotScored, Version: d.version,
-		Release: d.Release, Versions: d.versions(), ReplyTimeout: d.ReplyTimeout, AttemptsHold: d.AttemptsHold,
+		Release: d.Release, Versions: d.versions(), ReplyTimeout: d.ReplyTimeout, AttemptsHold: d.AttemptsHold, QueueTimeout: d.QueueTimeout,
 		Owners: d.Owners, Interrupts: has(driver.CapInterrupt), ReadWrite: has(driver.CapReadWrite),
 		SharedObjects: has(driver.CapSharedObjects), CallForms: has(driver.CapForms),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
@@ -415,7 +418,7 @@ func redissonDrivers() []Driver {
 	}
 	return []Driver{
 		redisson("redisson", "lock", "Redisson's RLock (getLock; lockWatchdogTimeout from the run's watchdog lease)"),
-		redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair),
+		redissonFair(redisson("redisson-fair", "fair", "Redisson's fair lock (getFairLock)", driver.CapFair)),
 		redissonSince(redisson("redisson-fenced", "fenced", "Redisson's fenced lock (getFencedLock; tokens from INCR of a counter)", driver.CapFenced),
 			"3.25.0", "RFencedLock came in 3.25.0: the driver's hello refuses older releases"),
 		redissonSince(redisson("redisson-spin", "spin", "Redisson's spin lock (getSpinLock: polls with backoff, no pub/sub)"),
@@ -438,4 +441,17 @@ func (d Driver) Check() error {
 		err = d.Installed(dir)
 	}
 	return err
+}
+
+// redissonFairLockWaitTimeout is Redisson's Config.fairLockWaitTimeout
+// default (300000 ms in 3.43.0 and 4.7.0, read from their Config), which
+// the driver leaves as it is: how long a fair lock keeps the place of a
+// queued thread that died.
+const redissonFairLockWaitTimeout = 5 * time.Minute
+
+// redissonFair adapts a Redisson driver entry to the fair lock: it claims
+// Redisson's queue timeout for a dead waiter.
+func redissonFair(d Driver) Driver {
+	d.QueueTimeout = redissonFairLockWaitTimeout
+	return d
 }

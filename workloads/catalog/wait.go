@@ -24,7 +24,7 @@ func waitSubjects() []subject.Subject {
 			},
 		},
 		{
-			Name: "fair-wait", Kind: subject.KindReference, Reentrant: true, Fair: true, Needs: subject.NeedsReplicas,
+			Name: "fair-wait", Kind: subject.KindReference, Reentrant: true, Fair: true, QueueTimeout: impl.DefaultThreadWaitTime, Needs: subject.NeedsReplicas,
 			Doc: "fair lock with WAIT 1 200ms after every lock command; needs replicas",
 			Configure: func(o subject.OpenOptions) impl.MakerFunc {
 				return impl.FairMaker(impl.WithWatchdogTimeout(o.WatchdogLease), impl.WithSyncReplicas(1, SyncTimeout))

@@ -41,6 +41,7 @@ func Mix(parts ...Subject) (Subject, error) {
 		m.TTLWakeups = m.TTLWakeups || p.TTLWakeups
 		m.SplitVotes = m.SplitVotes || p.SplitVotes
 		m.AttemptsHold = m.AttemptsHold || p.AttemptsHold
+		m.QueueTimeout = max(m.QueueTimeout, p.QueueTimeout)
 		m.WaitSpent = m.WaitSpent || p.WaitSpent
 		m.SplitWait = max(m.SplitWait, p.SplitWait)
 		m.LeaseGranularity = max(m.LeaseGranularity, p.LeaseGranularity)

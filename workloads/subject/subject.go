@@ -63,6 +63,10 @@ type Subject struct {
 	ReadWrite bool
 	// Fair says grants follow request order, so the fairness checker applies.
 	Fair bool
+	// QueueTimeout is a fair lock's claim of how long a queued waiter
+	// whose process died keeps its place (Redisson's fairLockWaitTimeout;
+	// model.Options.QueueTimeout): those behind it may wait that long.
+	QueueTimeout time.Duration
 	// Served says the lock has no in-process fault hook (impl.Freezer,
 	// impl.Abandoner): only a stopped or killed process stops its watchdog.
 	// Every run of it serves its clients in processes of their own
