@@ -28,10 +28,15 @@ Mapping
     does not wait longer than asked; a wait under one second is one attempt
     (blocking=False). Without auto_renewal the library refuses a timeout
     longer than expire (TimeoutTooLarge): the wait is capped at it.
-  * An acquire is fail when it returned False, and also when it ended in a
-    timeout or connection error while no SET was in flight (the GET of its
-    "already held?" check or the BLPOP wait: nothing was taken) or before a
-    command was sent (op deadline); a SET whose reply was lost is error.
+  * An acquire is fail when it returned False, and also when its op
+    deadline came while no SET was in flight (before a command was sent, or
+    in the GET of its "already held?" check or its BLPOP wait: nothing was
+    taken, and its wait was over). One cut off by a connection error is
+    error (outcome unknown): a SET whose reply was lost may have taken the
+    lock, and a GET or BLPOP cut off early took nothing, but nobody refused
+    it either, which is what an early fail claims (restart-aof-always, seed
+    20786100: a GET that met the restart was answered fail on a free lock,
+    read as a refusal). A SET cut off by its deadline is error too.
   * unlock: release() -> ok; fail on NotAcquired (no key, or another id;
     also for a name this driver does not hold: a fresh Lock's random id).
   * Commands of the renewal thread get a socket timeout of a third of the
@@ -107,9 +112,9 @@ class RedisLockDriver(lockdriver.Driver):
         try:
             ok = lk.acquire(blocking=False) if wait_s < 1 else lk.acquire(blocking=True, timeout=wait_s)
         except (rexc.TimeoutError, rexc.ConnectionError) as e:
-            if isinstance(e, lockdriver.OpDeadlineExceeded) or client.last() in ("GET", "BLPOP"):
-                return {"status": "fail"}  # no SET was in flight: nothing taken
-            raise
+            if isinstance(e, rexc.TimeoutError) and (isinstance(e, lockdriver.OpDeadlineExceeded) or client.last() in ("GET", "BLPOP")):
+                return {"status": "fail"}  # its deadline came with no SET in flight: nothing taken, its wait over
+            raise  # error: a lost SET may have taken it; a GET or BLPOP cut off early took nothing, and nobody refused it
         if not ok:
             return {"status": "fail"}
         self.held[req["name"]] = lk
