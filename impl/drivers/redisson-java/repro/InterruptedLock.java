@@ -27,18 +27,19 @@ import java.util.concurrent.TimeUnit;
  * Redisson 3.16.3 stopped (redisson#2714), and for
  * lockInterruptibly(2000, MILLISECONDS), the control, whose orphans run
  * out with their lease. Prints one RESULT line per call: the outcomes, and
- * how many locks are still held at 4.5 s and at 9 s. KIND read or write
- * makes each lock an RReadWriteLock's read or write lock instead of an
- * RLock: their acquires share RLock's path (RedissonBaseLock).
+ * how many locks are still held at 4.5 s and at 9 s. KIND fenced, read or
+ * write makes each lock an RFencedLock, or an RReadWriteLock's read or
+ * write lock, instead of an RLock: their acquires share RLock's path
+ * (RedissonBaseLock).
  *
- * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|read|write]</pre>
+ * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fenced|read|write]</pre>
  */
 public final class InterruptedLock {
     private static final long WATCHDOG_MS = 1500;
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 3 || (args.length == 3 && !args[2].matches("lock|read|write"))) {
-            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|read|write]");
+        if (args.length < 1 || args.length > 3 || (args.length == 3 && !args[2].matches("lock|fenced|read|write"))) {
+            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fenced|read|write]");
             System.exit(2);
         }
         int trials = args.length >= 2 ? Integer.parseInt(args[1]) : 200;
@@ -62,13 +63,14 @@ public final class InterruptedLock {
         }
     }
 
-    /** The lock kind: an RLock, or a read-write lock's read or write lock. */
+    /** The lock kind: an RLock, a fenced lock, or a read-write lock's read or write lock. */
     private static String kind = "lock";
 
     private static RLock lockOf(RedissonClient r, String name) {
         return switch (kind) {
             case "read" -> r.getReadWriteLock(name).readLock();
             case "write" -> r.getReadWriteLock(name).writeLock();
+            case "fenced" -> r.getFencedLock(name);
             default -> r.getLock(name);
         };
     }
