@@ -71,15 +71,25 @@ func NewWireSet(name string, route func(addr string) bool) *WireSet {
 // Dialer dials addr through the set's Wire in front of it, started on
 // first use (go-redis Options.Dialer).
 func (s *WireSet) Dialer(ctx context.Context, network, addr string) (net.Conn, error) {
-	target := addr
-	if s.route == nil || s.route(addr) {
-		w, err := s.wireFor(addr)
-		if err != nil {
-			return nil, err
-		}
-		target = w.Addr()
+	target, err := s.Proxy(addr)
+	if err != nil {
+		return nil, err
 	}
 	return (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, network, target)
+}
+
+// Proxy returns the address a client in any process dials to reach addr
+// through the set: its Wire's, started on first use, or addr itself when
+// route does not accept it.
+func (s *WireSet) Proxy(addr string) (string, error) {
+	if s.route != nil && !s.route(addr) {
+		return addr, nil
+	}
+	w, err := s.wireFor(addr)
+	if err != nil {
+		return "", err
+	}
+	return w.Addr(), nil
 }
 
 // wireFor returns the Wire in front of addr, started if there is none.

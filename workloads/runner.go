@@ -80,6 +80,11 @@ type Deps struct {
 	// process of its own dials the servers itself, unseen, so its run has
 	// no trace.
 	WireInProcess bool
+	// WireNodes says the proxies of Wire sit in front of the RedLock nodes
+	// too (the redlock topology's), so a subject that dials the nodes
+	// (subject.NeedsRedlockNodes) is traced; otherwise its run has no
+	// trace.
+	WireNodes bool
 	// WireTrace, if set, receives the wire trace as JSON Lines
 	// (model.WireEvent) while the run goes.
 	WireTrace io.Writer
@@ -320,10 +325,10 @@ func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
 		r.closeClients()
 		return nil, err
 	}
-	if subj.Needs == subject.NeedsRedlockNodes && !deps.WireInProcess {
+	if subj.Needs == subject.NeedsRedlockNodes && !deps.WireNodes {
 		// Its clients dial the nodes, not Dial's connections, nor (unlike
-		// a topology's WireSets) through their proxies: a trace of what
-		// the Wires saw would say each client sent nothing at all.
+		// the redlock topology's WireSets) through their proxies: a trace
+		// of what the Wires saw would say each client sent nothing at all.
 		deps.Wire = nil
 	}
 	r.wire = newWireTracer(wiresOf(deps.Wire, nclients), deps.WireTrace)

@@ -112,7 +112,7 @@ func (d Driver) subject(nodes []string, password string) subject.Subject {
 		SharedObjects: has(driver.CapSharedObjects), CallForms: has(driver.CapForms),
 		Configure: func(o subject.OpenOptions) impl.MakerFunc {
 			return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
-				if d.Redlock {
+				if _, proxied := redlockNodesOf(rdb); d.Redlock && !proxied {
 					if len(nodes) == 0 {
 						return nil, fmt.Errorf("subject %s: %w", d.Name, ErrNoRedlockNodes)
 					}

@@ -3,12 +3,12 @@ package catalog
 import (
 	"context"
 	"errors"
-	"net"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
@@ -55,17 +55,21 @@ func RedlockSubjectAuth(addrs []string, password string) subject.Subject {
 }
 
 // redlockAuthMaker opens, per client connection, one authenticated client
-// per node and a RedLock Maker over them whose Close closes them. The node
-// clients dial as the run's client connection does (its Options.Dialer:
-// through the proxies of the connection, when a topology puts them there).
+// per node and a RedLock Maker over them whose Close closes them. A client
+// connection that describes RedLock nodes (the redlock topology's: the
+// addresses of its proxies in front of the nodes) is opened on those.
 func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption) impl.MakerFunc {
 	return func(ctx context.Context, rdb redis.UniversalClient) (impl.Maker, error) {
 		var nodes []redis.UniversalClient
 		var owned []*redis.Client
-		for _, a := range addrs {
+		at := addrs
+		if proxied, ok := redlockNodesOf(rdb); ok && len(proxied) == len(addrs) {
+			at = proxied
+		}
+		for _, a := range at {
 			c := redis.NewClient(&redis.Options{
 				Addr: a, Password: password, MaxRetries: -1, DialerRetries: 1, ContextTimeoutEnabled: true,
-				DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second, Dialer: dialerOf(rdb),
+				DialTimeout: time.Second, ReadTimeout: time.Second, WriteTimeout: time.Second,
 			})
 			owned = append(owned, c)
 			nodes = append(nodes, c)
@@ -78,13 +82,15 @@ func redlockAuthMaker(addrs []string, password string, opts []impl.RedlockOption
 	}
 }
 
-// dialerOf is the custom dialer of rdb's options (nil: none, or rdb is not
-// a client of one server).
-func dialerOf(rdb redis.UniversalClient) func(context.Context, string, string) (net.Conn, error) {
-	if c, ok := rdb.(*redis.Client); ok {
-		return c.Options().Dialer
+// redlockNodesOf returns the RedLock nodes rdb describes to the locks
+// opened on it (driver.Describe: the redlock topology's proxies in front of
+// its nodes); ok is false when it describes none.
+func redlockNodesOf(rdb redis.UniversalClient) (addrs []string, ok bool) {
+	d, isDescribed := rdb.(driver.Described)
+	if !isDescribed || d.DriverTopology().Kind != driver.TopologyRedlock {
+		return nil, false
 	}
-	return nil
+	return d.DriverTopology().Addrs, true
 }
 
 // ownedMaker is a Maker that also owns the clients it runs on.

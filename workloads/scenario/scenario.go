@@ -269,7 +269,7 @@ func (sc Scenario) Prepare(ctx context.Context, o Options) (*Prepared, error) {
 	}
 	if len(env.Wires) > 0 || len(env.WireSets) > 0 {
 		deps.Wire, deps.WireTrace = env.clientWire, o.WireTrace
-		deps.WireInProcess = len(env.Wires) == 0
+		deps.WireInProcess, deps.WireNodes = env.WireInProcess, env.WireNodes
 	}
 	if sc.Faults != nil {
 		duration := cfg.Duration

@@ -36,7 +36,16 @@ type Env struct {
 	// through a Wire of its own. Clients in processes of their own dial
 	// the servers themselves, so only in-process runs are traced.
 	WireSets []*faults.WireSet
-	Admin    redis.UniversalClient
+	// WireInProcess says the WireSets see only the clients lockcheck dials
+	// in its own process (Sentinel, Cluster: a client in a process of its
+	// own dials the nodes the servers name), so only in-process runs are
+	// traced (workloads.Deps.WireInProcess). On RedLock nodes every client
+	// is handed its proxies' addresses, and every run is traced.
+	WireInProcess bool
+	// WireNodes says the WireSets sit in front of the RedLock nodes
+	// (workloads.Deps.WireNodes).
+	WireNodes bool
+	Admin     redis.UniversalClient
 	// Health checks Redis directly, not through a Link.
 	Health faults.HealthCheck
 	// Desc describes the deployment for the record (no password).
@@ -102,8 +111,10 @@ func (e *Env) clientWire(i int) faults.ClientWire {
 }
 
 // addWireSets gives env one WireSet per client, each sending the addresses
-// route accepts through Wires of its own.
+// route accepts through Wires of its own, for in-process clients
+// (WireInProcess) until the topology says otherwise.
 func (e *Env) addWireSets(clients int, route func(addr string) bool) {
+	e.WireInProcess = true
 	for i := range clients {
 		ws := faults.NewWireSet(fmt.Sprintf("c%d", i), route)
 		e.onClose(ws.Close)

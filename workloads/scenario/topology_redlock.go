@@ -9,15 +9,18 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl/driver"
 )
 
 // RedlockTopology is n independent redis-servers without persistence
 // (no replication between them), each on its own 127.0.0.x address: the
 // deployment RedLock runs on. The "redlock" subject is bound to them; its
-// clients dial every node themselves (Dial returns a client of node 0,
-// which the RedLock ignores but for its dialer: each client connection
-// reaches every node through a faults.WireSet of its own, Env.WireSets,
-// the wire trace of in-process runs).
+// clients dial every node themselves. Dial(i) returns a client of node 0,
+// which a RedLock ignores but for the nodes it describes to drivers
+// (driver.Describe): the addresses of client i's proxies in front of each
+// node (a faults.WireSet, Env.WireSets), so that every client, in
+// lockcheck's process or in one of its own, reaches the nodes through
+// them, and every run has a wire trace.
 func RedlockTopology(n int) Topology { return redlockTopology(n, false) }
 
 // redlockTopology is RedlockTopology, with every node run through the clock
@@ -52,15 +55,30 @@ func redlockTopology(n int, shim bool) Topology {
 		}
 		env.Desc = fmt.Sprintf("%d independent redis-servers %v (started by lockcheck, persistence none)", n, nodes.Addrs())
 		env.addWireSets(clients, isAddrOf(nodes.Servers))
+		env.WireInProcess, env.WireNodes = false, true // every client is handed its proxies' addresses
 		env.Dial = func(_ context.Context, i int) (redis.UniversalClient, error) {
-			o := directOptions(nodes.Addrs()[0], nodes.Password())
-			if ws := env.wireSet(i); ws != nil {
-				o.Dialer = ws.Dialer // and so every node client of the connection's RedLock
-			}
-			return redis.NewClient(o), nil
+			return proxiedNodes(env.wireSet(i), nodes)
 		}
 		return env, nil
 	}
+}
+
+// proxiedNodes is a client of node 0 through ws that describes to the
+// RedLocks opened on it the nodes as ws's proxies in front of them (the
+// nodes themselves when ws is nil).
+func proxiedNodes(ws *faults.WireSet, nodes *faults.Nodes) (redis.UniversalClient, error) {
+	addrs := nodes.Addrs()
+	if ws != nil {
+		for i, a := range addrs {
+			p, err := ws.Proxy(a)
+			if err != nil {
+				return nil, err
+			}
+			addrs[i] = p
+		}
+	}
+	rdb := redis.NewClient(directOptions(addrs[0], nodes.Password()))
+	return driver.Describe(rdb, driver.Topology{Kind: driver.TopologyRedlock, Addrs: addrs, Password: nodes.Password()}), nil
 }
 
 // redlockAmnesia is Kleppmann's counterexample on three nodes: node 2
