@@ -155,3 +155,18 @@ func TestSentinelWaitScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestRedlockDriverIsTraced: a RedLock whose clients run in processes of
+// their own (the rslock driver, which make deps builds) is handed its
+// proxies' addresses, so its run on the redlock topology has a wire trace
+// of all three nodes too.
+func TestRedlockDriverIsTraced(t *testing.T) {
+	t.Parallel() // a world of its own; the run mostly waits
+	res := runScenario(t, "redlock-no-faults", "rslock-3", 2)
+	if res.Stats.Granted == 0 {
+		t.Fatalf("nothing granted (warnings %q)\n%s", res.Warnings, res.Report)
+	}
+	if nodes := tracedNodes(t, res); len(nodes) != 3 {
+		t.Errorf("the wire trace names nodes %v: want all three", nodes)
+	}
+}
