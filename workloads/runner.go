@@ -427,7 +427,6 @@ func (r *runner) check(ctx context.Context, res *Result) {
 	res.Stats.CheckElapsed = time.Since(start)
 }
 
-// appendNonEmpty appends s to ss unless it is empty.
 // dropUnseenWires drops deps' Wires when they see only in-process clients
 // (Deps.WireInProcess) and the run's clients are in processes of their
 // own, which dial the servers themselves: a trace would say each client
@@ -441,6 +440,7 @@ func dropUnseenWires(deps *Deps, ownProcess bool) string {
 		"so the checkers take each drop's reconnection as a constant"
 }
 
+// appendNonEmpty appends s to ss unless it is empty.
 func appendNonEmpty(ss []string, s string) []string {
 	if s == "" {
 		return ss
