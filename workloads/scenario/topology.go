@@ -30,11 +30,11 @@ type Env struct {
 	// the Links: Wires[i] reads client i's commands (faults.RefuseOnce,
 	// SlowReply, KillClient). Admin reaches Redis directly.
 	Wires []*faults.Wire
-	// WireSets, in topologies of several servers (Sentinel, Cluster),
-	// are each client's proxies instead: WireSets[i].Dialer is the dialer
-	// of client i's go-redis client, which reaches every data server
-	// through a Wire of its own. Clients in processes of their own dial
-	// the servers themselves, so only in-process runs are traced.
+	// WireSets, in topologies of several servers (Sentinel, Cluster,
+	// RedLock nodes), are each client's proxies instead, a Wire per data
+	// server: WireSets[i].Dialer is the dialer of client i's go-redis
+	// client (Sentinel, Cluster), and RedLock clients are handed
+	// WireSets[i]'s proxy addresses.
 	WireSets []*faults.WireSet
 	// WireInProcess says the WireSets see only the clients lockcheck dials
 	// in its own process (Sentinel, Cluster: a client in a process of its
