@@ -293,17 +293,21 @@ func (w *Wire) serve(client net.Conn) {
 	pumps.Wait()
 }
 
+// add registers c and traces its open, with the Wire's lock released (a
+// tracer may take locks of its own: a WireSet's).
 func (w *Wire) add(c *wireConn) bool {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.closed {
+		w.mu.Unlock()
 		return false
 	}
 	w.conns[c] = struct{}{}
 	w.nextConn++
 	c.id = w.nextConn
-	if f := w.tracer; f != nil {
-		defer f(WireEvent{Kind: "open", Conn: c.id, Call: time.Now()})
+	f := w.tracer
+	w.mu.Unlock()
+	if f != nil {
+		f(WireEvent{Kind: "open", Conn: c.id, Call: time.Now()})
 	}
 	return true
 }

@@ -39,13 +39,18 @@ type WireSet struct {
 	name  string
 	route func(addr string) bool
 
-	mu     sync.Mutex
+	mu     sync.Mutex       // guards wires, pauses, closed; held while calling into a Wire
 	wires  map[string]*Wire // by server address
-	tracer func(WireEvent)
 	pauses []*setPause
-	conns  map[setConn]int64
-	next   int64
 	closed bool
+
+	// traceMu guards the trace state: a Wire's goroutines take it, never
+	// mu, and nothing is called with it held, so the set's calls into its
+	// Wires (under mu) cannot wait on them.
+	traceMu sync.Mutex
+	tracer  func(WireEvent)
+	conns   map[setConn]int64
+	next    int64
 }
 
 // setConn names one connection of one Wire of a set.
@@ -107,7 +112,7 @@ func (s *WireSet) wireFor(addr string) (*Wire, error) {
 		return nil, err
 	}
 	s.wires[addr] = w
-	if s.tracer != nil {
+	if s.tracing() {
 		w.Trace(s.relay(w, addr))
 	}
 	for _, p := range s.pauses {
@@ -120,7 +125,7 @@ func (s *WireSet) wireFor(addr string) (*Wire, error) {
 // connections among the set's and names the server.
 func (s *WireSet) relay(w *Wire, addr string) func(WireEvent) {
 	return func(ev WireEvent) {
-		s.mu.Lock()
+		s.traceMu.Lock()
 		f := s.tracer
 		k := setConn{w, ev.Conn}
 		id, ok := s.conns[k]
@@ -129,7 +134,7 @@ func (s *WireSet) relay(w *Wire, addr string) func(WireEvent) {
 			id = s.next
 			s.conns[k] = id
 		}
-		s.mu.Unlock()
+		s.traceMu.Unlock()
 		if f != nil {
 			ev.Conn, ev.Node = id, addr
 			f(ev)
@@ -141,9 +146,11 @@ func (s *WireSet) relay(w *Wire, addr string) func(WireEvent) {
 // report to f (nil: stop), with the connections renumbered among the
 // set's.
 func (s *WireSet) Trace(f func(WireEvent)) {
+	s.traceMu.Lock()
+	s.tracer = f
+	s.traceMu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.tracer = f
 	for addr, w := range s.wires {
 		if f == nil {
 			w.Trace(nil)
@@ -151,6 +158,13 @@ func (s *WireSet) Trace(f func(WireEvent)) {
 		}
 		w.Trace(s.relay(w, addr))
 	}
+}
+
+// tracing reports whether the set has a tracer.
+func (s *WireSet) tracing() bool {
+	s.traceMu.Lock()
+	defer s.traceMu.Unlock()
+	return s.tracer != nil
 }
 
 // PauseAtReply arms a pause on every Wire of the set and on those it

@@ -126,3 +126,46 @@ func TestWireSetPausesOnce(t *testing.T) {
 		t.Fatal("dial after Close went through")
 	}
 }
+
+// TestWireSetTracesWhileConnectionsOpen: switching the set's tracer and
+// arming pauses while its clients open connections neither deadlocks nor
+// loses the opens traced (a Wire reports an open from its accepting
+// goroutine while the set may be handing its Wires a new tracer).
+func TestWireSetTracesWhileConnectionsOpen(t *testing.T) {
+	ws, rdbs, _ := wireSetClients(t)
+	var log traceLog
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			ws.Trace(log.add)
+			ws.PauseAtReply(func(string) bool { return false }, func() {})()
+		}
+	}()
+	for range 200 {
+		if err := rdbs[0].Ping(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_ = rdbs[0].Close() // the next command opens a new connection
+		o := rdbs[0].Options()
+		rdbs[0] = redis.NewClient(o)
+	}
+	_ = rdbs[0].Close()
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tracer switches never returned: a lock-order cycle between the set and its Wires")
+	}
+	log.await(t, func(evs []faults.WireEvent) bool {
+		opens := 0
+		for _, e := range evs {
+			if e.Kind == "open" {
+				opens++
+			}
+		}
+		return opens >= 190 // a few may open before the first Trace
+	})
+}
