@@ -55,14 +55,24 @@ func TestExternalDriverMisbehaves(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			name := "go-" + strings.ReplaceAll(mode, "@", "-")
 			reg := externalRegistry(t, goDriver(name, mode))
-			start := time.Now()
 			cfg := RunConfig{Subject: name, Workload: DefaultWorkload, Seed: 5, Duration: 3 * time.Second, OpTimeout: time.Second, StopTimeout: 3 * time.Second}
-			res := run(t, s, cfg, Deps{Registry: reg})
-			t.Log(summary(res), "in", time.Since(start).Round(time.Millisecond))
-			if took := time.Since(start); took > 20*time.Second {
-				t.Fatalf("run took %v", took)
+			// Under make test's load a run's driver processes have spent
+			// all 3 s starting (0 ops), or made too few requests to reach
+			// the sixth: such a run, which never met the misbehaviour, is
+			// tried on the next seed, up to three.
+			for tries := 1; ; tries, cfg.Seed = tries+1, cfg.Seed+1 {
+				start := time.Now()
+				res := run(t, s, cfg, Deps{Registry: reg})
+				t.Log(summary(res), "in", time.Since(start).Round(time.Millisecond))
+				if took := time.Since(start); took > 20*time.Second {
+					t.Fatalf("run took %v", took)
+				}
+				if reached := res.Stats.Info > 0 || res.Stats.Processes > res.Plan.Processes; reached || tries == 3 {
+					checkMisbehaved(t, res)
+					return
+				}
+				checkNoViolation(t, res)
 			}
-			checkMisbehaved(t, res)
 		})
 	}
 }
@@ -87,6 +97,13 @@ func checkMisbehaved(t *testing.T, res *Result, allowed ...string) {
 			t.Fatalf("info op with an unclear error: %s: %q", o, o.Error)
 		}
 	}
+	checkNoViolation(t, res)
+}
+
+// checkNoViolation fails the test if a checker but the contract's TryLock
+// timing found a violation in res, a run of a correct lock.
+func checkNoViolation(t *testing.T, res *Result) {
+	t.Helper()
 	// The contract's TryLock timing is not this test's subject: a
 	// replacement driver process (a cold JVM) on a machine busy with other
 	// tests may answer past the timing slack (CI: 600 ms for a 58 ms wait).
