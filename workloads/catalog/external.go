@@ -327,7 +327,7 @@ func shippedDriverList() []Driver {
 			Name: "node-redlock", Dir: "node-redlock", Command: []string{"node", "driver.js"},
 			Doc:       "npm redlock 4 on one Redis node (SET NX PX, compare-and-delete, retries) over the driver protocol",
 			Installed: needNode,
-			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", subject.Range{Min: "4.0.0", Max: "4.x", Note: "redlock 5 has another API; ran valid: 4.1.0, 4.2.0"}),
+			Release:   "4.2.0", releases: npmReleases("node-redlock", "redlock", "4.2.0", subject.Range{Min: "3.0.0", Max: "4.x", Note: "redlock 5 has another API; redlock 3 has 4's (acquire, release, clientError); ran valid: 3.1.2 (no faults), 4.1.0, 4.2.0"}),
 		},
 		{
 			Name: "redis-py", Dir: "redis-py", Command: []string{debianPython, "driver.py"},
@@ -373,7 +373,7 @@ func shippedDriverList() []Driver {
 			Doc:          "python-redis-lock's Lock (PyPI; SET NX EX, BLPOP wake-ups, auto_renewal thread) over the driver protocol",
 			Capabilities: []string{driver.CapWatchdog},
 			Installed:    needVenv("redis_lock"),
-			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", subject.Range{Min: "3.7.0", Note: "ran valid: 3.7.0, 4.0.1; 2.3.0 ran invalid on the hunt workload, not examined"}),
+			Release:      "4.0.1", releases: pipReleases("python-redis-lock", "python-redis-lock", "redis_lock", "4.0.1", subject.Range{Min: "2.3.0", Note: "ran valid: 3.7.0, 4.0.1; before 3.0.0 a wait longer than expire is a run of acquires of at most expire each"}),
 			// A lease that runs out pushes no signal: waiters sleep in
 			// BLPOP until their own timeout (whole seconds, at most the
 			// lease) before they try again.

@@ -143,9 +143,10 @@ func TestOutsideRangeRefused(t *testing.T) {
 		"redisson-fenced@3.20.0":  "the driver supports, 3.25.0 to 4.x",
 		"redisson-spin@3.16.8":    "the driver supports, 3.17.0 to 4.x",
 		"spring-lock-spin@5.5.20": "the driver supports, 6.0.0 to 7.x",
-		"node-redlock@5.0.0":      "the driver supports, 4.0.0 to 4.x",
+		"node-redlock@5.0.0":      "the driver supports, 3.0.0 to 4.x",
+		"node-redlock@2.1.0":      "the driver supports, 3.0.0 to 4.x",
 		"rslock@0.8.0":            "the driver supports, 0.9.0 to 0.10.x",
-		"python-redis-lock@2.3.0": "the driver supports, 3.7.0 and later",
+		"python-redis-lock@2.2.0": "the driver supports, 2.3.0 and later",
 	} {
 		_, err := Subjects.Lookup(name)
 		if !errors.Is(err, subject.ErrRelease) || !strings.Contains(err.Error(), want) {

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // lockcheck driver, protocol 1 (see impl/driver/doc.go), for the npm package
-// redlock 4 on a single Redis node (quorum 1 of 1) over ioredis. redlock 4's
-// lock is a string key <name> set with "SET <name> <random value> PX <ttl>"
-// when no such key exists, released by a compare-and-delete script; one
-// Lock object (resource, value) per grant.
+// redlock 3 or 4 (the same API: acquire, release, clientError) on a single
+// Redis node (quorum 1 of 1) over ioredis. Their lock is a string key <name>
+// set with "SET <name> <random value> PX <ttl>" when no such key exists,
+// released by a compare-and-delete script; one Lock object (resource, value)
+// per grant.
 //
 //   hello    one ioredis client, ok when ready within timeout_ms
 //   lock     single-attempt redlock.acquire(name, ttl) retried every 10-60 ms

@@ -102,7 +102,7 @@ class RedisLockDriver(lockdriver.Driver):
         expire, renew = self.expire_s(int(req.get("lease_ms") or 0))
         return redis_lock.Lock(self.clients[0], req["name"], expire=expire, auto_renewal=renew), expire, renew
 
-    def acquire(self, req, wait_s):
+    def acquire(self, req, wait_s, start):
         """One library acquire waiting wait_s whole seconds (0: one attempt)."""
         lk, expire, renew = self.new_lock(req)
         if not renew:
@@ -110,7 +110,7 @@ class RedisLockDriver(lockdriver.Driver):
         client = self.clients[0]
         client.tracked.cmd = None
         try:
-            ok = lk.acquire(blocking=False) if wait_s < 1 else lk.acquire(blocking=True, timeout=wait_s)
+            ok = lk.acquire(blocking=False) if wait_s < 1 else self.wait_for(lk, wait_s, expire, start)
         except (rexc.TimeoutError, rexc.ConnectionError) as e:
             if isinstance(e, rexc.TimeoutError) and (isinstance(e, lockdriver.OpDeadlineExceeded) or client.last() in ("GET", "BLPOP")):
                 return {"status": "fail"}  # its deadline came with no SET in flight: nothing taken, its wait over
@@ -120,13 +120,29 @@ class RedisLockDriver(lockdriver.Driver):
         self.held[req["name"]] = lk
         return {"status": "ok"}
 
+    def wait_for(self, lk, wait_s, expire, start):
+        """A blocking acquire of wait_s seconds. Releases before 3.0.0 refuse
+        a timeout longer than expire even with auto_renewal (TimeoutTooLarge):
+        there it is a run of acquires of at most expire seconds each, until
+        less than a second of the op's deadline is left."""
+        try:
+            return lk.acquire(blocking=True, timeout=wait_s)
+        except redis_lock.TimeoutTooLarge:
+            pass
+        while True:
+            if lk.acquire(blocking=True, timeout=min(wait_s, expire)):
+                return True
+            wait_s = min(wait_s - expire, math.floor(self.wait_left(start)))
+            if wait_s < 1:
+                return False
+
     def op_lock(self, req, start):
-        return self.acquire(req, math.floor(self.wait_left(start)))
+        return self.acquire(req, math.floor(self.wait_left(start)), start)
 
     def op_trylock(self, req, start):
         wait_ms = max(0, int(req.get("wait_ms") or 0))
         wait_s = min(wait_ms // 1000, math.floor(self.wait_left(start)))
-        return self.acquire(req, wait_s)
+        return self.acquire(req, wait_s, start)
 
     def op_unlock(self, req, start):
         lk = self.held.pop(req["name"], None)
