@@ -31,9 +31,10 @@ func CheckLinearizability(h *History, opts Options) Result {
 func checkLinearizability(ctx context.Context, h *History, opts Options) Result {
 	start := time.Now()
 	res := Result{Checker: CheckLinearizable}
-	h = ExpandMembers(h) // a multilock's ops on each of its members (members.go)
+	h, settled := settleUnsent(h, opts.Wire) // acquires that sent Redis nothing (settle.go)
+	h = ExpandMembers(h)                     // a multilock's ops on each of its members (members.go)
 	t := checkStream(ctx, h, opts)
-	shape := fmt.Sprintf("%d lock ops on %d locks in %d segments (largest %d)", t.nops, t.locks, t.nsegs, t.largest)
+	shape := fmt.Sprintf("%d lock ops on %d locks in %d segments (largest %d)%s", t.nops, t.locks, t.nsegs, t.largest, settledNote(settled))
 	switch {
 	case t.illegal > 0:
 		res.Verdict = Invalid
