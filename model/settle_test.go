@@ -1,9 +1,12 @@
 package model
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // An Info acquire may have taken the lock, which explains a later refusal;
@@ -71,4 +74,39 @@ func TestSettleUnsentFailoverBurst(t *testing.T) {
 	if r.Verdict != Valid || !strings.Contains(r.Explanation, "40 acquire(s)") {
 		t.Fatalf("verdict %s, want valid with 40 settled:\n%s", r.Verdict, r)
 	}
+}
+
+// Two ways to the same verdict: Info acquires that sent Redis nothing,
+// settled from the wire trace, judge a history as it is judged without
+// them at all. Each ghost is a process of its own whose only op is an
+// Info acquire (1 ms, its request able to act until a drawn deadline) on
+// one of the history's locks, and whose client sent only a PING.
+func TestSettledGhostsAreAbsent(t *testing.T) {
+	diffChecks(t, 300)
+	rapid.Check(t, func(t *rapid.T) {
+		h, opts, _ := genHistory(t, genConfig{maxSteps: 60, maxLocks: 2, perturb: true})
+		if len(h.Ops) == 0 {
+			return
+		}
+		next, end := 0, int64(0)
+		for _, o := range h.Ops {
+			next, end = max(next, o.Process+1), max(end, o.effectiveDeadline())
+		}
+		with := &History{Ops: slices.Clone(h.Ops)}
+		var wire []WireEvent
+		for i := range rapid.IntRange(1, 6).Draw(t, "ghosts") {
+			p := next + i
+			call := rapid.Int64Range(0, end).Draw(t, "call")
+			lock := h.Ops[rapid.IntRange(0, len(h.Ops)-1).Draw(t, "on")].Lock
+			with.Ops = append(with.Ops, Op{Process: p, Lock: lock, Kind: Acquire, Blocking: true, Call: call, Return: call + msT(1),
+				Deadline: call + rapid.Int64Range(msT(1), msT(5000)).Draw(t, "deadline"), Outcome: Info})
+			wire = append(wire, WireEvent{Kind: WireBind, Client: p, Process: p, Call: call}, WireEvent{Kind: WireCmd, Client: p, Cmd: "PING", Call: call})
+		}
+		without := CheckLinearizability(h, opts).Verdict
+		opts.Wire = NewWireTrace(wire)
+		settled := CheckLinearizability(with, opts).Verdict
+		if without != Unknown && settled != Unknown && settled != without {
+			t.Fatalf("with settled ghosts %s, without them %s:\n%s", settled, without, dumpHistory(with))
+		}
+	})
 }
