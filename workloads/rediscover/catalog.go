@@ -66,6 +66,12 @@ type Bug struct {
 	// class is Property. A find counts for the bug only when one of its
 	// signatures matches.
 	Signature model.Signature `json:"signature"`
+	// AlsoSignatures are the other anomalies the same defect produces,
+	// each of its own class: an unlock that answers ok whatever happened
+	// is an unlock after a lapse while nobody holds the lock (contract),
+	// and a foreign release while another process holds it (safety). A
+	// find with one of them is the bug's too.
+	AlsoSignatures []model.Signature `json:"also_signatures,omitempty"`
 	// Trigger is what makes the bug show, in words.
 	Trigger string `json:"trigger"`
 	// Missing, when set, is what lockcheck lacks to produce the trigger
@@ -76,6 +82,20 @@ type Bug struct {
 	// find there: a find on the fixed release is theirs only when it
 	// matches one of their signatures.
 	KnownInFixed []string `json:"known_in_fixed,omitempty"`
+}
+
+// Matches reports whether one of sigs is the bug's: its signature or one
+// of AlsoSignatures.
+func (b Bug) Matches(sigs ...model.Signature) bool {
+	if b.Signature.MatchesAny(sigs) {
+		return true
+	}
+	for _, a := range b.AlsoSignatures {
+		if a.MatchesAny(sigs) {
+			return true
+		}
+	}
+	return false
 }
 
 // Producible reports whether lockcheck can produce the bug's trigger.

@@ -91,6 +91,7 @@ func TestCatalogRejects(t *testing.T) {
 		{"no signature", func(b *Bug) { b.Signature = model.Signature{} }, "signature"},
 		{"signature of another class", func(b *Bug) { b.Signature = sig(t, "refusal/refused-free/acquire/*") }, "not the property"},
 		{"signature without a shape", func(b *Bug) { b.Signature = sig(t, "safety/*/acquire/*") }, "no shape"},
+		{"also signature without a shape", func(b *Bug) { b.AlsoSignatures = []model.Signature{sig(t, "contract/*/release/*")} }, "also_signatures"},
 		{"open without upstream", func(b *Bug) { b.Fixed = "" }, "upstream"},
 		{"open with an http upstream", func(b *Bug) { b.Fixed, b.Upstream = "", "http://example.org/issue/1" }, "upstream"},
 		{"upstream on a fixed bug", func(b *Bug) { b.Upstream = "https://example.org/issue/1" }, "on a fixed bug"},
@@ -181,5 +182,26 @@ func TestCatalogAlone(t *testing.T) {
 	}
 	if err := (Catalog{Bugs: []Bug{testBug("a")}, Alone: []results.KnownRepro{good}}).Validate(); err != nil {
 		t.Errorf("a good script: %v", err)
+	}
+}
+
+// A bug's defect may show as anomalies of several classes: a find with any
+// of its signatures is the bug's, and one with none is not.
+func TestBugMatchesAlsoSignatures(t *testing.T) {
+	b := testBug("good")
+	b.Property, b.Signature = model.ClassContract, sig(t, "contract/unlock-after-lapse/release/*")
+	b.AlsoSignatures = []model.Signature{sig(t, "safety/foreign-release/*/*")}
+	for text, want := range map[string]bool{
+		"contract/unlock-after-lapse/release/none":                   true,
+		"safety/foreign-release/acquire+release/beyond:client-stall": true,
+		"safety/double-grant/acquire/none":                           false,
+		"contract/late-answer/acquire/none":                          false,
+	} {
+		if got := b.Matches(sig(t, text)); got != want {
+			t.Errorf("Matches(%s) = %v, want %v", text, got, want)
+		}
+	}
+	if err := (Catalog{Bugs: []Bug{b}}).Validate(); err != nil {
+		t.Errorf("an entry with also_signatures: %v", err)
 	}
 }

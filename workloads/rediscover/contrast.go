@@ -63,7 +63,7 @@ func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
 	if !t.Find || !classify(t).Counts() {
 		return
 	}
-	hit := bug.Signature.MatchesAny(t.Report.Signatures())
+	hit := bug.Matches(t.Report.Signatures()...)
 	if i == 0 {
 		c.BuggyFailed++
 		c.BuggyHits += b2i(hit)

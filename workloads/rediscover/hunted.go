@@ -127,7 +127,7 @@ type sought struct {
 
 // wants reports whether a find with signatures sigs is the one sought.
 func (w sought) wants(sigs []model.Signature) bool {
-	return w.bug.ID == "" || w.bug.Signature.MatchesAny(sigs)
+	return w.bug.ID == "" || w.bug.Matches(sigs...)
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,

@@ -60,7 +60,7 @@ func knownAt(all []Bug, b Bug, side Side) []Bug {
 // sigs matches ("" when none does).
 func knownMatch(known []Bug, sigs []model.Signature) string {
 	for _, k := range known {
-		if k.Signature.MatchesAny(sigs) {
+		if k.Matches(sigs...) {
 			return k.ID
 		}
 	}

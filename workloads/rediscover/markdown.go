@@ -36,8 +36,8 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range ordered(rep.Rows) {
-		fmt.Fprintf(&b, "| `%s` (%s) | %s | `%s` | %s | %s | %s | %s | %s | %s |\n",
-			r.Bug.ID, cell(r.Bug.Library), releasesCell(r.Bug), r.Bug.Signature, statusCell(r),
+		fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.Bug.ID, cell(r.Bug.Library), releasesCell(r.Bug), signaturesCell(r.Bug), statusCell(r),
 			foundIn(r.Buggy), replaysCell(r.Contrast), fixedCell(r), othersCell(r), rerunCell(r.Buggy))
 	}
 	writeMet(&b, rep.Rows)
@@ -194,4 +194,19 @@ func rerunCell(h Hunted) string {
 // cell makes s fit in a Markdown table cell.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// signaturesCell renders a bug's signature and the others its defect
+// produces: "`a`, also `b`".
+func signaturesCell(b Bug) string {
+	out := "`" + b.Signature.String() + "`"
+	for i, a := range b.AlsoSignatures {
+		if i == 0 {
+			out += ", also "
+		} else {
+			out += ", "
+		}
+		out += "`" + a.String() + "`"
+	}
+	return out
 }

@@ -70,7 +70,7 @@ func (h *Hunted) sortFinds(want sought) {
 	finds := h.counted()
 	h.Find, h.Others = nil, nil
 	for _, f := range finds {
-		if h.Find == nil && want.bug.Signature.MatchesAny(f.Signatures) {
+		if h.Find == nil && want.bug.Matches(f.Signatures...) {
 			h.Find = &f
 			continue
 		}

@@ -72,7 +72,7 @@ func writeMet(b *strings.Builder, rows []Row) {
 			for _, m := range met {
 				p := fmt.Sprintf("`%s` run %d, %v", m.Signature, m.Run, m.Detection.Round(time.Second))
 				switch {
-				case m.Signature.String() == r.Bug.Signature.String() || r.Bug.Signature.Matches(m.Signature):
+				case m.Signature.String() == r.Bug.Signature.String() || r.Bug.Matches(m.Signature):
 					p += " (the bug's)"
 				case m.Known != "":
 					p += " (" + m.Known + ")"

@@ -105,6 +105,11 @@ func (b Bug) validate() error {
 	case b.Signature.Shape == "":
 		return fmt.Errorf("signature %s: no shape (a bug's signature names the anomaly's shape)", b.Signature)
 	}
+	for _, a := range b.AlsoSignatures {
+		if a.Shape == "" || !knownClass(a.Class) {
+			return fmt.Errorf("also_signatures %s: want a class and a shape", a)
+		}
+	}
 	if err := b.checkReleases(); err != nil {
 		return err
 	}
