@@ -21,6 +21,44 @@ type Interrupter interface {
 	Interrupt(ctx context.Context, target string, after time.Duration) error
 }
 
+// ReplyInterrupter is an Interrupter that can also aim an interrupt inside
+// a command: InterruptAtReply(ctx, target) interrupts target's next call
+// when the reply to its first lock command (LockCommands) has come back
+// from Redis, holding that reply until the interrupted call returned (or
+// for at most ReplyHold). The command has run; the caller is told of the
+// interrupt before it could learn the command's answer. It returns as
+// Interrupt does. A client with no RESP proxy is interrupted at once as
+// its call starts.
+type ReplyInterrupter interface {
+	Interrupter
+	InterruptAtReply(ctx context.Context, target string) error
+}
+
+// ReplyHold bounds how long InterruptAtReply holds the reply it aimed at:
+// a client that learns of an interrupt only from its command's answer
+// gets it after this.
+const ReplyHold = time.Second
+
+// InterruptAtReply returns a fault that, from Start, interrupts target's
+// next call inside its first lock command (ReplyInterrupter); it starts and
+// stops as Interrupt's does.
+func InterruptAtReply(c ReplyInterrupter, target string) Fault {
+	return &fault{
+		name: "client-interrupt", target: target,
+		start: func(ctx context.Context) error {
+			err := c.InterruptAtReply(ctx, target)
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("interrupt client %s at a reply: %w", target, err)
+			}
+			return nil
+		},
+		stop: noop,
+	}
+}
+
 // Interrupt returns a fault that, from Start, interrupts target's next call
 // that still runs `after` into it; Start returns once it did, or, without
 // an error, when the run ends first (a target that made no call meanwhile,

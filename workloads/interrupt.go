@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/lockcheck/lockcheck/faults"
@@ -13,7 +14,7 @@ import (
 // fault cancelled.
 var errInterrupted = errors.New("interrupted by the client-interrupt fault")
 
-var _ faults.Interrupter = clients{}
+var _ faults.ReplyInterrupter = clients{}
 
 // Interrupt interrupts the target worker's call in flight, or its next one,
 // that still runs `after` into it (a Lock, TryLock or Unlock made
@@ -28,19 +29,33 @@ var _ faults.Interrupter = clients{}
 // interrupt for the owner's request (impl/driver). The op is recorded
 // Cancelled, with the interrupt in its error.
 func (c clients) Interrupt(ctx context.Context, target string, after time.Duration) error {
+	return c.interrupt(ctx, target, &interruptArm{after: after, delivered: make(chan struct{})})
+}
+
+// InterruptAtReply interrupts the target worker's next interruptible call
+// inside its first lock command: the RESP proxy in front of its client
+// holds that command's reply, the call is interrupted, and the reply goes
+// on once the call returned, or after faults.ReplyHold (deliverAtReply).
+// A worker with no proxy is interrupted as its call starts. It returns as
+// Interrupt does.
+func (c clients) InterruptAtReply(ctx context.Context, target string) error {
+	return c.interrupt(ctx, target, &interruptArm{atReply: true, delivered: make(chan struct{})})
+}
+
+// interrupt arms a on target's worker and waits for its delivery.
+func (c clients) interrupt(ctx context.Context, target string, a *interruptArm) error {
 	w, err := c.worker(target)
 	if err != nil {
 		return err
 	}
-	a := &interruptArm{after: after, delivered: make(chan struct{})}
 	w.mu.Lock()
 	if w.exited {
 		w.mu.Unlock()
 		return errWorkerStopped
 	}
 	w.arm = a
-	if op := w.cur; op != nil {
-		op.aim(w, a, time.Until(op.start.Add(after)))
+	if op := w.cur; op != nil && !a.atReply {
+		op.aim(w, a, time.Until(op.start.Add(a.after)))
 	}
 	w.mu.Unlock()
 	select {
@@ -56,9 +71,11 @@ func (c clients) Interrupt(ctx context.Context, target string, after time.Durati
 	}
 }
 
-// interruptArm is an armed interrupt (clients.Interrupt).
+// interruptArm is an armed interrupt (clients.Interrupt, or with atReply
+// clients.InterruptAtReply).
 type interruptArm struct {
 	after     time.Duration
+	atReply   bool
 	delivered chan struct{} // closed once an op was interrupted
 }
 
@@ -66,7 +83,13 @@ type interruptArm struct {
 type inflightOp struct {
 	start  time.Time
 	cancel context.CancelCauseFunc
-	timer  *time.Timer // the armed interrupt's, if one is aimed at it
+	timer  *time.Timer   // the armed interrupt's, if one is aimed at it
+	disarm func() bool   // the at-reply trap's, if one is armed for it
+	ended  chan struct{} // closed when the call returned
+	end    sync.Once     // closes ended (done may run twice)
+	// remote: the call is served in another process (impl.Interruptible),
+	// which learns of the interrupt by a message, not at once.
+	remote bool
 }
 
 // aim schedules a's delivery to op in d (at once if d <= 0). w.mu is held.
@@ -102,22 +125,62 @@ func (w *worker) opContext(h impl.Locker, mayCancel bool) (ctx context.Context, 
 	if !interruptible(h) || !(mayCancel || w.r.plan.Interruptible) {
 		return ctx, func() { stop(); cancel(nil) }
 	}
-	op := &inflightOp{start: time.Now(), cancel: cancel}
+	_, remote := h.(impl.Interruptible)
+	op := &inflightOp{start: time.Now(), cancel: cancel, ended: make(chan struct{}), remote: remote}
 	w.mu.Lock()
 	w.cur = op
-	if w.arm != nil {
-		op.aim(w, w.arm, w.arm.after)
+	if a := w.arm; a != nil {
+		w.aimAt(op, a)
 	}
 	w.mu.Unlock()
 	return impl.MarkInterruptible(ctx), func() {
+		op.end.Do(func() { close(op.ended) })
 		w.mu.Lock()
 		w.cur = nil
 		if op.timer != nil && op.timer.Stop() && w.arm != nil {
 			w.arm.after /= 2 // the call ended first: aim sooner into the next
 		}
+		disarm := op.disarm
 		w.mu.Unlock()
+		if disarm != nil {
+			disarm() // no lock command answered in the call: the arm waits for the next
+		}
 		stop()
 		cancel(nil)
+	}
+}
+
+// aimAt aims a at op, which just started: after a.after, or, for an
+// at-reply interrupt, at the reply to op's first lock command (at once
+// when w's client has no proxy). w.mu is held.
+func (w *worker) aimAt(op *inflightOp, a *interruptArm) {
+	if !a.atReply {
+		op.aim(w, a, a.after)
+		return
+	}
+	wire := w.r.wireOf(w)
+	if wire == nil {
+		op.aim(w, a, 0)
+		return
+	}
+	op.disarm = wire.PauseAtReply(faults.LockCommands, func() { w.deliverAtReply(a, op) })
+}
+
+// deliverAtReply runs in w's proxy, before the reply to op's lock command
+// goes on: it interrupts op, and, for a call served in another process,
+// holds the reply until op returned (the process heard of the interrupt),
+// for at most faults.ReplyHold. A call in this process has its context
+// cancelled before it can read the reply.
+func (w *worker) deliverAtReply(a *interruptArm, op *inflightOp) {
+	w.deliver(a, op)
+	if !op.remote {
+		return
+	}
+	t := time.NewTimer(faults.ReplyHold)
+	defer t.Stop()
+	select {
+	case <-op.ended:
+	case <-t.C:
 	}
 }
 

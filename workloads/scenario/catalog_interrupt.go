@@ -16,7 +16,7 @@ func interruptScenarios() []Scenario {
 	return []Scenario{
 		{
 			Name: "client-interrupt", Safe: true,
-			Doc: "one client's lock, tryLock or unlock interrupted 0–1 ms (one in three) or 1–40 ms into the call (Thread.interrupt() in Java, a cancelled context in Go), " +
+			Doc: "one client's lock, tryLock or unlock interrupted inside its first lock command (one in three: the RESP proxy holds the command's reply until the interrupted call returned, at most 1 s) or 1–40 ms into the call (Thread.interrupt() in Java, a cancelled context in Go), " +
 				"every 0.2–0.5 s, while four clients contend: an interrupted acquire is granted or leaves nothing behind (nothing may fire)",
 			Plan: interruptPlan(), Duration: 6 * time.Second, MaxWait: model.WaitBound(2 * Lease), Topology: SingleServer(faults.PersistNone),
 			Skip:   skipNoInterrupt,
@@ -26,12 +26,13 @@ func interruptScenarios() []Scenario {
 }
 
 // interruptSchedule interrupts a random client's next call in windows of
-// 150 ms separated by 200–500 ms: one interrupt in three within the call's
-// first millisecond, while its first command is likely in flight (where
-// Redisson 3.20.1 and later leave the lock held and renewed for the
-// interrupted thread), the others 1–40 ms into it, in its wait.
+// 150 ms separated by 200–500 ms: one interrupt in three inside the call's
+// first lock command, which has run in Redis when the interrupt lands
+// (where Redisson 3.20.1 and later leave the lock held and renewed for the
+// interrupted thread: faults.InterruptAtReply), the others 1–40 ms into
+// the call, in its wait.
 func interruptSchedule(w World) ([]faults.Fault, faults.Schedule, error) {
-	in, ok := w.Clients.(faults.Interrupter)
+	in, ok := w.Clients.(faults.ReplyInterrupter)
 	if !ok {
 		return nil, nil, errors.New("client-interrupt: the runner's clients cannot be interrupted")
 	}
@@ -39,11 +40,12 @@ func interruptSchedule(w World) ([]faults.Fault, faults.Schedule, error) {
 	n := int(w.Duration / (400 * time.Millisecond))
 	fs := make([]faults.Fault, n)
 	for i := range fs {
-		after := faults.Range{Min: ms(1), Max: ms(40)}
+		target := targets[w.Rand.IntN(len(targets))]
 		if w.Rand.IntN(3) == 0 {
-			after = faults.Range{Max: ms(1)}
+			fs[i] = faults.InterruptAtReply(in, target)
+			continue
 		}
-		fs[i] = faults.Interrupt(in, targets[w.Rand.IntN(len(targets))], after.Draw(w.Rand))
+		fs[i] = faults.Interrupt(in, target, faults.Range{Min: ms(1), Max: ms(40)}.Draw(w.Rand))
 	}
 	s, err := faults.RandomSchedule(w.Rand, faults.RandomConfig{
 		Faults: len(fs), Total: w.Duration - time.Second,

@@ -1,0 +1,126 @@
+package workloads
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
+)
+
+// replyWire is a faults.ClientWire that springs its one trap when the
+// test says a reply came (spring), as a Wire's reply pump does.
+type replyWire struct {
+	mu     sync.Mutex
+	before func()
+	armed  int
+}
+
+func (f *replyWire) Trace(func(faults.WireEvent)) {}
+
+func (f *replyWire) PauseAtReply(_ func(string) bool, before func()) func() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.before, f.armed = before, f.armed+1
+	return func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		sprang := f.before == nil
+		f.before = nil
+		return sprang
+	}
+}
+
+// spring runs the armed trap's before, as the reply pump does, and reports
+// whether one was armed.
+func (f *replyWire) spring() bool {
+	f.mu.Lock()
+	before := f.before
+	f.before = nil
+	f.mu.Unlock()
+	if before != nil {
+		before()
+	}
+	return before != nil
+}
+
+// remoteLocker is an impl.Locker served in another process, for opContext
+// (only its Interruptible matters here).
+type remoteLocker struct{ impl.Locker }
+
+func (remoteLocker) Interruptible() bool { return true }
+
+func replyWorker(wire faults.ClientWire) *worker {
+	r := &runner{plan: Plan{OpTimeout: 5 * time.Second, Interruptible: true}, wire: &wireTracer{wires: []faults.ClientWire{wire}}}
+	w := &worker{r: r, g: &group{}, name: "w0", p: &process{ctx: context.Background()}}
+	r.workers = []*worker{w}
+	return w
+}
+
+// An interrupt aimed at a reply lands inside the call's lock command: not
+// when armed while a call runs, nor as the next call starts, but when the
+// reply to its command comes. A call in this process is cancelled and the
+// reply goes on at once; one served in another process has the reply held
+// until the call returned. A call that ends with no reply leaves the
+// interrupt armed for the next.
+func TestInterruptAtReply(t *testing.T) {
+	for _, remote := range []bool{false, true} {
+		wire := &replyWire{}
+		w := replyWorker(wire)
+		var h impl.Locker = (*impl.ReentrantLock)(nil)
+		if remote {
+			h = remoteLocker{}
+		}
+		delivered := make(chan error, 1)
+		go func() { delivered <- (clients{r: w.r}).InterruptAtReply(context.Background(), "w0") }()
+		waitFor(t, func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.arm != nil })
+
+		ctx, done := w.opContext(h, false) // a call that gets no reply
+		done()
+		if interrupted(ctx) || wire.armed != 1 {
+			t.Fatalf("remote %v: a call with no reply was interrupted (%v) or armed no trap (%d)", remote, context.Cause(ctx), wire.armed)
+		}
+		ctx, done = w.opContext(h, false)
+		if ctx.Err() != nil {
+			t.Fatalf("remote %v: interrupted as the call started", remote)
+		}
+		sprung := make(chan bool, 1)
+		go func() { sprung <- wire.spring() }()
+		<-ctx.Done()
+		if !errors.Is(context.Cause(ctx), errInterrupted) {
+			t.Fatalf("remote %v: call ended by %v, want the interrupt", remote, context.Cause(ctx))
+		}
+		select {
+		case <-sprung:
+			if remote {
+				t.Fatalf("the reply went on before a remote call returned")
+			}
+		case <-time.After(100 * time.Millisecond):
+			if !remote {
+				t.Fatalf("the reply was held for a call in this process")
+			}
+		}
+		done()
+		if remote && !<-sprung {
+			t.Fatalf("no trap was armed")
+		}
+		if err := <-delivered; err != nil {
+			t.Fatalf("remote %v: InterruptAtReply: %v", remote, err)
+		}
+	}
+}
+
+// waitFor polls cond for up to 5 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
