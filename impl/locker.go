@@ -173,6 +173,24 @@ func IsInterruptible(ctx context.Context) bool {
 	return v
 }
 
+type landedKey struct{}
+
+// OnInterruptLanded returns ctx carrying landed, which a handle that serves
+// the call in another process runs once that process confirmed the
+// interrupt of the call (InterruptLanded): the call's thread was
+// interrupted, or its context cancelled, there. A call in this process has
+// it landed when ctx is cancelled.
+func OnInterruptLanded(ctx context.Context, landed func()) context.Context {
+	return context.WithValue(ctx, landedKey{}, landed)
+}
+
+// InterruptLanded runs the function OnInterruptLanded put in ctx, if any.
+func InterruptLanded(ctx context.Context) {
+	if f, ok := ctx.Value(landedKey{}).(func()); ok {
+		f()
+	}
+}
+
 // Readier is implemented by Makers whose lock clients take long to start
 // (a driver process per owner, such as a JVM). Ready blocks until the
 // clients the Maker starts ahead of use are ready, or ctx ends; the harness

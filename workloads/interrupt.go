@@ -88,8 +88,11 @@ type inflightOp struct {
 	ended  chan struct{} // closed when the call returned
 	end    sync.Once     // closes ended (done may run twice)
 	// remote: the call is served in another process (impl.Interruptible),
-	// which learns of the interrupt by a message, not at once.
+	// which learns of the interrupt by a message, not at once; landed is
+	// closed once that process confirmed it (impl.InterruptLanded).
 	remote bool
+	landed chan struct{}
+	land   sync.Once
 }
 
 // aim schedules a's delivery to op in d (at once if d <= 0). w.mu is held.
@@ -126,7 +129,8 @@ func (w *worker) opContext(h impl.Locker, mayCancel bool) (ctx context.Context, 
 		return ctx, func() { stop(); cancel(nil) }
 	}
 	_, remote := h.(impl.Interruptible)
-	op := &inflightOp{start: time.Now(), cancel: cancel, ended: make(chan struct{}), remote: remote}
+	op := &inflightOp{start: time.Now(), cancel: cancel, ended: make(chan struct{}), remote: remote, landed: make(chan struct{})}
+	ctx = impl.OnInterruptLanded(ctx, func() { op.land.Do(func() { close(op.landed) }) })
 	w.mu.Lock()
 	w.cur = op
 	if a := w.arm; a != nil {
@@ -168,9 +172,9 @@ func (w *worker) aimAt(op *inflightOp, a *interruptArm) {
 
 // deliverAtReply runs in w's proxy, before the reply to op's lock command
 // goes on: it interrupts op, and, for a call served in another process,
-// holds the reply until op returned (the process heard of the interrupt),
-// for at most faults.ReplyHold. A call in this process has its context
-// cancelled before it can read the reply.
+// holds the reply until that process confirmed the interrupt or the call
+// returned, for at most faults.ReplyHold. A call in this process has its
+// context cancelled before it can read the reply.
 func (w *worker) deliverAtReply(a *interruptArm, op *inflightOp) {
 	w.deliver(a, op)
 	if !op.remote {
@@ -179,6 +183,7 @@ func (w *worker) deliverAtReply(a *interruptArm, op *inflightOp) {
 	t := time.NewTimer(faults.ReplyHold)
 	defer t.Stop()
 	select {
+	case <-op.landed:
 	case <-op.ended:
 	case <-t.C:
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
 )
 
 // call sends req and waits for its reply: until ctx's deadline (told to the
@@ -30,7 +32,7 @@ func (p *proc) call(ctx context.Context, req Request, def time.Duration) (Reply,
 	if err != nil && ctx.Err() != nil && p.interruptible(req) {
 		// Cancelled, not late: interrupt the call and wait for its own
 		// answer, which says whether it acquired (or released) after all.
-		if err = p.interrupt(req); err == nil {
+		if err = p.interrupt(ctx, req, until); err == nil {
 			rep, err = p.await(context.WithoutCancel(ctx), ch, time.Until(until))
 		}
 	}
@@ -58,12 +60,21 @@ func (p *proc) interruptible(req Request) bool {
 	return false
 }
 
-// interrupt sends the interrupt of req and returns without waiting for its
-// reply (ok: delivered; fail: req had ended), which only says whether it
-// came in time: req's own reply says what happened.
-func (p *proc) interrupt(req Request) error {
-	_, err := p.send(&Request{Op: OpInterrupt, Owner: req.Owner, Target: req.ID, TimeoutMS: 1000})
-	return err
+// interrupt sends the interrupt of req and waits (until at most until) for
+// its reply (ok: delivered; fail: req had ended), which only says whether
+// it came in time: req's own reply says what happened. A delivered
+// interrupt is reported to ctx's caller (impl.InterruptLanded). A reply
+// that does not come in time is not an error: req's own reply, or its
+// absence, decides.
+func (p *proc) interrupt(ctx context.Context, req Request, until time.Time) error {
+	ch, err := p.send(&Request{Op: OpInterrupt, Owner: req.Owner, Target: req.ID, TimeoutMS: 1000})
+	if err != nil {
+		return err
+	}
+	if rep, err := p.await(context.WithoutCancel(ctx), ch, time.Until(until)); err == nil && rep.Status == StatusOK {
+		impl.InterruptLanded(ctx)
+	}
+	return nil
 }
 
 // send numbers req, registers it as pending and writes it.
