@@ -429,9 +429,12 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	}
 	r.record(o)
 	if o.Outcome == model.Info {
-		// A cancelled acquire's handle is dropped, not abandoned: Abandon
-		// would stop a renewal that a correct lock never started for it.
-		w.retireInfo(o.Cancelled)
+		// A cancelled first acquire's handle is dropped, not abandoned:
+		// Abandon would stop a renewal that a correct lock never started
+		// for it. A cancelled re-entry's is abandoned: the process's
+		// earlier hold, which it will never release now, must not be
+		// renewed for good by a client that lives on.
+		w.retireInfo(o.Cancelled && p.held == "")
 	}
 	return o
 }
