@@ -156,10 +156,16 @@ func (w *worker) opContext(h impl.Locker, mayCancel bool) (ctx context.Context, 
 
 // aimAt aims a at op, which just started: after a.after, or, for an
 // at-reply interrupt, at the reply to op's first lock command (at once
-// when w's client has no proxy). w.mu is held.
+// when w's client has no proxy). An at-reply interrupt waits for a call
+// its process makes holding nothing (a first acquire): the command of a
+// re-entry or a release runs on a hold the process already has, which it
+// could never release once the interrupt retired it. w.mu is held.
 func (w *worker) aimAt(op *inflightOp, a *interruptArm) {
 	if !a.atReply {
 		op.aim(w, a, a.after)
+		return
+	}
+	if w.p.held != "" {
 		return
 	}
 	wire := w.r.wireOf(w)
