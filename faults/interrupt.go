@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -43,20 +44,7 @@ const ReplyHold = time.Second
 // next call inside its first lock command (ReplyInterrupter); it starts and
 // stops as Interrupt's does.
 func InterruptAtReply(c ReplyInterrupter, target string) Fault {
-	return &fault{
-		name: "client-interrupt", target: target,
-		start: func(ctx context.Context) error {
-			err := c.InterruptAtReply(ctx, target)
-			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("interrupt client %s at a reply: %w", target, err)
-			}
-			return nil
-		},
-		stop: noop,
-	}
+	return interruptFault(target, "at a reply", func(ctx context.Context) error { return c.InterruptAtReply(ctx, target) })
 }
 
 // Interrupt returns a fault that, from Start, interrupts target's next call
@@ -66,15 +54,21 @@ func InterruptAtReply(c ReplyInterrupter, target string) Fault {
 // Stop does nothing: the call has ended or will end by itself. The
 // recorded window runs from the arming to Stop.
 func Interrupt(c Interrupter, target string, after time.Duration) Fault {
+	return interruptFault(target, "", func(ctx context.Context) error { return c.Interrupt(ctx, target, after) })
+}
+
+// interruptFault is the client-interrupt fault on target whose Start runs
+// interrupt (how says how it is aimed, for errors).
+func interruptFault(target, how string, interrupt func(context.Context) error) Fault {
 	return &fault{
 		name: "client-interrupt", target: target,
 		start: func(ctx context.Context) error {
-			err := c.Interrupt(ctx, target, after)
+			err := interrupt(ctx)
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil // the run ended before target made a call: nothing to interrupt
 			}
 			if err != nil {
-				return fmt.Errorf("interrupt client %s: %w", target, err)
+				return fmt.Errorf("interrupt client %s%s: %w", target, strings.TrimSuffix(" "+how, " "), err)
 			}
 			return nil
 		},
