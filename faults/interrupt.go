@@ -25,8 +25,8 @@ type Interrupter interface {
 // ReplyInterrupter is an Interrupter that can also aim an interrupt inside
 // a command: InterruptAtReply(ctx, target) interrupts target's next call
 // when the reply to its first lock command (LockCommands) has come back
-// from Redis, holding that reply until the interrupted call returned (or
-// for at most ReplyHold). The command has run; the caller is told of the
+// from Redis, holding that reply until the interrupt landed in the client
+// (for at most ReplyHold). The command has run; the caller is told of the
 // interrupt before it could learn the command's answer. It returns as
 // Interrupt does. A client with no RESP proxy is interrupted at once as
 // its call starts.

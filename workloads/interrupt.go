@@ -33,10 +33,10 @@ func (c clients) Interrupt(ctx context.Context, target string, after time.Durati
 }
 
 // InterruptAtReply interrupts the target worker's next interruptible call
-// inside its first lock command: the RESP proxy in front of its client
-// holds that command's reply, the call is interrupted, and the reply goes
-// on once the call returned, or after faults.ReplyHold (deliverAtReply).
-// A worker with no proxy is interrupted as its call starts. It returns as
+// made holding nothing inside its first lock command: the RESP proxy in
+// front of its client holds that command's reply, the call is interrupted,
+// and the reply goes on once the interrupt landed (deliverAtReply). A
+// worker with no proxy is interrupted as its call starts. It returns as
 // Interrupt does.
 func (c clients) InterruptAtReply(ctx context.Context, target string) error {
 	return c.interrupt(ctx, target, &interruptArm{atReply: true, delivered: make(chan struct{})})
