@@ -16,7 +16,7 @@ func interruptScenarios() []Scenario {
 	return []Scenario{
 		{
 			Name: "client-interrupt", Safe: true,
-			Doc: "one client's lock, tryLock or unlock interrupted inside its first lock command (one in three: the RESP proxy holds the command's reply until the interrupted call returned, at most 1 s) or 1–40 ms into the call (Thread.interrupt() in Java, a cancelled context in Go), " +
+			Doc: "one client's lock, tryLock or unlock interrupted inside a first acquire's first lock command (one in three: the RESP proxy holds the command's reply, which Redis has run, until the interrupt landed, at most 1 s) or 1–40 ms into the call (Thread.interrupt() in Java, a cancelled context in Go), " +
 				"every 0.2–0.5 s, while four clients contend: an interrupted acquire is granted or leaves nothing behind (nothing may fire)",
 			Plan: interruptPlan(), Duration: 6 * time.Second, MaxWait: model.WaitBound(2 * Lease), Topology: SingleServer(faults.PersistNone),
 			Skip:   skipNoInterrupt,
