@@ -137,9 +137,9 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 }
 
 // replayDraw is the draw f's reproduction command runs: `lockcheck run
-// [--scenario NAME] --subject S --seed N --duration D [--plan FILE]`
-// (hunt.Find.Command), with the plan read from FILE (none for a
-// semaphore's or latch's run: hunt.PermitsPlan).
+// [--scenario NAME] --subject S --seed N --duration D [--plan FILE]
+// [--wire | --redis R]` (hunt.Command), with the plan read from FILE (none
+// for a semaphore's or latch's run: hunt.PermitsPlan).
 func replayDraw(f *Finding) (hunt.Draw, error) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -150,6 +150,10 @@ func replayDraw(f *Finding) (hunt.Draw, error) {
 	fs.StringVar(&plan, "plan", "", "")
 	fs.Int64Var(&d.Seed, "seed", 0, "")
 	fs.DurationVar(&d.Duration, "duration", 0, "")
+	// Where the run went: a replay runs on the rediscovery's own server,
+	// through its proxies, as the hunt that found it did.
+	fs.Bool("wire", false, "")
+	fs.String("redis", "", "")
 	args := strings.Fields(f.Command)
 	if len(args) < 2 || args[0] != "lockcheck" || args[1] != "run" || strings.ContainsAny(f.Command, `'"\`) {
 		return d, fmt.Errorf("cannot replay %q: not a plain `lockcheck run` command", f.Command)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
@@ -118,5 +119,18 @@ func TestReplayDrawOfSemaphores(t *testing.T) {
 	}
 	if _, err := replayDraw(&Finding{Command: "lockcheck run --subject redisson@3.16.1 --seed 11 --duration 2s"}); err == nil {
 		t.Error("a lock's command without --plan replays; want an error")
+	}
+}
+
+// A find's command as hunt.Command prints it for a wired hunt replays: its
+// --wire (and a --redis) say where the run went, not what it drew.
+func TestReplayDrawOfWiredFinds(t *testing.T) {
+	cmd := hunt.Command("redisson-semaphore@3.16.1", hunt.Draw{Seed: 7, Duration: 3 * time.Second}, "", "", true)
+	d, err := replayDraw(&Finding{Command: strings.Join(cmd, " ")})
+	if err != nil || d.Seed != 7 || d.Duration != 3*time.Second {
+		t.Errorf("%q: %+v, %v; want seed 7 for 3s", strings.Join(cmd, " "), d, err)
+	}
+	if _, err := replayDraw(&Finding{Command: "lockcheck run --subject redisson-semaphore@3.16.1 --seed 7 --duration 3s --redis 127.0.0.1:6379"}); err != nil {
+		t.Errorf("--redis: %v", err)
 	}
 }
