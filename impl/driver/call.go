@@ -60,18 +60,22 @@ func (p *proc) interruptible(req Request) bool {
 	return false
 }
 
-// interrupt sends the interrupt of req and waits (until at most until) for
-// its reply (ok: delivered; fail: req had ended), which only says whether
-// it came in time: req's own reply says what happened. A delivered
-// interrupt is reported to ctx's caller (impl.InterruptLanded). A reply
-// that does not come in time is not an error: req's own reply, or its
-// absence, decides.
+// interruptAck bounds the wait for an interrupt request's own reply, the
+// timeout_ms it is sent with.
+const interruptAck = time.Second
+
+// interrupt sends the interrupt of req and waits (until at most until, and
+// at most interruptAck) for its reply (ok: delivered; fail: req had
+// ended), which only says whether it came in time: req's own reply says
+// what happened. A delivered interrupt is reported to ctx's caller
+// (impl.InterruptLanded). A reply that does not come in time is not an
+// error: req's own reply, or its absence, decides.
 func (p *proc) interrupt(ctx context.Context, req Request, until time.Time) error {
-	ch, err := p.send(&Request{Op: OpInterrupt, Owner: req.Owner, Target: req.ID, TimeoutMS: 1000})
+	ch, err := p.send(&Request{Op: OpInterrupt, Owner: req.Owner, Target: req.ID, TimeoutMS: millis(interruptAck)})
 	if err != nil {
 		return err
 	}
-	if rep, err := p.await(context.WithoutCancel(ctx), ch, time.Until(until)); err == nil && rep.Status == StatusOK {
+	if rep, err := p.await(context.WithoutCancel(ctx), ch, min(time.Until(until), interruptAck)); err == nil && rep.Status == StatusOK {
 		impl.InterruptLanded(ctx)
 	}
 	return nil
