@@ -11,6 +11,7 @@ import (
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/bisect"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/rediscover"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -25,6 +26,7 @@ type bisectFlags struct {
 	budget             time.Duration
 	out                string
 	asJSON             bool
+	bug, catalog       string // --bug: the catalog entry whose signatures a replay must show
 
 	given map[string]bool // the flags on the command line
 	args  []string        // the command line, for the rerun command
@@ -37,6 +39,7 @@ type bisectFind struct {
 	subject, release string
 	draw             hunt.Draw
 	report           *model.Report
+	bug              *rediscover.Bug // --bug: the replays must show its signatures
 }
 
 const bisectExamples = `  lockcheck bisect --run results/findings/redisson-3.16.2-interrupted-trylock/replay-refusal --good 3.16.0   # bad: the run's release, 3.16.2
@@ -59,6 +62,8 @@ func parseBisectFlags(e *env, args []string) (bisectFlags, error) {
 	fs.DurationVar(&f.budget, "budget", time.Hour, "bound on the whole bisection: registry, builds and replays")
 	fs.StringVar(&f.out, "out", "results", "base directory of the replays: <out>/runs/replay/<time>-<seed>/")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
+	fs.StringVar(&f.bug, "bug", "", "a catalog `ID`: a replay shows the find only with one of that bug's signatures (default: one of the find's own)")
+	fs.StringVar(&f.catalog, "catalog", "results/known-bugs.json", "the catalog of known bugs --bug names")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
 	}
@@ -96,6 +101,9 @@ func (f *bisectFlags) loadFind() (bisectFind, error) {
 	}
 	find, err := load()
 	if err != nil {
+		return find, err
+	}
+	if find.bug, err = f.loadBug(find.subject); err != nil {
 		return find, err
 	}
 	if strings.Contains(find.subject, subject.MixSeparator) {
@@ -193,6 +201,26 @@ func (f *bisectFlags) bisectConfig(ctx context.Context, find bisectFind, runs hu
 	return bisect.Config{
 		Releases: rels, Refused: refused, Replays: f.replays, Observer: obs,
 		Replayer: bisect.HuntReplayer{Subject: find.subject, Draw: find.draw, Out: f.out, Observer: runs},
-		Match:    findMatcher(find.report),
+		Match:    find.matcher(),
 	}, nil
+}
+
+// loadBug reads --bug from --catalog: nil without --bug. The bug must be
+// of the find's subject.
+func (f *bisectFlags) loadBug(subjectName string) (*rediscover.Bug, error) {
+	if f.bug == "" {
+		return nil, nil
+	}
+	c, err := rediscover.LoadFile(f.catalog)
+	if err != nil {
+		return nil, usagef("--catalog: %v", err)
+	}
+	bugs, err := c.Select([]string{f.bug})
+	if err != nil {
+		return nil, usagef("--bug: %v", err)
+	}
+	if bugs[0].Subject != subjectName {
+		return nil, usagef("--bug %s is a bug of %s, not of %s", f.bug, bugs[0].Subject, subjectName)
+	}
+	return &bugs[0], nil
 }

@@ -3,7 +3,27 @@ package main
 import (
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
+	"github.com/lockcheck/lockcheck/workloads/rediscover"
 )
+
+// matcher is the predicate of find's bisection: the catalog bug's
+// signatures when --bug names one, the find's own otherwise.
+func (find bisectFind) matcher() func(hunt.Trial) bool {
+	if find.bug != nil {
+		return bugMatcher(*find.bug)
+	}
+	return findMatcher(find.report)
+}
+
+// bugMatcher says a replay shows bug when it is a find and one of its
+// violations' signatures is the bug's (rediscover.Bug.Matches): the rule
+// by which `lockcheck rediscover` counts a find for a bug, so that another
+// bug of the same release, met on the way, is not taken for it.
+func bugMatcher(bug rediscover.Bug) func(hunt.Trial) bool {
+	return func(t hunt.Trial) bool {
+		return t.Find && bug.Matches(t.Report.Signatures()...)
+	}
+}
 
 // findMatcher is the predicate by which `lockcheck bisect` says a replay
 // shows the find whose checkers' report is find: the one place it defines

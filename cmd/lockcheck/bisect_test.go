@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,5 +167,47 @@ func TestBisectReadsScenarioRun(t *testing.T) {
 	}
 	if find.report == nil || !find.report.Beyond() {
 		t.Errorf("report %+v, want the run's, beyond the fault", find.report)
+	}
+}
+
+// TestBisectBugMatcher: with --bug, a replay shows the find only with one
+// of the catalog bug's signatures, not with the find's own (another bug of
+// the same release, met by the same plan, does not count); a bug of
+// another subject, or one the catalog lacks, is a usage error.
+func TestBisectBugMatcher(t *testing.T) {
+	parse := func(args ...string) (bisectFind, error) {
+		f, err := parseBisectFlags(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}, append([]string{"--run", committedFind, "--good", "3.16.0", "--catalog", "../../results/known-bugs.json"}, args...))
+		if err != nil {
+			return bisectFind{}, err
+		}
+		return f.loadFind()
+	}
+	find, err := parse("--bug", "redisson-3.20.1-interrupted-acquire-renewed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
+	rep := func(class model.Class, shape model.Shape) model.Report {
+		ex := model.Example{Lock: "L", Class: class, Shape: shape, Ops: []model.Op{acq}}
+		return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: class, Examples: []model.Example{ex}}}}
+	}
+	match := find.matcher()
+	for _, c := range []struct {
+		name  string
+		trial hunt.Trial
+		want  bool
+	}{
+		{"the bug's signature", hunt.Trial{Find: true, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, true},
+		{"the bug's, not a find", hunt.Trial{Find: false, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, false},
+		{"another bug's signature", hunt.Trial{Find: true, Report: rep(model.ClassSafety, model.ShapeDoubleGrant)}, false},
+	} {
+		if got := match(c.trial); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	for _, bad := range []string{"no-such-bug", "redsync-v4.0.3-unlock-extend-always-true"} {
+		if _, err := parse("--bug", bad); !errors.As(err, new(usageError)) {
+			t.Errorf("--bug %s: %v, want a usage error", bad, err)
+		}
 	}
 }
