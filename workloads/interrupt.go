@@ -183,6 +183,44 @@ func (w *worker) aimAt(op *inflightOp, a *interruptArm) {
 // context cancelled before it can read the reply.
 func (w *worker) deliverAtReply(a *interruptArm, op *inflightOp) {
 	w.deliver(a, op)
+	holdForLanding(op)
+}
+
+// cancelAtReply arms w's call that just started (cancellable, opContext)
+// to be cancelled by the workload at the reply to its first lock command,
+// as an at-reply interrupt is (deliverAtReply): the command has run in
+// Redis when the call learns it was cancelled. A call made with no proxy
+// is cancelled at once. It returns the trap's disarm, to run when the call
+// returned.
+func (w *worker) cancelAtReply() (disarm func()) {
+	w.mu.Lock()
+	op := w.cur
+	w.mu.Unlock()
+	if op == nil {
+		return func() {}
+	}
+	wire := w.r.wireOf(w)
+	if wire == nil {
+		op.cancel(errCancelledAtReply)
+		return func() {}
+	}
+	d := wire.PauseAtReply(faults.LockCommands, func() {
+		op.cancel(errCancelledAtReply)
+		holdForLanding(op)
+	})
+	return func() { d() }
+}
+
+// errCancelledAtReply is the cause of a call the workload cancelled at its
+// lock command's reply (cancelAtReply).
+var errCancelledAtReply = errors.New("cancelled by the workload at its lock command's reply")
+
+// holdForLanding holds, in the proxy, the reply to op's lock command after
+// op was cut off: for a call served in another process, until that
+// process confirmed the interrupt or the call returned, for at most
+// faults.ReplyHold. A call in this process has had its context cancelled
+// before it can read the reply, and is not waited for.
+func holdForLanding(op *inflightOp) {
 	if !op.remote {
 		return
 	}

@@ -127,3 +127,50 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// A call the workload cancels at its reply (a hunt plan's
+// cancel_at_reply_percent) is cut off when the reply to its lock command
+// comes, not before; its cause says so, and a call served in another
+// process has the reply held until that process confirmed the interrupt.
+// Disarmed after a call that got no reply, the trap springs no more.
+func TestCancelAtReply(t *testing.T) {
+	for _, remote := range []bool{false, true} {
+		wire := &replyWire{}
+		w := replyWorker(wire)
+		var h impl.Locker = (*impl.ReentrantLock)(nil)
+		if remote {
+			h = remoteLocker{}
+		}
+		ctx, done := w.opContext(h, true)
+		disarm := w.cancelAtReply()
+		if ctx.Err() != nil || wire.armed != 1 {
+			t.Fatalf("remote %v: cancelled before the reply (%v), or no trap armed (%d)", remote, context.Cause(ctx), wire.armed)
+		}
+		sprung := make(chan bool, 1)
+		go func() { sprung <- wire.spring() }()
+		<-ctx.Done()
+		if !errors.Is(context.Cause(ctx), errCancelledAtReply) || interrupted(ctx) {
+			t.Fatalf("remote %v: call ended by %v, want the workload's cancel at the reply", remote, context.Cause(ctx))
+		}
+		if remote {
+			select {
+			case <-sprung:
+				t.Fatalf("the reply went on before the remote call confirmed the interrupt")
+			case <-time.After(50 * time.Millisecond):
+			}
+			impl.InterruptLanded(ctx)
+		}
+		if !<-sprung {
+			t.Fatalf("remote %v: no trap was armed", remote)
+		}
+		disarm()
+		done()
+
+		ctx, done = w.opContext(h, true) // a call that gets no reply
+		w.cancelAtReply()()
+		done()
+		if wire.spring() || errors.Is(context.Cause(ctx), errCancelledAtReply) {
+			t.Fatalf("remote %v: a disarmed trap sprang", remote)
+		}
+	}
+}

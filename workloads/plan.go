@@ -99,6 +99,14 @@ type Plan struct {
 	// its interrupt (Thread.interrupt() in Java).
 	CancelPercent int   `json:"cancel_percent,omitempty"`
 	CancelAfter   Range `json:"cancel_after,omitempty"`
+	// CancelAtReplyPercent is the share of those cancelled Locks cut off
+	// at the reply to their first lock command instead, through the
+	// client's RESP proxy, which holds the reply until the call learned of
+	// the cancel (for a driver: until it confirmed the interrupt): the
+	// command has run in Redis, and on a free side lock it granted the
+	// lock to a call that ends cancelled. No draw is made when it is 0, so
+	// older plans replay. Without a proxy the call is cancelled at once.
+	CancelAtReplyPercent int `json:"cancel_at_reply_percent,omitempty"`
 	// StrayUnlockPercent is the share of cycles that are an Unlock of a
 	// lock the process does not hold, which must fail (not the owner): a
 	// lock whose unlock checks no owner frees the holder's lock, a bug that
@@ -147,6 +155,8 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: op_timeout = %v, want > 0", p.OpTimeout)
 	case p.CancelPercent < 0 || p.CancelPercent > 100:
 		return fmt.Errorf("plan: cancel_percent = %d, want 0..100", p.CancelPercent)
+	case p.CancelAtReplyPercent < 0 || p.CancelAtReplyPercent > 100:
+		return fmt.Errorf("plan: cancel_at_reply_percent = %d, want 0..100", p.CancelAtReplyPercent)
 	case p.StrayUnlockPercent < 0 || p.StrayUnlockPercent > 100:
 		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
 	case p.ReadPercent < 0 || p.ReadPercent > 100 || p.DowngradePercent < 0 || p.DowngradePercent > 100:

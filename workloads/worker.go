@@ -331,8 +331,11 @@ type acquireHow struct {
 	try   bool          // TryLock (else Lock)
 	wait  time.Duration // TryLock's wait
 	lease time.Duration // 0: watchdog
-	// cancel >= 0 cancels the call's context that long after the call.
-	cancel time.Duration
+	// cancel >= 0 cancels the call's context that long after the call;
+	// atReply instead cancels it at the reply to its first lock command
+	// (cancelAtReply).
+	cancel  time.Duration
+	atReply bool
 	// mode is the side of a read-write lock (impl.ModeRead, ModeWrite);
 	// "" for other locks. It is recorded as the op's Mode.
 	mode string
@@ -382,9 +385,12 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	if p.ctx.Err() != nil {
 		return model.Op{Outcome: outCrashed}
 	}
-	ctx, cancel := w.opContext(h, a.cancel >= 0)
+	ctx, cancel := w.opContext(h, a.cancel >= 0 || a.atReply)
 	defer cancel()
-	if a.cancel >= 0 {
+	switch {
+	case a.atReply:
+		defer w.cancelAtReply()()
+	case a.cancel >= 0:
 		defer time.AfterFunc(a.cancel, cancel).Stop()
 	}
 	ctx, form := w.withCallForm(ctx)
@@ -410,7 +416,11 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	}
 	if err != nil {
 		o.Error = err.Error()
-		if a.cancel >= 0 {
+		switch {
+		case a.atReply && errors.Is(context.Cause(ctx), errCancelledAtReply):
+			o.Cancelled = true
+			o.Error = errCancelledAtReply.Error() + ": " + o.Error
+		case a.cancel >= 0:
 			o.Cancelled = true
 			o.Error = fmt.Sprintf("cancelled by the workload after %v: %s", a.cancel, o.Error)
 		}

@@ -123,7 +123,9 @@ func cancelLock(lock string) string { return lock + "~cancel" }
 
 // cancelCycle is a cycle on lock (a side lock): half the time a blocking
 // Lock whose context the process cancels CancelAfter after the call (before
-// the request is sent, in flight, while it waits), else a TryLock that is
+// the request is sent, in flight, while it waits) or, for the plan's
+// CancelAtReplyPercent of them, at the reply to its first lock command
+// (which Redis has run: a grant the call may never learn of), else a TryLock that is
 // not cancelled — the probe that fails, past every bound the model allows,
 // when a cancelled acquire left a hold that is renewed. A granted acquire
 // holds a little longer than the plan's sections, so that cancelled
@@ -133,10 +135,13 @@ func (w *worker) cancelCycle(lock string) {
 	h := w.handle(lock)
 	p.lastOp = lock
 	a := acquireHow{lease: plan.Lease, cancel: -1}
-	if p.rng.IntN(2) == 0 {
-		a.cancel = skewedDraw(plan.CancelAfter, p.rng)
-	} else {
+	switch {
+	case p.rng.IntN(2) != 0:
 		a.try, a.wait = true, plan.Wait.Draw(p.rng)
+	case plan.CancelAtReplyPercent > 0 && p.rng.IntN(100) < plan.CancelAtReplyPercent:
+		a.atReply = true
+	default:
+		a.cancel = skewedDraw(plan.CancelAfter, p.rng)
 	}
 	if w.acquire(h, lock, a).Outcome != model.OK {
 		return

@@ -148,6 +148,8 @@ var huntGen = rapid.Custom(func(t *rapid.T) Plan {
 		// 2026-11-26 at 1df007d. Hunt plans stay watchdog-only until that is
 		// settled.)
 		NoWaitPercent: rapid.IntRange(0, 40).Draw(t, "no_wait_percent"),
+		// Drawn after the rest, for the same reason.
+		CancelAtReplyPercent: rapid.IntRange(0, 50).Draw(t, "cancel_at_reply_percent"),
 	}
 })
 

@@ -72,7 +72,11 @@ var shrinkSteps = []shrinkStep{
 	})},
 	{name: "no storms", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Storm) })},
 	{name: "no quiet phases", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
-	{name: "cancel_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CancelPercent) })},
+	{name: "cancel_percent 0", apply: planStep(func(p *workloads.Plan) bool {
+		cancels, atReply := zero(&p.CancelPercent), zero(&p.CancelAtReplyPercent) // no cancels: none at a reply either
+		return cancels || atReply
+	})},
+	{name: "cancel_at_reply_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CancelAtReplyPercent) })},
 	{name: "a new lock object per request", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.SharedObjects) })},
 	{name: "the default call forms", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.CallForms) })},
 }
