@@ -47,6 +47,12 @@ type Bug struct {
 	// Since, when known, is the first release with the bug (Since <=
 	// Buggy): the release that brought it.
 	Since string `json:"since,omitempty"`
+	// SinceSources show Since, required with it: an upstream statement
+	// ("regression since X"), the commit that brought the bug (with the
+	// first release tag that contains it), or a bisection's result
+	// (`lockcheck bisect --bug ID --json`, committed under results/): https
+	// URLs or paths in this repository.
+	SinceSources []string `json:"since_sources,omitempty"`
 	// Upstream is the https URL of the upstream issue (or, lacking one,
 	// the source that shows it) of an open bug; required when Fixed is "".
 	Upstream string `json:"upstream,omitempty"`

@@ -3,6 +3,7 @@ package rediscover
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -35,6 +36,16 @@ func TestKnownBugsFile(t *testing.T) {
 	}
 	if len(c.Bugs) < 20 {
 		t.Errorf("%d bugs: want the 5 of issue 29 and at least 15 more", len(c.Bugs))
+	}
+	for _, b := range c.Bugs {
+		for _, src := range b.SinceSources {
+			if strings.HasPrefix(src, "https://") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join("..", "..", src)); err != nil {
+				t.Errorf("%s: since_sources %s: %v", b.ID, src, err)
+			}
+		}
 	}
 	five := map[string]string{ // subject@buggy → fixed
 		"redisson@3.43.0": "3.44.0", "redisson@3.8.0": "3.8.1", "redisson-spin@3.17.0": "3.17.1",
@@ -96,8 +107,12 @@ func TestCatalogRejects(t *testing.T) {
 		{"open with an http upstream", func(b *Bug) { b.Fixed, b.Upstream = "", "http://example.org/issue/1" }, "upstream"},
 		{"upstream on a fixed bug", func(b *Bug) { b.Upstream = "https://example.org/issue/1" }, "on a fixed bug"},
 		{"known in fixed on an open bug", func(b *Bug) { b.Fixed, b.Upstream, b.KnownInFixed = "", "https://example.org/i/1", []string{"other"} }, "open bug"},
-		{"since after buggy", func(b *Bug) { b.Since = "1.1.0" }, "since 1.1.0 is not older"},
-		{"since not a version", func(b *Bug) { b.Since = "first" }, "since"},
+		{"since after buggy", func(b *Bug) { b.Since, b.SinceSources = "1.1.0", []string{"results/bisect/x.json"} }, "since 1.1.0 is not older"},
+		{"since not a version", func(b *Bug) { b.Since, b.SinceSources = "first", []string{"results/bisect/x.json"} }, "since"},
+		{"since without its sources", func(b *Bug) { b.Since = "0.9.0" }, "no since_sources"},
+		{"since sources without since", func(b *Bug) { b.SinceSources = []string{"results/bisect/x.json"} }, "without since"},
+		{"since source outside the repository", func(b *Bug) { b.Since, b.SinceSources = "0.9.0", []string{"../x.json"} }, "since_sources"},
+		{"since source over http", func(b *Bug) { b.Since, b.SinceSources = "0.9.0", []string{"http://example.org/x"} }, "since_sources"},
 	}
 	for _, tc := range cases {
 		b := good()
@@ -112,6 +127,7 @@ func TestCatalogRejects(t *testing.T) {
 	}
 	open := good()
 	open.Fixed, open.Since, open.Upstream = "", "0.9.0", "https://example.org/lib/issues/1"
+	open.SinceSources = []string{"https://example.org/lib/commit/1", "results/bisect/open.json"}
 	if err := (Catalog{Bugs: []Bug{open}}).Validate(); err != nil {
 		t.Errorf("a good open entry: %v", err)
 	}

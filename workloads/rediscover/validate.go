@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"strings"
 
@@ -119,8 +120,16 @@ func (b Bug) validate() error {
 // checkReleases checks the versions: since <= buggy < fixed, or, for an
 // open bug, an https upstream link.
 func (b Bug) checkReleases() error {
-	if b.Since != "" {
+	switch {
+	case b.Since == "" && len(b.SinceSources) > 0:
+		return errors.New("since_sources without since")
+	case b.Since != "" && len(b.SinceSources) == 0:
+		return fmt.Errorf("since %s: no since_sources (what shows the release that brought the bug)", b.Since)
+	case b.Since != "":
 		if err := checkOrder("since", b.Since, "buggy", b.Buggy, false); err != nil {
+			return err
+		}
+		if err := checkSinceSources(b.SinceSources); err != nil {
 			return err
 		}
 	}
@@ -182,6 +191,20 @@ func checkSources(sources []string) error {
 			return fmt.Errorf("source %q listed twice", s)
 		}
 		seen[s] = true
+	}
+	return nil
+}
+
+// checkSinceSources checks that each of since_sources is an https URL or
+// a relative path inside the repository.
+func checkSinceSources(sources []string) error {
+	for _, s := range sources {
+		if u, err := url.Parse(s); err == nil && u.Scheme == "https" && u.Host != "" {
+			continue
+		}
+		if s == "" || strings.Contains(s, ":") || path.IsAbs(s) || strings.HasPrefix(path.Clean(s), "..") {
+			return fmt.Errorf("since_sources %q: want an https URL or a path in this repository", s)
+		}
 	}
 	return nil
 }
