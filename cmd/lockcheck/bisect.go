@@ -48,7 +48,7 @@ func bisectCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if res == nil {
 		return exitUsage, err
 	}
-	res.Subject, res.Command, res.Elapsed = find.subject, hunt.ShellJoin(append([]string{"lockcheck", "bisect"}, f.args...)), time.Since(start)
+	res.Subject, res.Bug, res.Command, res.Elapsed = find.subject, f.bug, hunt.ShellJoin(append([]string{"lockcheck", "bisect"}, f.args...)), time.Since(start)
 	if werr := writeBisect(e, res, f.asJSON); werr != nil {
 		return exitUsage, werr
 	}

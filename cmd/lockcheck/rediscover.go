@@ -63,6 +63,9 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 			return exitUsage, err
 		}
 	}
+	if berr := rediscover.AttachBisections(rep, f.bisections); berr != nil {
+		return exitUsage, fmt.Errorf("--bisections: %w", berr)
+	}
 	if werr := writeRediscovery(e, rep, f.out, f.json); werr != nil {
 		return exitUsage, werr
 	}

@@ -13,6 +13,7 @@ import (
 // rediscoverFlags are the flags of `lockcheck rediscover`.
 type rediscoverFlags struct {
 	catalog     string
+	bisections  string
 	bugs        string
 	budget      time.Duration
 	runDuration time.Duration
@@ -43,6 +44,7 @@ func parseRediscoverFlags(e *env, args []string) (rediscoverFlags, error) {
 	fs := newFlags(e, "rediscover", "rediscover [--bugs ID,...] [flags]", rediscoverExamples)
 	var f rediscoverFlags
 	fs.StringVar(&f.catalog, "catalog", "results/known-bugs.json", "the catalog of known bugs")
+	fs.StringVar(&f.bisections, "bisections", "results/bisect", "the `DIR` of bisections (lockcheck bisect --bug ID --json > DIR/ID.json) the table shows")
 	fs.StringVar(&f.bugs, "bugs", "", "comma-separated bug IDs to hunt (default: every bug of the catalog)")
 	fs.DurationVar(&f.budget, "budget", rediscover.DefaultBudget, "budget of each release's hunt, the buggy and the fixed alike")
 	fs.DurationVar(&f.runDuration, "run-duration", hunt.DefaultRunDuration, "length of each plain run (at least 2s)")

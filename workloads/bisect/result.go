@@ -54,6 +54,9 @@ type Result struct {
 	// Subject names the library's subject (set by the caller, for the
 	// table).
 	Subject string `json:"subject,omitempty"`
+	// Bug is the catalog entry whose signatures the replays had to show
+	// (`lockcheck bisect --bug`; set by the caller), "" for the find's own.
+	Bug string `json:"bug,omitempty"`
 	// Good and Bad are the ends asked for.
 	Good string `json:"good"`
 	Bad  string `json:"bad"`
@@ -86,3 +89,13 @@ type Result struct {
 
 // Found says the bisection named its boundary.
 func (r *Result) Found() bool { return r.FirstHas != "" && r.LastClean != "" }
+
+// Release returns the release named name, and whether r has it.
+func (r *Result) Release(name string) (Release, bool) {
+	for _, rel := range r.Releases {
+		if rel.Name == name {
+			return rel, true
+		}
+	}
+	return Release{}, false
+}

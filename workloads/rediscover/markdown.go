@@ -33,12 +33,12 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 			"(earlier hunts, judged without signatures, are in [log/rediscovery.md](log/rediscovery.md)).\n\n", strings.Join(rep.From, ", "))
 	}
 	writeTotals(&b, rep.Totals)
-	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | other finds | rerun |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| bug | releases | signature | status | time to find | replays: buggy / fixed (p) | fixed release | first release with it | other finds | rerun |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range ordered(rep.Rows) {
-		fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Bug.ID, cell(r.Bug.Library), releasesCell(r.Bug), signaturesCell(r.Bug), statusCell(r),
-			foundIn(r.Buggy), replaysCell(r.Contrast), fixedCell(r), othersCell(r), rerunCell(r.Buggy))
+			foundIn(r.Buggy), replaysCell(r.Contrast), fixedCell(r), introducedCell(r), othersCell(r), rerunCell(r.Buggy))
 	}
 	writeMet(&b, rep.Rows)
 	_, err := io.WriteString(w, b.String())
@@ -79,6 +79,29 @@ func releasesCell(b Bug) string {
 		return fmt.Sprintf("%s%s, open ([upstream](%s))", from, b.Buggy, b.Upstream)
 	}
 	return from + b.Buggy + " → " + b.Fixed
+}
+
+// introducedCell is the first release with the bug: the bisection's
+// boundary, with its counts and rerun command, or why it named none; else
+// the catalog's Since; "–" when neither says.
+func introducedCell(r Row) string {
+	b := r.Bisect
+	switch {
+	case b != nil && b.Found():
+		first, _ := b.Release(b.FirstHas)
+		last, _ := b.Release(b.LastClean)
+		s := fmt.Sprintf("**%s**, bisected from %s: %s clean (%d/%d replays), %s has it (%d/%d), p = %.3g",
+			b.FirstHas, b.Good, b.LastClean, last.Hits, last.Runs, b.FirstHas, first.Hits, first.Runs, b.P)
+		if len(b.Untested) > 0 {
+			s += "; not classed between them: " + strings.Join(b.Untested, ", ")
+		}
+		return cell(s) + fmt.Sprintf(" (`%s`)", b.Command)
+	case b != nil:
+		return cell(fmt.Sprintf("not named by bisect from %s: %s", b.Good, b.Why)) + fmt.Sprintf(" (`%s`)", b.Command)
+	case r.Bug.Since != "":
+		return r.Bug.Since + " (catalog's since)"
+	}
+	return "–"
 }
 
 // statusCell is the row's status, with why where it says more.

@@ -2,6 +2,7 @@ package rediscover
 
 import (
 	"fmt"
+	"github.com/lockcheck/lockcheck/workloads/bisect"
 	"slices"
 	"time"
 )
@@ -53,6 +54,10 @@ type Row struct {
 	// Contrast is the buggy find replayed on both releases (nil: not
 	// replayed; Config.Contrast).
 	Contrast *Contrast `json:"contrast,omitempty"`
+	// Bisect is the bisection of the bug's find over the releases before
+	// Buggy (`lockcheck bisect --bug`), attached from its committed result
+	// (AttachBisections; nil: not bisected).
+	Bisect *bisect.Result `json:"bisect,omitempty"`
 }
 
 // judge sets the row's outcomes from its hunts.
