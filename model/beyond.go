@@ -67,7 +67,14 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			res.Examples = append(res.Examples, ex)
 		}
 	}
-	for _, lock := range slices.Sorted(maps.Keys(byLock)) {
+	locks := slices.Collect(maps.Keys(byLock)) // the locks with holds, and those with only failed or unknown acquires
+	for l := range acqs {
+		if _, ok := byLock[l]; !ok {
+			locks = append(locks, l)
+		}
+	}
+	slices.Sort(locks)
+	for _, lock := range locks {
 		if ctx.Err() != nil {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
@@ -82,6 +89,11 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		}
 		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
+			keep(ex)
+		}
+		for _, ex := range orphanTraffic(byLock[lock], acqs[lock], opts, horizon) {
+			ex.Beyond, ex.Class = true, ClassLiveness
+			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)
 		}
 	}

@@ -1,0 +1,207 @@
+package model
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// A process retired by an unknown outcome (an info acquire, the call cut
+// off by an interrupt, a cancel or a timeout) or by an Abandon leaves its
+// client behind when the client serves other processes. Whatever the
+// retired call took, a correct client keeps no renewal for it: past one
+// lease (plus leaseBoundSlack) of the process's last request any hold it
+// left has run out, and nothing of that client's has business with the
+// lock's key but its live processes' own calls and holds. The wire trace
+// shows the client's commands naming the lock and what Redis answered;
+// such commands answered as acted on (a renewal that extended a hold)
+// after that bound, while none of the client's processes holds the lock
+// or has a call on it, repeated at least a renewal period apart, are the
+// watchdog of a hold nobody owns: evidence that the lock kept an orphan, whether
+// or not another process was refused meanwhile (leaseBound sees only
+// the refusals).
+
+// orphanMinSpread is the least spread, as a fraction of the lease, of the
+// orphan commands that make a finding: a renewer sends one every third of
+// a lease, and a correct client's single stale command (a renewal due as
+// a pause ended, answered "no such hold") is not a cadence.
+const orphanMinSpread = 3
+
+// orphanTraffic finds, on the lock of holds, the clients that went on
+// sending commands on the lock past the lease bound of every retired call
+// and hold they had served, outside their live processes' calls and holds.
+// acqs are the lock's failed or unknown acquires (lockAcquires). It needs
+// the wire trace.
+func orphanTraffic(holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
+	if opts.Wire == nil || len(holds)+len(acqs) == 0 {
+		return nil
+	}
+	lock := ""
+	if len(holds) > 0 {
+		lock = holds[0].grant.Lock
+	} else {
+		lock = acqs[0].Lock
+	}
+	byClient := map[int][]retired{}
+	for _, r := range retiredOn(holds, acqs, opts) {
+		if c, ok := opts.Wire.clientOf(r.op.Process); ok {
+			byClient[c] = append(byClient[c], r)
+		}
+	}
+	var out []Example
+	for _, c := range slices.Sorted(maps.Keys(byClient)) {
+		rs := byClient[c]
+		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, acqs, opts.Wire, c, horizon)))
+		if len(sent) < 2 || sent[len(sent)-1]-sent[0] < maxLease(rs)/orphanMinSpread {
+			continue
+		}
+		out = append(out, orphanExample(lock, rs, sent))
+	}
+	return out
+}
+
+// orphanExample is the finding of a client's orphan commands sent, after
+// the retired calls and holds rs (the earliest retired first).
+func orphanExample(lock string, rs []retired, sent []int64) Example {
+	var ops []Op
+	var names []string
+	for _, r := range rs {
+		if r.last < sent[0] {
+			ops = append(ops, *r.op)
+			names = append(names, fmt.Sprintf("p%d at %s", r.op.Process, fmtTime(r.last)))
+		}
+	}
+	return Example{
+		Lock: lock, Shape: ShapeOrphanRenewed, Ops: ops,
+		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each, while none of its live processes held the lock or called on it",
+			strings.Join(names, ", "), len(sent), lock, fmtTime(sent[0]), fmtTime(sent[len(sent)-1])),
+		Cause: "a retired call or hold must leave no renewal behind: past one lease of its process's last request it has run out, " +
+			"and its client renewed it all the same (wire trace: the client's commands naming the lock, answered as acted on)",
+	}
+}
+
+// maxLease is the longest lease of rs.
+func maxLease(rs []retired) int64 {
+	var l int64
+	for _, r := range rs {
+		l = max(l, r.lease)
+	}
+	return l
+}
+
+// retired is a call or hold that retired its process: the op that did
+// (an info acquire, an Abandon, the info op that ended a hold), the
+// process's last request and the longest lease it asked for.
+type retired struct {
+	op    *Op
+	last  int64
+	lease int64
+}
+
+// retiredOn lists the lock's retired holds and info acquires, the
+// earliest retired first.
+func retiredOn(holds []*hold, acqs []*Op, opts Options) []retired {
+	var out []retired
+	for _, h := range holds {
+		if h.endOp == nil || !h.endOp.retires() {
+			continue
+		}
+		var lease int64
+		for _, a := range h.acquires() {
+			lease = max(lease, opLease(a, opts))
+		}
+		out = append(out, retired{op: h.endOp, last: h.endOp.effectiveDeadline(), lease: lease})
+	}
+	for _, o := range acqs {
+		if o.Outcome == Info {
+			out = append(out, retired{op: o, last: o.effectiveDeadline(), lease: opLease(o, opts)})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b retired) int { return compare(a.last, b.last) })
+	return out
+}
+
+// clientBusy are the spans in which a process on client c had business
+// with the lock: its calls on it (an info call up to its deadline) and its
+// holds.
+func clientBusy(holds []*hold, acqs []*Op, w *WireTrace, c int, horizon int64) []span {
+	on := func(p int) bool { got, ok := w.clientOf(p); return ok && got == c }
+	out := []span{{horizon, horizon}} // gaps needs one span
+	for _, h := range holds {
+		if !on(h.grant.Process) {
+			continue
+		}
+		out = append(out, span{h.grant.Call, h.until()}) // its grant's call, then the hold
+		for _, o := range h.answered {
+			out = append(out, span{o.Call, o.Return})
+		}
+	}
+	for _, o := range acqs {
+		if on(o.Process) {
+			out = append(out, span{o.Call, min(o.effectiveDeadline(), horizon)})
+		}
+	}
+	return out
+}
+
+// orphanCommands are the times in sent (sorted) that lie in one of free
+// (the sorted gaps between the client's busy spans) and past the lease
+// bound (one lease plus leaseBoundSlack after its last request) of every
+// retired call or hold of rs that retired before them: a command may be
+// the renewal of any of those, so only one past all their bounds is an
+// orphan's. A command before any of rs retired is none's.
+func orphanCommands(sent []int64, rs []retired, free []span) []int64 {
+	var out []int64
+	for _, t := range sent {
+		bound, after := int64(0), false
+		for _, r := range rs {
+			if r.last < t {
+				bound, after = max(bound, r.last+r.lease+leaseBoundSlack(r.lease)), true
+			}
+		}
+		if !after || t <= bound {
+			continue
+		}
+		if i := sort.Search(len(free), func(i int) bool { return free[i].to > t }); i < len(free) && free[i].from < t {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// actedTraffic is when client c sent the requests on the lock's keys
+// that Redis acted on (acted): the renewals that kept a hold, not the
+// keyless ones (subscriptions to the lock's channel among them) nor those
+// answered nil, 0 or an error, which changed nothing.
+func (t *WireTrace) actedTraffic(c int, lock string) []int64 {
+	var out []int64
+	for _, e := range t.conns[c] {
+		if e.Kind == WireCmd && !slices.Contains(keyless, e.Cmd) && acted(e.Reply) && namesLock(e.Args, lock) {
+			out = append(out, e.Call)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// acted reports whether a reply, as the proxy records it ("1", "OK",
+// "[2: 1 1]", "nil", "ERR …"), says Redis did something: OK, a positive
+// integer, or an array led by one. A lock script's renewal answers so when
+// it extended a hold, and nil or 0 when there was none to extend.
+func acted(reply string) bool {
+	if reply == "OK" {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(reply, "["); ok { // "[n: first …]"
+		_, elems, found := strings.Cut(rest, ": ")
+		if !found {
+			return false
+		}
+		reply, _, _ = strings.Cut(strings.TrimSuffix(elems, "]"), " ")
+	}
+	n, err := strconv.ParseInt(reply, 10, 64)
+	return err == nil && n > 0
+}

@@ -1,0 +1,92 @@
+package model
+
+import (
+	"testing"
+	"time"
+)
+
+// A process retired by an info acquire (or an Abandon of its hold) whose
+// client, now serving another process, goes on sending commands on the
+// lock past one lease (plus leaseBoundSlack) of the retired call, outside
+// its live processes' calls and holds, kept a hold nobody owns. Cases just
+// inside and just outside the rule: the bound, the spread of a renewal
+// cadence, the client's live hold, keyless commands.
+func TestOrphanRenewedFromTheWire(t *testing.T) {
+	info := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(100), Return: msT(150), Outcome: Info, Cancelled: true}
+	abandoned := []Op{aAcq(0, 0, 5), {Process: 0, Lock: "L", Kind: Abandon, Call: msT(150), Return: msT(150), Outcome: OK}}
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 2, Call: msT(150)}}
+	reply := "1"
+	cmd := func(name string, ms ...float64) []WireEvent {
+		var evs []WireEvent
+		for _, m := range ms {
+			evs = append(evs, WireEvent{Kind: WireCmd, Client: 0, Cmd: name, Args: "<script 200 B> 1 app:L 1500", Reply: reply, Call: msT(m), Return: msT(m + 1)})
+		}
+		return evs
+	}
+	every := func(from, to float64) []float64 {
+		var ms []float64
+		for m := from; m < to; m += 500 {
+			ms = append(ms, m)
+		}
+		return ms
+	}
+	// The bound: 150 ms + the 1.5 s lease + 550 ms of slack = 2200 ms.
+	p2holds := []Op{aAcq(2, 2300, 2305), aRel(2, 4100, 4105, OK)}
+	for _, c := range []struct {
+		name   string
+		ops    []Op
+		evs    []WireEvent
+		orphan bool
+	}{
+		{"renewed every 500 ms to 4 s", []Op{info}, cmd("EVAL", every(500, 4000)...), true},
+		{"renewals stop before the bound", []Op{info}, cmd("EVAL", every(500, 2200)...), false},
+		{"one stray command past the bound", []Op{info}, cmd("EVAL", 2500), false},
+		{"two commands a renewal period apart", []Op{info}, cmd("EVAL", 2300, 2800), true},
+		{"two commands closer than a renewal period", []Op{info}, cmd("EVAL", 2300, 2700), false},
+		{"the commands fall in the client's live hold", append([]Op{info}, p2holds...), cmd("EVAL", every(500, 4000)...), false},
+		{"the commands fall in the client's live process's long wait, then its hold", append([]Op{info}, aAcq(2, 2300, 3900), aRel(2, 4100, 4105, OK)), cmd("EVAL", every(500, 4000)...), false},
+		{"keyless commands only (the lock's channel)", []Op{info}, cmd("SUBSCRIBE", every(500, 4000)...), false},
+		{"an abandoned hold renewed on", abandoned, cmd("EVAL", every(500, 4000)...), true},
+		{"renewals that found nothing to renew (nil)", []Op{info}, func() []WireEvent {
+			evs := cmd("EVAL", every(500, 4000)...)
+			for i := range evs {
+				evs[i].Reply = "nil"
+			}
+			return evs
+		}(), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckBeyond(&History{Ops: c.ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
+			got := false
+			for _, ex := range r.Examples {
+				if ex.Shape == ShapeOrphanRenewed && ex.Class == ClassLiveness && ex.Beyond {
+					got = true
+				}
+			}
+			if got != c.orphan {
+				t.Fatalf("orphan renewed = %v, want %v:\n%s", got, c.orphan, r)
+			}
+		})
+	}
+}
+
+// Without a wire trace the rule says nothing.
+func TestOrphanRenewedNeedsTheWire(t *testing.T) {
+	info := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(100), Return: msT(150), Outcome: Info}
+	if ex := orphanTraffic(nil, []*Op{&info}, Options{WatchdogLease: leaseMs * time.Millisecond}, msT(5000)); len(ex) != 0 {
+		t.Errorf("no trace: %v", ex)
+	}
+}
+
+// A reply says Redis acted when it is OK, a positive integer, or an array
+// led by one, as the proxy writes them.
+func TestActedReply(t *testing.T) {
+	for reply, want := range map[string]bool{
+		"1": true, "OK": true, "[1: 1]": true, "[2: 1 1500]": true, "921": true,
+		"0": false, "nil": false, "[1: 0]": false, "[2: 0 1000]": false, "ERR no such key": false, "": false, "[0: ]": false, "-1": false,
+	} {
+		if got := acted(reply); got != want {
+			t.Errorf("acted(%q) = %v, want %v", reply, got, want)
+		}
+	}
+}
