@@ -4,6 +4,12 @@ import org.redisson.api.RedissonClient;
 import org.redisson.client.RedisException;
 import org.redisson.config.Config;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,21 +38,33 @@ import java.util.concurrent.TimeUnit;
  * write lock, instead of an RLock: their acquires share RLock's path
  * (RedissonBaseLock).
  *
- * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fenced|read|write]</pre>
+ * <p>DELAY_MS, when above 0, puts a proxy of this program between the client
+ * and Redis that passes every reply on DELAY_MS late, and the interrupt
+ * comes DELAY_MS/2 into the call: Redis has run the acquire command, and
+ * its reply reaches the client only after the interrupt, an ordering that
+ * plain loopback timing makes rare.
+ *
+ * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS]</pre>
  */
 public final class InterruptedLock {
     private static final long WATCHDOG_MS = 1500;
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 3 || (args.length == 3 && !args[2].matches("lock|fenced|read|write"))) {
-            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fenced|read|write]");
+        if (args.length < 1 || args.length > 4 || (args.length >= 3 && !args[2].matches("lock|fenced|read|write"))
+                || (args.length == 4 && !args[3].matches("[0-9]+"))) {
+            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS]");
             System.exit(2);
         }
         int trials = args.length >= 2 ? Integer.parseInt(args[1]) : 200;
-        kind = args.length == 3 ? args[2] : "lock";
+        kind = args.length >= 3 ? args[2] : "lock";
+        int port = Integer.parseInt(args[0]);
+        if (args.length == 4 && Integer.parseInt(args[3]) > 0) {
+            delayMs = Integer.parseInt(args[3]);
+            port = DelayProxy.start(port, delayMs);
+        }
         Config cfg = new Config();
         cfg.setLockWatchdogTimeout(WATCHDOG_MS);
-        cfg.useSingleServer().setAddress("redis://127.0.0.1:" + args[0]);
+        cfg.useSingleServer().setAddress("redis://127.0.0.1:" + port);
         RedissonClient r = Redisson.create(cfg);
         try {
             report(r, "lockInterruptibly()", l -> {
@@ -66,11 +84,16 @@ public final class InterruptedLock {
     /** The lock kind: an RLock, a fenced lock, or a read-write lock's read or write lock. */
     private static String kind = "lock";
 
-    private static RLock lockOf(RedissonClient r, String name) {
+    /** How late the proxy passes replies on (0: no proxy). */
+    private static int delayMs;
+
+    private static RLock lockOf(RedissonClient r, String name) throws ReflectiveOperationException {
         return switch (kind) {
             case "read" -> r.getReadWriteLock(name).readLock();
             case "write" -> r.getReadWriteLock(name).writeLock();
-            case "fenced" -> r.getFencedLock(name);
+            // By reflection: RFencedLock came with 3.25.0, and this file
+            // must compile against the releases before it too.
+            case "fenced" -> (RLock) RedissonClient.class.getMethod("getFencedLock", String.class).invoke(r, name);
             default -> r.getLock(name);
         };
     }
@@ -95,8 +118,8 @@ public final class InterruptedLock {
         long at45 = unknown.stream().filter(RLock::isLocked).count();
         Thread.sleep(3 * WATCHDOG_MS);
         long at9 = unknown.stream().filter(RLock::isLocked).count();
-        System.out.printf("RESULT %s %s: %d returned, %d InterruptedException, %d RedisException; of the last, %d locks still held at 4.5 s and %d at 9 s%n",
-                kind, label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
+        System.out.printf("RESULT %s%s %s: %d returned, %d InterruptedException, %d RedisException; of the last, %d locks still held at 4.5 s and %d at 9 s%n",
+                kind, delayMs > 0 ? " (replies " + delayMs + " ms late)" : "", label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
     }
 
     /** One interrupted call: 0 granted and unlocked (or refused), 1 InterruptedException, 2 RedisException. */
@@ -117,12 +140,59 @@ public final class InterruptedLock {
             }
         });
         t.start();
-        long until = System.nanoTime() + ThreadLocalRandom.current().nextLong(300_000);
+        long until = System.nanoTime() + (delayMs > 0 ? delayMs * 500_000L : ThreadLocalRandom.current().nextLong(300_000));
         while (System.nanoTime() < until) {
             Thread.onSpinWait();
         }
         t.interrupt();
         t.join();
         return outcome[0];
+    }
+
+    /**
+     * A TCP proxy on a free loopback port in front of Redis at port: requests
+     * go on at once, every reply DELAY_MS late (a thread per direction and
+     * connection; daemon threads, gone with the program).
+     */
+    static final class DelayProxy {
+        static int start(int port, int delayMs) throws IOException {
+            ServerSocket ss = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread accept = new Thread(() -> {
+                while (true) {
+                    try {
+                        Socket client = ss.accept();
+                        Socket server = new Socket(InetAddress.getLoopbackAddress(), port);
+                        client.setTcpNoDelay(true);
+                        server.setTcpNoDelay(true);
+                        pump(client.getInputStream(), server.getOutputStream(), 0);
+                        pump(server.getInputStream(), client.getOutputStream(), delayMs);
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+            accept.setDaemon(true);
+            accept.start();
+            return ss.getLocalPort();
+        }
+
+        private static void pump(InputStream in, OutputStream out, int delayMs) {
+            Thread t = new Thread(() -> {
+                byte[] buf = new byte[16384];
+                try {
+                    for (int n; (n = in.read(buf)) >= 0; ) {
+                        if (delayMs > 0) {
+                            Thread.sleep(delayMs);
+                        }
+                        out.write(buf, 0, n);
+                        out.flush();
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // the connection closed
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+        }
     }
 }
