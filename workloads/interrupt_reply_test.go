@@ -53,6 +53,15 @@ type remoteLocker struct{ impl.Locker }
 
 func (remoteLocker) Interruptible() bool { return true }
 
+// lockerServed is a Locker served in this process, or in another when
+// remote.
+func lockerServed(remote bool) impl.Locker {
+	if remote {
+		return remoteLocker{}
+	}
+	return (*impl.ReentrantLock)(nil)
+}
+
 func replyWorker(wire faults.ClientWire) *worker {
 	r := &runner{plan: Plan{OpTimeout: 5 * time.Second, Interruptible: true}, wire: &wireTracer{wires: []faults.ClientWire{wire}}}
 	w := &worker{r: r, g: &group{}, name: "w0", p: &process{ctx: context.Background()}}
@@ -69,11 +78,7 @@ func replyWorker(wire faults.ClientWire) *worker {
 func TestInterruptAtReply(t *testing.T) {
 	for _, remote := range []bool{false, true} {
 		wire := &replyWire{}
-		w := replyWorker(wire)
-		var h impl.Locker = (*impl.ReentrantLock)(nil)
-		if remote {
-			h = remoteLocker{}
-		}
+		w, h := replyWorker(wire), lockerServed(remote)
 		delivered := make(chan error, 1)
 		go func() { delivered <- (clients{r: w.r}).InterruptAtReply(context.Background(), "w0") }()
 		waitFor(t, func() bool { w.mu.Lock(); defer w.mu.Unlock(); return w.arm != nil })
@@ -136,11 +141,7 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestCancelAtReply(t *testing.T) {
 	for _, remote := range []bool{false, true} {
 		wire := &replyWire{}
-		w := replyWorker(wire)
-		var h impl.Locker = (*impl.ReentrantLock)(nil)
-		if remote {
-			h = remoteLocker{}
-		}
+		w, h := replyWorker(wire), lockerServed(remote)
 		ctx, done := w.opContext(h, true)
 		disarm := w.cancelAtReply()
 		if ctx.Err() != nil || wire.armed != 1 {
