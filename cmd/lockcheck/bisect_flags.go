@@ -106,6 +106,9 @@ func (f *bisectFlags) loadFind() (bisectFind, error) {
 	if find.bug, err = f.loadBug(find.subject); err != nil {
 		return find, err
 	}
+	if find.bug != nil && find.report != nil && !find.bug.Matches(find.report.Signatures()...) {
+		return find, usagef("--run %s does not show %s: none of its violations has the bug's signature", f.run, f.bug)
+	}
 	if strings.Contains(find.subject, subject.MixSeparator) {
 		return find, usagef("%s is a mix: bisect one library's releases", find.subject)
 	}
@@ -164,7 +167,7 @@ func (f *bisectFlags) runFind() (bisectFind, error) {
 	}
 	switch {
 	case run.Expect != nil:
-		if j := run.Expect.Judge(rep); j.Met {
+		if j := run.Expect.Judge(rep); j.Met && f.bug == "" {
 			return find, usagef("--run %s holds no find: its verdict %s is as the scenario expects", f.run, rep.Verdict)
 		}
 		sc, err := scenario.Lookup(run.Expect.Scenario)
