@@ -60,3 +60,33 @@ func TestAttachBisections(t *testing.T) {
 		t.Errorf("a missing directory: %v", err)
 	}
 }
+
+// The committed bisections (results/bisect) parse, each names the catalog
+// bug of its file, and the rows of every catalog bug take them.
+func TestCommittedBisections(t *testing.T) {
+	c, err := LoadFile(catalogPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "..", "results", "bisect")
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no bisections in %s (%v)", dir, err)
+	}
+	rep := &Report{}
+	for _, b := range c.Bugs {
+		rep.Rows = append(rep.Rows, Row{Bug: b})
+	}
+	if err := AttachBisections(rep, dir); err != nil {
+		t.Fatal(err)
+	}
+	attached := 0
+	for _, r := range rep.Rows {
+		if r.Bisect != nil {
+			attached++
+		}
+	}
+	if attached != len(files) {
+		t.Errorf("%d of %d bisections attached to a catalog bug", attached, len(files))
+	}
+}
