@@ -1,8 +1,12 @@
 package model
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // A process retired by an info acquire (or an Abandon of its hold) whose
@@ -89,4 +93,45 @@ func TestActedReply(t *testing.T) {
 			t.Errorf("acted(%q) = %v, want %v", reply, got, want)
 		}
 	}
+}
+
+// orphanCommands (a binary search in the gaps between the busy spans)
+// agrees with the rule read directly: a command counts when no busy span
+// covers it and it comes after the bound of every retired call before it.
+func TestOrphanCommandsDifferential(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ms := func(label string) int64 { return msT(float64(rapid.IntRange(0, 5000).Draw(t, label))) }
+		var busy []span
+		for i := range rapid.IntRange(0, 6).Draw(t, "busy") {
+			from := ms(fmt.Sprint("from", i))
+			busy = append(busy, span{from, from + ms(fmt.Sprint("len", i))/4})
+		}
+		var rs []retired
+		for i := range rapid.IntRange(1, 3).Draw(t, "retired") {
+			rs = append(rs, retired{op: &Op{}, last: ms(fmt.Sprint("last", i)), lease: msT(300)})
+		}
+		var sent []int64
+		for i := range rapid.IntRange(0, 20).Draw(t, "sent") {
+			sent = append(sent, ms(fmt.Sprint("sent", i)))
+		}
+		slices.Sort(sent)
+		want := []int64{}
+		for _, c := range sent {
+			covered := slices.ContainsFunc(busy, func(s span) bool { return s.from <= c && c <= s.to })
+			before, past := false, true
+			for _, r := range rs {
+				if r.last < c {
+					before = true
+					past = past && c > r.last+r.lease+leaseBoundSlack(r.lease)
+				}
+			}
+			if !covered && before && past {
+				want = append(want, c)
+			}
+		}
+		got := append([]int64{}, orphanCommands(sent, rs, gaps(append(busy, span{msT(9000), msT(9000)})))...)
+		if !slices.Equal(got, want) {
+			t.Fatalf("orphanCommands = %v, want %v (busy %v, retired %+v)", got, want, busy, rs)
+		}
+	})
 }
