@@ -40,26 +40,28 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>DELAY_MS, when above 0, puts a proxy of this program between the client
  * and Redis that passes every reply on DELAY_MS late, and the interrupt
- * comes DELAY_MS/2 into the call: Redis has run the acquire command, and
- * its reply reaches the client only after the interrupt, an ordering that
- * plain loopback timing makes rare.
+ * comes INTERRUPT_US into the call (default: DELAY_MS/2): Redis has run the
+ * acquire command, and its reply reaches the client after the interrupt,
+ * or, with INTERRUPT_US near DELAY_MS, while the interrupted thread is
+ * handling it: orderings that plain loopback timing makes rare.
  *
- * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS]</pre>
+ * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS [INTERRUPT_US]]</pre>
  */
 public final class InterruptedLock {
     private static final long WATCHDOG_MS = 1500;
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 4 || (args.length >= 3 && !args[2].matches("lock|fenced|read|write"))
-                || (args.length == 4 && !args[3].matches("[0-9]+"))) {
-            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS]");
+        if (args.length < 1 || args.length > 5 || (args.length >= 3 && !args[2].matches("lock|fenced|read|write"))
+                || (args.length >= 4 && !args[3].matches("[0-9]+")) || (args.length == 5 && !args[4].matches("[0-9]+"))) {
+            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fenced|read|write] [DELAY_MS [INTERRUPT_US]]");
             System.exit(2);
         }
         int trials = args.length >= 2 ? Integer.parseInt(args[1]) : 200;
         kind = args.length >= 3 ? args[2] : "lock";
         int port = Integer.parseInt(args[0]);
-        if (args.length == 4 && Integer.parseInt(args[3]) > 0) {
+        if (args.length >= 4 && Integer.parseInt(args[3]) > 0) {
             delayMs = Integer.parseInt(args[3]);
+            interruptUs = args.length == 5 ? Integer.parseInt(args[4]) : delayMs * 500;
             port = DelayProxy.start(port, delayMs);
         }
         Config cfg = new Config();
@@ -84,8 +86,8 @@ public final class InterruptedLock {
     /** The lock kind: an RLock, a fenced lock, or a read-write lock's read or write lock. */
     private static String kind = "lock";
 
-    /** How late the proxy passes replies on (0: no proxy). */
-    private static int delayMs;
+    /** How late the proxy passes replies on (0: no proxy), and when the interrupt comes (µs into the call). */
+    private static int delayMs, interruptUs;
 
     private static RLock lockOf(RedissonClient r, String name) throws ReflectiveOperationException {
         return switch (kind) {
@@ -119,7 +121,7 @@ public final class InterruptedLock {
         Thread.sleep(3 * WATCHDOG_MS);
         long at9 = unknown.stream().filter(RLock::isLocked).count();
         System.out.printf("RESULT %s%s %s: %d returned, %d InterruptedException, %d RedisException; of the last, %d locks still held at 4.5 s and %d at 9 s%n",
-                kind, delayMs > 0 ? " (replies " + delayMs + " ms late)" : "", label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
+                kind, delayMs > 0 ? " (replies " + delayMs + " ms late, interrupt at " + interruptUs + " µs)" : "", label, outcomes[0], outcomes[1], outcomes[2], at45, at9);
     }
 
     /** One interrupted call: 0 granted and unlocked (or refused), 1 InterruptedException, 2 RedisException. */
@@ -140,7 +142,7 @@ public final class InterruptedLock {
             }
         });
         t.start();
-        long until = System.nanoTime() + (delayMs > 0 ? delayMs * 500_000L : ThreadLocalRandom.current().nextLong(300_000));
+        long until = System.nanoTime() + (delayMs > 0 ? interruptUs * 1_000L : ThreadLocalRandom.current().nextLong(300_000));
         while (System.nanoTime() < until) {
             Thread.onSpinWait();
         }

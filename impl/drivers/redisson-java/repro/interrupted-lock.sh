@@ -14,13 +14,14 @@ n=${1:-3}
 trials=${2:-200}
 kind=${3:-lock}
 delay=${4:-0}
+at=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 name=interrupted-lock.sh
 . "$here/redis.sh"
 
 for r in $(seq 1 "$n"); do
   echo "=== run $r of $n (redis port $port)"
-  out=$($jvm -cp "$lib/*" "$here/InterruptedLock.java" "$port" "$trials" "$kind" "$delay") || { echo "$out"; echo "interrupted-lock.sh: run $r failed" >&2; exit 1; }
+  out=$($jvm -cp "$lib/*" "$here/InterruptedLock.java" "$port" "$trials" "$kind" "$delay" $at) || { echo "$out"; echo "interrupted-lock.sh: run $r failed" >&2; exit 1; }
   echo "$out" | grep RESULT
 done
 echo "=== Redisson $release, $(date -u +%Y-%m-%dT%H:%MZ)"
