@@ -34,10 +34,10 @@ const orphanMinSpread = 3
 // sending commands on the lock past the lease bound of every retired call
 // and hold they had served, outside their live processes' calls and holds.
 // acqs are the lock's failed or unknown acquires (lockAcquires). It needs
-// the wire trace.
+// the wire trace; fair and quorum locks are not judged.
 func orphanTraffic(holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
-	if opts.Wire == nil || len(holds)+len(acqs) == 0 {
-		return nil
+	if opts.Wire == nil || opts.Fair || opts.SplitVotes || len(holds)+len(acqs) == 0 {
+		return nil // a fair lock's dead waiters and a quorum's leftover votes are their own matter, as for leaseBound
 	}
 	lock := ""
 	if len(holds) > 0 {

@@ -74,11 +74,27 @@ func TestOrphanRenewedFromTheWire(t *testing.T) {
 	}
 }
 
-// Without a wire trace the rule says nothing.
-func TestOrphanRenewedNeedsTheWire(t *testing.T) {
+// Without a wire trace the rule says nothing, nor on a fair lock (whose
+// dead waiters keep the queue for its own timeout) or a quorum lock.
+func TestOrphanRenewedNotJudged(t *testing.T) {
 	info := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(100), Return: msT(150), Outcome: Info}
-	if ex := orphanTraffic(nil, []*Op{&info}, Options{WatchdogLease: leaseMs * time.Millisecond}, msT(5000)); len(ex) != 0 {
-		t.Errorf("no trace: %v", ex)
+	var evs []WireEvent
+	for m := 500.0; m < 4000; m += 500 {
+		evs = append(evs, WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "1 app:L 1500", Reply: "1", Call: msT(m), Return: msT(m + 1)})
+	}
+	wire := NewWireTrace(append(evs, WireEvent{Kind: WireBind, Client: 0, Process: 0}))
+	lease := leaseMs * time.Millisecond
+	if ex := orphanTraffic(nil, []*Op{&info}, Options{WatchdogLease: lease, Wire: wire}, msT(5000)); len(ex) != 1 {
+		t.Fatalf("the case itself: %d findings, want 1", len(ex))
+	}
+	for name, opts := range map[string]Options{
+		"no trace":   {WatchdogLease: lease},
+		"fair":       {WatchdogLease: lease, Wire: wire, Fair: true},
+		"split vote": {WatchdogLease: lease, Wire: wire, SplitVotes: true},
+	} {
+		if ex := orphanTraffic(nil, []*Op{&info}, opts, msT(5000)); len(ex) != 0 {
+			t.Errorf("%s: %v", name, ex)
+		}
 	}
 }
 
