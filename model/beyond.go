@@ -91,7 +91,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			keep(ex)
 		}
-		for _, ex := range orphanTraffic(byLock[lock], acqs[lock], opts, horizon) {
+		for _, ex := range orphanTraffic(lock, byLock[lock], acqs[lock], opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)

@@ -30,20 +30,15 @@ import (
 // a pause ended, answered "no such hold") is not a cadence.
 const orphanMinSpread = 3
 
-// orphanTraffic finds, on the lock of holds, the clients that went on
+// orphanTraffic finds, on lock, the clients that went on
 // sending commands on the lock past the lease bound of every retired call
 // and hold they had served, outside their live processes' calls and holds.
-// acqs are the lock's failed or unknown acquires (lockAcquires). It needs
+// holds are the lock's holds, acqs its failed or unknown acquires
+// (lockAcquires). It needs
 // the wire trace; fair and quorum locks are not judged.
-func orphanTraffic(holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
-	if opts.Wire == nil || opts.Fair || opts.SplitVotes || len(holds)+len(acqs) == 0 {
+func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
+	if opts.Wire == nil || opts.Fair || opts.SplitVotes {
 		return nil // a fair lock's dead waiters and a quorum's leftover votes are their own matter, as for leaseBound
-	}
-	lock := ""
-	if len(holds) > 0 {
-		lock = holds[0].grant.Lock
-	} else {
-		lock = acqs[0].Lock
 	}
 	byClient := map[int][]retired{}
 	for _, r := range retiredOn(holds, acqs, opts) {

@@ -125,9 +125,9 @@ func cancelLock(lock string) string { return lock + "~cancel" }
 // Lock whose context the process cancels CancelAfter after the call (before
 // the request is sent, in flight, while it waits) or, for the plan's
 // CancelAtReplyPercent of them, at the reply to its first lock command
-// (which Redis has run: a grant the call may never learn of), else a TryLock that is
-// not cancelled — the probe that fails, past every bound the model allows,
-// when a cancelled acquire left a hold that is renewed. A granted acquire
+// (which Redis has run: a grant the call may never learn of); else a
+// TryLock that is not cancelled — the probe that fails, past every bound
+// the model allows, when a cancelled acquire left a hold that is renewed. A granted acquire
 // holds a little longer than the plan's sections, so that cancelled
 // acquires often find the lock held and are cut off while they wait.
 func (w *worker) cancelCycle(lock string) {
