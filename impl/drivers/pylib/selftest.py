@@ -52,6 +52,7 @@ class Test:
         self.fails = 0
         self.tmp = tempfile.mkdtemp()
         self.drivers = {}
+        self.pending = {}  # per driver: bytes read past its last line
         self.ids = 0
         self.took = 0
         port = free_port()
@@ -86,11 +87,28 @@ class Test:
         return self.recv(name)
 
     def recv(self, name, wait=10):
+        """The driver's next line, "<no reply>" after wait seconds, or "<EOF>".
+
+        It reads the pipe's file descriptor into a buffer of its own: a
+        buffered readline may take two lines at once, and select would then
+        wait on an empty descriptor for the line already read."""
         p = self.drivers[name][0]
-        ready, _, _ = select.select([p.stdout], [], [], wait)
-        if not ready:
-            return "<no reply>"
-        return p.stdout.readline().decode().rstrip("\n") or "<EOF>"
+        buf = self.pending.get(name, b"")
+        deadline = time.monotonic() + wait
+        while b"\n" not in buf:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([p.stdout], [], [], max(left, 0))
+            if not ready:
+                self.pending[name] = buf
+                return "<no reply>"
+            chunk = os.read(p.stdout.fileno(), 65536)
+            if not chunk:
+                self.pending[name] = b""
+                return buf.decode() or "<EOF>"
+            buf += chunk
+        line, _, rest = buf.partition(b"\n")
+        self.pending[name] = rest
+        return line.decode()
 
     def check(self, desc, got, want):
         """want: a dict of fields the reply must have, or a predicate."""
