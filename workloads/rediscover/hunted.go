@@ -80,9 +80,10 @@ type Finding struct {
 	// Signatures are the signatures of the run's violations
 	// (model.Report.Signatures).
 	Signatures []model.Signature `json:"signatures,omitempty"`
-	// Known is the catalog ID of another bug of the release whose
-	// signature the find has ("" when none: it is no bug the catalog
-	// knows there, or the bug sought).
+	// Known is the catalog ID of another bug of the release one of whose
+	// signatures the find has ("" when none: no other bug the catalog
+	// knows there). The find of the bug sought may have one too: one run
+	// can show two bugs.
 	Known string `json:"known,omitempty"`
 	// Reproduced says the find failed again while the hunt shrank it (a
 	// shrink step was kept); false when every simpler draw passed, or
@@ -192,6 +193,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 		at = cfg.now() // no Ran heard: the hunt's end bounds the detection
 	}
 	f := finding(res.Find, before, at.Sub(start))
+	f.Known = knownMatch(want.known, f.Signatures)
 	switch {
 	case !f.Class.Counts():
 		h.Allowed = append(h.Allowed, f)
@@ -199,7 +201,6 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 		h.Find = &f
 		return 0, true
 	default:
-		f.Known = knownMatch(want.known, f.Signatures)
 		h.Others = append(h.Others, f)
 		if f.Known == "" {
 			return 0, true

@@ -41,16 +41,18 @@ func Merge(reps ...*Report) (*Report, error) {
 // the bugs' signatures, a fixed release's other known bugs, a trigger
 // marked missing), where a row's bug is among them, and counts the
 // totals again. The hunts' finds are kept, each sorted again by its
-// signatures: the first with the bug's is the find, the others are
-// matched with the release's other known bugs (knownAt). The replays'
-// counts are kept as they were.
+// signatures: the first with the bug's is the find, the others (and
+// those allowed by their fault) are matched with the release's other
+// known bugs (knownAt). The replays' counts are kept as they were. A row
+// whose bug the catalog no longer holds (renamed or withdrawn) is
+// dropped: the page lists the catalog's bugs only.
 func (rep *Report) Rejudge(all []Bug) {
 	byID := map[string]Bug{}
 	for _, b := range all {
 		byID[b.ID] = b
 	}
-	for i := range rep.Rows {
-		r := &rep.Rows[i]
+	rows := rep.Rows[:0]
+	for _, r := range rep.Rows {
 		b, ok := byID[r.Bug.ID]
 		if !ok {
 			continue
@@ -59,23 +61,28 @@ func (rep *Report) Rejudge(all []Bug) {
 		r.Buggy.sortFinds(sought{bug: b, known: knownAt(all, b, SideBuggy)})
 		r.Fixed.sortFinds(sought{bug: b, known: knownAt(all, b, SideFixed)})
 		r.judge()
+		rows = append(rows, r)
 	}
+	rep.Rows = rows
 	rep.total()
 }
 
 // sortFinds sorts h's finds that count again by want: the first with
-// the bug's signature is Find, the rest are Others, with the known bug
-// each matches.
+// the bug's signature is Find, the rest are Others; each, and each find
+// allowed by its fault, with the other known bug its signatures match.
 func (h *Hunted) sortFinds(want sought) {
 	finds := h.counted()
 	h.Find, h.Others = nil, nil
 	for _, f := range finds {
+		f.Known = knownMatch(want.known, f.Signatures)
 		if h.Find == nil && want.bug.Matches(f.Signatures...) {
 			h.Find = &f
 			continue
 		}
-		f.Known = knownMatch(want.known, f.Signatures)
 		h.Others = append(h.Others, f)
+	}
+	for i := range h.Allowed {
+		h.Allowed[i].Known = knownMatch(want.known, h.Allowed[i].Signatures)
 	}
 }
 

@@ -81,6 +81,16 @@ func TestRejudge(t *testing.T) {
 	if r.Outcome != OtherFind || r.FixedOutcome != FlaggedOther || rep.Totals.FixedFlagged != 0 || len(rep.Rows) != 1 {
 		t.Fatalf("%s, fixed %s, totals %+v: want both flagged for something else", r.Outcome, r.FixedOutcome, rep.Totals)
 	}
+	rep.Rows[0].Buggy.Allowed = []Finding{{Run: 2, Class: Allowed, Known: "renamed", Signatures: []model.Signature{sig(t, "refusal/refused-free/acquire/none")}}}
+	rep.Rejudge([]Bug{b, testBug("b9")})
+	if k := rep.Rows[0].Buggy.Allowed[0].Known; k != "" {
+		t.Fatalf("an allowed find's known bug %q: want it judged again (none: it is the bug's own signature)", k)
+	}
+	gone := roundTrip(t, rep)
+	gone.Rejudge([]Bug{testBug("b9")})
+	if len(gone.Rows) != 0 || gone.Totals.Bugs != 0 {
+		t.Fatalf("rows %+v, totals %+v: want the row of a bug the catalog no longer holds dropped", gone.Rows, gone.Totals)
+	}
 	rep.Cover([]Bug{b, testBug("b9")}, "no hunt yet")
 	if len(rep.Rows) != 2 || rep.Rows[1].Bug.ID != "b9" || rep.Rows[1].Status() != StatusNotRun || rep.Totals.NotRun != 1 {
 		t.Fatalf("covered: %+v, totals %+v: want b9 added, not run", rep.Rows, rep.Totals)
