@@ -17,7 +17,10 @@ import (
 // granted inside it. A stretch counts the time outside the faults that
 // held the client up (a drop's with its reconnection, and its reply
 // timeout for a renewal lost in flight), so a watchdog that stopped at a
-// failed renewal is seen however often the faults strike after.
+// failed renewal is seen however often the faults strike after. A stretch
+// that began at an acquire of the hold, with no fault in it, is a hold
+// that was never renewed (ShapeWatchdogNeverRenewed): the mark of a lost
+// or stale renewal entry, not of a watchdog that stopped at a failure.
 
 // renewalGaps returns, for the watchdog holds of one lock, the stretches in
 // which the holder's client sent nothing on the lock for longer than the
@@ -41,10 +44,14 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 			continue
 		}
 		ops := holdOps(h)
+		shape, what := ShapeWatchdogGaveUp, "gave up"
+		if sl.unrenewed {
+			shape, what = ShapeWatchdogNeverRenewed, "never renewed the hold it acquired"
+		}
 		out = append(out, Example{
-			Lock: h.grant.Lock, Shape: ShapeWatchdogGaveUp, Ops: ops, Faults: fs.overlapping(ops),
-			Summary: fmt.Sprintf("p%d's watchdog gave up: its client sent nothing on %s from %s to %s (%s outside the faults that held it up, more than %s) while p%d held it",
-				h.grant.Process, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.silent), sl.bound, h.grant.Process),
+			Lock: h.grant.Lock, Shape: shape, Ops: ops, Faults: fs.overlapping(ops),
+			Summary: fmt.Sprintf("p%d's watchdog %s: its client sent nothing on %s from %s to %s (%s outside the faults that held it up, more than %s) while p%d held it",
+				h.grant.Process, what, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.silent), sl.bound, h.grant.Process),
 			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due, " +
 				"and a retry a third of a lease after a failed one " +
 				"(wire trace: the commands of p" + fmt.Sprint(h.grant.Process) + "'s client that name the lock)",
@@ -65,10 +72,13 @@ func renewed(h *hold) bool {
 
 // silence is a stretch of a hold's belief with nothing sent on the lock:
 // how much of it no fault held the client up for, and the bound that went
-// past (rendered).
+// past (rendered). unrenewed: it began at an acquire of the hold (its
+// grant, or the command a re-entry sent), and no fault held the client up
+// in it, so no renewal was sent, or could have failed unseen, since.
 type silence struct {
 	from, to, silent int64
 	bound            string
+	unrenewed        bool
 }
 
 // longestSilence is the stretch of h's belief (from its grant to the call
@@ -93,7 +103,7 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best sil
 	consider := func(from, to, bound int64, name string) {
 		silent := uncovered(from, to, spans)
 		if x := silent - bound - driftSlack(w); x > excess {
-			excess, best, found = x, silence{from, to, silent, name}, true
+			excess, best, found = x, silence{from, to, silent, name, silent == to-from && atAcquire(h, from)}, true
 		}
 	}
 	last := h.start()
@@ -107,6 +117,17 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best sil
 	}
 	check(end)
 	return best, found
+}
+
+// atAcquire reports whether t, where a silence of h began, is h's grant
+// or falls within one of h's acquires (the command it sent).
+func atAcquire(h *hold, t int64) bool {
+	for _, a := range h.acquires() {
+		if a.Call <= t && t <= a.Return {
+			return true
+		}
+	}
+	return t == h.start()
 }
 
 // holdUps are the spans over [h's start, end] in which a fault held h's

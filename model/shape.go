@@ -38,6 +38,12 @@ const (
 	// ShapeWatchdogGaveUp: a watchdog hold's client stopped renewing it
 	// while its holder still held it.
 	ShapeWatchdogGaveUp Shape = "watchdog-gave-up"
+	// ShapeWatchdogNeverRenewed: a watchdog hold's client sent nothing on
+	// the lock from the acquire that began the silence on, for longer than
+	// the lease, and no fault held it up meanwhile: the hold was never
+	// renewed, where a watchdog that gave up stopped after renewing, or at
+	// a renewal a fault could have failed.
+	ShapeWatchdogNeverRenewed Shape = "watchdog-never-renewed"
 	// ShapeUnheardGrant: an acquire answered granted while Redis had
 	// answered none of the commands its client sent on the lock.
 	ShapeUnheardGrant Shape = "unheard-grant"
@@ -64,7 +70,7 @@ const (
 var shapes = map[Shape]bool{
 	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,
 	ShapeRefusedFree: true, ShapeReentryRefused: true, ShapeOwnerRefused: true, ShapeHoldLost: true,
-	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeOvertaken: true,
+	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeWatchdogNeverRenewed: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeOvertaken: true,
 	ShapeWaitOnFree: true, ShapeLongWait: true, ShapeTokenBackwards: true, ShapeOverGrant: true, ShapeUnexplained: true,
 }
 

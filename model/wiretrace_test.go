@@ -207,6 +207,48 @@ func TestWireTraceLostInFlight(t *testing.T) {
 	}
 }
 
+// A watchdog hold whose client sent nothing on the lock since an acquire
+// of the hold, with no fault holding the client up, was never renewed (the
+// watchdog never started, or its entry was lost); one that renewed first,
+// or whose first renewal a fault on its process could have failed, gave
+// up. Both are findings.
+func TestWatchdogNeverRenewed(t *testing.T) {
+	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0}
+	cmd := func(m float64, reply string) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500", Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	ping := WireEvent{Kind: WireCmd, Client: 0, Cmd: "PING", Call: msT(510), Return: msT(511)}
+	for _, c := range []struct {
+		name    string
+		reentry bool
+		evs     []WireEvent
+		faults  []Fault
+		shape   Shape
+	}{
+		{"nothing after the grant", false, []WireEvent{bind, cmd(1, "nil")}, nil, ShapeWatchdogNeverRenewed},
+		{"renewed twice, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "1")}, nil, ShapeWatchdogGaveUp},
+		{"a renewal refused, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "0")}, nil, ShapeWatchdogGaveUp},
+		{"nothing after the grant, a kill when the first renewal was due", false, []WireEvent{bind, cmd(1, "nil"), ping},
+			[]Fault{aFault("client-conn-kill", "c0", 500, 501, 0)}, ShapeWatchdogGaveUp},
+		{"renewed, then nothing after a re-entry", true, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "nil")}, nil, ShapeWatchdogNeverRenewed},
+		{"renewed after a re-entry, then nothing", true, []WireEvent{bind, cmd(1, "nil"), cmd(1000, "nil"), cmd(1500, "1")}, nil, ShapeWatchdogGaveUp},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ops := []Op{aAcq(0, 0, 5), aRel(0, 4000, 4005, OK)}
+			if c.reentry {
+				ops = []Op{aAcq(0, 0, 5), aAcq(0, 999, 1002), aRel(0, 1100, 1101, OK), aRel(0, 4000, 4005, OK)}
+			}
+			r := CheckBeyond(&History{Ops: ops, Faults: c.faults}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(c.evs)})
+			if r.Verdict != Invalid || len(r.Examples) == 0 {
+				t.Fatalf("want a finding:\n%s", r)
+			}
+			if got := r.Examples[0].Shape; got != c.shape {
+				t.Fatalf("shape %s, want %s:\n%s", got, c.shape, r)
+			}
+		})
+	}
+}
+
 // A renewal killed in flight (connection 1 closed at 2000 ms with it
 // unanswered) is learned at the client's 1 s reply timeout; a watchdog
 // then tries again. One that tries within a lease of that did not give

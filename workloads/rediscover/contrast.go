@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
@@ -44,6 +45,10 @@ type Contrast struct {
 	// P is the one-sided p-value of Fisher's exact test that the buggy
 	// release hits no more often than the fixed one (stats.FisherOneSided).
 	P float64 `json:"p"`
+	// Found are the signatures of each replay whose find counts, on each
+	// release (the buggy one's first), so that the hits can be counted
+	// again when the bug's signatures change (Rejudge).
+	Found [2][][]model.Signature `json:"found,omitempty"`
 	// Dirs are the replays' run directories, the buggy release's first.
 	Dirs []string `json:"dirs,omitempty"`
 	// Err is why the replays stopped short ("" when they did not).
@@ -63,7 +68,9 @@ func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
 	if !t.Find || !classify(t).Counts() {
 		return
 	}
-	hit := bug.Matches(t.Report.Signatures()...)
+	sigs := t.Report.Signatures()
+	c.Found[i] = append(c.Found[i], sigs)
+	hit := bug.Matches(sigs...)
 	if i == 0 {
 		c.BuggyFailed++
 		c.BuggyHits += b2i(hit)
@@ -71,6 +78,25 @@ func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
 		c.FixedFailed++
 		c.FixedHits += b2i(hit)
 	}
+}
+
+// recount counts c's hits again for bug from the replays' signatures, and
+// reports whether it could: a contrast recorded without them (Found) keeps
+// its counts.
+func (c *Contrast) recount(bug Bug) bool {
+	if len(c.Found[0]) != c.BuggyFailed || len(c.Found[1]) != c.FixedFailed {
+		return false
+	}
+	hits := func(found [][]model.Signature) int {
+		n := 0
+		for _, sigs := range found {
+			n += b2i(bug.Matches(sigs...))
+		}
+		return n
+	}
+	c.BuggyHits, c.FixedHits = hits(c.Found[0]), hits(c.Found[1])
+	c.fisher()
+	return true
 }
 
 // fisher sets P from the counts.

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // Merge joins the reports of rediscoveries run with the same settings
@@ -43,9 +46,12 @@ func Merge(reps ...*Report) (*Report, error) {
 // totals again. The hunts' finds are kept, each sorted again by its
 // signatures: the first with the bug's is the find, the others (and
 // those allowed by their fault) are matched with the release's other
-// known bugs (knownAt). The replays' counts are kept as they were. A row
-// whose bug the catalog no longer holds (renamed or withdrawn) is
-// dropped: the page lists the catalog's bugs only.
+// known bugs (knownAt). A contrast is kept while its find is the bug's
+// find, its hits counted again from the replays' signatures, or, recorded
+// without them, while the bug's signatures are those it counted with; it
+// is dropped otherwise (AddContrasts replays it again). A row whose bug
+// the catalog no longer holds (renamed or withdrawn) is dropped: the page
+// lists the catalog's bugs only.
 func (rep *Report) Rejudge(all []Bug) {
 	byID := map[string]Bug{}
 	for _, b := range all {
@@ -57,9 +63,13 @@ func (rep *Report) Rejudge(all []Bug) {
 		if !ok {
 			continue
 		}
+		before, find := r.Bug, r.Buggy.Find
 		r.Bug = b
 		r.Buggy.sortFinds(sought{bug: b, known: knownAt(all, b, SideBuggy)})
 		r.Fixed.sortFinds(sought{bug: b, known: knownAt(all, b, SideFixed)})
+		if c := r.Contrast; c != nil && (!sameFind(find, r.Buggy.Find) || !c.recount(b) && !sameSignatures(before, b)) {
+			r.Contrast = nil
+		}
 		r.judge()
 		rows = append(rows, r)
 	}
@@ -112,4 +122,15 @@ func ReadJSON(r io.Reader) (*Report, error) {
 		return nil, fmt.Errorf("rediscover report: %w", err)
 	}
 	return &rep, nil
+}
+
+// sameFind reports whether a and b are the same find (its run and seed).
+func sameFind(a, b *Finding) bool {
+	return a != nil && b != nil && a.Run == b.Run && a.Seed == b.Seed
+}
+
+// sameSignatures reports whether a and b match the same signatures.
+func sameSignatures(a, b Bug) bool {
+	return a.Signature.String() == b.Signature.String() && slices.EqualFunc(a.AlsoSignatures, b.AlsoSignatures,
+		func(x, y model.Signature) bool { return x.String() == y.String() })
 }

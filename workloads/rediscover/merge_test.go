@@ -96,3 +96,50 @@ func TestRejudge(t *testing.T) {
 		t.Fatalf("covered: %+v, totals %+v: want b9 added, not run", rep.Rows, rep.Totals)
 	}
 }
+
+// TestRejudgeContrast: a contrast's hits are counted again from its
+// replays' signatures when the bug's signature changes; one recorded
+// without them is kept under the same signature and dropped under
+// another, and a contrast of a find that is no longer the bug's is
+// dropped whatever it recorded.
+func TestRejudgeContrast(t *testing.T) {
+	grant, never := sig(t, "safety/double-grant/acquire/none"), sig(t, "safety/watchdog-never-renewed/acquire/none")
+	find := &Finding{Run: 1, Seed: 7, Class: NoFault, Signatures: []model.Signature{grant, never}}
+	row := func(c *Contrast) *Report {
+		return &Report{Rows: []Row{{Bug: testBug("b1"), Buggy: Hunted{Find: find}, Contrast: c}}}
+	}
+	recorded := func() *Contrast { // 3 of 3 replays with a double grant, 2 never renewed; the fixed: 1 double grant
+		return &Contrast{Runs: 3, BuggyHits: 3, FixedHits: 1, BuggyFailed: 3, FixedFailed: 1,
+			Found: [2][][]model.Signature{{{grant, never}, {grant}, {grant, never}}, {{grant}}}}
+	}
+	legacy := func() *Contrast { return &Contrast{Runs: 3, BuggyHits: 3, FixedHits: 1, BuggyFailed: 3, FixedFailed: 1} }
+	narrowed := testBug("b1")
+	narrowed.Signature = sig(t, "safety/watchdog-never-renewed/*/*")
+	onlyGrant := testBug("b1")
+	onlyGrant.Signature = sig(t, "refusal/refused-free/*/*")
+	for _, c := range []struct {
+		name       string
+		contrast   *Contrast
+		bug        Bug
+		kept       bool
+		buggy, fix int
+	}{
+		{"recorded, the signature narrowed: counted again", recorded(), narrowed, true, 2, 0},
+		{"recorded, the same signature", recorded(), testBug("b1"), true, 3, 1},
+		{"legacy, the same signature: kept", legacy(), testBug("b1"), true, 3, 1},
+		{"legacy, the signature narrowed: dropped", legacy(), narrowed, false, 0, 0},
+		{"recorded, its find no longer the bug's: dropped", recorded(), onlyGrant, false, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rep := roundTrip(t, row(c.contrast)) // as a merge reads it
+			rep.Rejudge([]Bug{c.bug})
+			got := rep.Rows[0].Contrast
+			if (got != nil) != c.kept {
+				t.Fatalf("contrast %+v: want kept %v", got, c.kept)
+			}
+			if got != nil && (got.BuggyHits != c.buggy || got.FixedHits != c.fix) {
+				t.Fatalf("hits %d / %d, want %d / %d", got.BuggyHits, got.FixedHits, c.buggy, c.fix)
+			}
+		})
+	}
+}
