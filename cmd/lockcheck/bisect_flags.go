@@ -23,6 +23,7 @@ type bisectFlags struct {
 	duration           time.Duration
 	good, bad          string
 	replays            int
+	rate               bool
 	budget             time.Duration
 	out                string
 	asJSON             bool
@@ -59,6 +60,7 @@ func parseBisectFlags(e *env, args []string) (bisectFlags, error) {
 	fs.StringVar(&f.good, "good", "", "a release without the find, older than --bad; required")
 	fs.StringVar(&f.bad, "bad", "", "a release with the find (default: the release --run ran, or --subject's @VERSION)")
 	fs.IntVar(&f.replays, "replays", bisect.DefaultReplays, "replays of the find on each release visited, with the same seed")
+	fs.BoolVar(&f.rate, "rate", false, "class releases by rate, for a regression that made a rare find common: a release has it when its replays show it more often than the good release's (Fisher, P < 0.05), which may show it now and then")
 	fs.DurationVar(&f.budget, "budget", time.Hour, "bound on the whole bisection: registry, builds and replays")
 	fs.StringVar(&f.out, "out", "results", "base directory of the replays: <out>/runs/replay/<time>-<seed>/")
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
@@ -202,7 +204,7 @@ func (f *bisectFlags) bisectConfig(ctx context.Context, find bisectFind, runs hu
 		return bisect.Config{}, usagef("%s: %v", find.subject, err)
 	}
 	return bisect.Config{
-		Releases: rels, Refused: refused, Replays: f.replays, Observer: obs,
+		Releases: rels, Refused: refused, Replays: f.replays, Rate: f.rate, Observer: obs,
 		Replayer: bisect.HuntReplayer{Subject: find.subject, Draw: find.draw, Out: f.out, Observer: runs},
 		Match:    find.matcher(),
 	}, nil

@@ -69,6 +69,11 @@ type Config struct {
 	Match func(hunt.Trial) bool
 	// Observer hears each release visited (nil: nothing).
 	Observer Observer
+	// Rate bisects a regression that made a rare find common: the good
+	// release may show the find now and then, and a release has it only
+	// when it shows it significantly more often than the good one (see
+	// State).
+	Rate bool
 }
 
 // Run bisects as cfg says: it replays the find on the good release, then

@@ -211,3 +211,67 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// rare shows the find in one replay of every ten (the fourth): a race
+// every release had before a regression made it the rule.
+func rare(i int) bool { return i%10 == 3 }
+
+// TestBisectByRate puts a regression that made a rare find the rule at
+// every place of 12 releases: by rate (Config.Rate) the bisection names
+// it and its last neighbour at the old rate; by "shows it at all" it
+// stops at a good release that is not clean.
+func TestBisectByRate(t *testing.T) {
+	rels := releases(12)
+	for k := 1; k < len(rels); k++ {
+		shows := map[string]func(int) bool{}
+		for _, r := range rels[:k] {
+			shows[r] = rare
+		}
+		res, err := Run(t.Context(), Config{Releases: rels, Replayer: &fakeReplayer{first: rels[k], shows: shows}, Match: isFind, Rate: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.FirstHas != rels[k] || res.LastClean != rels[k-1] || !res.Rate {
+			t.Fatalf("regression at %s: got %q | %q (%s)", rels[k], res.LastClean, res.FirstHas, res.Why)
+		}
+		if good, _ := res.Release(rels[0]); good.State != Clean || good.Hits != 1 {
+			t.Fatalf("the good release %+v: want the baseline, 1 of 5", good)
+		}
+		plain, err := Run(t.Context(), Config{Releases: rels, Replayer: &fakeReplayer{first: rels[k], shows: shows}, Match: isFind})
+		if err != nil || plain.Found() || !strings.Contains(plain.Why, "not clean") {
+			t.Fatalf("not by rate: %+v, %v: want the good release not clean", plain, err)
+		}
+	}
+}
+
+// TestBisectByRateUndecided: a release between the two rates is replayed
+// once more and then skipped as flaky (the answer lists it untested); a
+// bad release no more often than the good one names nothing.
+func TestBisectByRateUndecided(t *testing.T) {
+	rels := releases(5) // the first middle is 1.2.0
+	half := func(i int) bool { return i%2 == 0 }
+	f := &fakeReplayer{first: "1.2.0", shows: map[string]func(int) bool{"1.0.0": rare, "1.1.0": rare, "1.2.0": half}}
+	res, err := Run(t.Context(), Config{Releases: rels, Replayer: f, Match: isFind, Rate: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := res.Release("1.2.0"); r.State != Flaky || !r.Widened || r.Runs != 10 {
+		t.Fatalf("1.2.0: %+v: want flaky after 10 replays", r)
+	}
+	if res.LastClean != "1.1.0" || res.FirstHas != "1.3.0" || !slices.Equal(res.Untested, []string{"1.2.0"}) {
+		t.Fatalf("boundary %s | %s, untested %v: want 1.1.0 | 1.3.0, 1.2.0 untested", res.LastClean, res.FirstHas, res.Untested)
+	}
+	if r, _ := res.Release("1.1.0"); !strings.Contains(r.String(), "against the bad release, less often") {
+		t.Errorf("1.1.0 reads %q: want its P against the bad release", r.String())
+	}
+	var table strings.Builder
+	if err := WriteTable(&table, res); err != nil || !strings.Contains(table.String(), "classed by rate") ||
+		!strings.Contains(table.String(), "not told from either rate") {
+		t.Errorf("the table (%v):\n%s\nwant it classed by rate, 1.2.0 told from neither", err, table.String())
+	}
+	f = &fakeReplayer{first: "1.9.0", shows: map[string]func(int) bool{"1.0.0": rare, "1.4.0": half}}
+	res, err = Run(t.Context(), Config{Releases: rels, Replayer: f, Match: isFind, Rate: true})
+	if err != nil || res.Found() || !strings.Contains(res.Why, "does not show the find") {
+		t.Fatalf("%+v, %v: want no boundary, the bad release not more often than the good", res, err)
+	}
+}

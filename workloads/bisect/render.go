@@ -13,8 +13,12 @@ import (
 // P value, or why none was named, and the command that reruns it.
 func WriteTable(w io.Writer, res *Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "bisect %s: good %s, bad %s, %d replays a release; %d of %d releases visited\n",
-		res.Subject, res.Good, res.Bad, res.Replays, res.Visits, len(res.Releases))
+	by := ""
+	if res.Rate {
+		by = ", classed by rate against the good release"
+	}
+	fmt.Fprintf(&b, "bisect %s: good %s, bad %s, %d replays a release%s; %d of %d releases visited\n",
+		res.Subject, res.Good, res.Bad, res.Replays, by, res.Visits, len(res.Releases))
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RELEASE\tSTATE\tSHOWN\tNOTE")
 	for _, r := range res.Releases {
@@ -42,8 +46,12 @@ func note(r Release) string {
 	switch {
 	case r.Why != "":
 		return r.Why
+	case r.Widened && r.Against != "":
+		return fmt.Sprintf("flaky on %d, widened to %d: P %.3g against %s", r.Runs/2, r.Runs, r.P, r.Against)
 	case r.Widened:
-		return fmt.Sprintf("flaky on %d, widened to %d: P %.3g against the clean releases", r.Runs/2, r.Runs, r.P)
+		return fmt.Sprintf("flaky on %d, widened to %d: not told from either rate", r.Runs/2, r.Runs)
+	case r.Against != "":
+		return fmt.Sprintf("P %.3g against %s", r.P, r.Against)
 	}
 	return ""
 }

@@ -14,6 +14,14 @@ import "time"
 // answer on a release it could not class: a release that shows the find
 // now and then, no more often than a clean one, tells nothing about where
 // the bug came in.
+//
+// By rate (Config.Rate), for a regression that made a rare find common,
+// the good release is the baseline (Clean unless most of its replays show
+// the find), a release has the find when it shows it more often than the
+// good release (one-sided Fisher P below Alpha), and is Clean, at the old
+// rate, when the bad release shows it more often than it does; one that is
+// neither is replayed n times more (once) and classed again, or stays
+// Flaky.
 type State string
 
 const (
@@ -41,8 +49,11 @@ type Release struct {
 	// Widened says the release was flaky on Replays and replayed as many
 	// times again.
 	Widened bool `json:"widened,omitempty"`
-	// P is a widened release's Fisher P against the clean releases.
-	P float64 `json:"p,omitempty"`
+	// P is a widened release's Fisher P against the clean releases; by
+	// rate, a release's against the good one (has it), or the bad
+	// release's against it (clean). Against says which ("" no P).
+	P       float64 `json:"p,omitempty"`
+	Against string  `json:"against,omitempty"`
 	// Why says why a release was skipped.
 	Why string `json:"why,omitempty"`
 	// Dirs are the replays' run directories.
@@ -62,6 +73,8 @@ type Result struct {
 	Bad  string `json:"bad"`
 	// Replays is n.
 	Replays int `json:"replays"`
+	// Rate says the releases were classed by rate (Config.Rate).
+	Rate bool `json:"rate,omitempty"`
 	// Releases are every release from Good to Bad, oldest first.
 	Releases []Release `json:"releases"`
 	// Visits counts the releases replayed on (skipped ones among them).

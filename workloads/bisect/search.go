@@ -14,7 +14,7 @@ type bisector struct {
 }
 
 func newBisector(cfg Config) *bisector {
-	res := &Result{Good: cfg.Releases[0], Bad: cfg.Releases[len(cfg.Releases)-1], Replays: cfg.Replays}
+	res := &Result{Good: cfg.Releases[0], Bad: cfg.Releases[len(cfg.Releases)-1], Replays: cfg.Replays, Rate: cfg.Rate}
 	for _, name := range cfg.Releases {
 		r := Release{Name: name}
 		if why, ok := cfg.Refused[name]; ok {
@@ -99,6 +99,9 @@ func (b *bisector) visit(ctx context.Context, i int) error {
 	if err := b.replay(ctx, r); err != nil || r.State == Skipped {
 		return err
 	}
+	if b.cfg.Rate {
+		return b.classByRate(ctx, i)
+	}
 	switch {
 	case r.Hits == 0:
 		r.State = Clean
@@ -111,6 +114,40 @@ func (b *bisector) visit(ctx context.Context, i int) error {
 	}
 	b.observe(func(o Observer) { o.Visited(*r) })
 	return nil
+}
+
+// classByRate classes release i, replayed, against the good release's
+// rate of the find (lo's first, the baseline) and the bad one's: the good
+// release itself is the baseline unless most of its replays show the
+// find; another has it when it shows the find more often than the
+// baseline (one-sided Fisher P below Alpha), and is Clean, at the old
+// rate, when the bad release shows it more often than it does. One that
+// is neither is replayed once more and classed again, or stays Flaky.
+func (b *bisector) classByRate(ctx context.Context, i int) error {
+	r, good, bad := b.rel(i), b.rel(0), b.rel(len(b.res.Releases)-1)
+	for {
+		switch {
+		case i == 0:
+			r.State = Clean
+			if 2*r.Hits > r.Runs {
+				r.State = HasIt
+			}
+		case boundaryP(*r, *good) < Alpha:
+			r.State, r.P, r.Against = HasIt, boundaryP(*r, *good), "the good release, more often"
+		case bad.State == HasIt && boundaryP(*bad, *r) < Alpha:
+			r.State, r.P, r.Against = Clean, boundaryP(*bad, *r), "the bad release, less often"
+		case !r.Widened:
+			r.Widened = true
+			if err := b.replay(ctx, r); err != nil || r.State == Skipped {
+				return err
+			}
+			continue
+		default:
+			r.State = Flaky
+		}
+		b.observe(func(o Observer) { o.Visited(*r) })
+		return nil
+	}
 }
 
 // widen replays a flaky release r once more, Replays times, and classes
@@ -126,7 +163,7 @@ func (b *bisector) widen(ctx context.Context, r *Release) error {
 			hits, runs = hits+c.Hits, runs+c.Runs
 		}
 	}
-	r.P = boundaryP(*r, Release{Hits: hits, Runs: runs})
+	r.P, r.Against = boundaryP(*r, Release{Hits: hits, Runs: runs}), "the clean releases"
 	r.State = Flaky
 	if r.P < Alpha {
 		r.State = HasIt
@@ -184,8 +221,8 @@ func (r Release) String() string {
 		return "not visited"
 	}
 	s := fmt.Sprintf("%s (%d of %d replays show the find", r.State, r.Hits, r.Runs)
-	if r.Widened {
-		s += fmt.Sprintf("; P %.3g against the clean releases", r.P)
+	if r.Against != "" {
+		s += fmt.Sprintf("; P %.3g against %s", r.P, r.Against)
 	}
 	return s + ")"
 }

@@ -112,7 +112,9 @@ func TestRejudgeContrast(t *testing.T) {
 		return &Contrast{Runs: 3, BuggyHits: 3, FixedHits: 1, BuggyFailed: 3, FixedFailed: 1,
 			Found: [2][][]model.Signature{{{grant, never}, {grant}, {grant, never}}, {{grant}}}}
 	}
-	legacy := func() *Contrast { return &Contrast{Runs: 3, BuggyHits: 3, FixedHits: 1, BuggyFailed: 3, FixedFailed: 1} }
+	legacy := func() *Contrast {
+		return &Contrast{Runs: 3, BuggyHits: 3, FixedHits: 1, BuggyFailed: 3, FixedFailed: 1}
+	}
 	narrowed := testBug("b1")
 	narrowed.Signature = sig(t, "safety/watchdog-never-renewed/*/*")
 	onlyGrant := testBug("b1")
