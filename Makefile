@@ -74,22 +74,23 @@ scoreboard: deps build
 	./bin/lockcheck scoreboard --seeds $${SEEDS:-5} --reruns $${RERUNS:-1} $(if $(SEED_BASE),--seed-base $(SEED_BASE),)
 
 ## scoreboard-parts: what .github/workflows/scoreboard.yml does, in parts on one machine: for each of SERVERS
-## (default redis-7.0 valkey-8.1) the scoreboard in SHARDS shards (default 6) of SEEDS seeds (default 3) from
+## (default redis-7.0 valkey-8.1) the scoreboard in SHARDS shards (default 24) of SEEDS seeds (default 3) from
 ## SEED_BASE (default today, YYYYMMDD00) into out/scoreboard/SERVER-I (a part already there is kept: rerunning the
-## target resumes), then the pages: results/scoreboard (redis-7.0), results/scoreboard-servers, results/releases.
-## Parts run one after another: about 4.5 hours on 2 cores at the defaults (one seed of every library on one
-## server took 46 minutes of cells, docs/scoreboard.md).
+## target with the same SEED_BASE resumes), then the pages: results/scoreboard (redis-7.0),
+## results/scoreboard-servers, results/releases. The servers run side by side, each its shards one after another:
+## a shard took 22-23 minutes on 2 cores (2026-11-30), so the whole run takes about 9 hours.
 SERVERS ?= redis-7.0 valkey-8.1
-SHARDS ?= 6
+SHARDS ?= 24
 scoreboard-parts: deps build
-	base=$${SEED_BASE:-$$(date -u +%Y%m%d)00}; \
-	for s in $(SERVERS); do for i in $$(seq 1 $(SHARDS)); do \
+	base=$${SEED_BASE:-$$(date -u +%Y%m%d)00}; pids=; \
+	for s in $(SERVERS); do ( for i in $$(seq 1 $(SHARDS)); do \
 	  [ -d out/scoreboard/$$s-$$i ] && continue; \
 	  ./bin/lockcheck scoreboard --server $$s --seeds $${SEEDS:-3} --seed-base $$base --shard $$i/$(SHARDS) --out out/scoreboard/$$s-$$i.part || exit 1; \
 	  mv out/scoreboard/$$s-$$i.part out/scoreboard/$$s-$$i; \
-	done; done
+	done ) & pids="$$pids $$!"; done; \
+	for p in $$pids; do wait $$p || exit 1; done
 	./bin/lockcheck scoreboard render --page results/scoreboard $(addprefix out/scoreboard/redis-7.0-,$(shell seq 1 $(SHARDS)))
-	./bin/lockcheck scoreboard render --page results/scoreboard-servers out/scoreboard/*-*
+	./bin/lockcheck scoreboard render --page results/scoreboard-servers $(foreach s,$(SERVERS),$(addprefix out/scoreboard/$(s)-,$(shell seq 1 $(SHARDS))))
 	$(MAKE) release-pages
 
 ## rediscover: every bug of results/known-bugs.json hunted again (docs/hunt.md, Rediscovery): its buggy release
