@@ -22,7 +22,8 @@ import (
 // or has a call on it, repeated at least a renewal period apart, are the
 // watchdog of a hold nobody owns: evidence that the lock kept an orphan, whether
 // or not another process was refused meanwhile (leaseBound sees only
-// the refusals).
+// the refusals). So are such commands that carry a retired process's own
+// token, whatever the live processes do (orphantoken.go).
 
 // orphanMinSpread is the least spread, as a fraction of the lease, of the
 // orphan commands that make a finding: a renewer sends one every third of
@@ -47,9 +48,11 @@ func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon
 		}
 	}
 	var out []Example
+	windows := callWindows(holds, acqs)
 	for _, c := range slices.Sorted(maps.Keys(byClient)) {
 		rs := byClient[c]
 		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, acqs, opts.Wire, c, horizon)))
+		sent = slices.Compact(slices.Sorted(slices.Values(append(sent, tokenOrphans(opts.Wire, c, lock, rs, windows)...))))
 		if len(sent) < 2 || sent[len(sent)-1]-sent[0] < maxLease(rs)/orphanMinSpread {
 			continue
 		}
@@ -71,7 +74,7 @@ func orphanExample(lock string, rs []retired, sent []int64) Example {
 	}
 	return Example{
 		Lock: lock, Shape: ShapeOrphanRenewed, Ops: ops,
-		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each, while none of its live processes held the lock or called on it",
+		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each, while none of its live processes held the lock or called on it, or carrying a retired process's own token",
 			strings.Join(names, ", "), len(sent), lock, fmtTime(sent[0]), fmtTime(sent[len(sent)-1])),
 		Cause: "a retired call or hold must leave no renewal behind: past one lease of its process's last request it has run out, " +
 			"and its client renewed it all the same (wire trace: the client's commands naming the lock, answered as acted on)",

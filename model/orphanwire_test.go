@@ -74,6 +74,48 @@ func TestOrphanRenewedFromTheWire(t *testing.T) {
 	}
 }
 
+// A retired call's renewals that carry its own owner token are its
+// orphan's even while the client's live process has calls and a hold on
+// the lock; renewals of the live process's own token, or of a token every
+// process sends, are not.
+func TestOrphanRenewedByItsToken(t *testing.T) {
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 2, Call: msT(150)}}
+	info := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(100), Return: msT(150), Outcome: Info, Cancelled: true}
+	// p2 waits from 2300 ms to 3900 ms (its client busy), then holds to 4100 ms.
+	live := []Op{info, aAcq(2, 2300, 3900), aRel(2, 4100, 4105, OK)}
+	cmd := func(token string, m float64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 " + token, Reply: "1", Call: msT(m), Return: msT(m + 1)}
+	}
+	acquired := func(token string) WireEvent { e := cmd(token, 120); e.Reply = "nil"; return e }
+	p2acquire := cmd("bb2c9a-77e1:18", 2301)
+	p2acquire.Reply = "1200"
+	renewals := func(token string) []WireEvent {
+		var evs []WireEvent
+		for m := 2300.0; m < 4000; m += 500 {
+			evs = append(evs, cmd(token, m+5))
+		}
+		return evs
+	}
+	for _, c := range []struct {
+		name   string
+		evs    []WireEvent
+		orphan bool
+	}{
+		{"the retired call's token, renewed in the live process's wait", append([]WireEvent{acquired("fe34ec-89ee:18"), p2acquire}, renewals("fe34ec-89ee:18")...), true},
+		{"the live process's own token", append([]WireEvent{acquired("fe34ec-89ee:18"), p2acquire}, renewals("bb2c9a-77e1:18")...), false},
+		{"a token both processes sent", append([]WireEvent{acquired("shared-0042"), func() WireEvent { e := p2acquire; e.Args += " shared-0042"; return e }()}, renewals("shared-0042")...), false},
+		{"no token (a number is none)", append([]WireEvent{acquired("15000000"), p2acquire}, renewals("15000000")...), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckBeyond(&History{Ops: live}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
+			got := slices.ContainsFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeOrphanRenewed })
+			if got != c.orphan {
+				t.Fatalf("orphan renewed = %v, want %v:\n%s", got, c.orphan, r)
+			}
+		})
+	}
+}
+
 // Without a wire trace the rule says nothing, nor on a fair lock (whose
 // dead waiters keep the queue for its own timeout) or a quorum lock.
 func TestOrphanRenewedNotJudged(t *testing.T) {

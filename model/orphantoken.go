@@ -1,0 +1,139 @@
+package model
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// A lock's commands name the hold they act on: Redisson sends its owner
+// ("uuid:thread") with every acquire, renewal and release, a SET NX lock
+// its random value. A retired process's client may serve live processes
+// whose own calls on the lock cover the retired one's orphan renewals in
+// time; the renewals still carry the retired process's token, and no live
+// process's. So a command acted on past a retired call's lease bound that
+// carries a token only that retired process sent, in its own requests on
+// the lock, is that retired call's orphan, whatever its client's live
+// processes were doing.
+
+// minTokenLen is the shortest argument taken for an owner token: shorter
+// ones (a lease, a count, a mode) are shared by every holder.
+const minTokenLen = 8
+
+// tokenOrphans are the times of client c's commands on lock acted on
+// (acted) that carry a token of one of rs's processes (tokenOwners) past
+// that retired call's lease bound. calls are every process's call spans
+// on the lock (callWindows).
+func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, calls map[int][]span) []int64 {
+	owners := w.tokenOwners(lock, calls)
+	var out []int64
+	for _, r := range rs {
+		bound := r.last + r.lease + leaseBoundSlack(r.lease)
+		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(r.op.Process, c) }
+		for _, e := range w.conns[c] {
+			if e.Kind == WireCmd && e.Call > bound && acted(e.Reply) && namesLock(e.Args, lock) &&
+				slices.ContainsFunc(tokens(e.Args, lock), mine) {
+				out = append(out, e.Call)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// tokenUse is who sent a token in their requests on a lock: the
+// processes, and their clients.
+type tokenUse struct {
+	procs, clients map[int]bool
+}
+
+// only reports whether the token was sent in process p's requests only,
+// p's client being c.
+func (u tokenUse) only(p, c int) bool {
+	return len(u.procs) == 1 && u.procs[p] && u.clients[c]
+}
+
+// tokenOwners maps each token (tokens) of the processes' requests on lock
+// to who sent it. A process's request is the first command naming the
+// lock its client sent in each of its calls (calls): a renewal of another
+// hold that came first is taken for one, which only makes a token look
+// shared, never owned.
+func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]tokenUse {
+	out := map[string]tokenUse{}
+	onLock := map[int][]WireEvent{}
+	for q, spans := range calls {
+		c, ok := t.clientOf(q)
+		if !ok {
+			continue
+		}
+		if _, done := onLock[c]; !done {
+			onLock[c] = t.lockCommands(c, lock)
+		}
+		for _, sp := range spans {
+			i := slices.IndexFunc(onLock[c], func(e WireEvent) bool { return sp.from <= e.Call && e.Call <= sp.to })
+			if i < 0 {
+				continue
+			}
+			for _, s := range tokens(onLock[c][i].Args, lock) {
+				u, ok := out[s]
+				if !ok {
+					u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}}
+					out[s] = u
+				}
+				u.procs[q], u.clients[c] = true, true
+			}
+		}
+	}
+	return out
+}
+
+// lockCommands are client c's commands naming lock, by the time they
+// were sent.
+func (t *WireTrace) lockCommands(c int, lock string) []WireEvent {
+	var out []WireEvent
+	for _, e := range t.conns[c] {
+		if e.Kind == WireCmd && namesLock(e.Args, lock) {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b WireEvent) int { return compare(a.Call, b.Call) })
+	return out
+}
+
+// tokens are the arguments of a command that may name an owner: at least
+// minTokenLen long, with a letter and a digit, none of a script's
+// punctuation, not cut short by the trace, and not the lock's key.
+func tokens(args, lock string) []string {
+	var out []string
+	for _, f := range strings.Fields(args) {
+		if len(f) < minTokenLen || strings.ContainsAny(f, "()[]'\"<>,;…") || namesLock(f, lock) ||
+			!strings.ContainsFunc(f, unicode.IsLetter) || !strings.ContainsFunc(f, unicode.IsDigit) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// callWindows are each process's calls on a lock, from its holds (the
+// grant and the ops answered in them) and its failed or unknown acquires,
+// each from call to return: an unknown call's window ends where it was
+// cut off, not at the horizon (callSpans), so that an orphan's later
+// renewals fall in no live process's window.
+func callWindows(holds []*hold, acqs []*Op) map[int][]span {
+	out := map[int][]span{}
+	add := func(o *Op) { out[o.Process] = append(out[o.Process], span{o.Call, o.Return}) }
+	for _, h := range holds {
+		add(h.grant)
+		for _, o := range h.answered {
+			add(o)
+		}
+		if h.endOp != nil {
+			add(h.endOp)
+		}
+	}
+	for _, o := range acqs {
+		add(o)
+	}
+	return out
+}
