@@ -23,8 +23,13 @@ type Outcome struct {
 	// Report is the checkers' verdict (zero when Err is set).
 	Report model.Report
 	// Err is an infrastructure error: the run could not be made, or did
-	// not get the faults it asked for.
+	// not get the faults it asked for, twice (Retried).
 	Err error
+	// Retried is the first attempt's infrastructure error when the cell
+	// was run a second time (nil when it was not): a driver that did not
+	// start on a loaded machine is no verdict, and the second attempt,
+	// with the same seed, is the cell's.
+	Retried error
 	// Dir is the run directory, if the runner wrote one.
 	Dir string
 	// OK says the report met the expectation (false when Err is set).
@@ -39,6 +44,7 @@ type RunCell func(ctx context.Context, c Cell) (model.Report, string, error)
 
 // Matrix runs every scenario × subject × seed in that order, one at a time,
 // and compares each verdict with the scenario's expectation for the subject.
+// A cell whose run could not be made is run once more (Outcome.Retried).
 // done, if set, is called after each cell. It stops early when ctx ends.
 func Matrix(ctx context.Context, scenarios []Scenario, subjects []subject.Subject, seeds []int64, run RunCell, done func(Outcome)) []Outcome {
 	return matrix(ctx, nil, scenarios, subjects, seeds, run, done)
@@ -60,7 +66,7 @@ func matrix(ctx context.Context, keep func(Cell) bool, scenarios []Scenario, sub
 				o := Outcome{Cell: c, Expect: sc.Expectation(subj)}
 				if o.Expect.Skip != "" {
 					o.OK, o.Why = true, o.Expect.Skip
-				} else if o.Report, o.Dir, o.Err = run(ctx, c); o.Err == nil {
+				} else if o.Report, o.Dir, o.Err = runTwice(ctx, c, run, &o.Retried); o.Err == nil {
 					o.OK, o.Why = o.Expect.Match(o.Report)
 				} else {
 					o.Why = o.Err.Error()
@@ -73,6 +79,18 @@ func matrix(ctx context.Context, keep func(Cell) bool, scenarios []Scenario, sub
 		}
 	}
 	return out
+}
+
+// runTwice runs c, and once more when the run could not be made (an
+// infrastructure error while ctx lives), keeping the first error in
+// retried.
+func runTwice(ctx context.Context, c Cell, run RunCell, retried *error) (model.Report, string, error) {
+	rep, dir, err := run(ctx, c)
+	if err == nil || ctx.Err() != nil {
+		return rep, dir, err
+	}
+	*retried = err
+	return run(ctx, c)
 }
 
 // ErrUnexpected and ErrInfrastructure summarise a matrix (see Verdict).

@@ -13,6 +13,7 @@ import (
 	"github.com/lockcheck/lockcheck/faults"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
+	"github.com/lockcheck/lockcheck/workloads/subject"
 )
 
 func TestCatalogIsRunnable(t *testing.T) {
@@ -225,3 +226,40 @@ func (c targetsOnly) Targets() []string                   { return c }
 func (targetsOnly) Stall(context.Context, string) error   { return errors.ErrUnsupported }
 func (targetsOnly) Unstall(context.Context, string) error { return errors.ErrUnsupported }
 func (targetsOnly) Crash(context.Context, string) error   { return errors.ErrUnsupported }
+
+// A cell whose run could not be made is run once more with the same seed:
+// a second attempt that runs is the cell's verdict (the first error kept in
+// Retried); two failures are an infrastructure error.
+func TestMatrixRetriesAnInfrastructureError(t *testing.T) {
+	safe, _ := Lookup("no-faults")
+	ref, _ := catalog.Subjects.Lookup("reentrant")
+	for _, c := range []struct {
+		name  string
+		fails int
+		calls int
+		infra bool
+	}{
+		{"runs at once", 0, 1, false},
+		{"fails once", 1, 2, false},
+		{"fails twice", 2, 2, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			calls := 0
+			run := func(ctx context.Context, cell Cell) (model.Report, string, error) {
+				calls++
+				if calls <= c.fails {
+					return model.Report{}, "", errors.New("driver refused hello")
+				}
+				return report(model.Valid, nil), "dir", nil
+			}
+			outs := Matrix(t.Context(), []Scenario{safe}, []subject.Subject{ref}, []int64{7}, run, nil)
+			o := outs[0]
+			if calls != c.calls || (o.Err != nil) != c.infra || (o.Retried != nil) != (c.fails > 0) || (!c.infra && !o.OK) {
+				t.Fatalf("%d calls, outcome %+v: want %d calls, infrastructure %v", calls, o, c.calls, c.infra)
+			}
+			if err := Verdict(outs); errors.Is(err, ErrInfrastructure) != c.infra {
+				t.Fatalf("Verdict = %v", err)
+			}
+		})
+	}
+}
