@@ -74,7 +74,7 @@ func orphanExample(lock string, rs []retired, sent []int64) Example {
 	}
 	return Example{
 		Lock: lock, Shape: ShapeOrphanRenewed, Ops: ops,
-		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each, while none of its live processes held the lock or called on it, or carrying a retired process's own token",
+		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each: outside its live processes' holds and calls on the lock, or carrying a retired process's own token",
 			strings.Join(names, ", "), len(sent), lock, fmtTime(sent[0]), fmtTime(sent[len(sent)-1])),
 		Cause: "a retired call or hold must leave no renewal behind: past one lease of its process's last request it has run out, " +
 			"and its client renewed it all the same (wire trace: the client's commands naming the lock, answered as acted on)",
