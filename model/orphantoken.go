@@ -32,7 +32,7 @@ func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, calls map[int]
 		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(r.op.Process, c) }
 		for _, e := range w.conns[c] {
 			if e.Kind == WireCmd && e.Call > bound && acted(e.Reply) && namesLock(e.Args, lock) &&
-				slices.ContainsFunc(tokens(e.Args, lock), mine) {
+				slices.ContainsFunc(commandTokens(e, lock), mine) {
 				out = append(out, e.Call)
 			}
 		}
@@ -74,7 +74,7 @@ func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]to
 			if i < 0 {
 				continue
 			}
-			for _, s := range tokens(onLock[c][i].Args, lock) {
+			for _, s := range commandTokens(onLock[c][i], lock) {
 				u, ok := out[s]
 				if !ok {
 					u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}}
@@ -98,6 +98,21 @@ func (t *WireTrace) lockCommands(c int, lock string) []WireEvent {
 	}
 	slices.SortStableFunc(out, func(a, b WireEvent) int { return compare(a.Call, b.Call) })
 	return out
+}
+
+// scripting are the commands whose first argument is the script that
+// runs (its text, its SHA, a function's name): the same for every owner.
+var scripting = []string{"EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"}
+
+// commandTokens are the tokens of e's arguments, its script left out.
+func commandTokens(e WireEvent, lock string) []string {
+	args := e.Args
+	if slices.Contains(scripting, strings.ToUpper(e.Cmd)) {
+		if _, rest, ok := strings.Cut(strings.TrimSpace(args), " "); ok {
+			args = rest
+		}
+	}
+	return tokens(args, lock)
 }
 
 // tokens are the arguments of a command that may name an owner: at least

@@ -105,6 +105,15 @@ func TestOrphanRenewedByItsToken(t *testing.T) {
 		{"the live process's own token", append([]WireEvent{acquired("fe34ec-89ee:18"), p2acquire}, renewals("bb2c9a-77e1:18")...), false},
 		{"a token both processes sent", append([]WireEvent{acquired("shared-0042"), func() WireEvent { e := p2acquire; e.Args += " shared-0042"; return e }()}, renewals("shared-0042")...), false},
 		{"no token (a number is none)", append([]WireEvent{acquired("15000000"), p2acquire}, renewals("15000000")...), false},
+		{"a script's SHA the retired process sent first", append([]WireEvent{acquired("fe34ec-89ee:18"), p2acquire}, func() []WireEvent {
+			evs := renewals("bb2c9a-77e1:18")
+			for i := range evs {
+				evs[i].Cmd, evs[i].Args = "EVALSHA", "6a3d31570dc6f4b0bd32 1 app:L 1500 bb2c9a-77e1:18"
+			}
+			first := cmd("fe34ec-89ee:18", 105) // first in the retired call: a renewal, the same script
+			first.Cmd, first.Args = "EVALSHA", "6a3d31570dc6f4b0bd32 1 app:L 1500 fe34ec-89ee:18"
+			return append(evs, first)
+		}()...), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := CheckBeyond(&History{Ops: live}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
