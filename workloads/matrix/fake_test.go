@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,9 +36,9 @@ type fakeExec struct {
 	// bad lists the checkers that say invalid in cell c's run (try 1: the
 	// first run of the cell, 2: its first rerun, ...).
 	bad func(c scenario.Cell, try int) []string
-	// errAt, if > 0, makes that run (1: the first) fail with errRun and
-	// write nothing.
-	errAt int
+	// errAt makes those runs (1: the first) fail with errRun and write
+	// nothing.
+	errAt []int
 	// after, if set, is called after each run with its number.
 	after func(n int)
 
@@ -56,7 +57,7 @@ func (f *fakeExec) Exec(ctx context.Context, c scenario.Cell, key Key) (Ran, err
 	if f.after != nil {
 		defer f.after(n)
 	}
-	if n == f.errAt {
+	if slices.Contains(f.errAt, n) {
 		return Ran{}, errRun
 	}
 	if f.tries == nil {

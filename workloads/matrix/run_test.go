@@ -104,21 +104,27 @@ func TestRunStopsWhenInterrupted(t *testing.T) {
 	}
 }
 
-// TestRunCellError: a run that could not be made is an infrastructure
-// error of its cell, linked to nothing; the matrix goes on.
+// TestRunCellError: a run that could not be made is made once more; one
+// that could not be made twice is an infrastructure error of its cell,
+// linked to nothing, and the matrix goes on.
 func TestRunCellError(t *testing.T) {
 	dir := t.TempDir()
-	x := &fakeExec{errAt: 2}
+	x := &fakeExec{errAt: []int{2, 3}}
 	res, err := Run(t.Context(), fakeConfig(dir, x, nil, newFakeClock(t0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(x.keys) != 9 || !errors.Is(res.Err(), scenario.ErrInfrastructure) {
+	if len(x.keys) != 10 || !errors.Is(res.Err(), scenario.ErrInfrastructure) {
 		t.Fatalf("ran %d; Err %v", len(x.keys), res.Err())
 	}
 	c := res.File.Cells[1]
 	if c.Error != errRun.Error() || c.Dir != "" || c.OK {
 		t.Errorf("the cell that could not run: %+v", c)
+	}
+	once := &fakeExec{errAt: []int{2}}
+	res, err = Run(t.Context(), fakeConfig(t.TempDir(), once, nil, newFakeClock(t0)))
+	if err != nil || len(once.keys) != 10 || errors.Is(res.Err(), scenario.ErrInfrastructure) || res.File.Cells[1].Error != "" {
+		t.Fatalf("a run that failed once: ran %d, Err %v, cell %+v, %v: want it made again and counted", len(once.keys), res.Err(), res.File.Cells[1], err)
 	}
 }
 
