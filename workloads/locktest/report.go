@@ -29,7 +29,7 @@ func (s *suite) report(t *testing.T, p planned, f *failure, steps []string, seed
 	dir, err := s.keep(p, f)
 	var b strings.Builder
 	fmt.Fprintf(&b, "locktest: %s FAILED scenario %s (seed %d, a %v run): %s\n", s.lock.Name, p.sc.Name, f.seed, f.run, f.why)
-	if !p.sc.Safe {
+	if !p.sc.Safe || p.req.Label() != scenario.ExpectValid.Label { // process-pause is safe, and required within its fault
 		fmt.Fprintf(&b, "required: %s (a fault that breaks any lease lock excuses what it breaks, nothing more)\n", p.req.Label())
 	}
 	b.WriteString(explain(f.res.Report))
