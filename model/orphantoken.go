@@ -21,11 +21,9 @@ import (
 const minTokenLen = 8
 
 // tokenOrphans are the times of client c's commands on lock acted on
-// (acted) that carry a token of one of rs's processes (tokenOwners) past
-// that retired call's lease bound. calls are every process's call spans
-// on the lock (callWindows).
-func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, calls map[int][]span) []int64 {
-	owners := w.tokenOwners(lock, calls)
+// (acted) that carry a token of one of rs's processes past that retired
+// call's lease bound. owners are the lock's tokens (tokenOwners).
+func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, owners map[string]tokenUse) []int64 {
 	var out []int64
 	for _, r := range rs {
 		bound := r.last + r.lease + leaseBoundSlack(r.lease)
@@ -55,9 +53,10 @@ func (u tokenUse) only(p, c int) bool {
 
 // tokenOwners maps each token (tokens) of the processes' requests on lock
 // to who sent it. A process's request is the first command naming the
-// lock its client sent in each of its calls (calls): a renewal of another
-// hold that came first is taken for one, which only makes a token look
-// shared, never owned.
+// lock its client sent in each of its calls (calls). A renewal that came
+// first is taken for one: its owner's token is then also counted as this
+// process's, which makes it look shared (so an orphan goes unseen, never
+// the reverse); its script is no token (commandTokens).
 func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]tokenUse {
 	out := map[string]tokenUse{}
 	onLock := map[int][]WireEvent{}

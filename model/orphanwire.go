@@ -47,12 +47,15 @@ func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon
 			byClient[c] = append(byClient[c], r)
 		}
 	}
+	if len(byClient) == 0 {
+		return nil
+	}
 	var out []Example
-	windows := callWindows(holds, acqs)
+	owners := opts.Wire.tokenOwners(lock, callWindows(holds, acqs)) // once per lock, for every client
 	for _, c := range slices.Sorted(maps.Keys(byClient)) {
 		rs := byClient[c]
 		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, acqs, opts.Wire, c, horizon)))
-		sent = slices.Compact(slices.Sorted(slices.Values(append(sent, tokenOrphans(opts.Wire, c, lock, rs, windows)...))))
+		sent = slices.Compact(slices.Sorted(slices.Values(append(sent, tokenOrphans(opts.Wire, c, lock, rs, owners)...))))
 		if len(sent) < 2 || sent[len(sent)-1]-sent[0] < maxLease(rs)/orphanMinSpread {
 			continue
 		}
