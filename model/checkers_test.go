@@ -135,6 +135,26 @@ func TestFairness(t *testing.T) {
 	}
 }
 
+// TestFairnessShowsTheVerdictsOvertakeFirst: an Invalid verdict's first
+// example is an overtake without a fault, even when an excused one (on lock
+// A, checked first) was met before it.
+func TestFairnessShowsTheVerdictsOvertakeFirst(t *testing.T) {
+	h := hist(acq(0, "A", 0, 4, OK), rel(0, "A", 10, 15, OK),
+		withEnq(acq(1, "A", 2, 30, OK), 3),
+		withEnq(acq(2, "A", 6, 20, OK), 7), rel(2, "A", 22, 25, OK),
+		acq(0, "B", 40, 44, OK), rel(0, "B", 50, 55, OK),
+		withEnq(acq(1, "B", 42, 70, OK), 43),
+		withEnq(acq(2, "B", 46, 60, OK), 47), rel(2, "B", 62, 65, OK))
+	h.Faults = []Fault{{Name: "client-pause", Target: "p1", Start: 5, End: 21}}
+	r := CheckFair(h, Options{})
+	if r.Verdict != Invalid || r.Count != 2 || len(r.Examples) != 2 {
+		t.Fatalf("verdict %s, count %d, %d examples; want invalid, 2, 2\n%s", r.Verdict, r.Count, len(r.Examples), r)
+	}
+	if first := r.Examples[0]; first.Lock != "B" || len(first.Faults) != 0 {
+		t.Errorf("first example is on %s with %d faults (%s), want B's overtake without a fault", first.Lock, len(first.Faults), first.Cause)
+	}
+}
+
 func TestMutualExclusionOnResource(t *testing.T) {
 	tests := []struct {
 		name, timeline string

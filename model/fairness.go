@@ -20,6 +20,7 @@ func CheckFair(h *History, opts Options) Result {
 	horizon := h.horizon()
 	clean, faulted, requests := 0, 0, 0
 	locks := groupLockOps(h)
+	var cleanEx, faultedEx []Example
 	for _, l := range locks.names {
 		grants := firstGrants(locks.ops[l])
 		var queued []*Op
@@ -42,28 +43,22 @@ func CheckFair(h *History, opts Options) Result {
 			}
 			if len(during) > 0 {
 				faulted += counts[i]
+				if len(faultedEx) < opts.maxExamples() {
+					faultedEx = append(faultedEx, overtakeExample(l, a, grants, counts[i], during))
+				}
 			} else {
 				clean += counts[i]
-			}
-			if len(res.Examples) < opts.maxExamples() {
-				ex := Example{Lock: l, Ops: []Op{*a}, Faults: during, Shape: ShapeOvertaken,
-					Summary: fmt.Sprintf("p%d, queued at %s, was overtaken by %d later request(s)", a.Process, fmtTime(a.Enqueued), counts[i])}
-				for _, b := range grants {
-					if b.Process != a.Process && a.Enqueued < b.Call && b.Return < a.Return {
-						ex.Ops = append(ex.Ops, *b)
-						if len(ex.Ops) == 3 {
-							break
-						}
-					}
+				if len(cleanEx) < opts.maxExamples() {
+					cleanEx = append(cleanEx, overtakeExample(l, a, grants, counts[i], nil))
 				}
-				if len(during) > 0 {
-					ex.Cause = "the wait overlapped a fault: the waiter may have been evicted from the queue (expected)"
-				} else {
-					ex.Cause = "no fault overlapped the wait: FIFO order broken"
-				}
-				res.Examples = append(res.Examples, ex)
 			}
 		}
+	}
+	// The overtakes that make the verdict come first: an excused one shown
+	// above them would read as the reason for an Invalid verdict.
+	res.Examples = append(cleanEx, faultedEx...)
+	if len(res.Examples) > opts.maxExamples() {
+		res.Examples = res.Examples[:opts.maxExamples()]
 	}
 	res.Count = clean + faulted
 	if clean > 0 {
@@ -115,4 +110,25 @@ func countOvertakes(queued, grants []*Op) []int {
 		out[i] = sum(rank(a.Return))
 	}
 	return out
+}
+
+// overtakeExample shows queued request a of lock l with up to two of the
+// later requests that were granted before it, and whether a fault excuses it.
+func overtakeExample(l string, a *Op, grants []*Op, n int, during []Fault) Example {
+	ex := Example{Lock: l, Ops: []Op{*a}, Faults: during, Shape: ShapeOvertaken,
+		Summary: fmt.Sprintf("p%d, queued at %s, was overtaken by %d later request(s)", a.Process, fmtTime(a.Enqueued), n)}
+	for _, b := range grants {
+		if b.Process != a.Process && a.Enqueued < b.Call && b.Return < a.Return {
+			ex.Ops = append(ex.Ops, *b)
+			if len(ex.Ops) == 3 {
+				break
+			}
+		}
+	}
+	if len(during) > 0 {
+		ex.Cause = "the wait overlapped a fault: the waiter may have been evicted from the queue (expected)"
+	} else {
+		ex.Cause = "no fault overlapped the wait: FIFO order broken"
+	}
+	return ex
 }
