@@ -47,6 +47,9 @@ type fakeExec struct {
 	errAt int
 	// before, if set, is called before each run with its number.
 	before func(n int)
+	// shows, if set, names the shape of a failing run's one violation
+	// (none: a report without examples).
+	shows func(d Draw) model.Shape
 
 	runs  []Draw
 	tries map[string]int
@@ -82,6 +85,10 @@ func (f *fakeExec) Exec(ctx context.Context, d Draw, dir string) (Trial, error) 
 	t := Trial{Dir: dir, Report: model.Report{Verdict: model.Valid}}
 	if f.fails != nil && f.fails(d, f.tries[key]) {
 		t.Find, t.Why, t.Report.Verdict = true, "invalid (fake)", model.Invalid
+		if f.shows != nil {
+			t.Report.Results = []model.Result{{Checker: model.CheckMutualExclusion, Verdict: model.Invalid,
+				Examples: []model.Example{{Class: model.ClassSafety, Shape: f.shows(d)}}}}
+		}
 	}
 	return t, nil
 }

@@ -90,6 +90,10 @@ type Config struct {
 	Observer Observer
 	// Executor runs the draws (nil: runs on Redis as `lockcheck run`).
 	Executor Executor
+	// Same, if set, says whether a shrink candidate's find is still the
+	// failure being shrunk, first being the search's find (nil:
+	// SameFailure). A candidate whose runs fail only otherwise passes.
+	Same func(first, cand Trial) bool
 
 	now func() time.Time // the clock (tests: a fake one); nil: time.Now
 }

@@ -124,7 +124,7 @@ func phaseStep(edit func(ph *workloads.Phases) bool) func(Draw) (Draw, bool) {
 // failed, as the run that showed it, the names of the steps kept, and
 // whether no step is left to try (false: time or ctx ran out first). The
 // result is never less failing than found: a candidate is kept only when
-// one of its runs was a find (any find: not necessarily the same checker).
+// one of its runs was a find of the same failure (Config.Same).
 func (h *hunter) shrink(ctx context.Context, found Trial) (Trial, []string, bool) {
 	deadline := h.cfg.now().Add(MaxShrink)
 	if h.deadline.Before(deadline) {
@@ -140,7 +140,7 @@ func (h *hunter) shrink(ctx context.Context, found Trial) (Trial, []string, bool
 					break
 				}
 				label := st.label(best.Draw, cand)
-				t, verdict := h.tryCandidate(ctx, label, cand, deadline)
+				t, verdict := h.tryCandidate(ctx, label, found, cand, deadline)
 				if verdict == outOfTime {
 					return best, kept, false
 				}
@@ -164,8 +164,8 @@ const (
 )
 
 // tryCandidate runs cand up to ShrinkTries times, stopping at the first
-// find.
-func (h *hunter) tryCandidate(ctx context.Context, step string, cand Draw, deadline time.Time) (Trial, candidateVerdict) {
+// find of first's failure.
+func (h *hunter) tryCandidate(ctx context.Context, step string, first Trial, cand Draw, deadline time.Time) (Trial, candidateVerdict) {
 	for try := 1; try <= ShrinkTries; try++ {
 		if ctx.Err() != nil || h.left(deadline) < cand.Duration {
 			return Trial{}, outOfTime
@@ -179,7 +179,7 @@ func (h *hunter) tryCandidate(ctx context.Context, step string, cand Draw, deadl
 		if ctx.Err() != nil {
 			return Trial{}, outOfTime // a prefix of a run: not a candidate's verdict
 		}
-		if t.Find {
+		if t.Find && h.cfg.same(first, t) {
 			h.obs.Shrunk(step, true, try)
 			return t, stillFails
 		}

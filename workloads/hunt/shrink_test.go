@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 )
 
@@ -82,6 +83,45 @@ func TestShrinkKeepsCandidateThatFailsOnce(t *testing.T) {
 		if strings.HasPrefix(e, "shrunk ") && !strings.HasSuffix(e, "kept true tries 2") {
 			t.Errorf("event %q: want every step kept on its second try", e)
 		}
+	}
+}
+
+// Shrinking keeps the failure it found: a simpler draw that fails only
+// with another violation (fewer processes: a refusal, not the double
+// grant) is not kept, unless Config.Same says it is the same.
+func TestShrinkKeepsTheSameFailure(t *testing.T) {
+	shows := func(d Draw) model.Shape {
+		if d.Plan.Processes < 8 {
+			return model.ShapeRefusedFree
+		}
+		return model.ShapeDoubleGrant
+	}
+	for _, tc := range []struct {
+		name  string
+		same  func(first, cand Trial) bool
+		procs int
+		shape model.Shape
+	}{
+		{"SameFailure", nil, 8, model.ShapeDoubleGrant},
+		{"any find", func(Trial, Trial) bool { return true }, 2, model.ShapeRefusedFree},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			x := &fakeExec{clock: newFakeClock(), fails: func(Draw, int) bool { return true }, shows: shows}
+			cfg := fakeConfig(t.TempDir(), x, &recorder{})
+			cfg.Same = tc.same
+			res, err := Run(t.Context(), cfg)
+			if err != nil || res.Find == nil {
+				t.Fatalf("Run: %v", err)
+			}
+			sh := res.Find.Shrunk
+			sigs := sh.Report.Signatures()
+			if sh.Draw.Plan.Processes != tc.procs || len(sigs) != 1 || sigs[0].Shape != tc.shape {
+				t.Errorf("shrunk to %d processes showing %v, want %d showing %s", sh.Draw.Plan.Processes, sigs, tc.procs, tc.shape)
+			}
+			if sh.Draw.Duration != MinRun {
+				t.Errorf("shrunk to %v: the other steps keep the failure and should be kept", sh.Draw.Duration)
+			}
+		})
 	}
 }
 

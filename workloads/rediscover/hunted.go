@@ -131,6 +131,17 @@ func (w sought) wants(sigs []model.Signature) bool {
 	return w.bug.ID == "" || w.bug.Matches(sigs...)
 }
 
+// same is the hunts' shrink rule for w (hunt.Config.Same): a find with
+// the bug's signature is shrunk only to draws that show that signature
+// again, so that its replays (Contrast) replay the bug; any other find, to
+// draws that show its failure (hunt.SameFailure).
+func (w sought) same(first, cand hunt.Trial) bool {
+	if w.bug.ID != "" && w.bug.Matches(first.Report.Signatures()...) {
+		return w.bug.Matches(cand.Report.Signatures()...)
+	}
+	return hunt.SameFailure(first, cand)
+}
+
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
 // and on from the seed after the last hunt's while its finds do not count
 // or are other catalogued bugs of the release.
@@ -173,7 +184,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
-		Seed: seed, Out: cfg.Out, Observer: det,
+		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same,
 	})
 	if res == nil {
 		h.Err = errText(err, "the hunt returned no result")
