@@ -17,8 +17,12 @@ const DefaultTryLockSlack = 250 * time.Millisecond
 // slack (Options.TryLockSlack, plus a quarter of the wait). A TryLock that
 // overstays its wait holds its caller up past what it asked for; a
 // violation is ClassContract. The wait bounds retries, not a request in
-// flight, so a call that such a fault met is not judged. Nor is a
-// process's first call: it pays what is left of its client's start-up
+// flight, so a call that such a fault met is not judged. A release or a
+// TryLock that ended info (an error, or no answer by the request's
+// deadline) must have ended by what the faults that met it allowed
+// (answerBy: past each, the client's recorded reconnection and its own
+// bound): one held past that is a hang of the library. Neither rule
+// judges a process's first call: it pays what is left of its client's start-up
 // (code paths, threads and timers its client uses for the first time).
 // Measured on Redisson's driver on a busy 2-core machine, the first TryLock
 // of each process overshot its wait by 56-138 ms, later ones by at most
@@ -34,8 +38,18 @@ func CheckTiming(h *History, opts Options) Result {
 	horizon := h.horizon()
 	first := firstCalls(h)
 	judged := 0
+	unanswered := 0
 	for i := range h.Ops {
 		o := &h.Ops[i]
+		if by, ok := answerBy(h, o, opts, horizon); ok {
+			if o.Return > by && first[o.Process] != o {
+				unanswered++
+				if res.Count++; len(res.Examples) < opts.maxExamples() {
+					res.Examples = append(res.Examples, unansweredExample(h, o, by, horizon))
+				}
+			}
+			continue
+		}
 		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || first[o.Process] == o || delayedAt(h, o, horizon) {
 			continue
 		}
@@ -50,9 +64,14 @@ func CheckTiming(h *History, opts Options) Result {
 		}
 	}
 	res.Explanation = fmt.Sprintf("%d TryLocks outside the faults that hit their process (and not their process's first call) answered within their wait + %s + wait/4", judged, slack)
+	if late := res.Count - unanswered; late > 0 {
+		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside the faults that hit their process (and not their process's first call) answered later than their wait + %s + wait/4", late, judged, slack)
+	}
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d of %d TryLocks outside the faults that hit their process (and not their process's first call) answered later than their wait + %s + wait/4", res.Count, judged, slack)
+	}
+	if unanswered > 0 {
+		res.Explanation += fmt.Sprintf("; %d releases or TryLocks ended without an answer past every bound the run recorded", unanswered)
 	}
 	res.Elapsed = time.Since(start)
 	return res
