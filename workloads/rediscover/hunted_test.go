@@ -17,7 +17,7 @@ func TestShrinkKeepsTheSoughtSignature(t *testing.T) {
 			Checker: model.CheckLinearizable, Verdict: model.Invalid, Examples: []model.Example{exampleFor(sig)}}}}}
 	}
 	bug := testBug("lib-1.0.0-lost-renewal")
-	bug.Signature = mustSig(t, "safety/double-grant/acquire/beyond:*")
+	bug.Signature = sig(t, "safety/double-grant/acquire/beyond:*")
 	beyond, during := showing("safety/double-grant/acquire/beyond:reconnect"), showing("safety/double-grant/acquire/none")
 	refusal := showing("refusal/refused-free/acquire/none")
 	for _, tc := range []struct {
@@ -37,13 +37,4 @@ func TestShrinkKeepsTheSoughtSignature(t *testing.T) {
 			t.Errorf("%s: same = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-}
-
-func mustSig(t *testing.T, text string) model.Signature {
-	t.Helper()
-	s, err := model.ParseSignature(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }
