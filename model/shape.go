@@ -50,6 +50,10 @@ const (
 	// ShapeLateAnswer: a call answered after its deadline (a TryLock long
 	// after its wait).
 	ShapeLateAnswer Shape = "late-answer"
+	// ShapeHung: a release or TryLock that ended without an answer (an
+	// error, or none by the request's deadline) past every bound the run
+	// recorded for it: the library held the call (a hang).
+	ShapeHung Shape = "hung"
 	// ShapeOvertaken: a fair lock's waiter overtaken by later requests.
 	ShapeOvertaken Shape = "overtaken"
 	// ShapeWaitOnFree: a waiter left waiting on a free lock (or an open
@@ -70,7 +74,7 @@ const (
 var shapes = map[Shape]bool{
 	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,
 	ShapeRefusedFree: true, ShapeReentryRefused: true, ShapeOwnerRefused: true, ShapeHoldLost: true,
-	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeWatchdogNeverRenewed: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeOvertaken: true,
+	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeWatchdogNeverRenewed: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeHung: true, ShapeOvertaken: true,
 	ShapeWaitOnFree: true, ShapeLongWait: true, ShapeTokenBackwards: true, ShapeOverGrant: true, ShapeUnexplained: true,
 }
 

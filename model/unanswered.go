@@ -40,7 +40,7 @@ func unansweredExample(h *History, o *Op, by, horizon int64) Example {
 	if o.Kind == Acquire {
 		what = fmt.Sprintf("TryLock with a wait of %s", time.Duration(o.Wait))
 	}
-	return Example{Lock: o.Lock, Ops: []Op{*o}, Faults: overlapping(h, []Op{*o}), Class: ClassContract, Shape: ShapeLateAnswer,
+	return Example{Lock: o.Lock, Ops: []Op{*o}, Faults: overlapping(h, []Op{*o}), Class: ClassContract, Shape: ShapeHung,
 		Summary: fmt.Sprintf("p%d's %s got no answer for %s (%s): the faults that could hold it up, its reconnection and its own bound let it end by %s",
 			o.Process, what, time.Duration(o.Return-o.Call), o.Error, fmtTime(by)),
 		Cause: "the library held the call past every bound the run recorded: a hang, not a fault's delay"}

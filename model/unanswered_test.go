@@ -50,8 +50,8 @@ func TestUnansweredCall(t *testing.T) {
 			}
 			if tc.want == Invalid {
 				ex := r.Examples[0]
-				if ex.Shape != ShapeLateAnswer || ex.Class != ClassContract || !strings.Contains(ex.Summary, "got no answer") {
-					t.Errorf("example %+v, want a late answer of class contract", ex)
+				if ex.Shape != ShapeHung || ex.Class != ClassContract || !strings.Contains(ex.Summary, "got no answer") {
+					t.Errorf("example %+v, want a hang of class contract", ex)
 				}
 			}
 		})
