@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -66,4 +67,59 @@ func TestUnansweredFirstCall(t *testing.T) {
 	if r := CheckTiming(h, Options{ReplyTimeout: time.Second}); r.Verdict != Valid {
 		t.Fatalf("a first call was judged:\n%s", r)
 	}
+}
+
+// TestUnansweredFaultsOnlyExcuse is a metamorphic check of the hang rule
+// on random histories: a fault window added to a history can only let its
+// calls end later (answerBy never decreases), so it never makes a valid
+// history's calls hang, and a history's hangs with the window are a subset
+// of its hangs without it.
+func TestUnansweredFaultsOnlyExcuse(t *testing.T) {
+	ms := int64(time.Millisecond)
+	rng := rand.New(rand.NewPCG(2026, 1130))
+	names := []string{"restart", "client-stall", "partition", "client-interrupt", "latency"}
+	randFault := func() Fault {
+		start := rng.Int64N(4000) * ms
+		f := Fault{Name: names[rng.IntN(len(names))], Start: start, End: start + rng.Int64N(2000)*ms}
+		if rng.IntN(3) == 0 {
+			f.Procs = []int{1 + rng.IntN(3)}
+		}
+		return f
+	}
+	for i := range 3000 {
+		h := &History{}
+		for p := 1; p <= 3; p++ {
+			h.Ops = append(h.Ops, acq(p, "L", 0, ms, OK)) // each process's first call
+			call := rng.Int64N(3000)*ms + 2*ms
+			o := rel(p, "L", call, call+rng.Int64N(5000)*ms, Info)
+			if rng.IntN(2) == 0 {
+				o = try(p, "L", call, o.Return, Info)
+				o.Wait = rng.Int64N(1500) * ms
+			}
+			h.Ops = append(h.Ops, o)
+		}
+		for range rng.IntN(3) {
+			h.Faults = append(h.Faults, randFault())
+		}
+		opts := Options{ReplyTimeout: time.Duration(rng.Int64N(2000)) * time.Millisecond}
+		without := hungProcs(CheckTiming(h, opts))
+		h.Faults = append(h.Faults, randFault())
+		with := hungProcs(CheckTiming(h, opts))
+		for p := range with {
+			if !without[p] {
+				t.Fatalf("case %d: a fault window added made p%d's call hang:\n%+v", i, p, h)
+			}
+		}
+	}
+}
+
+// hungProcs are the processes whose call r reports hung.
+func hungProcs(r Result) map[int]bool {
+	out := map[int]bool{}
+	for _, ex := range r.Examples {
+		if ex.Shape == ShapeHung {
+			out[ex.Ops[0].Process] = true
+		}
+	}
+	return out
 }
