@@ -45,7 +45,7 @@ func CheckTiming(h *History, opts Options) Result {
 			if o.Return > by && first[o.Process] != o {
 				unanswered++
 				if res.Count++; len(res.Examples) < opts.maxExamples() {
-					res.Examples = append(res.Examples, unansweredExample(h, o, by, horizon))
+					res.Examples = append(res.Examples, unansweredExample(h, o, by))
 				}
 			}
 			continue

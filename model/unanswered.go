@@ -35,7 +35,7 @@ func answerBy(h *History, o *Op, opts Options, horizon int64) (by int64, ok bool
 
 // unansweredExample is the contract violation of o, which ended at
 // o.Return though everything that could hold it up let it end by by.
-func unansweredExample(h *History, o *Op, by, horizon int64) Example {
+func unansweredExample(h *History, o *Op, by int64) Example {
 	what := "release"
 	if o.Kind == Acquire {
 		what = fmt.Sprintf("TryLock with a wait of %s", time.Duration(o.Wait))
