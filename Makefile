@@ -6,8 +6,9 @@ PKGS ?= ./...
 # of after them (go test starts packages in the order named; a package named twice runs once). Three packages run at
 # once (-p 3) on 2 cores: their runs mostly wait on timers and Redis (make test used 1.2-1.3 of the 2 cores at -p 2).
 SLOW_PKGS := ./workloads/ ./cmd/lockcheck/ ./workloads/scenario/ ./workloads/permits/ ./workloads/locktest/ ./workloads/catalog/
+comma := ,
 
-.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard scoreboard-parts catch-rates fp-campaign checker-soak rediscover release-pages timeline-browser clean
+.PHONY: all deps redis build run test locktest-planted test-short vet lint fmt bench bench-threads nightly scoreboard scoreboard-parts catch-rates fp-campaign checker-soak rediscover rediscover-parts release-pages timeline-browser clean
 
 all: vet test
 
@@ -99,6 +100,27 @@ scoreboard-parts: deps build
 ## STAND_INS=NAME@VERSION=SUBJECT,... runs SUBJECT for a release the subject registry does not name yet.
 rediscover: deps build
 	./bin/lockcheck rediscover --budget $${BUDGET:-10m} --out results/rediscovery.md --json results/rediscovery.json $(if $(BUGS),--bugs $(BUGS),) $(if $(STAND_INS),--stand-in $(STAND_INS),) $(if $(SEED),--seed $(SEED),)
+
+## rediscover-parts: make rediscover in parts that survive a stop, for the long campaign: each bug of the catalog
+## (BUGS=ID,... for a few) hunted alone, BUDGET (default 10m) a release from SEED (default 2611300), into
+## out/rediscover/SEED-BUDGET/; a bug's part once done is kept in results/findings/rediscovery-SEED-BUDGET/ with
+## its hunts' plan.json files (the page's rerun commands read them), and skipped when run again; then the page
+## (PAGE, default results/rediscovery: .md and .json) merged from every part kept. About 2 x BUDGET a producible
+## bug plus shrinking and replays: some 12 hours at 10 minutes for the catalog's 30 producible bugs on 2 cores.
+PAGE ?= results/rediscovery
+rediscover-parts: deps build
+	seed=$${SEED:-2611300}; budget=$${BUDGET:-10m}; out=out/rediscover/$$seed-$$budget; keep=results/findings/rediscovery-$$seed-$$budget; \
+	ids="$(subst $(comma), ,$(BUGS))"; [ -n "$$ids" ] || ids=$$(./bin/lockcheck rediscover --list | awk 'NR > 1 {print $$1}'); \
+	mkdir -p $$out $$keep; \
+	for id in $$ids; do \
+	  [ -f $$keep/$$id.json ] && continue; \
+	  ./bin/lockcheck rediscover --bugs $$id --budget $$budget --seed $$seed --runs $$out --json $$out/$$id.json || exit 1; \
+	  for p in $$(grep -o "$$out/runs/hunt/[^\" ]*/plan.json" $$out/$$id.json | sort -u); do \
+	    d=$$keep/$$(basename $$(dirname $$p)); mkdir -p $$d; cp $$p $$d/; \
+	  done; \
+	  sed "s#$$out/runs/hunt/#$$keep/#g" $$out/$$id.json > $$keep/$$id.json; \
+	done; \
+	./bin/lockcheck rediscover --merge $$(ls $$keep/*.json | paste -sd, -) --out $(PAGE).md --json $(PAGE).json
 
 ## release-pages: results/releases/LIB.md for each library people run (lockcheck releases LIB --md): its releases,
 ## the catalogued bugs of each, and lockcheck's cached hunts; REFRESH=1 asks the registries again. No hunt is run:
