@@ -7,41 +7,56 @@ import (
 )
 
 // The threshold of a history that did not really drive its lock: among
-// the acquires that overlap no fault window (and that the workload did not
-// cancel), at least MinDriverErrors ended in an error the client saw, and
-// errors are more than MaxDriverErrorShare of them. A lock whose client or
-// driver answers most acquires with an error (a release whose API the
-// driver does not fit, a misconfiguration) leaves too few grants to decide
-// anything: such a history's verdict is at best Unknown, with the errors as
-// the reason. A violation found in it is still real (Invalid).
+// its acquires, or among its releases, that overlap no fault window (and
+// that the workload did not cancel), at least MinDriverErrors ended in an
+// error the client saw, and errors are more than MaxDriverErrorShare of
+// them. A lock whose client or driver answers most acquires with an error
+// (a release whose API the driver does not fit, a misconfiguration) leaves
+// too few grants to decide anything; one that answers most releases with
+// an error (Redisson 3.24.0-3.24.2's unlock with retryAttempts 0: "ERR
+// invalid expire time") leaves every hold to run out, so nothing tells
+// whether its unlock works. Such a history's verdict is at best Unknown,
+// with the errors as the reason. A violation found in it is still real
+// (Invalid).
 const (
 	MinDriverErrors     = 5
 	MaxDriverErrorShare = 0.5
 )
 
 // undriven returns why h did not drive its lock ("" when it did): the
-// share of acquires outside faults that ended in an error, and the most
-// frequent of those errors. An acquire that gave up when its wait ran out
-// (gaveUp) is the lock's answer "not obtained", not an error.
+// share of acquires, or of releases, outside faults that ended in an
+// error, and the most frequent of those errors.
 func undriven(h *History, opts Options) string {
-	acquires, nerr, errs := 0, 0, map[string]int{}
+	for _, kind := range []Kind{Acquire, Release} {
+		if why := undrivenBy(h, kind, opts); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// undrivenBy is undriven for the calls of one kind. An acquire that gave
+// up when its wait ran out (gaveUp) is the lock's answer "not obtained",
+// not an error.
+func undrivenBy(h *History, kind Kind, opts Options) string {
+	calls, nerr, errs := 0, 0, map[string]int{}
 	horizon := h.horizon()
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if o.Kind != Acquire || o.Cancelled || faultedAt(h, o, horizon) {
+		if o.Kind != kind || o.Cancelled || faultedAt(h, o, horizon) {
 			continue
 		}
-		acquires++
+		calls++
 		if o.Error != "" && !gaveUp(o, opts) {
 			nerr++
 			errs[firstLine(o.Error)]++
 		}
 	}
-	if nerr < MinDriverErrors || float64(nerr) <= MaxDriverErrorShare*float64(acquires) {
+	if nerr < MinDriverErrors || float64(nerr) <= MaxDriverErrorShare*float64(calls) {
 		return ""
 	}
-	return fmt.Sprintf("%d of %d acquires outside faults ended in an error (more than %.0f%%): the lock was not really driven, so the absence of a violation decides nothing; the errors: %s",
-		nerr, acquires, 100*MaxDriverErrorShare, topErrors(errs, 3))
+	return fmt.Sprintf("%d of %d %ss outside faults ended in an error (more than %.0f%%): the lock was not really driven, so the absence of a violation decides nothing; the errors: %s",
+		nerr, calls, kind, 100*MaxDriverErrorShare, topErrors(errs, 3))
 }
 
 // gaveUp reports whether o is an acquire that failed only once its wait

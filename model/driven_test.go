@@ -90,3 +90,36 @@ func TestUndrivenGiveUps(t *testing.T) {
 		})
 	}
 }
+
+// TestUndrivenReleases: a history whose releases outside faults mostly end
+// in an error (Redisson 3.24.1's unlock with retryAttempts 0) did not
+// drive its lock either, though every acquire was granted.
+func TestUndrivenReleases(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		holds, bad int
+		undriven   bool
+	}{
+		{"every unlock an error", 20, 20, true},
+		{"a few unlock errors", 20, 5, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := &History{}
+			for i := range c.holds {
+				at := int64(100 * i)
+				rel := Op{Process: i, Lock: "l", Kind: Release, Call: at + 20, Return: at + 30, Outcome: OK}
+				if i < c.bad {
+					rel.Outcome, rel.Error = Info, "RedisException: ERR invalid expire time in 'set' command"
+				}
+				h.Ops = append(h.Ops, Op{Process: i, Lock: "l", Kind: Acquire, Call: at, Return: at + 10, Outcome: OK}, rel)
+			}
+			why := undriven(h, Options{})
+			if (why != "") != c.undriven {
+				t.Fatalf("undriven = %q, want undriven %v", why, c.undriven)
+			}
+			if c.undriven && (!strings.Contains(why, "releases") || !strings.Contains(why, "invalid expire time") || Check(h, Options{}).Verdict == Valid) {
+				t.Fatalf("reason %q, verdict %s: want the releases' error named and a verdict that is not valid", why, Check(h, Options{}).Verdict)
+			}
+		})
+	}
+}
