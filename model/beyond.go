@@ -17,7 +17,7 @@ import (
 // fault FaultAllowances does not list (nor Options.LossyFaults) is never
 // Valid, but Unknown, naming it (its fault is judged as AllowLoss, so an
 // anomaly beyond that is still Invalid). It reconstructs each
-// process's holds from its ops (holdsOf) and looks for four anomalies:
+// process's holds from its ops (holdsOf) and looks for five anomalies:
 //
 //   - two holds of one lock believed at once (each granted before the
 //     other's belief ended): allowed only when, in some order the grants'
@@ -36,7 +36,9 @@ import (
 //     of the lock) could have ended the releaser's;
 //   - a refusal that only ended holds explain: released ones, or retired
 //     ones past one lease of their last request (the lease bound,
-//     leaseBound), ClassLiveness.
+//     leaseBound), ClassLiveness;
+//   - a release or TryLock that ended without an answer past every bound
+//     the run recorded for it (hungCalls), ClassContract.
 //
 // It needs no porcupine and is linear in the history but for the pairs of
 // holds that overlap. Its violations are ClassSafety (the lease bound's
@@ -96,6 +98,10 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)
 		}
+	}
+	for _, ex := range hungCalls(h, opts, horizon) {
+		ex.Beyond = true
+		keep(ex)
 	}
 	res.Verdict = Valid
 	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed)

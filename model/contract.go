@@ -38,17 +38,14 @@ func CheckTiming(h *History, opts Options) Result {
 	horizon := h.horizon()
 	first := firstCalls(h)
 	judged := 0
-	unanswered := 0
+	hung := hungCalls(h, opts, horizon)
+	unanswered := len(hung)
+	res.Count = unanswered
+	res.Examples = hung[:min(len(hung), opts.maxExamples())]
 	for i := range h.Ops {
 		o := &h.Ops[i]
-		if by, ok := answerBy(h, o, opts, horizon); ok {
-			if o.Return > by && first[o.Process] != o {
-				unanswered++
-				if res.Count++; len(res.Examples) < opts.maxExamples() {
-					res.Examples = append(res.Examples, unansweredExample(h, o, by))
-				}
-			}
-			continue
+		if _, ok := answerBy(h, o, opts, horizon); ok {
+			continue // hungCalls judged it
 		}
 		if o.Kind != Acquire || o.Blocking || o.Cancelled || o.Outcome == Info || first[o.Process] == o || delayedAt(h, o, horizon) {
 			continue

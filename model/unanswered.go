@@ -33,6 +33,23 @@ func answerBy(h *History, o *Op, opts Options, horizon int64) (by int64, ok bool
 	return by, true
 }
 
+// hungCalls are the contract violations of h's releases and TryLocks held
+// past answerBy, each process's first call apart (it pays what is left of
+// its client's start-up): a hang of the library, beyond every fault the
+// run recorded. Both the contract and the fault-allowance checkers report
+// them.
+func hungCalls(h *History, opts Options, horizon int64) []Example {
+	first := firstCalls(h)
+	var out []Example
+	for i := range h.Ops {
+		o := &h.Ops[i]
+		if by, ok := answerBy(h, o, opts, horizon); ok && o.Return > by && first[o.Process] != o {
+			out = append(out, unansweredExample(h, o, by))
+		}
+	}
+	return out
+}
+
 // unansweredExample is the contract violation of o, which ended at
 // o.Return though everything that could hold it up let it end by by.
 func unansweredExample(h *History, o *Op, by int64) Example {

@@ -55,6 +55,11 @@ func TestUnansweredCall(t *testing.T) {
 					t.Errorf("example %+v, want a hang of class contract", ex)
 				}
 			}
+			// The fault-allowance checker judges the same hang beyond the fault.
+			b := CheckBeyond(h, opts)
+			if beyond := len(hungProcs(b)) > 0; beyond != (tc.want == Invalid) || (beyond && !b.Examples[0].Beyond) {
+				t.Errorf("fault-allowance: %s with %d hung calls, want one beyond the fault exactly when the contract is invalid\n%s", b.Verdict, len(hungProcs(b)), b)
+			}
 		})
 	}
 }
