@@ -22,7 +22,7 @@ type Find struct {
 	// ShrinkRuns counts the runs shrinking made.
 	ShrinkRuns int
 	// Done says shrinking tried every step; false: time or ctx ran out
-	// first.
+	// first, or the find was not shrunk (Config.Shrinks).
 	Done bool
 	// Command is the command line that reruns Shrunk: `lockcheck run` with
 	// PlanFile, or `lockcheck run --scenario`. It exits 1 when the run

@@ -94,6 +94,11 @@ type Config struct {
 	// failure being shrunk, first being the search's find (nil:
 	// SameFailure). A candidate whose runs fail only otherwise passes.
 	Same func(first, cand Trial) bool
+	// Shrinks, if set, says whether to shrink a find (nil: every find). A
+	// find it declines is its own reproduction (Find.Shrunk is First, no
+	// step kept): a caller that only records it (another known bug) then
+	// spends no budget on it.
+	Shrinks func(first Trial) bool
 
 	now func() time.Time // the clock (tests: a fake one); nil: time.Now
 }

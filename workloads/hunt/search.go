@@ -50,7 +50,10 @@ func (h *hunter) run(ctx context.Context) (*Result, error) {
 	found, err := h.search(ctx, newDrawer(h.cfg.Seed, h.cfg.Scenarios))
 	res := &Result{Subject: h.cfg.Subject, Seed: h.cfg.Seed, Dir: h.base, Tried: h.tried, Skipped: h.skipped}
 	if found != nil {
-		best, steps, done := h.shrink(ctx, *found)
+		best, steps, done := *found, []string(nil), false
+		if h.cfg.Shrinks == nil || h.cfg.Shrinks(*found) {
+			best, steps, done = h.shrink(ctx, *found)
+		}
 		res.Find, err = h.find(*found, best, steps, done)
 	} else {
 		res.Interrupted = ctx.Err() != nil

@@ -125,6 +125,26 @@ func TestShrinkKeepsTheSameFailure(t *testing.T) {
 	}
 }
 
+// A find Config.Shrinks declines is not shrunk: it is its own
+// reproduction, and no shrink run is made.
+func TestShrinksDeclined(t *testing.T) {
+	x := &fakeExec{clock: newFakeClock(), fails: stormOfFour}
+	cfg := fakeConfig(t.TempDir(), x, &recorder{})
+	var asked int
+	cfg.Shrinks = func(first Trial) bool { asked++; return !first.Find }
+	res, err := Run(t.Context(), cfg)
+	if err != nil || res.Find == nil {
+		t.Fatalf("Run: %v", err)
+	}
+	f := res.Find
+	if asked != 1 || f.ShrinkRuns != 0 || len(f.Steps) != 0 || f.Done || f.Shrunk.Draw.Plan.Processes != f.First.Draw.Plan.Processes {
+		t.Errorf("asked %d, %d shrink runs, steps %q, done %v, shrunk %s: want the first find as it was", asked, f.ShrinkRuns, f.Steps, f.Done, f.Shrunk.Draw.Describe())
+	}
+	if len(x.runs) != f.Run {
+		t.Errorf("%d runs for a find in run %d: a declined find made shrink runs", len(x.runs), f.Run)
+	}
+}
+
 // Shrinking never runs past the budget: it stops, not done, with what it
 // kept so far.
 func TestShrinkStopsOnBudget(t *testing.T) {

@@ -47,8 +47,8 @@ type fakeHunts struct {
 
 func (f *fakeHunts) hunt(ctx context.Context, cfg hunt.Config) (*hunt.Result, error) {
 	f.calls = append(f.calls, cfg)
-	if cfg.Same == nil {
-		return nil, fmt.Errorf("fake: hunt of %s without its shrink rule (Config.Same)", cfg.Subject)
+	if cfg.Same == nil || cfg.Shrinks == nil {
+		return nil, fmt.Errorf("fake: hunt of %s without its shrink rules (Config.Same, Config.Shrinks)", cfg.Subject)
 	}
 	if _, err := cfg.Registry.Lookup(cfg.Subject); err != nil {
 		return nil, fmt.Errorf("%w: %v", hunt.ErrConfig, err)

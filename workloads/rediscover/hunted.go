@@ -142,6 +142,19 @@ func (w sought) same(first, cand hunt.Trial) bool {
 	return hunt.SameFailure(first, cand)
 }
 
+// shrinks says whether a hunt for w shrinks a find: one that counts and is
+// the find sought, or no bug the catalog knows there (it ends the hunting
+// and the page reruns it); not one allowed by its fault, nor another
+// catalogued bug of the release, which are only recorded while the hunt
+// goes on, so shrinking them would spend the budget on nothing.
+func (w sought) shrinks(first hunt.Trial) bool {
+	if !classify(first).Counts() {
+		return false
+	}
+	sigs := first.Report.Signatures()
+	return w.wants(sigs) || knownMatch(w.known, sigs) == ""
+}
+
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
 // and on from the seed after the last hunt's while its finds do not count
 // or are other catalogued bugs of the release.
@@ -184,7 +197,7 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
-		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same,
+		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same, Shrinks: want.shrinks,
 	})
 	if res == nil {
 		h.Err = errText(err, "the hunt returned no result")

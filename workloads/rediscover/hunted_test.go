@@ -3,6 +3,8 @@ package rediscover
 import (
 	"testing"
 
+	"github.com/lockcheck/lockcheck/workloads/scenario"
+
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
@@ -35,6 +37,39 @@ func TestShrinkKeepsTheSoughtSignature(t *testing.T) {
 	} {
 		if got := tc.w.same(tc.first, tc.cand); got != tc.want {
 			t.Errorf("%s: same = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestShrinksOnlyWhatEndsTheHunt: a hunt shrinks the sought bug's find and
+// a find no catalogued bug explains (each ends the hunting and the page
+// reruns it), not another known bug's find nor one its fault allows (each
+// only recorded while the hunt goes on).
+func TestShrinksOnlyWhatEndsTheHunt(t *testing.T) {
+	bug, other := testBug("lib-1.0.0-sought"), testBug("lib-1.0.0-other")
+	bug.Signature = sig(t, "contract/hung/release/*")
+	other.Signature = sig(t, "safety/double-grant/acquire/*")
+	w := sought{bug: bug, known: []Bug{other}}
+	plain := func(text string) hunt.Trial {
+		return hunt.Trial{Find: true, Report: model.Report{Verdict: model.Invalid, Results: []model.Result{{
+			Checker: model.CheckLinearizable, Verdict: model.Invalid, Examples: []model.Example{exampleFor(text)}}}}}
+	}
+	allowed := plain("safety/double-grant/acquire/none")
+	sc := scenario.Scenario{Name: "client-stall"}
+	allowed.Draw.Scenario = &sc
+	allowed.Report.Results = append(allowed.Report.Results, model.Result{Checker: model.CheckAllowance, Verdict: model.Valid})
+	for _, tc := range []struct {
+		name string
+		t    hunt.Trial
+		want bool
+	}{
+		{"the sought bug", plain("contract/hung/release/none"), true},
+		{"another catalogued bug of the release", plain("safety/double-grant/acquire/none"), false},
+		{"no bug the catalog knows", plain("refusal/refused-free/acquire/none"), true},
+		{"allowed by its fault", allowed, false},
+	} {
+		if got := w.shrinks(tc.t); got != tc.want {
+			t.Errorf("%s: shrinks = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
