@@ -112,6 +112,12 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 			err = nil // the run ended before the fault found its target: no window
 			return
 		}
+		if endedWhileStarting(ctx, startErr) && stopErr == nil {
+			// The run ended while the fault was starting (a CLIENT KILL cut
+			// off by the run's end): it may have acted in part, so its
+			// window is kept, but nothing failed.
+			startErr = nil
+		}
 		w.End = time.Now()
 		if stopErr != nil {
 			stopErr = fmt.Errorf("nemesis: stop %s: %w", describe(f), stopErr)
@@ -140,6 +146,12 @@ func (n *Nemesis) window(ctx context.Context, f Fault, end time.Time) (err error
 	}
 	sleepUntil(ctx, end)
 	return
+}
+
+// endedWhileStarting reports whether err, a fault's Start's, is ctx's end
+// (the run's), come while the fault was starting.
+func endedWhileStarting(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded))
 }
 
 // waitHealthy polls Health until it passes, ctx ends or timeout runs out.

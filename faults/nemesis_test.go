@@ -3,6 +3,7 @@ package faults_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -15,20 +16,27 @@ import (
 type fakeFault struct {
 	name     string
 	startErr error
-	mu       sync.Mutex
-	on       bool
-	starts   int
-	stops    int
-	stopCtx  error // ctx.Err() seen by the last Stop
+	// blocks, if set, makes Start wait for its ctx's end and fail with it,
+	// as a CLIENT KILL the run's end cuts off does.
+	blocks  bool
+	mu      sync.Mutex
+	on      bool
+	starts  int
+	stops   int
+	stopCtx error // ctx.Err() seen by the last Stop
 }
 
 func (f *fakeFault) Name() string   { return f.name }
 func (f *fakeFault) Target() string { return "t-" + f.name }
 func (f *fakeFault) Start(ctx context.Context) error {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.on = true // partly in effect even when it fails
 	f.starts++
+	f.mu.Unlock()
+	if f.blocks {
+		<-ctx.Done()
+		return fmt.Errorf("client kill addr 127.0.0.1:1: %w", ctx.Err())
+	}
 	return f.startErr
 }
 func (f *fakeFault) Stop(ctx context.Context) error {
@@ -117,6 +125,25 @@ func TestNemesisHealsWhenCancelled(t *testing.T) {
 	}
 	if ws := rec.windows(); len(ws) != 1 || ws[0].End.IsZero() {
 		t.Fatalf("windows = %+v, want the one cut-short window", ws)
+	}
+}
+
+// A fault still starting when the run ends (its ctx) failed nothing: its
+// window is kept, as it may have acted in part, and it is healed.
+func TestNemesisRunEndsWhileAFaultStarts(t *testing.T) {
+	f := &fakeFault{name: "kill", blocks: true}
+	var rec recorder
+	n := &faults.Nemesis{Faults: []faults.Fault{f}, Schedule: faults.Schedule{{At: 0, Duration: time.Hour}}, Record: rec.record}
+	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	defer cancel()
+	if err := n.Run(ctx); err != nil {
+		t.Fatalf("Run: %v; want no error for a start the run's end cut off", err)
+	}
+	if f.isOn() || f.stops != 1 {
+		t.Fatalf("on=%v stops=%d: want the fault healed once", f.isOn(), f.stops)
+	}
+	if ws := rec.windows(); len(ws) != 1 || ws[0].Err != "" || ws[0].End.IsZero() {
+		t.Fatalf("windows = %+v, want one closed window without an error", ws)
 	}
 }
 
