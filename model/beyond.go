@@ -69,14 +69,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			res.Examples = append(res.Examples, ex)
 		}
 	}
-	locks := slices.Collect(maps.Keys(byLock)) // the locks with holds, and those with only failed or unknown acquires
-	for l := range acqs {
-		if _, ok := byLock[l]; !ok {
-			locks = append(locks, l)
-		}
-	}
-	slices.Sort(locks)
-	for _, lock := range locks {
+	for _, lock := range judgedLocks(byLock, acqs) {
 		if ctx.Err() != nil {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
@@ -113,6 +106,19 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	res.Explanation += untracedNote(h.Faults, opts)
 	res.Elapsed = time.Since(start)
 	return res
+}
+
+// judgedLocks are the locks with holds, and those with only failed or
+// unknown acquires, in name order.
+func judgedLocks(byLock map[string][]*hold, acqs map[string][]*Op) []string {
+	locks := slices.Collect(maps.Keys(byLock))
+	for l := range acqs {
+		if _, ok := byLock[l]; !ok {
+			locks = append(locks, l)
+		}
+	}
+	slices.Sort(locks)
+	return locks
 }
 
 // untracedNote says, for a history with drop faults and no wire trace,
