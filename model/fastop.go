@@ -197,6 +197,9 @@ func (p *opParser) field(o *Op, key []byte) (bit uint32, ok bool) {
 	case "err":
 		o.Error, ok = p.str()
 		return 1 << 19, ok
+	case "driver_failed":
+		o.DriverFailed, ok = p.bool()
+		return 1 << 20, ok
 	}
 	return 0, false
 }

@@ -124,6 +124,11 @@ type Op struct {
 	Form string `json:"form,omitempty"`
 	// Error is the raw error text the client saw, if any.
 	Error string `json:"err,omitempty"`
+	// DriverFailed says the call ended because the driver process serving
+	// it failed (crashed, wrote garbage, or gave no reply within its
+	// request's time and the grace), not with an answer of the library:
+	// its duration says nothing of the library's (answerBy).
+	DriverFailed bool `json:"driver_failed,omitempty"`
 }
 
 // effectiveDeadline is the latest time the op may take effect.

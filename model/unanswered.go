@@ -14,9 +14,10 @@ import (
 // its client took to reconnect (Options.reconnectAfter: as the wire trace
 // recorded it, else Options.Reconnect) plus that bound again. ok is false
 // for an op this does not judge: an acquire that blocks, a cancelled call,
-// one that ended ok or fail.
+// one that ended ok or fail, one its driver process failed (the adapter's
+// hang is not the library's).
 func answerBy(h *History, o *Op, opts Options, horizon int64) (by int64, ok bool) {
-	if o.Outcome != Info || o.Cancelled || (o.Kind != Release && (o.Kind != Acquire || o.Blocking)) {
+	if o.Outcome != Info || o.Cancelled || o.DriverFailed || (o.Kind != Release && (o.Kind != Acquire || o.Blocking)) {
 		return 0, false
 	}
 	own := int64(opts.ReplyTimeout) + int64(opts.tryLockSlack())

@@ -23,6 +23,8 @@ func TestUnansweredCall(t *testing.T) {
 	}
 	cancelled := rel(1, "L", 100*ms, 5100*ms, Info)
 	cancelled.Cancelled = true
+	driverDied := rel(1, "L", 100*ms, 5100*ms, Info)
+	driverDied.DriverFailed, driverDied.Error = true, "driver failed: go-hang-6: unlock by p1 #6: no reply within 2s"
 	for _, tc := range []struct {
 		name   string
 		op     Op
@@ -38,6 +40,7 @@ func TestUnansweredCall(t *testing.T) {
 		{"a fault that lasts the whole call", rel(1, "L", 100*ms, 5100*ms, Info), []Fault{{Name: "client-stall", Start: 50 * ms, End: 5 * int64(time.Second)}}, Valid},
 		{"an answered release is not judged", rel(1, "L", 100*ms, 5100*ms, OK), nil, Valid},
 		{"a cancelled call is not judged", cancelled, nil, Valid},
+		{"a call its driver process failed is not the library's hang", driverDied, nil, Valid},
 		{"a blocking acquire is not judged", acq(1, "L", 100*ms, 5100*ms, Info), nil, Valid},
 		{"a TryLock's wait is part of its bound", tryInfo(100*ms, 3300*ms, 2000*ms), nil, Valid},
 		{"a TryLock past its wait and bound", tryInfo(100*ms, 4000*ms, 2000*ms), nil, Invalid},

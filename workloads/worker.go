@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
 )
 
@@ -415,7 +416,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 		o.Outcome = classify(model.Acquire, err)
 	}
 	if err != nil {
-		o.Error = err.Error()
+		o.Error, o.DriverFailed = err.Error(), errors.Is(err, driver.ErrDriver)
 		switch {
 		case a.atReply && errors.Is(context.Cause(ctx), errCancelledAtReply):
 			o.Cancelled = true
@@ -482,7 +483,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string, last bool) model.
 		o.Outcome = classify(model.Release, err)
 	}
 	if err != nil {
-		o.Error = err.Error()
+		o.Error, o.DriverFailed = err.Error(), errors.Is(err, driver.ErrDriver)
 	}
 	if interrupted(ctx) {
 		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")
