@@ -28,6 +28,11 @@ var (
 	ErrNotObtained = errors.New("lock: not obtained")
 	// ErrClosed is returned by any call on a handle whose client was closed.
 	ErrClosed = errors.New("lock: client closed")
+	// ErrAdapter is wrapped by an error that comes from the adapter that
+	// serves the lock (a driver process that crashed, broke the protocol
+	// or gave no reply in time), not from the lock: what the call took
+	// says nothing of the lock's own timing.
+	ErrAdapter = errors.New("lock: the adapter failed")
 )
 
 // Locker is the contract between a lock implementation and the harness.

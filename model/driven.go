@@ -13,7 +13,7 @@ import (
 // them. A lock whose client or driver answers most acquires with an error
 // (a release whose API the driver does not fit, a misconfiguration) leaves
 // too few grants to decide anything; one that answers most releases with
-// an error (Redisson 3.24.0-3.24.2's unlock with retryAttempts 0: "ERR
+// an error (Redisson 3.24.1 and 3.24.2's unlock with retryAttempts 0: "ERR
 // invalid expire time") leaves every hold to run out, so nothing tells
 // whether its unlock works. Such a history's verdict is at best Unknown,
 // with the errors as the reason. A violation found in it is still real

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
-	"github.com/lockcheck/lockcheck/impl/driver"
 	"github.com/lockcheck/lockcheck/model"
 )
 
@@ -416,7 +415,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 		o.Outcome = classify(model.Acquire, err)
 	}
 	if err != nil {
-		o.Error, o.DriverFailed = err.Error(), errors.Is(err, driver.ErrDriver)
+		o.Error, o.DriverFailed = err.Error(), errors.Is(err, impl.ErrAdapter)
 		switch {
 		case a.atReply && errors.Is(context.Cause(ctx), errCancelledAtReply):
 			o.Cancelled = true
@@ -483,7 +482,7 @@ func (w *worker) releaseMode(h impl.Locker, lock, mode string, last bool) model.
 		o.Outcome = classify(model.Release, err)
 	}
 	if err != nil {
-		o.Error, o.DriverFailed = err.Error(), errors.Is(err, driver.ErrDriver)
+		o.Error, o.DriverFailed = err.Error(), errors.Is(err, impl.ErrAdapter)
 	}
 	if interrupted(ctx) {
 		o.Error = strings.TrimSuffix(errInterrupted.Error()+": "+o.Error, ": ")

@@ -12,13 +12,21 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
 )
 
 // ErrDriver is wrapped by every error that comes from the driver process
 // rather than from the lock: it did not start, exited, did not answer in
 // time, or broke the protocol. The outcome of the request is unknown and the
-// process has been killed.
-var ErrDriver = errors.New("driver failed")
+// process has been killed. It wraps impl.ErrAdapter, which the harness
+// tests for.
+var ErrDriver error = driverFailed{}
+
+type driverFailed struct{}
+
+func (driverFailed) Error() string { return "driver failed" }
+func (driverFailed) Unwrap() error { return impl.ErrAdapter }
 
 // proc is one running driver process: one logical client, or with
 // CapOwners several owners sharing it. It owns two goroutines: the stdout
