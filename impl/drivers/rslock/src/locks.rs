@@ -68,6 +68,11 @@ const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 const DEFAULT_LEASE_MS: u64 = 30_000;
 /// rslock's default retry delay: sleeps are uniform in [0, RETRY_DELAY).
 const RETRY_DELAY: Duration = Duration::from_millis(200);
+/// redis-rs's response timeout, which the connections rslock opens keep
+/// (redis-rs 1.8 client.rs: a reply not read within it fails the command).
+/// rslock reads that failure as "not acquired", though the SET may still
+/// run on the server, after its clean-up or, on a slow master, before it.
+const RESPONSE_TIMEOUT: Duration = Duration::from_millis(500);
 /// The most masters hello takes.
 const MAX_ADDRS: usize = 9;
 /// The lease unlock's owner check (extend) sets before it deletes the keys:
@@ -185,29 +190,33 @@ impl Driver {
         Duration::from_millis(ms)
     }
 
-    /// attempt is one LockManager::lock: true when granted (its Lock kept).
-    async fn attempt(&mut self, name: &str, lease: Duration) -> Result<bool, Reply> {
+    /// attempt is one LockManager::lock (a granted Lock is kept). A "not
+    /// acquired" that took half RESPONSE_TIMEOUT or more is Unanswered: a
+    /// refusal comes back in a round trip, a timed-out SET after the
+    /// timeout, and rslock answers both alike.
+    async fn attempt(&mut self, name: &str, lease: Duration) -> Result<Attempt, Reply> {
         let mgr = self.mgr.as_ref().expect("attempt before hello");
+        let began = Instant::now();
         match mgr.lock(name.as_bytes(), lease).await {
             Ok(lock) => {
                 self.held.insert(name.to_string(), lock);
-                Ok(true)
+                Ok(Attempt::Granted)
             }
-            Err(LockError::Unavailable | LockError::TtlExceeded) => Ok(false),
+            Err(LockError::Unavailable | LockError::TtlExceeded) if began.elapsed() >= RESPONSE_TIMEOUT / 2 => Ok(Attempt::Unanswered),
+            Err(LockError::Unavailable | LockError::TtlExceeded) => Ok(Attempt::Refused),
             Err(e) => Err(error(format!("rslock lock: {e}"))),
         }
     }
 
     /// acquire_until attempts, sleeping a seeded [0, 200 ms) between
-    /// attempts, until granted or until `until` (a last attempt then).
-    async fn acquire_until(&mut self, name: &str, lease: Duration, until: Instant) -> Result<bool, Reply> {
+    /// attempts, until granted or until `until` (a last attempt then): the
+    /// last attempt's answer.
+    async fn acquire_until(&mut self, name: &str, lease: Duration, until: Instant) -> Result<Attempt, Reply> {
         loop {
-            if self.attempt(name, lease).await? {
-                return Ok(true);
-            }
+            let a = self.attempt(name, lease).await?;
             let now = Instant::now();
-            if now >= until {
-                return Ok(false);
+            if a == Attempt::Granted || now >= until {
+                return Ok(a);
             }
             tokio::time::sleep(self.rng.below(RETRY_DELAY).min(until - now)).await;
         }
@@ -226,16 +235,19 @@ impl Driver {
         self.refused(r, "trylock").await
     }
 
-    /// refused answers an acquire: a refusal is fail only when every
-    /// master answers now; rslock reads a Redis error as "not acquired", so
-    /// with a master out of reach its last attempt's outcome is unknown.
-    async fn refused(&mut self, r: Result<bool, Reply>, op: &str) -> Reply {
+    /// refused answers an acquire: a refusal is fail only when its last
+    /// attempt was answered and every master answers now; rslock reads a
+    /// Redis error or timeout as "not acquired", so otherwise its last
+    /// attempt's outcome is unknown.
+    async fn refused(&mut self, r: Result<Attempt, Reply>, op: &str) -> Reply {
         match r {
-            Ok(false) => match self.unreached().await {
+            Ok(Attempt::Granted) => ok(),
+            Ok(Attempt::Unanswered) => error(format!("{op}: rslock said not acquired after {:?} or more (redis-rs's response timeout is {RESPONSE_TIMEOUT:?}): rslock reads a timeout as a refusal, outcome unknown", RESPONSE_TIMEOUT / 2)),
+            Ok(Attempt::Refused) => match self.unreached().await {
                 None => fail(),
                 Some(why) => error(format!("{op}: rslock said not acquired, {why}: rslock reads errors as refusals, outcome unknown")),
             },
-            r => granted(r),
+            Err(rep) => rep,
         }
     }
 
@@ -287,11 +299,11 @@ impl Driver {
             let requested = mono_ns();
             match self.acquire_until(name, lease, end).await {
                 Err(rep) => return rep,
-                Ok(false) => {
+                Ok(Attempt::Granted) => {}
+                Ok(_) => {
                     open = requested;
                     break;
                 }
-                Ok(true) => {}
             }
             let at = Instant::now();
             let granted = mono_ns();
@@ -322,12 +334,13 @@ fn give_up(start: Instant, total: Duration) -> Instant {
     start + total - (total / 5).min(Duration::from_millis(250))
 }
 
-fn granted(r: Result<bool, Reply>) -> Reply {
-    match r {
-        Ok(true) => ok(),
-        Ok(false) => fail(),
-        Err(rep) => rep,
-    }
+/// What one LockManager::lock answered: granted, refused within a round
+/// trip, or "not acquired" only after the response timeout could fire.
+#[derive(Clone, Copy, PartialEq)]
+enum Attempt {
+    Granted,
+    Refused,
+    Unanswered,
 }
 
 /// Watch is the driver's own connection to one master.
