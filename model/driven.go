@@ -47,7 +47,7 @@ func undrivenBy(h *History, kind Kind, opts Options) string {
 			continue
 		}
 		calls++
-		if o.Error != "" && !gaveUp(o, opts) {
+		if erred(o, opts) {
 			nerr++
 			errs[firstLine(o.Error)]++
 		}
@@ -57,6 +57,21 @@ func undrivenBy(h *History, kind Kind, opts Options) string {
 	}
 	return fmt.Sprintf("%d of %d %ss outside faults ended in an error (more than %.0f%%): the lock was not really driven, so the absence of a violation decides nothing; the errors: %s",
 		nerr, calls, kind, 100*MaxDriverErrorShare, topErrors(errs, 3))
+}
+
+// erred reports whether o ended in an error its client saw: an unknown
+// outcome, or an acquire that failed with an error before its wait ran out
+// (gaveUp). A release that failed is the lock's answer "not held", whatever
+// its message says (node-redisson's "not held by this owner" after a lost
+// hold): a refusal, not an error.
+func erred(o *Op, opts Options) bool {
+	switch {
+	case o.Error == "":
+		return false
+	case o.Kind == Release && o.Outcome == Fail:
+		return false
+	}
+	return !gaveUp(o, opts)
 }
 
 // gaveUp reports whether o is an acquire that failed only once its wait

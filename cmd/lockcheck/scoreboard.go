@@ -17,6 +17,7 @@ const scoreboardExamples = `  lockcheck scoreboard                              
   lockcheck scoreboard --seed-base 2026112500 --shard 1/3 --out sb-1   # a shard: no page; merge with 'scoreboard render'
   lockcheck scoreboard --seed-base 2026112500 --subjects redisson,redisson-fair --out sb-java   # a subset: no page either
   lockcheck scoreboard render --page results/scoreboard sb-1 sb-2 sb-3
+  lockcheck scoreboard recheck sb-1 sb-2 sb-3            # every recorded run checked again by this build: the verdicts that differ
   lockcheck scoreboard --servers redis-7.0,valkey-8.1 --seeds 2 --page results/scoreboard-servers   # the matrix once per server, rows per library × server
 
 The subjects are every library people run that lockcheck has a subject for
@@ -37,7 +38,10 @@ func scoreboardCmd(ctx context.Context, e *env, args []string) (int, error) {
 	if len(args) > 0 && args[0] == "render" {
 		return scoreboardRenderCmd(ctx, e, args[1:])
 	}
-	fs := newFlags(e, "scoreboard", "scoreboard [flags] | scoreboard render [--page DIR] DIR…", scoreboardExamples)
+	if len(args) > 0 && args[0] == "recheck" {
+		return scoreboardRecheckCmd(ctx, e, args[1:])
+	}
+	fs := newFlags(e, "scoreboard", "scoreboard [flags] | scoreboard render [--page DIR] DIR… | scoreboard recheck DIR…", scoreboardExamples)
 	f := matrixFlags{nseeds: 5, reruns: 1}
 	f.add(fs, "comma-separated subjects (default: every library, see above)")
 	base := defaultSeedBase(time.Now())

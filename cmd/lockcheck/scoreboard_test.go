@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 )
 
@@ -76,6 +79,7 @@ func TestScoreboardRunAndRender(t *testing.T) {
 	if !strings.Contains(string(md), "| redsync | v4.17.0 | watchdog | holds |") || !strings.Contains(string(md), "runs/no-faults/mutant-check-then-set-41") {
 		t.Errorf("README.md:\n%s", md)
 	}
+	checkRecheck(t, out, mds[0], m, finding)
 	args := strings.Fields(finding.Command)
 	if args[0] != "lockcheck" || args[1] != "run" {
 		t.Fatalf("command %q", finding.Command)
@@ -85,5 +89,38 @@ func TestScoreboardRunAndRender(t *testing.T) {
 	code, stdout, stderr = lockcheck(t, append(args[1:], "--json", "--out", t.TempDir())...)
 	if code != exitValid || !strings.Contains(stdout, `"verdict": "invalid"`) {
 		t.Errorf("%s: exit %d, no invalid verdict\n%s\n%s", finding.Command, code, stdout, stderr)
+	}
+}
+
+// checkRecheck: `scoreboard recheck` finds the part's verdicts again (exit
+// 0), and names a recorded verdict that the checkers do not give (a part
+// whose mutant cell was recorded valid): exit 1.
+func checkRecheck(t *testing.T, out, path string, m results.MatrixFile, finding results.MatrixCell) {
+	t.Helper()
+	code, stdout, stderr := lockcheck(t, "scoreboard", "recheck", out)
+	if code != exitValid || !strings.Contains(stdout, "re-checked 3 runs of 1 scoreboard parts") || !strings.Contains(stdout, ": 0 differ") {
+		t.Fatalf("recheck: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for i, c := range m.Cells {
+		if c.Subject != finding.Subject {
+			continue
+		}
+		for k, cv := range c.Checkers {
+			if cv.Checker == "linearizable" {
+				m.Cells[i].Checkers[k].Verdict = model.Valid
+			}
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = lockcheck(t, "scoreboard", "recheck", path)
+	want := fmt.Sprintf("no-faults/mutant-check-then-set/%d", finding.Seed)
+	if code != exitInvalid || !strings.Contains(stdout, ": 1 differ") || !strings.Contains(stdout, want) || !strings.Contains(stdout, "linearizable: valid → invalid") {
+		t.Errorf("recheck of a tampered part: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
