@@ -3,7 +3,6 @@
 package peers
 
 import (
-	"context"
 	"errors"
 
 	"github.com/go-redsync/redsync/v4"
@@ -13,28 +12,16 @@ import (
 )
 
 // The parts of redsync's API that its releases changed, for redsync v4.8
-// and later (go-redis v9, TryLock, typed errors). A build with the tag
+// and later (go-redis v9, typed errors). A build with the tag
 // redsync_v4_0 uses redsync_api_v4_0.go instead: lockcheck builds that
 // for redsync@v4.0.x to v4.7.x (a generated module, see
-// workloads/catalog/versions_go.go).
-
-// redsyncSingleTry says the mutexes make one attempt per LockContext (the
-// older API has no TryLock): Lock then pauses between its calls itself.
-const redsyncSingleTry = false
+// workloads/catalog/versions_go.go). TryLock (v4.11.0) and
+// ErrLockAlreadyExpired (v4.12.0) have their own files, per era.
 
 // redsyncPool is redsync's pool on the run's client.
 func redsyncPool(rdb redis.UniversalClient) (redsyncredis.Pool, error) {
 	return goredis.NewPool(rdb), nil
 }
-
-// redsyncValueOptions makes a mutex carry token before it is granted, so
-// that Unlock of a failed attempt can clean up.
-func redsyncValueOptions(token string) []redsync.Option {
-	return []redsync.Option{redsync.WithValue(token)}
-}
-
-// redsyncTryOnce makes one attempt.
-func redsyncTryOnce(ctx context.Context, mu *redsync.Mutex) error { return mu.TryLockContext(ctx) }
 
 // redsyncTaken reports whether err says Redis answered "held by another
 // value".
@@ -43,9 +30,6 @@ func redsyncTaken(err error) bool {
 	var nodeTaken *redsync.ErrNodeTaken
 	return errors.As(err, &taken) || errors.As(err, &nodeTaken)
 }
-
-// redsyncGone reports whether err says the hold had already run out.
-func redsyncGone(err error) bool { return errors.Is(err, redsync.ErrLockAlreadyExpired) }
 
 // redsyncExtendFailed reports whether err says an extend found the hold
 // gone.

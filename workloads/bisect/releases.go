@@ -42,7 +42,8 @@ func CheckEnds(good, bad string) error {
 // included, oldest first, as its registry serves them now (vs.List,
 // bounded by ctx): good, bad, and every stable release between them (a
 // pre-release between is left out: it belongs to no release line a user
-// runs). refused maps the releases between that the driver does not
+// runs). An end the list leaves out counts when the registry serves it
+// asked alone (Versions.Has). refused maps the releases between that the driver does not
 // support (vs.Supported) to why; the ends must be supported. Its errors
 // wrap ErrUnknownRelease (an end the registry does not serve), ErrOrder,
 // ErrUnsupported, or say the registry could not be asked.
@@ -58,6 +59,13 @@ func Between(ctx context.Context, vs *subject.Versions, good, bad string) (relea
 	b, _ := subject.ParseRelease(bad)
 	found := map[string]bool{}
 	refused = map[string]string{}
+	add := func(v string) {
+		found[v] = true
+		if !vs.Supported(v) {
+			refused[v] = fmt.Sprintf("outside what the driver supports, %s", vs.Supports)
+		}
+		releases = append(releases, v)
+	}
 	for _, v := range all {
 		r, err := subject.ParseRelease(v)
 		if err != nil || r.Compare(g) < 0 || r.Compare(b) > 0 {
@@ -67,13 +75,12 @@ func Between(ctx context.Context, vs *subject.Versions, good, bad string) (relea
 		if !end && !r.Stable() {
 			continue
 		}
-		found[v] = true
-		if !vs.Supported(v) {
-			refused[v] = fmt.Sprintf("outside what the driver supports, %s", vs.Supports)
-		}
-		releases = append(releases, v)
+		add(v)
 	}
 	for _, end := range []string{good, bad} {
+		if !found[end] && served(ctx, vs, end) {
+			add(end)
+		}
 		switch {
 		case !found[end]:
 			return nil, nil, fmt.Errorf("%w: %s does not serve %s", ErrUnknownRelease, vs.Registry, end)
@@ -83,4 +90,17 @@ func Between(ctx context.Context, vs *subject.Versions, good, bad string) (relea
 	}
 	slices.SortStableFunc(releases, subject.CompareReleases) // List is oldest first; a bisection depends on it
 	return releases, refused, nil
+}
+
+// served reports whether vs's registry serves release v when asked for it
+// alone (Versions.Has), though its list left v out.
+func served(ctx context.Context, vs *subject.Versions, v string) bool {
+	if vs.Has == nil {
+		return false
+	}
+	if _, err := subject.ParseRelease(v); err != nil {
+		return false
+	}
+	ok, err := vs.Has(ctx, v)
+	return err == nil && ok
 }

@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -55,6 +56,22 @@ func TestBetweenRefused(t *testing.T) {
 	}
 	if len(refused) != 2 || !strings.Contains(refused["3.3.0"], "3.0.0 to 3.2.0") || refused["3.4.0.Final"] == "" {
 		t.Errorf("refused %v, want 3.3.0 and 3.4.0.Final, naming the range", refused)
+	}
+}
+
+// TestBetweenAskedAlone: an end the registry's list leaves out (the Go
+// module proxy's list of redsync lacks v4.12.0, which it serves) is taken
+// when the registry serves it asked alone; one it does not serve is still
+// unknown.
+func TestBetweenAskedAlone(t *testing.T) {
+	vs := fakeVersions(registryList, subject.Range{})
+	vs.Has = func(_ context.Context, v string) (bool, error) { return v == "3.6.0", nil }
+	rels, _, err := Between(t.Context(), vs, "3.3.0", "3.6.0")
+	if want := []string{"3.3.0", "3.4.0.Final", "3.5.0", "3.6.0"}; err != nil || !slices.Equal(rels, want) {
+		t.Errorf("releases %v, err %v; want %v", rels, err, want)
+	}
+	if _, _, err := Between(t.Context(), vs, "3.3.0", "3.7.0"); !errors.Is(err, ErrUnknownRelease) {
+		t.Errorf("an end served neither way: err %v, want ErrUnknownRelease", err)
 	}
 }
 

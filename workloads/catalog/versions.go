@@ -56,7 +56,7 @@ func (d Driver) versions() *subject.Versions {
 		return nil
 	}
 	return &subject.Versions{
-		Registry: r.registry, Pinned: r.pinned, List: r.list, HowToList: r.howTo, Supports: r.supports,
+		Registry: r.registry, Pinned: r.pinned, List: r.list, Has: r.serves, HowToList: r.howTo, Supports: r.supports,
 		At: func(ctx context.Context, v string) (subject.Subject, error) {
 			at, err := d.AtRelease(ctx, v)
 			if err != nil {

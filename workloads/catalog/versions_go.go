@@ -21,15 +21,22 @@ import (
 type goPeer struct {
 	name, module string
 	supports     subject.Range
-	// oldTag is the build tag of the peer's adapter for the releases
-	// before oldBelow (impl/peers/*_api_*.go).
-	oldTag, oldBelow string
+	// eras are the build tags of the peer's adapters for older releases
+	// (impl/peers/*_api_*.go), oldest first: a release builds with the
+	// tag of the first era it is below, none when it is below none.
+	eras []adapterEra
 }
 
-// tags returns the build tags release v needs: oldTag before oldBelow.
+// adapterEra is one adapter of a peer's older releases: its build tag, for
+// the releases before below.
+type adapterEra struct{ tag, below string }
+
+// tags returns the build tags release v needs.
 func (p goPeer) tags(v string) string {
-	if subject.CompareReleases(v, p.oldBelow) < 0 {
-		return p.oldTag
+	for _, e := range p.eras {
+		if subject.CompareReleases(v, e.below) < 0 {
+			return e.tag
+		}
 	}
 	return ""
 }
@@ -38,13 +45,13 @@ func (p goPeer) tags(v string) string {
 var goPeers = []goPeer{
 	{
 		name: "redsync", module: "github.com/go-redsync/redsync/v4",
-		supports: subject.Range{Min: "v4.0.0", Note: "v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock; ran valid: v4.0.3"},
-		oldTag:   "redsync_v4_0", oldBelow: "v4.8.0",
+		supports: subject.Range{Min: "v4.0.0", Note: "v4.0.x-v4.7.x through the redsync_v4_0 adapter: go-redis v8, no TryLock; ran valid: v4.0.3; v4.8.x-v4.10.x through redsync_v4_8: no TryLock; v4.11.x through redsync_v4_11: no ErrLockAlreadyExpired"},
+		eras:     []adapterEra{{"redsync_v4_0", "v4.8.0"}, {"redsync_v4_8", "v4.11.0"}, {"redsync_v4_11", "v4.12.0"}},
 	},
 	{
 		name: "redislock", module: "github.com/bsm/redislock",
 		supports: subject.Range{Min: "v0.8.0", Note: "v0.8.x through the redislock_v0_8 adapter: go-redis v9's release candidate, the library's own token; ran valid: v0.8.2"},
-		oldTag:   "redislock_v0_8", oldBelow: "v0.9.0",
+		eras:     []adapterEra{{"redislock_v0_8", "v0.9.0"}},
 	},
 }
 

@@ -48,15 +48,19 @@ func TestRslockVersionLine(t *testing.T) {
 	}
 }
 
-// TestGoPeerTags: the old releases of a peer build with its adapter's tag.
+// TestGoPeerTags: the old releases of a peer build with their era's
+// adapter tag, the releases of the last era's bound and later with none.
 func TestGoPeerTags(t *testing.T) {
 	for _, p := range goPeers {
-		if p.tags(p.oldBelow) != "" || p.tags("v0.0.1") != p.oldTag {
-			t.Errorf("%s: tags(%s) = %q, tags(v0.0.1) = %q", p.name, p.oldBelow, p.tags(p.oldBelow), p.tags("v0.0.1"))
+		last := p.eras[len(p.eras)-1]
+		if p.tags(last.below) != "" || p.tags("v0.0.1") != p.eras[0].tag {
+			t.Errorf("%s: tags(%s) = %q, tags(v0.0.1) = %q", p.name, last.below, p.tags(last.below), p.tags("v0.0.1"))
 		}
 	}
-	if got := goPeers[0].tags("v4.0.3"); got != "redsync_v4_0" {
-		t.Errorf("redsync v4.0.3 builds with %q", got)
+	for v, want := range map[string]string{"v4.0.3": "redsync_v4_0", "v4.8.0": "redsync_v4_8", "v4.10.0": "redsync_v4_8", "v4.11.0": "redsync_v4_11", "v4.12.0": "", "v4.17.0": ""} {
+		if got := goPeers[0].tags(v); got != want {
+			t.Errorf("redsync %s builds with %q, want %q", v, got, want)
+		}
 	}
 }
 

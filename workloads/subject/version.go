@@ -36,6 +36,10 @@ type Versions struct {
 	// List returns the releases the registry serves, oldest first. It
 	// asks the network and is bounded by ctx.
 	List func(ctx context.Context) ([]string, error)
+	// Has, when set, asks the registry for release v alone: a list may
+	// leave out a release the registry serves (the Go module proxy's
+	// @v/list omits some; @v/V.info answers for each). Bounded by ctx.
+	Has func(ctx context.Context, v string) (bool, error)
 	// Supports is the range of releases the driver supports, as measured
 	// (docs/drivers.md): Resolve refuses a release outside it at once.
 	Supports Range
