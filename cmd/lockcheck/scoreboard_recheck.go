@@ -77,7 +77,7 @@ func (s *recheckSum) part(ctx context.Context, e *env, path string) error {
 			continue
 		}
 		name := fmt.Sprintf("%s/%s/%d", c.Scenario, c.Subject, c.Seed)
-		if err := s.run(ctx, e, name, filepath.Join(base, c.Dir), c.Checkers, c.Beyond); err != nil {
+		if err := s.run(ctx, e, name, filepath.Join(base, c.Dir), c.Checkers, &c.Beyond); err != nil {
 			return err
 		}
 		for k, r := range c.Reruns {
@@ -85,7 +85,7 @@ func (s *recheckSum) part(ctx context.Context, e *env, path string) error {
 				continue
 			}
 			rerun := fmt.Sprintf("%s rerun %d", name, k+1)
-			if err := s.run(ctx, e, rerun, filepath.Join(base, r.Dir), r.Checkers, false); err != nil {
+			if err := s.run(ctx, e, rerun, filepath.Join(base, r.Dir), r.Checkers, nil); err != nil {
 				return err
 			}
 		}
@@ -94,9 +94,9 @@ func (s *recheckSum) part(ctx context.Context, e *env, path string) error {
 }
 
 // run re-checks the run in dir and notes how its verdicts differ from
-// recorded (beyond: the cell's record that a violation went beyond every
-// fault; a rerun's is not recorded, so false there is not compared).
-func (s *recheckSum) run(ctx context.Context, e *env, name, dir string, recorded []results.CheckerVerdict, beyond bool) error {
+// recorded, and from beyond, the cell's record of whether a violation went
+// beyond every fault (nil for a rerun, which records none).
+func (s *recheckSum) run(ctx context.Context, e *env, name, dir string, recorded []results.CheckerVerdict, beyond *bool) error {
 	defer limitMemory(filepath.Join(dir, results.HistoryFile))()
 	run, err := results.LoadRun(dir)
 	if err != nil {
@@ -112,8 +112,8 @@ func (s *recheckSum) run(ctx context.Context, e *env, name, dir string, recorded
 	}
 	s.runs++
 	diffs := verdictDiffs(recorded, results.CheckerVerdicts(rep))
-	if beyond && !rep.Beyond() {
-		diffs = append(diffs, "beyond the fault: recorded, now not")
+	if beyond != nil && *beyond != rep.Beyond() {
+		diffs = append(diffs, fmt.Sprintf("beyond the fault: %v → %v", *beyond, rep.Beyond()))
 	}
 	if len(diffs) > 0 {
 		s.differ = append(s.differ, fmt.Sprintf("%s (%s): %s", name, dir, strings.Join(diffs, "; ")))
