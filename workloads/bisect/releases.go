@@ -43,8 +43,9 @@ func CheckEnds(good, bad string) error {
 // bounded by ctx): good, bad, and every stable release between them (a
 // pre-release between is left out: it belongs to no release line a user
 // runs). An end the list leaves out counts when the registry serves it
-// asked alone (Versions.Has). refused maps the releases between that the driver does not
-// support (vs.Supported) to why; the ends must be supported. Its errors
+// asked alone (Versions.Has). refused maps the releases between that the
+// driver does not support (vs.Supported) to why; the ends must be
+// supported. Its errors
 // wrap ErrUnknownRelease (an end the registry does not serve), ErrOrder,
 // ErrUnsupported, or say the registry could not be asked.
 func Between(ctx context.Context, vs *subject.Versions, good, bad string) (releases []string, refused map[string]string, err error) {
