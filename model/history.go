@@ -126,8 +126,8 @@ type Op struct {
 	Error string `json:"err,omitempty"`
 	// DriverFailed says the call ended because the driver process serving
 	// it failed (crashed, wrote garbage, or gave no reply within its
-	// request's time and the grace: impl.ErrAdapter), not with an answer of the library:
-	// its duration says nothing of the library's (answerBy).
+	// request's time and the grace: impl.ErrAdapter), not with an answer of
+	// the library: its duration says nothing of the library's (answerBy).
 	DriverFailed bool `json:"driver_failed,omitempty"`
 }
 
