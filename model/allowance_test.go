@@ -137,7 +137,37 @@ func TestAllowances(t *testing.T) {
 			if c.beyond && !r.Examples[0].Beyond {
 				t.Errorf("the example is not marked beyond:\n%s", r)
 			}
+			checkAllowedList(t, r, c.faults)
 		})
+	}
+}
+
+// checkAllowedList checks that r.Allowed counts the anomalies r's
+// explanation says were allowed, each by a lease, a release sent twice or
+// one of faults' windows.
+func checkAllowedList(t *testing.T, r Result, faults []Fault) {
+	t.Helper()
+	var want int
+	if _, err := fmt.Sscanf(r.Explanation[strings.Index(r.Explanation, "(")+1:], "%d", &want); err != nil {
+		t.Fatalf("no count of allowed anomalies in %q", r.Explanation)
+	}
+	got := 0
+	for _, a := range r.Allowed {
+		var n int
+		if _, err := fmt.Sscanf(a[strings.LastIndex(a, "(×")+len("(×"):], "%d", &n); err != nil {
+			t.Fatalf("allowance %q has no count", a)
+		}
+		got += n
+		named := strings.Contains(a, "lease") || strings.Contains(a, "sent twice")
+		for _, f := range faults {
+			named = named || strings.HasPrefix(a, f.Name+" "+f.Target)
+		}
+		if !named {
+			t.Errorf("allowance %q names no lease and none of the faults %v", a, faults)
+		}
+	}
+	if got != want {
+		t.Errorf("allowed %v counts %d anomalies; the explanation says %d: %s", r.Allowed, got, want, r.Explanation)
 	}
 }
 

@@ -60,7 +60,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	if opts.Wire != nil {
 		calls = callSpans(h, horizon)
 	}
-	allowed := 0
+	allowed := allowances{}
 	keep := func(ex Example) {
 		if res.Count++; len(res.Examples) < opts.maxExamples() {
 			quoteWire(&ex, opts.Wire)
@@ -73,7 +73,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		if ctx.Err() != nil {
 			return stoppedResult(CheckAllowance, stopReason(ctx, opts))
 		}
-		allowed += beyondIn(byLock[lock], fs, opts, keep)
+		beyondIn(byLock[lock], fs, opts, keep, allowed)
 		for _, ex := range unheardGrants(byLock[lock], fs, opts) {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)
@@ -96,11 +96,11 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		ex.Beyond = true
 		keep(ex)
 	}
-	res.Verdict = Valid
-	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed)
+	res.Verdict, res.Allowed = Valid, allowed.list()
+	res.Explanation = fmt.Sprintf("no anomaly beyond the faults' allowances (%d allowed by a fault or a lease)", allowed.total())
 	if res.Count > 0 {
 		res.Verdict = Invalid
-		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", res.Count, allowed)
+		res.Explanation = fmt.Sprintf("%d anomalies beyond every fault's allowance (%d others allowed by a fault or a lease)", res.Count, allowed.total())
 	}
 	unknownVerdict(&res, opts.unknownFaults(h.Faults))
 	res.Explanation += untracedNote(h.Faults, opts)
@@ -153,12 +153,12 @@ func unknownVerdict(res *Result, err error) {
 }
 
 // beyondIn checks one lock's holds, sorted by start: it hands keep each
-// anomaly beyond the faults and returns how many it allowed.
-func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example)) (allowed int) {
+// anomaly beyond the faults and counts in allowed what allowed the others.
+func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example), allowed allowances) {
 	grantFloors(holds, fs, opts)
-	judge := func(ex *Example) {
+	judge := func(ex *Example, by string) {
 		if ex == nil {
-			allowed++
+			allowed[by]++
 			return
 		}
 		ex.Beyond, ex.Class = true, ClassSafety
@@ -183,7 +183,6 @@ func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example)) (al
 			}
 		}
 	}
-	return allowed
 }
 
 // firstLapse returns the first lapse of x that ends it by the time y's claim
@@ -233,8 +232,9 @@ func releasedAfterLoss(x, y *hold, l lapse, opts Options) (*Op, bool) {
 }
 
 // doubleHold judges two holds of different processes believed at once: nil
-// when some order of their grants and some lapse of the first allow it.
-func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
+// and what allows it when some order of their grants and some lapse of the
+// first allow it.
+func doubleHold(a, b *hold, fs *faultSet, opts Options) (*Example, string) {
 	until := min(a.end, b.end)
 	var why []string
 	for _, o := range [][2]*hold{{a, b}, {b, a}} {
@@ -242,59 +242,59 @@ func doubleHold(a, b *hold, fs *faultSet, opts Options) *Example {
 		if x.since() >= y.grant.effectiveDeadline() {
 			continue // x cannot have been granted first
 		}
-		_, w, ok := firstLapse(x, y, until, fs, opts)
+		l, w, ok := firstLapse(x, y, until, fs, opts)
 		if ok {
-			return nil
+			return nil, l.allowedBy()
 		}
 		why = append(why, w...)
 	}
 	return beyondExample(ShapeDoubleGrant, fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
 		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start())),
-		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs)
+		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs), ""
 }
 
-// lostHold judges a hold whose release answered "not held": nil when the
-// hold could have lapsed before the release took effect.
+// lostHold judges a hold whose release answered "not held": nil and what
+// allows it when the hold could have lapsed before the release took effect.
 //
 // A release the wire trace shows sent twice (replayed) is allowed: its
 // first copy, whose reply a dead connection lost, ended the hold.
-func lostHold(x *hold, fs *faultSet, opts Options) *Example {
+func lostHold(x *hold, fs *faultSet, opts Options) (*Example, string) {
 	if opts.Wire != nil && opts.Wire.replayed(x.grant.Process, x.grant.Lock, x.endOp.Call, x.endOp.Return) {
-		return nil
+		return nil, fmt.Sprintf("p%d's release, sent twice (wire trace)", x.grant.Process)
 	}
 	ls, why := fs.lapses(x, opts)
 	for _, l := range ls {
 		if l.earliest <= x.endOp.effectiveDeadline() {
-			return nil
+			return nil, l.allowedBy()
 		}
 		why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
 	}
 	return beyondExample(ShapeHoldLost, fmt.Sprintf("p%d's release answered that it held nothing, but its hold (granted at %s) had no way to end before",
-		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, fs)
+		x.grant.Process, fmtTime(x.start())), []*Op{x.grant, x.endOp}, why, fs), ""
 }
 
 // foreignRelease judges a release by x answered ok while y believed it held
-// across it: nil when y's hold could have lapsed before the release took
-// effect (its lease, or a fault that hits it), or when a fault that loses
-// the server's state could have ended x's (a split brain serves two copies
-// of the lock, so each release may meet its own).
-func foreignRelease(x, y *hold, fs *faultSet, opts Options) *Example {
+// across it: nil and what allows it when y's hold could have lapsed before
+// the release took effect (its lease, or a fault that hits it), or when a
+// fault that loses the server's state could have ended x's (a split brain
+// serves two copies of the lock, so each release may meet its own).
+func foreignRelease(x, y *hold, fs *faultSet, opts Options) (*Example, string) {
 	at := x.endOp.effectiveDeadline()
 	ly, _ := fs.lapses(y, opts)
 	for _, l := range ly {
 		if l.earliest <= at {
-			return nil
+			return nil, l.allowedBy()
 		}
 	}
 	lx, _ := fs.lapses(x, opts)
 	for _, l := range lx {
 		if l.loss && l.earliest <= at {
-			return nil
+			return nil, l.allowedBy()
 		}
 	}
 	return beyondExample(ShapeForeignRelease, fmt.Sprintf("p%d's release answered ok at %s while p%d held the lock (granted at %s): it freed another's hold, or answered falsely",
 		x.grant.Process, fmtTime(x.endOp.Return), y.grant.Process, fmtTime(y.start())),
-		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, fs)
+		[]*Op{x.grant, y.grant, x.endOp}, []string{fmt.Sprintf("p%d's hold had no way to end before, and no fault that loses the server's state ended p%d's", y.grant.Process, x.grant.Process)}, fs), ""
 }
 
 // beyondExample builds the example of an anomaly of shape s beyond the

@@ -131,6 +131,11 @@ type Result struct {
 	Examples []Example `json:"examples,omitempty"`
 	// Count is the number of violations found (may exceed len(Examples)).
 	Count int `json:"count,omitempty"`
+	// Allowed is, for the fault-allowance checker, what allowed the
+	// anomalies it allowed: each fault window or lease with how many,
+	// most first ("proxy-blackhole c0 [0.5s, 3.5s] (×2)"). It is the
+	// evidence that a break within the faults is one they allow.
+	Allowed []string `json:"allowed,omitempty"`
 	// Elapsed is how long the checker ran.
 	Elapsed time.Duration `json:"elapsed_ns"`
 }

@@ -15,7 +15,7 @@ const exampleLimit = 4000
 func CheckerVerdicts(rep model.Report) []CheckerVerdict {
 	var out []CheckerVerdict
 	for _, r := range rep.Results {
-		cv := CheckerVerdict{Checker: r.Checker, Verdict: r.Verdict}
+		cv := CheckerVerdict{Checker: r.Checker, Verdict: r.Verdict, Allowed: r.Allowed}
 		if r.Verdict == model.Invalid {
 			cv.Class, cv.Count = r.Class, r.Count
 			for i, ex := range r.Examples {

@@ -109,6 +109,9 @@ type CheckerVerdict struct {
 	// AllowedBy names what allows the first violation, when something
 	// does (model.Example.AllowedBy: a fault window, a lease).
 	AllowedBy string `json:"allowed_by,omitempty"`
+	// Allowed is, for the fault-allowance checker, what allowed the
+	// anomalies it allowed (model.Result.Allowed).
+	Allowed []string `json:"allowed,omitempty"`
 }
 
 // Rerun is one more run of a cell from its Command, to check a finding.

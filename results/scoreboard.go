@@ -100,6 +100,10 @@ type Allowance struct {
 	Scenario  string `json:"scenario"`
 	Seed      int64  `json:"seed"`
 	AllowedBy string `json:"allowed_by,omitempty"` // "" : the checker named nothing
+	// Within is what the fault-allowance checker found allowed the run's
+	// anomalies (CheckerVerdict.Allowed of model.CheckAllowance): the
+	// evidence that nothing went beyond the faults.
+	Within []string `json:"within,omitempty"`
 	// Command reruns the run (its history is not kept: a page keeps the
 	// histories of findings only).
 	Command string `json:"command,omitempty"`
@@ -284,9 +288,10 @@ func scoreRow(si SubjectInfo, server string, cells []MatrixCell, faults []string
 		p = p.of(si)
 		row.Grid[p.Name] = map[string]Score{}
 		for _, c := range cells {
-			s := scoredCell(si, server, p, c, known)
+			q := judgedAs(p, c)
+			s := scoredCell(si, server, q, c, known)
 			if len(s.Findings) > 0 {
-				addFinding(findings, si, server, p, c, known)
+				addFinding(findings, si, server, q, c, known)
 			}
 			f := faultOf(c)
 			row.Grid[p.Name][f] = row.Grid[p.Name][f].merge(s)
@@ -305,6 +310,24 @@ func scoreRow(si SubjectInfo, server string, cells []MatrixCell, faults []string
 		}
 	}
 	return row
+}
+
+// judgedAs is the property c's break of p is judged as: p, except for a
+// break the scenario tolerates in a run that went beyond its faults. That
+// break is not one any lease lock must make: it is judged as the run's
+// fault-allowance finding (the same finding, its reruns and its script).
+func judgedAs(p Property, c MatrixCell) Property {
+	cv, ok := c.Checker(p.Checker)
+	if !ok || cv.Verdict != model.Invalid || !c.Beyond || p.Checker == model.CheckAllowance ||
+		!slices.Contains(c.Tolerated, p.Checker) || !slices.Contains(c.Findings(), model.CheckAllowance) {
+		return p
+	}
+	for _, q := range Properties {
+		if q.Checker == model.CheckAllowance {
+			return q
+		}
+	}
+	return p
 }
 
 // scoredCell is cellScore with the key of its finding, if it is one, and
@@ -354,7 +377,8 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 	case cv.Verdict != model.Invalid:
 		return Score{State: Unknown, Scenarios: sc}
 	case !slices.Contains(c.Findings(), p.Checker):
-		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Command: c.Command}}}
+		fa, _ := c.Checker(model.CheckAllowance)
+		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Within: fa.Allowed, Command: c.Command}}}
 	}
 	same, ran := c.Reproduced(p.Checker)
 	s := Score{Scenarios: sc, Hits: 1 + same, Runs: 1 + ran}
@@ -377,6 +401,9 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, server string, p P
 		f = &Finding{Key: key, Subject: si.Name, Server: server, Property: p.Name, Checker: p.Checker, Scenario: c.Scenario, Fault: faultOf(c)}
 		f.Known = lookupKnown(known, si.Name, p.Checker)
 		findings[key] = f
+	}
+	if slices.ContainsFunc(f.Runs, func(r FindingRun) bool { return r.Command == c.Command && r.Dir == c.Dir }) {
+		return // met again through another property's break (judgedAs)
 	}
 	same, ran := c.Reproduced(p.Checker)
 	run := FindingRun{Seed: c.Seed, Command: c.Command, Dir: c.Dir, Hits: 1 + same, Runs: 1 + ran, Example: c.ExampleOf(p.Checker), Beyond: c.Beyond}

@@ -320,6 +320,9 @@ func (r FindingRun) faultText() string {
 // checker found allowed the break, and the command that reruns the run.
 func writeAllowances(w io.Writer, sb Scoreboard) {
 	fmt.Fprintf(w, "\n## holds*: what allowed each expected break\n\n")
+	fmt.Fprintf(w, "A break is expected when its scenario's faults allow it and nothing in the run went beyond them (the fault-allowance checker found it valid). "+
+		"*Allowed by* is the window or lease the property's checker named; else the windows and leases the fault-allowance checker found allowed the run's anomalies, "+
+		"with how many each (read from the run's history by this build when the run did not record them).\n\n")
 	fmt.Fprintf(w, "| library | property | scenario | seed | allowed by | rerun |\n|---|---|---|---|---|---|\n")
 	n := 0
 	for _, row := range sb.Rows {
@@ -327,7 +330,7 @@ func writeAllowances(w io.Writer, sb Scoreboard) {
 			for _, a := range expectedAllowances(row, p, sb.Faults) {
 				n++
 				fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s |\n", row.name(), p.Name, a.Scenario, a.Seed,
-					orStr(strings.ReplaceAll(a.AllowedBy, "|", "/"), "the scenario's faults (the checker named none)"), codeOrDash(a.Command))
+					strings.ReplaceAll(a.evidence(), "|", "/"), codeOrDash(a.Command))
 			}
 		}
 	}
@@ -378,4 +381,17 @@ func writeScenarioClasses(w io.Writer, faults []string, scs []ScenarioInfo) {
 			}
 		}
 	}
+}
+
+// evidence says what allowed a holds* cell's break: the allowance its
+// checker named, else those the fault-allowance checker found, else that
+// the scenario tolerates the break and nothing went beyond its faults.
+func (a Allowance) evidence() string {
+	switch {
+	case a.AllowedBy != "":
+		return a.AllowedBy
+	case len(a.Within) > 0:
+		return "within the faults: " + strings.Join(a.Within, "; ")
+	}
+	return "the scenario tolerates this break; the fault-allowance checker found no anomaly beyond its faults and none it had to allow"
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,7 +192,7 @@ func TestScoreboardFromParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := LoadScoreboard(page, paths, nil, time.Now())
+	p, err := LoadScoreboard(page, paths, nil, time.Now(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,5 +222,38 @@ func TestScoreboardFromParts(t *testing.T) {
 	h.Write(html)
 	if !strings.Contains(h.String(), `class="broken"`) || strings.Contains(h.String(), "<script") {
 		t.Errorf("scoreboard.html: no broken cell, or a script")
+	}
+}
+
+// TestPivotBeyondIsNotExpected: a break the scenario tolerates is holds*
+// only when nothing in its run went beyond the faults; in a run that did,
+// it is the run's fault-allowance finding, listed once.
+func TestPivotBeyondIsNotExpected(t *testing.T) {
+	lin, mutex, fa := model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance
+	ran := append(slices.Clone(baseCheckers), fa)
+	kill := sbCell("lib", "client-conn-kill", "partition/latency", true, 1, lin, mutex, fa)
+	kill.Checkers, kill.Tolerated, kill.Beyond = verdicts(ran, lin, mutex, fa), []string{lin, mutex, model.CheckLiveness}, true
+	kill.Reruns = []Rerun{{Verdict: model.Invalid, Invalid: []string{lin, mutex, fa}, Checkers: verdicts(ran, lin, mutex, fa), Dir: "client-conn-kill/lib-1-rerun-1"}}
+	stall := sbCell("lib", "client-stall", "process pause/crash", true, 1, mutex)
+	stall.Checkers, stall.Tolerated = verdicts(ran, mutex), []string{lin, mutex}
+	stall.Checkers[len(ran)-1].Allowed = []string{"client-stall w0 [1s, 4s] (×2)"}
+	rep := Report{Rows: []ReportRow{{Cells: []MatrixCell{kill, stall}}}}
+	known := []KnownFinding{{Subject: "lib", Checker: fa, Script: "repro.sh", Claim: "breaks alone"}}
+	sb := Pivot(rep, []SubjectInfo{{Name: "lib"}}, known)
+	g := sb.Rows[0].Grid
+	for _, prop := range []string{"mutual exclusion", "linearizable", "within the fault"} {
+		if s := g[prop]["partition/latency"]; s.State != Broken || len(s.Findings) != 1 || s.Findings[0] != "lib/client-conn-kill/fault-allowance" {
+			t.Errorf("%s under the kill: %s %v, want broken as the fault-allowance finding", prop, s.State, s.Findings)
+		}
+	}
+	if len(sb.Findings) != 1 || len(sb.Findings[0].Runs) != 1 {
+		t.Fatalf("findings: %+v", sb.Findings)
+	}
+	s := g["mutual exclusion"]["process pause/crash"]
+	if s.State != Expected || len(s.Allowances) != 1 {
+		t.Fatalf("the stall: %+v", s)
+	}
+	if got, want := s.Allowances[0].evidence(), "within the faults: client-stall w0 [1s, 4s] (×2)"; got != want {
+		t.Errorf("the stall's evidence: %q, want %q", got, want)
 	}
 }

@@ -26,10 +26,15 @@ const (
 // parts or shards of one; a cell run again in a later part replaces the
 // older one) into the page to be written into dir: the scoreboard of the
 // cells and their report, run directories relative to dir. name names each
-// path in the page's prose (nil: the path relative to dir).
-func LoadScoreboard(dir string, paths []string, name func(path string) string, now time.Time) (ScoreboardPage, error) {
+// path in the page's prose (nil: the path relative to dir). A holds* cell
+// whose record predates the fault-allowance checker's allowances gets them
+// from read (nil: shown as recorded).
+func LoadScoreboard(dir string, paths []string, name func(path string) string, now time.Time, read RunAllowances) (ScoreboardPage, error) {
 	rep, replaced, err := MergeLatest(paths, dir, now, name)
 	if err != nil {
+		return ScoreboardPage{}, err
+	}
+	if err := readAllowances(dir, &rep, read); err != nil {
 		return ScoreboardPage{}, err
 	}
 	subjects, meta, err := scoreboardMeta(paths, name)

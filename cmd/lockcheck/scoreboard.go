@@ -138,7 +138,7 @@ func scoreboardRenderCmd(_ context.Context, e *env, args []string) (int, error) 
 
 // renderScoreboard publishes the page from the matrices under dirs.
 func renderScoreboard(e *env, page string, dirs []string) error {
-	files, err := matrix.Publish(page, dirs, time.Now())
+	files, err := matrix.Publish(page, dirs, time.Now(), runAllowances(e))
 	if err != nil {
 		return err
 	}

@@ -155,3 +155,21 @@ func (s recheckSum) print(w io.Writer) {
 		fmt.Fprintln(w, "  "+d)
 	}
 }
+
+// runAllowances reads a run's allowances as recheck reads its verdicts:
+// the fault-allowance checker of this build, on the run's history, wire
+// trace and check options.
+func runAllowances(e *env) results.RunAllowances {
+	return func(dir string) ([]string, error) {
+		defer limitMemory(filepath.Join(dir, results.HistoryFile))()
+		run, err := results.LoadRun(dir)
+		if err != nil {
+			return nil, err
+		}
+		_, opts, err := checkOptions(e, run, 0, 0)
+		if err != nil {
+			return nil, err
+		}
+		return model.CheckBeyond(run.History, opts).Allowed, nil
+	}
+}

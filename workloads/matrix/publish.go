@@ -33,14 +33,18 @@ var keptFiles = []string{results.ConfigFile, results.HistoryFile, results.Result
 //   - it names each part by its run's name, never by a path of this
 //     machine.
 //
+// A holds* cell recorded before runs recorded the fault-allowance checker's
+// allowances gets them from read, which checks its history again (nil:
+// shown as recorded).
+//
 // It checks every link of the pages it wrote resolves inside dir (else
 // ErrUnlinked) and returns the paths written.
-func Publish(dir string, parts []string, now time.Time) ([]string, error) {
+func Publish(dir string, parts []string, now time.Time, read results.RunAllowances) ([]string, error) {
 	paths, err := results.FindMatrices(parts)
 	if err != nil {
 		return nil, err
 	}
-	page, err := results.LoadScoreboard(dir, paths, partName, now)
+	page, err := results.LoadScoreboard(dir, paths, partName, now, read)
 	if err != nil {
 		return nil, err
 	}

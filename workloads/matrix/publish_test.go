@@ -70,7 +70,7 @@ func TestShardsMergeAndPublish(t *testing.T) {
 		}
 	}
 	page := filepath.Join(base, "repo", "results", "scoreboard")
-	files, err := Publish(page, []string{filepath.Join(base, "s1"), filepath.Join(base, "s2")}, t0.Add(time.Hour))
+	files, err := Publish(page, []string{filepath.Join(base, "s1"), filepath.Join(base, "s2")}, t0.Add(time.Hour), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestPublishPartRunAgain(t *testing.T) {
 	cancel()
 	again := runPart(t, t.Context(), base, "p2", scenario.Shard{}, t0.Add(time.Hour), &fakeExec{bad: detects})
 	page := filepath.Join(base, "repo", "results", "scoreboard")
-	files, err := Publish(page, []string{first, again}, t0.Add(2*time.Hour))
+	files, err := Publish(page, []string{first, again}, t0.Add(2*time.Hour), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
