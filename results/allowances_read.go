@@ -60,3 +60,27 @@ func (c MatrixCell) wantsAllowances(fa CheckerVerdict) bool {
 	}
 	return false
 }
+
+// readSignatures gives each cell of rep with a violation whose record
+// predates MatrixCell.Signatures the signatures of the report its run
+// recorded (Summary.Signatures); dir is the directory rep's run
+// directories are relative to. A cell whose run is not here is left as
+// recorded.
+func readSignatures(dir string, rep *Report) error {
+	for i := range rep.Rows {
+		for j := range rep.Rows[i].Cells {
+			c := &rep.Rows[i].Cells[j]
+			if c.Verdict != model.Invalid || len(c.Signatures) > 0 || c.Dir == "" {
+				continue
+			}
+			s, err := loadSummary(filepath.Join(dir, filepath.FromSlash(c.Dir)))
+			if err != nil {
+				return fmt.Errorf("the signatures of %s: %w", c.Key(), err)
+			}
+			if s != nil { // else not here (a part run on another machine)
+				c.Signatures = s.Signatures
+			}
+		}
+	}
+	return nil
+}

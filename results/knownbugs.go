@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // KnownRepro is one library-alone script of the catalog of known bugs
@@ -20,14 +22,21 @@ type KnownRepro struct {
 	Claim    string   `json:"claim"`
 	// Bug, when set, is the ID of the catalog's bug the script shows.
 	Bug string `json:"bug,omitempty"`
+	// Signatures are those of the violations the script shows, for a
+	// script that shows no catalogued bug (else its bug's signatures).
+	Signatures []model.Signature `json:"signatures,omitempty"`
 }
 
-// Findings are r's findings: one per subject and checker, in that order.
-func (r KnownRepro) Findings() []KnownFinding {
+// Findings are r's findings: one per subject and checker, in that order,
+// each matched by sigs (r's own Signatures when it has some).
+func (r KnownRepro) Findings(sigs []model.Signature) []KnownFinding {
+	if len(r.Signatures) > 0 {
+		sigs = r.Signatures
+	}
 	var fs []KnownFinding
 	for _, s := range r.Subjects {
 		for _, c := range r.Checkers {
-			fs = append(fs, KnownFinding{Subject: s, Checker: c, Script: r.Script, Claim: r.Claim})
+			fs = append(fs, KnownFinding{Subject: s, Checker: c, Script: r.Script, Claim: r.Claim, Signatures: sigs})
 		}
 	}
 	return fs
@@ -44,17 +53,29 @@ var knownBugs []byte
 // (known-bugs.json), one per subject and checker.
 var KnownFindings = mustKnownFindings(knownBugs)
 
-// ParseKnownFindings reads the "alone" list of a catalog of known bugs.
+// ParseKnownFindings reads the "alone" list of a catalog of known bugs,
+// each script matched by its bug's signatures (or its own).
 func ParseKnownFindings(catalog []byte) ([]KnownFinding, error) {
 	var c struct {
+		Bugs []struct {
+			ID             string            `json:"id"`
+			Signature      model.Signature   `json:"signature"`
+			AlsoSignatures []model.Signature `json:"also_signatures"`
+		} `json:"bugs"`
 		Alone []KnownRepro `json:"alone"`
 	}
 	if err := json.Unmarshal(catalog, &c); err != nil {
 		return nil, fmt.Errorf("known bugs: %w", err)
 	}
+	sigs := map[string][]model.Signature{}
+	for _, b := range c.Bugs {
+		if b.Signature.Class != "" {
+			sigs[b.ID] = append([]model.Signature{b.Signature}, b.AlsoSignatures...)
+		}
+	}
 	var fs []KnownFinding
 	for _, r := range c.Alone {
-		fs = append(fs, r.Findings()...)
+		fs = append(fs, r.Findings(sigs[r.Bug])...)
 	}
 	return fs, nil
 }

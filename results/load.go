@@ -110,23 +110,33 @@ func LoadRun(dir string) (*Run, error) {
 		run.Config = json.RawMessage(bytes.TrimSpace(b))
 	}
 
-	rp := filepath.Join(dir, ResultFile)
-	switch b, err := os.ReadFile(rp); {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
-	default:
-		var s Summary
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
-		}
-		if s.Signatures == nil { // written before signatures: from its report
-			s.Signatures = s.Report.Signatures()
-		}
-		run.Result = &s
+	if run.Result, err = loadSummary(dir); err != nil {
+		return nil, err
 	}
 	if run.Expect, err = LoadExpectation(dir); err != nil {
 		return nil, err
 	}
 	return run, nil
+}
+
+// loadSummary reads the result.json of the run in dir (nil when there is
+// none), its signatures computed from its report when it was written
+// before it recorded them.
+func loadSummary(dir string) (*Summary, error) {
+	rp := filepath.Join(dir, ResultFile)
+	b, err := os.ReadFile(rp)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
+	}
+	var s Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, rp, err)
+	}
+	if s.Signatures == nil { // written before signatures: from its report
+		s.Signatures = s.Report.Signatures()
+	}
+	return &s, nil
 }

@@ -177,6 +177,10 @@ type MatrixCell struct {
 	// Tolerated are the checkers whose Invalid verdict the expectation
 	// accepts: the property an unsafe scenario breaks in any lease lock.
 	Tolerated []string `json:"tolerated,omitempty"`
+	// Signatures are the distinct signatures of the run's violations
+	// (model.Report.Signatures): what a library-alone script's bug is
+	// matched by (KnownFinding).
+	Signatures []model.Signature `json:"signatures,omitempty"`
 	// Command is the `lockcheck run` line that reruns the cell.
 	Command string `json:"command,omitempty"`
 	// Reruns are the runs of Command made to check a finding.

@@ -337,7 +337,7 @@ func scoredCell(si SubjectInfo, server string, p Property, c MatrixCell, known [
 	if s.State == Broken || s.State == Flaky || s.State == Unproven {
 		s.Findings = []string{findingKey(si.Name, c.Scenario, p.Checker, server)}
 	}
-	if s.State == Broken && lookupKnown(known, si.Name, p.Checker) == nil {
+	if s.State == Broken && lookupKnown(known, si.Name, p.Checker, c.Signatures) == nil {
 		s.State = Reproduced
 	}
 	return s
@@ -399,8 +399,10 @@ func addFinding(findings map[string]*Finding, si SubjectInfo, server string, p P
 	f := findings[key]
 	if f == nil {
 		f = &Finding{Key: key, Subject: si.Name, Server: server, Property: p.Name, Checker: p.Checker, Scenario: c.Scenario, Fault: faultOf(c)}
-		f.Known = lookupKnown(known, si.Name, p.Checker)
 		findings[key] = f
+	}
+	if f.Known == nil {
+		f.Known = lookupKnown(known, si.Name, p.Checker, c.Signatures)
 	}
 	if slices.ContainsFunc(f.Runs, func(r FindingRun) bool { return r.Command == c.Command && r.Dir == c.Dir }) {
 		return // met again through another property's break (judgedAs)
@@ -452,15 +454,29 @@ type KnownFinding struct {
 	Checker string `json:"checker"`
 	Script  string `json:"script"`
 	Claim   string `json:"claim"`
+	// Signatures are those of the violations the script shows (its bug's,
+	// KnownRepro): a run is shown by the script only when one of its
+	// violations has one of them. None: any run of the subject's checker.
+	Signatures []model.Signature `json:"signatures,omitempty"`
 }
 
-func lookupKnown(known []KnownFinding, subject, checker string) *KnownFinding {
+// lookupKnown returns the script that shows a break of subject's checker
+// in a run whose violations have signatures sigs, if any.
+func lookupKnown(known []KnownFinding, subject, checker string, sigs []model.Signature) *KnownFinding {
 	for _, k := range known {
-		if k.Subject == subject && k.Checker == checker {
+		if k.Subject == subject && k.Checker == checker && k.shows(sigs) {
 			return &k
 		}
 	}
 	return nil
+}
+
+// shows says one of sigs is one of k's signatures (any, when k names none).
+func (k KnownFinding) shows(sigs []model.Signature) bool {
+	if len(k.Signatures) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(k.Signatures, func(s model.Signature) bool { return s.MatchesAny(sigs) })
 }
 
 // Text renders a score in a few words: "holds", "broken by X, Y",

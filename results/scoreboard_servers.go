@@ -111,7 +111,7 @@ func differs(si SubjectInfo, scenario string, p Property, groups []serverGroup, 
 	for _, g := range groups {
 		side := DifferenceSide{Server: g.label}
 		for _, c := range g.cells {
-			s := scoredCell(si, g.label, p, c, known)
+			s := scoredCell(si, g.label, judgedAs(p, c), c, known)
 			if !isVerdict(s.State) {
 				continue
 			}

@@ -177,6 +177,7 @@ func TestScoreboardFromParts(t *testing.T) {
 	fair := sbCell("redisson-fair", "redis-pause-short", "process pause/crash", true, 101, model.CheckFairness)
 	fair.Checkers = append(fair.Checkers, CheckerVerdict{Checker: model.CheckFairness, Verdict: model.Invalid, Class: model.ClassFairness, Example: "s: p3 granted before p1"})
 	fair.Reruns = []Rerun{{Verdict: model.Invalid, Checkers: fair.Checkers, Dir: "redis-pause-short/redisson-fair-101-rerun-1"}}
+	fair.Signatures = mustSignatures(t, "fairness/overtaken/acquire/during:redis-pause")
 	writeSBMatrix(t, filepath.Join(base, "java"), []SubjectInfo{{Name: "redisson-fair", Library: "redisson-fair", Version: "3.52.0", Claims: []string{ClaimFair}}},
 		sbCell("redisson-fair", "no-faults", "none", true, 101), fair)
 	odd := sbCell("redsync", "latency-short", "partition/latency", true, 101, model.CheckLinearizable)
@@ -255,5 +256,32 @@ func TestPivotBeyondIsNotExpected(t *testing.T) {
 	}
 	if got, want := s.Allowances[0].evidence(), "within the faults: client-stall w0 [1s, 4s] (×2)"; got != want {
 		t.Errorf("the stall's evidence: %q, want %q", got, want)
+	}
+}
+
+// TestPivotKnownBySignature: a library-alone script stands for a break
+// only when the run's violations have its bug's signature; the same
+// checker broken another way is reproduced, the adapter not ruled out.
+func TestPivotKnownBySignature(t *testing.T) {
+	lin := model.CheckLinearizable
+	cell := func(scenario, sig string) MatrixCell {
+		c := sbCell("lib", scenario, "process pause/crash", true, 1, lin)
+		c.Reruns = []Rerun{rerun(scenario+"/lib-1-rerun-1", lin)}
+		c.Signatures = mustSignatures(t, sig)
+		return c
+	}
+	theBug := cell("client-interrupt", "liveness/orphan-renewed/acquire/during:client-interrupt")
+	other := cell("process-pause", "safety/double-grant/acquire/beyond:process-pause")
+	known := []KnownFinding{{Subject: "lib", Checker: lin, Script: "interrupted.sh", Claim: "orphans alone", Signatures: mustSignatures(t, "liveness/orphan-renewed/*/*")}}
+	sb := Pivot(Report{Rows: []ReportRow{{Cells: []MatrixCell{theBug, other}}}}, []SubjectInfo{{Name: "lib"}}, known)
+	byScenario := map[string]Finding{}
+	for _, f := range sb.Findings {
+		byScenario[f.Scenario] = f
+	}
+	if f := byScenario["client-interrupt"]; f.State != Broken || f.Known == nil || f.Known.Script != "interrupted.sh" {
+		t.Errorf("the bug's run: %s, known %+v; want broken, shown by interrupted.sh", f.State, f.Known)
+	}
+	if f := byScenario["process-pause"]; f.State != Reproduced || f.Known != nil {
+		t.Errorf("another break of the same checker: %s, known %+v; want reproduced, no script", f.State, f.Known)
 	}
 }

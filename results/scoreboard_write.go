@@ -28,13 +28,17 @@ const (
 // cells and their report, run directories relative to dir. name names each
 // path in the page's prose (nil: the path relative to dir). A holds* cell
 // whose record predates the fault-allowance checker's allowances gets them
-// from read (nil: shown as recorded).
+// from read (nil: shown as recorded), and a cell whose record predates
+// signatures gets those its run's report recorded.
 func LoadScoreboard(dir string, paths []string, name func(path string) string, now time.Time, read RunAllowances) (ScoreboardPage, error) {
 	rep, replaced, err := MergeLatest(paths, dir, now, name)
 	if err != nil {
 		return ScoreboardPage{}, err
 	}
 	if err := readAllowances(dir, &rep, read); err != nil {
+		return ScoreboardPage{}, err
+	}
+	if err := readSignatures(dir, &rep); err != nil {
 		return ScoreboardPage{}, err
 	}
 	subjects, meta, err := scoreboardMeta(paths, name)

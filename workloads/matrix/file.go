@@ -82,7 +82,7 @@ func (r *runner) cell(o scenario.Outcome) results.MatrixCell {
 	}
 	c.Verdict, c.Invalid, c.Class, c.Beyond = o.Report.Verdict, o.Report.InvalidCheckers(), o.Report.Class(), o.Report.Beyond()
 	c.FirstDetection, _ = results.FirstViolation(o.Report)
-	c.Checkers = results.CheckerVerdicts(o.Report)
+	c.Checkers, c.Signatures = results.CheckerVerdicts(o.Report), o.Report.Signatures()
 	var ran []string
 	for _, res := range o.Report.Results {
 		ran = append(ran, res.Checker)
