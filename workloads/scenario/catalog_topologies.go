@@ -78,6 +78,7 @@ func topologyScenarios() []Scenario {
 				"then the master SIGKILLed: the promoted replica never saw the grant and grants the lock again while the holder's 3 s section goes on (lease 9 s)",
 			Plan: failoverHoldPlan(), Duration: 14 * time.Second, WatchdogLease: FailoverLease,
 			Topology: sentinelWith(0, true, false), Skip: skipOnSentinel,
+			Destroys: destroysCounter,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				f, err := laggingFailover(w, 5*time.Second, false)
 				return []faults.Fault{f}, faults.Schedule{{At: time.Second, Duration: 500 * time.Millisecond}}, err
@@ -95,6 +96,7 @@ func topologyScenarios() []Scenario {
 				"so a grant succeeds, then the master dies and the Sentinels promote the lagging replica (priority before offset): the grant is lost",
 			Plan: failoverHoldPlan(), Duration: 14 * time.Second, WatchdogLease: FailoverLease,
 			Topology: sentinelWith(0, true, true), Skip: skipOnSentinel,
+			Destroys: destroysCounter,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				f, err := laggingFailover(w, 5*time.Second, true)
 				return []faults.Fault{f}, faults.Schedule{{At: time.Second, Duration: 500 * time.Millisecond}}, err
@@ -106,6 +108,7 @@ func topologyScenarios() []Scenario {
 			Doc: "Sentinel: the master frozen (SIGSTOP) for 3.5 s, a replica promoted, then the old master thawed: it stays a writable master " +
 				"for seconds, and the two clients pinned to its address (a stale DNS name or VIP) lock there while the others lock on the new master",
 			Plan: contendedPlan(), Duration: 9 * time.Second, Topology: sentinelWith(2, false, false), Skip: skipOnSentinel,
+			Destroys: destroysCounter,
 			Faults: func(w World) ([]faults.Fault, faults.Schedule, error) {
 				f, err := splitBrain(w)
 				return []faults.Fault{f}, faults.Schedule{{At: 1500 * time.Millisecond, Duration: 3500 * time.Millisecond}}, err
@@ -153,6 +156,13 @@ func topologyScenarios() []Scenario {
 // lost with the grant, so a token can be issued twice): whether the fenced
 // register stays consistent is measured, not assumed — only the
 // linearizability verdict is required.
+// destroysCounter is what a failover that loses the master's writes, or a
+// split brain that forks them, takes from every lock by design: the
+// fencing counter lives in the same keyspace as the lock, so the new master
+// hands out tokens the lost (or the other) master already gave, as
+// restart-no-persistence does (Scenario.Destroys).
+var destroysCounter = []string{model.CheckFencing}
+
 func failoverExpect(s subject.Subject) (Expect, bool) {
 	if s.Kind != subject.KindReference {
 		return Expect{}, false
