@@ -77,7 +77,7 @@ func LoadRun(dir string) (*Run, error) {
 	run := &Run{Dir: dir}
 
 	hp := filepath.Join(dir, HistoryFile)
-	h, err := model.ReadFile(hp)
+	h, err := readHistoryFile(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("%w: %s is missing", ErrNoHistory, hp)
@@ -100,7 +100,7 @@ func LoadRun(dir string) (*Run, error) {
 	run.History = h
 
 	cp := filepath.Join(dir, ConfigFile)
-	switch b, err := os.ReadFile(cp); {
+	switch b, err := readRunFile(dir, ConfigFile); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%w: %s: %w", ErrCorrupt, cp, err)
@@ -124,7 +124,7 @@ func LoadRun(dir string) (*Run, error) {
 // before it recorded them.
 func loadSummary(dir string) (*Summary, error) {
 	rp := filepath.Join(dir, ResultFile)
-	b, err := os.ReadFile(rp)
+	b, err := readRunFile(dir, ResultFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil

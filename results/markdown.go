@@ -29,8 +29,9 @@ func runServer(h *model.History) string {
 
 // writeSummaryMarkdown writes summary.md: the table, the figures, every
 // checker's explanation with its examples, the fault windows and the other
-// files of the run directory that has says it holds (it links no other).
-func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(name string) bool) error {
+// files of the run directory that kept names as it holds them (it links no
+// other).
+func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, kept func(name string) string) error {
 	bw := bufio.NewWriter(w)
 	writeHeadline(bw, s)
 	if s.Seed != 0 {
@@ -91,7 +92,7 @@ func writeSummaryMarkdown(w io.Writer, s Summary, h *model.History, has func(nam
 			fmt.Fprintf(bw, "- %s\n", f)
 		}
 	}
-	writeFilesSection(bw, has)
+	writeFilesSection(bw, kept)
 	return bw.Flush()
 }
 
@@ -126,7 +127,8 @@ func writeHeadline(w io.Writer, s Summary) {
 // writeFilesSection lists the files of the run directory that has says it
 // holds, and shows the plots it holds; a directory without the timeline or
 // the plots (a run kept for the record) says how to draw them again.
-func writeFilesSection(w io.Writer, has func(name string) bool) {
+func writeFilesSection(w io.Writer, kept func(name string) string) {
+	has := func(name string) bool { return kept(name) != "" }
 	fmt.Fprintf(w, "\n## Files\n\n")
 	for _, f := range []struct{ name, doc string }{
 		{HTMLFile, ": the timeline: every op of every lock, holds, fault windows and findings"},
@@ -140,8 +142,8 @@ func writeFilesSection(w io.Writer, has func(name string) bool) {
 	}
 	var data []string
 	for _, name := range []string{HistoryFile, ConfigFile, ResultFile} {
-		if has(name) {
-			data = append(data, fmt.Sprintf("[%s](%s)", name, name))
+		if k := kept(name); k != "" {
+			data = append(data, fmt.Sprintf("[%s](%s)", k, k))
 		}
 	}
 	if len(data) > 0 {

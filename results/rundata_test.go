@@ -43,6 +43,11 @@ func runData(t *testing.T, root string) []string {
 	return data
 }
 
+// isHistory says f is a run's history, as written or kept gzipped.
+func isHistory(f string) bool {
+	return path.Base(f) == HistoryFile || path.Base(f) == HistoryFile+Gz
+}
+
 // TestCorpusWithinBudget: the committed run data stays within
 // runDataBudget in all and historyBudget per history.
 func TestCorpusWithinBudget(t *testing.T) {
@@ -55,7 +60,7 @@ func TestCorpusWithinBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		total += fi.Size()
-		if path.Base(f) == HistoryFile {
+		if isHistory(f) {
 			histories++
 			if fi.Size() > historyBudget {
 				t.Errorf("%s: %d bytes, more than the %d a committed history may hold: keep a shorter run", f, fi.Size(), historyBudget)
@@ -80,7 +85,7 @@ func TestCommittedRunDataIsLinked(t *testing.T) {
 	refs := pageReferences(t, root)
 	runDirs := map[string]bool{}
 	for _, f := range runData(t, root) {
-		if path.Base(f) == HistoryFile {
+		if isHistory(f) {
 			runDirs[path.Dir(f)] = true
 		}
 	}

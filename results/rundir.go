@@ -255,12 +255,8 @@ func placeExpectation(dir string, exp *Expectation) (*Expectation, error) {
 
 // writeSummary writes dir/summary.md for sum, linking the files dir holds.
 func writeSummary(dir string, sum Summary, h *model.History) error {
-	has := func(name string) bool {
-		_, err := os.Stat(filepath.Join(dir, name))
-		return err == nil
-	}
 	var buf bytes.Buffer
-	if err := writeSummaryMarkdown(&buf, sum, h, has); err != nil {
+	if err := writeSummaryMarkdown(&buf, sum, h, func(name string) string { return keptName(dir, name) }); err != nil {
 		return err
 	}
 	return writeFile(filepath.Join(dir, SummaryFile), buf.Bytes())

@@ -3,10 +3,12 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -281,5 +283,40 @@ func TestNewRunDirIsExclusive(t *testing.T) {
 	d, err := NewRunDir(base, "client-stall", start, 7, "reentrant")
 	if want := filepath.Join(base, "runs", "client-stall", "20261124T231722.123-1-7-reentrant"); err != nil || d != want {
 		t.Errorf("with a tag: %q, %v; want %q", d, err, want)
+	}
+}
+
+// TestLoadRunGzipped: a run whose history and result are kept gzipped (as
+// a page keeps them) loads as the run it was, and its summary links the
+// gzipped files.
+func TestLoadRunGzipped(t *testing.T) {
+	dir := t.TempDir()
+	writeSynthRun(t, dir, synthHistory(7, 2*time.Second))
+	want, err := LoadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := t.TempDir()
+	for _, name := range []string{HistoryFile, ResultFile} {
+		if err := CompressFile(filepath.Join(dir, name), filepath.Join(kept, name+Gz), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := CompressFile(filepath.Join(dir, HistoryFile), filepath.Join(kept, HistoryFile+Gz), 0o644); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("compressing over a kept file: %v, want fs.ErrExist", err)
+	}
+	got, err := LoadRun(kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.History.Ops) != len(want.History.Ops) || got.Result == nil || got.Result.Report.Verdict != want.Result.Report.Verdict {
+		t.Errorf("the gzipped run: %d ops, result %v; want %d ops, verdict %s", len(got.History.Ops), got.Result, len(want.History.Ops), want.Result.Report.Verdict)
+	}
+	if err := RewriteSummary(kept); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(kept, SummaryFile))
+	if !strings.Contains(string(md), "[history.jsonl.gz](history.jsonl.gz)") || strings.Contains(string(md), "(history.jsonl)") {
+		t.Errorf("the summary does not link the gzipped history:\n%s", md)
 	}
 }

@@ -19,8 +19,13 @@ var ErrUnlinked = errors.New("matrix: the published page links what it did not k
 
 // keptFiles are the files of a run directory a page keeps: enough to
 // re-check it (`lockcheck check DIR` draws the timeline and plots again).
-// Its summary.md is written again to link only these.
-var keptFiles = []string{results.ConfigFile, results.HistoryFile, results.ResultFile}
+// Its summary.md is written again to link only these. The history and the
+// result are kept gzipped (results.Gz: a ninth of their size; LoadRun reads
+// either): a page keeps hundreds of runs.
+var keptFiles = []struct {
+	name     string
+	compress bool
+}{{results.ConfigFile, false}, {results.HistoryFile, true}, {results.ResultFile, true}}
 
 // Publish writes the scoreboard page into dir from the matrix.json files
 // under parts (scoreboard runs, their shards or parts, as written by Run;
@@ -116,8 +121,8 @@ func keepRun(dir, server, scenario, rel string) (string, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return "", err
 	}
-	for _, name := range keptFiles {
-		err := results.CopyFile(filepath.Join(src, name), filepath.Join(dst, name), 0o644)
+	for _, f := range keptFiles {
+		err := keepFile(src, dst, f.name, f.compress)
 		if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrExist) {
 			return "", fmt.Errorf("keep %s: %w", rel, err)
 		}
@@ -131,6 +136,21 @@ func keepRun(dir, server, scenario, rel string) (string, error) {
 		return "", fmt.Errorf("keep %s: %w", rel, err)
 	}
 	return dstRel, nil
+}
+
+// keepFile copies src's file name into dst, gzipped (name.gz) when
+// compress says so; a source kept gzipped already is copied as it is.
+func keepFile(src, dst, name string, compress bool) error {
+	if _, err := os.Stat(filepath.Join(src, name)); err != nil {
+		if _, gzErr := os.Stat(filepath.Join(src, name+results.Gz)); gzErr == nil {
+			return results.CopyFile(filepath.Join(src, name+results.Gz), filepath.Join(dst, name+results.Gz), 0o644)
+		}
+		return err
+	}
+	if compress {
+		return results.CompressFile(filepath.Join(src, name), filepath.Join(dst, name+results.Gz), 0o644)
+	}
+	return results.CopyFile(filepath.Join(src, name), filepath.Join(dst, name), 0o644)
 }
 
 // relink points the page's runs at their kept copies and unlinks the rest.

@@ -103,6 +103,14 @@ func keptRuns(t *testing.T, page string) []string {
 		if _, err := os.Stat(filepath.Join(d, results.HTMLFile)); err == nil {
 			t.Errorf("%s: the timeline was kept", rel)
 		}
+		for _, name := range []string{results.HistoryFile, results.ResultFile} {
+			if _, err := os.Stat(filepath.Join(d, name+results.Gz)); err != nil {
+				t.Errorf("%s: %s not kept gzipped: %v", rel, name, err)
+			}
+		}
+		if _, err := results.LoadRun(d); err != nil {
+			t.Errorf("%s: the kept copy does not load: %v", rel, err)
+		}
 	}
 	slices.Sort(kept)
 	return kept

@@ -1,0 +1,98 @@
+package results
+
+import (
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// Gz is the suffix of a run file a page keeps compressed (a history or a
+// result: matrix.Publish). LoadRun and the summary read NAME or NAME.gz
+// alike.
+const Gz = ".gz"
+
+// keptName is the name dir's file name is kept under: name, or name.gz
+// when only that exists; "" when neither does.
+func keptName(dir, name string) string {
+	for _, n := range []string{name, name + Gz} {
+		if _, err := os.Stat(filepath.Join(dir, n)); err == nil {
+			return n
+		}
+	}
+	return ""
+}
+
+// readRunFile reads dir's file name, as kept (keptName), decompressed; an
+// error wrapping fs.ErrNotExist when it is not there.
+func readRunFile(dir, name string) ([]byte, error) {
+	n := keptName(dir, name)
+	if n == "" {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), fs.ErrNotExist)
+	}
+	p := filepath.Join(dir, n)
+	if !strings.HasSuffix(n, Gz) {
+		return os.ReadFile(p)
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return b, nil
+}
+
+// readHistoryFile reads dir's history as kept: model.ReadFile of the plain
+// file, model.ReadHistory of the compressed one.
+func readHistoryFile(dir string) (*model.History, error) {
+	if n := keptName(dir, HistoryFile); strings.HasSuffix(n, Gz) {
+		b, err := readRunFile(dir, HistoryFile)
+		if err != nil {
+			return nil, err
+		}
+		h, err := model.ReadHistory(strings.NewReader(string(b)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, n), err)
+		}
+		return h, nil
+	}
+	return model.ReadFile(filepath.Join(dir, HistoryFile))
+}
+
+// CompressFile writes from's content, gzipped, into a new file to made
+// with perm; it never overwrites (an existing to is an error wrapping
+// fs.ErrExist).
+func CompressFile(from, to string, perm os.FileMode) (err error) {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, out.Close()) }()
+	zw, err := gzip.NewWriterLevel(out, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(zw, in); err != nil {
+		return err
+	}
+	return zw.Close()
+}
