@@ -77,8 +77,8 @@ scoreboard: deps build
 ## scoreboard-parts: what .github/workflows/scoreboard.yml does, in parts on one machine: for each of SERVERS
 ## (default redis-7.0 valkey-8.1) the scoreboard in SHARDS shards (default 24) of SEEDS seeds (default 3) from
 ## SEED_BASE (default today, YYYYMMDD00) into out/scoreboard/SERVER-I (a part already there is kept: rerunning the
-## target with the same SEED_BASE resumes), then the pages: results/scoreboard (redis-7.0),
-## results/scoreboard-servers, results/releases. Before the pages, every recorded run is checked again by this build
+## target with the same SEED_BASE resumes), then the pages: results/scoreboard (a row per library × server; the
+## README's table is its redis-7.0 rows) and results/releases. Before the pages, every recorded run is checked again by this build
 ## (`lockcheck scoreboard recheck`): a verdict that differs from its part's record stops the target, naming the cells
 ## to run again (into out/scoreboard/again-SERVER-NAME, a later part that replaces them). The servers run side by side, each its shards one after another:
 ## a shard took 22-23 minutes on 2 cores (2026-11-30), so the whole run takes about 9 hours.
@@ -93,8 +93,7 @@ scoreboard-parts: deps build
 	done ) & pids="$$pids $$!"; done; \
 	for p in $$pids; do wait $$p || exit 1; done
 	./bin/lockcheck scoreboard recheck $(foreach s,$(SERVERS),$(addprefix out/scoreboard/$(s)-,$(shell seq 1 $(SHARDS)))) $(wildcard out/scoreboard/again-*)
-	./bin/lockcheck scoreboard render --page results/scoreboard $(addprefix out/scoreboard/redis-7.0-,$(shell seq 1 $(SHARDS))) $(wildcard out/scoreboard/again-redis-7.0-*)
-	./bin/lockcheck scoreboard render --page results/scoreboard-servers $(foreach s,$(SERVERS),$(addprefix out/scoreboard/$(s)-,$(shell seq 1 $(SHARDS)))) $(wildcard out/scoreboard/again-*)
+	./bin/lockcheck scoreboard render --page results/scoreboard $(foreach s,$(SERVERS),$(addprefix out/scoreboard/$(s)-,$(shell seq 1 $(SHARDS)))) $(wildcard out/scoreboard/again-*)
 	$(MAKE) release-pages
 
 ## rediscover: every bug of results/known-bugs.json hunted again (docs/hunt.md, Rediscovery): its buggy release

@@ -96,3 +96,14 @@ func CompressFile(from, to string, perm os.FileMode) (err error) {
 	}
 	return zw.Close()
 }
+
+// gzipped is write through a gzip writer, closed when write is done.
+func gzipped(write func(io.Writer) error) func(io.Writer) error {
+	return func(w io.Writer) error {
+		zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+		if err != nil {
+			return err
+		}
+		return errors.Join(write(zw), zw.Close())
+	}
+}

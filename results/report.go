@@ -163,10 +163,11 @@ func FindMatrices(args []string) ([]string, error) {
 	return out, nil
 }
 
-// LoadReport reads a report.json written by WriteReport.
+// LoadReport reads a report.json written by WriteReport (or the
+// report.json.gz of a scoreboard page).
 func LoadReport(path string) (Report, error) {
 	var r Report
-	b, err := os.ReadFile(path)
+	b, err := readRunFile(filepath.Dir(path), filepath.Base(path))
 	if err != nil {
 		return r, err
 	}
@@ -262,13 +263,21 @@ func WriteReport(dir string, r Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return writeFiles(dir, r, []namedWriter[Report]{{ReportJSON, WriteReportJSON}, {ReportMarkdown, WriteReportMarkdown}, {ReportHTML, WriteReportHTML}})
+	return writeFiles(dir, r, reportFiles(false))
 }
 
-// namedWriter writes one file of a set from a value of type T.
+// reportFiles are the files of a report: report.json, report.md and
+// report.html, the first and last gzipped (results.Gz) when gz says so.
+func reportFiles(gz bool) []namedWriter[Report] {
+	return []namedWriter[Report]{{ReportJSON, WriteReportJSON, gz}, {ReportMarkdown, WriteReportMarkdown, false}, {ReportHTML, WriteReportHTML, gz}}
+}
+
+// namedWriter writes one file of a set from a value of type T, gzipped as
+// name.gz when gz is set.
 type namedWriter[T any] struct {
 	name  string
 	write func(io.Writer, T) error
+	gz    bool
 }
 
 // writeFiles writes each file of fs into dir from v and returns the paths
@@ -276,8 +285,11 @@ type namedWriter[T any] struct {
 func writeFiles[T any](dir string, v T, fs []namedWriter[T]) ([]string, error) {
 	var paths []string
 	for _, f := range fs {
-		p := filepath.Join(dir, f.name)
-		if err := WriteFileWith(p, func(w io.Writer) error { return f.write(w, v) }); err != nil {
+		p, write := filepath.Join(dir, f.name), func(w io.Writer) error { return f.write(w, v) }
+		if f.gz {
+			p, write = p+Gz, gzipped(write)
+		}
+		if err := WriteFileWith(p, write); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

@@ -1,22 +1,17 @@
 package results
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 )
 
 // LoadBaseline reads the report a new one is compared with: dir's
-// report.json if it has one, else the matrix.json files under dir merged.
+// report.json (or report.json.gz) if it has one, else the matrix.json
+// files under dir merged.
 func LoadBaseline(dir string) (Report, error) {
-	p := filepath.Join(dir, ReportJSON)
-	if _, err := os.Stat(p); err == nil {
-		return LoadReport(p)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return Report{}, err
+	if keptName(dir, ReportJSON) != "" { // report.json, or a page's report.json.gz
+		return LoadReport(filepath.Join(dir, ReportJSON))
 	}
 	paths, err := FindMatrices([]string{dir})
 	if err != nil {

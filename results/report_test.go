@@ -69,6 +69,14 @@ func TestMergeShards(t *testing.T) {
 	if err != nil || len(back.Rows) != 2 {
 		t.Fatalf("LoadReport: %v", err)
 	}
+	// A scoreboard page keeps it gzipped; a baseline reads it the same.
+	page := t.TempDir()
+	if _, err := writeFiles(page, rep, reportFiles(true)); err != nil {
+		t.Fatal(err)
+	}
+	if base, err := LoadBaseline(page); err != nil || len(base.Rows) != 2 {
+		t.Fatalf("LoadBaseline of report.json.gz: %d rows, %v", len(base.Rows), err)
+	}
 }
 
 // TestMergeRejectsOverlapAndNamesMissingShards: a cell in two inputs is an

@@ -70,7 +70,7 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 		writeGrid(bw, row, p.Faults)
 	}
 	writeScenarioClasses(bw, p.Faults, p.Report.Scenarios)
-	fmt.Fprintf(bw, "\nEvery run: [report.md](%s) ([report.html](%s)).\n", ReportMarkdown, ReportHTML)
+	fmt.Fprintf(bw, "\nEvery run: [report.md](%s) ([%s](%s), [%s](%s): gzipped).\n", ReportMarkdown, ReportHTML+Gz, ReportHTML+Gz, ReportJSON+Gz, ReportJSON+Gz)
 	return bw.Flush()
 }
 

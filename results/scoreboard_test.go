@@ -219,7 +219,10 @@ func TestScoreboardFromParts(t *testing.T) {
 		}
 	}
 	var h bytes.Buffer
-	html, _ := os.ReadFile(filepath.Join(page, ScoreboardHTML))
+	html, err := readRunFile(page, ScoreboardHTML) // scoreboard.html.gz
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.Write(html)
 	if !strings.Contains(h.String(), `class="broken"`) || strings.Contains(h.String(), "<script") {
 		t.Errorf("scoreboard.html: no broken cell, or a script")

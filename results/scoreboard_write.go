@@ -54,19 +54,20 @@ func LoadScoreboard(dir string, paths []string, name func(path string) string, n
 
 // WriteScoreboardPage writes p into dir (created): the scoreboard
 // (README.md, scoreboard.html, scoreboard.json, table.md) and the report
-// of the same cells. Its links are p's run directories as they are. It
-// returns the paths written.
+// of the same cells; the HTML and JSON files gzipped (Gz: a page covers
+// thousands of cells, and Markdown is what it is read in). Its links are
+// p's run directories as they are. It returns the paths written.
 func WriteScoreboardPage(dir string, p ScoreboardPage) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	files, err := writeFiles(dir, p, []namedWriter[ScoreboardPage]{
-		{ScoreboardMarkdown, writeScoreboardMarkdown}, {ScoreboardHTML, writeScoreboardHTML}, {ScoreboardJSON, writeScoreboardJSON},
-		{ScoreboardTable, writeScoreboardTable}})
+		{ScoreboardMarkdown, writeScoreboardMarkdown, false}, {ScoreboardHTML, writeScoreboardHTML, true}, {ScoreboardJSON, writeScoreboardJSON, true},
+		{ScoreboardTable, writeScoreboardTable, false}})
 	if err != nil {
 		return files, err
 	}
-	more, err := WriteReport(dir, p.Report)
+	more, err := writeFiles(dir, p.Report, reportFiles(true))
 	return append(files, more...), err
 }
 

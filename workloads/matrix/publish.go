@@ -19,21 +19,23 @@ var ErrUnlinked = errors.New("matrix: the published page links what it did not k
 
 // keptFiles are the files of a run directory a page keeps: enough to
 // re-check it (`lockcheck check DIR` draws the timeline and plots again).
-// Its summary.md is written again to link only these. The history and the
-// result are kept gzipped (results.Gz: a ninth of their size; LoadRun reads
-// either): a page keeps hundreds of runs.
+// Its summary.md is written again to link only these. They are kept
+// gzipped (results.Gz: a ninth of their size; LoadRun reads either): a
+// page keeps hundreds of runs.
 var keptFiles = []struct {
 	name     string
 	compress bool
-}{{results.ConfigFile, false}, {results.HistoryFile, true}, {results.ResultFile, true}}
+}{{results.ConfigFile, true}, {results.HistoryFile, true}, {results.ResultFile, true}}
 
 // Publish writes the scoreboard page into dir from the matrix.json files
 // under parts (scoreboard runs, their shards or parts, as written by Run;
 // a cell run again in a later part replaces the older one). It is the one
 // step that makes a page stand on its own:
 //   - it copies the run of every finding and of its reruns to
-//     dir/runs/<scenario>/<run> (config, history and result; summary.md
-//     written again to link only those), and links those copies;
+//     dir/runs/<scenario>/<run> (config, history and result, gzipped;
+//     summary.md written again to link only those), and links those
+//     copies; a difference between servers links the runs of its sides
+//     that are findings, and names the others by their command;
 //   - it links no other run (a run not found is not linked either);
 //   - it names each part by its run's name, never by a path of this
 //     machine.
@@ -55,9 +57,6 @@ func Publish(dir string, parts []string, now time.Time, read results.RunAllowanc
 	}
 	kept, err := keepFindings(dir, page.Findings)
 	if err != nil {
-		return nil, err
-	}
-	if err := keepDifferences(dir, page.Differences, kept); err != nil {
 		return nil, err
 	}
 	relink(&page, kept)
@@ -212,28 +211,6 @@ func checkPage(dir string, files []string) error {
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %w", ErrUnlinked, errors.Join(errs...))
-	}
-	return nil
-}
-
-// keepDifferences copies the runs of every side of the differences between
-// servers, as keepFindings does, adding them to kept.
-func keepDifferences(dir string, diffs []results.ServerDifference, kept map[string]string) error {
-	for _, d := range diffs {
-		for _, side := range d.Sides {
-			for _, rel := range side.Runs {
-				if _, done := kept[rel]; done || rel == "" {
-					continue
-				}
-				to, err := keepRun(dir, side.Server, d.Scenario, rel)
-				switch {
-				case err != nil:
-					return err
-				case to != "":
-					kept[rel] = to
-				}
-			}
-		}
 	}
 	return nil
 }
