@@ -522,6 +522,20 @@ func (s Score) Glance() string {
 	return s.Text()
 }
 
+// Word is the score in a word or two, for the README's table: a finding's
+// state in bold, no scenarios, no links.
+func (s Score) Word() string {
+	switch s.State {
+	case Broken, Reproduced, Flaky:
+		return "**" + string(s.State) + "**"
+	case Unproven:
+		return "**broke once**"
+	case "":
+		return "-"
+	}
+	return s.Glance()
+}
+
 // Short is Text for the summary tables: an expected break under more than
 // two scenarios is counted rather than listed (the library's grid lists
 // them).

@@ -66,7 +66,7 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 	writeDifferences(bw, p.Scoreboard)
 	fmt.Fprintf(bw, "\n## Each library: property × fault class\n")
 	for _, row := range p.Rows {
-		fmt.Fprintf(bw, "\n### %s\n\n%s\n\n", row.name(), subjectLine(row.Subject))
+		fmt.Fprintf(bw, "\n<a id=\"%s\"></a>\n### %s\n\n%s\n\n", row.anchor(), row.name(), subjectLine(row.Subject))
 		writeGrid(bw, row, p.Faults)
 	}
 	writeScenarioClasses(bw, p.Faults, p.Report.Scenarios)
@@ -74,15 +74,27 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 	return bw.Flush()
 }
 
-// writeScoreboardTable writes table.md: the table by property alone, its
-// links relative to the page's folder as every page's are (README.md shows
-// it through ReadmeTable).
+// writeScoreboardTable writes table.md: the table by property alone, a
+// word a cell, each library linked to its section of the page, its links
+// relative to the page's folder as every page's are (README.md shows it
+// through ReadmeTable, and has room for little more).
 func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it (results.ReadmeTable) -->\n", path.Join(p.Dir, ScoreboardMarkdown))
 	sb, note := readmeServer(p.Scoreboard)
-	writePropertyCells(w, sb, ScoreboardMarkdown, Score.Glance)
+	fmt.Fprint(w, "| library | version | claims |")
+	for _, pr := range Properties {
+		fmt.Fprintf(w, " %s |", pr.Name)
+	}
+	fmt.Fprint(w, "\n|---|---|---|"+strings.Repeat("---|", len(Properties))+"\n")
+	for _, row := range sb.Rows {
+		fmt.Fprintf(w, "| [%s](%s#%s) | %s | %s |", row.Subject.Name, ScoreboardMarkdown, row.anchor(), versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
+		for _, pr := range Properties {
+			fmt.Fprintf(w, " %s |", row.Property[pr.Name].Word())
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprint(w, note)
-	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each cell: [how it is scored](%s), the findings, their commands and histories.\n", scoreboardHeadline(p), ScoreboardMarkdown)
+	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each library: its scenarios, findings, commands and histories on [the page](%s).\n", scoreboardHeadline(p), ScoreboardMarkdown)
 	return err
 }
 

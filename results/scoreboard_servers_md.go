@@ -11,6 +11,11 @@ import (
 // several ("redisson on valkey-8.1").
 func (r ScoreRow) name() string { return withServer(r.Subject.Name, r.Server) }
 
+// anchor is the id of the row's section on the page ("lib-redisson-on-redis-70").
+func (r ScoreRow) anchor() string {
+	return "lib-" + strings.ToLower(strings.NewReplacer("/", "-", ".", "", " ", "-", "@", "-").Replace(r.name()))
+}
+
 // name is the finding's subject, and its server on a page of several.
 func (f Finding) name() string { return withServer(f.Subject, f.Server) }
 
