@@ -76,25 +76,13 @@ func readHistoryFile(dir string) (*model.History, error) {
 // CompressFile writes from's content, gzipped, into a new file to made
 // with perm; it never overwrites (an existing to is an error wrapping
 // fs.ErrExist).
-func CompressFile(from, to string, perm os.FileMode) (err error) {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, out.Close()) }()
-	zw, err := gzip.NewWriterLevel(out, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(zw, in); err != nil {
-		return err
-	}
-	return zw.Close()
+func CompressFile(from, to string, perm os.FileMode) error {
+	return copyWith(from, to, perm, func(w io.Writer, r io.Reader) error {
+		return gzipped(func(zw io.Writer) error {
+			_, err := io.Copy(zw, r)
+			return err
+		})(w)
+	})
 }
 
 // gzipped is write through a gzip writer, closed when write is done.

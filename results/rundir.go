@@ -303,6 +303,16 @@ func samePath(a, b string) bool {
 // CopyFile copies the file from into a new file to, made with perm; it
 // never overwrites: an existing to is an error.
 func CopyFile(from, to string, perm os.FileMode) error {
+	return copyWith(from, to, perm, func(w io.Writer, r io.Reader) error {
+		_, err := io.Copy(w, r)
+		return err
+	})
+}
+
+// copyWith writes into a new file to, made with perm, what copy makes of
+// the content of from; it never overwrites (an existing to is an error
+// wrapping fs.ErrExist).
+func copyWith(from, to string, perm os.FileMode, copy func(w io.Writer, r io.Reader) error) (err error) {
 	in, err := os.Open(from)
 	if err != nil {
 		return err
@@ -312,11 +322,8 @@ func CopyFile(from, to string, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	defer func() { err = errors.Join(err, out.Close()) }()
+	return copy(out, in)
 }
 
 // writeFile writes b to path through a temporary file and a rename, so a
