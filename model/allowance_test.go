@@ -217,3 +217,16 @@ func TestClockSetBackStretchesRetiredHolds(t *testing.T) {
 		t.Fatalf("a refusal while the clock, set back 3 s, kept the crashed hold: %s", r)
 	}
 }
+
+// TestAllowedListBounded: past allowedLimit allowances, the rest are
+// counted in one entry, so the list still sums to every anomaly allowed.
+func TestAllowedListBounded(t *testing.T) {
+	a := allowances{}
+	for i := range allowedLimit + 3 {
+		a[fmt.Sprintf("p%d's lease of 1s (from 0.000000s)", i)] = i + 1
+	}
+	l := a.list()
+	if len(l) != allowedLimit+1 || l[0] != "p10's lease of 1s (from 0.000000s) (×11)" || l[allowedLimit] != "3 others (×6)" {
+		t.Errorf("list: %q", l)
+	}
+}

@@ -23,7 +23,7 @@ func (a allowances) total() int {
 }
 
 // list renders the allowances, most used first: "what (×n)", at most
-// allowedLimit of them and then how many more there were.
+// allowedLimit of them, then "k others (×n)" for the rest.
 func (a allowances) list() []string {
 	keys := make([]string, 0, len(a))
 	for k := range a {
@@ -42,7 +42,7 @@ func (a allowances) list() []string {
 		out = append(out, fmt.Sprintf("%s (×%d)", k, a[k]))
 	}
 	if rest > 0 {
-		out = append(out, fmt.Sprintf("%d more by %d others", rest, len(keys)-allowedLimit))
+		out = append(out, fmt.Sprintf("%d others (×%d)", len(keys)-allowedLimit, rest))
 	}
 	return out
 }
