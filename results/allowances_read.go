@@ -2,7 +2,6 @@ package results
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -32,7 +31,7 @@ func readAllowances(dir string, rep *Report, read RunAllowances) error {
 				continue
 			}
 			run := filepath.Join(dir, filepath.FromSlash(c.Dir))
-			if _, err := os.Stat(filepath.Join(run, HistoryFile)); err != nil {
+			if keptName(run, HistoryFile) == "" {
 				continue // not here (a part run on another machine)
 			}
 			allowed, err := read(run)
