@@ -45,15 +45,15 @@ import java.util.concurrent.TimeUnit;
  * or, with INTERRUPT_US near DELAY_MS, while the interrupted thread is
  * handling it: orderings that plain loopback timing makes rare.
  *
- * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fair|fenced|read|write] [DELAY_MS [INTERRUPT_US]]</pre>
+ * <pre>java -cp 'target/lib/*' InterruptedLock.java PORT [TRIALS] [lock|fair|spin|fenced|read|write] [DELAY_MS [INTERRUPT_US]]</pre>
  */
 public final class InterruptedLock {
     private static final long WATCHDOG_MS = 1500;
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 5 || (args.length >= 3 && !args[2].matches("lock|fair|fenced|read|write"))
+        if (args.length < 1 || args.length > 5 || (args.length >= 3 && !args[2].matches("lock|fair|spin|fenced|read|write"))
                 || (args.length >= 4 && !args[3].matches("[0-9]+")) || (args.length == 5 && !args[4].matches("[0-9]+"))) {
-            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fair|fenced|read|write] [DELAY_MS [INTERRUPT_US]]");
+            System.err.println("usage: InterruptedLock PORT [TRIALS] [lock|fair|spin|fenced|read|write] [DELAY_MS [INTERRUPT_US]]");
             System.exit(2);
         }
         int trials = args.length >= 2 ? Integer.parseInt(args[1]) : 200;
@@ -83,7 +83,7 @@ public final class InterruptedLock {
         }
     }
 
-    /** The lock kind: an RLock, a fair lock, a fenced lock, or a read-write lock's read or write lock. */
+    /** The lock kind: an RLock, a fair, spin or fenced lock, or a read-write lock's read or write lock. */
     private static String kind = "lock";
 
     /** How late the proxy passes replies on (0: no proxy), and when the interrupt comes (µs into the call). */
@@ -94,6 +94,7 @@ public final class InterruptedLock {
             case "read" -> r.getReadWriteLock(name).readLock();
             case "write" -> r.getReadWriteLock(name).writeLock();
             case "fair" -> r.getFairLock(name);
+            case "spin" -> r.getSpinLock(name);
             // By reflection: RFencedLock came with 3.25.0, and this file
             // must compile against the releases before it too.
             case "fenced" -> (RLock) RedissonClient.class.getMethod("getFencedLock", String.class).invoke(r, name);
