@@ -5,8 +5,8 @@
 # renewed by the watchdog for as long as the client lives; a leased lock
 # (the control, same run) runs out. KIND is lock (RLock, the default), fair
 # (RFairLock), spin (RedissonSpinLock, whose acquire loop is its own: 1 of
-# 186 orphans on 4.7.0, 2026-11-30), fenced (RFencedLock, 3.25.0 on), or read or write (RReadWriteLock's read
-# or write lock). Needs java 17+,
+# 186 orphans on 4.7.0, 2026-11-30), fenced (RFencedLock, 3.25.0 on), or
+# read or write (RReadWriteLock's read or write lock). Needs java 17+,
 # redis-server, and the Redisson jars that ../build.sh puts in ../target/lib.
 #
 #   interrupted-lock.sh [N] [TRIALS] [KIND]
