@@ -75,9 +75,9 @@ func writeScoreboardMarkdown(w io.Writer, p ScoreboardPage) error {
 }
 
 // writeScoreboardTable writes table.md: the table by property alone, a
-// word a cell, each library linked to its section of the page, its links
-// relative to the page's folder as every page's are (README.md shows it
-// through ReadmeTable, and has room for little more).
+// word a cell, its links relative to the page's folder as every page's are
+// (README.md shows it through ReadmeTable, and has room for little more:
+// the page has each library's section).
 func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 	fmt.Fprintf(w, "<!-- lockcheck scoreboard render wrote this from %s; README.md shows it (results.ReadmeTable) -->\n", path.Join(p.Dir, ScoreboardMarkdown))
 	sb, note := readmeServer(p.Scoreboard)
@@ -87,7 +87,7 @@ func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 	}
 	fmt.Fprint(w, "\n|---|---|---|"+strings.Repeat("---|", len(Properties))+"\n")
 	for _, row := range sb.Rows {
-		fmt.Fprintf(w, "| [%s](%s#%s) | %s | %s |", row.Subject.Name, ScoreboardMarkdown, row.anchor(), versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
+		fmt.Fprintf(w, "| %s | %s | %s |", row.Subject.Name, versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, pr := range Properties {
 			fmt.Fprintf(w, " %s |", row.Property[pr.Name].Word())
 		}
