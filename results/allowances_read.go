@@ -13,6 +13,18 @@ import (
 // (model.Result.Allowed).
 type RunAllowances func(dir string) ([]string, error)
 
+// Rechecks are what a page asks of a run's recorded history checked again
+// by the running build (its checkers and the run's check options); a nil
+// field asks nothing.
+type Rechecks struct {
+	// Allowances: see RunAllowances.
+	Allowances RunAllowances
+	// NeedsWire says the verdicts of the run in dir differ when it is
+	// checked without its wire trace: a page keeps the trace of such a
+	// run (and of no other: most are not needed, and they are large).
+	NeedsWire func(dir string) (bool, error)
+}
+
 // readAllowances gives each cell of rep whose break is expected (a
 // tolerated checker Invalid, no allowance named) and whose record predates
 // CheckerVerdict.Allowed the fault-allowance checker's allowances, read

@@ -141,7 +141,7 @@ func writeFilesSection(w io.Writer, kept func(name string) string) {
 		}
 	}
 	var data []string
-	for _, name := range []string{HistoryFile, ConfigFile, ResultFile} {
+	for _, name := range []string{HistoryFile, ConfigFile, ResultFile, model.WireFile} {
 		if k := kept(name); k != "" {
 			data = append(data, fmt.Sprintf("[%s](%s)", k, k))
 		}

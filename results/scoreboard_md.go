@@ -93,8 +93,8 @@ func writeScoreboardTable(w io.Writer, p ScoreboardPage) error {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprint(w, note)
-	_, err := fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each library: its scenarios, findings, commands and histories on [the page](%s).\n", scoreboardHeadline(p), ScoreboardMarkdown)
+	fmt.Fprintf(w, "\n%s \"holds*\": broke only under unsafe scenarios, as any lease lock must; \"–\": not claimed. Each library: its scenarios, findings, commands and histories on [the page](%s).\n", scoreboardHeadline(p), ScoreboardMarkdown)
+	_, err := fmt.Fprint(w, note)
 	return err
 }
 

@@ -2,31 +2,28 @@ package results
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/lockcheck/lockcheck/model"
 )
 
-// LoadWireTrace reads the wire trace of run directory dir (model.WireFile):
+// LoadWireTrace reads the wire trace of run directory dir (model.WireFile,
+// or its gzipped copy on a page):
 // nil with no error when the run recorded none. A line cut short at the
 // end (a run killed while it wrote) ends the trace; any other bad line is
 // an error naming it.
 func LoadWireTrace(dir string) (*model.WireTrace, error) {
-	f, err := os.Open(filepath.Join(dir, model.WireFile))
-	if errors.Is(err, fs.ErrNotExist) {
+	if keptName(dir, model.WireFile) == "" {
 		return nil, nil
 	}
+	b, err := readRunFile(dir, model.WireFile) // wire.jsonl, or a page's wire.jsonl.gz
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var events []model.WireEvent
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		var e model.WireEvent

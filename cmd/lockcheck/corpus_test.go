@@ -116,7 +116,7 @@ func corpusDirs(t *testing.T, root string) []string {
 	t.Helper()
 	var dirs []string
 	for _, f := range trackedFiles(t, root, "results") {
-		if path.Base(f) == results.HistoryFile {
+		if path.Base(f) == results.HistoryFile || path.Base(f) == results.HistoryFile+results.Gz {
 			dirs = append(dirs, path.Dir(f))
 		}
 	}

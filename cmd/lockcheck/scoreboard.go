@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/matrix"
 	"github.com/lockcheck/lockcheck/workloads/permits"
@@ -138,7 +139,7 @@ func scoreboardRenderCmd(_ context.Context, e *env, args []string) (int, error) 
 
 // renderScoreboard publishes the page from the matrices under dirs.
 func renderScoreboard(e *env, page string, dirs []string) error {
-	files, err := matrix.Publish(page, dirs, time.Now(), runAllowances(e))
+	files, err := matrix.Publish(page, dirs, time.Now(), results.Rechecks{Allowances: runAllowances(e), NeedsWire: runNeedsWire(e)})
 	if err != nil {
 		return err
 	}

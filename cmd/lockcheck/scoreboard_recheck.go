@@ -97,15 +97,11 @@ func (s *recheckSum) part(ctx context.Context, e *env, path string) error {
 // recorded, and from beyond, the cell's record of whether a violation went
 // beyond every fault (nil for a rerun, which records none).
 func (s *recheckSum) run(ctx context.Context, e *env, name, dir string, recorded []results.CheckerVerdict, beyond *bool) error {
-	defer limitMemory(filepath.Join(dir, results.HistoryFile))()
-	run, err := results.LoadRun(dir)
+	run, opts, done, err := loadForCheck(e, dir)
 	if err != nil {
 		return err
 	}
-	_, opts, err := checkOptions(e, run, 0, 0)
-	if err != nil {
-		return err
-	}
+	defer done()
 	rep := model.CheckContext(ctx, run.History, opts)
 	if interrupted(ctx) {
 		return nil
@@ -161,15 +157,44 @@ func (s recheckSum) print(w io.Writer) {
 // trace and check options.
 func runAllowances(e *env) results.RunAllowances {
 	return func(dir string) ([]string, error) {
-		defer limitMemory(filepath.Join(dir, results.HistoryFile))()
-		run, err := results.LoadRun(dir)
+		run, opts, done, err := loadForCheck(e, dir)
 		if err != nil {
 			return nil, err
 		}
-		_, opts, err := checkOptions(e, run, 0, 0)
-		if err != nil {
-			return nil, err
-		}
+		defer done()
 		return model.CheckBeyond(run.History, opts).Allowed, nil
 	}
+}
+
+// runNeedsWire says whether a run's verdicts, checked by this build
+// without its wire trace, differ from the ones it recorded (those a page
+// shows): then a page must keep the trace for its copy to check the same.
+func runNeedsWire(e *env) func(dir string) (bool, error) {
+	return func(dir string) (bool, error) {
+		run, opts, done, err := loadForCheck(e, dir)
+		if err != nil || opts.Wire == nil || run.Result == nil {
+			return false, err
+		}
+		defer done()
+		opts.Wire = nil
+		rep := model.CheckContext(context.Background(), run.History, opts)
+		return len(verdictDiffs(results.CheckerVerdicts(run.Result.Report), results.CheckerVerdicts(rep))) > 0, nil
+	}
+}
+
+// loadForCheck loads the run in dir and its check options, under the
+// memory limit its history calls for (done lifts it).
+func loadForCheck(e *env, dir string) (*results.Run, model.Options, func(), error) {
+	done := limitMemory(filepath.Join(dir, results.HistoryFile))
+	run, err := results.LoadRun(dir)
+	if err != nil {
+		done()
+		return nil, model.Options{}, nil, err
+	}
+	_, opts, err := checkOptions(e, run, 0, 0)
+	if err != nil {
+		done()
+		return nil, model.Options{}, nil, err
+	}
+	return run, opts, done, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 )
 
@@ -22,10 +23,13 @@ var ErrUnlinked = errors.New("matrix: the published page links what it did not k
 // Its summary.md is written again to link only these. They are kept
 // gzipped (results.Gz: a ninth of their size; LoadRun reads either): a
 // page keeps hundreds of runs.
-var keptFiles = []struct {
+var keptFiles = []keptFile{{results.ConfigFile, true}, {results.HistoryFile, true}, {results.ResultFile, true}}
+
+// keptFile is a file of a run directory a page keeps, gzipped or not.
+type keptFile struct {
 	name     string
 	compress bool
-}{{results.ConfigFile, true}, {results.HistoryFile, true}, {results.ResultFile, true}}
+}
 
 // Publish writes the scoreboard page into dir from the matrix.json files
 // under parts (scoreboard runs, their shards or parts, as written by Run;
@@ -41,21 +45,22 @@ var keptFiles = []struct {
 //     machine.
 //
 // A holds* cell recorded before runs recorded the fault-allowance checker's
-// allowances gets them from read, which checks its history again (nil:
-// shown as recorded).
+// allowances gets them from rc, which checks its history again; a kept run
+// keeps its wire trace when rc says its verdicts need it (rc's nil fields:
+// shown as recorded, no trace kept).
 //
 // It checks every link of the pages it wrote resolves inside dir (else
 // ErrUnlinked) and returns the paths written.
-func Publish(dir string, parts []string, now time.Time, read results.RunAllowances) ([]string, error) {
+func Publish(dir string, parts []string, now time.Time, rc results.Rechecks) ([]string, error) {
 	paths, err := results.FindMatrices(parts)
 	if err != nil {
 		return nil, err
 	}
-	page, err := results.LoadScoreboard(dir, paths, partName, now, read)
+	page, err := results.LoadScoreboard(dir, paths, partName, now, rc.Allowances)
 	if err != nil {
 		return nil, err
 	}
-	kept, err := keepFindings(dir, page.Findings)
+	kept, err := keepFindings(dir, page.Findings, rc.NeedsWire)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +86,7 @@ func partName(matrixPath string) string {
 // keepFindings copies the run of every finding and of its reruns under
 // dir/runs and returns the copies by the run's original link (relative to
 // dir). A run that is not found here is left out.
-func keepFindings(dir string, findings []results.Finding) (map[string]string, error) {
+func keepFindings(dir string, findings []results.Finding, needsWire func(string) (bool, error)) (map[string]string, error) {
 	kept := map[string]string{}
 	for _, f := range findings {
 		for _, r := range f.Runs {
@@ -89,7 +94,7 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 				if _, done := kept[rel]; done || rel == "" {
 					continue
 				}
-				to, err := keepRun(dir, f.Server, f.Scenario, rel)
+				to, err := keepRun(dir, f.Server, f.Scenario, rel, needsWire)
 				switch {
 				case err != nil:
 					return nil, err
@@ -107,7 +112,7 @@ func keepFindings(dir string, findings []results.Finding) (map[string]string, er
 // several servers, whose runs share their names) and writes its summary
 // again; it returns the copy's path relative to dir, "" when rel is not
 // found.
-func keepRun(dir, server, scenario, rel string) (string, error) {
+func keepRun(dir, server, scenario, rel string, needsWire func(string) (bool, error)) (string, error) {
 	src := filepath.Join(dir, filepath.FromSlash(rel))
 	dstRel := path.Join(results.ScoreboardRuns, results.ServerSlug(server), scenario, filepath.Base(src))
 	dst := filepath.Join(dir, filepath.FromSlash(dstRel))
@@ -120,7 +125,16 @@ func keepRun(dir, server, scenario, rel string) (string, error) {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return "", err
 	}
-	for _, f := range keptFiles {
+	files := keptFiles
+	if needsWire != nil {
+		switch need, err := needsWire(src); {
+		case err != nil:
+			return "", fmt.Errorf("keep %s: %w", rel, err)
+		case need:
+			files = append(slices.Clone(files), keptFile{model.WireFile, true})
+		}
+	}
+	for _, f := range files {
 		err := keepFile(src, dst, f.name, f.compress)
 		if err != nil && !errors.Is(err, os.ErrNotExist) && !errors.Is(err, os.ErrExist) {
 			return "", fmt.Errorf("keep %s: %w", rel, err)

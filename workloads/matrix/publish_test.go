@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 )
@@ -69,8 +70,17 @@ func TestShardsMergeAndPublish(t *testing.T) {
 			t.Errorf("%s: shard %s ok=%v dir %s, whole %s ok=%v dir %s", k, g.Verdict, g.OK, g.Dir, w.Verdict, w.OK, w.Dir)
 		}
 	}
+	// Every run of the finding has a wire trace; only the first needs it
+	// (its verdicts differ without it), so only its copy keeps it.
+	dirs, _ := filepath.Glob(filepath.Join(base, "s*", "runs", "scoreboard", "*", "safe-b", "lock-y-1*"))
+	for _, d := range dirs {
+		if err := os.WriteFile(filepath.Join(d, model.WireFile), []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	needsWire := func(dir string) (bool, error) { return strings.HasSuffix(dir, "lock-y-1"), nil }
 	page := filepath.Join(base, "repo", "results", "scoreboard")
-	files, err := Publish(page, []string{filepath.Join(base, "s1"), filepath.Join(base, "s2")}, t0.Add(time.Hour), nil)
+	files, err := Publish(page, []string{filepath.Join(base, "s1"), filepath.Join(base, "s2")}, t0.Add(time.Hour), results.Rechecks{NeedsWire: needsWire})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +88,12 @@ func TestShardsMergeAndPublish(t *testing.T) {
 	wantKept := []string{"safe-b/lock-y-1", "safe-b/lock-y-1-rerun-1", "safe-b/lock-y-1-rerun-2"}
 	if !slices.Equal(kept, wantKept) {
 		t.Errorf("kept %v, want %v", kept, wantKept)
+	}
+	for _, k := range kept {
+		_, err := os.Stat(filepath.Join(page, results.ScoreboardRuns, k, model.WireFile+results.Gz))
+		if want := k == "safe-b/lock-y-1"; (err == nil) != want {
+			t.Errorf("%s: wire trace kept %v, want %v", k, err == nil, want)
+		}
 	}
 	checkStandsAlone(t, page, files)
 	md, _ := os.ReadFile(filepath.Join(page, results.ReportMarkdown))
@@ -158,7 +174,7 @@ func TestPublishPartRunAgain(t *testing.T) {
 	cancel()
 	again := runPart(t, t.Context(), base, "p2", scenario.Shard{}, t0.Add(time.Hour), &fakeExec{bad: detects})
 	page := filepath.Join(base, "repo", "results", "scoreboard")
-	files, err := Publish(page, []string{first, again}, t0.Add(2*time.Hour), nil)
+	files, err := Publish(page, []string{first, again}, t0.Add(2*time.Hour), results.Rechecks{})
 	if err != nil {
 		t.Fatal(err)
 	}

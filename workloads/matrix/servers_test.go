@@ -110,7 +110,7 @@ func TestOneServerPublishHasNoServerColumn(t *testing.T) {
 // stands alone and returns its README.md.
 func publishAlone(t *testing.T, page, base string) string {
 	t.Helper()
-	files, err := Publish(page, []string{base}, t0.Add(time.Hour), nil)
+	files, err := Publish(page, []string{base}, t0.Add(time.Hour), results.Rechecks{})
 	if err != nil {
 		t.Fatal(err)
 	}
