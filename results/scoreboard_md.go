@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"time"
 )
 
 // scoreboardIntro opens the page's statement of how a cell is scored.
@@ -122,7 +121,7 @@ func scoreboardHeadline(p ScoreboardPage) string {
 		cells += r.Cells
 	}
 	s := fmt.Sprintf("%d libraries, %d scenario × seed cells in all (skipped ones included), seeds %s; generated %s%s by `lockcheck scoreboard`.",
-		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format(time.RFC3339), AtCommit(p.Report.Commit))
+		libraries(p.Rows), cells, seedsText(p.Seeds, p.Meta.SeedBases), p.Report.Generated.UTC().Format("2006-01-02 15:04 MST"), AtCommit(p.Report.Commit))
 	if len(p.Servers) > 1 {
 		s = strings.Replace(s, " cells in all (skipped ones included)", fmt.Sprintf(" × server cells in all (skipped ones included), on %d servers (a row per library × server)", len(p.Servers)), 1)
 	}
