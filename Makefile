@@ -81,7 +81,7 @@ scoreboard: deps build
 ## README's table is its redis-7.0 rows) and results/releases. Before the pages, every recorded run is checked again by this build
 ## (`lockcheck scoreboard recheck`): a verdict that differs from its part's record stops the target, naming the cells
 ## to run again (into out/scoreboard/again-SERVER-NAME, a later part that replaces them). The servers run side by side, each its shards one after another:
-## a shard took 22-23 minutes on 2 cores (2026-11-30), so the whole run takes about 9 hours.
+## a shard took 16-19 minutes on 2 cores with the two side by side (2026-11-29/30), so the whole run takes about 7 hours.
 SERVERS ?= redis-7.0 valkey-8.1
 SHARDS ?= 24
 scoreboard-parts: deps build
