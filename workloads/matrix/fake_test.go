@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"time"
@@ -37,8 +38,9 @@ type fakeExec struct {
 	// first run of the cell, 2: its first rerun, ...).
 	bad func(c scenario.Cell, try int) []string
 	// errAt makes those runs (1: the first) fail with errRun and write
-	// nothing.
-	errAt []int
+	// nothing; wroteAt makes them fail after writing their directory (a
+	// driver that did not start once the run had begun).
+	errAt, wroteAt []int
 	// after, if set, is called after each run with its number.
 	after func(n int)
 
@@ -59,6 +61,9 @@ func (f *fakeExec) Exec(ctx context.Context, c scenario.Cell, key Key) (Ran, err
 	}
 	if slices.Contains(f.errAt, n) {
 		return Ran{}, errRun
+	}
+	if _, err := os.Stat(key.In(f.dir)); err == nil {
+		return Ran{}, results.ErrRunExists // as results.Record says
 	}
 	if f.tries == nil {
 		f.tries = map[Key]int{}
@@ -84,6 +89,9 @@ func (f *fakeExec) Exec(ctx context.Context, c scenario.Cell, key Key) (Ran, err
 		Subject: c.Subject.Name, Workload: c.Scenario.Name, Seed: c.Seed, Config: map[string]any{"seed": c.Seed},
 		History: tinyHistory(), Report: rep, NoPlots: true,
 	})
+	if err == nil && slices.Contains(f.wroteAt, n) {
+		err = errRun
+	}
 	return Ran{Report: rep, Recorded: true}, err
 }
 

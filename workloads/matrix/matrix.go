@@ -148,10 +148,11 @@ type runner struct {
 	cells    []results.MatrixCell
 	walls    map[Key]time.Duration
 	stopped  map[Key]bool // cut short by ctx
+	tries    map[Key]int  // the runs made of each cell (a second: scenario's retry)
 }
 
 func newRunner(cfg Config) *runner {
-	r := &runner{cfg: cfg, exec: cfg.Executor, obs: cfg.Observer, now: cfg.Now, walls: map[Key]time.Duration{}, stopped: map[Key]bool{}}
+	r := &runner{cfg: cfg, exec: cfg.Executor, obs: cfg.Observer, now: cfg.Now, walls: map[Key]time.Duration{}, stopped: map[Key]bool{}, tries: map[Key]int{}}
 	if r.exec == nil {
 		r.exec = ScenarioExecutor{Dir: cfg.Dir, Duration: cfg.Duration, CheckTimeout: cfg.CheckTimeout}
 	}
@@ -165,11 +166,18 @@ func newRunner(cfg Config) *runner {
 	return r
 }
 
-// runCell runs one cell under its key (scenario.RunCell).
+// runCell runs one cell under its key (scenario.RunCell); a cell run again
+// after a run that could not be made (scenario's retry) runs under
+// KEY-retry-N, the failed run's directory kept as it was.
 func (r *runner) runCell(ctx context.Context, c scenario.Cell) (model.Report, string, error) {
 	key := CellKey(c, 0)
+	r.tries[key]++
+	dir := key
+	if n := r.tries[key]; n > 1 {
+		dir = Key(fmt.Sprintf("%s-retry-%d", key, n-1))
+	}
 	start := r.now()
-	ran, err := r.exec.Exec(ctx, c, key)
+	ran, err := r.exec.Exec(ctx, c, dir)
 	r.walls[key] = r.now().Sub(start)
 	if ctx.Err() != nil {
 		r.stopped[key] = true
@@ -177,7 +185,7 @@ func (r *runner) runCell(ctx context.Context, c scenario.Cell) (model.Report, st
 	if !ran.Recorded {
 		return ran.Report, "", err
 	}
-	return ran.Report, string(key), err
+	return ran.Report, string(dir), err
 }
 
 // done records a finished cell, reruns it if it broke a property its lock

@@ -126,6 +126,15 @@ func TestRunCellError(t *testing.T) {
 	if err != nil || len(once.keys) != 10 || errors.Is(res.Err(), scenario.ErrInfrastructure) || res.File.Cells[1].Error != "" {
 		t.Fatalf("a run that failed once: ran %d, Err %v, cell %+v, %v: want it made again and counted", len(once.keys), res.Err(), res.File.Cells[1], err)
 	}
+	// A run that failed after writing its directory: the retry runs in a
+	// directory of its own, the failed run's kept.
+	dir = t.TempDir()
+	wrote := &fakeExec{wroteAt: []int{2}}
+	res, err = Run(t.Context(), fakeConfig(dir, wrote, nil, newFakeClock(t0)))
+	c = res.File.Cells[1]
+	if err != nil || errors.Is(res.Err(), scenario.ErrInfrastructure) || c.Error != "" || c.Dir != string(wrote.keys[1])+"-retry-1" || wrote.keys[2] != Key(c.Dir) {
+		t.Fatalf("a run that failed after writing: ran %v, Err %v, cell %+v, %v: want it made again in a directory of its own", wrote.keys, res.Err(), c, err)
+	}
 }
 
 // TestRunBadConfig: a Config that cannot run is ErrConfig, naming the field.
