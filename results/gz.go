@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -13,9 +14,10 @@ import (
 	"github.com/lockcheck/lockcheck/model"
 )
 
-// Gz is the suffix of a run file a page keeps compressed (a history or a
-// result: matrix.Publish). LoadRun and the summary read NAME or NAME.gz
-// alike.
+// Gz is the suffix of a file a scoreboard page keeps compressed: its
+// runs' config, history, result and wire trace (matrix.Publish), and its
+// own HTML and JSON. LoadRun, LoadWireTrace, LoadReport and the summary
+// read NAME or NAME.gz alike.
 const Gz = ".gz"
 
 // keptName is the name dir's file name is kept under: name, or name.gz
@@ -64,7 +66,7 @@ func readHistoryFile(dir string) (*model.History, error) {
 		if err != nil {
 			return nil, err
 		}
-		h, err := model.ReadHistory(strings.NewReader(string(b)))
+		h, err := model.ReadHistory(bytes.NewReader(b))
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, n), err)
 		}

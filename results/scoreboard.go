@@ -102,8 +102,10 @@ type Allowance struct {
 	AllowedBy string `json:"allowed_by,omitempty"` // "" : the checker named nothing
 	// Within is what the fault-allowance checker found allowed the run's
 	// anomalies (CheckerVerdict.Allowed of model.CheckAllowance): the
-	// evidence that nothing went beyond the faults.
+	// evidence that nothing went beyond the faults. Judged says that
+	// checker ran (it does not on every object kind).
 	Within []string `json:"within,omitempty"`
+	Judged bool     `json:"judged,omitempty"`
 	// Command reruns the run (its history is not kept: a page keeps the
 	// histories of findings only).
 	Command string `json:"command,omitempty"`
@@ -377,8 +379,8 @@ func cellScore(si SubjectInfo, p Property, c MatrixCell) Score {
 	case cv.Verdict != model.Invalid:
 		return Score{State: Unknown, Scenarios: sc}
 	case !slices.Contains(c.Findings(), p.Checker):
-		fa, _ := c.Checker(model.CheckAllowance)
-		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Within: fa.Allowed, Command: c.Command}}}
+		fa, judged := c.Checker(model.CheckAllowance)
+		return Score{State: Expected, Scenarios: sc, Allowances: []Allowance{{Scenario: c.Scenario, Seed: c.Seed, AllowedBy: cv.AllowedBy, Within: fa.Allowed, Judged: judged, Command: c.Command}}}
 	}
 	same, ran := c.Reproduced(p.Checker)
 	s := Score{Scenarios: sc, Hits: 1 + same, Runs: 1 + ran}

@@ -396,13 +396,16 @@ func writeScenarioClasses(w io.Writer, faults []string, scs []ScenarioInfo) {
 
 // evidence says what allowed a holds* cell's break: the allowance its
 // checker named, else those the fault-allowance checker found, else that
-// the scenario tolerates the break and nothing went beyond its faults.
+// the scenario tolerates the break (and, when that checker ran, that
+// nothing went beyond its faults).
 func (a Allowance) evidence() string {
 	switch {
 	case a.AllowedBy != "":
 		return a.AllowedBy
 	case len(a.Within) > 0:
 		return "within the faults: " + strings.Join(a.Within, "; ")
+	case !a.Judged:
+		return "the scenario tolerates this break (no fault-allowance checker for this kind of object)"
 	}
 	return "the scenario tolerates this break; the fault-allowance checker found no anomaly beyond its faults and none it had to allow"
 }

@@ -270,6 +270,14 @@ func TestPivotBeyondIsNotExpected(t *testing.T) {
 	if got, want := s.Allowances[0].evidence(), "within the faults: client-stall w0 [1s, 4s] (×2)"; got != want {
 		t.Errorf("the stall's evidence: %q, want %q", got, want)
 	}
+	// With nothing allowed, the evidence says whether the fault-allowance
+	// checker ran at all.
+	if e := (Allowance{Judged: true}).evidence(); !strings.Contains(e, "found no anomaly beyond its faults") {
+		t.Errorf("judged, nothing allowed: %q", e)
+	}
+	if e := (Allowance{}).evidence(); !strings.Contains(e, "no fault-allowance checker") {
+		t.Errorf("not judged: %q", e)
+	}
 }
 
 // TestPivotKnownBySignature: a library-alone script stands for a break
