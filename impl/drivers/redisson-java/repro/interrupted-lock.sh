@@ -4,9 +4,10 @@
 # lockInterruptibly() that gets a RedisException can leave the lock held,
 # renewed by the watchdog for as long as the client lives; a leased lock
 # (the control, same run) runs out. KIND is lock (RLock, the default), fair
-# (RFairLock), spin (RedissonSpinLock, whose acquire loop is its own: 1 of
-# 186 orphans on 4.7.0, 2026-11-30), fenced (RFencedLock, 3.25.0 on), or
-# read or write (RReadWriteLock's read or write lock). Needs java 17+,
+# (RFairLock), spin (RedissonSpinLock, whose acquire loop is its own: on
+# 4.7.0 a rare orphan, 4 of 1,142 over three runs), fenced (RFencedLock,
+# 3.25.0 on), or read or write (RReadWriteLock's read or write lock).
+# Needs java 17+,
 # redis-server, and the Redisson jars that ../build.sh puts in ../target/lib.
 #
 #   interrupted-lock.sh [N] [TRIALS] [KIND]
