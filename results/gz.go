@@ -38,8 +38,12 @@ func readRunFile(dir, name string) ([]byte, error) {
 	if n == "" {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), fs.ErrNotExist)
 	}
-	p := filepath.Join(dir, n)
-	if !strings.HasSuffix(n, Gz) {
+	return readKept(filepath.Join(dir, n))
+}
+
+// readKept reads the file at p, decompressed when its name ends in Gz.
+func readKept(p string) ([]byte, error) {
+	if !strings.HasSuffix(p, Gz) {
 		return os.ReadFile(p)
 	}
 	f, err := os.Open(p)
@@ -62,13 +66,14 @@ func readRunFile(dir, name string) ([]byte, error) {
 // file, model.ReadHistory of the compressed one.
 func readHistoryFile(dir string) (*model.History, error) {
 	if n := keptName(dir, HistoryFile); strings.HasSuffix(n, Gz) {
-		b, err := readRunFile(dir, HistoryFile)
+		p := filepath.Join(dir, n)
+		b, err := readKept(p)
 		if err != nil {
 			return nil, err
 		}
 		h, err := model.ReadHistory(bytes.NewReader(b))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, n), err)
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		return h, nil
 	}

@@ -532,8 +532,6 @@ func (s Score) Word() string {
 		return "**" + string(s.State) + "**"
 	case Unproven:
 		return "**broke once**"
-	case "":
-		return "-"
 	}
 	return s.Glance()
 }

@@ -180,15 +180,10 @@ func versionText(s SubjectInfo) string {
 	return s.Version
 }
 
-// writePropertyTable writes the table by property; its finding links go
-// to base (the page, "" for the page itself).
+// writePropertyTable writes the table by property, Score.Short in each cell
+// (linked to the findings where there are some); its finding links go to
+// base (the page, "" for the page itself).
 func writePropertyTable(w io.Writer, sb Scoreboard, base string) {
-	writePropertyCells(w, sb, base, Score.Short)
-}
-
-// writePropertyCells writes the table by property with text(score) in each
-// cell (linked to the findings where there are some).
-func writePropertyCells(w io.Writer, sb Scoreboard, base string, text func(Score) string) {
 	fmt.Fprint(w, "| library |"+serverHead(sb)+" version | claims |")
 	for _, p := range Properties {
 		fmt.Fprintf(w, " %s |", p.Name)
@@ -197,7 +192,7 @@ func writePropertyCells(w io.Writer, sb Scoreboard, base string, text func(Score
 	for _, row := range sb.Rows {
 		fmt.Fprintf(w, "| %s |%s %s | %s |", row.Subject.Name, serverCell(sb, row), versionText(row.Subject), strings.Join(row.Subject.Claims, ", "))
 		for _, p := range Properties {
-			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], text(row.Property[p.Name]), base))
+			fmt.Fprintf(w, " %s |", mdText(row.Property[p.Name], row.Property[p.Name].Short(), base))
 		}
 		fmt.Fprintln(w)
 	}
