@@ -63,10 +63,10 @@ func (p *huntPrinter) Skipped(scenario string, err error) {
 
 func (p *huntPrinter) Shrunk(step string, kept bool, tries int) {
 	if kept {
-		fmt.Fprintf(p.e.stderr, "lockcheck hunt: shrink: %s: kept (still fails)\n", step)
+		fmt.Fprintf(p.e.stderr, "lockcheck hunt: shrink: %s: kept (failed in most of %d runs)\n", step, tries)
 		return
 	}
-	fmt.Fprintf(p.e.stderr, "lockcheck hunt: shrink: %s: passed %d times, not kept\n", step, tries)
+	fmt.Fprintf(p.e.stderr, "lockcheck hunt: shrink: %s: not kept (too many of %d runs passed)\n", step, tries)
 }
 
 func (p *huntPrinter) ShrinkStopped(step string, err error) {

@@ -25,8 +25,9 @@ type Observer interface {
 	// Skipped: scenario cannot run here (err wraps ErrTopology); the hunt
 	// leaves it out from now on and makes a plain run instead.
 	Skipped(scenario string, err error)
-	// Shrunk: the candidate of a shrink step was tried: kept says it still
-	// failed (and is now the simplest draw), else it passed tries times.
+	// Shrunk: the candidate of a shrink step was run tries times until
+	// ShrinkVerdict decided: kept says most runs still failed (it is now
+	// the simplest draw), else too many passed.
 	Shrunk(step string, kept bool, tries int)
 	// ShrinkStopped: a shrink candidate's run could not be made (err):
 	// shrinking ends with the simplest draw so far.

@@ -10,13 +10,28 @@ import (
 )
 
 // Shrinking bounds: a find is shrunk for at most MaxShrink (and never past
-// the budget), and a candidate counts as failing when one of ShrinkTries
-// runs of it is a find (runs are not deterministic: the machine chooses
-// the interleaving).
+// the budget), and a candidate counts as failing when most of ShrinkTries
+// runs of it are finds (ShrinkVerdict). Runs are not deterministic (the
+// machine chooses the interleaving), and a candidate kept on one lucky run
+// of several makes a shrunk draw that its replays seldom fail.
 const (
 	MaxShrink   = 3 * time.Minute
-	ShrinkTries = 2
+	ShrinkTries = 3
 )
+
+// ShrinkVerdict says what a shrink candidate's runs so far decide, failed
+// of them finds of the failure and passed not: done once most of
+// ShrinkTries failed (keep) or too many passed for most to fail (not
+// keep).
+func ShrinkVerdict(failed, passed int) (keep, done bool) {
+	switch {
+	case 2*failed > ShrinkTries:
+		return true, true
+	case 2*passed >= ShrinkTries:
+		return false, true
+	}
+	return false, false
+}
 
 // shrinkStep is one simplification of a failing draw, tried while it keeps
 // the draw failing. apply returns the simpler draw, or false when the step
@@ -124,7 +139,8 @@ func phaseStep(edit func(ph *workloads.Phases) bool) func(Draw) (Draw, bool) {
 // failed, as the run that showed it, the names of the steps kept, and
 // whether no step is left to try (false: time or ctx ran out first). The
 // result is never less failing than found: a candidate is kept only when
-// one of its runs was a find of the same failure (Config.Same).
+// most of its runs were finds of the same failure (Config.Same,
+// ShrinkVerdict).
 func (h *hunter) shrink(ctx context.Context, found Trial) (Trial, []string, bool) {
 	deadline := h.cfg.now().Add(MaxShrink)
 	if h.deadline.Before(deadline) {
@@ -163,10 +179,12 @@ const (
 	outOfTime // no room left, ctx ended, or a run could not be made
 )
 
-// tryCandidate runs cand up to ShrinkTries times, stopping at the first
-// find of first's failure.
+// tryCandidate runs cand until ShrinkVerdict decides, at most ShrinkTries
+// times; a kept candidate's trial is its first find of first's failure.
 func (h *hunter) tryCandidate(ctx context.Context, step string, first Trial, cand Draw, deadline time.Time) (Trial, candidateVerdict) {
-	for try := 1; try <= ShrinkTries; try++ {
+	var found Trial
+	failed, passed := 0, 0
+	for {
 		if ctx.Err() != nil || h.left(deadline) < cand.Duration {
 			return Trial{}, outOfTime
 		}
@@ -180,10 +198,19 @@ func (h *hunter) tryCandidate(ctx context.Context, step string, first Trial, can
 			return Trial{}, outOfTime // a prefix of a run: not a candidate's verdict
 		}
 		if t.Find && h.cfg.same(first, t) {
-			h.obs.Shrunk(step, true, try)
-			return t, stillFails
+			failed++
+			if failed == 1 {
+				found = t
+			}
+		} else {
+			passed++
+		}
+		if keep, done := ShrinkVerdict(failed, passed); done {
+			h.obs.Shrunk(step, keep, failed+passed)
+			if keep {
+				return found, stillFails
+			}
+			return Trial{}, passes
 		}
 	}
-	h.obs.Shrunk(step, false, ShrinkTries)
-	return Trial{}, passes
 }

@@ -90,19 +90,33 @@ func (st *checkState) run(s *suite, plan workloads.Plan, seed int64) (*failure, 
 	return f, err
 }
 
-// tryCandidate runs plan up to hunt.ShrinkTries times, stopping at the
-// first failure: nil when every run passed; errOutOfTime when the next
-// run would end past deadline.
+// tryCandidate runs plan until hunt.ShrinkVerdict decides, at most
+// hunt.ShrinkTries times: its first failure when most runs failed, nil
+// when too many passed; errOutOfTime when the next run would end past
+// deadline.
 func (st *checkState) tryCandidate(s *suite, plan workloads.Plan, seed int64, deadline time.Time) (*failure, error) {
-	for range hunt.ShrinkTries {
+	var first *failure
+	failed, passed := 0, 0
+	for {
 		if time.Now().Add(st.mean()).After(deadline) {
 			return nil, errOutOfTime
 		}
-		if f, err := st.run(s, plan, seed); err != nil || f != nil {
-			return f, err
+		f, err := st.run(s, plan, seed)
+		if err != nil {
+			return nil, err
+		}
+		if f == nil {
+			passed++
+		} else if failed++; first == nil {
+			first = f
+		}
+		if keep, done := hunt.ShrinkVerdict(failed, passed); done {
+			if keep {
+				return first, nil
+			}
+			return nil, nil
 		}
 	}
-	return nil, nil
 }
 
 // mean is the mean time of a run so far (the run's length before any).

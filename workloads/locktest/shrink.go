@@ -39,8 +39,8 @@ var shrinkSteps = []shrinkStep{
 }
 
 // shrink simplifies the failure f with shrinkSteps until none applies or
-// the next run would end past deadline. A candidate is kept when one of
-// hunt.ShrinkTries runs of it fails (runs are not deterministic). It
+// the next run would end past deadline. A candidate is kept when most of
+// its runs fail (hunt.ShrinkVerdict: runs are not deterministic). It
 // returns the smallest failure and the steps kept; a run that could not be
 // made, or the budget (errOutOfTime), ends shrinking with its error.
 func (s *suite) shrink(st *checkState, f *failure, deadline time.Time) (*failure, []string, error) {
