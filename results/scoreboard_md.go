@@ -15,7 +15,9 @@ const scoreboardIntro = "How a cell is scored. Each library runs every scenario 
 // scoreboardRules say what each cell text means and when a library is
 // scored broken.
 var scoreboardRules = []struct{ Term, Meaning string }{
-	{"holds", "every run that checked the property found no violation."},
+	{"holds", "every run that checked the property found no violation. Every run of a cell is " +
+		"`lockcheck run --scenario S --subject L --seed N --server V` for the page's seeds, with its verdict in [the report](report.md); " +
+		"the page keeps the histories of its findings' runs, and a nightly run keeps every run's history as the workflow's artifact."},
 	{"broken by S", "a run of scenario S broke a property the library claims, and every rerun of its exact `lockcheck run` line broke it again, and a script shows the library breaking alone " +
 		"(each finding below gives the command, the explanation and the history)."},
 	{"reproduced under S (adapter not ruled out)", "as broken, every rerun broke it again, but no script shows the library breaking alone yet: " +
