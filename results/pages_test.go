@@ -33,7 +33,6 @@ var notAStatePage = []struct{ pattern, why string }{
 	{"results/bench/README.md", "the index of results/bench/'s files, each of which states its own result"},
 	{"results/bench/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
 	{"results/bench/*/*.md", "written by lockcheck bench before it stated its commit (Machine.Commit): its next run does"},
-	{"results/scoreboard*/*.md", "written by lockcheck scoreboard before it stated its commit (Report.Commit): its next render does"},
 }
 
 // labelsAllowed are the pages the round-label scan skips, each with why.

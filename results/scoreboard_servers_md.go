@@ -51,10 +51,10 @@ func serverCell(sb Scoreboard, r ScoreRow) string {
 const readmePreferred = "redis-7.0"
 
 // readmeServer is the scoreboard as table.md shows it, and a line saying
-// what it left out. README.md shows table.md and is within a few dozen
-// characters of its limit (12,288, TestDocLinks), so a page of several
-// servers keeps table.md to one server's rows (readmePreferred if it is
-// there, else the first) and links the page for the others.
+// what it left out. README.md shows table.md and is held to 11,000
+// characters (readmeLimit in cmd/lockcheck), so a page of several servers
+// keeps table.md to one server's rows (readmePreferred if it is there,
+// else the first) and links the page for the others.
 func readmeServer(sb Scoreboard) (Scoreboard, string) {
 	if len(sb.Servers) < 2 {
 		return sb, ""
