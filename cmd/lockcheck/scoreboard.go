@@ -19,7 +19,7 @@ const scoreboardExamples = `  lockcheck scoreboard                              
   lockcheck scoreboard --seed-base 2026112500 --subjects redisson,redisson-fair --out sb-java   # a subset: no page either
   lockcheck scoreboard render --page results/scoreboard sb-1 sb-2 sb-3
   lockcheck scoreboard recheck sb-1 sb-2 sb-3            # every recorded run checked again by this build: the verdicts that differ
-  lockcheck scoreboard --servers redis-7.0,valkey-8.1 --seeds 2 --page results/scoreboard-servers   # the matrix once per server, rows per library × server
+  lockcheck scoreboard --servers redis-7.0,valkey-8.1 --seeds 2 --page out/servers   # the matrix once per server, rows per library × server
 
 The subjects are every library people run that lockcheck has a subject for
 (kinds external and peer), at its defaults: lockcheck's own lock behind a
