@@ -252,3 +252,19 @@ func TestShrinkScenarioFind(t *testing.T) {
 		t.Errorf("command %s", f.CommandLine())
 	}
 }
+
+// ShrinkVerdict decides once most of ShrinkTries runs failed, or once too
+// many passed for most to fail, and never before.
+func TestShrinkVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		failed, passed int
+		keep, done     bool
+	}{
+		{0, 0, false, false}, {1, 0, false, false}, {0, 1, false, false}, {1, 1, false, false},
+		{2, 0, true, true}, {2, 1, true, true}, {0, 2, false, true}, {1, 2, false, true},
+	} {
+		if keep, done := ShrinkVerdict(tc.failed, tc.passed); keep != tc.keep || done != tc.done {
+			t.Errorf("ShrinkVerdict(%d failed, %d passed) = keep %v, done %v; want %v, %v", tc.failed, tc.passed, keep, done, tc.keep, tc.done)
+		}
+	}
+}
