@@ -7,8 +7,8 @@
 # (RFairLock), spin (RedissonSpinLock, whose acquire loop is its own: on
 # 4.7.0 a rare orphan, 4 of 1,142 over three runs), fenced (RFencedLock,
 # 3.25.0 on), or read or write (RReadWriteLock's read or write lock).
-# Needs java 17+,
-# redis-server, and the Redisson jars that ../build.sh puts in ../target/lib.
+# Needs java 17+, redis-server, and the Redisson jars that ../build.sh
+# puts in ../target/lib.
 #
 #   interrupted-lock.sh [N] [TRIALS] [KIND]
 set -eu
