@@ -29,13 +29,16 @@ const DefaultReplays = 5
 // same plan and seed, where the two hunts may have drawn different ones.
 // A plan that fails with the bug's signature on the buggy release in most
 // replays and on the fixed one in none tells them apart (TellsApart),
-// whatever other bugs the fixed release still has.
+// whatever other bugs the fixed release still has. A replay counts on
+// either side only when a bug both releases share cannot explain it as
+// well (sharedAt, claims).
 type Contrast struct {
 	// Runs is the replays made on each release; Seed the seed of each.
 	Runs int   `json:"runs"`
 	Seed int64 `json:"seed,omitempty"`
 	// BuggyHits and FixedHits count the replays whose find counts
-	// (Class.Counts) and has the bug's signature, on each release.
+	// (Class.Counts) and has the bug's signature, which no bug the two
+	// releases share has too (claims), on each release.
 	BuggyHits int `json:"buggy_hits"`
 	FixedHits int `json:"fixed_hits"`
 	// BuggyFailed and FixedFailed count the replays whose find counts,
@@ -63,14 +66,14 @@ func (c *Contrast) TellsApart() bool {
 }
 
 // count adds t, a replay on the buggy (i 0) or the fixed release (i 1),
-// to c, the replays of bug's find.
-func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
+// to c, the replays of a find that want (that side's) looks for.
+func (c *Contrast) count(i int, t hunt.Trial, want sought) {
 	if !t.Find || !classify(t).Counts() {
 		return
 	}
 	sigs := t.Report.Signatures()
 	c.Found[i] = append(c.Found[i], sigs)
-	hit := bug.Matches(sigs...)
+	hit := want.wants(sigs)
 	if i == 0 {
 		c.BuggyFailed++
 		c.BuggyHits += b2i(hit)
@@ -80,21 +83,22 @@ func (c *Contrast) count(i int, t hunt.Trial, bug Bug) {
 	}
 }
 
-// recount counts c's hits again for bug from the replays' signatures, and
-// reports whether it could: a contrast recorded without them (Found) keeps
-// its counts.
-func (c *Contrast) recount(bug Bug) bool {
+// recount counts c's hits again from the replays' signatures, for what
+// each side's hunt looks for (the buggy release's first), and reports
+// whether it could: a contrast recorded without them (Found) keeps its
+// counts.
+func (c *Contrast) recount(wants [2]sought) bool {
 	if len(c.Found[0]) != c.BuggyFailed || len(c.Found[1]) != c.FixedFailed {
 		return false
 	}
-	hits := func(found [][]model.Signature) int {
+	hits := func(i int) int {
 		n := 0
-		for _, sigs := range found {
-			n += b2i(bug.Matches(sigs...))
+		for _, sigs := range c.Found[i] {
+			n += b2i(wants[i].wants(sigs))
 		}
 		return n
 	}
-	c.BuggyHits, c.FixedHits = hits(c.Found[0]), hits(c.Found[1])
+	c.BuggyHits, c.FixedHits = hits(0), hits(1)
 	c.fisher()
 	return true
 }
@@ -114,7 +118,7 @@ func b2i(b bool) int {
 // AddContrasts replays the buggy find of each row of rep that has none
 // (Row.Contrast) on both of its releases, cfg.Contrast times each (a
 // report merged from parts run without it), and counts the totals again.
-// Only cfg's Contrast, Registry, Out and Replay are used.
+// Only cfg's Contrast, Registry, Out, Replay and catalog are used.
 func AddContrasts(ctx context.Context, cfg Config, rep *Report) error {
 	if cfg.Contrast <= 0 {
 		return fmt.Errorf("%w: Contrast %d: want a positive number of replays", ErrConfig, cfg.Contrast)
@@ -148,11 +152,13 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 		return
 	}
 	c.Seed = d.Seed
+	all := cfg.catalog()
 	for i, rel := range []Release{r.Buggy.Release, r.Fixed.Release} {
+		want := soughtAt(all, r.Bug, []Side{SideBuggy, SideFixed}[i])
 		trials, err := cfg.Replay(ctx, hunt.Config{Subject: rel.Subject, Registry: cfg.Registry, Out: cfg.Out}, d, cfg.Contrast)
 		for _, t := range trials {
 			c.Dirs = append(c.Dirs, t.Dir)
-			c.count(i, t, r.Bug)
+			c.count(i, t, want)
 		}
 		if err != nil {
 			c.Err = fmt.Sprintf("replay on %s: %v", rel.Subject, err)

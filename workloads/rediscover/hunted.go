@@ -119,16 +119,24 @@ func HuntRelease(ctx context.Context, cfg Config, name, v string) (Hunted, error
 }
 
 // sought is what a release's hunt looks for: the bug's signature, past
-// the other catalogued bugs the release has; with no bug (HuntRelease),
-// any find that counts.
+// the other catalogued bugs the release has (known), and not one that a
+// bug the release shares with the other release explains as well
+// (shared); with no bug (HuntRelease), any find that counts.
 type sought struct {
-	bug   Bug
-	known []Bug
+	bug    Bug
+	known  []Bug
+	shared []Bug
+}
+
+// soughtAt is what the hunt of b's release on side looks for, with the
+// catalog all.
+func soughtAt(all []Bug, b Bug, side Side) sought {
+	return sought{bug: b, known: knownAt(all, b, side), shared: sharedAt(all, b, side)}
 }
 
 // wants reports whether a find with signatures sigs is the one sought.
 func (w sought) wants(sigs []model.Signature) bool {
-	return w.bug.ID == "" || w.bug.Matches(sigs...)
+	return w.bug.ID == "" || claims(w.bug, w.shared, sigs)
 }
 
 // same is the hunts' shrink rule for w (hunt.Config.Same): a find with
@@ -136,8 +144,8 @@ func (w sought) wants(sigs []model.Signature) bool {
 // again, so that its replays (Contrast) replay the bug; any other find, to
 // draws that show its failure (hunt.SameFailure).
 func (w sought) same(first, cand hunt.Trial) bool {
-	if w.bug.ID != "" && w.bug.Matches(first.Report.Signatures()...) {
-		return w.bug.Matches(cand.Report.Signatures()...)
+	if w.bug.ID != "" && w.wants(first.Report.Signatures()) {
+		return w.wants(cand.Report.Signatures())
 	}
 	return hunt.SameFailure(first, cand)
 }
@@ -164,7 +172,7 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	if h.NotRun != "" {
 		return h
 	}
-	return cfg.hunt(ctx, h, sought{bug: b, known: knownAt(cfg.catalog(), b, side)})
+	return cfg.hunt(ctx, h, soughtAt(cfg.catalog(), b, side))
 }
 
 // hunt hunts h's resolved release for want for the budget.

@@ -66,3 +66,36 @@ func knownMatch(known []Bug, sigs []model.Signature) string {
 	}
 	return ""
 }
+
+// sharedAt returns the other catalog bugs that b's release on side is
+// known to have and whose signatures may explain a find of b's there as
+// well: those the fix left in (knownAt's fixed side), and, on the buggy
+// side, those of them that were already there (Has). A find whose every
+// signature with b's shape one of them matches too is not b's on either
+// side (claims): it neither shows b on the buggy release nor its return
+// on the fixed one. Other bugs the buggy release alone has do not count:
+// the fixed release cannot show them, so they cannot stand in for b there.
+func sharedAt(all []Bug, b Bug, side Side) []Bug {
+	kept := knownAt(all, b, SideFixed)
+	if side == SideFixed {
+		return kept
+	}
+	var out []Bug
+	for _, o := range kept {
+		if o.Has(b.Buggy) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// claims reports whether sigs show b beyond doubt: one of them has b's
+// signature and no bug of shared (sharedAt) has it too.
+func claims(b Bug, shared []Bug, sigs []model.Signature) bool {
+	for _, s := range sigs {
+		if b.Matches(s) && knownMatch(shared, []model.Signature{s}) == "" {
+			return true
+		}
+	}
+	return false
+}

@@ -3,6 +3,8 @@ package rediscover
 import (
 	"slices"
 	"testing"
+
+	"github.com/lockcheck/lockcheck/model"
 )
 
 func TestHas(t *testing.T) {
@@ -46,5 +48,58 @@ func TestKnownAt(t *testing.T) {
 	}
 	if got := ids(knownAt(all, sought, SideBuggy)); !slices.Equal(got, []string{"named", "ranged"}) {
 		t.Errorf("buggy side: %v, want named (same subject, may span 1.0.0) and ranged, not later (since 2.0.0)", got)
+	}
+}
+
+// sharedAt: the bugs the fix left in, on the fixed side all of them, on
+// the buggy side those that were there already; claims: a signature that
+// one of them matches as well shows nothing, on either side.
+func TestSharedAtAndClaims(t *testing.T) {
+	sought, kept, later, gone := testBug("sought"), testBug("kept"), testBug("later"), testBug("gone")
+	sought.Signature = sig(t, "safety/double-grant/acquire/*")
+	sought.AlsoSignatures = []model.Signature{sig(t, "safety/watchdog-gave-up/*/*")}
+	sought.KnownInFixed = []string{"kept", "later"}
+	kept.Signature = sig(t, "safety/double-grant/acquire/none") // no since: there before the fix too
+	kept.Buggy, kept.Fixed = "2.0.0", "2.0.1"
+	later.Signature = sig(t, "safety/watchdog-gave-up/*/*") // came with the fix
+	later.Since, later.Buggy, later.Fixed = "1.0.1", "2.0.0", "2.0.1"
+	gone.Signature = sig(t, "safety/double-grant/acquire/*") // fixed with sought: the fixed release cannot show it
+	all := []Bug{sought, kept, later, gone}
+	ids := func(bs []Bug) (out []string) {
+		for _, b := range bs {
+			out = append(out, b.ID)
+		}
+		return out
+	}
+	fixed, buggy := sharedAt(all, sought, SideFixed), sharedAt(all, sought, SideBuggy)
+	if got := ids(fixed); !slices.Equal(got, []string{"kept", "later"}) {
+		t.Errorf("fixed side: %v, want kept and later", got)
+	}
+	if got := ids(buggy); !slices.Equal(got, []string{"kept"}) {
+		t.Errorf("buggy side: %v, want kept only (later came with the fix, gone went with it)", got)
+	}
+	sigs := func(texts ...string) (out []model.Signature) {
+		for _, s := range texts {
+			out = append(out, sig(t, s))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name         string
+		sigs         []model.Signature
+		buggy, fixed bool
+	}{
+		{"a double grant no shared bug explains", sigs("safety/double-grant/acquire/beyond:client-stall"), true, true},
+		{"a double grant without a fault: kept's too", sigs("safety/double-grant/acquire/none"), false, false},
+		{"the watchdog's: later's on the fixed release only", sigs("safety/watchdog-gave-up/acquire/none"), true, false},
+		{"one signature beyond doubt is enough", sigs("safety/double-grant/acquire/none", "safety/double-grant/acquire/beyond:hiccup"), true, true},
+		{"not the bug's at all", sigs("refusal/refused-free/acquire/none"), false, false},
+	} {
+		if got := claims(sought, buggy, tc.sigs); got != tc.buggy {
+			t.Errorf("%s: claimed on the buggy release %v, want %v", tc.name, got, tc.buggy)
+		}
+		if got := claims(sought, fixed, tc.sigs); got != tc.fixed {
+			t.Errorf("%s: claimed on the fixed release %v, want %v", tc.name, got, tc.fixed)
+		}
 	}
 }

@@ -24,7 +24,8 @@ func WriteJSON(w io.Writer, rep *Report) error {
 func WriteMarkdown(w io.Writer, rep *Report) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Each release hunted for %v from seed %d (plain runs of %v), with the hunt's general scenarios and plans: no hint. "+
-		"A find counts for a bug only when one of its signatures matches the bug's (`signature` in the catalog); "+
+		"A find counts for a bug only when one of its signatures matches the bug's (`signature` in the catalog) "+
+		"and no other catalogued bug that both releases have matches it too (docs/hunt.md); "+
 		"a bug is told apart from its fix when its find's shrunk plan, replayed on both releases with the same seed, "+
 		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided).\n\n",
 		rep.Budget, rep.Seed, rep.RunDuration)

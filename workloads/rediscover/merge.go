@@ -65,9 +65,10 @@ func (rep *Report) Rejudge(all []Bug) {
 		}
 		before, find := r.Bug, r.Buggy.Find
 		r.Bug = b
-		r.Buggy.sortFinds(sought{bug: b, known: knownAt(all, b, SideBuggy)})
-		r.Fixed.sortFinds(sought{bug: b, known: knownAt(all, b, SideFixed)})
-		if c := r.Contrast; c != nil && (!sameFind(find, r.Buggy.Find) || !c.recount(b) && !sameSignatures(before, b)) {
+		wants := [2]sought{soughtAt(all, b, SideBuggy), soughtAt(all, b, SideFixed)}
+		r.Buggy.sortFinds(wants[0])
+		r.Fixed.sortFinds(wants[1])
+		if c := r.Contrast; c != nil && (!sameFind(find, r.Buggy.Find) || !c.recount(wants) && !sameSignatures(before, b)) {
 			r.Contrast = nil
 		}
 		r.judge()
@@ -77,15 +78,15 @@ func (rep *Report) Rejudge(all []Bug) {
 	rep.total()
 }
 
-// sortFinds sorts h's finds that count again by want: the first with
-// the bug's signature is Find, the rest are Others; each, and each find
+// sortFinds sorts h's finds that count again by want: the first want
+// claims is Find, the rest are Others; each, and each find
 // allowed by its fault, with the other known bug its signatures match.
 func (h *Hunted) sortFinds(want sought) {
 	finds := h.counted()
 	h.Find, h.Others = nil, nil
 	for _, f := range finds {
 		f.Known = knownMatch(want.known, f.Signatures)
-		if h.Find == nil && want.bug.Matches(f.Signatures...) {
+		if h.Find == nil && want.wants(f.Signatures) {
 			h.Find = &f
 			continue
 		}

@@ -119,22 +119,28 @@ func TestRejudgeContrast(t *testing.T) {
 	narrowed.Signature = sig(t, "safety/watchdog-never-renewed/*/*")
 	onlyGrant := testBug("b1")
 	onlyGrant.Signature = sig(t, "refusal/refused-free/*/*")
+	sharing := testBug("b1") // its fix keeps k, whose double grants without a fault look the same
+	sharing.AlsoSignatures, sharing.KnownInFixed = []model.Signature{never}, []string{"k"}
+	k := testBug("k")
+	k.Signature, k.Buggy, k.Fixed = grant, "2.0.0", "2.0.1"
 	for _, c := range []struct {
 		name       string
 		contrast   *Contrast
 		bug        Bug
+		others     []Bug
 		kept       bool
 		buggy, fix int
 	}{
-		{"recorded, the signature narrowed: counted again", recorded(), narrowed, true, 2, 0},
-		{"recorded, the same signature", recorded(), testBug("b1"), true, 3, 1},
-		{"legacy, the same signature: kept", legacy(), testBug("b1"), true, 3, 1},
-		{"legacy, the signature narrowed: dropped", legacy(), narrowed, false, 0, 0},
-		{"recorded, its find no longer the bug's: dropped", recorded(), onlyGrant, false, 0, 0},
+		{"recorded, the signature narrowed: counted again", recorded(), narrowed, nil, true, 2, 0},
+		{"recorded, the same signature", recorded(), testBug("b1"), nil, true, 3, 1},
+		{"legacy, the same signature: kept", legacy(), testBug("b1"), nil, true, 3, 1},
+		{"legacy, the signature narrowed: dropped", legacy(), narrowed, nil, false, 0, 0},
+		{"recorded, its find no longer the bug's: dropped", recorded(), onlyGrant, nil, false, 0, 0},
+		{"recorded, a bug both releases have explains the double grants: only the watchdog's count", recorded(), sharing, []Bug{k}, true, 2, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rep := roundTrip(t, row(c.contrast)) // as a merge reads it
-			rep.Rejudge([]Bug{c.bug})
+			rep.Rejudge(append([]Bug{c.bug}, c.others...))
 			got := rep.Rows[0].Contrast
 			if (got != nil) != c.kept {
 				t.Fatalf("contrast %+v: want kept %v", got, c.kept)
