@@ -41,6 +41,9 @@ func (d Draw) Describe() string {
 	if t := d.Plan.Threads(); t > 1 {
 		s += fmt.Sprintf(" of %d threads", t)
 	}
+	if n := len(d.Plan.Locks); n > 1 {
+		s += fmt.Sprintf(", %d locks", n)
+	}
 	if d.Plan.SharedObjects {
 		s += ", shared lock objects"
 	}

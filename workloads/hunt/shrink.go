@@ -76,6 +76,15 @@ var shrinkSteps = []shrinkStep{
 	}), describe: func(from, to Draw) string {
 		return fmt.Sprintf("fewer processes %d -> %d", from.Plan.Processes, to.Plan.Processes)
 	}},
+	{name: "fewer locks", apply: planStep(func(p *workloads.Plan) bool {
+		if len(p.Locks) <= 1 {
+			return false
+		}
+		p.Locks = p.Locks[:len(p.Locks)/2]
+		return true
+	}), describe: func(from, to Draw) string {
+		return fmt.Sprintf("fewer locks %d -> %d", len(from.Plan.Locks), len(to.Plan.Locks))
+	}},
 	{name: "try_lock_percent 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.TryLockPercent) })},
 	{name: "max_reentry 0", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.MaxReentry) })},
 	{name: "no phases", apply: planStep(func(p *workloads.Plan) bool { return zero(&p.Phases) })},

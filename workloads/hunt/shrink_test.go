@@ -34,7 +34,7 @@ func TestShrinkReachesMinimalFailingDraw(t *testing.T) {
 	}
 	want := []string{
 		"shorten the duration 10s -> 5s", "shorten the duration 5s -> 2.5s", "shorten the duration 2.5s -> 2s",
-		"fewer processes 8 -> 4", "try_lock_percent 0", "max_reentry 0",
+		"fewer processes 8 -> 4", "fewer locks 2 -> 1", "try_lock_percent 0", "max_reentry 0",
 		"no long holds", "no outages", "no overruns", "no quiet phases", "cancel_percent 0",
 	}
 	if !slices.Equal(f.Steps, want) {
@@ -42,7 +42,7 @@ func TestShrinkReachesMinimalFailingDraw(t *testing.T) {
 	}
 	d := f.Shrunk.Draw
 	ph := d.Plan.Phases
-	if d.Duration != MinRun || d.Plan.Processes != 4 || d.Plan.TryLockPercent != 0 || d.Plan.MaxReentry != 0 ||
+	if d.Duration != MinRun || d.Plan.Processes != 4 || len(d.Plan.Locks) != 1 || d.Plan.TryLockPercent != 0 || d.Plan.MaxReentry != 0 ||
 		d.Plan.CancelPercent != 0 || !d.Plan.Counter || ph == nil || ph.Storm == (workloads.Range{}) ||
 		ph.LongHold != (workloads.Scale{}) || ph.Quiet != (workloads.Range{}) || ph.Overrun != (workloads.Range{}) {
 		t.Errorf("shrunk to %+v (phases %+v)", d, ph)
