@@ -8,10 +8,13 @@ import (
 )
 
 // Keys a plain draw may spread over (DrawKeys): from MinKeys to MaxKeys
-// lock names, each KeyPrefix and KeyLetters letters or digits.
+// lock names, each KeyPrefix and KeyLetters letters or digits. Up to 32,
+// past the square root of the pools of 256 that libraries take local
+// locks from, so that two names of a draw share a slot in about one
+// spread draw in three (the birthday bound), not once in hundreds.
 const (
 	MinKeys    = 2
-	MaxKeys    = 16
+	MaxKeys    = 32
 	KeyPrefix  = "hunt-"
 	KeyLetters = 4
 )
