@@ -39,6 +39,8 @@ import (
 //     leaseBound), ClassLiveness;
 //   - a release or TryLock that ended without an answer past every bound
 //     the run recorded for it (hungCalls), ClassContract.
+//   - a watchdog hold whose client went on renewing it after Redis answered
+//     that it was gone (renewedMissing), ClassContract.
 //
 // It needs no porcupine and is linear in the history but for the pairs of
 // holds that overlap. Its violations are ClassSafety (the lease bound's
@@ -88,6 +90,11 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		}
 		for _, ex := range orphanTraffic(lock, byLock[lock], acqs[lock], opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
+			ex.Faults = fs.overlapping(ex.Ops)
+			keep(ex)
+		}
+		for _, ex := range renewedMissing(lock, byLock[lock], acqs[lock], opts) {
+			ex.Beyond = true
 			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)
 		}

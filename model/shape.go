@@ -44,6 +44,9 @@ const (
 	// renewed, where a watchdog that gave up stopped after renewing, or at
 	// a renewal a fault could have failed.
 	ShapeWatchdogNeverRenewed Shape = "watchdog-never-renewed"
+	// ShapeRenewedMissing: a watchdog's client went on renewing its hold
+	// after Redis answered that the hold was gone (renewmissing.go).
+	ShapeRenewedMissing Shape = "renewed-missing"
 	// ShapeUnheardGrant: an acquire answered granted while Redis had
 	// answered none of the commands its client sent on the lock.
 	ShapeUnheardGrant Shape = "unheard-grant"
@@ -74,7 +77,7 @@ const (
 var shapes = map[Shape]bool{
 	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,
 	ShapeRefusedFree: true, ShapeReentryRefused: true, ShapeOwnerRefused: true, ShapeHoldLost: true,
-	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeWatchdogNeverRenewed: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeHung: true, ShapeOvertaken: true,
+	ShapeOrphanRenewed: true, ShapeWatchdogGaveUp: true, ShapeWatchdogNeverRenewed: true, ShapeRenewedMissing: true, ShapeUnheardGrant: true, ShapeLateAnswer: true, ShapeHung: true, ShapeOvertaken: true,
 	ShapeWaitOnFree: true, ShapeLongWait: true, ShapeTokenBackwards: true, ShapeOverGrant: true, ShapeUnexplained: true,
 }
 

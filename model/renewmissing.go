@@ -1,0 +1,266 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A watchdog renews a hold while its holder holds it, and stops once Redis
+// answers that the hold is gone: a renewal answered nil or 0 found no hold
+// of its owner's to extend (the key was deleted, its lease ran out while
+// the client was held up, another process took the lock after that), and
+// the holder's release ends the renewal in any case. A client that goes
+// on renewing after that answer sends, every renewal period, commands
+// that change nothing, for a hold that is not there, whether or not its
+// holder still believes it holds (Redisson 3.10.5 and 3.10.6 rescheduled
+// the renewal whatever it answered, past the holder's unlock and into its
+// next waits). The wire trace shows it: renewals carrying a token only one
+// process sent (tokenOwners), answered as not acted on one after another,
+// with none acted on and no grant to the process between them, spread
+// over at least half a renewal period (a third of the lease) so that a
+// retry of one renewal is not taken for a cadence. A correct watchdog
+// sends one such renewal, the one that learns the hold is gone, and no
+// more until its owner is granted the lock again.
+//
+// A renewal is a command of a renewal's form (commandForm) carrying its
+// process's token, wherever it falls but in that process's releases (whose
+// commands may look like a renewal's as the trace cuts them): a form is a
+// renewal's when a command of it was sent outside the calls of the one
+// process whose token it carries, and no acquire of the lock begins with
+// it (the library renews with a command of its own, which an acquire's
+// attempts, in its call or left running past it, do not send). What a
+// form answers when the hold is there is read from the run, not assumed:
+// its answers within the first lease of a watchdog hold, outside the
+// holder's calls, when the hold surely stands (Redisson's renewal answers
+// 1, python-redis-lock's extend 0); an answer nil or 0 that the form never
+// gave then is "not held", one it gave is a renewal that found its hold.
+
+// renewedMissing returns, for one lock, the processes with a watchdog
+// hold whose client went on renewing after Redis answered that their hold
+// was gone. It needs the wire trace; a lock without a watchdog has no
+// renewals to judge.
+func renewedMissing(lock string, holds []*hold, acqs []*Op, opts Options) []Example {
+	if opts.Wire == nil || opts.NoWatchdog {
+		return nil
+	}
+	calls := callWindows(holds, acqs)
+	owners := opts.Wire.tokenOwners(lock, calls)
+	acquiring, releasing := callsByKind(holds, acqs)
+	forms := renewalForms(opts.Wire, lock, owners, calls, acquiring, holds, opts.watchdogLease())
+	var out []Example
+	for _, p := range watchdogHolders(holds) {
+		c, ok := opts.Wire.clientOf(p)
+		if !ok {
+			continue
+		}
+		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(p, c) }
+		held := func(e WireEvent) map[string]bool { // nil: not a renewal of p's
+			if inSpans(e.Call, releasing[p]) || !slices.ContainsFunc(commandTokens(e, lock), mine) {
+				return nil
+			}
+			return forms[commandForm(e, lock)]
+		}
+		run := missingRun(opts.Wire.lockCommands(c, lock), grantTimes(holds, p), held)
+		if len(run) < 2 || run[len(run)-1].Call-run[0].Call < opts.watchdogLease()/(2*orphanMinSpread) {
+			continue
+		}
+		out = append(out, missingExample(lock, p, holdBefore(holds, p, run[0].Call), run))
+	}
+	return out
+}
+
+// commandForm is what a command on lock runs, whoever sends it: its name
+// and the arguments before the lock's key (a script's text as the trace
+// cut it, or its SHA), less a trailing key count.
+func commandForm(e WireEvent, lock string) string {
+	var form []string
+	for _, f := range strings.Fields(e.Args) {
+		if namesLock(f, lock) {
+			break
+		}
+		form = append(form, f)
+	}
+	if n := len(form); n > 0 {
+		if _, err := strconv.Atoi(form[n-1]); err == nil {
+			form = form[:n-1]
+		}
+	}
+	return strings.ToUpper(e.Cmd) + " " + strings.Join(form, " ")
+}
+
+// renewalForms maps the forms of lock's renewals that no acquire begins
+// with to the answers each gave while its hold surely stood: the forms of
+// the commands that carry a token only one process sent, outside that
+// process's calls, less the forms of the first command of every acquire
+// (acquiring); a form's answers are those of its commands outside their
+// process's calls within the first lease of one of its watchdog holds
+// (holds). A form that never answered so is left out: what it says when
+// the hold is gone cannot be told from what it says when it is there.
+func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, acquiring map[int][]span, holds []*hold, lease int64) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for tok, u := range owners {
+		if len(u.procs) != 1 || len(u.clients) != 1 {
+			continue
+		}
+		p, c := onlyKey(u.procs), onlyKey(u.clients)
+		for _, e := range w.lockCommands(c, lock) {
+			if e.Return == 0 || inSpans(e.Call, calls[p]) || !slices.Contains(commandTokens(e, lock), tok) {
+				continue
+			}
+			form := commandForm(e, lock)
+			if out[form] == nil {
+				out[form] = map[string]bool{}
+			}
+			if slices.ContainsFunc(holds, func(h *hold) bool {
+				return h.grant.Process == p && renewed(h) && h.start() < e.Call && e.Call < min(h.start()+lease, h.end)
+			}) {
+				out[form][e.Reply] = true
+			}
+		}
+	}
+	for q, spans := range acquiring {
+		c, ok := w.clientOf(q)
+		if !ok {
+			continue
+		}
+		cmds := w.lockCommands(c, lock)
+		for _, sp := range spans {
+			if i := slices.IndexFunc(cmds, func(e WireEvent) bool { return sp.from <= e.Call && e.Call <= sp.to }); i >= 0 {
+				delete(out, commandForm(cmds[i], lock))
+			}
+		}
+	}
+	for form, answers := range out {
+		if len(answers) == 0 {
+			delete(out, form)
+		}
+	}
+	return out
+}
+
+// onlyKey is the key of a map of one.
+func onlyKey(m map[int]bool) int {
+	for k := range m {
+		return k
+	}
+	return -1
+}
+
+// callsByKind are each process's acquire calls on a lock (its grants,
+// reentries and failed or unknown acquires) and its release calls, from
+// call to return.
+func callsByKind(holds []*hold, acqs []*Op) (acquiring, releasing map[int][]span) {
+	acquiring, releasing = map[int][]span{}, map[int][]span{}
+	add := func(o *Op) {
+		switch o.Kind {
+		case Acquire:
+			acquiring[o.Process] = append(acquiring[o.Process], span{o.Call, o.Return})
+		case Release:
+			releasing[o.Process] = append(releasing[o.Process], span{o.Call, o.Return})
+		}
+	}
+	for _, h := range holds {
+		add(h.grant)
+		for _, o := range h.answered {
+			add(o)
+		}
+		if h.endOp != nil && h.endOp != h.grant {
+			add(h.endOp)
+		}
+	}
+	for _, o := range acqs {
+		add(o)
+	}
+	return acquiring, releasing
+}
+
+// watchdogHolders are the processes with a watchdog hold (renewed) among
+// holds, in order.
+func watchdogHolders(holds []*hold) []int {
+	var out []int
+	for _, h := range holds {
+		if !h.shared && renewed(h) && !slices.Contains(out, h.grant.Process) {
+			out = append(out, h.grant.Process)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// grantTimes are when process p's holds among holds were granted.
+func grantTimes(holds []*hold, p int) []int64 {
+	var out []int64
+	for _, h := range holds {
+		if h.grant.Process == p {
+			out = append(out, h.start())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// holdBefore is process p's last hold granted before t (nil: none).
+func holdBefore(holds []*hold, p int, t int64) *hold {
+	var last *hold
+	for _, h := range holds {
+		if h.grant.Process == p && h.start() < t && (last == nil || h.start() > last.start()) {
+			last = h
+		}
+	}
+	return last
+}
+
+// missingRun is the longest run, among cmds (a client's commands on a
+// lock, in time order), of the process's renewals answered "not held":
+// nil or 0 where its form (held: the answers the form gave while its hold
+// stood, nil for a command that is no renewal of the process's) never
+// answered so; with none answered as the form does when its hold is there
+// and no grant to the process (grants) between them.
+func missingRun(cmds []WireEvent, grants []int64, held func(WireEvent) map[string]bool) []WireEvent {
+	var best, run []WireEvent
+	for _, e := range cmds {
+		answers := held(e)
+		if e.Return == 0 || answers == nil {
+			continue
+		}
+		if len(run) > 0 && grantedBetween(grants, run[len(run)-1].Call, e.Call) {
+			run = nil
+		}
+		switch {
+		case answers[e.Reply]:
+			run = nil
+		case e.Reply == "nil" || e.Reply == "0":
+			if run = append(run, e); len(run) > len(best) {
+				best = run
+			}
+		}
+	}
+	return best
+}
+
+// grantedBetween reports whether one of grants (sorted) falls in (a, b).
+func grantedBetween(grants []int64, a, b int64) bool {
+	i, _ := slices.BinarySearch(grants, a+1)
+	return i < len(grants) && grants[i] < b
+}
+
+// inSpans reports whether t falls within one of spans.
+func inSpans(t int64, spans []span) bool {
+	return slices.ContainsFunc(spans, func(s span) bool { return s.from <= t && t <= s.to })
+}
+
+func missingExample(lock string, p int, h *hold, run []WireEvent) Example {
+	var ops []Op
+	if h != nil {
+		ops = holdOps(h)
+	}
+	return Example{
+		Lock: lock, Class: ClassContract, Shape: ShapeRenewedMissing, Ops: ops,
+		Summary: fmt.Sprintf("p%d's client renewed its hold on %s %d times from %s to %s after Redis answered that the hold was gone (%s %s: %s)",
+			p, lock, len(run), fmtTime(run[0].Call), fmtTime(run[len(run)-1].Call), run[0].Cmd, run[0].Args, run[0].Reply),
+		Cause: "a watchdog stops once a renewal finds no hold to extend; this one went on renewing a hold that was not there " +
+			"(wire trace: the commands of p" + fmt.Sprint(p) + "'s client that carry its token, outside its own calls)",
+	}
+}

@@ -1,0 +1,172 @@
+package model
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// A watchdog hold whose key is deleted at 1.7 s: a correct client's next
+// renewal learns it ("0") and is its last; one that goes on renewing,
+// answered "0" again a renewal period later, renewed a missing hold,
+// during the hold or past its release. Cases just inside and just outside
+// the rule: one answer, a retry within half a period, an acted renewal
+// between, a new grant between, the holder's own calls, another process's
+// token, and a hold with an explicit lease.
+func TestRenewedMissingFromTheWire(t *testing.T) {
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 1}}
+	cmd := func(token, reply string, m float64) WireEvent { // a renewal
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<renew> 1 app:L 1500 " + token, Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	const mine = "fe34ec-89ee:18"
+	acquire := cmd(mine, "nil", 1)
+	acquire.Args = "<acquire> 1 app:L 1500 " + mine
+	renewals := func(token string, replies map[float64]string) []WireEvent {
+		evs := []WireEvent{acquire}
+		for m := 500.0; m < 4000; m += 500 {
+			r, ok := replies[m]
+			if !ok {
+				r = "1"
+				if m > 1700 {
+					r = "0"
+				}
+			}
+			evs = append(evs, cmd(token, r, m))
+		}
+		return evs
+	}
+	stopped := func() []WireEvent { // a correct watchdog: the 2000 ms renewal is its last
+		return slices.DeleteFunc(renewals(mine, nil), func(e WireEvent) bool { return e.Call > msT(2000) })
+	}
+	hold := []Op{aAcq(0, 0, 5), aRel(0, 4000, 4005, Fail)}
+	leased := []Op{aAcqLease(0, 0, 5, 1500), aRel(0, 4000, 4005, Fail)}
+	for _, c := range []struct {
+		name    string
+		ops     []Op
+		evs     []WireEvent
+		missing bool
+	}{
+		{"renewed every 500 ms after the answer 0", hold, renewals(mine, nil), true},
+		{"the renewal that learns it is the last", hold, stopped(), false},
+		{"a retry within half a period", hold, append(stopped(), cmd(mine, "0", 2200)), false},
+		{"two answers a period apart", hold, append(stopped(), cmd(mine, "0", 2500)), true},
+		{"answered nil, not 0", hold, func() []WireEvent {
+			evs := renewals(mine, nil)
+			for i := range evs[1:] {
+				if evs[i+1].Reply == "0" {
+					evs[i+1].Reply = "nil"
+				}
+			}
+			return evs
+		}(), true},
+		{"a renewal acted on between the answers (the hold came back)", hold, renewals(mine, map[float64]string{2500: "1"}), true},
+		{"acted on between every two answers", hold, renewals(mine, map[float64]string{2500: "1", 3500: "1"}), false},
+		{"the answers fall in the holder's release", []Op{aAcq(0, 0, 5), aRel(0, 1900, 3950, Fail)}, renewals(mine, nil), false},
+		{"the answers fall in the holder's reentry (its watchdog's, not its attempts)", append(slices.Clone(hold), aAcq(0, 1900, 3950)), func() []WireEvent {
+			reentry := acquire
+			reentry.Call, reentry.Return = msT(1901), msT(3949)
+			return append(renewals(mine, nil), reentry)
+		}(), true},
+		{"the renewals have the acquire's form", hold, func() []WireEvent {
+			evs := renewals(mine, nil)
+			evs[0].Args = "<renew> 1 app:L 1500 " + mine
+			return evs
+		}(), false},
+		{"another process's token", append(slices.Clone(hold), Op{Process: 1, Lock: "L", Kind: Acquire, Call: msT(600), Return: msT(650), Outcome: Fail, Wait: 1}),
+			append(renewals("bb2c9a-77e1:18", nil), func() WireEvent {
+				e := cmd("bb2c9a-77e1:18", "1200", 601)
+				e.Args = "<acquire> 1 app:L 1500 bb2c9a-77e1:18"
+				return e
+			}()), false},
+		{"errors, not answers", hold, func() []WireEvent {
+			evs := renewals(mine, nil)
+			for i := range evs {
+				if evs[i].Reply == "0" {
+					evs[i].Reply = "ERR connection"
+				}
+			}
+			return evs
+		}(), false},
+		{"a hold with an explicit lease has no watchdog", leased, renewals(mine, nil), false},
+		{"a renewal that answers 0 while its hold stands (python-redis-lock's extend)", hold, renewals(mine, map[float64]string{500: "0", 1000: "0", 1500: "0"}), false},
+		{"renewed past the holder's release", []Op{aAcq(0, 0, 5), aRel(0, 2100, 2105, Fail)}, renewals(mine, nil), true},
+		{"granted again between the answers (a new hold, lost again)", append([]Op{aAcq(0, 0, 5), aRel(0, 2100, 2105, Fail)}, aAcq(0, 2200, 2210), aRel(0, 2800, 2805, Fail)),
+			append(stopped(), cmd(mine, "0", 2600)), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckBeyond(&History{Ops: c.ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
+			got := slices.ContainsFunc(r.Examples, func(ex Example) bool {
+				return ex.Shape == ShapeRenewedMissing && ex.Class == ClassContract && ex.Beyond
+			})
+			if got != c.missing {
+				t.Fatalf("renewed missing = %v, want %v:\n%s", got, c.missing, r)
+			}
+		})
+	}
+}
+
+// Without a wire trace, or on a lock without a watchdog, the rule says
+// nothing.
+func TestRenewedMissingNotJudged(t *testing.T) {
+	hold := []Op{aAcq(0, 0, 5), aRel(0, 4000, 4005, Fail)}
+	evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0},
+		{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<acquire> 1 app:L fe34ec-89ee:18", Reply: "nil", Call: msT(1), Return: msT(2)},
+		{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<renew> 1 app:L fe34ec-89ee:18", Reply: "1", Call: msT(500), Return: msT(501)}}
+	for m := 2000.0; m < 4000; m += 500 {
+		evs = append(evs, WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<renew> 1 app:L fe34ec-89ee:18", Reply: "0", Call: msT(m), Return: msT(m + 1)})
+	}
+	lease := leaseMs * time.Millisecond
+	h := &History{Ops: hold}
+	holds := holdsOf(h, h.horizon())["L"]
+	if ex := renewedMissing("L", holds, nil, Options{WatchdogLease: lease, Wire: NewWireTrace(evs)}); len(ex) != 1 {
+		t.Fatalf("the case itself: %d findings, want 1", len(ex))
+	}
+	for name, opts := range map[string]Options{
+		"no wire trace": {WatchdogLease: lease},
+		"no watchdog":   {WatchdogLease: lease, Wire: NewWireTrace(evs), NoWatchdog: true},
+	} {
+		if ex := renewedMissing("L", holds, nil, opts); len(ex) != 0 {
+			t.Errorf("%s: %d findings, want none", name, len(ex))
+		}
+	}
+}
+
+// A renewal of a form of its own (not an acquire's) is one wherever it
+// falls: renewals answered "0" a period apart while the holder waits in its
+// next acquire (whose own attempts are answered with the holder's wait)
+// renewed a missing hold; if the acquire sends that form too, they are
+// taken for its attempts and say nothing.
+func TestRenewedMissingInTheHoldersWait(t *testing.T) {
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}}
+	const mine = "fe34ec-89ee:18"
+	cmd := func(script, reply string, m float64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: script + " 1 app:L 1500 " + mine, Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	ops := []Op{aAcq(0, 0, 5), aRel(0, 1000, 1005, OK), aAcq(0, 2200, 3950), aRel(0, 4000, 4005, OK)}
+	wire := func(acquire string) []WireEvent {
+		evs := []WireEvent{cmd(acquire, "nil", 1), cmd("<renew>", "1", 500), cmd("<unlock>", "1", 1001)}
+		for m := 2201.0; m < 3950; m += 300 {
+			evs = append(evs, cmd(acquire, "1200", m)) // the attempts of the wait
+		}
+		for m := 2500.0; m < 3950; m += 500 {
+			evs = append(evs, cmd("<renew>", "0", m)) // a renewal that outlived the first hold
+		}
+		return append(evs, cmd(acquire, "nil", 3949))
+	}
+	for _, c := range []struct {
+		name    string
+		acquire string
+		missing bool
+	}{
+		{"the renewals have a form of their own", "<acquire>", true},
+		{"the acquire sends the renewal's form", "<renew>", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(wire(c.acquire), binds...))})
+			got := slices.ContainsFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeRenewedMissing })
+			if got != c.missing {
+				t.Fatalf("renewed missing = %v, want %v:\n%s", got, c.missing, r)
+			}
+		})
+	}
+}
