@@ -32,10 +32,10 @@ import (
 // it (the library renews with a command of its own, which an acquire's
 // attempts, in its call or left running past it, do not send). What a
 // form answers when the hold is there is read from the run, not assumed:
-// its answers within the first lease of a watchdog hold, outside the
-// holder's calls, when the hold surely stands (Redisson's renewal answers
-// 1, python-redis-lock's extend 0); an answer nil or 0 that the form never
-// gave then is "not held", one it gave is a renewal that found its hold.
+// the answer most of its commands gave within their process's watchdog
+// holds (Redisson's renewal answers 1, python-redis-lock's extend 0); a
+// nil or 0 that differs from it is "not held", one equal to it a renewal
+// that found its hold.
 
 // renewedMissing returns, for one lock, the processes with a watchdog
 // hold whose client went on renewing after Redis answered that their hold
@@ -48,7 +48,7 @@ func renewedMissing(lock string, holds []*hold, acqs []*Op, opts Options) []Exam
 	calls := callWindows(holds, acqs)
 	owners := opts.Wire.tokenOwners(lock, calls)
 	acquiring, releasing := callsByKind(holds, acqs)
-	forms := renewalForms(opts.Wire, lock, owners, calls, acquiring, holds, opts.watchdogLease())
+	forms := renewalForms(opts.Wire, lock, owners, calls, acquiring, holds)
 	var out []Example
 	for _, p := range watchdogHolders(holds) {
 		c, ok := opts.Wire.clientOf(p)
@@ -56,11 +56,12 @@ func renewedMissing(lock string, holds []*hold, acqs []*Op, opts Options) []Exam
 			continue
 		}
 		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(p, c) }
-		held := func(e WireEvent) map[string]bool { // nil: not a renewal of p's
+		held := func(e WireEvent) (string, bool) { // false: not a renewal of p's
 			if inSpans(e.Call, releasing[p]) || !slices.ContainsFunc(commandTokens(e, lock), mine) {
-				return nil
+				return "", false
 			}
-			return forms[commandForm(e, lock)]
+			reply, ok := forms[commandForm(e, lock)]
+			return reply, ok
 		}
 		run := missingRun(opts.Wire.lockCommands(c, lock), grantTimes(holds, p), held)
 		if len(run) < 2 || run[len(run)-1].Call-run[0].Call < opts.watchdogLease()/(2*orphanMinSpread) {
@@ -91,33 +92,42 @@ func commandForm(e WireEvent, lock string) string {
 }
 
 // renewalForms maps the forms of lock's renewals that no acquire begins
-// with to the answers each gave while its hold surely stood: the forms of
-// the commands that carry a token only one process sent, outside that
+// with to the answer each gives while its hold stands: the forms of the
+// commands that carry a token only one process sent, outside that
 // process's calls, less the forms of the first command of every acquire
-// (acquiring); a form's answers are those of its commands outside their
-// process's calls within the first lease of one of its watchdog holds
-// (holds). A form that never answered so is left out: what it says when
-// the hold is gone cannot be told from what it says when it is there.
-func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, acquiring map[int][]span, holds []*hold, lease int64) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
+// (acquiring); a form's answer is the one that the first of its commands
+// in most watchdog holds of their process (holds) gave, more than half of
+// them: a hold's first renewal, a third of a lease after its grant, finds
+// it there but where a fault ended it at once. A form without one is left
+// out: what it says when the hold is gone cannot be told from what it
+// says when it is there.
+func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, acquiring map[int][]span, holds []*hold) map[string]string {
+	answers := map[string]map[string]int{}
 	for tok, u := range owners {
 		if len(u.procs) != 1 || len(u.clients) != 1 {
 			continue
 		}
 		p, c := onlyKey(u.procs), onlyKey(u.clients)
+		first := map[*hold]map[string]bool{} // the forms a hold's renewals have shown
 		for _, e := range w.lockCommands(c, lock) {
 			if e.Return == 0 || inSpans(e.Call, calls[p]) || !slices.Contains(commandTokens(e, lock), tok) {
 				continue
 			}
 			form := commandForm(e, lock)
-			if out[form] == nil {
-				out[form] = map[string]bool{}
+			if answers[form] == nil {
+				answers[form] = map[string]int{}
 			}
-			if slices.ContainsFunc(holds, func(h *hold) bool {
-				return h.grant.Process == p && renewed(h) && h.start() < e.Call && e.Call < min(h.start()+lease, h.end)
-			}) {
-				out[form][e.Reply] = true
+			i := slices.IndexFunc(holds, func(h *hold) bool {
+				return h.grant.Process == p && renewed(h) && h.start() < e.Call && e.Call < h.end
+			})
+			if i < 0 || first[holds[i]][form] {
+				continue
 			}
+			if first[holds[i]] == nil {
+				first[holds[i]] = map[string]bool{}
+			}
+			first[holds[i]][form] = true
+			answers[form][e.Reply]++
 		}
 	}
 	for q, spans := range acquiring {
@@ -128,16 +138,31 @@ func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, 
 		cmds := w.lockCommands(c, lock)
 		for _, sp := range spans {
 			if i := slices.IndexFunc(cmds, func(e WireEvent) bool { return sp.from <= e.Call && e.Call <= sp.to }); i >= 0 {
-				delete(out, commandForm(cmds[i], lock))
+				delete(answers, commandForm(cmds[i], lock))
 			}
 		}
 	}
-	for form, answers := range out {
-		if len(answers) == 0 {
-			delete(out, form)
+	out := map[string]string{}
+	for form, n := range answers {
+		if reply, ok := majority(n); ok {
+			out[form] = reply
 		}
 	}
 	return out
+}
+
+// majority is the key of n with more than half of its total.
+func majority(n map[string]int) (string, bool) {
+	total := 0
+	for _, k := range n {
+		total += k
+	}
+	for reply, k := range n {
+		if 2*k > total {
+			return reply, true
+		}
+	}
+	return "", false
 }
 
 // onlyKey is the key of a map of one.
@@ -214,22 +239,22 @@ func holdBefore(holds []*hold, p int, t int64) *hold {
 
 // missingRun is the longest run, among cmds (a client's commands on a
 // lock, in time order), of the process's renewals answered "not held":
-// nil or 0 where its form (held: the answers the form gave while its hold
-// stood, nil for a command that is no renewal of the process's) never
-// answered so; with none answered as the form does when its hold is there
-// and no grant to the process (grants) between them.
-func missingRun(cmds []WireEvent, grants []int64, held func(WireEvent) map[string]bool) []WireEvent {
+// nil or 0 where its form answers otherwise while its hold stands (held:
+// that answer, false for a command that is no renewal of the process's);
+// with none answered as its hold stands and no grant to the process
+// (grants) between them.
+func missingRun(cmds []WireEvent, grants []int64, held func(WireEvent) (string, bool)) []WireEvent {
 	var best, run []WireEvent
 	for _, e := range cmds {
-		answers := held(e)
-		if e.Return == 0 || answers == nil {
+		stands, ok := held(e)
+		if e.Return == 0 || !ok {
 			continue
 		}
 		if len(run) > 0 && grantedBetween(grants, run[len(run)-1].Call, e.Call) {
 			run = nil
 		}
 		switch {
-		case answers[e.Reply]:
+		case e.Reply == stands:
 			run = nil
 		case e.Reply == "nil" || e.Reply == "0":
 			if run = append(run, e); len(run) > len(best) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"pgregory.net/rapid"
 )
 
 // A watchdog hold whose key is deleted at 1.7 s: a correct client's next
@@ -169,4 +171,44 @@ func TestRenewedMissingInTheHoldersWait(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A watchdog drawn at random, its ground truth known: renewals every
+// period answered 1 until the hold is lost at a drawn instant, then one
+// renewal answered 0 (a correct watchdog) or several (one that never
+// learns), with the trace's order, a shift of every time and the token
+// drawn too. The rule's verdict is the ground truth whatever the draw
+// (none when no renewal before the loss showed what the form answers
+// while its hold stands).
+func TestRenewedMissingAgreesWithGroundTruth(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		period := rapid.Float64Range(300, 600).Draw(t, "period_ms")
+		lost := rapid.Float64Range(period, 3*period).Draw(t, "lost_ms")
+		zeros := rapid.IntRange(1, 5).Draw(t, "zeros")
+		shift := rapid.Float64Range(0, 5000).Draw(t, "shift_ms")
+		token := rapid.SampledFrom([]string{"fe34ec-89ee:18", "0c7f9e2a-4d1b:7", "K9Om0o1HDJXD9mF3"}).Draw(t, "token")
+		cmd := func(script, reply string, m float64) WireEvent {
+			return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: script + " 1 app:L 1500 " + token, Reply: reply, Call: msT(m + shift), Return: msT(m + shift + 1)}
+		}
+		evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, cmd("<acquire>", "nil", 1)}
+		m := period
+		for ; m < lost; m += period {
+			evs = append(evs, cmd("<renew>", "1", m))
+		}
+		for i := 0; i < zeros; i++ {
+			evs = append(evs, cmd("<renew>", "0", m))
+			m += period
+		}
+		end := m + period
+		ops := []Op{aAcq(0, shift, shift+5), aRel(0, end+shift, end+shift+5, Fail)}
+		evs = rapid.Permutation(evs).Draw(t, "order")
+		r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: time.Duration(3 * period * float64(time.Millisecond)), Wire: NewWireTrace(evs)})
+		got := slices.ContainsFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeRenewedMissing })
+		// what the renewal answers while its hold stands is read from the
+		// run: a renewal before the loss must have answered it
+		learned := lost > period
+		if want := zeros >= 2 && learned; got != want {
+			t.Fatalf("%d renewals answered 0 after the loss at %.0f ms, period %.0f ms: renewed missing = %v, want %v\n%s", zeros, lost, period, got, want, r)
+		}
+	})
 }
