@@ -146,8 +146,9 @@ func (f *bisectFlags) planFind() (bisectFind, error) {
 }
 
 // runFind is the find of the run directory --run: its subject, release,
-// seed, duration, plan or scenario (expect.json), and its checkers'
-// report (result.json), which must hold a find.
+// seed, duration, plan or scenario (expect.json, or, in a hunt's scenario
+// run, which writes none, the workload its config names), and its
+// checkers' report (result.json), which must hold a find.
 func (f *bisectFlags) runFind() (bisectFind, error) {
 	run, err := results.LoadRun(f.run)
 	if err != nil {
@@ -179,6 +180,9 @@ func (f *bisectFlags) runFind() (bisectFind, error) {
 		find.draw.Scenario = &sc
 	case rep.Verdict != model.Invalid:
 		return find, usagef("--run %s holds no find: its verdict is %s", f.run, rep.Verdict)
+	case !scenario.Known(base) && isScenario(rec.Config.Workload):
+		sc, _ := scenario.Lookup(rec.Config.Workload)
+		find.draw.Scenario = &sc
 	case scenario.Known(base):
 		find.draw.Plan = hunt.PermitsPlan
 	case rec.Config.Plan != nil:
@@ -228,4 +232,10 @@ func (f *bisectFlags) loadBug(subjectName string) (*rediscover.Bug, error) {
 		return nil, usagef("--bug %s is a bug of %s, not of %s", f.bug, bugs[0].Subject, subjectName)
 	}
 	return &bugs[0], nil
+}
+
+// isScenario reports whether name is a scenario's.
+func isScenario(name string) bool {
+	_, err := scenario.Lookup(name)
+	return err == nil
 }

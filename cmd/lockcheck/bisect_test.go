@@ -170,6 +170,24 @@ func TestBisectReadsScenarioRun(t *testing.T) {
 	}
 }
 
+// TestBisectReadsHuntScenarioRun: a hunt's scenario run writes no
+// expect.json; its config's workload names the scenario, which the
+// bisection replays (not its plan alone, without the faults).
+func TestBisectReadsHuntScenarioRun(t *testing.T) {
+	dir := "../../results/findings/bisect-2026-11-30/pause-mix-redisson-3.10.6"
+	f, err := parseBisectFlags(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}, []string{"--run", dir, "--good", "3.10.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find, err := f.loadFind()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if find.subject != "redisson" || f.bad != "3.10.6" || find.draw.Seed != 2611300 || find.draw.Scenario == nil || find.draw.Scenario.Name != "pause-mix" {
+		t.Errorf("find %s, bad %s, draw %+v", find.subject, f.bad, find.draw)
+	}
+}
+
 // TestBisectBugMatcher: with --bug, a replay shows the find only with one
 // of the catalog bug's signatures, not with the find's own (another bug of
 // the same release, met by the same plan, does not count); a bug of
