@@ -212,3 +212,40 @@ func TestRenewedMissingAgreesWithGroundTruth(t *testing.T) {
 		}
 	})
 }
+
+// FuzzRenewedMissing feeds arbitrary commands of one client on a lock
+// around a watchdog hold (their times, forms, tokens and answers drawn
+// from the bytes) to the rule: it must not panic, and the order the trace
+// lists them in must not change its verdict (commands at one instant keep
+// the trace's order, so the times drawn are distinct).
+func FuzzRenewedMissing(f *testing.F) {
+	f.Add([]byte{1, 10, 1, 0, 1, 20, 0, 1, 1, 30, 0, 1, 0, 40, 2, 0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		replies := []string{"1", "0", "nil", "ERR no"}
+		forms := []string{"<acquire>", "<renew>", "<unlock>"}
+		tokens := []string{"fe34ec-89ee:18", "bb2c9a-77e1:18"}
+		evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 1}}
+		for i := 0; i+3 < len(data) && len(evs) < 64; i += 4 {
+			m := float64(data[i+1])*20 + float64(i)/1000 // no two at one instant, as on a real trace
+			evs = append(evs, WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL",
+				Args:  forms[int(data[i])%len(forms)] + " 1 app:L 1500 " + tokens[int(data[i+3])%len(tokens)],
+				Reply: replies[int(data[i+2])%len(replies)], Call: msT(m), Return: msT(m + 1)})
+		}
+		ops := []Op{aAcq(0, 0, 5), aRel(0, 2600, 2605, Fail), aAcq(1, 2700, 2710), aRel(1, 4000, 4005, OK)}
+		judge := func(evs []WireEvent) int {
+			r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)})
+			n := 0
+			for _, ex := range r.Examples {
+				if ex.Shape == ShapeRenewedMissing {
+					n++
+				}
+			}
+			return n
+		}
+		reversed := slices.Clone(evs)
+		slices.Reverse(reversed)
+		if a, b := judge(evs), judge(reversed); a != b {
+			t.Fatalf("%d findings, %d with the trace's order reversed", a, b)
+		}
+	})
+}
