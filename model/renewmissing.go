@@ -32,10 +32,10 @@ import (
 // it (the library renews with a command of its own, which an acquire's
 // attempts, in its call or left running past it, do not send). What a
 // form answers when the hold is there is read from the run, not assumed:
-// the answer most of its commands gave within their process's watchdog
-// holds (Redisson's renewal answers 1, python-redis-lock's extend 0); a
-// nil or 0 that differs from it is "not held", one equal to it a renewal
-// that found its hold.
+// the answer that the first renewal of most watchdog holds gave
+// (Redisson's renewal answers 1, python-redis-lock's extend 0); a nil or 0
+// that differs from it is "not held", one equal to it a renewal that
+// found its hold.
 
 // renewedMissing returns, for one lock, the processes with a watchdog
 // hold whose client went on renewing after Redis answered that their hold
@@ -286,6 +286,6 @@ func missingExample(lock string, p int, h *hold, run []WireEvent) Example {
 		Summary: fmt.Sprintf("p%d's client renewed its hold on %s %d times from %s to %s after Redis answered that the hold was gone (%s %s: %s)",
 			p, lock, len(run), fmtTime(run[0].Call), fmtTime(run[len(run)-1].Call), run[0].Cmd, run[0].Args, run[0].Reply),
 		Cause: "a watchdog stops once a renewal finds no hold to extend; this one went on renewing a hold that was not there " +
-			"(wire trace: the commands of p" + fmt.Sprint(p) + "'s client that carry its token, outside its own calls)",
+			"(wire trace: the renewals of p" + fmt.Sprint(p) + "'s client that carry its token)",
 	}
 }
