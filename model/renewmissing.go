@@ -63,7 +63,9 @@ func renewedMissing(lock string, holds []*hold, acqs []*Op, opts Options) []Exam
 			reply, ok := forms[commandForm(e, lock)]
 			return reply, ok
 		}
-		run := missingRun(opts.Wire.lockCommands(c, lock), grantTimes(holds, p), held)
+		busy := append(beliefSpans(holds, p), echoes(releasing[p])...)
+		idle := func(e WireEvent) bool { return !inSpans(e.Call, busy) }
+		run := missingRun(opts.Wire.lockCommands(c, lock), grantTimes(holds, p), idle, held)
 		if len(run) < 2 || run[len(run)-1].Call-run[0].Call < opts.watchdogLease()/(2*orphanMinSpread) {
 			continue
 		}
@@ -91,11 +93,10 @@ func commandForm(e WireEvent, lock string) string {
 	return strings.ToUpper(e.Cmd) + " " + strings.Join(form, " ")
 }
 
-// renewalForms maps the forms of lock's renewals that no acquire begins
-// with to the answer each gives while its hold stands: the forms of the
-// commands that carry a token only one process sent, outside that
-// process's calls, less the forms of the first command of every acquire
-// (acquiring); a form's answer is the one that the first of its commands
+// renewalForms maps the forms of lock's renewals that acquires do not
+// begin with to the answer each gives while its hold stands: the forms of
+// the commands that carry a token only one process sent, outside that
+// process's calls, less the acquires' forms (acquireForms); a form's answer is the one that the first of its commands
 // in most watchdog holds of their process (holds) gave, more than half of
 // them: a hold's first renewal, a third of a lease after its grant, finds
 // it there but where a fault ended it at once. A form without one is left
@@ -130,6 +131,26 @@ func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, 
 			answers[form][e.Reply]++
 		}
 	}
+	for form := range acquireForms(w, lock, acquiring) {
+		delete(answers, form)
+	}
+	out := map[string]string{}
+	for form, n := range answers {
+		if reply, ok := majority(n); ok {
+			out[form] = reply
+		}
+	}
+	return out
+}
+
+// acquireForms are the forms that begin the acquires on lock (acquiring:
+// each process's acquire calls): those first in more than half of the
+// acquire calls they are sent in. An acquire sends its own command first;
+// a renewal lands in an acquire's call only when its watchdog's period
+// comes round there, and first in it only when that falls between the
+// call and its first command.
+func acquireForms(w *WireTrace, lock string, acquiring map[int][]span) map[string]bool {
+	begins, in := map[string]int{}, map[string]int{}
 	for q, spans := range acquiring {
 		c, ok := w.clientOf(q)
 		if !ok {
@@ -137,15 +158,26 @@ func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, 
 		}
 		cmds := w.lockCommands(c, lock)
 		for _, sp := range spans {
-			if i := slices.IndexFunc(cmds, func(e WireEvent) bool { return sp.from <= e.Call && e.Call <= sp.to }); i >= 0 {
-				delete(answers, commandForm(cmds[i], lock))
+			seen := map[string]bool{}
+			for _, e := range cmds {
+				if e.Call < sp.from || e.Call > sp.to {
+					continue
+				}
+				form := commandForm(e, lock)
+				if len(seen) == 0 {
+					begins[form]++
+				}
+				if !seen[form] {
+					seen[form] = true
+					in[form]++
+				}
 			}
 		}
 	}
-	out := map[string]string{}
-	for form, n := range answers {
-		if reply, ok := majority(n); ok {
-			out[form] = reply
+	out := map[string]bool{}
+	for form, n := range begins {
+		if 2*n > in[form] {
+			out[form] = true
 		}
 	}
 	return out
@@ -226,6 +258,30 @@ func grantTimes(holds []*hold, p int) []int64 {
 	return out
 }
 
+// beliefSpans are process p's holds among holds, each from its grant's
+// answer to the latest it may have stood.
+func beliefSpans(holds []*hold, p int) []span {
+	var out []span
+	for _, h := range holds {
+		if h.grant.Process == p {
+			out = append(out, span{h.start(), h.until()})
+		}
+	}
+	return out
+}
+
+// echoes are spans, each stretched past its end by its own length: a
+// release and the time after its answer in which a renewal sent as it
+// was answered may still reach the trace (a watchdog is stopped once the
+// release is answered, and a renewal already under way goes out).
+func echoes(spans []span) []span {
+	out := make([]span, len(spans))
+	for i, s := range spans {
+		out[i] = span{s.from, s.to + (s.to - s.from)}
+	}
+	return out
+}
+
 // holdBefore is process p's last hold granted before t (nil: none).
 func holdBefore(holds []*hold, p int, t int64) *hold {
 	var last *hold
@@ -241,16 +297,24 @@ func holdBefore(holds []*hold, p int, t int64) *hold {
 // lock, in time order), of the process's renewals answered "not held":
 // nil or 0 where its form answers otherwise while its hold stands (held:
 // that answer, false for a command that is no renewal of the process's);
-// with none answered as its hold stands and no grant to the process
-// (grants) between them.
-func missingRun(cmds []WireEvent, grants []int64, held func(WireEvent) (string, bool)) []WireEvent {
+// with none answered as its hold stands between them, and no grant to the
+// process (grants) between two of them unless both were sent while it
+// held nothing (idle: outside its holds, from their grant's answer, and
+// its releases with as long again after each (echoes); waiting in an
+// acquire is idle). A watchdog starts with
+// the answer that grants its hold and stops with the hold's release, so
+// renewals sent while its process holds nothing belong to one that
+// outlived a release, whatever grants came between; a grant before one
+// sent in a hold starts a new watchdog, whose first "not held" may be the
+// one a correct watchdog sends as it learns.
+func missingRun(cmds []WireEvent, grants []int64, idle func(WireEvent) bool, held func(WireEvent) (string, bool)) []WireEvent {
 	var best, run []WireEvent
 	for _, e := range cmds {
 		stands, ok := held(e)
 		if e.Return == 0 || !ok {
 			continue
 		}
-		if len(run) > 0 && grantedBetween(grants, run[len(run)-1].Call, e.Call) {
+		if len(run) > 0 && grantedBetween(grants, run[len(run)-1].Call, e.Call) && !(idle(run[len(run)-1]) && idle(e)) {
 			run = nil
 		}
 		switch {

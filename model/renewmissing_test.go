@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -209,6 +210,86 @@ func TestRenewedMissingAgreesWithGroundTruth(t *testing.T) {
 		learned := lost > period
 		if want := zeros >= 2 && learned; got != want {
 			t.Fatalf("%d renewals answered 0 after the loss at %.0f ms, period %.0f ms: renewed missing = %v, want %v\n%s", zeros, lost, period, got, want, r)
+		}
+	})
+}
+
+// A process takes short holds one after another, and a watchdog drawn at
+// random renews them: a correct one per hold, every period while the hold
+// stands (and, drawn, one more sent as its release is answered, which
+// finds the hold gone); or one that outlives its release, which keeps its
+// cadence from the first grant on, through every hold and gap, answered 1
+// in a hold and 0 outside. A correct watchdog is never flagged. One that
+// outlives its release is flagged whenever two of its renewals in a row
+// fell while the process held nothing (after a release's answer and its
+// echo, before its next grant's answer), a hold between them or not, and
+// one of its renewals found a hold (what the form answers while its hold
+// stands is read from the run).
+func TestRenewedMissingThroughShortHolds(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		const token = "fe34ec-89ee:18"
+		period := rapid.Float64Range(300, 600).Draw(t, "period_ms")
+		outlives := rapid.Bool().Draw(t, "outlives")
+		cmd := func(script, reply string, m float64) WireEvent {
+			return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: script + " 1 app:L 1500 " + token, Reply: reply, Call: msT(m), Return: msT(m + 0.2)}
+		}
+		evs := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}}
+		var ops []Op
+		var holds [][2]float64 // grant answered, release answered
+		at := 10.0
+		for i := range rapid.IntRange(2, 8).Draw(t, "holds") {
+			at += rapid.Float64Range(1, 3*period).Draw(t, fmt.Sprint("gap", i))
+			d := rapid.Float64Range(5, 2*period).Draw(t, fmt.Sprint("hold", i))
+			ops = append(ops, aAcq(0, at, at+2), aRel(0, at+d, at+d+2, OK))
+			evs = append(evs, cmd("<acquire>", "nil", at+0.5), cmd("<unlock>", "1", at+d+0.5))
+			holds = append(holds, [2]float64{at + 2, at + d + 2})
+			if !outlives {
+				for m := at + 2 + period; m < at+d; m += period {
+					evs = append(evs, cmd("<renew>", "1", m))
+				}
+				if rapid.Bool().Draw(t, fmt.Sprint("racing", i)) { // sent as the release is answered
+					evs = append(evs, cmd("<renew>", "0", at+d+2+rapid.Float64Range(0.3, 1.5).Draw(t, fmt.Sprint("lag", i))))
+				}
+			}
+			at += d + 2
+		}
+		var ticks []float64
+		if outlives {
+			for m := holds[0][0] + period; m < at+2*period; m += period {
+				ticks = append(ticks, m)
+			}
+		}
+		inHold := func(m float64) bool {
+			return slices.ContainsFunc(holds, func(h [2]float64) bool { return h[0]-1.5 < m && m < h[1]-1.5 })
+		}
+		idle := func(m float64) bool {
+			return !slices.ContainsFunc(holds, func(h [2]float64) bool { return h[0] <= m && m <= h[1]+2 })
+		}
+		want, learned := false, false
+		for i, m := range ticks {
+			reply := "0"
+			if inHold(m) {
+				reply = "1"
+				learned = learned || slices.ContainsFunc(holds, func(h [2]float64) bool { return h[0] < m && m < h[1]-2 }) // outside its calls
+			}
+			evs = append(evs, cmd("<renew>", reply, m))
+			want = want || i > 0 && idle(ticks[i-1]) && idle(m)
+		}
+		if slices.ContainsFunc(ticks, func(m float64) bool { return !inHold(m) && !idle(m) }) {
+			t.Skip("a renewal at a hold's edge, where its answer is the server's race")
+		}
+		if slices.ContainsFunc(ticks, func(m float64) bool {
+			return slices.ContainsFunc(holds, func(h [2]float64) bool { return h[0]-2 <= m && m < h[0]-1.5 })
+		}) {
+			// Between an acquire's call and its command: the renewal's form
+			// begins that acquire as an acquire's own would (acquireForms).
+			t.Skip("a renewal first in an acquire's call")
+		}
+		want = want && learned
+		r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: time.Duration(3 * period * float64(time.Millisecond)), Wire: NewWireTrace(evs)})
+		got := slices.ContainsFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeRenewedMissing })
+		if got && !outlives || !got && want {
+			t.Fatalf("watchdog outlives its release %v, flagged %v, want at least %v:\n%s", outlives, got, want, r)
 		}
 	})
 }

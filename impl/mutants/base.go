@@ -66,6 +66,7 @@ const (
 	unlockFailKeepsRenewal                   // unlock: one that gets no answer leaves the keep-alive running, out of reach
 	lateUnlockLeavesRenewal                  // unlock: a late (not-owner) unlock leaves the renewal entry, taken later for a running renewal
 	timeoutIsGrant                           // acquire: a reply that timed out reads as "acquired"
+	renewOutlivesUnlock                      // keep-alive: goes on whatever its renewal answers, and Unlock does not stop it
 )
 
 // DefaultWatchdogLease is the mutants' lease for Lock(ctx, 0), renewed every
@@ -95,7 +96,8 @@ func open(cfg config) impl.MakerFunc {
 		}
 		loadScripts(ctx, rdb)
 		ctx, cancel := context.WithCancel(context.Background())
-		return &maker{rdb: rdb, cfg: cfg, ctx: ctx, cancel: cancel, renewals: impl.NewRenewals(cfg.watchdogLease)}, nil
+		return &maker{rdb: rdb, cfg: cfg, ctx: ctx, cancel: cancel, renewals: impl.NewRenewals(cfg.watchdogLease),
+			id: fmt.Sprintf("%08x", makers.Add(1))}, nil
 	}
 }
 
@@ -113,11 +115,15 @@ func loadScripts(ctx context.Context, rdb redis.UniversalClient) {
 	}
 }
 
+// makers numbers the makers of this process: each one's id (maker.id).
+var makers atomic.Uint64
+
 // maker owns every goroutine of its handles (renewals, and the abandoned
 // acquires of the cancelOrphan mutant); Close stops them and waits for them.
 type maker struct {
 	rdb      redis.UniversalClient
 	cfg      config
+	id       string // prefixes its owners' fields, as Redisson's client UUID does
 	renewals *impl.Renewals  // the keep-alives of every handle
 	ctx      context.Context // ends at Close
 	cancel   context.CancelFunc
@@ -127,7 +133,7 @@ type maker struct {
 }
 
 func (m *maker) NewLocker(name, owner string) impl.Locker {
-	return &locker{m: m, name: name, field: owner, channel: "redisson_lock__channel:{" + name + "}"}
+	return &locker{m: m, name: name, field: m.id + ":" + owner, channel: "redisson_lock__channel:{" + name + "}"}
 }
 
 func (m *maker) Close() error {
@@ -464,7 +470,7 @@ func (l *locker) Unlock(ctx context.Context) error {
 		// handle's reach, a hold nobody will release (Redisson 3.8.0:
 		// cancelExpirationRenewal only on success).
 		l.ren = nil
-	case l.holds <= 1 && !l.m.cfg.has(renewAnyone):
+	case l.holds <= 1 && !l.m.cfg.has(renewAnyone|renewOutlivesUnlock):
 		// The last hold's keep-alive stops before the release, whatever
 		// its answer (Redisson's unlock cancels the renewal on any outcome):
 		// an unlock that gets no answer leaves a hold that runs out.
@@ -505,8 +511,8 @@ func (c config) unlockScript() *redis.Script {
 // n is its answer, 1 (freed) or -1 (not held: the lease ran out first).
 func (l *locker) endRenewal(n int64) {
 	switch {
-	case l.m.cfg.has(renewAnyone):
-		// BUG (renewAnyone): the keep-alive outlives Unlock.
+	case l.m.cfg.has(renewAnyone | renewOutlivesUnlock):
+		// BUG (renewAnyone, renewOutlivesUnlock): the keep-alive outlives Unlock.
 	case n == -1 && l.m.cfg.has(lateUnlockLeavesRenewal):
 		// BUG: only a successful release removes the renewal entry; a late
 		// one leaves it (its keep-alive ended when it found the hold gone).
@@ -521,7 +527,8 @@ func (l *locker) endRenewal(n int64) {
 // renewal waits at most one renewal period for its reply; a failed
 // renewal (an error: no reply in time, a dropped connection, a refused
 // dial) is retried at the next tick. Flaws: watchdogLate renews every lease
-// + lease/10, renewGivesUp ends at the first failed renewal. It returns
+// + lease/10, renewGivesUp ends at the first failed renewal,
+// renewOutlivesUnlock goes on when the script returns 0. It returns
 // a renewal that ended once the Maker closed.
 func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Script) *renewal {
 	every := max(lease/3, time.Millisecond)
@@ -532,7 +539,9 @@ func (m *maker) startRenewer(l *locker, lease time.Duration, script *redis.Scrip
 		GiveUp: m.cfg.has(renewGivesUp)} // BUG (renewGivesUp): one failed renewal ends the keep-alive of a live hold
 	r, _ := m.renewals.Start(time.Now(), c, func(ctx context.Context) (bool, error) {
 		n, err := script.Run(ctx, m.rdb, []string{l.name}, lease.Milliseconds(), l.field).Int64()
-		return n != 0, err
+		// BUG (renewOutlivesUnlock): "not held" reschedules the renewal as
+		// "renewed" does (Redisson 3.10.5 and 3.10.6).
+		return n != 0 || m.cfg.has(renewOutlivesUnlock), err
 	})
 	return &renewal{r: r}
 }

@@ -171,5 +171,14 @@ func AllWithLease(watchdogLease time.Duration) []Mutant {
 			Scenario: "slow-reply",
 			Open:     mk(timeoutIsGrant),
 		},
+		{
+			Name: "mutant-renew-outlives-unlock",
+			Doc: "the keep-alive reschedules itself whatever its owner-checked renewal answers, and Unlock does not stop it: " +
+				"after each release it goes on renewing a hold that is gone, every third of a lease (Redisson 3.10.5 and 3.10.6)",
+			Catches: "fault-allowance (contract/renewed-missing) from the wire trace: renewals of a released hold answered 0 one after another; " +
+				"no other checker sees it, since the owner check keeps the renewals from touching anyone's hold",
+			Scenario: "no-faults",
+			Open:     mk(renewOutlivesUnlock),
+		},
 	}, append(rwMutants(watchdogLease), multiLockMutants(watchdogLease)...)...)
 }

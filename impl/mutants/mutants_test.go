@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -92,13 +94,22 @@ func (e *env) exists(key string) bool {
 	return n == 1
 }
 
+// fields are the hash fields of key by owner: a plain mutant's field is
+// its maker's id, a colon and the owner (maker.id).
 func (e *env) fields(key string) map[string]string {
 	e.t.Helper()
 	m, err := e.rdb.HGetAll(e.t.Context(), key).Result()
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return m
+	out := make(map[string]string, len(m))
+	for f, v := range m {
+		if id, owner, ok := strings.Cut(f, ":"); ok && len(id) == 8 {
+			f = owner
+		}
+		out[f] = v
+	}
+	return out
 }
 
 func TestAllListsDistinctDocumentedMutants(t *testing.T) {
@@ -814,4 +825,57 @@ func TestTimeoutIsGrant(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With the flaw, the keep-alive goes on after the last unlock: every third
+// of a lease it sends its owner-checked renewal for a hold that is gone,
+// which answers 0 and changes nothing. The base lock's keep-alive ends with
+// the unlock.
+func TestRenewOutlivesUnlock(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		f     flaw
+		renew bool
+	}{{"base", 0, false}, {"mutant", renewOutlivesUnlock, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, tc.f)
+			ctx := t.Context()
+			a := e.m.NewLocker("rou", "a").(*locker)
+			if err := a.Lock(ctx, 0); err != nil { // 300 ms watchdog lease, renewed every 100 ms
+				t.Fatal(err)
+			}
+			if err := a.Unlock(ctx); err != nil {
+				t.Fatal(err)
+			}
+			before := e.scriptCalls()
+			time.Sleep(400 * time.Millisecond) // four renewal periods
+			renewals := e.scriptCalls() - before
+			if e.exists("rou") {
+				t.Fatal("a renewal re-created the released hold")
+			}
+			if got := a.ren.alive() && renewals >= 2; got != tc.renew {
+				t.Fatalf("keep-alive alive %v, %d scripts run in 400 ms after the unlock; want renewing %v",
+					a.ren.alive(), renewals, tc.renew)
+			}
+		})
+	}
+}
+
+// scriptCalls is how many scripts the server has run (EVAL and EVALSHA).
+func (e *env) scriptCalls() int {
+	e.t.Helper()
+	info, err := e.rdb.Info(e.t.Context(), "commandstats").Result()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(info, "\n") {
+		if rest, ok := strings.CutPrefix(line, "cmdstat_eval"); ok {
+			_, stats, _ := strings.Cut(rest, ":calls=")
+			calls, _, _ := strings.Cut(stats, ",")
+			c, _ := strconv.Atoi(calls)
+			n += c
+		}
+	}
+	return n
 }
