@@ -123,7 +123,7 @@ var makers atomic.Uint64
 type maker struct {
 	rdb      redis.UniversalClient
 	cfg      config
-	id       string // prefixes its owners' fields, as Redisson's client UUID does
+	id       string          // prefixes its owners' fields, as Redisson's client UUID does
 	renewals *impl.Renewals  // the keep-alives of every handle
 	ctx      context.Context // ends at Close
 	cancel   context.CancelFunc
