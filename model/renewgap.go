@@ -45,11 +45,12 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 		}
 		ops := holdOps(h)
 		shape, what := ShapeWatchdogGaveUp, "gave up"
+		mech := opts.Wire.silenceMechanism(c, h.grant.Lock, sl.from, opts.watchdogLease()/3)
 		if sl.unrenewed {
-			shape, what = ShapeWatchdogNeverRenewed, "never renewed the hold it acquired"
+			shape, what, mech = ShapeWatchdogNeverRenewed, "never renewed the hold it acquired", ""
 		}
 		out = append(out, Example{
-			Lock: h.grant.Lock, Shape: shape, Ops: ops, Faults: fs.overlapping(ops),
+			Lock: h.grant.Lock, Shape: shape, Mechanism: mech, Ops: ops, Faults: fs.overlapping(ops),
 			Summary: fmt.Sprintf("p%d's watchdog %s: its client sent nothing on %s from %s to %s (%s outside the faults that held it up, more than %s) while p%d held it",
 				h.grant.Process, what, h.grant.Lock, fmtTime(sl.from), fmtTime(sl.to), fmtDur(sl.silent), sl.bound, h.grant.Process),
 			Cause: "no fault that hit its process held the client up, and none could end the hold before: a renewal every third of a lease was due, " +

@@ -89,6 +89,10 @@ type Example struct {
 	// Shape is the violation's form, as its checker found it in the
 	// history (see Shape and Signature).
 	Shape Shape `json:"shape,omitempty"`
+	// Mechanism, when set, says how the shape came about, as the run
+	// recorded it (a Mechanism* value): a narrower signature than the
+	// shape's alone.
+	Mechanism string `json:"mechanism,omitempty"`
 	// Beyond says the violation goes beyond what every overlapping fault
 	// allows a correct lease lock (see FaultAllowances): a finding even on
 	// a scenario whose fault breaks the lock by design.

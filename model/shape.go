@@ -73,6 +73,23 @@ const (
 	ShapeUnexplained Shape = "unexplained"
 )
 
+// Mechanisms of a shape (Example.Mechanism), after the shape in a
+// signature ("watchdog-gave-up.after-failure").
+const (
+	// MechanismAfterFailure: a watchdog fell silent at a failure: the
+	// last command its client sent on the lock before the silence got an
+	// error or no answer, or a connection of the client closed before its
+	// next renewal was due.
+	MechanismAfterFailure = "after-failure"
+	// MechanismAfterAnswer: a watchdog fell silent after its client's
+	// last command on the lock was answered, with no failure before its
+	// next renewal was due.
+	MechanismAfterAnswer = "after-answer"
+)
+
+// mechanisms are the known mechanisms, for parsing.
+var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true}
+
 // shapes are the known shapes, for parsing.
 var shapes = map[Shape]bool{
 	ShapeDoubleGrant: true, ShapeForeignRelease: true, ShapeUnlockAfterLapse: true, ShapeUnlockNotHeld: true,

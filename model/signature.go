@@ -36,6 +36,8 @@ const (
 // Its canonical string is CLASS/SHAPE/OPS/FAULT, for example
 // "safety/double-grant/acquire+acquire.lock/beyond:client-conn-kill":
 //
+//   - SHAPE is the shape, with ".MECHANISM" when its checker said how it
+//     came about ("watchdog-gave-up.after-failure");
 //   - OPS is the distinct op terms, sorted, joined by "+": an op's kind,
 //     with ".CALL" when the run varied its call forms (the library call's
 //     name: "acquire.tryLock", "release.unlock");
@@ -48,6 +50,9 @@ const (
 type Signature struct {
 	Class Class
 	Shape Shape
+	// Mechanism narrows the shape (Example.Mechanism; "": none, or any
+	// in a pattern).
+	Mechanism string
 	// Ops are the op terms, sorted and distinct.
 	Ops []string
 	// Fault is "none", "beyond:NAMES", "during:NAMES" or "*".
@@ -60,7 +65,7 @@ func SignatureOf(checker string, ex Example) Signature {
 	if c == "" {
 		c = checkerClass[checker]
 	}
-	s := Signature{Class: c, Shape: shapeOf(checker, ex), Fault: FaultNone}
+	s := Signature{Class: c, Shape: shapeOf(checker, ex), Mechanism: ex.Mechanism, Fault: FaultNone}
 	for _, o := range ex.Ops {
 		s.Ops = append(s.Ops, opTerm(o))
 	}
@@ -141,7 +146,11 @@ func (s Signature) String() string {
 		}
 		return v
 	}
-	return strings.Join([]string{field(string(s.Class)), field(string(s.Shape)), field(strings.Join(s.Ops, "+")), field(s.Fault)}, "/")
+	shape := field(string(s.Shape))
+	if s.Shape != "" && s.Mechanism != "" {
+		shape += "." + s.Mechanism
+	}
+	return strings.Join([]string{field(string(s.Class)), shape, field(strings.Join(s.Ops, "+")), field(s.Fault)}, "/")
 }
 
 // MarshalText writes the canonical form, so that JSON holds a signature
@@ -177,8 +186,12 @@ func ParseSignature(text string) (Signature, error) {
 		}
 	}
 	if f[1] != Any {
-		if s.Shape = Shape(f[1]); !shapes[s.Shape] {
-			return Signature{}, fmt.Errorf("%w %q: unknown shape %q", ErrSignature, text, f[1])
+		shape, mech, qualified := strings.Cut(f[1], ".")
+		if s.Shape, s.Mechanism = Shape(shape), mech; !shapes[s.Shape] {
+			return Signature{}, fmt.Errorf("%w %q: unknown shape %q", ErrSignature, text, shape)
+		}
+		if qualified && !mechanisms[mech] {
+			return Signature{}, fmt.Errorf("%w %q: unknown mechanism %q of shape %q", ErrSignature, text, mech, shape)
 		}
 	}
 	if f[2] != Any {
@@ -244,7 +257,7 @@ func (p Signature) Matches(s Signature) bool {
 	switch {
 	case p.Class != "" && p.Class != s.Class:
 		return false
-	case p.Shape != "" && p.Shape != s.Shape:
+	case p.Shape != "" && p.Shape != s.Shape, p.Mechanism != "" && p.Mechanism != s.Mechanism:
 		return false
 	case !faultMatches(p.Fault, s.Fault):
 		return false
@@ -262,7 +275,7 @@ func (p Signature) Matches(s Signature) bool {
 // beyond some fault when s was; which faults overlap it (a harness hiccup,
 // a drop) varies from run to run, so they are left open.
 func (s Signature) Replayed() Signature {
-	p := Signature{Class: s.Class, Shape: s.Shape, Ops: s.Ops, Fault: Any}
+	p := Signature{Class: s.Class, Shape: s.Shape, Mechanism: s.Mechanism, Ops: s.Ops, Fault: Any}
 	if strings.HasPrefix(s.Fault, beyondPrefix) {
 		p.Fault = beyondPrefix + Any
 	}

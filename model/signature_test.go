@@ -143,6 +143,7 @@ func TestParseSignature(t *testing.T) {
 		"contract/unlock-after-lapse/release/none",
 		"liveness/wait-on-free/*/during:*",
 		"refusal/refused-free/acquire.tryLock+release/beyond:proxy-latency+redis-pause",
+		"safety/watchdog-gave-up.after-failure/acquire+release/beyond:*",
 	}
 	for _, s := range good {
 		p, err := ParseSignature(s)
@@ -159,6 +160,7 @@ func TestParseSignature(t *testing.T) {
 		"safety/double-grant/release+acquire/none", "safety/double-grant/acquire+acquire/none",
 		"safety/double-grant/Acquire/none", "safety/double-grant/acquire/sometimes", "safety/double-grant/acquire/beyond:",
 		"safety/double-grant/acquire/beyond:b+a", "safety/double-grant//none",
+		"safety/watchdog-gave-up.at-random/*/*", "safety/watchdog-gave-up./*/*",
 	}
 	for _, s := range bad {
 		if _, err := ParseSignature(s); !errors.Is(err, ErrSignature) {
@@ -194,6 +196,36 @@ func TestSignatureMatches(t *testing.T) {
 		}
 		if got := p.Matches(have); got != tt.want {
 			t.Errorf("%s matches %s: %v, want %v", tt.pattern, have, got, tt.want)
+		}
+	}
+}
+
+// A shape's mechanism narrows a pattern: a pattern without one matches
+// every mechanism of its shape, one with it only that mechanism.
+func TestSignatureMatchesMechanism(t *testing.T) {
+	failed, _ := ParseSignature("safety/watchdog-gave-up.after-failure/acquire+release/beyond:hiccup")
+	plain, _ := ParseSignature("safety/watchdog-gave-up/acquire+release/beyond:hiccup")
+	for _, tt := range []struct {
+		pattern       string
+		failed, plain bool
+	}{
+		{"safety/watchdog-gave-up/*/*", true, true},
+		{"safety/watchdog-gave-up.after-failure/*/*", true, false},
+		{"safety/watchdog-gave-up.after-answer/*/*", false, false},
+		{"*/*/*/*", true, true},
+	} {
+		p, err := ParseSignature(tt.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Matches(failed); got != tt.failed {
+			t.Errorf("%s matches %s: %v, want %v", p, failed, got, tt.failed)
+		}
+		if got := p.Matches(plain); got != tt.plain {
+			t.Errorf("%s matches %s: %v, want %v", p, plain, got, tt.plain)
+		}
+		if r := failed.Replayed(); !r.Matches(failed) || r.Matches(plain) {
+			t.Errorf("the replay pattern %s of %s", r, failed)
 		}
 	}
 }

@@ -215,8 +215,11 @@ func TestWireTraceLostInFlight(t *testing.T) {
 func TestWatchdogNeverRenewed(t *testing.T) {
 	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0}
 	cmd := func(m float64, reply string) WireEvent {
-		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500", Reply: reply, Call: msT(m), Return: msT(m + 1)}
+		return WireEvent{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500", Reply: reply, Call: msT(m), Return: msT(m + 1)}
 	}
+	unanswered := cmd(500, "")
+	unanswered.Return = 0
+	closed := func(m float64) WireEvent { return WireEvent{Kind: WireClose, Client: 0, Conn: 1, Call: msT(m)} }
 	ping := WireEvent{Kind: WireCmd, Client: 0, Cmd: "PING", Call: msT(510), Return: msT(511)}
 	for _, c := range []struct {
 		name    string
@@ -224,14 +227,24 @@ func TestWatchdogNeverRenewed(t *testing.T) {
 		evs     []WireEvent
 		faults  []Fault
 		shape   Shape
+		mech    string // how it fell silent (Example.Mechanism)
 	}{
-		{"nothing after the grant", false, []WireEvent{bind, cmd(1, "nil")}, nil, ShapeWatchdogNeverRenewed},
-		{"renewed twice, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "1")}, nil, ShapeWatchdogGaveUp},
-		{"a renewal refused, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "0")}, nil, ShapeWatchdogGaveUp},
+		{"nothing after the grant", false, []WireEvent{bind, cmd(1, "nil")}, nil, ShapeWatchdogNeverRenewed, ""},
+		{"renewed twice, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "1")}, nil, ShapeWatchdogGaveUp, MechanismAfterAnswer},
+		{"a renewal refused, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "0")}, nil, ShapeWatchdogGaveUp, MechanismAfterAnswer},
+		{"a renewal answered with an error, then nothing", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "LOADING Redis is loading the dataset in memory")}, nil,
+			ShapeWatchdogGaveUp, MechanismAfterFailure},
+		{"a renewal never answered, then nothing", false, []WireEvent{bind, cmd(1, "nil"), unanswered}, nil, ShapeWatchdogGaveUp, MechanismAfterFailure},
+		{"renewed, then its connection closed before the next renewal was due", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), closed(700)}, nil,
+			ShapeWatchdogGaveUp, MechanismAfterFailure},
+		{"renewed, its connection closed after its first renewal was due", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), closed(1400)}, nil,
+			ShapeWatchdogGaveUp, MechanismAfterFailure},
+		{"renewed, its connection closed after its second renewal was due", false, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), closed(1600)}, nil,
+			ShapeWatchdogGaveUp, MechanismAfterAnswer},
 		{"nothing after the grant, a kill when the first renewal was due", false, []WireEvent{bind, cmd(1, "nil"), ping},
-			[]Fault{aFault("client-conn-kill", "c0", 500, 501, 0)}, ShapeWatchdogGaveUp},
-		{"renewed, then nothing after a re-entry", true, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "nil")}, nil, ShapeWatchdogNeverRenewed},
-		{"renewed after a re-entry, then nothing", true, []WireEvent{bind, cmd(1, "nil"), cmd(1000, "nil"), cmd(1500, "1")}, nil, ShapeWatchdogGaveUp},
+			[]Fault{aFault("client-conn-kill", "c0", 500, 501, 0)}, ShapeWatchdogGaveUp, MechanismAfterAnswer},
+		{"renewed, then nothing after a re-entry", true, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "nil")}, nil, ShapeWatchdogNeverRenewed, ""},
+		{"renewed after a re-entry, then nothing", true, []WireEvent{bind, cmd(1, "nil"), cmd(1000, "nil"), cmd(1500, "1")}, nil, ShapeWatchdogGaveUp, MechanismAfterAnswer},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ops := []Op{aAcq(0, 0, 5), aRel(0, 4000, 4005, OK)}
@@ -242,8 +255,8 @@ func TestWatchdogNeverRenewed(t *testing.T) {
 			if r.Verdict != Invalid || len(r.Examples) == 0 {
 				t.Fatalf("want a finding:\n%s", r)
 			}
-			if got := r.Examples[0].Shape; got != c.shape {
-				t.Fatalf("shape %s, want %s:\n%s", got, c.shape, r)
+			if got := r.Examples[0]; got.Shape != c.shape || got.Mechanism != c.mech {
+				t.Fatalf("shape %s.%s, want %s.%s:\n%s", got.Shape, got.Mechanism, c.shape, c.mech, r)
 			}
 		})
 	}

@@ -25,7 +25,7 @@ func TestKnownFindingsFromCatalog(t *testing.T) {
 			t.Errorf("%s/%s: script %s names no signature (of its own or its bug's): it would stand for any break", f.Subject, f.Checker, f.Script)
 		}
 	}
-	gaveUp := mustSignatures(t, "safety/watchdog-gave-up/acquire+release/beyond:renewal-refused")
+	gaveUp := mustSignatures(t, "safety/watchdog-gave-up.after-failure/acquire+release/beyond:renewal-refused")
 	orphan := mustSignatures(t, "liveness/orphan-renewed/acquire/during:client-interrupt")
 	for _, s := range []string{"redisson@3.43.0", "redisson-3.43"} {
 		for _, c := range []string{model.CheckLinearizable, model.CheckMutualExclusion, model.CheckAllowance} {
