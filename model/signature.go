@@ -50,8 +50,8 @@ const (
 type Signature struct {
 	Class Class
 	Shape Shape
-	// Mechanism narrows the shape (Example.Mechanism; "": none, or any
-	// in a pattern).
+	// Mechanism narrows the shape (Example.Mechanism; "": none recorded,
+	// or any in a pattern).
 	Mechanism string
 	// Ops are the op terms, sorted and distinct.
 	Ops []string
@@ -252,12 +252,15 @@ func checkFault(field string) error {
 // each field of p is open ("*", empty) or equal to s's, with two
 // openings more: every op term of p is among s's (a term KIND matches
 // KIND.CALL of any call), and a fault "beyond:*" or "during:*" matches
-// any faults on that side.
+// any faults on that side. A signature recorded without a mechanism
+// (before the run's checker read one, or from a run without the evidence)
+// fits a pattern of any mechanism: what was not recorded does not
+// contradict it.
 func (p Signature) Matches(s Signature) bool {
 	switch {
 	case p.Class != "" && p.Class != s.Class:
 		return false
-	case p.Shape != "" && p.Shape != s.Shape, p.Mechanism != "" && p.Mechanism != s.Mechanism:
+	case p.Shape != "" && p.Shape != s.Shape, p.Mechanism != "" && s.Mechanism != "" && p.Mechanism != s.Mechanism:
 		return false
 	case !faultMatches(p.Fault, s.Fault):
 		return false

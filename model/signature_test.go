@@ -204,14 +204,16 @@ func TestSignatureMatches(t *testing.T) {
 // every mechanism of its shape, one with it only that mechanism.
 func TestSignatureMatchesMechanism(t *testing.T) {
 	failed, _ := ParseSignature("safety/watchdog-gave-up.after-failure/acquire+release/beyond:hiccup")
-	plain, _ := ParseSignature("safety/watchdog-gave-up/acquire+release/beyond:hiccup")
+	answered, _ := ParseSignature("safety/watchdog-gave-up.after-answer/acquire+release/beyond:hiccup")
+	plain, _ := ParseSignature("safety/watchdog-gave-up/acquire+release/beyond:hiccup") // recorded without one
 	for _, tt := range []struct {
 		pattern       string
 		failed, plain bool
 	}{
 		{"safety/watchdog-gave-up/*/*", true, true},
-		{"safety/watchdog-gave-up.after-failure/*/*", true, false},
-		{"safety/watchdog-gave-up.after-answer/*/*", false, false},
+		{"safety/watchdog-gave-up.after-failure/*/*", true, true},
+		{"safety/watchdog-gave-up.after-answer/*/*", false, true},
+		{"safety/hold-lost.after-failure/*/*", false, false},
 		{"*/*/*/*", true, true},
 	} {
 		p, err := ParseSignature(tt.pattern)
@@ -224,7 +226,7 @@ func TestSignatureMatchesMechanism(t *testing.T) {
 		if got := p.Matches(plain); got != tt.plain {
 			t.Errorf("%s matches %s: %v, want %v", p, plain, got, tt.plain)
 		}
-		if r := failed.Replayed(); !r.Matches(failed) || r.Matches(plain) {
+		if r := failed.Replayed(); !r.Matches(failed) || r.Matches(answered) {
 			t.Errorf("the replay pattern %s of %s", r, failed)
 		}
 	}
