@@ -93,15 +93,15 @@ func commandForm(e WireEvent, lock string) string {
 	return strings.ToUpper(e.Cmd) + " " + strings.Join(form, " ")
 }
 
-// renewalForms maps the forms of lock's renewals that acquires do not
-// begin with to the answer each gives while its hold stands: the forms of
-// the commands that carry a token only one process sent, outside that
-// process's calls, less the acquires' forms (acquireForms); a form's answer is the one that the first of its commands
-// in most watchdog holds of their process (holds) gave, more than half of
-// them: a hold's first renewal, a third of a lease after its grant, finds
-// it there but where a fault ended it at once. A form without one is left
-// out: what it says when the hold is gone cannot be told from what it
-// says when it is there.
+// renewalForms maps the forms of lock's renewals that acquires do not begin
+// with to the answer each gives while its hold stands: the forms of the
+// commands that carry a token only one process sent, outside that process's
+// calls, less the acquires' forms (acquireForms); a form's answer is the
+// one that the first of its commands in most watchdog holds of their
+// process (holds) gave, more than half of them: a hold's first renewal, a
+// third of a lease after its grant, finds it there but where a fault ended
+// it at once. A form without one is left out: what it says when the hold is
+// gone cannot be told from what it says when it is there.
 func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, acquiring map[int][]span, holds []*hold) map[string]string {
 	answers := map[string]map[string]int{}
 	for tok, u := range owners {
@@ -293,20 +293,19 @@ func holdBefore(holds []*hold, p int, t int64) *hold {
 	return last
 }
 
-// missingRun is the longest run, among cmds (a client's commands on a
-// lock, in time order), of the process's renewals answered "not held":
-// nil or 0 where its form answers otherwise while its hold stands (held:
-// that answer, false for a command that is no renewal of the process's);
-// with none answered as its hold stands between them, and no grant to the
-// process (grants) between two of them unless both were sent while it
-// held nothing (idle: outside its holds, from their grant's answer, and
-// its releases with as long again after each (echoes); waiting in an
-// acquire is idle). A watchdog starts with
-// the answer that grants its hold and stops with the hold's release, so
-// renewals sent while its process holds nothing belong to one that
-// outlived a release, whatever grants came between; a grant before one
-// sent in a hold starts a new watchdog, whose first "not held" may be the
-// one a correct watchdog sends as it learns.
+// missingRun is the longest run, among cmds (a client's commands on a lock,
+// in time order), of the process's renewals answered "not held": nil or 0
+// where its form answers otherwise while its hold stands (held: that
+// answer, false for a command that is no renewal of the process's); with
+// none answered as its hold stands between them, and no grant to the
+// process (grants) between two of them unless both were sent while it held
+// nothing (idle: outside its holds, from their grant's answer, and its
+// releases with as long again after each (echoes); waiting in an acquire is
+// idle). A watchdog starts with the answer that grants its hold and stops
+// with the hold's release, so renewals sent while its process holds nothing
+// belong to one that outlived a release, whatever grants came between; a
+// grant before one sent in a hold starts a new watchdog, whose first "not
+// held" may be the one a correct watchdog sends as it learns.
 func missingRun(cmds []WireEvent, grants []int64, idle func(WireEvent) bool, held func(WireEvent) (string, bool)) []WireEvent {
 	var best, run []WireEvent
 	for _, e := range cmds {

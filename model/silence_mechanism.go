@@ -8,8 +8,8 @@ import "strings"
 // answer, or a connection of the client closed before the second renewal
 // after it was due (two periods: the first may go out late, and one that
 // met a closing connection never reaches the trace), so that the next
-// renewal may have met a failure; MechanismAfterAnswer otherwise. A watchdog that stops at a failed renewal shows the first;
-// one that stops after a renewal Redis answered (found nothing to renew,
+// renewal may have met a failure; MechanismAfterAnswer otherwise. A
+// watchdog that stops at a failed renewal shows the first; one that stops after a renewal Redis answered (found nothing to renew,
 // or renewed for an owner that was gone) the second.
 func (t *WireTrace) silenceMechanism(c int, lock string, from, period int64) string {
 	cmds := t.lockCommands(c, lock)
