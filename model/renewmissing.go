@@ -100,8 +100,10 @@ func commandForm(e WireEvent, lock string) string {
 // one that the first of its commands in most watchdog holds of their
 // process (holds) gave, more than half of them: a hold's first renewal, a
 // third of a lease after its grant, finds it there but where a fault ended
-// it at once. A form without one is left out: what it says when the hold is
-// gone cannot be told from what it says when it is there.
+// it at once; an error reply (a script not yet loaded, a refusal) says
+// nothing of the hold and is passed over. A form without one is left out:
+// what it says when the hold is gone cannot be told from what it says
+// when it is there.
 func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, acquiring map[int][]span, holds []*hold) map[string]string {
 	answers := map[string]map[string]int{}
 	for tok, u := range owners {
@@ -111,7 +113,7 @@ func renewalForms(w *WireTrace, lock string, owners map[string]tokenUse, calls, 
 		p, c := onlyKey(u.procs), onlyKey(u.clients)
 		first := map[*hold]map[string]bool{} // the forms a hold's renewals have shown
 		for _, e := range w.lockCommands(c, lock) {
-			if e.Return == 0 || inSpans(e.Call, calls[p]) || !slices.Contains(commandTokens(e, lock), tok) {
+			if e.Return == 0 || errorReply(e.Reply) || inSpans(e.Call, calls[p]) || !slices.Contains(commandTokens(e, lock), tok) {
 				continue
 			}
 			form := commandForm(e, lock)

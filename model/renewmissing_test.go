@@ -92,6 +92,8 @@ func TestRenewedMissingFromTheWire(t *testing.T) {
 		}(), false},
 		{"a hold with an explicit lease has no watchdog", leased, renewals(mine, nil), false},
 		{"a renewal that answers 0 while its hold stands (python-redis-lock's extend)", hold, renewals(mine, map[float64]string{500: "0", 1000: "0", 1500: "0"}), false},
+		{"the first renewal refused, the rest answered 0 while the hold stands (python-redis-lock's extend, its script not yet loaded)", hold,
+			renewals(mine, map[float64]string{500: "NOSCRIPT No matching script. Please use …", 1000: "0", 1500: "0"}), false},
 		{"renewed past the holder's release", []Op{aAcq(0, 0, 5), aRel(0, 2100, 2105, Fail)}, renewals(mine, nil), true},
 		{"granted again between the answers (a new hold, lost again)", append([]Op{aAcq(0, 0, 5), aRel(0, 2100, 2105, Fail)}, aAcq(0, 2200, 2210), aRel(0, 2800, 2805, Fail)),
 			append(stopped(), cmd(mine, "0", 2600)), false},
