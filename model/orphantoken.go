@@ -136,18 +136,24 @@ func tokens(args, lock string) []string {
 // renewals fall in no live process's window.
 func callWindows(holds []*hold, acqs []*Op) map[int][]span {
 	out := map[int][]span{}
-	add := func(o *Op) { out[o.Process] = append(out[o.Process], span{o.Call, o.Return}) }
+	eachCall(holds, acqs, func(o *Op) { out[o.Process] = append(out[o.Process], span{o.Call, o.Return}) })
+	return out
+}
+
+// eachCall calls f with every op made on a lock: each hold's grant, the
+// ops answered in it and the op that ended it, then acqs (the failed or
+// unknown acquires).
+func eachCall(holds []*hold, acqs []*Op, f func(*Op)) {
 	for _, h := range holds {
-		add(h.grant)
+		f(h.grant)
 		for _, o := range h.answered {
-			add(o)
+			f(o)
 		}
-		if h.endOp != nil {
-			add(h.endOp)
+		if h.endOp != nil && h.endOp != h.grant {
+			f(h.endOp)
 		}
 	}
 	for _, o := range acqs {
-		add(o)
+		f(o)
 	}
-	return out
 }

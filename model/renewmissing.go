@@ -212,26 +212,14 @@ func onlyKey(m map[int]bool) int {
 // call to return.
 func callsByKind(holds []*hold, acqs []*Op) (acquiring, releasing map[int][]span) {
 	acquiring, releasing = map[int][]span{}, map[int][]span{}
-	add := func(o *Op) {
+	eachCall(holds, acqs, func(o *Op) {
 		switch o.Kind {
 		case Acquire:
 			acquiring[o.Process] = append(acquiring[o.Process], span{o.Call, o.Return})
 		case Release:
 			releasing[o.Process] = append(releasing[o.Process], span{o.Call, o.Return})
 		}
-	}
-	for _, h := range holds {
-		add(h.grant)
-		for _, o := range h.answered {
-			add(o)
-		}
-		if h.endOp != nil && h.endOp != h.grant {
-			add(h.endOp)
-		}
-	}
-	for _, o := range acqs {
-		add(o)
-	}
+	})
 	return acquiring, releasing
 }
 
