@@ -28,6 +28,7 @@ type bisectFlags struct {
 	out                string
 	asJSON             bool
 	bug, catalog       string // --bug: the catalog entry whose signatures a replay must show
+	signatures         string // --signature: the patterns a replay must show one of
 
 	given map[string]bool // the flags on the command line
 	args  []string        // the command line, for the rerun command
@@ -40,7 +41,8 @@ type bisectFind struct {
 	subject, release string
 	draw             hunt.Draw
 	report           *model.Report
-	bug              *rediscover.Bug // --bug: the replays must show its signatures
+	bug              *rediscover.Bug   // --bug: the replays must show its signatures
+	patterns         []model.Signature // --signature: the replays must show one of them
 }
 
 const bisectExamples = `  lockcheck bisect --run results/findings/redisson-3.16.2-interrupted-trylock/replay-refusal --good 3.16.0   # bad: the run's release, 3.16.2
@@ -66,6 +68,7 @@ func parseBisectFlags(e *env, args []string) (bisectFlags, error) {
 	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON instead of a table")
 	fs.StringVar(&f.bug, "bug", "", "a catalog `ID`: a replay shows the find only with one of that bug's signatures (default: one of the find's own)")
 	fs.StringVar(&f.catalog, "catalog", "results/known-bugs.json", "the catalog of known bugs --bug names")
+	fs.StringVar(&f.signatures, "signature", "", "comma-separated `PATTERNS` (CLASS/SHAPE/OPS/FAULT, as the catalog writes them): a replay shows the find only with a violation one of them fits, for one violation of a find that shows several (default: one of the find's own)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return f, err
 	}
@@ -82,6 +85,8 @@ func (f *bisectFlags) check() error {
 		return usagef("name the find: --run DIR, or --subject S --plan FILE --seed N")
 	case f.run == "" && !f.given["seed"]:
 		return usagef("--seed: give the find's seed")
+	case f.bug != "" && f.signatures != "":
+		return usagef("--signature: give the signatures a replay must show, or a catalog bug's (--bug), not both")
 	case f.good == "":
 		return usagef("--good: name a release without the find")
 	case f.replays < 1:
@@ -110,6 +115,12 @@ func (f *bisectFlags) loadFind() (bisectFind, error) {
 	}
 	if find.bug != nil && find.report != nil && !find.bug.Matches(find.report.Signatures()...) {
 		return find, usagef("--run %s does not show %s: none of its violations has the bug's signature", f.run, f.bug)
+	}
+	if find.patterns, err = parsePatterns(f.signatures); err != nil {
+		return find, err
+	}
+	if len(find.patterns) > 0 && find.report != nil && !patternMatcher(find.patterns)(hunt.Trial{Find: true, Report: *find.report}) {
+		return find, usagef("--run %s does not show --signature %s: none of its violations fits", f.run, f.signatures)
 	}
 	if strings.Contains(find.subject, subject.MixSeparator) {
 		return find, usagef("%s is a mix: bisect one library's releases", find.subject)
@@ -232,6 +243,22 @@ func (f *bisectFlags) loadBug(subjectName string) (*rediscover.Bug, error) {
 		return nil, usagef("--bug %s is a bug of %s, not of %s", f.bug, bugs[0].Subject, subjectName)
 	}
 	return &bugs[0], nil
+}
+
+// parsePatterns reads --signature: nil when it is empty.
+func parsePatterns(list string) ([]model.Signature, error) {
+	var out []model.Signature
+	for _, field := range strings.Split(list, ",") {
+		if field = strings.TrimSpace(field); field == "" {
+			continue
+		}
+		p, err := model.ParseSignature(field)
+		if err != nil {
+			return nil, usagef("--signature %q: %v", field, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 // isScenario reports whether name is a scenario's.

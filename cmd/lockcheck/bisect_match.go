@@ -1,16 +1,22 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/rediscover"
 )
 
 // matcher is the predicate of find's bisection: the catalog bug's
-// signatures when --bug names one, the find's own otherwise.
+// signatures when --bug names one, the --signature patterns when given,
+// the find's own otherwise.
 func (find bisectFind) matcher() func(hunt.Trial) bool {
-	if find.bug != nil {
+	switch {
+	case find.bug != nil:
 		return bugMatcher(*find.bug)
+	case len(find.patterns) > 0:
+		return patternMatcher(find.patterns)
 	}
 	return findMatcher(find.report)
 }
@@ -44,6 +50,13 @@ func findMatcher(find *model.Report) func(hunt.Trial) bool {
 			want = append(want, s.Replayed())
 		}
 	}
+	return patternMatcher(want)
+}
+
+// patternMatcher says a replay shows the find when it is a find and one
+// of its violations' signatures fits one of want (model.Signature.Matches);
+// with no pattern, every find does.
+func patternMatcher(want []model.Signature) func(hunt.Trial) bool {
 	return func(t hunt.Trial) bool {
 		if !t.Find {
 			return false
@@ -52,11 +65,6 @@ func findMatcher(find *model.Report) func(hunt.Trial) bool {
 			return true
 		}
 		got := t.Report.Signatures()
-		for _, p := range want {
-			if p.MatchesAny(got) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(want, func(p model.Signature) bool { return p.MatchesAny(got) })
 	}
 }

@@ -67,6 +67,9 @@ func TestBisectBadInput(t *testing.T) {
 		{"one release only", []string{"--subject", "reentrant", "--plan", plan, "--seed", "1", "--good", "1.0.0", "--bad", "1.1.0", "--budget", "1m"}, "runs one release only"},
 		{"replays", []string{"--run", committedFind, "--good", "3.16.0", "--replays", "0"}, "--replays 0"},
 		{"budget", []string{"--run", committedFind, "--good", "3.16.0", "--budget", "0s"}, "--budget 0s"},
+		{"bug and signature", []string{"--run", committedFind, "--good", "3.16.0", "--bug", "redisson-3.20.1-interrupted-acquire-renewed", "--signature", "refusal/refused-free/*/*"}, "not both"},
+		{"no such shape", []string{"--run", committedFind, "--good", "3.16.0", "--signature", "refusal/refused-nothing/*/*"}, `--signature "refusal/refused-nothing/*/*"`},
+		{"a signature the run lacks", []string{"--run", committedFind, "--good", "3.16.0", "--signature", "contract/renewed-missing/*/*"}, "does not show --signature contract/renewed-missing/*/*"},
 		{"short duration", []string{"--subject", "redisson", "--plan", plan, "--seed", "1", "--duration", "1s", "--good", "3.16.0", "--bad", "3.16.2"}, "--duration 1s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,6 +230,44 @@ func TestBisectBugMatcher(t *testing.T) {
 	for _, bad := range []string{"no-such-bug", "redsync-v4.0.3-unlock-extend-always-true", "redisson-3.43.0-watchdog-stops-after-failed-renewal"} {
 		if _, err := parse("--bug", bad); !errors.As(err, new(usageError)) {
 			t.Errorf("--bug %s: %v, want a usage error", bad, err)
+		}
+	}
+}
+
+// TestBisectSignatureMatcher: with --signature, a replay shows the find
+// only with a violation one of the patterns fits, and only when it is a
+// find: one violation of a find that shows several is bisected alone.
+func TestBisectSignatureMatcher(t *testing.T) {
+	f, err := parseBisectFlags(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}},
+		[]string{"--run", committedFind, "--good", "3.16.0", "--signature", "contract/renewed-missing/*/*, refusal/refused-free/acquire/*"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	find, err := f.loadFind()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(find.patterns) != 2 {
+		t.Fatalf("patterns %v, want 2", find.patterns)
+	}
+	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
+	rep := func(class model.Class, shape model.Shape) model.Report {
+		ex := model.Example{Lock: "L", Class: class, Shape: shape, Ops: []model.Op{acq}}
+		return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: class, Examples: []model.Example{ex}}}}
+	}
+	match := find.matcher()
+	for _, c := range []struct {
+		name  string
+		trial hunt.Trial
+		want  bool
+	}{
+		{"one pattern's violation", hunt.Trial{Find: true, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, true},
+		{"the other's", hunt.Trial{Find: true, Report: rep(model.ClassContract, model.ShapeRenewedMissing)}, true},
+		{"a violation of the find that no pattern names", hunt.Trial{Find: true, Report: rep(model.ClassSafety, model.ShapeDoubleGrant)}, false},
+		{"not a find", hunt.Trial{Find: false, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, false},
+	} {
+		if got := match(c.trial); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
 }
