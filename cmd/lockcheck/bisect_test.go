@@ -208,25 +208,12 @@ func TestBisectBugMatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
-	rep := func(class model.Class, shape model.Shape) model.Report {
-		ex := model.Example{Lock: "L", Class: class, Shape: shape, Ops: []model.Op{acq}}
-		return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: class, Examples: []model.Example{ex}}}}
-	}
-	match := find.matcher()
-	for _, c := range []struct {
-		name  string
-		trial hunt.Trial
-		want  bool
-	}{
+	rep := oneViolation
+	checkMatcher(t, find.matcher(), []matcherCase{
 		{"the bug's signature", hunt.Trial{Find: true, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, true},
 		{"the bug's, in a replay its scenario expected", hunt.Trial{Find: false, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, true},
 		{"another bug's signature", hunt.Trial{Find: true, Report: rep(model.ClassSafety, model.ShapeDoubleGrant)}, false},
-	} {
-		if got := match(c.trial); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
-		}
-	}
+	})
 	for _, bad := range []string{"no-such-bug", "redsync-v4.0.3-unlock-extend-always-true", "redisson-3.43.0-watchdog-stops-after-failed-renewal"} {
 		if _, err := parse("--bug", bad); !errors.As(err, new(usageError)) {
 			t.Errorf("--bug %s: %v, want a usage error", bad, err)
@@ -250,22 +237,34 @@ func TestBisectSignatureMatcher(t *testing.T) {
 	if len(find.patterns) != 2 {
 		t.Fatalf("patterns %v, want 2", find.patterns)
 	}
-	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
-	rep := func(class model.Class, shape model.Shape) model.Report {
-		ex := model.Example{Lock: "L", Class: class, Shape: shape, Ops: []model.Op{acq}}
-		return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: class, Examples: []model.Example{ex}}}}
-	}
-	match := find.matcher()
-	for _, c := range []struct {
-		name  string
-		trial hunt.Trial
-		want  bool
-	}{
+	rep := oneViolation
+	checkMatcher(t, find.matcher(), []matcherCase{
 		{"one pattern's violation", hunt.Trial{Find: true, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, true},
 		{"the other's", hunt.Trial{Find: true, Report: rep(model.ClassContract, model.ShapeRenewedMissing)}, true},
 		{"a violation of the find that no pattern names", hunt.Trial{Find: true, Report: rep(model.ClassSafety, model.ShapeDoubleGrant)}, false},
 		{"not a find", hunt.Trial{Find: false, Report: rep(model.ClassRefusal, model.ShapeRefusedFree)}, false},
-	} {
+	})
+}
+
+// oneViolation is an invalid report with one violation, of class and
+// shape, on a failed acquire.
+func oneViolation(class model.Class, shape model.Shape) model.Report {
+	acq := model.Op{Process: 1, Lock: "L", Kind: model.Acquire, Outcome: model.Fail}
+	ex := model.Example{Lock: "L", Class: class, Shape: shape, Ops: []model.Op{acq}}
+	return model.Report{Verdict: model.Invalid, Results: []model.Result{{Checker: model.CheckLinearizable, Verdict: model.Invalid, Class: class, Examples: []model.Example{ex}}}}
+}
+
+// matcherCase is a replay and whether a bisection's predicate says it
+// shows the find.
+type matcherCase struct {
+	name  string
+	trial hunt.Trial
+	want  bool
+}
+
+func checkMatcher(t *testing.T, match func(hunt.Trial) bool, cases []matcherCase) {
+	t.Helper()
+	for _, c := range cases {
 		if got := match(c.trial); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
