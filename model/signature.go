@@ -249,13 +249,12 @@ func checkFault(field string) error {
 }
 
 // Matches reports whether s, a violation's signature, fits the pattern p:
-// each field of p is open ("*", empty) or equal to s's, with two
+// each field of p is open ("*", empty) or equal to s's, with three
 // openings more: every op term of p is among s's (a term KIND matches
-// KIND.CALL of any call), and a fault "beyond:*" or "during:*" matches
-// any faults on that side. A signature recorded without a mechanism
-// (before the run's checker read one, or from a run without the evidence)
-// fits a pattern of any mechanism: what was not recorded does not
-// contradict it.
+// KIND.CALL of any call), a fault "beyond:*" or "during:*" matches any
+// faults on that side, and a signature recorded without a mechanism
+// (before the run's checker read one) fits a pattern of any mechanism:
+// what was not recorded does not contradict it.
 func (p Signature) Matches(s Signature) bool {
 	switch {
 	case p.Class != "" && p.Class != s.Class:

@@ -13,9 +13,7 @@ name=reentry-renewal-after-unlock.sh
 old="$here/../target-3.45.1/lib"
 [ -f "$old/redisson-3.45.1.jar" ] || bash "$here/../build.sh" --version 3.45.1 --out "$here/../target-3.45.1" >&2
 for l in "$old" "$lib"; do
-  flags=""
-  [ -f "$l/../jvm.flags" ] && flags=$(cat "$l/../jvm.flags")
   for depth in 3 1; do
-    $jvm $flags -cp "$l/*" "$here/ReentryRenewalAfterUnlock.java" "$port" "$depth" | grep RESULT
+    $jvm -cp "$l/*" "$here/ReentryRenewalAfterUnlock.java" "$port" "$depth" | grep RESULT
   done
 done
