@@ -21,6 +21,8 @@ type allowCase struct {
 	beyond bool
 	// cause must appear in the beyond example's summary or cause.
 	cause string
+	// shape, if set, is the beyond example's shape.
+	shape Shape
 }
 
 const leaseMs = 1500 // the watchdog lease of every case
@@ -70,11 +72,11 @@ func allowCases() []allowCase {
 	edge := 2000 + leaseMs*2.0/3 - float64(driftSlack(msT(leaseMs)))/1e6
 	return []allowCase{
 		{name: "stall: granted once the lease could run out", ops: stalled(edge+1, Fail), faults: []Fault{stall}},
-		{name: "stall: granted before the lease could run out", ops: stalled(edge-1, Fail), faults: []Fault{stall}, beyond: true, cause: "no earlier than"},
+		{name: "stall: granted before the lease could run out", ops: stalled(edge-1, Fail), faults: []Fault{stall}, beyond: true, cause: "no earlier than", shape: ShapeDoubleGrant},
 		{name: "stall of another process", ops: stalled(3500, Fail), faults: []Fault{aFault("client-stall", "w2", 2000, 5500, 2)}, beyond: true},
 		{name: "stall shorter than 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("client-stall", "w0", 2000, 2900, 0)}, beyond: true, cause: "lasted"},
-		{name: "stall: the holder's release after it answered ok", ops: stalled(3500, OK), faults: []Fault{stall}, beyond: true, cause: "answered ok"},
-		{name: "stall: the holder re-entered while the other held", faults: []Fault{stall}, beyond: true, cause: "did not learn",
+		{name: "stall: the holder's release after it answered ok", ops: stalled(3500, OK), faults: []Fault{stall}, beyond: true, cause: "answered ok", shape: ShapeUnlockAfterLapse},
+		{name: "stall: the holder re-entered while the other held", faults: []Fault{stall}, beyond: true, cause: "did not learn", shape: ShapeDoubleGrant,
 			ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 3500), aAcq(0, 5700, 5705), aRel(0, 5710, 5712, Fail), aRel(1, 6000, 6005, OK)}},
 		{name: "server pause past 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("redis-pause", "srv", 2000, 3100)}},
 		{name: "server pause under 2/3 of a lease", ops: stalled(3100, Fail), faults: []Fault{aFault("redis-pause", "srv", 2000, 2900)}, beyond: true},
@@ -101,6 +103,8 @@ func allowCases() []allowCase {
 		{name: "explicit lease ran out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
 		{name: "explicit lease not yet run out", ops: []Op{aAcqLease(0, 0, 5, 500), aAcq(1, 10, 400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
 		{name: "no watchdog: the lease ran out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1500), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}},
+		{name: "no watchdog: the lease ran out, and the holder's release answered ok", opts: Options{NoWatchdog: true}, beyond: true, cause: "answered ok", shape: ShapeUnlockAfterLapse,
+			ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1500), aRel(1, 1600, 1605, OK), aRel(0, 5700, 5705, OK)}},
 		{name: "no watchdog: the lease had not run out", opts: Options{NoWatchdog: true}, ops: []Op{aAcq(0, 0, 5), aAcq(1, 10, 1400), aRel(0, 5700, 5705, Fail), aRel(1, 6000, 6005, OK)}, beyond: true},
 		{name: "a hold lost with no fault", ops: []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}, beyond: true, cause: "held nothing"},
 		{name: "a hold lost in a restart during its release", ops: []Op{aAcq(0, 0, 5), aRel(0, 500, 600, Fail)}, faults: []Fault{aFault("redis-restart-empty", "srv", 550, 560)}},
@@ -133,6 +137,9 @@ func TestAllowances(t *testing.T) {
 			}
 			if c.beyond && !strings.Contains(r.Examples[0].Summary+r.Examples[0].Cause, c.cause) {
 				t.Errorf("the example does not say %q:\n%s", c.cause, r)
+			}
+			if c.beyond && c.shape != "" && r.Examples[0].Shape != c.shape {
+				t.Errorf("the example's shape is %s, want %s:\n%s", r.Examples[0].Shape, c.shape, r)
 			}
 			if c.beyond && !r.Examples[0].Beyond {
 				t.Errorf("the example is not marked beyond:\n%s", r)

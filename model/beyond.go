@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -192,31 +193,44 @@ func beyondIn(holds []*hold, fs *faultSet, opts Options, keep func(Example), all
 	}
 }
 
+// lapseFound is firstLapse's answer for one order of two holds.
+type lapseFound struct {
+	lapse
+	ok  bool     // a lapse of x allows the overlap
+	why []string // why each lapse that does not allow it does not
+	// released is x's release answered ok after y's grant that kept a
+	// lapse from allowing the overlap (releasedAfterLoss); nil when none.
+	released *Op
+}
+
 // firstLapse returns the first lapse of x that ends it by the time y's claim
 // took effect and whose forgiveness lasts until until, if any: x's first
 // call after the lapse that was answered as if its hold stood must come
 // after the overlap, and must not be a release answered ok after y's
 // grant (releasedAfterLoss).
-func firstLapse(x, y *hold, until int64, fs *faultSet, opts Options) (lapse, []string, bool) {
+func firstLapse(x, y *hold, until int64, fs *faultSet, opts Options) lapseFound {
 	claim := y.grant.effectiveDeadline()
 	ls, why := fs.lapses(x, opts)
+	found := lapseFound{why: why}
 	for _, l := range ls {
 		if l.earliest > claim {
-			why = append(why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
+			found.why = append(found.why, fmt.Sprintf("%s lets p%d's hold end no earlier than %s", l.allowedBy(), x.grant.Process, fmtTime(l.earliest)))
 			continue
 		}
 		if learn := x.learnBy(l.learnAfter); until > learn {
-			why = append(why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.allowedBy(), x.grant.Process, x.grant.Process, fmtTime(learn)))
+			found.why = append(found.why, fmt.Sprintf("%s lets p%d's hold end, but p%d's call answered at %s after it did not learn the loss", l.allowedBy(), x.grant.Process, x.grant.Process, fmtTime(learn)))
 			continue
 		}
 		if o, bad := releasedAfterLoss(x, y, l, opts); bad {
-			why = append(why, fmt.Sprintf("%s lets p%d's hold end, and p%d was granted at %s, but p%d's release answered ok at %s after it: it did not learn the loss",
+			found.why = append(found.why, fmt.Sprintf("%s lets p%d's hold end, and p%d was granted at %s, but p%d's release answered ok at %s after it: it did not learn the loss",
 				l.allowedBy(), x.grant.Process, y.grant.Process, fmtTime(y.start()), x.grant.Process, fmtTime(o.Return)))
+			found.released = cmp.Or(found.released, o)
 			continue
 		}
-		return l, why, true
+		found.lapse, found.ok = l, true
+		return found
 	}
-	return lapse{}, why, false
+	return found
 }
 
 // releasedAfterLoss returns x's first call answered after lapse l could
@@ -241,23 +255,34 @@ func releasedAfterLoss(x, y *hold, l lapse, opts Options) (*Op, bool) {
 // doubleHold judges two holds of different processes believed at once: nil
 // and what allows it when some order of their grants and some lapse of the
 // first allow it.
+//
+// Its shape is ShapeUnlockAfterLapse when a lapse would have allowed the
+// overlap but for a release answered ok after the other's grant: the
+// lock told a holder whose hold had ended that it released it, so the
+// holder never learned it had lost the lock. Any other is
+// ShapeDoubleGrant.
 func doubleHold(a, b *hold, fs *faultSet, opts Options) (*Example, string) {
 	until := min(a.end, b.end)
 	var why []string
+	var released *Op
 	for _, o := range [][2]*hold{{a, b}, {b, a}} {
 		x, y := o[0], o[1]
 		if x.since() >= y.grant.effectiveDeadline() {
 			continue // x cannot have been granted first
 		}
-		l, w, ok := firstLapse(x, y, until, fs, opts)
-		if ok {
-			return nil, l.allowedBy()
+		found := firstLapse(x, y, until, fs, opts)
+		if found.ok {
+			return nil, found.allowedBy()
 		}
-		why = append(why, w...)
+		why, released = append(why, found.why...), cmp.Or(released, found.released)
 	}
-	return beyondExample(ShapeDoubleGrant, fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
-		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start())),
-		[]*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs), ""
+	shape, summary := ShapeDoubleGrant, fmt.Sprintf("p%d and p%d both believed they held the lock from %s (p%d granted at %s, p%d at %s)",
+		a.grant.Process, b.grant.Process, fmtTime(max(a.start(), b.start())), a.grant.Process, fmtTime(a.start()), b.grant.Process, fmtTime(b.start()))
+	if released != nil {
+		shape = ShapeUnlockAfterLapse
+		summary = fmt.Sprintf("p%d's release answered ok at %s after its hold could have lapsed and another was granted, so %s", released.Process, fmtTime(released.Return), summary)
+	}
+	return beyondExample(shape, summary, []*Op{a.grant, b.grant, a.endOp, b.endOp}, why, fs), ""
 }
 
 // lostHold judges a hold whose release answered "not held": nil and what

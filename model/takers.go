@@ -68,9 +68,11 @@ func quoteTakers(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
 // its process (a watchdog's renewal, say), and Redis answered it. The ok
 // that followed is what says the command took effect; the command alone
 // is not judged (a correct watchdog may renew a hold it lost, and be
-// refused).
+// refused). A release that did not learn the loss (ShapeUnlockAfterLapse)
+// is a double grant once named so: the lock was taken back, and the
+// release's ok was true.
 func nameTakeBack(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
-	if w == nil || (ex.Shape != ShapeForeignRelease && ex.Shape != ShapeDoubleGrant) || len(ex.Ops) != 3 {
+	if w == nil || !slices.Contains([]Shape{ShapeForeignRelease, ShapeDoubleGrant, ShapeUnlockAfterLapse}, ex.Shape) || len(ex.Ops) != 3 {
 		return
 	}
 	taker, other, answered := ex.Ops[0], ex.Ops[1], ex.Ops[2]
@@ -87,6 +89,9 @@ func nameTakeBack(ex *Example, w *WireTrace, calls map[string]map[int][]span) {
 		call = "re-entry"
 	}
 	e := sent[0]
+	if ex.Shape == ShapeUnlockAfterLapse {
+		ex.Shape = ShapeDoubleGrant
+	}
 	ex.Summary = fmt.Sprintf("p%d took the lock back from p%d: %s", taker.Process, other.Process, ex.Summary)
 	ex.Cause = strings.TrimSpace(fmt.Sprintf("%s — wire, how p%d took it back: %s, outside any call of p%d's, %s after p%d's grant, and p%d's %s then answered ok",
 		ex.Cause, taker.Process, e.Quote(), taker.Process, fmtDur(e.Call-other.Return), other.Process, taker.Process, call))
