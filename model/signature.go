@@ -284,6 +284,10 @@ func (s Signature) Replayed() Signature {
 	return p
 }
 
+// During reports whether s's violation overlaps fault windows that its
+// checker did not judge it beyond (FAULT "during:...").
+func (s Signature) During() bool { return strings.HasPrefix(s.Fault, duringPrefix) }
+
 // MatchesAny reports whether some signature of ss fits p.
 func (p Signature) MatchesAny(ss []Signature) bool {
 	return slices.ContainsFunc(ss, p.Matches)
