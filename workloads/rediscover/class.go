@@ -1,8 +1,6 @@
 package rediscover
 
 import (
-	"slices"
-
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
@@ -14,16 +12,18 @@ const (
 	// Beyond: the fault-allowance checker found an anomaly that no fault
 	// of the run allows a correct lease lock.
 	Beyond Class = "beyond the fault"
-	// NoFault: a plain run was invalid, with a violation that no fault
-	// window overlaps, or one the fault-allowance checker did not judge.
+	// NoFault: a plain run was invalid, with a violation that nothing the
+	// run recorded allows, or the fault-allowance checker did not judge.
 	NoFault Class = "no fault"
 	// Allowed: a scenario's run was invalid, but the fault-allowance
 	// checker found every anomaly allowed by the run's fault (or one it
 	// does not judge): any lease lock may break that way there, so the
-	// find is not the bug. A plain run is Allowed alike when every one of
-	// its violations overlaps a fault window it recorded (a reconnect its
-	// plan made, a hiccup of the harness) and that checker found every
-	// anomaly allowed.
+	// find is not the bug. A plain run is Allowed alike when that checker
+	// found every anomaly allowed and each of its violations is allowed by
+	// what the run recorded: it overlaps a fault window (a reconnect its
+	// plan made, a hiccup of the harness), or its checker names what
+	// allows it (a lease that could run out: a hold the plan kept past
+	// its explicit lease).
 	Allowed Class = "allowed by the fault"
 	// Unclassed: a scenario's run was invalid and the fault-allowance
 	// checker decided nothing (it did not run, or ran out of time).
@@ -40,7 +40,7 @@ func classify(t hunt.Trial) Class {
 	switch {
 	case ok && res.Verdict == model.Invalid:
 		return Beyond
-	case ok && res.Verdict == model.Valid && (t.Draw.Scenario != nil || allDuring(t.Report.Signatures())):
+	case ok && res.Verdict == model.Valid && (t.Draw.Scenario != nil || allAllowed(t.Report)):
 		return Allowed
 	case t.Draw.Scenario == nil:
 		return NoFault
@@ -48,8 +48,23 @@ func classify(t hunt.Trial) Class {
 	return Unclassed
 }
 
-// allDuring reports whether sigs is not empty and each overlaps fault
-// windows its checker did not judge it beyond.
-func allDuring(sigs []model.Signature) bool {
-	return len(sigs) > 0 && !slices.ContainsFunc(sigs, func(s model.Signature) bool { return !s.During() })
+// allAllowed reports whether r has violations, all shown (no result
+// counts more than its examples), and each overlaps fault windows its
+// checker did not judge it beyond or names what allows it.
+func allAllowed(r model.Report) bool {
+	n := 0
+	for _, res := range r.Results {
+		if res.Verdict != model.Invalid {
+			continue
+		}
+		if res.Count > len(res.Examples) {
+			return false
+		}
+		for _, ex := range res.Examples {
+			if n++; !model.SignatureOf(res.Checker, ex).During() && !ex.LeaseCouldExpire && !ex.HoldCouldBeLost && ex.AllowedBy == "" {
+				return false
+			}
+		}
+	}
+	return n > 0
 }

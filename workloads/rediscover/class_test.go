@@ -9,16 +9,17 @@ import (
 )
 
 // TestClassify: a run's class from its draw (plain or a scenario's), the
-// fault-allowance verdict and whether its violations overlap the fault
-// windows it recorded. A plain run's violation inside a window its plan
-// made (a reconnect) or the harness measured (a hiccup) is allowed as a
-// scenario's is when the checker allowed every anomaly; one outside every
-// window, or with the checker silent, counts.
+// fault-allowance verdict and what allows its violations. A plain run's
+// violation inside a window its plan made (a reconnect) or the harness
+// measured (a hiccup), or one its checker says a lease allows, is allowed
+// as a scenario's is when the fault-allowance checker allowed every
+// anomaly; one nothing allows, one not shown, or one with that checker
+// silent, counts.
 func TestClassify(t *testing.T) {
 	during := []model.Fault{{Name: "reconnect", Target: "w1", Start: 10, End: 20}}
-	report := func(allowance model.Verdict, faults []model.Fault) model.Report {
-		lin := model.Result{Checker: model.CheckLinearizable, Verdict: model.Invalid,
-			Examples: []model.Example{{Class: model.ClassSafety, Shape: model.ShapeDoubleGrant, Faults: faults,
+	report := func(allowance model.Verdict, faults []model.Fault, lease bool, count int) model.Report {
+		lin := model.Result{Checker: model.CheckLinearizable, Verdict: model.Invalid, Count: count,
+			Examples: []model.Example{{Class: model.ClassSafety, Shape: model.ShapeDoubleGrant, Faults: faults, LeaseCouldExpire: lease,
 				Ops: []model.Op{{Process: 0, Lock: "L", Kind: model.Acquire, Call: 12, Return: 15, Outcome: model.OK}}}}}
 		r := model.Report{Verdict: model.Invalid, Results: []model.Result{lin}}
 		if allowance != "" {
@@ -32,19 +33,24 @@ func TestClassify(t *testing.T) {
 		scenario  *scenario.Scenario
 		allowance model.Verdict
 		faults    []model.Fault
+		lease     bool // the example's first hold could have run out (its lease)
+		count     int  // the violations counted (0: the one shown)
 		want      Class
 	}{
-		{"plain, no window", nil, model.Valid, nil, NoFault},
-		{"plain, inside a window, allowed", nil, model.Valid, during, Allowed},
-		{"plain, inside a window, beyond it", nil, model.Invalid, during, Beyond},
-		{"plain, inside a window, checker unknown", nil, model.Unknown, during, NoFault},
-		{"plain, inside a window, checker absent", nil, "", during, NoFault},
-		{"scenario, allowed", sc, model.Valid, during, Allowed},
-		{"scenario, no window, allowed", sc, model.Valid, nil, Allowed},
-		{"scenario, checker absent", sc, "", during, Unclassed},
+		{"plain, no window", nil, model.Valid, nil, false, 0, NoFault},
+		{"plain, inside a window, allowed", nil, model.Valid, during, false, 0, Allowed},
+		{"plain, inside a window, beyond it", nil, model.Invalid, during, false, 0, Beyond},
+		{"plain, inside a window, checker unknown", nil, model.Unknown, during, false, 0, NoFault},
+		{"plain, inside a window, checker absent", nil, "", during, false, 0, NoFault},
+		{"plain, inside a window, one more not shown", nil, model.Valid, during, false, 2, NoFault},
+		{"plain, a lease ran out, allowed", nil, model.Valid, nil, true, 0, Allowed},
+		{"plain, a lease ran out, beyond it", nil, model.Invalid, nil, true, 0, Beyond},
+		{"scenario, allowed", sc, model.Valid, during, false, 0, Allowed},
+		{"scenario, no window, allowed", sc, model.Valid, nil, false, 0, Allowed},
+		{"scenario, checker absent", sc, "", during, false, 0, Unclassed},
 	}
 	for _, c := range cases {
-		tr := hunt.Trial{Draw: hunt.Draw{Scenario: c.scenario}, Report: report(c.allowance, c.faults)}
+		tr := hunt.Trial{Draw: hunt.Draw{Scenario: c.scenario}, Report: report(c.allowance, c.faults, c.lease, c.count)}
 		if got := classify(tr); got != c.want {
 			t.Errorf("%s: %s, want %s (signatures %v)", c.name, got, c.want, tr.Report.Signatures())
 		}
