@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
@@ -15,8 +16,10 @@ import (
 )
 
 // ErrTopology marks a scenario whose topology could not be built here (a
-// missing binary, no nftables): the hunt leaves the scenario out from then
-// on and makes a plain run instead.
+// missing binary, no nftables), or whose set-up the subject's adapter
+// refused (impl.ErrAdapter before anything ran: an older release's driver
+// that cannot serve its topology or credentials): the hunt leaves the
+// scenario out from then on and makes a plain run instead.
 var ErrTopology = errors.New("topology unavailable")
 
 // Trial is what one run of a draw showed.
@@ -148,6 +151,12 @@ func (x *redisExecutor) execScenario(ctx context.Context, d Draw, dir string) (T
 	out, err := p.Resolved.RunInto(ctx, dir, p.Deps)
 	x.obs.Recorded(p.Config.Subject, out, err)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(err, impl.ErrAdapter) {
+			// The subject's adapter refused the scenario's set-up (a
+			// driver that cannot serve its topology or its credentials,
+			// say an older release's): nothing ran, and nothing will.
+			return Trial{}, fmt.Errorf("%w: %s cannot run it: %w", ErrTopology, x.subject.Name, err)
+		}
 		return Trial{}, err
 	}
 	t := Trial{Report: out.Summary.Report, Dir: out.Dir, Degraded: out.Degraded}

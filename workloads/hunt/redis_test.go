@@ -1,18 +1,26 @@
 package hunt
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
+	"github.com/lockcheck/lockcheck/workloads/target"
 )
 
 // A hunt on the redis-server it starts finds a broken lock of a registry
@@ -59,5 +67,36 @@ func TestRunFindsUsersBrokenLockOnRedis(t *testing.T) {
 	}
 	if testing.Verbose() {
 		t.Logf("explanation:\n%s", f.Explanation())
+	}
+}
+
+// A scenario whose set-up the subject's adapter refuses (an older
+// release's driver that cannot serve its topology or credentials) is a
+// scenario that cannot run here (ErrTopology), which the hunt leaves out,
+// not an error that ends the hunt.
+func TestScenarioTheAdapterRefusesCannotRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("integration test: starts a redis-server (skipped with -short)")
+	}
+	refused := fmt.Errorf("%w: hello refused: no such topology in this release", impl.ErrAdapter)
+	refusing := subject.Subject{Name: "refusing-lock", Kind: subject.KindUser,
+		Open: func(context.Context, redis.UniversalClient) (impl.Maker, error) { return nil, refused }}
+	reg, err := subject.NewRegistry(refusing)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt, err := target.Start(t.Context(), faults.PersistNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tgt.Close() })
+	sc, err := scenario.Lookup("no-faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &redisExecutor{name: refusing.Name, subject: refusing, tgt: tgt, registry: reg, obs: NopObserver{}}
+	_, err = x.Exec(t.Context(), Draw{Seed: 1, Scenario: &sc, Duration: 2 * time.Second}, filepath.Join(t.TempDir(), "run"))
+	if !errors.Is(err, ErrTopology) || !errors.Is(err, impl.ErrAdapter) {
+		t.Fatalf("Exec: %v, want ErrTopology wrapping the adapter's refusal", err)
 	}
 }
