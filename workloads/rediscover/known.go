@@ -1,6 +1,8 @@
 package rediscover
 
 import (
+	"slices"
+
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/subject"
 )
@@ -90,10 +92,15 @@ func sharedAt(all []Bug, b Bug, side Side) []Bug {
 }
 
 // claims reports whether sigs show b beyond doubt: one of them has b's
-// signature and no bug of shared (sharedAt) has it too.
+// signature and no bug of shared (sharedAt) has it too. A signature
+// "during:" faults (one its checker did not judge against them) claims
+// nothing when the find has others: the fault-allowance checker judged
+// that anomaly, allowed or beyond the faults, and its verdict is among
+// the others.
 func claims(b Bug, shared []Bug, sigs []model.Signature) bool {
+	judged := slices.ContainsFunc(sigs, func(s model.Signature) bool { return !s.During() })
 	for _, s := range sigs {
-		if b.Matches(s) && knownMatch(shared, []model.Signature{s}) == "" {
+		if (!judged || !s.During()) && b.Matches(s) && knownMatch(shared, []model.Signature{s}) == "" {
 			return true
 		}
 	}

@@ -94,6 +94,9 @@ func TestSharedAtAndClaims(t *testing.T) {
 		{"the watchdog's: later's on the fixed release only", sigs("safety/watchdog-gave-up/acquire/none"), true, false},
 		{"one signature beyond doubt is enough", sigs("safety/double-grant/acquire/none", "safety/double-grant/acquire/beyond:hiccup"), true, true},
 		{"not the bug's at all", sigs("refusal/refused-free/acquire/none"), false, false},
+		{"a double grant during a fault the checker judged, beside kept's", sigs("safety/double-grant/acquire/during:reconnect", "safety/double-grant/acquire/none"), false, false},
+		{"during a fault, beside the watchdog's", sigs("safety/double-grant/acquire/during:reconnect", "safety/watchdog-gave-up/acquire/beyond:reconnect"), true, false},
+		{"during a fault, alone", sigs("safety/double-grant/acquire/during:reconnect"), true, true},
 	} {
 		if got := claims(sought, buggy, tc.sigs); got != tc.buggy {
 			t.Errorf("%s: claimed on the buggy release %v, want %v", tc.name, got, tc.buggy)
