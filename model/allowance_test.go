@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,5 +236,26 @@ func TestAllowedListBounded(t *testing.T) {
 	l := a.list()
 	if len(l) != allowedLimit+1 || l[0] != "p10's lease of 1s (from 0.000000s) (×11)" || l[allowedLimit] != "3 others (×6)" {
 		t.Errorf("list: %q", l)
+	}
+}
+
+// Past Options.MaxExamples the fault-allowance checker still keeps the
+// first example of each signature it has not shown, so that a run's
+// signatures are all of its violations': here a hold lost first, then
+// three double grants, each with a foreign release, with one example
+// allowed.
+func TestBeyondKeepsEverySignature(t *testing.T) {
+	ops := []Op{aAcq(0, 0, 5), aRel(0, 5700, 5705, Fail)}
+	for i := range 3 {
+		at := 10000 + 1000*float64(i)
+		ops = append(ops, aAcq(1, at, at+5), aAcq(2, at+10, at+20), aRel(1, at+100, at+105, OK), aRel(2, at+200, at+205, OK))
+	}
+	r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, MaxExamples: 1})
+	var shapes []Shape
+	for _, ex := range r.Examples {
+		shapes = append(shapes, ex.Shape)
+	}
+	if want := []Shape{ShapeHoldLost, ShapeDoubleGrant, ShapeForeignRelease}; r.Count != 7 || !slices.Equal(shapes, want) {
+		t.Fatalf("count %d, shapes %v: want 7 anomalies and one example of each of %v:\n%s", r.Count, shapes, want, r)
 	}
 }

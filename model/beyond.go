@@ -45,9 +45,11 @@ import (
 //
 // It needs no porcupine and is linear in the history but for the pairs of
 // holds that overlap. Its violations are ClassSafety (the lease bound's
-// ClassLiveness), each Example with Beyond set, the first
-// Options.MaxExamples of them kept, locks in name order; the anomalies it
-// allowed are counted in the explanation.
+// ClassLiveness), each Example with Beyond set, locks in name order: the
+// first Options.MaxExamples of them kept, and past those the first of each
+// further signature, so that the result's signatures are all of its
+// violations' (a watchdog that went silent among hundreds of double
+// grants); the anomalies it allowed are counted in the explanation.
 func CheckBeyond(h *History, opts Options) Result {
 	return checkBeyond(context.Background(), h, opts)
 }
@@ -64,13 +66,18 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		calls = callSpans(h, horizon)
 	}
 	allowed := allowances{}
+	shown := map[string]bool{} // the signatures of the examples kept
 	keep := func(ex Example) {
-		if res.Count++; len(res.Examples) < opts.maxExamples() {
-			quoteWire(&ex, opts.Wire)
-			quoteTakers(&ex, opts.Wire, calls)
-			nameTakeBack(&ex, opts.Wire, calls)
-			res.Examples = append(res.Examples, ex)
+		res.Count++
+		sig := SignatureOf(CheckAllowance, ex).String()
+		if len(res.Examples) >= opts.maxExamples() && shown[sig] {
+			return
 		}
+		shown[sig] = true
+		quoteWire(&ex, opts.Wire)
+		quoteTakers(&ex, opts.Wire, calls)
+		nameTakeBack(&ex, opts.Wire, calls)
+		res.Examples = append(res.Examples, ex)
 	}
 	for _, lock := range judgedLocks(byLock, acqs) {
 		if ctx.Err() != nil {

@@ -131,7 +131,8 @@ type Result struct {
 	// Explanation is a human-readable paragraph: what was checked and what
 	// was found.
 	Explanation string `json:"explanation"`
-	// Examples are concrete violations (at most Options.MaxExamples).
+	// Examples are concrete violations (at most Options.MaxExamples; the
+	// fault-allowance checker adds the first of each further signature).
 	Examples []Example `json:"examples,omitempty"`
 	// Count is the number of violations found (may exceed len(Examples)).
 	Count int `json:"count,omitempty"`
