@@ -47,9 +47,10 @@ import (
 // holds that overlap. Its violations are ClassSafety (the lease bound's
 // ClassLiveness), each Example with Beyond set, locks in name order: the
 // first Options.MaxExamples of them kept, and past those the first of each
-// further signature, so that the result's signatures are all of its
-// violations' (a watchdog that went silent among hundreds of double
-// grants); the anomalies it allowed are counted in the explanation.
+// further signature (by op kinds, not call forms), so that the result's
+// signatures name every kind of violation it found (a watchdog that went
+// silent among hundreds of double grants); the anomalies it allowed are
+// counted in the explanation.
 func CheckBeyond(h *History, opts Options) Result {
 	return checkBeyond(context.Background(), h, opts)
 }
@@ -66,10 +67,10 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 		calls = callSpans(h, horizon)
 	}
 	allowed := allowances{}
-	shown := map[string]bool{} // the signatures of the examples kept
+	shown := map[string]bool{} // the signatures of the examples kept, without call forms
 	keep := func(ex Example) {
 		res.Count++
-		sig := SignatureOf(CheckAllowance, ex).String()
+		sig := SignatureOf(CheckAllowance, ex).kinds().String()
 		if len(res.Examples) >= opts.maxExamples() && shown[sig] {
 			return
 		}

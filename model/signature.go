@@ -284,6 +284,18 @@ func (s Signature) Replayed() Signature {
 	return p
 }
 
+// kinds is s with each op term cut to its kind (no call forms).
+func (s Signature) kinds() Signature {
+	ops := make([]string, 0, len(s.Ops))
+	for _, o := range s.Ops {
+		kind, _, _ := strings.Cut(o, ".")
+		ops = append(ops, kind)
+	}
+	slices.Sort(ops)
+	s.Ops = slices.Compact(ops)
+	return s
+}
+
 // During reports whether s's violation overlaps fault windows that its
 // checker did not judge it beyond (FAULT "during:...").
 func (s Signature) During() bool { return strings.HasPrefix(s.Fault, duringPrefix) }
