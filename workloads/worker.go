@@ -67,8 +67,8 @@ type process struct {
 	held    string // lock currently held ("" when none)
 	lastOp  string // lock of the last op
 	// lapsed is the lock whose watchdog hold ran out under this process
-	// (its release answered "not held"), "" when none: its next cycle is
-	// a long hold of that lock (worker.phaseTurn).
+	// (its release answered "not held"), "" when none: its next cycles
+	// are long holds of that lock until one is granted (worker.phaseTurn).
 	lapsed string
 }
 

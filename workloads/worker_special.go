@@ -27,11 +27,13 @@ func (w *worker) special(ph *phase) {
 	lease := ph.hold // overrun: an explicit lease
 	if ph.kind == phaseLongHold {
 		lease = 0 // watchdog-renewed, held for ph.hold
-		p.lapsed = ""
 	}
 	o := w.acquire(h, lock, acquireHow{lease: lease, cancel: -1})
 	if o.Outcome != model.OK {
-		return
+		return // a lapse stays owed its long hold: the next cycle tries again
+	}
+	if ph.kind == phaseLongHold && lock == p.lapsed {
+		p.lapsed = ""
 	}
 	p.held = lock
 	holds := 1
