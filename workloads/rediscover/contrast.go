@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads"
@@ -56,6 +57,51 @@ type Contrast struct {
 	Dirs []string `json:"dirs,omitempty"`
 	// Err is why the replays stopped short ("" when they did not).
 	Err string `json:"error,omitempty"`
+	// Duration is the replays' duration when it is not the find's own
+	// (0): the find's draw hit in too few of the buggy release's replays
+	// (Short), so the counts above are of the same draw made longer
+	// (lengthened), on both releases.
+	Duration time.Duration `json:"duration_ns,omitempty"`
+	Short    *Short        `json:"short,omitempty"`
+}
+
+// Short is the buggy release's replays of a find at its own duration, set
+// aside when too few of them hit and the contrast was made longer.
+type Short struct {
+	Duration time.Duration       `json:"duration_ns"`
+	Hits     int                 `json:"hits"`
+	Failed   int                 `json:"failed"`
+	Found    [][]model.Signature `json:"found,omitempty"`
+	Dirs     []string            `json:"dirs,omitempty"`
+}
+
+// LongestReplay bounds a lengthened replay: a find's draw replayed
+// lengthenBy times as long, or this long if that is shorter (and not
+// lengthened at all when the draw is already this long).
+const (
+	LongestReplay = time.Minute
+	lengthenBy    = 4
+)
+
+// lengthened is d made lengthenBy times longer, at most LongestReplay; ok
+// is false when d is that long already. A longer run of the same plan (or
+// scenario) and seed makes the same kinds of ops and faults for longer: a
+// bug it shows in one run of several it shows in most longer ones, and a
+// fixed release that shows it in none of those is cleaner for it.
+func lengthened(d hunt.Draw) (hunt.Draw, bool) {
+	long := min(lengthenBy*d.Duration, LongestReplay)
+	if long <= d.Duration {
+		return d, false
+	}
+	d.Duration = long
+	return d, true
+}
+
+// setAside moves c's buggy-side replays, made at the find's own duration
+// own, to c.Short, and counts that side again from nothing.
+func (c *Contrast) setAside(own time.Duration) {
+	c.Short = &Short{Duration: own, Hits: c.BuggyHits, Failed: c.BuggyFailed, Found: c.Found[0], Dirs: c.Dirs}
+	c.BuggyHits, c.BuggyFailed, c.Found[0], c.Dirs = 0, 0, nil, nil
 }
 
 // TellsApart reports whether the plan told the releases apart: all its
@@ -91,16 +137,21 @@ func (c *Contrast) recount(wants [2]sought) bool {
 	if len(c.Found[0]) != c.BuggyFailed || len(c.Found[1]) != c.FixedFailed {
 		return false
 	}
-	hits := func(i int) int {
-		n := 0
-		for _, sigs := range c.Found[i] {
-			n += b2i(wants[i].wants(sigs))
-		}
-		return n
+	c.BuggyHits, c.FixedHits = hitsIn(c.Found[0], wants[0]), hitsIn(c.Found[1], wants[1])
+	if sh := c.Short; sh != nil && len(sh.Found) == sh.Failed {
+		sh.Hits = hitsIn(sh.Found, wants[0])
 	}
-	c.BuggyHits, c.FixedHits = hits(0), hits(1)
 	c.fisher()
 	return true
+}
+
+// hitsIn counts the replays, of signatures found, that w looks for.
+func hitsIn(found [][]model.Signature, w sought) int {
+	n := 0
+	for _, sigs := range found {
+		n += b2i(w.wants(sigs))
+	}
+	return n
 }
 
 // fisher sets P from the counts.
@@ -138,7 +189,10 @@ func AddContrasts(ctx context.Context, cfg Config, rep *Report) error {
 
 // replayFind replays r's buggy find on both releases, cfg.Contrast times
 // each, and records it in r.Contrast; nothing when there is no find to
-// replay, or the fixed release was not run.
+// replay, or the fixed release was not run. When too few of the buggy
+// release's replays hit, the find is replayed there again for longer
+// (lengthened), and if that hits in most, both releases' counts are the
+// longer replays' (Contrast.Short keeps the first ones).
 func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 	f := r.Buggy.Find
 	if cfg.Contrast <= 0 || f == nil || r.Fixed.NotRun != "" {
@@ -153,19 +207,34 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 	}
 	c.Seed = d.Seed
 	all := cfg.catalog()
-	for i, rel := range []Release{r.Buggy.Release, r.Fixed.Release} {
-		want := soughtAt(all, r.Bug, []Side{SideBuggy, SideFixed}[i])
-		trials, err := cfg.Replay(ctx, hunt.Config{Subject: rel.Subject, Registry: cfg.Registry, Out: cfg.Out}, d, cfg.Contrast)
-		for _, t := range trials {
-			c.Dirs = append(c.Dirs, t.Dir)
-			c.count(i, t, want)
-		}
-		if err != nil {
-			c.Err = fmt.Sprintf("replay on %s: %v", rel.Subject, err)
+	buggy, fixed := soughtAt(all, r.Bug, SideBuggy), soughtAt(all, r.Bug, SideFixed)
+	if err := cfg.replayOn(ctx, c, 0, r.Buggy.Release, d, buggy); err != nil {
+		return
+	}
+	if long, ok := lengthened(d); ok && 2*c.BuggyHits <= c.Runs {
+		c.setAside(d.Duration)
+		c.Duration, d = long.Duration, long
+		if err := cfg.replayOn(ctx, c, 0, r.Buggy.Release, d, buggy); err != nil {
 			return
 		}
 	}
-	c.fisher()
+	if cfg.replayOn(ctx, c, 1, r.Fixed.Release, d, fixed) == nil {
+		c.fisher()
+	}
+}
+
+// replayOn replays d cfg.Contrast times on rel and counts each replay in c
+// on side i (0: the buggy release); an error is also recorded in c.Err.
+func (cfg *Config) replayOn(ctx context.Context, c *Contrast, i int, rel Release, d hunt.Draw, want sought) error {
+	trials, err := cfg.Replay(ctx, hunt.Config{Subject: rel.Subject, Registry: cfg.Registry, Out: cfg.Out}, d, cfg.Contrast)
+	for _, t := range trials {
+		c.Dirs = append(c.Dirs, t.Dir)
+		c.count(i, t, want)
+	}
+	if err != nil {
+		c.Err = fmt.Sprintf("replay on %s: %v", rel.Subject, err)
+	}
+	return err
 }
 
 // replayDraw is the draw f's reproduction command runs: `lockcheck run

@@ -141,7 +141,8 @@ func reproducedNote(f Finding) string {
 	return ", seen once"
 }
 
-// replaysCell is the replays' counts with the bug's signature, and p.
+// replaysCell is the replays' counts with the bug's signature, and p; and
+// for replays made longer, how long, and the find's own replays' count.
 func replaysCell(c *Contrast) string {
 	switch {
 	case c == nil:
@@ -149,7 +150,11 @@ func replaysCell(c *Contrast) string {
 	case c.Err != "":
 		return cell(fmt.Sprintf("%d/%d / %d/%d, stopped: %s", c.BuggyHits, c.Runs, c.FixedHits, c.Runs, c.Err))
 	}
-	return fmt.Sprintf("%d/%d / %d/%d (p = %.3g)", c.BuggyHits, c.Runs, c.FixedHits, c.Runs, c.P)
+	s := fmt.Sprintf("%d/%d / %d/%d (p = %.3g)", c.BuggyHits, c.Runs, c.FixedHits, c.Runs, c.P)
+	if sh := c.Short; sh != nil {
+		s += fmt.Sprintf(", each run for %v (the buggy release's replays for %v: %d/%d)", c.Duration, sh.Duration, sh.Hits, c.Runs)
+	}
+	return s
 }
 
 // fixedCell is the fixed release's outcome: clean over how many runs, or
