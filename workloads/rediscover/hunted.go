@@ -33,10 +33,11 @@ type Release struct {
 
 // Hunted is what the hunts of one release showed. A hunt stops at its
 // first find; the release is hunted on from the seed after the hunt's
-// last, on what is left of the budget, when that find does not count (its
-// Class) or is another catalogued bug the release has (its signature is
-// theirs: Finding.Known). It stops at a find with the bug's signature, or
-// at one that is no bug the catalog knows there.
+// last, on what is left of the budget, unless that find has the bug's
+// signature: one that does not count (its Class), another catalogued bug
+// the release has (its signature is theirs: Finding.Known) or no bug the
+// catalog knows there is recorded, and the hunting goes on. (A hunt for
+// no bug in particular, HuntRelease, stops at the first find that counts.)
 type Hunted struct {
 	Release
 	// Seeds are the first seeds of the hunts made, in order.
@@ -50,8 +51,9 @@ type Hunted struct {
 	// when none did.
 	Find *Finding `json:"find,omitempty"`
 	// Others are the finds that count without the bug's signature, in
-	// order: other catalogued bugs of the release (Known), and at most
-	// one more, which ended the hunting (an "other find").
+	// order: other catalogued bugs of the release (Known), and finds no
+	// bug the catalog knows there ("other finds"; only the first of them
+	// is shrunk, and its rerun command is the shrunk draw).
 	Others []Finding `json:"others,omitempty"`
 	// Allowed are the finds that did not count, in order.
 	Allowed []Finding `json:"allowed,omitempty"`
@@ -151,16 +153,17 @@ func (w sought) same(first, cand hunt.Trial) bool {
 }
 
 // shrinks says whether a hunt for w shrinks a find: one that counts and is
-// the find sought, or no bug the catalog knows there (it ends the hunting
-// and the page reruns it); not one allowed by its fault, nor another
-// catalogued bug of the release, which are only recorded while the hunt
-// goes on, so shrinking them would spend the budget on nothing.
-func (w sought) shrinks(first hunt.Trial) bool {
+// the find sought, or the first that is no bug the catalog knows there
+// (the page reruns it) when unknownSeen says there was none before; not
+// one allowed by its fault, another catalogued bug of the release, nor a
+// later unknown find, which are only recorded while the hunt goes on, so
+// shrinking them would spend the budget on nothing.
+func (w sought) shrinks(first hunt.Trial, unknownSeen bool) bool {
 	if !classify(first).Counts() {
 		return false
 	}
 	sigs := first.Report.Signatures()
-	return w.wants(sigs) || knownMatch(w.known, sigs) == ""
+	return w.wants(sigs) || !unknownSeen && knownMatch(w.known, sigs) == ""
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
@@ -198,14 +201,16 @@ func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
 
 // hunt1 runs one hunt of h's release from seed with left of the budget
 // that started at start, and adds what it showed to h. done says the
-// release's hunting is over (a find with the bug's signature, or one no
-// catalogued bug of the release explains, the budget spent, an error);
+// release's hunting is over (a find with the bug's signature, the budget
+// spent, an error);
 // else next is the seed to hunt on from.
 func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
+	unknownSeen := h.firstUnknown() != nil
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
-		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same, Shrinks: want.shrinks,
+		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same,
+		Shrinks: func(first hunt.Trial) bool { return want.shrinks(first, unknownSeen) },
 	})
 	if res == nil {
 		h.Err = errText(err, "the hunt returned no result")
@@ -234,11 +239,22 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 		return 0, true
 	default:
 		h.Others = append(h.Others, f)
-		if f.Known == "" {
-			return 0, true
+		if want.bug.ID == "" {
+			return 0, true // HuntRelease: any find that counts ends it
 		}
 	}
 	return res.Tried.Last + 1, err != nil || res.Tried.Runs == 0
+}
+
+// firstUnknown is h's first find that counts and is no bug the catalog
+// knows there, nil when none is.
+func (h *Hunted) firstUnknown() *Finding {
+	for i := range h.Others {
+		if h.Others[i].Known == "" {
+			return &h.Others[i]
+		}
+	}
+	return nil
 }
 
 // finding is the Finding of f, the find of a hunt that came after before

@@ -41,10 +41,10 @@ func TestShrinkKeepsTheSoughtSignature(t *testing.T) {
 	}
 }
 
-// TestShrinksOnlyWhatEndsTheHunt: a hunt shrinks the sought bug's find and
-// a find no catalogued bug explains (each ends the hunting and the page
-// reruns it), not another known bug's find nor one its fault allows (each
-// only recorded while the hunt goes on).
+// TestShrinksOnlyWhatEndsTheHunt: a hunt shrinks the sought bug's find
+// (it ends the hunting) and the first find no catalogued bug explains (the
+// page reruns it), not a later one, another known bug's find nor one its
+// fault allows (each only recorded while the hunt goes on).
 func TestShrinksOnlyWhatEndsTheHunt(t *testing.T) {
 	bug, other := testBug("lib-1.0.0-sought"), testBug("lib-1.0.0-other")
 	bug.Signature = sig(t, "contract/hung/release/*")
@@ -59,16 +59,19 @@ func TestShrinksOnlyWhatEndsTheHunt(t *testing.T) {
 	allowed.Draw.Scenario = &sc
 	allowed.Report.Results = append(allowed.Report.Results, model.Result{Checker: model.CheckAllowance, Verdict: model.Valid})
 	for _, tc := range []struct {
-		name string
-		t    hunt.Trial
-		want bool
+		name        string
+		t           hunt.Trial
+		unknownSeen bool
+		want        bool
 	}{
-		{"the sought bug", plain("contract/hung/release/none"), true},
-		{"another catalogued bug of the release", plain("safety/double-grant/acquire/none"), false},
-		{"no bug the catalog knows", plain("refusal/refused-free/acquire/none"), true},
-		{"allowed by its fault", allowed, false},
+		{"the sought bug", plain("contract/hung/release/none"), false, true},
+		{"the sought bug after an unknown find", plain("contract/hung/release/none"), true, true},
+		{"another catalogued bug of the release", plain("safety/double-grant/acquire/none"), false, false},
+		{"no bug the catalog knows", plain("refusal/refused-free/acquire/none"), false, true},
+		{"no bug the catalog knows, after another", plain("refusal/refused-free/acquire/none"), true, false},
+		{"allowed by its fault", allowed, false, false},
 	} {
-		if got := w.shrinks(tc.t); got != tc.want {
+		if got := w.shrinks(tc.t, tc.unknownSeen); got != tc.want {
 			t.Errorf("%s: shrinks = %v, want %v", tc.name, got, tc.want)
 		}
 	}

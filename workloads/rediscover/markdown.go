@@ -171,7 +171,7 @@ func fixedCell(r Row) string {
 	case Flagged:
 		s = fmt.Sprintf("**FLAGGED** in run %d with the bug's signature (%s)", f.Find.Run, f.Find.Command)
 	case FlaggedOther:
-		o := f.Others[len(f.Others)-1]
+		o := f.firstUnknown()
 		s = fmt.Sprintf("flagged in run %d for something else: %s (%s)", o.Run, sigList(o.Signatures), o.Command)
 	case FixedNotRun:
 		if f.NotRun != r.Buggy.NotRun {

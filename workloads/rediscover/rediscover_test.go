@@ -3,6 +3,7 @@ package rediscover
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -309,6 +310,43 @@ func TestJudgeCountsOnlyTheSignature(t *testing.T) {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("the page lacks %q:\n%s", want, md.String())
 		}
+	}
+}
+
+// TestHuntGoesOnPastUnknownFinds: a find that no catalogued bug explains
+// is recorded as an other find (the first one shrunk for its rerun, no
+// later one) and the hunt goes on: the bug's own find after it counts on
+// the buggy release, and a fixed release that showed only such a find is
+// flagged for something else, named by that find.
+func TestHuntGoesOnPastUnknownFinds(t *testing.T) {
+	b := testBug("b1")
+	unknown := "refusal/refused-free/acquire/none"
+	finds := func(subject string, seed int64) *fakeFind {
+		switch {
+		case seed == 7:
+			return &fakeFind{run: 2, sig: unknown}
+		case subject == "lib@1.0.0":
+			return &fakeFind{run: 1}
+		}
+		return nil
+	}
+	rep, f, _ := rediscover(t, []Bug{b}, finds, nil, "lib@1.0.0", "lib@1.0.1")
+	r := rep.Rows[0]
+	if r.Outcome != Found || r.Buggy.Find == nil || r.Buggy.Find.Run != 3 || len(r.Buggy.Others) != 1 || r.Buggy.Others[0].Known != "" {
+		t.Fatalf("buggy %s, find %+v, others %+v: want found in run 3, past the unknown find of run 2", r.Outcome, r.Buggy.Find, r.Buggy.Others)
+	}
+	if r.FixedOutcome != FlaggedOther || r.Fixed.Runs <= 2 || !strings.Contains(fixedCell(r), "flagged in run 2 for something else: `"+unknown+"`") {
+		t.Errorf("fixed %s after %d runs (%s): want flagged for something else by run 2's find, hunted on past it", r.FixedOutcome, r.Fixed.Runs, fixedCell(r))
+	}
+	found := (&fakeFind{run: 1, sig: unknown}).trial(hunt.Trial{})
+	var shrinks []bool
+	for _, c := range f.calls {
+		if c.Subject == "lib@1.0.1" {
+			shrinks = append(shrinks, c.Shrinks(found))
+		}
+	}
+	if len(shrinks) < 2 || !shrinks[0] || slices.Contains(shrinks[1:], true) {
+		t.Errorf("the fixed release's hunts shrink an unknown find: %v, want the first hunt only", shrinks)
 	}
 }
 

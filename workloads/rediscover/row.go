@@ -83,7 +83,7 @@ func (r *Row) judge() {
 		r.FixedOutcome = FixedNotRun
 	case f.Find != nil:
 		r.FixedOutcome = Flagged
-	case slices.ContainsFunc(f.Others, func(o Finding) bool { return o.Known == "" }):
+	case f.firstUnknown() != nil:
 		r.FixedOutcome = FlaggedOther
 	case f.Err != "":
 		r.FixedOutcome = FixedFailed
