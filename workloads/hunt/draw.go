@@ -118,6 +118,14 @@ func (d *drawer) draw() (int64, *scenario.Scenario) {
 	return seed, &sc
 }
 
+// skip makes n draws and returns d, to go on from the next.
+func (d *drawer) skip(n int) *drawer {
+	for range n {
+		d.draw()
+	}
+	return d
+}
+
 // Scenarios are the catalog's scenarios where a hunt of subj can find
 // something (scenario.Requirement.Hunted), subj judged as the lock it
 // claims to be (a mutant as a correct lock): those it fits (not skipped

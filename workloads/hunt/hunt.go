@@ -53,6 +53,11 @@ type Config struct {
 	// Seed is the first seed: every draw derives from it (0: derived from
 	// the clock; Result.Seed holds the one used).
 	Seed int64
+	// Drawn is how many draws of Seed's sequence an earlier hunt made
+	// (>= 0): this hunt goes on from the next one, seed Seed+Drawn, with
+	// the scenarios that earlier hunt had not dealt yet, as it would have
+	// gone on past its find (a caller that hunts on past finds).
+	Drawn int
 	// Out is the base directory: the hunt's runs and plan.json go to
 	// <Out>/runs/hunt/<time>-<seed>/ ("": <os.TempDir()>/lockcheck).
 	Out string
@@ -182,6 +187,8 @@ func (cfg *Config) resolve() (subject.Subject, error) {
 		return bad("Subject %q: want one subject or an A+B mix", cfg.Subject)
 	case cfg.Budget <= 0:
 		return bad("Budget %v: want a positive duration", cfg.Budget)
+	case cfg.Drawn < 0:
+		return bad("Drawn %d: want 0 or more draws", cfg.Drawn)
 	case cfg.RunDuration < MinRun || cfg.RunDuration > cfg.Budget:
 		return bad("RunDuration %v: want %v..Budget (%v)", cfg.RunDuration, MinRun, cfg.Budget)
 	case cfg.ThreadsPerProcess < 0 || cfg.ThreadsPerProcess > workloads.MaxThreadsPerProcess:

@@ -47,7 +47,7 @@ func newHunter(cfg Config, subj subject.Subject, exec Executor, desc string) (*h
 
 // run searches and, on a find, shrinks it and writes plan.json.
 func (h *hunter) run(ctx context.Context) (*Result, error) {
-	found, err := h.search(ctx, newDrawer(h.cfg.Seed, h.cfg.Scenarios))
+	found, err := h.search(ctx, newDrawer(h.cfg.Seed, h.cfg.Scenarios).skip(h.cfg.Drawn))
 	res := &Result{Subject: h.cfg.Subject, Seed: h.cfg.Seed, Dir: h.base, Tried: h.tried, Skipped: h.skipped}
 	if found != nil {
 		best, steps, done := *found, []string(nil), false

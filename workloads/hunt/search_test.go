@@ -3,6 +3,7 @@ package hunt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -249,5 +250,36 @@ func TestHuntsOfOneMomentKeepApart(t *testing.T) {
 	}
 	if dirs[0] == dirs[1] {
 		t.Errorf("both hunts ran in %s", dirs[0])
+	}
+}
+
+// A hunt with Drawn set goes on from where an earlier hunt of the same
+// seed left off: the same seeds and the same scenarios, dealt from the
+// same deck, as one hunt that had not stopped.
+func TestDrawnGoesOnWhereTheHuntLeftOff(t *testing.T) {
+	hunt := func(drawn int, runs int) []string {
+		x := &fakeExec{clock: newFakeClock(), fails: func(Draw, int) bool { return false }}
+		cfg := fakeConfig(t.TempDir(), x, nil)
+		cfg.Scenarios, cfg.Drawn = fakeScenarios(), drawn
+		cfg.Budget = time.Duration(runs) * cfg.RunDuration
+		if _, err := Run(t.Context(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range x.runs {
+			out = append(out, fmt.Sprintf("%d %s", d.Seed, d.What()))
+		}
+		return out
+	}
+	whole := hunt(0, 12)
+	rest := hunt(5, 7)
+	if len(rest) == 0 || !slices.Equal(rest, whole[5:5+len(rest)]) {
+		t.Errorf("hunt on from draw 5: %q, want what one hunt drew from there: %q", rest, whole[5:])
+	}
+	x := &fakeExec{clock: newFakeClock(), fails: func(Draw, int) bool { return false }}
+	cfg := fakeConfig(t.TempDir(), x, nil)
+	cfg.Drawn = -1
+	if _, err := Run(t.Context(), cfg); !errors.Is(err, ErrConfig) {
+		t.Errorf("Drawn -1: %v, want ErrConfig", err)
 	}
 }

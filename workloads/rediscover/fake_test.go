@@ -36,8 +36,8 @@ type fakeFind struct {
 // defaultSig is a fake find's signature unless it says: testBug's.
 const defaultSig = "safety/double-grant/acquire/none"
 
-// fakeHunts plays hunts without Redis: finds says, per subject and first
-// seed, what a hunt finds (nil: nothing within its budget); every run
+// fakeHunts plays hunts without Redis: finds says, per subject and the
+// seed of a hunt's first draw (Seed+Drawn), what a hunt finds (nil: nothing within its budget); every run
 // takes one RunDuration on the fake clock.
 type fakeHunts struct {
 	clock *fakeClock
@@ -56,10 +56,11 @@ func (f *fakeHunts) hunt(ctx context.Context, cfg hunt.Config) (*hunt.Result, er
 	cfg.Observer.Started(hunt.Start{Subject: cfg.Subject, Seed: cfg.Seed, Budget: cfg.Budget, RunDuration: cfg.RunDuration})
 	start := f.clock.now
 	res := &hunt.Result{Subject: cfg.Subject, Seed: cfg.Seed, Dir: "/fake/" + cfg.Subject}
-	find := f.finds(cfg.Subject, cfg.Seed)
+	first := cfg.Seed + int64(cfg.Drawn) // the seed of this hunt's first draw
+	find := f.finds(cfg.Subject, first)
 	for i := 1; f.clock.now.Add(cfg.RunDuration).Sub(start) <= cfg.Budget; i++ {
 		f.clock.now = f.clock.now.Add(cfg.RunDuration)
-		t := hunt.Trial{Draw: hunt.Draw{Seed: cfg.Seed + int64(i-1), Duration: cfg.RunDuration}, Report: model.Report{Verdict: model.Valid}}
+		t := hunt.Trial{Draw: hunt.Draw{Seed: first + int64(i-1), Duration: cfg.RunDuration}, Report: model.Report{Verdict: model.Valid}}
 		res.Tried.Runs, res.Tried.Last = i, t.Draw.Seed
 		if find != nil && i == find.run {
 			t = find.trial(t)

@@ -32,8 +32,8 @@ type Release struct {
 }
 
 // Hunted is what the hunts of one release showed. A hunt stops at its
-// first find; the release is hunted on from the seed after the hunt's
-// last, on what is left of the budget, unless that find has the bug's
+// first find; the release is hunted on from the draw after the hunt's
+// last (hunt.Config.Drawn), on what is left of the budget, unless that find has the bug's
 // signature: one that does not count (its Class), another catalogued bug
 // the release has (its signature is theirs: Finding.Known) or no bug the
 // catalog knows there is recorded, and the hunting goes on. (A hunt for
@@ -100,7 +100,7 @@ type Finding struct {
 
 // HuntRelease hunts one release, named SUBJECT@VERSION (version v), as
 // Run hunts each release of a bug, for no bug in particular: for
-// cfg.Budget from cfg.Seed, and on from the seed after the last hunt's
+// cfg.Budget from cfg.Seed, and on from the draw after the last hunt's
 // while its finds do not count; the first find that counts is the
 // Hunted's Find. The Observer hears the hunt's progress, not Hunting nor
 // Judged; cfg.Bugs is not read. It returns an error wrapping ErrConfig,
@@ -167,7 +167,7 @@ func (w sought) shrinks(first hunt.Trial, unknownSeen bool) bool {
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
-// and on from the seed after the last hunt's while its finds do not count
+// and on from the draw after the last hunt's while its finds do not count
 // or are other catalogued bugs of the release.
 func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	h := Hunted{Release: cfg.release(b, side)}
@@ -178,52 +178,48 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	return cfg.hunt(ctx, h, soughtAt(cfg.catalog(), b, side))
 }
 
-// hunt hunts h's resolved release for want for the budget.
+// hunt hunts h's resolved release for want for the budget: one hunt of
+// cfg.Seed's draws after another, each going on from the draws the ones
+// before it made (hunt.Config.Drawn), while their finds do not end it.
 func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
 	start := cfg.now()
 	deadline := start.Add(cfg.Budget)
-	seed := cfg.Seed
 	for ctx.Err() == nil {
 		left := min(cfg.Budget, deadline.Sub(cfg.now()).Round(100*time.Millisecond))
-		if left < hunt.MinRun {
+		if left < hunt.MinRun || cfg.hunt1(ctx, &h, want, left, start) {
 			break
 		}
-		next, done := cfg.hunt1(ctx, &h, want, seed, left, start)
-		if done {
-			break
-		}
-		seed = next
 	}
 	h.Interrupted = h.Interrupted || (ctx.Err() != nil && h.Find == nil)
 	h.Elapsed = cfg.now().Sub(start)
 	return h
 }
 
-// hunt1 runs one hunt of h's release from seed with left of the budget
-// that started at start, and adds what it showed to h. done says the
-// release's hunting is over (a find with the bug's signature, the budget
-// spent, an error);
-// else next is the seed to hunt on from.
-func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64, left time.Duration, start time.Time) (next int64, done bool) {
+// hunt1 runs one hunt of h's release, on from the h.Runs draws of
+// cfg.Seed's sequence made before, with left of the budget that started at
+// start, and adds what it showed to h. It reports whether the release's
+// hunting is over: a find with the bug's signature, the budget spent, an
+// error.
+func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, left time.Duration, start time.Time) (done bool) {
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
 	unknownSeen := h.firstUnknown() != nil
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
-		Seed: seed, Out: cfg.Out, Observer: det, Same: want.same,
+		Seed: cfg.Seed, Drawn: h.Runs, Out: cfg.Out, Observer: det, Same: want.same,
 		Shrinks: func(first hunt.Trial) bool { return want.shrinks(first, unknownSeen) },
 	})
 	if res == nil {
 		h.Err = errText(err, "the hunt returned no result")
-		return 0, true
+		return true
 	}
 	before := h.Runs
-	h.Seeds, h.Dirs, h.Runs = append(h.Seeds, res.Seed), append(h.Dirs, res.Dir), h.Runs+res.Tried.Runs
+	h.Seeds, h.Dirs, h.Runs = append(h.Seeds, res.Seed+int64(before)), append(h.Dirs, res.Dir), h.Runs+res.Tried.Runs
 	if err != nil {
 		h.Err = err.Error()
 	}
 	if res.Find == nil {
 		h.Interrupted = res.Interrupted
-		return 0, true
+		return true
 	}
 	at := det.at
 	if at.IsZero() {
@@ -236,14 +232,14 @@ func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, seed int64
 		h.Allowed = append(h.Allowed, f)
 	case want.wants(f.Signatures):
 		h.Find = &f
-		return 0, true
+		return true
 	default:
 		h.Others = append(h.Others, f)
 		if want.bug.ID == "" {
-			return 0, true // HuntRelease: any find that counts ends it
+			return true // HuntRelease: any find that counts ends it
 		}
 	}
-	return res.Tried.Last + 1, err != nil || res.Tried.Runs == 0
+	return err != nil || res.Tried.Runs == 0
 }
 
 // firstUnknown is h's first find that counts and is no bug the catalog

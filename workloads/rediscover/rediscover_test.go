@@ -153,7 +153,7 @@ func TestAllowedOnly(t *testing.T) {
 	if r.FixedOutcome != Clean {
 		t.Errorf("fixed %s: an allowed find is no flag", r.FixedOutcome)
 	}
-	if len(f.calls) < 4 || f.calls[1].Seed != f.calls[0].Seed+2 || f.calls[1].Budget >= f.calls[0].Budget {
+	if len(f.calls) < 4 || f.calls[1].Seed != f.calls[0].Seed || f.calls[1].Drawn != f.calls[0].Drawn+2 || f.calls[1].Budget >= f.calls[0].Budget {
 		t.Errorf("hunts %v: want the release hunted on from the seed after the last, on what is left of the budget", seeds(f))
 	}
 	unclassed := func(string, int64) *fakeFind { return &fakeFind{run: 1, scenario: true} }
@@ -230,10 +230,11 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
+// seeds are the seeds of the hunts' first draws, in order.
 func seeds(f *fakeHunts) []int64 {
 	var out []int64
 	for _, c := range f.calls {
-		out = append(out, c.Seed)
+		out = append(out, c.Seed+int64(c.Drawn))
 	}
 	return out
 }
