@@ -112,6 +112,16 @@ type Plan struct {
 	// lock whose unlock checks no owner frees the holder's lock, a bug that
 	// otherwise shows only when a late unlock meets the next holder.
 	StrayUnlockPercent int `json:"stray_unlock_percent,omitempty"`
+	// NestPercent is the share of cycles whose holder, once granted, takes
+	// a second lock inside its hold (worker.nest): one of Locks after its
+	// own in name order (none after the last, so that nesting owners never
+	// wait on each other), as any acquire (a TryLock that makes one
+	// attempt under an explicit Lease, which a wait could outlast), for one
+	// section, released before the first lock's sections: applications
+	// that hold two locks at once meet the bugs of state a client keeps
+	// per thread or per stripe of names. No draw is made when it is 0, so
+	// older plans replay.
+	NestPercent int `json:"nest_percent,omitempty"`
 	// ReadPercent is, for a read-write lock (subject.ReadWrite), the share
 	// of cycles that take the read side (the rest take the write side);
 	// DowngradePercent the share of write cycles that downgrade: take the
@@ -159,6 +169,8 @@ func (p Plan) Validate() error {
 		return fmt.Errorf("plan: cancel_at_reply_percent = %d, want 0..100", p.CancelAtReplyPercent)
 	case p.StrayUnlockPercent < 0 || p.StrayUnlockPercent > 100:
 		return fmt.Errorf("plan: stray_unlock_percent = %d, want 0..100", p.StrayUnlockPercent)
+	case p.NestPercent < 0 || p.NestPercent > 100:
+		return fmt.Errorf("plan: nest_percent = %d, want 0..100", p.NestPercent)
 	case p.ReadPercent < 0 || p.ReadPercent > 100 || p.DowngradePercent < 0 || p.DowngradePercent > 100:
 		return fmt.Errorf("plan: read_percent = %d, downgrade_percent = %d, want 0..100", p.ReadPercent, p.DowngradePercent)
 	case p.LongReadPercent < 0 || p.LongReadPercent > 100 || p.LongDowngradePercent < 0 || p.LongDowngradePercent > 100 ||

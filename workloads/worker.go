@@ -265,6 +265,9 @@ func (w *worker) cycle() {
 			}
 		}
 	}
+	if !w.nest(lock, storm) {
+		return
+	}
 	for holds > 0 {
 		hold := plan.Hold.Draw(p.rng)
 		if storm {

@@ -53,6 +53,7 @@ func TestPlanValidate(t *testing.T) {
 		"no processes":    func(p *Plan) { p.Processes = 0 },
 		"no locks":        func(p *Plan) { p.Locks = nil },
 		"bad percent":     func(p *Plan) { p.TryLockPercent = 101 },
+		"bad nesting":     func(p *Plan) { p.NestPercent = -1 },
 		"negative lease":  func(p *Plan) { p.Lease = -1 },
 		"inverted range":  func(p *Plan) { p.Hold = Range{Min: 2, Max: 1} },
 		"no op timeout":   func(p *Plan) { p.OpTimeout = 0 },

@@ -53,3 +53,26 @@ func DrawKeys(seed int64, plan workloads.Plan) workloads.Plan {
 	plan.Locks = names
 	return plan
 }
+
+// Nesting a plain draw may ask for (DrawNest): the share of cycles that
+// hold a second lock inside the first, from MinNest to MaxNest percent.
+const (
+	MinNest = 10
+	MaxNest = 40
+)
+
+// DrawNest draws, from seed, whether a plain draw spread over several lock
+// names (DrawKeys) nests holds (Plan.NestPercent): one such draw in two,
+// MinNest to MaxNest percent of its cycles, so that a hunt meets the bugs
+// of a client holding two locks at once: per-thread state (a renewal
+// entry, a reentry count) kept across names, a local lock shared by two
+// names that fall in one stripe. A plan of one lock, or of another
+// workload, is returned as it is.
+func DrawNest(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x4E57))
+	if plan.Workload != "hunt" || len(plan.Locks) < 2 || rng.IntN(2) != 0 {
+		return plan
+	}
+	plan.NestPercent = MinNest + rng.IntN(MaxNest-MinNest+1)
+	return plan
+}

@@ -44,3 +44,42 @@ func TestDrawKeys(t *testing.T) {
 		t.Fatalf("%d of %d draws spread over several locks, want about a third", spread, n)
 	}
 }
+
+// TestDrawNest: only a hunt plan of several locks nests, about one in two
+// of them, between MinNest and MaxNest percent, as a pure function of the
+// seed, and nothing else changes.
+func TestDrawNest(t *testing.T) {
+	nested, spread := 0, 0
+	for seed := int64(1); seed <= 300; seed++ {
+		p := DrawKeys(seed, Plan(seed))
+		got := DrawNest(seed, p)
+		if again := DrawNest(seed, p); !reflect.DeepEqual(got, again) {
+			t.Fatalf("seed %d: drew %d, then %d", seed, got.NestPercent, again.NestPercent)
+		}
+		if len(p.Locks) < 2 {
+			if got.NestPercent != 0 {
+				t.Fatalf("seed %d: one lock, nesting %d%%", seed, got.NestPercent)
+			}
+			continue
+		}
+		spread++
+		if got.NestPercent != 0 {
+			nested++
+			if got.NestPercent < MinNest || got.NestPercent > MaxNest {
+				t.Fatalf("seed %d: nesting %d%%, want %d to %d", seed, got.NestPercent, MinNest, MaxNest)
+			}
+		}
+		got.NestPercent = 0
+		if !reflect.DeepEqual(got, p) {
+			t.Fatalf("seed %d: DrawNest changed more than the nesting", seed)
+		}
+		rw := p
+		rw.Workload = "rwlock"
+		if DrawNest(seed, rw).NestPercent != 0 {
+			t.Fatalf("seed %d: a read-write plan nests", seed)
+		}
+	}
+	if nested < spread/4 || nested > 3*spread/4 {
+		t.Errorf("%d of %d spread draws nest, want about half", nested, spread)
+	}
+}

@@ -124,7 +124,8 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // and call forms varied or not as drawn (DrawForms) when it can vary them;
 // a read-write lock's plan is the read-write workload's one draw in two
 // (DrawReadWrite), and a hunt workload's plan one lock or several as drawn
-// (DrawKeys).
+// (DrawKeys), its holders nesting holds of several or not as drawn
+// (DrawNest).
 func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.ownPlan() {
 		return PermitsPlan
@@ -133,7 +134,7 @@ func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.subject.ReadWrite {
 		p = DrawReadWrite(seed, p)
 	}
-	p = DrawKeys(seed, p)
+	p = DrawNest(seed, DrawKeys(seed, p))
 	switch {
 	case h.cfg.ThreadsPerProcess > 0:
 		p.ThreadsPerProcess = h.cfg.ThreadsPerProcess
