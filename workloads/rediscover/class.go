@@ -73,4 +73,3 @@ func allAllowed(r model.Report) bool {
 	}
 	return n > 0
 }
-
