@@ -191,8 +191,8 @@ func AddContrasts(ctx context.Context, cfg Config, rep *Report) error {
 // each, and records it in r.Contrast; nothing when there is no find to
 // replay, or the fixed release was not run. When too few of the buggy
 // release's replays hit, the find is replayed there again for longer
-// (lengthened), and if that hits in most, both releases' counts are the
-// longer replays' (Contrast.Short keeps the first ones).
+// (lengthened), and both releases are counted at that length
+// (Contrast.Short keeps the first replays' counts).
 func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 	f := r.Buggy.Find
 	if cfg.Contrast <= 0 || f == nil || r.Fixed.NotRun != "" {

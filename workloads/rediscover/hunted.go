@@ -33,11 +33,12 @@ type Release struct {
 
 // Hunted is what the hunts of one release showed. A hunt stops at its
 // first find; the release is hunted on from the draw after the hunt's
-// last (hunt.Config.Drawn), on what is left of the budget, unless that find has the bug's
-// signature: one that does not count (its Class), another catalogued bug
-// the release has (its signature is theirs: Finding.Known) or no bug the
-// catalog knows there is recorded, and the hunting goes on. (A hunt for
-// no bug in particular, HuntRelease, stops at the first find that counts.)
+// last (hunt.Config.Drawn), on what is left of the budget, unless that
+// find has the bug's signature: one that does not count (its Class),
+// another catalogued bug the release has (its signature is theirs:
+// Finding.Known) or no bug the catalog knows there is recorded, and the
+// hunting goes on. (A hunt for no bug in particular, HuntRelease, stops
+// at the first find that counts.)
 type Hunted struct {
 	Release
 	// Seeds are the first seeds of the hunts made, in order.
@@ -52,8 +53,7 @@ type Hunted struct {
 	Find *Finding `json:"find,omitempty"`
 	// Others are the finds that count without the bug's signature, in
 	// order: other catalogued bugs of the release (Known), and finds no
-	// bug the catalog knows there ("other finds"; only the first of them
-	// is shrunk, and its rerun command is the shrunk draw).
+	// bug the catalog knows there ("other finds"), none of them shrunk.
 	Others []Finding `json:"others,omitempty"`
 	// Allowed are the finds that did not count, in order.
 	Allowed []Finding `json:"allowed,omitempty"`
@@ -153,17 +153,12 @@ func (w sought) same(first, cand hunt.Trial) bool {
 }
 
 // shrinks says whether a hunt for w shrinks a find: one that counts and is
-// the find sought, or the first that is no bug the catalog knows there
-// (the page reruns it) when unknownSeen says there was none before; not
-// one allowed by its fault, another catalogued bug of the release, nor a
-// later unknown find, which are only recorded while the hunt goes on, so
-// shrinking them would spend the budget on nothing.
-func (w sought) shrinks(first hunt.Trial, unknownSeen bool) bool {
-	if !classify(first).Counts() {
-		return false
-	}
-	sigs := first.Report.Signatures()
-	return w.wants(sigs) || !unknownSeen && knownMatch(w.known, sigs) == ""
+// the find sought; not one allowed by its fault, another catalogued bug of
+// the release, nor one no bug the catalog knows there, which are only
+// recorded while the hunt goes on (their run's own draw reruns them), so
+// shrinking them would spend the budget on something else than the bug.
+func (w sought) shrinks(first hunt.Trial) bool {
+	return classify(first).Counts() && w.wants(first.Report.Signatures())
 }
 
 // huntRelease hunts b's release on side for the budget: from Config.Seed,
@@ -202,11 +197,9 @@ func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
 // error.
 func (cfg *Config) hunt1(ctx context.Context, h *Hunted, want sought, left time.Duration, start time.Time) (done bool) {
 	det := &detector{Observer: cfg.Observer, now: cfg.now}
-	unknownSeen := h.firstUnknown() != nil
 	res, err := cfg.Hunt(ctx, hunt.Config{
 		Subject: h.Subject, Registry: cfg.Registry, Budget: left, RunDuration: min(cfg.RunDuration, left),
-		Seed: cfg.Seed, Drawn: h.Runs, Out: cfg.Out, Observer: det, Same: want.same,
-		Shrinks: func(first hunt.Trial) bool { return want.shrinks(first, unknownSeen) },
+		Seed: cfg.Seed, Drawn: h.Runs, Out: cfg.Out, Observer: det, Same: want.same, Shrinks: want.shrinks,
 	})
 	if res == nil {
 		h.Err = errText(err, "the hunt returned no result")

@@ -42,9 +42,9 @@ func TestShrinkKeepsTheSoughtSignature(t *testing.T) {
 }
 
 // TestShrinksOnlyWhatEndsTheHunt: a hunt shrinks the sought bug's find
-// (it ends the hunting) and the first find no catalogued bug explains (the
-// page reruns it), not a later one, another known bug's find nor one its
-// fault allows (each only recorded while the hunt goes on).
+// (it ends the hunting), not another known bug's find, one no catalogued
+// bug explains, nor one its fault allows (each only recorded while the
+// hunt goes on).
 func TestShrinksOnlyWhatEndsTheHunt(t *testing.T) {
 	bug, other := testBug("lib-1.0.0-sought"), testBug("lib-1.0.0-other")
 	bug.Signature = sig(t, "contract/hung/release/*")
@@ -59,19 +59,16 @@ func TestShrinksOnlyWhatEndsTheHunt(t *testing.T) {
 	allowed.Draw.Scenario = &sc
 	allowed.Report.Results = append(allowed.Report.Results, model.Result{Checker: model.CheckAllowance, Verdict: model.Valid})
 	for _, tc := range []struct {
-		name        string
-		t           hunt.Trial
-		unknownSeen bool
-		want        bool
+		name string
+		t    hunt.Trial
+		want bool
 	}{
-		{"the sought bug", plain("contract/hung/release/none"), false, true},
-		{"the sought bug after an unknown find", plain("contract/hung/release/none"), true, true},
-		{"another catalogued bug of the release", plain("safety/double-grant/acquire/none"), false, false},
-		{"no bug the catalog knows", plain("refusal/refused-free/acquire/none"), false, true},
-		{"no bug the catalog knows, after another", plain("refusal/refused-free/acquire/none"), true, false},
-		{"allowed by its fault", allowed, false, false},
+		{"the sought bug", plain("contract/hung/release/none"), true},
+		{"another catalogued bug of the release", plain("safety/double-grant/acquire/none"), false},
+		{"no bug the catalog knows", plain("refusal/refused-free/acquire/none"), false},
+		{"allowed by its fault", allowed, false},
 	} {
-		if got := w.shrinks(tc.t, tc.unknownSeen); got != tc.want {
+		if got := w.shrinks(tc.t); got != tc.want {
 			t.Errorf("%s: shrinks = %v, want %v", tc.name, got, tc.want)
 		}
 	}
