@@ -188,7 +188,8 @@ func fixedCell(r Row) string {
 
 // othersCell lists the buggy release's finds without the bug's
 // signature, each with the catalog bug it matches and whether the fixed
-// release showed the same signature.
+// release showed the same signature: one entry per set of signatures, at
+// its first run, with how many later finds had the same.
 func othersCell(r Row) string {
 	if len(r.Buggy.Others) == 0 {
 		return "–"
@@ -199,16 +200,34 @@ func othersCell(r Row) string {
 			fixed[s.String()] = true
 		}
 	}
-	var parts []string
+	type entry struct {
+		run, more int // its first run, and the later finds with its signatures
+		text      string
+	}
+	var entries []*entry
+	seen := map[string]*entry{}
 	for _, o := range r.Buggy.Others {
-		p := fmt.Sprintf("run %d: %s", o.Run, sigList(o.Signatures))
+		text := sigList(o.Signatures)
 		if o.Known != "" {
-			p += " (" + o.Known + ")"
+			text += " (" + o.Known + ")"
 		}
 		if slices.ContainsFunc(o.Signatures, func(s model.Signature) bool { return fixed[s.String()] }) {
-			p += ", the fixed release too"
+			text += ", the fixed release too"
 		}
-		parts = append(parts, p)
+		if e := seen[text]; e != nil {
+			e.more++
+			continue
+		}
+		seen[text] = &entry{run: o.Run, text: text}
+		entries = append(entries, seen[text])
+	}
+	var parts []string
+	for _, e := range entries {
+		more := ""
+		if e.more > 0 {
+			more = fmt.Sprintf(" and %d more", e.more)
+		}
+		parts = append(parts, fmt.Sprintf("run %d%s: %s", e.run, more, e.text))
 	}
 	return cell(strings.Join(parts, "; "))
 }

@@ -45,3 +45,23 @@ func TestMarkdownOrder(t *testing.T) {
 		}
 	}
 }
+
+// A release's other finds are listed once per set of signatures, at the
+// first run that showed it, with how many later finds showed it again.
+func TestOthersCellGroupsRepeats(t *testing.T) {
+	sigs := func(text string) []model.Signature {
+		s, err := model.ParseSignature(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []model.Signature{s}
+	}
+	refused, known := sigs("refusal/refused-free/acquire/none"), sigs("contract/hung/release/none")
+	r := Row{Buggy: Hunted{Others: []Finding{
+		{Run: 2, Signatures: refused}, {Run: 4, Signatures: known, Known: "b0"}, {Run: 5, Signatures: refused}, {Run: 9, Signatures: refused},
+	}}}
+	want := "run 2 and 2 more: `refusal/refused-free/acquire/none`; run 4: `contract/hung/release/none` (b0)"
+	if got := othersCell(r); got != want {
+		t.Errorf("othersCell = %q, want %q", got, want)
+	}
+}
