@@ -66,7 +66,11 @@ func (f *fakeHunts) hunt(ctx context.Context, cfg hunt.Config) (*hunt.Result, er
 			t = find.trial(t)
 			cfg.Observer.Ran(fmt.Sprintf("run %d", i), t)
 			f.clock.now = f.clock.now.Add(fakeShrink)
-			res.Find = &hunt.Find{Run: i, First: t, Shrunk: t, Steps: find.steps, Command: []string{"lockcheck", "run", "--subject", cfg.Subject, "--seed", fmt.Sprint(t.Draw.Seed)}}
+			cmd := []string{"lockcheck", "run", "--subject", cfg.Subject, "--seed", fmt.Sprint(t.Draw.Seed)}
+			if find.scenario {
+				cmd = append(cmd, "--scenario", t.Draw.Scenario.Name)
+			}
+			res.Find = &hunt.Find{Run: i, First: t, Shrunk: t, Steps: find.steps, Command: cmd}
 			break
 		}
 		cfg.Observer.Ran(fmt.Sprintf("run %d", i), t)

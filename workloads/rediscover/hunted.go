@@ -57,6 +57,11 @@ type Hunted struct {
 	Others []Finding `json:"others,omitempty"`
 	// Allowed are the finds that did not count, in order.
 	Allowed []Finding `json:"allowed,omitempty"`
+	// Untold are the earlier finds with the bug's signature whose replays
+	// (Finding.Replays) did not tell the releases apart, in order: the
+	// release was hunted on past each, on what was left of its budget
+	// (Config.huntOn), and Find is the one after them.
+	Untold []Finding `json:"untold,omitempty"`
 	// Dirs are the hunts' directories.
 	Dirs []string `json:"dirs,omitempty"`
 	// Interrupted says ctx ended before the budget did.
@@ -96,6 +101,8 @@ type Finding struct {
 	// shrunk run's directory.
 	Command string `json:"command"`
 	Dir     string `json:"dir"`
+	// Replays are an untold find's replays on both releases (Hunted.Untold).
+	Replays *Contrast `json:"replays,omitempty"`
 }
 
 // HuntRelease hunts one release, named SUBJECT@VERSION (version v), as
@@ -175,9 +182,12 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 
 // hunt hunts h's resolved release for want for the budget: one hunt of
 // cfg.Seed's draws after another, each going on from the draws the ones
-// before it made (hunt.Config.Drawn), while their finds do not end it.
+// before it made (hunt.Config.Drawn), while their finds do not end it. A
+// release hunted before (h.Elapsed) goes on with what is left of its
+// budget, its finds timed from the budget's start as if it had not
+// paused.
 func (cfg *Config) hunt(ctx context.Context, h Hunted, want sought) Hunted {
-	start := cfg.now()
+	start := cfg.now().Add(-h.Elapsed)
 	deadline := start.Add(cfg.Budget)
 	for ctx.Err() == nil {
 		left := min(cfg.Budget, deadline.Sub(cfg.now()).Round(100*time.Millisecond))

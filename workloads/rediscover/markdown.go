@@ -39,7 +39,7 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 	for _, r := range ordered(rep.Rows) {
 		fmt.Fprintf(&b, "| `%s` (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			r.Bug.ID, cell(r.Bug.Library), releasesCell(r.Bug), signaturesCell(r.Bug), statusCell(r),
-			foundIn(r.Buggy), replaysCell(r.Contrast), fixedCell(r), introducedCell(r), othersCell(r), rerunCell(r.Buggy))
+			foundIn(r.Buggy), replaysCell(r.Contrast)+untoldNote(r.Buggy), fixedCell(r), introducedCell(r), othersCell(r), rerunCell(r.Buggy))
 	}
 	writeMet(&b, rep.Rows)
 	_, err := io.WriteString(w, b.String())
@@ -139,6 +139,20 @@ func reproducedNote(f Finding) string {
 		return ""
 	}
 	return ", seen once"
+}
+
+// untoldNote names the earlier finds with the bug's signature whose
+// replays did not tell the releases apart, each with its counts ("" when
+// none).
+func untoldNote(h Hunted) string {
+	if len(h.Untold) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, f := range h.Untold {
+		parts = append(parts, fmt.Sprintf("run %d: %s", f.Run, replaysCell(f.Replays)))
+	}
+	return cell("; hunted on past the find(s) whose replays did not tell them apart: " + strings.Join(parts, "; "))
 }
 
 // replaysCell is the replays' counts with the bug's signature, and p; and

@@ -33,10 +33,10 @@ func (h Hunted) counted() []Finding {
 }
 
 // Met lists every distinct signature h's finds had, those allowed by
-// their fault among them, each with its first run and time, in the order
-// met.
+// their fault and those not told apart among them, each with its first run
+// and time, in the order met.
 func (h Hunted) Met() []Met {
-	all := append(h.counted(), h.Allowed...)
+	all := slices.Concat(h.counted(), h.Allowed, h.Untold)
 	slices.SortStableFunc(all, func(a, b Finding) int { return a.Run - b.Run })
 	seen := map[string]bool{}
 	var out []Met

@@ -101,6 +101,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		row.Buggy = cfg.huntRelease(ctx, b, SideBuggy)
 		row.Fixed = cfg.huntRelease(ctx, b, SideFixed)
 		cfg.replayFind(ctx, &row)
+		for cfg.huntOn(ctx, &row) {
+			cfg.replayFind(ctx, &row)
+		}
 		row.judge()
 		rep.Rows = append(rep.Rows, row)
 		cfg.Observer.Judged(row)
