@@ -106,8 +106,9 @@ rediscover: deps build
 ## rediscover-parts: make rediscover in parts that survive a stop, for the long campaign: each bug of the catalog
 ## (BUGS=ID,... for a few) hunted alone, BUDGET (default 10m) a release from SEED (default 2611300), into
 ## out/rediscover/SEED-BUDGET/; a bug's part once done is kept in results/findings/rediscovery-SEED-BUDGET/ with
-## its hunts' plan.json files (the page's rerun commands read them), and skipped when run again; then the page
-## (PAGE, default results/rediscovery: .md and .json) merged from every part kept. Exit 1 from rediscover (a fixed
+## its hunts' plan.json files (the page's rerun commands read them), gzipped (ID.json.gz: --merge reads it), and
+## skipped when run again; then the page (PAGE, default results/rediscovery: .md and .json) merged from every part
+## kept. Exit 1 from rediscover (a fixed
 ## release flagged with its bug's signature) is a result, kept; 2 stops the target. About 2 x BUDGET a producible
 ## bug plus shrinking and replays: some 12 hours at 10 minutes for the catalog's 30 producible bugs on 2 cores.
 PAGE ?= results/rediscovery
@@ -116,15 +117,15 @@ rediscover-parts: deps build
 	ids="$(subst $(comma), ,$(BUGS))"; [ -n "$$ids" ] || ids=$$(./bin/lockcheck rediscover --list | awk 'NR > 1 {print $$1}'); \
 	mkdir -p $$out $$keep; \
 	for id in $$ids; do \
-	  [ -f $$keep/$$id.json ] && continue; \
+	  [ -f $$keep/$$id.json ] || [ -f $$keep/$$id.json.gz ] && continue; \
 	  ./bin/lockcheck rediscover --bugs $$id --budget $$budget --seed $$seed --runs $$out --json $$out/$$id.json; \
 	  rc=$$?; [ $$rc -le 1 ] || exit $$rc; \
 	  for p in $$(grep -o "$$out/runs/hunt/[^\" ]*/plan.json" $$out/$$id.json | sort -u); do \
 	    d=$$keep/$$(basename $$(dirname $$p)); mkdir -p $$d; cp $$p $$d/; \
 	  done; \
-	  sed "s#$$out/runs/hunt/#$$keep/#g" $$out/$$id.json > $$keep/$$id.json; \
+	  sed "s#$$out/runs/hunt/#$$keep/#g" $$out/$$id.json | gzip -9n > $$keep/$$id.json.gz; \
 	done; \
-	./bin/lockcheck rediscover --merge $$(ls $$keep/*.json | paste -sd, -) --out $(PAGE).md --json $(PAGE).json; \
+	./bin/lockcheck rediscover --merge $$(ls $$keep/*.json* | paste -sd, -) --out $(PAGE).md --json $(PAGE).json; \
 	rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 ## release-pages: results/releases/LIB.md for each library people run (lockcheck releases LIB --md): its releases,

@@ -38,11 +38,12 @@ func readRunFile(dir, name string) ([]byte, error) {
 	if n == "" {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, name), fs.ErrNotExist)
 	}
-	return readKept(filepath.Join(dir, n))
+	return ReadKept(filepath.Join(dir, n))
 }
 
-// readKept reads the file at p, decompressed when its name ends in Gz.
-func readKept(p string) ([]byte, error) {
+// ReadKept reads the file at p, decompressed when its name ends in Gz (a
+// run file, or a report, kept gzipped).
+func ReadKept(p string) ([]byte, error) {
 	if !strings.HasSuffix(p, Gz) {
 		return os.ReadFile(p)
 	}
@@ -67,7 +68,7 @@ func readKept(p string) ([]byte, error) {
 func readHistoryFile(dir string) (*model.History, error) {
 	if n := keptName(dir, HistoryFile); strings.HasSuffix(n, Gz) {
 		p := filepath.Join(dir, n)
-		b, err := readKept(p)
+		b, err := ReadKept(p)
 		if err != nil {
 			return nil, err
 		}

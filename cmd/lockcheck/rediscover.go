@@ -82,17 +82,17 @@ func rediscoverCmd(ctx context.Context, e *env, args []string) (int, error) {
 	return exitValid, nil
 }
 
-// mergeRediscoveries reads the JSON reports at paths and merges them
+// mergeRediscoveries reads the JSON reports at paths (each as kept: a
+// name ending in .gz is read decompressed) and merges them
 // (rediscover.Merge).
 func mergeRediscoveries(paths []string) (*rediscover.Report, error) {
 	var reps []*rediscover.Report
 	for _, p := range paths {
-		f, err := os.Open(p)
+		b, err := results.ReadKept(p)
 		if err != nil {
 			return nil, usagef("--merge: %v", err)
 		}
-		rep, err := rediscover.ReadJSON(f)
-		f.Close()
+		rep, err := rediscover.ReadJSON(bytes.NewReader(b))
 		if err != nil {
 			return nil, usagef("--merge %s: %v", p, err)
 		}

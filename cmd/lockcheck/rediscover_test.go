@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockcheck/lockcheck/results"
 	"github.com/lockcheck/lockcheck/workloads/rediscover"
 )
 
@@ -115,5 +116,40 @@ func TestRediscoverWrites(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "{") || !strings.Contains(errOut.String(), "| `b` (Lib) |") {
 		t.Errorf("--json -: stdout must hold the JSON alone, the table going to stderr:\nstdout:\n%s\nstderr:\n%s", out.String(), errOut.String())
+	}
+}
+
+// A part kept gzipped merges as the plain one does.
+func TestRediscoverMergesGzippedParts(t *testing.T) {
+	part := "../../results/findings/rediscovery-2611300-10m/redisson-3.17.1-renewal-outlives-unlock.json"
+	if _, err := os.Stat(part); err != nil {
+		part += results.Gz
+	}
+	dir := t.TempDir()
+	plain, gz := filepath.Join(dir, "part.json"), filepath.Join(dir, "part.json.gz")
+	b, err := results.ReadKept(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plain, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.CompressFile(plain, gz, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	for _, p := range []string{plain, gz} {
+		md := p + ".md"
+		if code, _, stderr := lockcheck(t, "rediscover", "--catalog", testCatalog, "--merge", p, "--out", md); code > exitInvalid {
+			t.Fatalf("--merge %s: exit %d\n%s", p, code, stderr)
+		}
+		page, err := os.ReadFile(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[p] = strings.ReplaceAll(string(page), filepath.Base(p), "PART")
+	}
+	if pages[plain] != pages[gz] || !strings.Contains(pages[gz], "redisson-3.17.1-renewal-outlives-unlock") {
+		t.Errorf("the gzipped part merges otherwise:\n%s\n---\n%s", pages[plain], pages[gz])
 	}
 }
