@@ -28,10 +28,9 @@ type group struct {
 func (r *runner) makeGroups(hard, stop context.Context) {
 	t := r.plan.Threads()
 	for g := range r.plan.Processes {
-		gr := &group{idx: g, conn: g % len(r.makers)}
-		if t > 1 {
-			gr.client.Store(int64(g + 1))
-		}
+		conn, client := r.seat(g)
+		gr := &group{idx: g, conn: conn}
+		gr.client.Store(int64(client))
 		for k := range t {
 			i := g*t + k
 			w := &worker{r: r, g: gr, slot: i, name: fmt.Sprintf("w%d", i), makers: r.makers[gr.conn], hard: hard, stop: stop}
@@ -42,6 +41,15 @@ func (r *runner) makeGroups(hard, stop context.Context) {
 	}
 	r.nextPID.Store(int64(r.plan.Owners()))
 	r.nextClient.Store(int64(r.plan.Processes))
+}
+
+// seat is where group g's first owners run: its client connection and its
+// first client process (Op.Client, 0: owners not grouped).
+func (r *runner) seat(g int) (conn, client int) {
+	if r.grouped() {
+		client = g + 1
+	}
+	return g % len(r.makers), client
 }
 
 // grouped reports whether owners share client processes.

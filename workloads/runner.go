@@ -325,6 +325,7 @@ func prepare(ctx context.Context, rc Resolved, deps Deps) (*runner, error) {
 		r.closeClients()
 		return nil, err
 	}
+	r.warmUp(ctx)
 	if subj.Needs == subject.NeedsRedlockNodes && !deps.WireNodes {
 		// Its clients dial the nodes, not Dial's connections, nor (unlike
 		// the redlock topology's WireSets) through their proxies: a trace

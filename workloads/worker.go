@@ -113,13 +113,16 @@ func (w *worker) newProcess(id int) {
 	w.r.clients.set(id, client)
 	w.r.wire.bind(id, w.g.conn, w.r.now())
 	w.p = &process{
-		id: id, client: client, owner: fmt.Sprintf("p%d", id), rng: ProcessRand(w.r.cfg.Seed, id),
+		id: id, client: client, owner: ownerOf(id), rng: ProcessRand(w.r.cfg.Seed, id),
 		ctx: ctx, handles: map[string]impl.Locker{},
 	}
 	w.mu.Lock()
 	w.procC = cancel
 	w.mu.Unlock()
 }
+
+// ownerOf is the owner token of process id.
+func ownerOf(id int) string { return fmt.Sprintf("p%d", id) }
 
 // retire abandons the current process's handles (so their renewal stops and
 // their holds run out within one lease) and starts a new process. abandon
