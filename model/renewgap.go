@@ -21,6 +21,9 @@ import (
 // that began at an acquire of the hold, with no fault in it, is a hold
 // that was never renewed (ShapeWatchdogNeverRenewed): the mark of a lost
 // or stale renewal entry, not of a watchdog that stopped at a failure.
+// So is one that began at an acquire and went a whole lease before any
+// fault held the client up: faults that strike later cannot have failed a
+// renewal that was due before them, whatever the watchdog's cadence.
 
 // renewalGaps returns, for the watchdog holds of one lock, the stretches in
 // which the holder's client sent nothing on the lock for longer than the
@@ -75,7 +78,8 @@ func renewed(h *hold) bool {
 // how much of it no fault held the client up for, and the bound that went
 // past (rendered). unrenewed: it began at an acquire of the hold (its
 // grant, or the command a re-entry sent), and no fault held the client up
-// in it, so no renewal was sent, or could have failed unseen, since.
+// for a whole lease from there: the hold ran out before anything could
+// have failed a renewal, and none was sent, whatever faults came later.
 type silence struct {
 	from, to, silent int64
 	bound            string
@@ -104,7 +108,8 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best sil
 	consider := func(from, to, bound int64, name string) {
 		silent := uncovered(from, to, spans)
 		if x := silent - bound - driftSlack(w); x > excess {
-			excess, best, found = x, silence{from, to, silent, name, silent == to-from && atAcquire(h, from)}, true
+			unrenewed := atAcquire(h, from) && clearFrom(from, to, spans) > w+driftSlack(w)
+			excess, best, found = x, silence{from, to, silent, name, unrenewed}, true
 		}
 	}
 	last := h.start()
@@ -118,6 +123,17 @@ func longestSilence(h *hold, sent []int64, fs *faultSet, opts Options) (best sil
 	}
 	check(end)
 	return best, found
+}
+
+// clearFrom is how long from `from` on, up to `to`, no span of covers
+// (sorted by start) held the client up.
+func clearFrom(from, to int64, covers []span) int64 {
+	for _, c := range covers {
+		if c.to > from && c.from < to {
+			return max(c.from, from) - from
+		}
+	}
+	return to - from
 }
 
 // atAcquire reports whether t, where a silence of h began, is h's grant

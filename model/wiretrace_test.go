@@ -208,10 +208,11 @@ func TestWireTraceLostInFlight(t *testing.T) {
 }
 
 // A watchdog hold whose client sent nothing on the lock since an acquire
-// of the hold, with no fault holding the client up, was never renewed (the
-// watchdog never started, or its entry was lost); one that renewed first,
-// or whose first renewal a fault on its process could have failed, gave
-// up. Both are findings.
+// of the hold, with no fault holding the client up for a whole lease from
+// there, was never renewed (the watchdog never started, or its entry was
+// lost), whatever faults came later; one that renewed first, or whose
+// renewal a fault on its process could have failed before the lease ran
+// out, gave up. Both are findings.
 func TestWatchdogNeverRenewed(t *testing.T) {
 	bind := WireEvent{Kind: WireBind, Client: 0, Process: 0}
 	cmd := func(m float64, reply string) WireEvent {
@@ -243,6 +244,12 @@ func TestWatchdogNeverRenewed(t *testing.T) {
 			ShapeWatchdogGaveUp, MechanismAfterAnswer},
 		{"nothing after the grant, a kill when the first renewal was due", false, []WireEvent{bind, cmd(1, "nil"), ping},
 			[]Fault{aFault("client-conn-kill", "c0", 500, 501, 0)}, ShapeWatchdogGaveUp, MechanismAfterAnswer},
+		{"nothing after the grant, a kill just inside the lease", false, []WireEvent{bind, cmd(1, "nil"), ping},
+			[]Fault{aFault("client-conn-kill", "c0", 1500, 1501, 0)}, ShapeWatchdogGaveUp, MechanismAfterAnswer},
+		{"nothing after the grant, a kill once the lease ran out", false, []WireEvent{bind, cmd(1, "nil"), ping},
+			[]Fault{aFault("client-conn-kill", "c0", 1600, 1601, 0)}, ShapeWatchdogNeverRenewed, ""},
+		{"nothing after the grant, a stall once the lease ran out", false, []WireEvent{bind, cmd(1, "nil")},
+			[]Fault{aFault("client-stall", "w0", 1700, 2500, 0)}, ShapeWatchdogNeverRenewed, ""},
 		{"renewed, then nothing after a re-entry", true, []WireEvent{bind, cmd(1, "nil"), cmd(500, "1"), cmd(1000, "nil")}, nil, ShapeWatchdogNeverRenewed, ""},
 		{"renewed after a re-entry, then nothing", true, []WireEvent{bind, cmd(1, "nil"), cmd(1000, "nil"), cmd(1500, "1")}, nil, ShapeWatchdogGaveUp, MechanismAfterAnswer},
 	} {
