@@ -184,6 +184,9 @@ func fixedCell(r Row) string {
 		}
 	case Flagged:
 		s = fmt.Sprintf("**FLAGGED** in run %d with the bug's signature (%s)", f.Find.Run, f.Find.Command)
+		if k := f.Find.Known; k != "" {
+			s += fmt.Sprintf("; the run shows the signature of %s too, a bug this release has, whose signatures do not match the bug's", k)
+		}
 	case FlaggedOther:
 		o := f.firstUnknown()
 		s = fmt.Sprintf("flagged in run %d for something else: %s (%s)", o.Run, sigList(o.Signatures), o.Command)

@@ -65,3 +65,20 @@ func TestOthersCellGroupsRepeats(t *testing.T) {
 		t.Errorf("othersCell = %q, want %q", got, want)
 	}
 }
+
+// A fixed release flagged with the bug's signature is named with the other
+// bug of that release whose signature the same run shows, if any: the flag
+// stands (the bug's own signature is unexplained), and the page says what
+// else the run showed.
+func TestFlaggedCellNamesTheReleasesOtherBug(t *testing.T) {
+	for _, c := range []struct{ known, want string }{
+		{"", "**FLAGGED** in run 4 with the bug's signature (`lockcheck run x`)"},
+		{"b0", "**FLAGGED** in run 4 with the bug's signature (`lockcheck run x`); the run shows the signature of b0 too"},
+	} {
+		r := Row{FixedOutcome: Flagged, Fixed: Hunted{Find: &Finding{Run: 4, Command: "`lockcheck run x`", Known: c.known}}}
+		got := fixedCell(r)
+		if !strings.HasPrefix(got, c.want) || c.known == "" && strings.Contains(got, "too") {
+			t.Errorf("fixedCell = %q, want it to begin %q", got, c.want)
+		}
+	}
+}
