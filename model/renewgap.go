@@ -18,12 +18,12 @@ import (
 // held the client up (a drop's with its reconnection, and its reply
 // timeout for a renewal lost in flight), so a watchdog that stopped at a
 // failed renewal is seen however often the faults strike after. A stretch
-// that began at an acquire of the hold, with no fault in it, is a hold
-// that was never renewed (ShapeWatchdogNeverRenewed): the mark of a lost
-// or stale renewal entry, not of a watchdog that stopped at a failure.
-// So is one that began at an acquire and went a whole lease before any
-// fault held the client up: faults that strike later cannot have failed a
-// renewal that was due before them, whatever the watchdog's cadence.
+// that began at an acquire of the hold and went a whole lease before any
+// fault held the client up is a hold that was never renewed
+// (ShapeWatchdogNeverRenewed): the mark of a lost or stale renewal entry,
+// not of a watchdog that stopped at a failure, since faults that struck
+// later cannot have failed a renewal due before them, whatever the
+// watchdog's cadence.
 
 // renewalGaps returns, for the watchdog holds of one lock, the stretches in
 // which the holder's client sent nothing on the lock for longer than the
