@@ -14,6 +14,9 @@ import (
 //
 //	churn → overruns → quiet → storm → quiet → churn → long hold → storm → quiet → …
 //
+// (with LongHoldFirst the long hold takes the overruns' place in the first
+// round, and the two go on taking turns from there).
+//
 // Churn is the plan's own mix. In a long hold one process (the first to
 // start a cycle in it) makes one special cycle, and in an overrun phase
 // processes make overrun cycles one after the other, while the others go
@@ -51,6 +54,13 @@ type Phases struct {
 	// critical section as an Overrun section. Zero: no overruns.
 	OverrunLease Range `json:"overrun_lease,omitempty"`
 	Overrun      Range `json:"overrun,omitempty"`
+	// LongHoldFirst starts the run's special phases with the long hold
+	// instead of the overruns. What a long hold leaves in its client (a
+	// renewal that failed in its outage, a hold that ran out under it)
+	// shows on that client's next long hold of the lock (worker.phaseTurn),
+	// which a short run has room for only when the first long hold comes
+	// early. False: overruns first, as every plan before it.
+	LongHoldFirst bool `json:"long_hold_first,omitempty"`
 }
 
 // Scale is a closed interval of multiples of some unit (the run's watchdog
@@ -201,6 +211,9 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 	}
 	if ph.OverrunLease.Max > 0 {
 		specials = append([]phaseKind{phaseOverrun}, specials...) // first: it is short
+	}
+	if ph.LongHoldFirst {
+		slices.Reverse(specials) // a long hold first, when there is one
 	}
 	for round := 0; at < duration; round++ {
 		add(&phase{kind: phaseChurn}, max(ph.Churn.Draw(rng), time.Millisecond))

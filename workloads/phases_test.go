@@ -138,3 +138,28 @@ func TestFreeWaitDefaultsByPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleLongHoldFirst: LongHoldFirst puts a long hold where the
+// overruns would come first, the two still take turns, and a plan without
+// long holds keeps its overruns.
+func TestScheduleLongHoldFirst(t *testing.T) {
+	lease := 1500 * time.Millisecond
+	specialsOf := func(ph *Phases, renewed bool) []phaseKind {
+		var out []phaseKind
+		for _, p := range scheduleFor(ph, 7, 20*time.Second, lease, renewed, true) {
+			if p.kind == phaseLongHold || p.kind == phaseOverrun {
+				out = append(out, p.kind)
+			}
+		}
+		return out
+	}
+	ph := testPhases()
+	ph.LongHoldFirst = true
+	got := specialsOf(ph, true)
+	if len(got) < 2 || got[0] != phaseLongHold || got[1] != phaseOverrun {
+		t.Fatalf("specials %v: want a long hold first, then overruns, in turn", got)
+	}
+	if got := specialsOf(ph, false); len(got) == 0 || got[0] != phaseOverrun {
+		t.Fatalf("without a watchdog, specials %v: want the overruns alone", got)
+	}
+}

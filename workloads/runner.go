@@ -502,7 +502,8 @@ type runner struct {
 	reconnect  func(i int, outage time.Duration)
 	nextPID    atomic.Int64
 	nextClient atomic.Int64
-	clients    clientsOf // process id -> client process (grouped owners)
+	clients    clientsOf                // process id -> client process (grouped owners)
+	long       atomic.Pointer[longHold] // the long hold in its section (takeover.go)
 
 	// live counters for the progress line
 	nOps, nOK, nFail, nInfo atomic.Int64

@@ -258,6 +258,7 @@ func (w *worker) cycle() {
 	}
 	p.held = lock
 	holds := 1
+	long := r.takeover(lock, p.id, plan.Lease) // takeover.go
 	if r.subj.Reentrant && plan.MaxReentry > 0 && !storm {
 		for k := p.rng.IntN(plan.MaxReentry + 1); k > 0; k-- {
 			switch w.acquire(h, lock, w.drawReentry()).Outcome {
@@ -273,7 +274,10 @@ func (w *worker) cycle() {
 	}
 	for holds > 0 {
 		hold := plan.Hold.Draw(p.rng)
-		if storm {
+		switch {
+		case long:
+			hold, long = r.takeoverHold(), false
+		case storm:
 			hold = 0
 		}
 		if !w.section(h, lock, sectionSpec{hold: hold}) {

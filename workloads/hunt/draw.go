@@ -47,6 +47,9 @@ func (d Draw) Describe() string {
 	if d.Plan.SharedObjects {
 		s += ", shared lock objects"
 	}
+	if d.Plan.Phases != nil && d.Plan.Phases.LongHoldFirst {
+		s += ", long hold first"
+	}
 	if d.Plan.CallForms {
 		s += ", varied call forms"
 	}
@@ -201,6 +204,23 @@ func DrawReadWrite(seed int64, plan workloads.Plan) workloads.Plan {
 		panic(err) // the read-write workload is built in
 	}
 	return w.Generate(seed)
+}
+
+// DrawLongHoldFirst draws, from seed, whether a plain draw whose phases have
+// long holds makes its first long hold before its first overruns
+// (Phases.LongHoldFirst): one such draw in two, so that a hunt of short
+// runs meets the bugs that show on a client's next long hold after one that
+// failed a renewal or ran out, and still runs the overruns first, early in
+// the run, in the other half. The plan's phases are copied, not changed.
+func DrawLongHoldFirst(seed int64, plan workloads.Plan) workloads.Plan {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x10F1257))
+	if plan.Phases == nil || plan.Phases.LongHold.Max <= 0 || rng.IntN(2) != 0 {
+		return plan
+	}
+	ph := *plan.Phases
+	ph.LongHoldFirst = true
+	plan.Phases = &ph
+	return plan
 }
 
 // DrawForms draws, from seed, whether the plan's acquires and releases vary

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/lockcheck/lockcheck/workloads"
 )
 
 // TestDrawThreads: a plain draw's threads per process are a pure function
@@ -88,5 +90,38 @@ func TestDrawForms(t *testing.T) {
 	}
 	if varied < n/3 || varied > 2*n/3 {
 		t.Fatalf("%d of %d draws vary their call forms, want about half", varied, n)
+	}
+}
+
+// TestDrawLongHoldFirst: whether a plain draw makes its long hold first is
+// a pure function of its seed, about one draw in two does, the base plan's
+// phases are left as they were, and nothing else changes.
+func TestDrawLongHoldFirst(t *testing.T) {
+	first := 0
+	const n = 300
+	for seed := int64(1); seed <= n; seed++ {
+		base := Plan(seed)
+		p := DrawLongHoldFirst(seed, base)
+		if q := DrawLongHoldFirst(seed, base); !reflect.DeepEqual(p, q) {
+			t.Fatalf("seed %d: drew %+v, then %+v", seed, p.Phases, q.Phases)
+		}
+		if base.Phases.LongHoldFirst {
+			t.Fatalf("seed %d: the base plan's phases were changed", seed)
+		}
+		if p.Phases.LongHoldFirst {
+			first++
+		}
+		ph := *p.Phases
+		ph.LongHoldFirst = false
+		p.Phases = &ph
+		if !reflect.DeepEqual(p, base) {
+			t.Fatalf("seed %d: DrawLongHoldFirst changed more than LongHoldFirst", seed)
+		}
+	}
+	if first < n/3 || first > 2*n/3 {
+		t.Fatalf("%d of %d draws make their long hold first, want about half", first, n)
+	}
+	if p := DrawLongHoldFirst(1, workloads.Plan{Workload: "rwlock"}); p.Phases != nil {
+		t.Fatal("a plan without phases got some")
 	}
 }

@@ -125,7 +125,8 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 // a read-write lock's plan is the read-write workload's one draw in two
 // (DrawReadWrite), and a hunt workload's plan one lock or several as drawn
 // (DrawKeys), its holders nesting holds of several or not as drawn
-// (DrawNest).
+// (DrawNest), and its first long hold before its overruns or not as drawn
+// (DrawLongHoldFirst).
 func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.ownPlan() {
 		return PermitsPlan
@@ -134,7 +135,7 @@ func (h *hunter) plan(seed int64) workloads.Plan {
 	if h.subject.ReadWrite {
 		p = DrawReadWrite(seed, p)
 	}
-	p = DrawNest(seed, DrawKeys(seed, p))
+	p = DrawLongHoldFirst(seed, DrawNest(seed, DrawKeys(seed, p)))
 	switch {
 	case h.cfg.ThreadsPerProcess > 0:
 		p.ThreadsPerProcess = h.cfg.ThreadsPerProcess

@@ -35,7 +35,7 @@ func TestShrinkReachesMinimalFailingDraw(t *testing.T) {
 	want := []string{
 		"shorten the duration 10s -> 5s", "shorten the duration 5s -> 2.5s", "shorten the duration 2.5s -> 2s",
 		"fewer processes 8 -> 4", "fewer locks 2 -> 1", "try_lock_percent 0", "max_reentry 0",
-		"no long holds", "no outages", "no overruns", "no quiet phases", "cancel_percent 0",
+		"no long holds", "no outages", "no overruns", "overruns first", "no quiet phases", "cancel_percent 0",
 	}
 	if !slices.Equal(f.Steps, want) {
 		t.Errorf("steps\n %q\nwant\n %q", f.Steps, want)

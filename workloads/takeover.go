@@ -1,0 +1,48 @@
+package workloads
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// A takeover is the first grant of a lock to a process while another
+// process's long hold of it (the special cycle of a long-hold phase) is
+// still in its section: a grant a correct lock never makes, since its
+// watchdog keeps the long hold through the phase's outage. The long hold
+// ran out under its holder, and its client may have kept state from it (a
+// renewal entry that a failed renewal left behind, shared by every thread
+// of the client). The taker's hold is made a long one, longer than a
+// watchdog lease (takeoverHold), so that its own renewals must keep it and
+// whatever the lapse left in a client shows on the hold that follows it:
+// in the history as a hold that runs out under the taker too.
+
+// longHold is a long hold in its section: the lock, the holder's process
+// id, and whether a grant to another process took it over already.
+type longHold struct {
+	lock   string
+	holder int
+	taken  atomic.Bool
+}
+
+// holdingLong records that process pid's long hold of lock is in its
+// section, until the returned func is called.
+func (r *runner) holdingLong(lock string, pid int) (done func()) {
+	lh := &longHold{lock: lock, holder: pid}
+	r.long.Store(lh)
+	return func() { r.long.CompareAndSwap(lh, nil) }
+}
+
+// takeover reports whether a grant of lock to process pid, a watchdog hold
+// (lease <= 0), is the takeover of the long hold in its section: the
+// first grant of that lock to another process since the long hold began.
+func (r *runner) takeover(lock string, pid int, lease time.Duration) bool {
+	lh := r.long.Load()
+	return lease <= 0 && lh != nil && lh.lock == lock && lh.holder != pid && lh.taken.CompareAndSwap(false, true)
+}
+
+// takeoverHold is how long a takeover's hold lasts: the plan's shortest
+// long hold (no draw from the process's seed, so that a run where no long
+// hold runs out draws what it always drew).
+func (r *runner) takeoverHold() time.Duration {
+	return time.Duration(r.plan.Phases.LongHold.Min * float64(r.watchdogLease))
+}
