@@ -44,84 +44,65 @@ func TestDrawThreads(t *testing.T) {
 // function of its seed, about one draw in two does, and nothing else of
 // the plan changes.
 func TestDrawObjects(t *testing.T) {
-	shared := 0
-	const n = 300
-	for seed := int64(1); seed <= n; seed++ {
-		base := Plan(seed)
-		p := DrawObjects(seed, base)
-		if q := DrawObjects(seed, base); q.SharedObjects != p.SharedObjects {
-			t.Fatalf("seed %d: drew shared %v, then %v", seed, p.SharedObjects, q.SharedObjects)
-		}
-		if p.SharedObjects {
-			shared++
-		}
-		p.SharedObjects = false
-		if !reflect.DeepEqual(p, base) {
-			t.Fatalf("seed %d: DrawObjects changed more than SharedObjects", seed)
-		}
-	}
-	if shared < n/3 || shared > 2*n/3 {
-		t.Fatalf("%d of %d draws share lock objects, want about half", shared, n)
-	}
+	drawnAboutHalf(t, DrawObjects, func(p, _ workloads.Plan) bool { return p.SharedObjects },
+		func(p, _ workloads.Plan) workloads.Plan { p.SharedObjects = false; return p })
 }
 
 // TestDrawForms: whether a plain draw varies its call forms is a pure
 // function of its seed, about one draw in two does, its lease is then whole
 // seconds and no shorter than the plan's, and nothing else changes.
 func TestDrawForms(t *testing.T) {
-	varied := 0
-	const n = 300
-	for seed := int64(1); seed <= n; seed++ {
-		base := Plan(seed)
-		p := DrawForms(seed, base)
-		if q := DrawForms(seed, base); !reflect.DeepEqual(p, q) {
-			t.Fatalf("seed %d: drew %+v, then %+v", seed, p, q)
+	drawnAboutHalf(t, DrawForms, func(p, base workloads.Plan) bool {
+		if p.CallForms && (p.Lease%time.Second != 0 || p.Lease < base.Lease || p.Lease-base.Lease >= time.Second) {
+			t.Fatalf("lease %v from %v, want it rounded up to whole seconds", p.Lease, base.Lease)
 		}
-		if p.CallForms {
-			varied++
-			if p.Lease%time.Second != 0 || p.Lease < base.Lease || p.Lease-base.Lease >= time.Second {
-				t.Fatalf("seed %d: lease %v from %v, want it rounded up to whole seconds", seed, p.Lease, base.Lease)
-			}
-		}
-		p.CallForms, p.Lease = false, base.Lease
-		if !reflect.DeepEqual(p, base) {
-			t.Fatalf("seed %d: DrawForms changed more than CallForms and the lease", seed)
-		}
-	}
-	if varied < n/3 || varied > 2*n/3 {
-		t.Fatalf("%d of %d draws vary their call forms, want about half", varied, n)
-	}
+		return p.CallForms
+	}, func(p, base workloads.Plan) workloads.Plan { p.CallForms, p.Lease = false, base.Lease; return p })
 }
 
 // TestDrawLongHoldFirst: whether a plain draw makes its long hold first is
 // a pure function of its seed, about one draw in two does, the base plan's
 // phases are left as they were, and nothing else changes.
 func TestDrawLongHoldFirst(t *testing.T) {
-	first := 0
-	const n = 300
-	for seed := int64(1); seed <= n; seed++ {
-		base := Plan(seed)
-		p := DrawLongHoldFirst(seed, base)
-		if q := DrawLongHoldFirst(seed, base); !reflect.DeepEqual(p, q) {
-			t.Fatalf("seed %d: drew %+v, then %+v", seed, p.Phases, q.Phases)
-		}
+	drawnAboutHalf(t, DrawLongHoldFirst, func(p, base workloads.Plan) bool {
 		if base.Phases.LongHoldFirst {
-			t.Fatalf("seed %d: the base plan's phases were changed", seed)
+			t.Fatal("the base plan's phases were changed")
 		}
-		if p.Phases.LongHoldFirst {
-			first++
-		}
+		return p.Phases.LongHoldFirst
+	}, func(p, _ workloads.Plan) workloads.Plan {
 		ph := *p.Phases
 		ph.LongHoldFirst = false
 		p.Phases = &ph
-		if !reflect.DeepEqual(p, base) {
-			t.Fatalf("seed %d: DrawLongHoldFirst changed more than LongHoldFirst", seed)
-		}
-	}
-	if first < n/3 || first > 2*n/3 {
-		t.Fatalf("%d of %d draws make their long hold first, want about half", first, n)
-	}
+		return p
+	})
 	if p := DrawLongHoldFirst(1, workloads.Plan{Workload: "rwlock"}); p.Phases != nil {
 		t.Fatal("a plan without phases got some")
+	}
+}
+
+// drawnAboutHalf checks a draw of one thing of a hunt plan over 300 seeds:
+// it is a pure function of the seed, about one draw in two makes it (drew,
+// which may check more of the drawn plan against its base), and undo, which
+// takes it back, gives the base plan again: nothing else changed.
+func drawnAboutHalf(t *testing.T, draw func(int64, workloads.Plan) workloads.Plan,
+	drew func(p, base workloads.Plan) bool, undo func(p, base workloads.Plan) workloads.Plan) {
+	t.Helper()
+	made := 0
+	const n = 300
+	for seed := int64(1); seed <= n; seed++ {
+		base := Plan(seed)
+		p := draw(seed, base)
+		if q := draw(seed, base); !reflect.DeepEqual(p, q) {
+			t.Fatalf("seed %d: drew %+v, then %+v", seed, p, q)
+		}
+		if drew(p, base) {
+			made++
+		}
+		if !reflect.DeepEqual(undo(p, base), base) {
+			t.Fatalf("seed %d: the draw changed more than what it draws", seed)
+		}
+	}
+	if made < n/3 || made > 2*n/3 {
+		t.Fatalf("%d of %d draws made it, want about half", made, n)
 	}
 }
