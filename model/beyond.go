@@ -89,7 +89,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)
 		}
-		for _, ex := range renewalGaps(byLock[lock], fs, opts) {
+		for _, ex := range renewalGaps(byLock[lock], acqs[lock], fs, opts) {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)
 		}

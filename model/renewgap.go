@@ -29,10 +29,16 @@ import (
 // which the holder's client sent nothing on the lock for longer than the
 // lease, beyond every fault. It needs the wire trace (opts.Wire) and a
 // lock with a watchdog; it returns nothing otherwise.
-func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
-	if opts.Wire == nil || opts.NoWatchdog {
+//
+// A client that serves several processes (threads) sends their attempts
+// on the lock too: a command that carries a token only another of its
+// processes sent (tokenOwners), and none of the holder's, is that
+// process's own request and renews nothing of the holder's (holderTraffic).
+func renewalGaps(holds []*hold, acqs []*Op, fs *faultSet, opts Options) []Example {
+	if opts.Wire == nil || opts.NoWatchdog || len(holds) == 0 {
 		return nil
 	}
+	owners := opts.Wire.tokenOwners(holds[0].grant.Lock, callWindows(holds, acqs))
 	var out []Example
 	for _, h := range holds {
 		if h.shared || !renewed(h) || h.end <= h.start() {
@@ -42,7 +48,7 @@ func renewalGaps(holds []*hold, fs *faultSet, opts Options) []Example {
 		if !ok {
 			continue
 		}
-		sl, found := longestSilence(h, opts.Wire.lockTraffic(c, h.grant.Lock), fs, opts)
+		sl, found := longestSilence(h, opts.Wire.holderTraffic(c, h.grant.Lock, h.grant.Process, owners), fs, opts)
 		if !found {
 			continue
 		}
@@ -247,6 +253,32 @@ func (t *WireTrace) lockTraffic(c int, lock string) []int64 {
 		t.traffic = map[trafficKey][]int64{}
 	}
 	t.traffic[k] = out
+	return out
+}
+
+// holderTraffic is lockTraffic(c, lock) less the commands that carry a
+// token only another process of client c sent in its requests on the
+// lock (owners: tokenOwners) and none that process p sent: what may have
+// renewed p's hold. A command whose tokens say nothing of its sender
+// counts, as do the commands of a client that served p alone.
+func (t *WireTrace) holderTraffic(c int, lock string, p int, owners map[string]tokenUse) []int64 {
+	sibling := func(s string) bool {
+		u, ok := owners[s]
+		return ok && len(u.procs) == 1 && !u.procs[p] && u.clients[c]
+	}
+	mine := func(s string) bool { return owners[s].procs[p] }
+	var out []int64
+	left := false
+	for _, e := range t.lockCommands(c, lock) {
+		if ts := commandTokens(e, lock); slices.ContainsFunc(ts, sibling) && !slices.ContainsFunc(ts, mine) {
+			left = true
+			continue
+		}
+		out = append(out, e.Call)
+	}
+	if !left {
+		return t.lockTraffic(c, lock)
+	}
 	return out
 }
 

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // A command names a lock by its key, its channel or a multilock member's
 // key; another lock's keys, a side lock's and a lock whose name only
@@ -23,5 +26,52 @@ func TestNamesLock(t *testing.T) {
 		if got := namesLock(c.args, "hunt"); got != c.want {
 			t.Errorf("namesLock(%q, hunt) = %v, want %v", c.args, got, c.want)
 		}
+	}
+}
+
+// A client that serves two processes (threads) sends the second's attempts
+// on the lock while the first holds it: those carry the second's token
+// only, and do not renew the first's hold. The first's watchdog that
+// sends nothing of its own for longer than the lease never renewed the
+// hold, whatever its sibling sent; one that renews with its own token is
+// fine, and so is one whose renewals carry no token at all.
+func TestSiblingAttemptsRenewNothing(t *testing.T) {
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 1}}
+	cmd := func(m float64, token, reply string) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Conn: 1, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 " + token, Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	const p0, p1 = "5f0c6a1e-8d2b:41", "5f0c6a1e-8d2b:42"
+	for _, c := range []struct {
+		name     string
+		renewals string // the token p0's watchdog sends ("-": it sends nothing)
+		want     Shape  // "": no finding
+	}{
+		{"the holder sends nothing", "-", ShapeWatchdogNeverRenewed},
+		{"the holder renews with its token", p0, ""},
+		{"the holder renews without a token", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			evs := append(binds, cmd(1, p0, "nil"))
+			ops := []Op{aAcq(0, 0, 5)}
+			for m := 100.0; m < 3900; m += 300 {
+				try := Op{Process: 1, Lock: "L", Kind: Acquire, Call: msT(m), Return: msT(m + 3), Outcome: Fail}
+				ops = append(ops, try)
+				evs = append(evs, cmd(m+1, p1, "1200"))
+			}
+			if c.renewals != "-" {
+				for m := 500.0; m < 4000; m += 500 {
+					evs = append(evs, cmd(m, c.renewals, "1"))
+				}
+			}
+			ops = append(ops, aRel(0, 4000, 4005, OK))
+			evs = append(evs, cmd(4001, p0, "1"))
+			r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)})
+			switch {
+			case c.want == "" && r.Verdict != Valid:
+				t.Fatalf("want no finding:\n%s", r)
+			case c.want != "" && (r.Verdict != Invalid || len(r.Examples) == 0 || r.Examples[0].Shape != c.want):
+				t.Fatalf("want %s:\n%s", c.want, r)
+			}
+		})
 	}
 }
