@@ -48,14 +48,18 @@ func (sc Scenario) Require(s subject.Subject) Requirement {
 
 // Hunted reports whether a hunt can find anything under r: an unsafe
 // scenario's within the fault, or a must-pass requirement that does not
-// expect a violation. A skipped or informational expectation requires
-// nothing, and one that expects the lock to break there (a known bug) is
-// met by every run that breaks it.
+// expect a violation and requires something: a verdict, a checker's, or
+// checkers that must stay quiet (a safe scenario's "within the fault" for
+// a library's own client: fault-allowance quiet, the rest may break). A
+// skipped or informational expectation requires nothing, and one that
+// expects the lock to break there (a known bug) is met by every run that
+// breaks it.
 func (r Requirement) Hunted() bool {
 	if r.Must.Skip != "" {
 		return false
 	}
-	return r.Tolerates != nil || !r.Must.Informational() && !r.Must.Detects()
+	requires := !r.Must.Informational() || len(r.Must.Quiet) > 0
+	return r.Tolerates != nil || requires && !r.Must.Detects()
 }
 
 // Match reports whether rep meets r, and if not, why.

@@ -56,3 +56,34 @@ func TestRequireHuntsNothingKnown(t *testing.T) {
 		t.Error("an informational scenario is hunted")
 	}
 }
+
+// A library's own client on a wire scenario (an external driver's) must
+// stay within the fault: fault-allowance quiet, the other checkers free to
+// fire. That is a requirement a run can break, so a hunt deals the
+// scenario: a refused renewal that stops a watchdog is found there.
+func TestRequireHuntsWithinTheFault(t *testing.T) {
+	lib := subject.Subject{Name: "lib", Kind: subject.KindExternal, Reentrant: true}
+	for _, name := range []string{"renewal-refused", "slow-reply", "client-conn-kill", "wire-mix"} {
+		sc, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := sc.Require(lib)
+		if !r.Hunted() {
+			t.Errorf("%s (%q): not hunted for a library's own client", name, r.Label())
+		}
+		within := model.Report{Verdict: model.Invalid, Results: []model.Result{
+			{Checker: model.CheckLinearizable, Verdict: model.Invalid},
+			{Checker: model.CheckAllowance, Verdict: model.Valid},
+		}}
+		beyond := model.Report{Verdict: model.Invalid, Results: []model.Result{
+			{Checker: model.CheckAllowance, Verdict: model.Invalid},
+		}}
+		if ok, why := r.Match(within); !ok {
+			t.Errorf("%s: a run broken within the fault is a find: %s", name, why)
+		}
+		if ok, _ := r.Match(beyond); ok {
+			t.Errorf("%s: a run beyond the fault meets the requirement", name)
+		}
+	}
+}
