@@ -108,7 +108,7 @@ rediscover: deps build
 ## out/rediscover/SEED-BUDGET/; a bug's part once done is kept in results/findings/rediscovery-SEED-BUDGET/ with
 ## its hunts' plan.json files (the page's rerun commands read them), gzipped (ID.json.gz: --merge reads it), and
 ## skipped when run again; then the page (PAGE, default results/rediscovery: .md and .json) merged from every part
-## kept. Exit 1 from rediscover (a fixed
+## kept, in the order they were hunted (their first hunt's time): a bug hunted again (ID@COMMIT) keeps its last row. Exit 1 from rediscover (a fixed
 ## release flagged with its bug's signature) is a result, kept; 2 stops the target. About 2 x BUDGET a producible
 ## bug plus shrinking and replays: some 12 hours at 10 minutes for the catalog's 30 producible bugs on 2 cores.
 PAGE ?= results/rediscovery
@@ -125,7 +125,8 @@ rediscover-parts: deps build
 	  done; \
 	  sed "s#$$out/runs/hunt/#$$keep/#g" $$out/$$id.json | gzip -9n > $$keep/$$id.json.gz; \
 	done; \
-	./bin/lockcheck rediscover --merge $$(ls $$keep/*.json* | paste -sd, -) --out $(PAGE).md --json $(PAGE).json; \
+	parts=$$(for f in $$keep/*.json*; do echo "$$(zcat -f $$f | grep -o "$$keep/20[0-9T.]*" | sed 's#.*/##' | sort | head -1) $$f"; done | sort | awk '{print $$2}' | paste -sd, -); \
+	./bin/lockcheck rediscover --merge $$parts --out $(PAGE).md --json $(PAGE).json; \
 	rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 ## release-pages: results/releases/LIB.md for each library people run (lockcheck releases LIB --md): its releases,
