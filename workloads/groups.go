@@ -21,6 +21,7 @@ type group struct {
 	// crash of the whole process moves it on to a new one.
 	client  atomic.Int64
 	workers []*worker
+	hush    hushGate // an owner's outage holds back the others' ops (hush.go)
 }
 
 // makeGroups makes the run's client processes and their workers, and the

@@ -27,7 +27,8 @@ type wireTracer struct {
 	out    *bufio.Writer // nil: kept in memory only
 	enc    *json.Encoder
 	events []model.WireEvent
-	procs  map[int]int // client connection -> the process it serves now
+	conns  []model.WireEvent // the opens and closes among events
+	procs  map[int]int       // client connection -> the process it serves now
 	err    error
 }
 
@@ -126,6 +127,9 @@ func (t *wireTracer) at(x time.Time) int64 {
 // write keeps e and appends it to the trace; t.mu is held.
 func (t *wireTracer) write(e model.WireEvent) {
 	t.events = append(t.events, e)
+	if e.Kind == model.WireOpen || e.Kind == model.WireClose {
+		t.conns = append(t.conns, e)
+	}
 	if t.enc != nil && t.err == nil {
 		if err := t.enc.Encode(e); err != nil {
 			t.err = fmt.Errorf("wire trace: %w", err)
@@ -141,4 +145,28 @@ func (t *wireTracer) trace() *model.WireTrace {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return model.NewWireTrace(append([]model.WireEvent(nil), t.events...))
+}
+
+// reconnected reports whether client connection i, cut from start to end
+// (run clock), has opened since end at least as many connections as it
+// lost in the cut: the evidence that its client reconnected, for a client
+// of a pool as much as of one connection. Without a trace it reports true
+// (nothing to wait for).
+func (t *wireTracer) reconnected(i int, start, end int64) bool {
+	if t == nil {
+		return true
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var lost, opened int
+	for _, e := range t.conns {
+		switch {
+		case e.Client != i, e.Call < start:
+		case e.Kind == model.WireClose && e.Call <= end:
+			lost++
+		case e.Kind == model.WireOpen && e.Call > end:
+			opened++
+		}
+	}
+	return opened >= lost
 }

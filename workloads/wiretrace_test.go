@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lockcheck/lockcheck/faults"
+	"github.com/lockcheck/lockcheck/model"
 )
 
 // TestDropUnseenWires: proxies that see only in-process clients trace no
@@ -29,5 +30,33 @@ func TestDropUnseenWires(t *testing.T) {
 	}
 	if deps := (Deps{WireInProcess: true}); dropUnseenWires(&deps, true) != "" {
 		t.Error("a run with no Wires at all warned of dropping them")
+	}
+}
+
+// TestReconnectedCountsWhatTheCutClosed: a client is reconnected once it
+// opened after the cut as many connections as the cut closed; another
+// client's connections, and opens during the cut, do not count.
+func TestReconnectedCountsWhatTheCutClosed(t *testing.T) {
+	tr := &wireTracer{procs: map[int]int{}}
+	ev := func(kind string, client int, at int64) { tr.write(model.WireEvent{Kind: kind, Client: client, Call: at}) }
+	ev(model.WireOpen, 0, 10)
+	ev(model.WireOpen, 0, 20)
+	ev(model.WireClose, 0, 100) // the cut [100, 200] closes both
+	ev(model.WireClose, 0, 101)
+	ev(model.WireOpen, 0, 150) // during the cut: not a reconnection
+	ev(model.WireOpen, 1, 210) // another client's
+	if tr.reconnected(0, 100, 200) {
+		t.Fatal("reconnected with no connection opened after the cut")
+	}
+	ev(model.WireOpen, 0, 220)
+	if tr.reconnected(0, 100, 200) {
+		t.Fatal("reconnected with one of two connections back")
+	}
+	ev(model.WireOpen, 0, 230)
+	if !tr.reconnected(0, 100, 200) {
+		t.Fatal("not reconnected with both connections back")
+	}
+	if !(*wireTracer)(nil).reconnected(0, 100, 200) {
+		t.Fatal("a run without a trace waits for evidence it cannot have")
 	}
 }

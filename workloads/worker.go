@@ -392,6 +392,7 @@ func (w *worker) acquire(h impl.Locker, lock string, a acquireHow) model.Op {
 	// would make it fail, perhaps while the lock was free, which the model
 	// rightly calls a violation. Only a crash (or the end of StopTimeout)
 	// cuts it off, and then it ends as info.
+	w.hushWait()
 	if p.ctx.Err() != nil {
 		return model.Op{Outcome: outCrashed}
 	}
@@ -473,6 +474,7 @@ func (w *worker) release(h impl.Locker, lock string, last bool) model.Outcome {
 // releaseMode is release of one side (mode) of a read-write lock.
 func (w *worker) releaseMode(h impl.Locker, lock, mode string, last bool) model.Outcome {
 	r, p := w.r, w.p
+	w.hushWait()
 	if p.ctx.Err() != nil {
 		return outCrashed
 	}
@@ -557,12 +559,31 @@ func (w *worker) section(h impl.Locker, lock string, spec sectionSpec) bool {
 	return true
 }
 
-// hold sleeps through a critical section, with its outage halfway.
+// hold sleeps through a critical section, with its outage halfway. From
+// the section's start until the client reconnected after the outage (or
+// the section ends), the other owners of a shared client process start no
+// op (hush.go).
 func (w *worker) hold(spec sectionSpec) bool {
 	if spec.outage <= 0 {
 		return w.sleep(spec.hold, false)
 	}
-	return w.sleep(spec.hold/2, false) && w.reconnect(spec.outage) && w.sleep(spec.hold-spec.hold/2-spec.outage, false)
+	end := time.Now().Add(spec.hold)
+	lift := w.hushOthers()
+	if lift != nil {
+		defer lift()
+	}
+	if !w.sleep(spec.hold/2, false) {
+		return false
+	}
+	cut, ok := w.reconnect(spec.outage)
+	if !ok {
+		return false
+	}
+	if lift != nil {
+		w.awaitReconnected(cut, end)
+		lift()
+	}
+	return w.sleep(time.Until(end), false)
 }
 
 // sleep waits d. It returns false when the process crashed meanwhile (or,

@@ -89,11 +89,12 @@ func overrunTimes(o model.Op, ph *phase) (time.Duration, model.Op) {
 
 // reconnect cuts the current process's client connections for outage
 // (Deps.Reconnect) and waits it out; the window is recorded as a
-// "reconnect" fault. It reports false when the process crashed meanwhile.
-func (w *worker) reconnect(outage time.Duration) bool {
+// "reconnect" fault, which it returns (zero without Deps.Reconnect). It
+// reports false when the process crashed meanwhile.
+func (w *worker) reconnect(outage time.Duration) (model.Fault, bool) {
 	r := w.r
 	if r.reconnect == nil {
-		return w.sleep(outage, false)
+		return model.Fault{}, w.sleep(outage, false)
 	}
 	client := w.g.conn % len(r.rdbs)
 	f := &trackedFault{t: r.tracker, Fault: faults.Func("reconnect", w.name, func(context.Context) error {
@@ -106,7 +107,7 @@ func (w *worker) reconnect(outage time.Duration) bool {
 	_ = f.Stop(context.Background())
 	fw := model.Fault{Name: "reconnect", Target: w.name, Start: r.at(start), End: r.now(), Procs: r.procsOf(fmt.Sprintf("c%d", client))}
 	_ = r.rec.Fault(fw)
-	return ok
+	return fw, ok
 }
 
 // skewedDraw draws from r with most draws near r.Min (the cube of a
