@@ -38,7 +38,9 @@ func TestDropUnseenWires(t *testing.T) {
 // client's connections, and opens during the cut, do not count.
 func TestReconnectedCountsWhatTheCutClosed(t *testing.T) {
 	tr := &wireTracer{procs: map[int]int{}}
-	ev := func(kind string, client int, at int64) { tr.write(model.WireEvent{Kind: kind, Client: client, Call: at}) }
+	ev := func(kind string, client int, at int64) {
+		tr.write(model.WireEvent{Kind: kind, Client: client, Call: at})
+	}
 	ev(model.WireOpen, 0, 10)
 	ev(model.WireOpen, 0, 20)
 	ev(model.WireClose, 0, 100) // the cut [100, 200] closes both
