@@ -42,7 +42,11 @@ func (r *runner) takeover(lock string, pid int, lease time.Duration) bool {
 
 // takeoverHold is how long a takeover's hold lasts: the plan's shortest
 // long hold (no draw from the process's seed, so that a run where no long
-// hold runs out draws what it always drew).
-func (r *runner) takeoverHold() time.Duration {
-	return time.Duration(r.plan.Phases.LongHold.Min * float64(r.watchdogLease))
+// hold runs out draws what it always drew), cut at the run's end (where
+// the run stops and no op starts), but never shorter than drawn, the hold
+// the process drew.
+func (r *runner) takeoverHold(drawn time.Duration) time.Duration {
+	long := time.Duration(r.plan.Phases.LongHold.Min * float64(r.watchdogLease))
+	left := r.cfg.Duration - time.Duration(r.now())
+	return max(drawn, min(long, left))
 }

@@ -97,3 +97,22 @@ func (l neverRenewsLocker) TryLock(ctx context.Context, wait, lease time.Duratio
 	}
 	return l.Locker.TryLock(ctx, wait, lease)
 }
+
+// TestATakeoverEndsWithTheRun: a takeover holds the plan's shortest long
+// hold, cut where the run ends, never shorter than the hold drawn.
+func TestATakeoverEndsWithTheRun(t *testing.T) {
+	r := &runner{plan: Plan{Phases: &Phases{LongHold: Scale{2.2, 3}}}, watchdogLease: time.Second, cfg: RunConfig{Duration: 10 * time.Second}}
+	for _, c := range []struct {
+		elapsed, drawn, min, max time.Duration
+	}{
+		{elapsed: 0, drawn: ms(3), min: 2200 * time.Millisecond, max: 2200 * time.Millisecond},
+		{elapsed: 9 * time.Second, drawn: ms(3), min: 900 * time.Millisecond, max: time.Second},
+		{elapsed: 9 * time.Second, drawn: 2 * time.Second, min: 2 * time.Second, max: 2 * time.Second},
+		{elapsed: 11 * time.Second, drawn: ms(3), min: ms(3), max: ms(3)},
+	} {
+		r.base = time.Now().Add(-c.elapsed)
+		if got := r.takeoverHold(c.drawn); got < c.min || got > c.max {
+			t.Errorf("%v into the run, drawn %v: a takeover holds %v, want [%v, %v]", c.elapsed, c.drawn, got, c.min, c.max)
+		}
+	}
+}

@@ -276,7 +276,7 @@ func (w *worker) cycle() {
 		hold := plan.Hold.Draw(p.rng)
 		switch {
 		case long:
-			hold, long = r.takeoverHold(), false
+			hold, long = r.takeoverHold(hold), false
 		case storm:
 			hold = 0
 		}
