@@ -28,6 +28,7 @@ type wireTracer struct {
 	enc    *json.Encoder
 	events []model.WireEvent
 	conns  []model.WireEvent // the opens and closes among events
+	ready  map[wireConn]bool // connections that answered past their handshake
 	procs  map[int]int       // client connection -> the process it serves now
 	err    error
 }
@@ -127,8 +128,14 @@ func (t *wireTracer) at(x time.Time) int64 {
 // write keeps e and appends it to the trace; t.mu is held.
 func (t *wireTracer) write(e model.WireEvent) {
 	t.events = append(t.events, e)
-	if e.Kind == model.WireOpen || e.Kind == model.WireClose {
+	switch {
+	case e.Kind == model.WireOpen || e.Kind == model.WireClose:
 		t.conns = append(t.conns, e)
+	case e.Kind == model.WireCmd && e.Return > 0 && !handshake[e.Cmd]:
+		if t.ready == nil {
+			t.ready = map[wireConn]bool{}
+		}
+		t.ready[wireConn{e.Client, e.Conn}] = true
 	}
 	if t.enc != nil && t.err == nil {
 		if err := t.enc.Encode(e); err != nil {
@@ -148,25 +155,38 @@ func (t *wireTracer) trace() *model.WireTrace {
 }
 
 // reconnected reports whether client connection i, cut from start to end
-// (run clock), has opened since end at least as many connections as it
-// lost in the cut: the evidence that its client reconnected, for a client
-// of a pool as much as of one connection. Without a trace it reports true
-// (nothing to wait for).
+// (run clock), has as many connections ready since end as it lost in the
+// cut: each opened after end and answered a command past its handshake
+// (a connection a client has opened may not yet take its commands). This
+// is the evidence that its client reconnected, for a client of a pool as
+// much as of one connection. Without a trace it reports true (nothing to
+// wait for).
 func (t *wireTracer) reconnected(i int, start, end int64) bool {
 	if t == nil {
 		return true
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var lost, opened int
+	var lost, back int
 	for _, e := range t.conns {
 		switch {
 		case e.Client != i, e.Call < start:
 		case e.Kind == model.WireClose && e.Call <= end:
 			lost++
-		case e.Kind == model.WireOpen && e.Call > end:
-			opened++
+		case e.Kind == model.WireOpen && e.Call > end && t.ready[wireConn{e.Client, e.Conn}]:
+			back++
 		}
 	}
-	return opened >= lost
+	return back >= lost
 }
+
+// wireConn names one connection of the trace: client connection, and the
+// connection's number on its Wire.
+type wireConn struct {
+	client int
+	conn   int64
+}
+
+// handshake lists the commands a client sends on a new connection before
+// it takes the connection into use.
+var handshake = map[string]bool{"AUTH": true, "HELLO": true, "CLIENT": true, "SELECT": true, "READONLY": true}

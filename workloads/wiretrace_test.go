@@ -34,12 +34,18 @@ func TestDropUnseenWires(t *testing.T) {
 }
 
 // TestReconnectedCountsWhatTheCutClosed: a client is reconnected once it
-// opened after the cut as many connections as the cut closed; another
-// client's connections, and opens during the cut, do not count.
+// has after the cut as many connections ready (opened after it, and past
+// their handshake) as the cut closed; another client's connections, and
+// opens during the cut, do not count.
 func TestReconnectedCountsWhatTheCutClosed(t *testing.T) {
 	tr := &wireTracer{procs: map[int]int{}}
+	conn := int64(0)
 	ev := func(kind string, client int, at int64) {
-		tr.write(model.WireEvent{Kind: kind, Client: client, Call: at})
+		conn++
+		tr.write(model.WireEvent{Kind: kind, Client: client, Conn: conn, Call: at})
+	}
+	cmd := func(c int64, name string, at int64) {
+		tr.write(model.WireEvent{Kind: model.WireCmd, Client: 0, Conn: c, Cmd: name, Call: at, Return: at + 1})
 	}
 	ev(model.WireOpen, 0, 10)
 	ev(model.WireOpen, 0, 20)
@@ -50,13 +56,17 @@ func TestReconnectedCountsWhatTheCutClosed(t *testing.T) {
 	if tr.reconnected(0, 100, 200) {
 		t.Fatal("reconnected with no connection opened after the cut")
 	}
-	ev(model.WireOpen, 0, 220)
+	ev(model.WireOpen, 0, 220) // conn 7
+	ev(model.WireOpen, 0, 221) // conn 8
+	cmd(7, "PING", 222)
+	cmd(8, "AUTH", 223)
+	cmd(8, "CLIENT", 224)
 	if tr.reconnected(0, 100, 200) {
-		t.Fatal("reconnected with one of two connections back")
+		t.Fatal("reconnected with one of two connections past its handshake")
 	}
-	ev(model.WireOpen, 0, 230)
+	cmd(8, "EVAL", 230)
 	if !tr.reconnected(0, 100, 200) {
-		t.Fatal("not reconnected with both connections back")
+		t.Fatal("not reconnected with both connections back and in use")
 	}
 	if !(*wireTracer)(nil).reconnected(0, 100, 200) {
 		t.Fatal("a run without a trace waits for evidence it cannot have")
