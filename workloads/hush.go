@@ -16,7 +16,8 @@ import (
 // later hold by that same client shows. So while the holder's client is
 // cut, its other owners start no op: they wait, as threads that have
 // nothing to do while their one lock holder works, and go on once the
-// outage is over. An op already in flight when the hush begins runs on.
+// wire trace shows the client reconnected (or the long hold ended). An op
+// already in flight when the hush begins runs on.
 
 // hushGate holds back the ops of a client process's owners but one.
 type hushGate struct {
@@ -70,7 +71,7 @@ func (w *worker) hushOthers() (lift func()) {
 
 // awaitReconnected waits until the wire trace shows that w's client
 // reconnected after cut (wireTracer.reconnected: as many connections
-// opened after it as it lost), polling, at most until deadline or w's
+// back in use after it as it lost), polling, at most until deadline or w's
 // process crashes. An op sent before then meets a client still
 // reconnecting (a library that writes to a connection it has not yet
 // replaced fails the op), whose failure would retire the whole process.
