@@ -99,3 +99,36 @@ func longHoldAndCut(t *testing.T, h *model.History, long time.Duration) (model.O
 	t.Fatalf("no section of %v or longer", long)
 	return model.Op{}, model.Fault{}
 }
+
+// TestHushGate: a hush holds back every owner but the one that made it,
+// until lifted (once, however often lift is called); a second hush while
+// one is in place changes nothing.
+func TestHushGate(t *testing.T) {
+	var g hushGate
+	a, b := &worker{}, &worker{}
+	if g.holding(a) != nil || g.holding(b) != nil {
+		t.Fatal("an unhushed gate holds an owner back")
+	}
+	lift := g.hush(a)
+	if g.holding(a) != nil {
+		t.Error("the owner that hushed is held back")
+	}
+	ch := g.holding(b)
+	if ch == nil {
+		t.Fatal("another owner is not held back")
+	}
+	g.hush(b)() // a second hush, lifted at once: no effect
+	if g.holding(b) == nil {
+		t.Fatal("a second hush lifted the first")
+	}
+	lift()
+	lift()
+	select {
+	case <-ch:
+	default:
+		t.Fatal("lift did not release the owners held back")
+	}
+	if g.holding(b) != nil {
+		t.Error("the gate still holds back after lift")
+	}
+}
