@@ -537,3 +537,32 @@ func fairBusyQueue(t *testing.T, s *faults.Server, d catalog.Driver, name string
 		tr.status, tr.at.Round(time.Millisecond), late.status, late.at.Round(time.Millisecond))
 	return late.status == "ok" && (tr.status != "ok" || late.at < tr.at), desc
 }
+
+// TestRedissonFairSharedObjectSaysEachRequestsQueueing: one fair lock object
+// per name that every request and owner of a client process shares (as an
+// application keeps its lock in a field): each request that was queued says
+// when, within its own call. The driver once kept one queueing time per
+// object, so every later request repeated the first one's, before its call:
+// a malformed history, verdict unknown.
+func TestRedissonFairSharedObjectSaysEachRequestsQueueing(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
+	s := startRedis(t)
+	shipped(t, "redisson-fair")
+	plan := ownersPlan()
+	plan.ThreadsPerProcess, plan.SharedObjects = 2, true
+	plan.Hold = Range{Min: ms(5), Max: ms(20)} // waiters queue behind each hold
+	res := run(t, s, RunConfig{Subject: "redisson-fair", Plan: plan, Seed: 1, Duration: driverValidRun}, Deps{})
+	t.Log(summary(res))
+	if res.Report.Verdict != model.Valid {
+		t.Fatalf("%s: want valid\n%s", summary(res), res.Report)
+	}
+	queued := 0
+	for _, o := range res.History.Ops {
+		if o.Enqueued != 0 {
+			queued++
+		}
+	}
+	if queued < 2 {
+		t.Fatalf("%d requests say when they were queued: want several, each its own", queued)
+	}
+}

@@ -430,10 +430,11 @@ final class Locks implements Library {
             throw new IllegalArgumentException("request without lock name");
         }
         String mode = req.path("mode").asText("write");
-        if (sharedObjects) {
-            return objects.computeIfAbsent(name + "\u0000" + mode, k -> newLock(name, mode));
-        }
-        return newLock(name, mode);
+        RLock l = sharedObjects ? objects.computeIfAbsent(name + "\u0000" + mode, k -> newLock(name, mode)) : newLock(name, mode);
+        // A request of this thread starts: what an earlier one left unread
+        // (an interrupted or timed-out acquire) is not its queueing time.
+        Compat.enqueued(l);
+        return l;
     }
 
     /** A new lock object of the driver's kind for name (mode: the read-write lock's side). */

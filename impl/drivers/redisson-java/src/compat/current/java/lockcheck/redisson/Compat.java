@@ -38,9 +38,14 @@ final class Compat {
         return new QueuedFairLock(((Redisson) r).getCommandExecutor(), name);
     }
 
-    /** When the fair lock l was queued (System.nanoTime), 0 if never. */
+    /**
+     * When the current thread's request on the fair lock l was queued
+     * (System.nanoTime), 0 if it was not; forgotten once asked, so a request
+     * that asks at its start drops what an earlier one left (an interrupted
+     * acquire never asks).
+     */
     static long enqueued(RLock l) {
-        return l instanceof QueuedFairLock q ? q.enqueued() : 0;
+        return l instanceof QueuedFairLock q ? q.takeEnqueued(Thread.currentThread().getId()) : 0;
     }
 
     static RLock fenced(RedissonClient r, String name) {
