@@ -551,10 +551,14 @@ func TestRedissonFairSharedObjectSaysEachRequestsQueueing(t *testing.T) {
 	plan := ownersPlan()
 	plan.ThreadsPerProcess, plan.SharedObjects = 2, true
 	plan.Hold = Range{Min: ms(5), Max: ms(20)} // waiters queue behind each hold
+	// run reads the history back, which fails on a queueing time outside
+	// its request's call. The verdict itself is Redisson's: its fair lock
+	// breaks FIFO and strands waiters here (results/known-bugs.json), so
+	// only "unknown", a history the checkers could not judge, fails.
 	res := run(t, s, RunConfig{Subject: "redisson-fair", Plan: plan, Seed: 1, Duration: driverValidRun}, Deps{})
 	t.Log(summary(res))
-	if res.Report.Verdict != model.Valid {
-		t.Fatalf("%s: want valid\n%s", summary(res), res.Report)
+	if res.Report.Verdict == model.Unknown {
+		t.Fatalf("%s: the checkers could not judge the history\n%s", summary(res), res.Report)
 	}
 	queued := 0
 	for _, o := range res.History.Ops {
