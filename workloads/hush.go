@@ -76,7 +76,7 @@ func (w *worker) hushOthers() (lift func()) {
 // reconnecting (a library that writes to a connection it has not yet
 // replaced fails the op), whose failure would retire the whole process.
 func (w *worker) awaitReconnected(cut model.Fault, deadline time.Time) {
-	client := w.g.conn % len(w.r.rdbs)
+	client := w.clientConn()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for !w.r.wire.reconnected(client, cut.Start, cut.End) && time.Now().Before(deadline) {

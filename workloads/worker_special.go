@@ -96,7 +96,7 @@ func (w *worker) reconnect(outage time.Duration) (model.Fault, bool) {
 	if r.reconnect == nil {
 		return model.Fault{}, w.sleep(outage, false)
 	}
-	client := w.g.conn % len(r.rdbs)
+	client := w.clientConn()
 	f := &trackedFault{t: r.tracker, Fault: faults.Func("reconnect", w.name, func(context.Context) error {
 		r.reconnect(client, outage)
 		return nil
@@ -109,6 +109,10 @@ func (w *worker) reconnect(outage time.Duration) (model.Fault, bool) {
 	_ = r.rec.Fault(fw)
 	return fw, ok
 }
+
+// clientConn is the index of w's client connection among the run's
+// (r.rdbs, the Wires, Deps.Reconnect's i).
+func (w *worker) clientConn() int { return w.g.conn % len(w.r.rdbs) }
 
 // skewedDraw draws from r with most draws near r.Min (the cube of a
 // uniform): a cancellation point early in an acquire's life — before the
