@@ -92,10 +92,23 @@ func opsByCall(ops []*Op) []*Op {
 	return out
 }
 
-// longestUncovered returns the longest stretch of [from, to] that no span
-// in covers covers (covers is sorted by from).
+// longestUncovered returns the length of the longest stretch of [from,
+// to] that no span in covers covers (covers is sorted by from).
 func longestUncovered(from, to int64, covers []span) int64 {
-	longest, at := int64(0), from
+	s := longestStretch(from, to, covers)
+	return s.to - s.from
+}
+
+// longestStretch returns the longest stretch of [from, to] that no span in
+// covers covers (covers is sorted by from), the earliest of equals.
+func longestStretch(from, to int64, covers []span) span {
+	var longest span
+	at := from
+	take := func(end int64) {
+		if end-at > longest.to-longest.from {
+			longest = span{at, end}
+		}
+	}
 	for _, c := range covers {
 		if c.from >= to {
 			break
@@ -103,13 +116,13 @@ func longestUncovered(from, to int64, covers []span) int64 {
 		if c.to <= at {
 			continue
 		}
-		longest = max(longest, c.from-at)
-		at = max(at, c.to)
-		if at >= to {
+		take(c.from)
+		if at = max(at, c.to); at >= to {
 			return longest
 		}
 	}
-	return max(longest, to-at)
+	take(to)
+	return longest
 }
 
 // uncovered returns how much of [from, to] no span in covers (covers is
@@ -365,9 +378,12 @@ func checkFreeWaits(h *History, opts Options) (bounds map[string]time.Duration, 
 		}
 		count++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: lostWakeUp,
+			ex := Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: lostWakeUp,
 				Summary: fmt.Sprintf("p%d waited %s, %s of it on a free lock outside faults (> %s)",
-					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound))})
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(free), time.Duration(bound))}
+			stretch := longestStretch(o.Call, o.Return, covers)
+			waitEvidence(&ex, h, opts.Wire, o, stretch.from, stretch.to)
+			bad = append(bad, ex)
 		}
 	})
 	return bounds, bad, count
@@ -385,15 +401,17 @@ func checkFreeStretches(h *History, opts Options) (count int, bad []Example) {
 // what that means.
 func checkStretches(h *History, opts Options, bound func(l string, longest int64) int64, cause string) (count int, bad []Example) {
 	freeWaits(h, opts, bound, func(o Op, bound int64, covers []span) {
-		stretch := longestUncovered(o.Call, o.Return, covers)
-		if stretch <= bound {
+		stretch := longestStretch(o.Call, o.Return, covers)
+		if stretch.to-stretch.from <= bound {
 			return
 		}
 		count++
 		if len(bad) < opts.maxExamples() {
-			bad = append(bad, Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: cause,
+			ex := Example{Lock: o.Lock, Ops: []Op{o}, Shape: ShapeWaitOnFree, Cause: cause,
 				Summary: fmt.Sprintf("p%d waited %s, %s of it in one stretch on a free lock outside faults (> %s)",
-					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch), time.Duration(bound))})
+					o.Process, time.Duration(o.Return-o.Call), time.Duration(stretch.to-stretch.from), time.Duration(bound))}
+			waitEvidence(&ex, h, opts.Wire, o, stretch.from, stretch.to)
+			bad = append(bad, ex)
 		}
 	})
 	return count, bad

@@ -85,10 +85,17 @@ const (
 	// last command on the lock was answered, with no failure before its
 	// next renewal was due.
 	MechanismAfterAnswer = "after-answer"
+	// MechanismSilent: a waiter's client sent nothing on the lock through
+	// the free stretch it waited in (wire trace): a missed wake-up.
+	MechanismSilent = "silent"
+	// MechanismRefused: a waiter's client asked for the lock while it
+	// stood free and was not granted (wire trace): something on the
+	// server's side that no op accounts for kept it out.
+	MechanismRefused = "refused"
 )
 
 // mechanisms are the known mechanisms, for parsing.
-var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true}
+var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true, MechanismSilent: true, MechanismRefused: true}
 
 // shapes are the known shapes, for parsing.
 var shapes = map[Shape]bool{

@@ -1,0 +1,135 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// A wait on a free lock is read against the wire trace: a client that sent
+// nothing on the lock while it stood free missed its wake-up (silent); one
+// that asked and was not granted was kept out by something on the server
+// the history does not show (refused). The mechanism lands in the
+// signature, so the two are different finds.
+func TestWaitOnFreeMechanismFromTheWire(t *testing.T) {
+	// p0 holds L [0, 110]; p1 waits from 5 to 5000 (a lease is 1000), and
+	// its client's command at 4990 is its grant.
+	h := hist(acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK), acq(1, "L", 5, 5000, OK))
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1}}
+	attempt := func(client int, at int64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: client, Conn: 1, Cmd: "EVAL", Args: "<script> 1 lockcheck:x:L 1000 id:1", Reply: "900", Call: at, Return: at + 1}
+	}
+	tests := []struct {
+		name  string
+		wire  *WireTrace
+		want  string // the signature
+		cause string // in the example's cause
+	}{
+		{"no trace: no mechanism", nil, "liveness/wait-on-free/acquire/none", "a lost wake-up"},
+		{"the waiter's client asked before the release, then only for its grant: silent",
+			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 4990))), "liveness/wait-on-free.silent/acquire/none", "sent nothing on L"},
+		{"another client's commands do not count: silent",
+			NewWireTrace(append(binds, attempt(0, 2000), attempt(0, 3000))), "liveness/wait-on-free.silent/acquire/none", "a lost wake-up"},
+		{"the waiter's client asked while the lock stood free: refused",
+			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 1200), attempt(1, 2300), attempt(1, 4990))), "liveness/wait-on-free.refused/acquire/none", "sent 2 command(s) on L"},
+		{"a subscription asks for nothing: silent",
+			NewWireTrace(append(binds, WireEvent{Kind: WireCmd, Client: 1, Conn: 2, Cmd: "SUBSCRIBE", Args: "redisson_lock__channel:{lockcheck:x:L}", Call: 1200, Return: 1201}, attempt(1, 4990))), "liveness/wait-on-free.silent/acquire/none", "a lost wake-up"},
+		{"a trace that does not bind the waiter says nothing",
+			NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, attempt(0, 2000)}), "liveness/wait-on-free/acquire/none", "a lost wake-up"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := CheckLive(h, Options{Wire: tt.wire})
+			if res.Verdict != Invalid || len(res.Examples) != 1 {
+				t.Fatalf("verdict %s with %d examples, want one violation: %s", res.Verdict, len(res.Examples), res.Explanation)
+			}
+			ex := res.Examples[0]
+			if got := SignatureOf(res.Checker, ex).String(); got != tt.want {
+				t.Errorf("signature %s, want %s", got, tt.want)
+			}
+			if !strings.Contains(ex.Cause, tt.cause) {
+				t.Errorf("cause %q does not say %q", ex.Cause, tt.cause)
+			}
+		})
+	}
+}
+
+// A catalog pattern without a mechanism matches both; one with a
+// mechanism tells them apart.
+func TestWaitMechanismPatterns(t *testing.T) {
+	anyMech := mustSig(t, "liveness/wait-on-free/acquire/*")
+	silent := mustSig(t, "liveness/wait-on-free.silent/acquire/*")
+	refused := mustSig(t, "liveness/wait-on-free.refused/acquire/*")
+	s := mustSig(t, "liveness/wait-on-free.silent/acquire.lockAsync/none")
+	r := mustSig(t, "liveness/wait-on-free.refused/acquire/none")
+	if !anyMech.Matches(s) || !anyMech.Matches(r) || !silent.Matches(s) || silent.Matches(r) || !refused.Matches(r) || refused.Matches(s) {
+		t.Fatal("mechanism patterns do not tell silent from refused waits")
+	}
+}
+
+// The longest stretch is the one whose length longestUncovered gives.
+func TestLongestStretch(t *testing.T) {
+	covers := []span{{0, 10}, {5, 20}, {30, 40}, {35, 38}, {60, 100}}
+	for _, tt := range []struct {
+		from, to int64
+		want     span
+	}{
+		{0, 100, span{40, 60}}, {15, 35, span{20, 30}}, {100, 150, span{100, 150}}, {2, 8, span{}}, {20, 30, span{20, 30}},
+	} {
+		got := longestStretch(tt.from, tt.to, covers)
+		if got != tt.want {
+			t.Errorf("longestStretch(%d, %d) = %v, want %v", tt.from, tt.to, got, tt.want)
+		}
+		if l := longestUncovered(tt.from, tt.to, covers); l != got.to-got.from {
+			t.Errorf("longestUncovered(%d, %d) = %d, the stretch is %d long", tt.from, tt.to, l, got.to-got.from)
+		}
+	}
+}
+
+func mustSig(t *testing.T, text string) Signature {
+	t.Helper()
+	s, err := ParseSignature(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A stretch that another process's grant ends is judged without that
+// grant's command when it went through the waiter's client (a sibling
+// owner's), and with it when it did not.
+func TestWaitMechanismDropsTheGrantThatEndsTheStretch(t *testing.T) {
+	// p0 holds L [0, 110]; p2 is granted L at 3000 and holds it to 3100;
+	// p1 waits from 5 to 5000 through the free stretch [110, 3000].
+	h := hist(acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK),
+		acq(2, "L", 2990, 3000, OK), rel(2, "L", 3090, 3100, OK), acq(1, "L", 5, 5000, OK))
+	cmd := func(client int, at int64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: client, Conn: 1, Cmd: "EVAL", Args: "<script> 1 lockcheck:x:L", Call: at, Return: at + 1}
+	}
+	for _, tt := range []struct {
+		name      string
+		p2client  int
+		wantMech  string
+		wantAsked int
+	}{
+		{"p2 a sibling of p1: its grant is not p1's client asking", 1, MechanismSilent, 0},
+		{"p2 on a client of its own: p1's client never asked", 0, MechanismSilent, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
+				{Kind: WireBind, Client: tt.p2client, Process: 2}, cmd(tt.p2client, 2995)})
+			o := h.Ops[4]
+			mech, asked := w.waitMechanism(o.Process, stretchEnder(h, o, 3000), "L", 110, 3000)
+			if mech != tt.wantMech || asked != tt.wantAsked {
+				t.Fatalf("mechanism %q, %d asked; want %q, %d", mech, asked, tt.wantMech, tt.wantAsked)
+			}
+		})
+	}
+	w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
+		{Kind: WireBind, Client: 1, Process: 2}, cmd(1, 1500), cmd(1, 2995)})
+	if mech, asked := w.waitMechanism(1, stretchEnder(h, h.Ops[4], 3000), "L", 110, 3000); mech != MechanismRefused || asked != 1 {
+		t.Fatalf("an ask of p1's client before its sibling's grant: mechanism %q, %d asked; want refused, 1", mech, asked)
+	}
+	if got := stretchEnder(h, h.Ops[4], 2000); got != -1 {
+		t.Fatalf("a stretch that no grant ends has ender p%d, want -1", got)
+	}
+}
