@@ -1,6 +1,9 @@
 package model
 
 import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -131,5 +134,37 @@ func TestWaitMechanismDropsTheGrantThatEndsTheStretch(t *testing.T) {
 	}
 	if got := stretchEnder(h, h.Ops[4], 2000); got != -1 {
 		t.Fatalf("a stretch that no grant ends has ender p%d, want -1", got)
+	}
+}
+
+// longestStretch agrees with a count over unit cells on random covers: the
+// longest run of cells of [from, to) that no span covers, the earliest of
+// equals. Spans are at least one cell long (an empty span, a point, ends
+// a stretch where no cell is covered).
+func TestLongestStretchAgainstCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 3000; n++ {
+		var covers []span
+		for range rng.IntN(6) {
+			a := rng.Int64N(50)
+			covers = append(covers, span{a, a + 1 + rng.Int64N(20)})
+		}
+		slices.SortFunc(covers, func(x, y span) int { return cmp.Compare(x.from, y.from) })
+		from := rng.Int64N(40)
+		to := from + rng.Int64N(40)
+		want, run := span{}, span{from, from}
+		for c := from; c < to; c++ {
+			covered := slices.ContainsFunc(covers, func(s span) bool { return s.from <= c && c+1 <= s.to })
+			if covered {
+				run = span{c + 1, c + 1}
+				continue
+			}
+			if run.to = c + 1; run.to-run.from > want.to-want.from {
+				want = run
+			}
+		}
+		if got := longestStretch(from, to, covers); got != want {
+			t.Fatalf("longestStretch(%d, %d, %v) = %v, want %v", from, to, covers, got, want)
+		}
 	}
 }
