@@ -55,6 +55,7 @@ func CheckPermitsLive(h *History, opts Options) Result {
 				e := Example{Lock: name, Class: ClassLiveness, Shape: ShapeWaitOnFree, Ops: []Op{*w},
 					Summary: fmt.Sprintf("waited %s for %d permits that were available from %s to %s (bound %s)",
 						fmtDur(long), permitsOf(w), fmtTime(a), fmtTime(b), bound)}
+				waitEvidence(&e, h, opts.Wire, *w, a, b)
 				res.Examples = append(res.Examples, e)
 			}
 		}

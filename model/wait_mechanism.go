@@ -48,15 +48,16 @@ func pubsubCommand(cmd string) bool {
 	return isSubscribe(cmd) || slices.Contains([]string{"UNSUBSCRIBE", "PUNSUBSCRIBE", "SUNSUBSCRIBE"}, cmd)
 }
 
-// stretchEnder returns the process whose grant of o's lock took effect at
-// to, the end of a stretch o waited through (o's own grant, or another's
-// hold beginning), or -1 when none did (a fault window began).
+// stretchEnder returns the process whose grant on o's lock (or semaphore)
+// took effect at to, the end of a stretch o waited through (o's own
+// grant, or another's hold beginning), or -1 when none did (a fault window
+// began, the permits ran short).
 func stretchEnder(h *History, o Op, to int64) int {
 	if o.Outcome == OK && o.Return == to {
 		return o.Process
 	}
 	for _, a := range h.Ops {
-		if a.Kind == Acquire && a.Outcome == OK && a.Lock == o.Lock && a.Return == to {
+		if (a.Kind == Acquire || isGrantKind(a.Kind)) && a.Outcome == OK && a.Lock == o.Lock && a.Return == to {
 			return a.Process
 		}
 	}
@@ -75,9 +76,14 @@ func waitEvidence(ex *Example, h *History, w *WireTrace, o Op, from, to int64) {
 	stretch := fmt.Sprintf("%s from %s to %s, while it stood free", o.Lock, fmtTime(from), fmtTime(to))
 	switch mech {
 	case MechanismSilent:
-		ex.Cause += fmt.Sprintf(" (wire trace: p%d's client sent nothing on %s)", o.Process, stretch)
+		evidence := fmt.Sprintf("wire trace: p%d's client sent nothing on %s", o.Process, stretch)
+		if ex.Cause == "" {
+			ex.Cause = evidence
+		} else {
+			ex.Cause += " (" + evidence + ")"
+		}
 	case MechanismRefused:
-		ex.Cause = fmt.Sprintf("no holder the history shows and no fault explains the wait, yet p%d's client sent %d command(s) on %s, and was not granted (wire trace): "+
-			"a hold or queue entry on the server that no op accounts for kept it out%s", o.Process, asked, stretch, rest)
+		ex.Cause = fmt.Sprintf("nothing the history shows and no fault explains the wait, yet p%d's client sent %d command(s) on %s, and was not granted (wire trace): "+
+			"state on the server that no op accounts for (a hold, a queue entry, permits taken) kept it out%s", o.Process, asked, stretch, rest)
 	}
 }

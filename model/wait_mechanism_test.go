@@ -168,3 +168,32 @@ func TestLongestStretchAgainstCells(t *testing.T) {
 		}
 	}
 }
+
+// A semaphore waiter beside available permits is read the same way: its
+// client silent (a missed release message) or asking and refused.
+func TestSemWaitOnFreeMechanism(t *testing.T) {
+	const s = int64(1e9)
+	h := &History{Ops: []Op{
+		semOp(0, SemSet, 0, 0, 10, OK),
+		semOp(1, SemAcquire, 1, 20, 5*s, Fail), // waits 5 s, gives up
+		semOp(0, SemAdd, 1, s, s+10, OK),       // a permit from 1 s on
+	}}
+	h.Ops[1].Wait = 5 * s
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1}}
+	ask := func(at int64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 1, Conn: 1, Cmd: "EVAL", Args: "<script> 1 lockcheck:x:" + h.Ops[1].Lock + " 1", Call: at, Return: at + 1}
+	}
+	for _, tt := range []struct {
+		name string
+		wire *WireTrace
+		want string
+	}{
+		{"silent", NewWireTrace(append(binds, ask(25))), MechanismSilent},
+		{"refused", NewWireTrace(append(binds, ask(25), ask(2*s), ask(3*s))), MechanismRefused},
+	} {
+		r := CheckPermitsLive(h, Options{Wire: tt.wire})
+		if r.Verdict != Invalid || r.Examples[0].Mechanism != tt.want || !strings.Contains(r.Examples[0].Cause, "wire trace") {
+			t.Errorf("%s: verdict %s, mechanism %q, cause %q", tt.name, r.Verdict, r.Examples[0].Mechanism, r.Examples[0].Cause)
+		}
+	}
+}
