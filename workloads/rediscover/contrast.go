@@ -32,7 +32,10 @@ const DefaultReplays = 5
 // replays and on the fixed one in none tells them apart (TellsApart),
 // whatever other bugs the fixed release still has. A replay counts on
 // either side only when a bug both releases share cannot explain it as
-// well (sharedAt, claims).
+// well (sharedAt, claims), unless the find itself is one such a bug
+// explains too (Finding.SharedWith): then a replay with the bug's
+// signature counts on both sides, and only a fixed release clean of it,
+// where the buggy one mostly shows it, tells them apart.
 type Contrast struct {
 	// Runs is the replays made on each release; Seed the seed of each.
 	Runs int   `json:"runs"`
@@ -145,6 +148,17 @@ func (c *Contrast) recount(wants [2]sought) bool {
 	return true
 }
 
+// replayed is what the replays of f count on each release (wants, the
+// buggy release's first): the bug's signature, and, for a find that
+// shares it with a bug both releases have (Finding.SharedWith), that
+// bug's as well, on both.
+func replayed(f *Finding, wants [2]sought) [2]sought {
+	if f != nil && f.SharedWith != "" {
+		return [2]sought{wants[0].lenient(), wants[1].lenient()}
+	}
+	return wants
+}
+
 // hitsIn counts the replays, of signatures found, that w looks for.
 func hitsIn(found [][]model.Signature, w sought) int {
 	n := 0
@@ -207,7 +221,8 @@ func (cfg *Config) replayFind(ctx context.Context, r *Row) {
 	}
 	c.Seed = d.Seed
 	all := cfg.catalog()
-	buggy, fixed := soughtAt(all, r.Bug, SideBuggy), soughtAt(all, r.Bug, SideFixed)
+	wants := replayed(f, [2]sought{soughtAt(all, r.Bug, SideBuggy), soughtAt(all, r.Bug, SideFixed)})
+	buggy, fixed := wants[0], wants[1]
 	if err := cfg.replayOn(ctx, c, 0, r.Buggy.Release, d, buggy); err != nil {
 		return
 	}

@@ -92,6 +92,13 @@ type Finding struct {
 	// knows there). The find of the bug sought may have one too: one run
 	// can show two bugs.
 	Known string `json:"known,omitempty"`
+	// SharedWith, on the buggy release's find, is the catalog ID of a bug
+	// both releases have whose signature the find's shows as well: its
+	// signatures alone cannot say it is the bug's (claims), so it counts
+	// only when its replays tell the releases apart (Row.judge), the fixed
+	// release, which has that other bug too, clean of it where the buggy
+	// one mostly shows it. "" for a find the signatures claim.
+	SharedWith string `json:"shared_with,omitempty"`
 	// Reproduced says the find failed again while the hunt shrank it (a
 	// shrink step was kept); false when every simpler draw passed, or
 	// shrinking had no time: a find seen once, as a stall of a loaded
@@ -135,17 +142,36 @@ type sought struct {
 	bug    Bug
 	known  []Bug
 	shared []Bug
+	// buggy: the buggy release's hunt, where a find of a shared
+	// signature may stand for the bug (ambiguous).
+	buggy bool
 }
 
 // soughtAt is what the hunt of b's release on side looks for, with the
 // catalog all.
 func soughtAt(all []Bug, b Bug, side Side) sought {
-	return sought{bug: b, known: knownAt(all, b, side), shared: sharedAt(all, b, side)}
+	return sought{bug: b, known: knownAt(all, b, side), shared: sharedAt(all, b, side), buggy: side == SideBuggy}
 }
 
 // wants reports whether a find with signatures sigs is the one sought.
 func (w sought) wants(sigs []model.Signature) bool {
 	return w.bug.ID == "" || claims(w.bug, w.shared, sigs)
+}
+
+// ambiguous reports whether a find of the buggy release with signatures
+// sigs has the bug's signature only where a bug both releases share has
+// it too: not the one sought by its signatures, but one that replays on
+// both releases can tell from the fix (Finding.SharedWith).
+func (w sought) ambiguous(sigs []model.Signature) bool {
+	return w.buggy && w.bug.ID != "" && !w.wants(sigs) && claims(w.bug, nil, sigs)
+}
+
+// lenient is w counting the shared bugs' signatures as the bug's: what
+// the replays of a find that shares its signature (Finding.SharedWith)
+// count on both releases.
+func (w sought) lenient() sought {
+	w.shared = nil
+	return w
 }
 
 // same is the hunts' shrink rule for w (hunt.Config.Same): a find with
@@ -177,7 +203,10 @@ func (cfg *Config) huntRelease(ctx context.Context, b Bug, side Side) Hunted {
 	if h.NotRun != "" {
 		return h
 	}
-	return cfg.hunt(ctx, h, soughtAt(cfg.catalog(), b, side))
+	want := soughtAt(cfg.catalog(), b, side)
+	h = cfg.hunt(ctx, h, want)
+	h.promoteShared(want)
+	return h
 }
 
 // hunt hunts h's resolved release for want for the budget: one hunt of

@@ -117,6 +117,9 @@ func statusCell(r Row) string {
 	if r.Buggy.StandIn {
 		s += fmt.Sprintf(" (ran %s)", r.Buggy.Subject)
 	}
+	if f := r.Buggy.Find; f != nil && f.SharedWith != "" && r.Status() == StatusToldApart {
+		s += fmt.Sprintf(" (by its replays: its signature is also %s's, which both releases have)", f.SharedWith)
+	}
 	switch r.Status() {
 	case StatusOther, StatusNotFound, StatusNotRun, StatusFailed:
 		s += ": " + r.Why

@@ -68,6 +68,7 @@ func (rep *Report) Rejudge(all []Bug) {
 		wants := [2]sought{soughtAt(all, b, SideBuggy), soughtAt(all, b, SideFixed)}
 		r.Buggy.sortFinds(wants[0])
 		r.Fixed.sortFinds(wants[1])
+		wants = replayed(r.Buggy.Find, wants)
 		if c := r.Contrast; c != nil && (!sameFind(find, r.Buggy.Find) || !c.recount(wants) && !sameSignatures(before, b)) {
 			r.Contrast = nil
 		}
@@ -94,6 +95,27 @@ func (h *Hunted) sortFinds(want sought) {
 	}
 	for i := range h.Allowed {
 		h.Allowed[i].Known = knownMatch(want.known, h.Allowed[i].Signatures)
+	}
+	h.promoteShared(want)
+}
+
+// promoteShared makes the first of h's other finds that has the bug's
+// signature where a shared bug has it too (sought.ambiguous) its find,
+// marked with that bug (Finding.SharedWith), when h has no find its
+// signatures claim: the replays decide whether it tells the releases
+// apart.
+func (h *Hunted) promoteShared(want sought) {
+	if h.Find != nil {
+		h.Find.SharedWith = ""
+		return
+	}
+	for i, f := range h.Others {
+		if want.ambiguous(f.Signatures) {
+			f.SharedWith = knownMatch(want.shared, f.Signatures)
+			h.Find = &f
+			h.Others = slices.Delete(h.Others, i, i+1)
+			return
+		}
 	}
 }
 

@@ -68,6 +68,8 @@ func (r *Row) judge() {
 		r.Outcome, r.Why = NotRun, b.NotRun
 	case b.Find != nil && r.Bug.Missing != "":
 		r.Outcome, r.Why = NotFound, r.whyNotThisBug()
+	case b.Find != nil && b.Find.SharedWith != "" && !r.Contrast.TellsApart():
+		r.Outcome, r.Why = OtherFind, r.whyShared()
 	case b.Find != nil:
 		r.Outcome, r.Why = Found, ""
 	case b.Err != "":
@@ -103,6 +105,19 @@ func (r *Row) whyOther() string {
 	}
 	return fmt.Sprintf("%d find(s) without the bug's signature %s; the last in run %d: %s (%s)",
 		len(r.Buggy.Others), r.Bug.Signature, o.Run, sigList(o.Signatures), what)
+}
+
+// whyShared says why a find with the bug's signature, which a bug both
+// releases have shares (Finding.SharedWith), does not count: its replays
+// did not tell the releases apart, or were not made.
+func (r *Row) whyShared() string {
+	f := r.Buggy.Find
+	why := fmt.Sprintf("the find in run %d (%s) has the bug's signature %s, which %s, a bug both releases have, has too: it counts when its replays tell the releases apart",
+		f.Run, sigList(f.Signatures), r.Bug.Signature, f.SharedWith)
+	if c := r.Contrast; c != nil && c.Err == "" {
+		return why + fmt.Sprintf(", and they did not (%d/%d on the buggy release, %d/%d on the fixed one)", c.BuggyHits, c.Runs, c.FixedHits, c.Runs)
+	}
+	return why + ", and it was not replayed"
 }
 
 // whyNotFound says why a buggy release that was hunted showed nothing
