@@ -195,6 +195,7 @@ func AddContrasts(ctx context.Context, cfg Config, rep *Report) error {
 		}
 		if rep.Rows[i].Contrast == nil {
 			cfg.replayFind(ctx, &rep.Rows[i])
+			rep.Rows[i].judge() // a shared find's status rests on its replays
 		}
 	}
 	rep.total()
