@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
@@ -22,14 +19,7 @@ import (
 // and in none of the fixed one's, and a command that cannot be replayed
 // says why.
 func TestAddContrasts(t *testing.T) {
-	plan := filepath.Join(t.TempDir(), "plan.json")
-	b, err := workloads.EncodePlan(hunt.Plan(9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(plan, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plan := writePlan(t)
 	row := func(id, cmd string) Row {
 		bug := testBug(id)
 		return Row{Bug: bug, Outcome: Found,

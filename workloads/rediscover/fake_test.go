@@ -3,12 +3,15 @@ package rediscover
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lockcheck/lockcheck/impl"
 	"github.com/lockcheck/lockcheck/model"
+	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 	"github.com/lockcheck/lockcheck/workloads/scenario"
 	"github.com/lockcheck/lockcheck/workloads/subject"
@@ -162,4 +165,19 @@ func exampleFor(text string) model.Example {
 		ex.Faults, ex.Beyond = []model.Fault{{Name: f}}, true
 	}
 	return ex
+}
+
+// writePlan writes hunt's plan of seed 9 to a file of the test's and
+// returns its path, for a find's --plan.
+func writePlan(t *testing.T) string {
+	t.Helper()
+	plan := filepath.Join(t.TempDir(), "plan.json")
+	b, err := workloads.EncodePlan(hunt.Plan(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plan, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }

@@ -2,13 +2,10 @@ package rediscover
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lockcheck/lockcheck/model"
-	"github.com/lockcheck/lockcheck/workloads"
 	"github.com/lockcheck/lockcheck/workloads/hunt"
 )
 
@@ -83,14 +80,7 @@ func TestASharedSignatureCountsOnlyWhenItsReplaysTellApart(t *testing.T) {
 // signature on both releases.
 func TestReplaysOfASharedFindCountItOnBothSides(t *testing.T) {
 	b, k := sharingBugs(t)
-	plan := filepath.Join(t.TempDir(), "plan.json")
-	enc, err := workloads.EncodePlan(hunt.Plan(9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(plan, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plan := writePlan(t)
 	find := &Finding{Command: "lockcheck run --subject lib@1.0.0 --seed 9 --duration 2s --plan " + plan, Class: NoFault, SharedWith: "k"}
 	for _, c := range []struct {
 		name       string
