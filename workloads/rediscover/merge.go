@@ -12,9 +12,10 @@ import (
 // Merge joins the reports of rediscoveries run with the same settings
 // (seed, budget, run length) over parts of the catalog, as runs side by
 // side make them: the rows in the order given, a bug found in several
-// reports keeping its last row, and the totals counted again. Reports of
-// other settings are refused (ErrConfig): one page states one budget and
-// one seed.
+// reports keeping its last row (but a row of a release not run, such as a
+// merged page's Cover rows, replaces none that was hunted), and the totals
+// counted again. Reports of other settings are refused (ErrConfig): one
+// page states one budget and one seed.
 func Merge(reps ...*Report) (*Report, error) {
 	if len(reps) == 0 {
 		return nil, fmt.Errorf("%w: no report to merge", ErrConfig)
@@ -29,7 +30,9 @@ func Merge(reps ...*Report) (*Report, error) {
 		}
 		for _, row := range rep.Rows {
 			if j, ok := at[row.Bug.ID]; ok {
-				out.Rows[j] = row
+				if row.Buggy.NotRun == "" || out.Rows[j].Buggy.NotRun != "" {
+					out.Rows[j] = row // a row not run (Cover's) replaces no hunted one
+				}
 				continue
 			}
 			at[row.Bug.ID] = len(out.Rows)

@@ -50,6 +50,40 @@ func TestMergeRefusesOtherSettings(t *testing.T) {
 	}
 }
 
+// A later report's row of a release not run (a merged page's Cover row)
+// does not replace the row of a bug that an earlier one hunted; a hunted
+// row replaces one not run, and a later hunted row the earlier one.
+func TestMergeKeepsHuntedRows(t *testing.T) {
+	hunted := func(run int) Row {
+		return Row{Bug: testBug("b1"), Outcome: Found, Buggy: Hunted{Find: &Finding{Run: run, Class: NoFault}}}
+	}
+	notRun := Row{Bug: testBug("b1"), Outcome: NotRun, Buggy: Hunted{Release: Release{NotRun: "no hunt yet"}}}
+	report := func(rows ...Row) *Report {
+		return &Report{Seed: 1, Budget: testBudget, RunDuration: testRun, Rows: rows}
+	}
+	for _, c := range []struct {
+		name    string
+		reps    []*Report
+		wantRun int // the kept row's find's run; 0: not run
+	}{
+		{"a cover row after a hunted one", []*Report{report(hunted(3)), report(notRun)}, 3},
+		{"a hunted row after a cover row", []*Report{report(notRun), report(hunted(4))}, 4},
+		{"a later hunt", []*Report{report(hunted(3)), report(hunted(5))}, 5},
+	} {
+		out, err := Merge(c.reps...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := 0
+		if f := out.Rows[0].Buggy.Find; f != nil {
+			got = f.Run
+		}
+		if len(out.Rows) != 1 || got != c.wantRun {
+			t.Errorf("%s: rows %d, kept the find of run %d, want %d", c.name, len(out.Rows), got, c.wantRun)
+		}
+	}
+}
+
 func roundTrip(t *testing.T, rep *Report) *Report {
 	t.Helper()
 	var buf bytes.Buffer
