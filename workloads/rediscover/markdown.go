@@ -27,7 +27,9 @@ func WriteMarkdown(w io.Writer, rep *Report) error {
 		"A find counts for a bug only when one of its signatures matches the bug's (`signature` in the catalog) "+
 		"and no other catalogued bug that both releases have matches it too (docs/hunt.md); "+
 		"a bug is told apart from its fix when its find's shrunk plan, replayed on both releases with the same seed, "+
-		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided).\n\n",
+		"fails with that signature in most of the buggy release's replays and in none of the fixed one's (p: Fisher's exact test, one-sided). "+
+		"A buggy release whose only finds with the signature are ones such a shared bug explains too is judged by its first one's replays alone, "+
+		"the shared signature counted on both releases: told apart \"by its replays\" when the fixed release, which has that bug as well, stays clean.\n\n",
 		rep.Budget, rep.Seed, rep.RunDuration)
 	if len(rep.From) > 0 {
 		fmt.Fprintf(&b, "Merged from %s, judged again against the catalog as it is now; a bug those reports do not hunt is \"not run\" "+
