@@ -92,13 +92,6 @@ func opsByCall(ops []*Op) []*Op {
 	return out
 }
 
-// longestUncovered returns the length of the longest stretch of [from,
-// to] that no span in covers covers (covers is sorted by from).
-func longestUncovered(from, to int64, covers []span) int64 {
-	s := longestStretch(from, to, covers)
-	return s.to - s.from
-}
-
 // longestStretch returns the longest stretch of [from, to] that no span in
 // covers covers (covers is sorted by from), the earliest of equals.
 func longestStretch(from, to int64, covers []span) span {
@@ -340,7 +333,7 @@ func (ci *coverIndex) covers(i, p int) bool {
 
 // meeting returns, sorted by start, the spans that explain a wait of
 // process except (covers) and meet (from, to): those uncovered and
-// longestUncovered do not skip.
+// longestStretch do not skip.
 func (ci *coverIndex) meeting(from, to int64, except int) []span {
 	hi := sort.Search(len(ci.spans), func(i int) bool { return ci.spans[i].from >= to })
 	var out []span

@@ -69,7 +69,7 @@ func TestWaitMechanismPatterns(t *testing.T) {
 	}
 }
 
-// The longest stretch is the one whose length longestUncovered gives.
+// The longest stretch of uncovered time, the earliest of equals.
 func TestLongestStretch(t *testing.T) {
 	covers := []span{{0, 10}, {5, 20}, {30, 40}, {35, 38}, {60, 100}}
 	for _, tt := range []struct {
@@ -78,62 +78,9 @@ func TestLongestStretch(t *testing.T) {
 	}{
 		{0, 100, span{40, 60}}, {15, 35, span{20, 30}}, {100, 150, span{100, 150}}, {2, 8, span{}}, {20, 30, span{20, 30}},
 	} {
-		got := longestStretch(tt.from, tt.to, covers)
-		if got != tt.want {
+		if got := longestStretch(tt.from, tt.to, covers); got != tt.want {
 			t.Errorf("longestStretch(%d, %d) = %v, want %v", tt.from, tt.to, got, tt.want)
 		}
-		if l := longestUncovered(tt.from, tt.to, covers); l != got.to-got.from {
-			t.Errorf("longestUncovered(%d, %d) = %d, the stretch is %d long", tt.from, tt.to, l, got.to-got.from)
-		}
-	}
-}
-
-func mustSig(t *testing.T, text string) Signature {
-	t.Helper()
-	s, err := ParseSignature(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// A stretch that another process's grant ends is judged without that
-// grant's command when it went through the waiter's client (a sibling
-// owner's), and with it when it did not.
-func TestWaitMechanismDropsTheGrantThatEndsTheStretch(t *testing.T) {
-	// p0 holds L [0, 110]; p2 is granted L at 3000 and holds it to 3100;
-	// p1 waits from 5 to 5000 through the free stretch [110, 3000].
-	h := hist(acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK),
-		acq(2, "L", 2990, 3000, OK), rel(2, "L", 3090, 3100, OK), acq(1, "L", 5, 5000, OK))
-	cmd := func(client int, at int64) WireEvent {
-		return WireEvent{Kind: WireCmd, Client: client, Conn: 1, Cmd: "EVAL", Args: "<script> 1 lockcheck:x:L", Call: at, Return: at + 1}
-	}
-	for _, tt := range []struct {
-		name      string
-		p2client  int
-		wantMech  string
-		wantAsked int
-	}{
-		{"p2 a sibling of p1: its grant is not p1's client asking", 1, MechanismSilent, 0},
-		{"p2 on a client of its own: p1's client never asked", 0, MechanismSilent, 0},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
-				{Kind: WireBind, Client: tt.p2client, Process: 2}, cmd(tt.p2client, 2995)})
-			o := h.Ops[4]
-			mech, asked := w.waitMechanism(o.Process, stretchEnder(h, o, 3000), "L", 110, 3000)
-			if mech != tt.wantMech || asked != tt.wantAsked {
-				t.Fatalf("mechanism %q, %d asked; want %q, %d", mech, asked, tt.wantMech, tt.wantAsked)
-			}
-		})
-	}
-	w := NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1},
-		{Kind: WireBind, Client: 1, Process: 2}, cmd(1, 1500), cmd(1, 2995)})
-	if mech, asked := w.waitMechanism(1, stretchEnder(h, h.Ops[4], 3000), "L", 110, 3000); mech != MechanismRefused || asked != 1 {
-		t.Fatalf("an ask of p1's client before its sibling's grant: mechanism %q, %d asked; want refused, 1", mech, asked)
-	}
-	if got := stretchEnder(h, h.Ops[4], 2000); got != -1 {
-		t.Fatalf("a stretch that no grant ends has ender p%d, want -1", got)
 	}
 }
 
@@ -196,4 +143,13 @@ func TestSemWaitOnFreeMechanism(t *testing.T) {
 			t.Errorf("%s: verdict %s, mechanism %q, cause %q", tt.name, r.Verdict, r.Examples[0].Mechanism, r.Examples[0].Cause)
 		}
 	}
+}
+
+func mustSig(t *testing.T, text string) Signature {
+	t.Helper()
+	s, err := ParseSignature(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
