@@ -33,7 +33,7 @@ func TestSpringDriverSelftest(t *testing.T) {
 			rdb := redis.NewClient(s.Options())
 			t.Cleanup(func() { _ = rdb.Close() })
 			a, b := startJVM(t, d), startJVM(t, d)
-			want := `{"protocol":2,"driver":"` + name + `","version":"6.5.5","capabilities":["reentrant","watchdog","cycle","interrupt","owners"],"topologies":["single"]}`
+			want := `{"protocol":2,"driver":"` + name + `","version":"6.5.5","capabilities":["reentrant","watchdog","cycle","interrupt","forms","owners"],"topologies":["single"]}`
 			if a.banner != want {
 				t.Fatalf("banner %s, want %s", a.banner, want)
 			}
@@ -48,6 +48,7 @@ func TestSpringDriverSelftest(t *testing.T) {
 			springUnlinkTimeout(t, rdb, a, name == "spring-lock-pubsub")
 			springErrors(t, rdb, d, a)
 			springCycle(t, rdb, a, b)
+			springUnlockForms(t, rdb, a, b)
 
 			a.expect("lock before the end of input", map[string]any{"op": "lock", "name": "l", "timeout_ms": 3000}, "ok")
 			for _, j := range []*jvm{a, b} {
@@ -192,6 +193,41 @@ func springCycle(t *testing.T, rdb *redis.Client, a, b *jvm) {
 	b.expect("cycle too long for its timeout", map[string]any{"op": "cycle", "name": "c", "duration_ms": 3000, "timeout_ms": 3000}, "error")
 }
 
+// springUnlockForms: an unlock request with form_draw is made in the form
+// it draws, unlock() (even draws) or unlock() by an interrupted thread (odd
+// draws: 6.5.5 hands the key's removal to its executor), named in the
+// reply; either releases the hold, and the interrupt status does not reach
+// the owner's next call (a trylock that waits, which an interrupted thread's
+// would end at once, answered "interrupted").
+func springUnlockForms(t *testing.T, rdb *redis.Client, a, b *jvm) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		draw int
+		form string
+	}{{0, "unlock()"}, {7, "unlock-interrupted()"}, {2, "unlock()"}, {1, "unlock-interrupted()"}} {
+		a.expect("lock", map[string]any{"op": "lock", "name": "f", "lease_ms": 5000, "timeout_ms": 3000}, "ok")
+		r := a.expect(tc.form, map[string]any{"op": "unlock", "name": "f", "form_draw": tc.draw, "timeout_ms": 3000}, "ok")
+		if r.Form != tc.form {
+			t.Errorf("unlock with form_draw %d: form %q, want %q", tc.draw, r.Form, tc.form)
+		}
+		deadline := time.Now().Add(2 * time.Second)
+		for rdb.Exists(ctx, "spring:f").Val() != 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if rdb.Exists(ctx, "spring:f").Val() != 0 {
+			t.Fatalf("%s (form_draw %d) answered ok and left the key", tc.form, tc.draw)
+		}
+		b.expect("lock after "+tc.form, map[string]any{"op": "lock", "name": "f", "lease_ms": 5000, "timeout_ms": 3000}, "ok")
+		if r := a.expect("trylock that waits after "+tc.form, map[string]any{"op": "trylock", "name": "f", "wait_ms": 300, "lease_ms": 5000, "timeout_ms": 3000}, "fail"); r.Interrupted {
+			t.Errorf("the trylock after %s was interrupted: the form's interrupt status outlived its call", tc.form)
+		}
+		b.expect("unlock", map[string]any{"op": "unlock", "name": "f", "timeout_ms": 3000}, "ok")
+	}
+	if r := a.expect("default unlock of nothing", map[string]any{"op": "unlock", "name": "f", "timeout_ms": 3000}, "fail"); r.Form != "" {
+		t.Errorf("unlock without form_draw: form %q, want none", r.Form)
+	}
+}
+
 // TestSpringLegacyRelease: Spring Integration 6.1.9 (fetched and built into
 // the cache on first use, from the driver's src/compat/legacy) has no
 // renewal task: its banner announces no watchdog, and a hold lasts its
@@ -208,7 +244,7 @@ func TestSpringLegacyRelease(t *testing.T) {
 	rdb := redis.NewClient(s.Options())
 	t.Cleanup(func() { _ = rdb.Close() })
 	a, b := startJVM(t, d), startJVM(t, d)
-	want := `{"protocol":2,"driver":"spring-lock-pubsub","version":"6.1.9","capabilities":["reentrant","cycle","interrupt","owners"],"topologies":["single"]}`
+	want := `{"protocol":2,"driver":"spring-lock-pubsub","version":"6.1.9","capabilities":["reentrant","cycle","interrupt","forms","owners"],"topologies":["single"]}`
 	if a.banner != want {
 		t.Fatalf("banner %s, want %s", a.banner, want)
 	}

@@ -16,14 +16,16 @@ import (
 // registry per lease (the watchdog registry, expireAfter = the run's
 // watchdog lease, renews its holds with the library's renewal task). Each
 // request is bounded by Lettuce's 1000 ms command timeout; the driver
-// answers error for a call still running at timeout_ms.
+// answers error for a call still running at timeout_ms. Its unlock has two
+// call forms: unlock(), and unlock() by a thread whose interrupt status is
+// set (UnlockForms.java).
 func springDrivers() []Driver {
 	spring := func(name, mode, doc string) Driver {
 		return Driver{
 			Name: name, Dir: "spring-redis-lock", Command: []string{"sh", "driver.sh", "--mode", mode},
 			Doc:     doc + " (Spring Integration " + springPinned + ", Lettuce, Java) over the driver protocol",
 			Release: springPinned, releases: springReleases(),
-			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapCycle, driver.CapInterrupt},
+			Capabilities: []string{driver.CapReentrant, driver.CapWatchdog, driver.CapCycle, driver.CapInterrupt, driver.CapForms},
 			Installed:    needSpring,
 			Spares:       1,
 			Owners:       true, // one thread per owner on the process's registries

@@ -39,7 +39,9 @@ import java.util.concurrent.locks.Lock;
  * the store due to expiration"): it released no hold of the lock. But the
  * same exception after the library's UNLINK script failed (a timeout) and
  * it fell back to DEL is error: the UNLINK script may have run and released
- * the hold (UnlinkFallback).
+ * the hold (UnlinkFallback). With "form_draw", in one of two forms: {@code
+ * unlock()}, or {@code unlock()} by a thread whose interrupt status is set
+ * ({@link UnlockForms}).
  * <li>cycle: {@link Cycle} on one lock object, {@code tryLock(wait)} and
  * {@code unlock()}; PUB_SUB's tryLock may overstay its wait (see
  * impl/drivers/README.md), which the deadline then ends with error.
@@ -54,8 +56,8 @@ import java.util.concurrent.locks.Lock;
 final class Locks implements Library {
     /** "watchdog" only where the library renews (Compat.RENEWS: 6.4.0 and later). */
     private static final List<String> CAPABILITIES = Compat.RENEWS
-            ? List.of("reentrant", "watchdog", "cycle", "interrupt")
-            : List.of("reentrant", "cycle", "interrupt");
+            ? List.of("reentrant", "watchdog", "cycle", "interrupt", "forms")
+            : List.of("reentrant", "cycle", "interrupt", "forms");
     private static final List<String> TOPOLOGIES = List.of("single");
 
     /** A lock this driver holds: through which registry, and how often. */
@@ -121,7 +123,7 @@ final class Locks implements Library {
             case "hello" -> hello(req, timeoutMs);
             case "lock" -> acquire(req, -1);
             case "trylock" -> acquire(req, Math.max(0, req.path("wait_ms").asLong(0)));
-            case "unlock" -> unlock(name(req));
+            case "unlock" -> UnlockForms.make(req, () -> unlock(name(req)));
             case "cycle" -> Cycle.run(req, deadline, opts.commandTimeoutMs,
                     () -> Cycle.of(obtain(name(req), Registries.leaseKey(req))));
             default -> Replies.error("unknown op \"" + op + "\"", false);
