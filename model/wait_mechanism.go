@@ -64,12 +64,41 @@ func stretchEnder(h *History, o Op, to int64) int {
 	return -1
 }
 
-// waitEvidence sets ex's mechanism (waitMechanism over its longest free
-// stretch [from, to]) and says in its cause what the trace showed: a
+// stretchOpener returns the op whose effect opened the stretch from which
+// o waited beside its lock (or semaphore) free: a release of the lock, or a
+// release, addition or setting of the semaphore's permits, that succeeded
+// and is surely done at its return, which is from. false when none is: the
+// stretch began with o's call, at a lease's expiry or at a fault window's
+// end.
+func stretchOpener(h *History, o Op, from int64) (Op, bool) {
+	if from <= o.Call {
+		return Op{}, false
+	}
+	for _, a := range h.Ops {
+		if a.Lock == o.Lock && a.Return == from && a.Outcome == OK && freesKind(a.Kind) {
+			return a, true
+		}
+	}
+	return Op{}, false
+}
+
+// freesKind reports whether an op of kind k that succeeds leaves its lock
+// free or adds permits to its semaphore.
+func freesKind(k Kind) bool {
+	return slices.Contains([]Kind{Release, SemRelease, SemAdd, SemSet, PermitRelease}, k)
+}
+
+// waitEvidence adds to ex's ops the one that opened its longest free
+// stretch [from, to] (stretchOpener: a release, a semaphore's addition),
+// so that its signature says what freed what o waited beside, sets ex's
+// mechanism (waitMechanism over that stretch) and says in its cause what the trace showed: a
 // silent client's wait stays a lost wake-up, with the evidence; a refused
 // one's is no lost wake-up, and its cause says so (whatever ex's cause
 // said after lostWakeUp is kept).
 func waitEvidence(ex *Example, h *History, w *WireTrace, o Op, from, to int64) {
+	if opener, ok := stretchOpener(h, o, from); ok {
+		ex.Ops = append(ex.Ops, opener)
+	}
 	mech, asked := w.waitMechanism(o.Process, stretchEnder(h, o, to), o.Lock, from, to)
 	ex.Mechanism = mech
 	rest := strings.TrimPrefix(ex.Cause, lostWakeUp)

@@ -15,7 +15,8 @@ import (
 // signature, so the two are different finds.
 func TestWaitOnFreeMechanismFromTheWire(t *testing.T) {
 	// p0 holds L [0, 110]; p1 waits from 5 to 5000 (a lease is 1000), and
-	// its client's command at 4990 is its grant.
+	// its client's command at 4990 is its grant. p0's release opened the
+	// stretch: its term is in the signature.
 	h := hist(acq(0, "L", 0, 10, OK), rel(0, "L", 100, 110, OK), acq(1, "L", 5, 5000, OK))
 	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 1}}
 	attempt := func(client int, at int64) WireEvent {
@@ -27,17 +28,17 @@ func TestWaitOnFreeMechanismFromTheWire(t *testing.T) {
 		want  string // the signature
 		cause string // in the example's cause
 	}{
-		{"no trace: no mechanism", nil, "liveness/wait-on-free/acquire/none", "a lost wake-up"},
+		{"no trace: no mechanism", nil, "liveness/wait-on-free/acquire+release/none", "a lost wake-up"},
 		{"the waiter's client asked before the release, then only for its grant: silent",
-			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 4990))), "liveness/wait-on-free.silent/acquire/none", "sent nothing on L"},
+			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 4990))), "liveness/wait-on-free.silent/acquire+release/none", "sent nothing on L"},
 		{"another client's commands do not count: silent",
-			NewWireTrace(append(binds, attempt(0, 2000), attempt(0, 3000))), "liveness/wait-on-free.silent/acquire/none", "a lost wake-up"},
+			NewWireTrace(append(binds, attempt(0, 2000), attempt(0, 3000))), "liveness/wait-on-free.silent/acquire+release/none", "a lost wake-up"},
 		{"the waiter's client asked while the lock stood free: refused",
-			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 1200), attempt(1, 2300), attempt(1, 4990))), "liveness/wait-on-free.refused/acquire/none", "sent 2 command(s) on L"},
+			NewWireTrace(append(binds, attempt(1, 6), attempt(1, 1200), attempt(1, 2300), attempt(1, 4990))), "liveness/wait-on-free.refused/acquire+release/none", "sent 2 command(s) on L"},
 		{"a subscription asks for nothing: silent",
-			NewWireTrace(append(binds, WireEvent{Kind: WireCmd, Client: 1, Conn: 2, Cmd: "SUBSCRIBE", Args: "redisson_lock__channel:{lockcheck:x:L}", Call: 1200, Return: 1201}, attempt(1, 4990))), "liveness/wait-on-free.silent/acquire/none", "a lost wake-up"},
+			NewWireTrace(append(binds, WireEvent{Kind: WireCmd, Client: 1, Conn: 2, Cmd: "SUBSCRIBE", Args: "redisson_lock__channel:{lockcheck:x:L}", Call: 1200, Return: 1201}, attempt(1, 4990))), "liveness/wait-on-free.silent/acquire+release/none", "a lost wake-up"},
 		{"a trace that does not bind the waiter says nothing",
-			NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, attempt(0, 2000)}), "liveness/wait-on-free/acquire/none", "a lost wake-up"},
+			NewWireTrace([]WireEvent{{Kind: WireBind, Client: 0, Process: 0}, attempt(0, 2000)}), "liveness/wait-on-free/acquire+release/none", "a lost wake-up"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,4 +153,53 @@ func mustSig(t *testing.T, text string) Signature {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// The op that opened a wait's free stretch is in its signature: what freed
+// the permits (an addition, a release) or the lock (a release) the waiter
+// slept beside; nothing when the stretch began with the wait itself or at
+// a lease's expiry, which no op makes.
+func TestWaitOnFreeOpenerInTheSignature(t *testing.T) {
+	const s = int64(1e9)
+	waiter := func(call int64) Op {
+		o := semOp(1, SemAcquire, 1, call, 5*s, Fail)
+		o.Wait = 5*s - call
+		return o
+	}
+	for _, tt := range []struct {
+		name string
+		h    *History
+		want string
+	}{
+		{"permits added under a blocked waiter", &History{Ops: []Op{
+			semOp(0, SemSet, 0, 0, 10, OK), waiter(20), semOp(0, SemAdd, 1, s, s+10, OK),
+		}}, "liveness/wait-on-free/sem-acquire+sem-add/none"},
+		{"a permit released under a blocked waiter", &History{Ops: []Op{
+			semOp(0, SemSet, 1, 0, 10, OK), semOp(0, SemAcquire, 1, 12, 15, OK), waiter(20), semOp(0, SemRelease, 1, s, s+10, OK),
+		}}, "liveness/wait-on-free/sem-acquire+sem-release/none"},
+		{"permits free when the wait began", &History{Ops: []Op{
+			semOp(0, SemSet, 1, 0, 10, OK), waiter(20),
+		}}, "liveness/wait-on-free/sem-acquire/none"},
+		{"a failed release opens nothing", &History{Ops: []Op{
+			semOp(0, SemSet, 0, 0, 10, OK), waiter(20), semOp(0, SemAdd, 1, s, s+10, OK), semOp(2, SemRelease, 1, s, s+10, Fail),
+		}}, "liveness/wait-on-free/sem-acquire+sem-add/none"},
+	} {
+		r := CheckPermitsLive(tt.h, Options{})
+		if r.Verdict != Invalid {
+			t.Fatalf("%s: verdict %s (%s), want a wait on free permits", tt.name, r.Verdict, r.Explanation)
+		}
+		if got := SignatureOf(r.Checker, r.Examples[0]).String(); got != tt.want {
+			t.Errorf("%s: signature %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	// A lock whose lease ran out under its holder: the stretch opens at the
+	// expiry, no op's return.
+	h := hist(withLease(acq(0, "L", 0, 10, OK), 100), rel(0, "L", 200, 210, Fail), acq(1, "L", 5, 5000, OK))
+	r := CheckLive(h, Options{})
+	if r.Verdict != Invalid {
+		t.Fatalf("expiry: verdict %s (%s), want a wait on a free lock", r.Verdict, r.Explanation)
+	}
+	if got := SignatureOf(r.Checker, r.Examples[0]).String(); got != "liveness/wait-on-free/acquire/none" {
+		t.Errorf("expiry: signature %s, want liveness/wait-on-free/acquire/none", got)
+	}
 }
