@@ -444,6 +444,7 @@ func CheckContext(ctx context.Context, h *History, opts Options) Report {
 		opts.Fair = true
 	}
 	rep.Results = runCheckers(ctx, h, opts)
+	grantMechanisms(rep.Results, opts)
 	for i := range rep.Results {
 		rep.Results[i].classify()
 	}

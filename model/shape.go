@@ -92,10 +92,18 @@ const (
 	// stood free and was not granted (wire trace): something on the
 	// server's side that no op accounts for kept it out.
 	MechanismRefused = "refused"
+	// MechanismCutShort: of two holds believed at once, the second was
+	// granted before the first's lease could have run out: its key was
+	// deleted or its expiry shortened under it (doubleGrantMechanism).
+	MechanismCutShort = "cut-short"
+	// MechanismLapsed: the second was granted after the first's lease
+	// could have run out unrenewed: a lapse its holder was not told of.
+	MechanismLapsed = "lapsed"
 )
 
 // mechanisms are the known mechanisms, for parsing.
-var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true, MechanismSilent: true, MechanismRefused: true}
+var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true, MechanismSilent: true, MechanismRefused: true,
+	MechanismCutShort: true, MechanismLapsed: true}
 
 // shapes are the known shapes, for parsing.
 var shapes = map[Shape]bool{
