@@ -186,7 +186,7 @@ func TestWriteRunInvalidVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(md), "INVALID") || !strings.Contains(string(md), "| invalid") || !strings.Contains(string(md), "Signatures of the violations: ") || !strings.Contains(string(md), "`safety/double-grant/acquire/none`") {
+	if !strings.Contains(string(md), "INVALID") || !strings.Contains(string(md), "| invalid") || !strings.Contains(string(md), "Signatures of the violations: ") || !strings.Contains(string(md), "`safety/double-grant.cut-short/acquire/none`") {
 		t.Errorf("summary.md does not report the violation:\n%s", md)
 	}
 	if _, err := os.Stat(filepath.Join(dir, ConfigFile)); !os.IsNotExist(err) {
