@@ -15,10 +15,12 @@ import (
 // histories the pages' findings and tables link, their run directories,
 // the scoreboards' reports and the benchmark track record. It was 11.1 MB
 // on 2026-11-30 (8.4 MB of it results/scoreboard's, two servers × 24
-// libraries, gzipped); a page that needs more keeps fewer runs, or links a
-// run directory that is not committed.
+// libraries, gzipped) and 12.6 MB on 2026-12-02, every file of it linked
+// (the rediscovery parts keep the plan of each find, which its rerun
+// command names); a page that needs more keeps fewer runs, or links a run
+// directory that is not committed.
 const (
-	runDataBudget = 12 << 20
+	runDataBudget = 13 << 20
 	// historyBudget bounds one committed history.jsonl (the largest, a
 	// semaphore's client-stall-long-hold run, is 0.85 MB).
 	historyBudget = 1 << 20
