@@ -71,8 +71,11 @@ func writeMet(b *strings.Builder, rows []Row) {
 			var parts []string
 			for _, m := range met {
 				p := fmt.Sprintf("`%s` run %d, %v", m.Signature, m.Run, m.Detection.Round(time.Second))
+				bugs := m.Signature.String() == r.Bug.Signature.String() || r.Bug.Matches(m.Signature)
 				switch {
-				case m.Signature.String() == r.Bug.Signature.String() || r.Bug.Matches(m.Signature):
+				case bugs && m.Known != "":
+					p += " (the bug's, in a find counted as " + m.Known + "'s)"
+				case bugs:
 					p += " (the bug's)"
 				case m.Known != "":
 					p += " (" + m.Known + ")"

@@ -369,3 +369,20 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("%s (%s), fixed %s: want interrupted on both sides", r.Outcome, r.Why, r.FixedOutcome)
 	}
 }
+
+// TestMetNamesTheKnownBugOfASharedSignature: a signature the bug's pattern
+// matches, met in a find counted as another catalogued bug's (a fixed
+// release's flag that bug absorbs), says both, so the list does not read
+// as the bug's own find.
+func TestMetNamesTheKnownBugOfASharedSignature(t *testing.T) {
+	b := testBug("b1")
+	b.Signature = sig(t, "liveness/orphan-renewed/acquire/*")
+	s := sig(t, "liveness/orphan-renewed/acquire+release/beyond:refuse-once")
+	r := Row{Bug: b, Fixed: Hunted{Release: Release{Name: "lib@1.0.1"},
+		Others: []Finding{{Run: 4, Class: Beyond, Signatures: []model.Signature{s}, Known: "k"}}}}
+	var md strings.Builder
+	writeMet(&md, []Row{r})
+	if want := "(the bug's, in a find counted as k's)"; !strings.Contains(md.String(), want) {
+		t.Errorf("the list lacks %q:\n%s", want, md.String())
+	}
+}
