@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/lockcheck/lockcheck/model"
 	"github.com/lockcheck/lockcheck/workloads/catalog"
 )
 
@@ -258,4 +259,34 @@ func TestSpringLegacyRelease(t *testing.T) {
 		t.Fatal("a's hold is still there 1.5 s into its 1 s lease")
 	}
 	b.expect("trylock after a's lease", map[string]any{"op": "trylock", "name": "l", "wait_ms": 0, "lease_ms": 1000, "timeout_ms": 3000}, "ok")
+}
+
+// TestSpringInterruptedUnlockRun: a run that varies its call forms on
+// Spring's lock makes half its unlocks by an interrupted thread
+// (unlock-interrupted(), recorded in the op), and on the pinned 6.5.5, whose
+// RedisLock hands such an unlock's key removal to its executor and returns
+// (spring-lock-pubsub-7.0.4-interrupted-unlock-deletes-regrant, shown
+// against the library alone by repro/interrupted-unlock.sh), the next
+// holder of the registry has its key deleted under it: a double grant with
+// no fault, cut short.
+func TestSpringInterruptedUnlockRun(t *testing.T) {
+	shipped(t, "spring-lock-pubsub")
+	s := startRedis(t)
+	cfg := RunConfig{Subject: "spring-lock-pubsub", Workload: DefaultWorkload, Seed: 5, Duration: 6 * time.Second, CallForms: true, ThreadsPerProcess: 3}
+	res := run(t, s, cfg, Deps{})
+	t.Log(summary(res))
+	forms := map[string]int{}
+	for _, o := range res.History.Ops {
+		if o.Kind == model.Release {
+			forms[o.Form]++
+		}
+	}
+	if forms["unlock()"] == 0 || forms["unlock-interrupted()"] == 0 {
+		t.Fatalf("unlock forms %v: want both unlock() and unlock-interrupted()", forms)
+	}
+	sigs := res.Report.Signatures()
+	want := model.Signature{Class: model.ClassSafety, Shape: model.ShapeDoubleGrant, Mechanism: model.MechanismCutShort, Fault: model.FaultNone}
+	if res.Report.Verdict != model.Invalid || !want.MatchesAny(sigs) {
+		t.Fatalf("verdict %s, signatures %v: want a double grant cut short, no fault\n%s", res.Report.Verdict, sigs, res.Report)
+	}
 }
