@@ -10,7 +10,7 @@ import (
 // granted before the first's lease could run out: its key deleted or its
 // expiry shortened) or lapsed (granted after the first's lease could have
 // run out unrenewed: a watchdog that stopped). The mechanism lands in the
-// signature; the verdict is the same.
+// signature; the run stays invalid.
 func TestDoubleGrantMechanism(t *testing.T) {
 	opts := Options{WatchdogLease: 1000}
 	for _, tt := range []struct {
