@@ -11,8 +11,9 @@ import (
 
 // A process retired by an unknown outcome (an info acquire, the call cut
 // off by an interrupt, a cancel or a timeout) or by an Abandon leaves its
-// client behind when the client serves other processes. Whatever the
-// retired call took, a correct client keeps no renewal for it: past one
+// client behind when the client serves other processes; an acquire
+// answered not granted leaves its process going on. Whatever such a call
+// took, a correct client keeps no renewal for it: past one
 // lease (plus leaseBoundSlack) of the process's last request any hold it
 // left has run out, and nothing of that client's has business with the
 // lock's key but its live processes' own calls and holds. The wire trace
@@ -23,7 +24,9 @@ import (
 // watchdog of a hold nobody owns: evidence that the lock kept an orphan, whether
 // or not another process was refused meanwhile (leaseBound sees only
 // the refusals). So are such commands that carry a retired process's own
-// token, whatever the live processes do (orphantoken.go).
+// token, whatever the live processes do (orphantoken.go); a refused
+// acquire's process lives on, so its token counts outside its own later
+// calls and holds only.
 
 // orphanMinSpread is the least spread, as a fraction of the lease, of the
 // orphan commands that make a finding: a renewer sends one every third of
@@ -55,31 +58,75 @@ func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon
 	for _, c := range slices.Sorted(maps.Keys(byClient)) {
 		rs := byClient[c]
 		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, acqs, opts.Wire, c, horizon)))
-		sent = slices.Compact(slices.Sorted(slices.Values(append(sent, tokenOrphans(opts.Wire, c, lock, rs, owners)...))))
+		byToken := tokenOrphans(opts.Wire, c, lock, rs, owners, holds, acqs, horizon)
+		for _, ts := range byToken {
+			sent = append(sent, ts...)
+		}
+		sent = slices.Compact(slices.Sorted(slices.Values(sent)))
 		if len(sent) < 2 || sent[len(sent)-1]-sent[0] < maxLease(rs)/orphanMinSpread {
 			continue
 		}
-		out = append(out, orphanExample(lock, rs, sent))
+		out = append(out, orphanExample(lock, orphanSources(rs, sent, byToken), sent))
 	}
 	return out
 }
 
+// orphanSources are the calls and holds of rs (the earliest retired
+// first) that the orphan commands sent may be the renewals of: those
+// whose own token the commands carry (byToken, by index in rs), or, when
+// they carry none, every one that retired before the first of them.
+func orphanSources(rs []retired, sent []int64, byToken map[int][]int64) []retired {
+	var out []retired
+	for i, r := range rs {
+		if len(byToken[i]) > 0 {
+			out = append(out, r)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, r := range rs {
+		if r.last < sent[0] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// orphanMechanism says what left an orphan renewed after the calls and
+// holds rs: MechanismAfterRefusal when each of them is an acquire
+// answered not granted, MechanismAfterRetirement when none is, "" when
+// both kinds may have.
+func orphanMechanism(rs []retired) string {
+	refused := 0
+	for _, r := range rs {
+		if r.refused {
+			refused++
+		}
+	}
+	switch refused {
+	case len(rs):
+		return MechanismAfterRefusal
+	case 0:
+		return MechanismAfterRetirement
+	}
+	return ""
+}
+
 // orphanExample is the finding of a client's orphan commands sent, after
-// the retired calls and holds rs (the earliest retired first).
+// the calls and holds rs that may have left them (the earliest first).
 func orphanExample(lock string, rs []retired, sent []int64) Example {
 	var ops []Op
 	var names []string
 	for _, r := range rs {
-		if r.last < sent[0] {
-			ops = append(ops, *r.op)
-			names = append(names, fmt.Sprintf("p%d at %s", r.op.Process, fmtTime(r.last)))
-		}
+		ops = append(ops, *r.op)
+		names = append(names, fmt.Sprintf("p%d at %s", r.op.Process, fmtTime(r.last)))
 	}
 	return Example{
-		Lock: lock, Shape: ShapeOrphanRenewed, Ops: ops,
-		Summary: fmt.Sprintf("the client of retired processes (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each: outside its live processes' holds and calls on the lock, or carrying a retired process's own token",
+		Lock: lock, Shape: ShapeOrphanRenewed, Mechanism: orphanMechanism(rs), Ops: ops,
+		Summary: fmt.Sprintf("the client of retired calls or refused acquires (%s) had %d commands on %s acted on from %s to %s, past the lease bound of each: outside its live processes' holds and calls on the lock, or carrying such a process's own token",
 			strings.Join(names, ", "), len(sent), lock, fmtTime(sent[0]), fmtTime(sent[len(sent)-1])),
-		Cause: "a retired call or hold must leave no renewal behind: past one lease of its process's last request it has run out, " +
+		Cause: "a retired call or hold, and an acquire answered not granted, must leave no renewal behind: past one lease of its last request it has run out, " +
 			"and its client renewed it all the same (wire trace: the client's commands naming the lock, answered as acted on)",
 	}
 }
@@ -93,17 +140,19 @@ func maxLease(rs []retired) int64 {
 	return l
 }
 
-// retired is a call or hold that retired its process: the op that did
-// (an info acquire, an Abandon, the info op that ended a hold), the
-// process's last request and the longest lease it asked for.
+// retired is a call or hold that retired its process (the op that did:
+// an info acquire, an Abandon, the info op that ended a hold), or an
+// acquire answered not granted (refused; its process goes on), with its
+// last request and the longest lease it asked for.
 type retired struct {
-	op    *Op
-	last  int64
-	lease int64
+	op      *Op
+	last    int64
+	lease   int64
+	refused bool
 }
 
-// retiredOn lists the lock's retired holds and info acquires, the
-// earliest retired first.
+// retiredOn lists the lock's retired holds, info acquires and refused
+// acquires, the earliest retired first.
 func retiredOn(holds []*hold, acqs []*Op, opts Options) []retired {
 	var out []retired
 	for _, h := range holds {
@@ -117,8 +166,8 @@ func retiredOn(holds []*hold, acqs []*Op, opts Options) []retired {
 		out = append(out, retired{op: h.endOp, last: h.endOp.effectiveDeadline(), lease: lease})
 	}
 	for _, o := range acqs {
-		if o.Outcome == Info {
-			out = append(out, retired{op: o, last: o.effectiveDeadline(), lease: opLease(o, opts)})
+		if o.Outcome == Info || o.Outcome == Fail {
+			out = append(out, retired{op: o, last: o.effectiveDeadline(), lease: opLease(o, opts), refused: o.Outcome == Fail})
 		}
 	}
 	slices.SortStableFunc(out, func(a, b retired) int { return compare(a.last, b.last) })
@@ -129,7 +178,12 @@ func retiredOn(holds []*hold, acqs []*Op, opts Options) []retired {
 // with the lock: its calls on it (an info call up to its deadline) and its
 // holds.
 func clientBusy(holds []*hold, acqs []*Op, w *WireTrace, c int, horizon int64) []span {
-	on := func(p int) bool { got, ok := w.clientOf(p); return ok && got == c }
+	return busyOf(holds, acqs, horizon, func(p int) bool { got, ok := w.clientOf(p); return ok && got == c })
+}
+
+// busyOf are the spans in which a process that on accepts had business
+// with the lock (clientBusy), and one empty span at the horizon.
+func busyOf(holds []*hold, acqs []*Op, horizon int64, on func(p int) bool) []span {
 	out := []span{{horizon, horizon}} // gaps needs one span
 	for _, h := range holds {
 		if !on(h.grant.Process) {

@@ -125,6 +125,55 @@ func TestOrphanRenewedByItsToken(t *testing.T) {
 	}
 }
 
+// An acquire answered not granted must leave nothing either: its client's
+// renewals carrying its owner token past its lease bound, outside its own
+// later calls and holds, are an orphan left after a refusal, and those of
+// an interrupted acquire one left after a retirement. The refused
+// process's own later hold renews its token as it should.
+func TestOrphanRenewedAfterRefusal(t *testing.T) {
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 2}}
+	refused := Op{Process: 0, Lock: "L", Kind: Acquire, Wait: msT(200), Call: msT(100), Return: msT(300), Outcome: Fail}
+	interrupted := refused
+	interrupted.Outcome, interrupted.Cancelled = Info, true
+	cmd := func(token string, m float64) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 " + token, Reply: "1", Call: msT(m), Return: msT(m + 1)}
+	}
+	// p2, a sibling on the client, waits and holds through the whole run:
+	// only a token tells whose renewals they are.
+	p2 := []Op{aAcq(2, 50, 5000), aRel(2, 5100, 5105, OK)}
+	renewals := func(token string, from, to float64) []WireEvent {
+		evs := []WireEvent{cmd(token, 110), cmd("bb2c9a-77e1:18", 60)} // each process's first request
+		for m := from; m < to; m += 500 {
+			evs = append(evs, cmd(token, m))
+		}
+		return evs
+	}
+	for _, c := range []struct {
+		name string
+		ops  []Op
+		evs  []WireEvent
+		mech string // "-": no orphan
+	}{
+		{"a refused acquire's token renewed on", append([]Op{refused}, p2...), renewals("fe34ec-89ee:18", 500, 4500), MechanismAfterRefusal},
+		{"an interrupted acquire's token renewed on", append([]Op{interrupted}, p2...), renewals("fe34ec-89ee:18", 500, 4500), MechanismAfterRetirement},
+		{"the refused process's own later hold", append([]Op{refused, aAcq(0, 2400, 2450), aRel(0, 4400, 4410, OK)}, p2...), renewals("fe34ec-89ee:18", 2500, 4400), "-"},
+		{"renewals that stop within the lease bound", append([]Op{refused}, p2...), renewals("fe34ec-89ee:18", 500, 2300), "-"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := CheckBeyond(&History{Ops: c.ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
+			got := "-"
+			for _, ex := range r.Examples {
+				if ex.Shape == ShapeOrphanRenewed {
+					got = ex.Mechanism
+				}
+			}
+			if got != c.mech {
+				t.Fatalf("orphan mechanism = %q, want %q:\n%s", got, c.mech, r)
+			}
+		})
+	}
+}
+
 // Without a wire trace the rule says nothing, nor on a fair lock (whose
 // dead waiters keep the queue for its own timeout) or a quorum lock.
 func TestOrphanRenewedNotJudged(t *testing.T) {

@@ -99,11 +99,19 @@ const (
 	// MechanismLapsed: the second was granted after the first's lease
 	// could have run out unrenewed: a lapse its holder was not told of.
 	MechanismLapsed = "lapsed"
+	// MechanismAfterRefusal: an orphan renewed after an acquire that was
+	// answered not granted (orphanMechanism): the call said it took
+	// nothing, and its client renews what it took.
+	MechanismAfterRefusal = "after-refusal"
+	// MechanismAfterRetirement: an orphan renewed after a call or hold
+	// that retired its process (an unknown outcome: an interrupt, a cancel,
+	// a timeout; an Abandon).
+	MechanismAfterRetirement = "after-retirement"
 )
 
 // mechanisms are the known mechanisms, for parsing.
 var mechanisms = map[string]bool{MechanismAfterFailure: true, MechanismAfterAnswer: true, MechanismSilent: true, MechanismRefused: true,
-	MechanismCutShort: true, MechanismLapsed: true}
+	MechanismCutShort: true, MechanismLapsed: true, MechanismAfterRefusal: true, MechanismAfterRetirement: true}
 
 // shapes are the known shapes, for parsing.
 var shapes = map[Shape]bool{
