@@ -63,8 +63,9 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 	fs := newFaultSet(h.Faults, horizon, opts)
 	acqs := lockAcquires(h)
 	var calls map[string]map[int][]span
+	var rels map[string][]*Op
 	if opts.Wire != nil {
-		calls = callSpans(h, horizon)
+		calls, rels = callSpans(h, horizon), lockReleases(h)
 	}
 	allowed := allowances{}
 	shown := map[string]bool{} // the signatures of the examples kept, without call forms
@@ -97,7 +98,7 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			keep(ex)
 		}
-		for _, ex := range orphanTraffic(lock, byLock[lock], acqs[lock], opts, horizon) {
+		for _, ex := range orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon) {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)

@@ -24,16 +24,16 @@ const minTokenLen = 8
 // (acted) that carry a token of one of rs's processes past that call's
 // lease bound, by the index in rs of the call they are the orphans of. A
 // refused acquire's process lives on: its commands count outside its own
-// later calls and holds (of holds and acqs) only. owners are the lock's
+// later calls and holds (of holds and calls) only. owners are the lock's
 // tokens (tokenOwners).
-func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, owners map[string]tokenUse, holds []*hold, acqs []*Op, horizon int64) map[int][]int64 {
+func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, owners map[string]tokenUse, holds []*hold, calls []*Op, horizon int64) map[int][]int64 {
 	out := map[int][]int64{}
 	for i, r := range rs {
 		bound := r.last + r.lease + leaseBoundSlack(r.lease)
 		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(r.op.Process, c) }
 		free := []span{{bound, horizon + 1}}
 		if r.refused {
-			free = gaps(busyOf(holds, acqs, horizon, func(p int) bool { return p == r.op.Process }))
+			free = gaps(busyOf(holds, calls, horizon, func(p int) bool { return p == r.op.Process }))
 		}
 		for _, e := range w.conns[c] {
 			if e.Kind == WireCmd && e.Call > bound && acted(e.Reply) && namesLock(e.Args, lock) &&

@@ -38,9 +38,10 @@ const orphanMinSpread = 3
 // sending commands on the lock past the lease bound of every retired call
 // and hold they had served, outside their live processes' calls and holds.
 // holds are the lock's holds, acqs its failed or unknown acquires
-// (lockAcquires). It needs
+// (lockAcquires), rels its releases (lockReleases: a late one, after its
+// hold ran out, is in no hold but is a call all the same). It needs
 // the wire trace; fair and quorum locks are not judged.
-func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon int64) []Example {
+func orphanTraffic(lock string, holds []*hold, acqs, rels []*Op, opts Options, horizon int64) []Example {
 	if opts.Wire == nil || opts.Fair || opts.SplitVotes {
 		return nil // a fair lock's dead waiters and a quorum's leftover votes are their own matter, as for leaseBound
 	}
@@ -55,10 +56,11 @@ func orphanTraffic(lock string, holds []*hold, acqs []*Op, opts Options, horizon
 	}
 	var out []Example
 	owners := opts.Wire.tokenOwners(lock, callWindows(holds, acqs)) // once per lock, for every client
+	calls := append(slices.Clone(acqs), rels...)
 	for _, c := range slices.Sorted(maps.Keys(byClient)) {
 		rs := byClient[c]
-		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, acqs, opts.Wire, c, horizon)))
-		byToken := tokenOrphans(opts.Wire, c, lock, rs, owners, holds, acqs, horizon)
+		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, calls, opts.Wire, c, horizon)))
+		byToken := tokenOrphans(opts.Wire, c, lock, rs, owners, holds, calls, horizon)
 		for _, ts := range byToken {
 			sent = append(sent, ts...)
 		}
@@ -175,15 +177,26 @@ func retiredOn(holds []*hold, acqs []*Op, opts Options) []retired {
 }
 
 // clientBusy are the spans in which a process on client c had business
-// with the lock: its calls on it (an info call up to its deadline) and its
-// holds.
-func clientBusy(holds []*hold, acqs []*Op, w *WireTrace, c int, horizon int64) []span {
-	return busyOf(holds, acqs, horizon, func(p int) bool { got, ok := w.clientOf(p); return ok && got == c })
+// with the lock: its calls on it (calls, and those of its holds; an info
+// call up to its deadline) and its holds.
+func clientBusy(holds []*hold, calls []*Op, w *WireTrace, c int, horizon int64) []span {
+	return busyOf(holds, calls, horizon, func(p int) bool { got, ok := w.clientOf(p); return ok && got == c })
+}
+
+// lockReleases groups h's releases by lock, in history order.
+func lockReleases(h *History) map[string][]*Op {
+	out := map[string][]*Op{}
+	for i := range h.Ops {
+		if o := &h.Ops[i]; o.Kind == Release {
+			out[o.Lock] = append(out[o.Lock], o)
+		}
+	}
+	return out
 }
 
 // busyOf are the spans in which a process that on accepts had business
 // with the lock (clientBusy), and one empty span at the horizon.
-func busyOf(holds []*hold, acqs []*Op, horizon int64, on func(p int) bool) []span {
+func busyOf(holds []*hold, calls []*Op, horizon int64, on func(p int) bool) []span {
 	out := []span{{horizon, horizon}} // gaps needs one span
 	for _, h := range holds {
 		if !on(h.grant.Process) {
@@ -194,7 +207,7 @@ func busyOf(holds []*hold, acqs []*Op, horizon int64, on func(p int) bool) []spa
 			out = append(out, span{o.Call, o.Return})
 		}
 	}
-	for _, o := range acqs {
+	for _, o := range calls {
 		if on(o.Process) {
 			out = append(out, span{o.Call, min(o.effectiveDeadline(), horizon)})
 		}

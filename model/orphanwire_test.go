@@ -158,6 +158,8 @@ func TestOrphanRenewedAfterRefusal(t *testing.T) {
 		{"an interrupted acquire's token renewed on", append([]Op{interrupted}, p2...), renewals("fe34ec-89ee:18", 500, 4500), MechanismAfterRetirement},
 		{"the refused process's own later hold", append([]Op{refused, aAcq(0, 2400, 2450), aRel(0, 4400, 4410, OK)}, p2...), renewals("fe34ec-89ee:18", 2500, 4400), "-"},
 		{"renewals that stop within the lease bound", append([]Op{refused}, p2...), renewals("fe34ec-89ee:18", 500, 2300), "-"},
+		{"late releases of the refused process, in no hold", append([]Op{refused, aRel(0, 2500, 2510, Fail), aRel(0, 3100, 3110, Fail), aRel(0, 3700, 3710, Fail)}, p2...),
+			[]WireEvent{cmd("fe34ec-89ee:18", 110), cmd("bb2c9a-77e1:18", 60), cmd("fe34ec-89ee:18", 2505), cmd("fe34ec-89ee:18", 3105), cmd("fe34ec-89ee:18", 3705)}, "-"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := CheckBeyond(&History{Ops: c.ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
@@ -184,7 +186,7 @@ func TestOrphanRenewedNotJudged(t *testing.T) {
 	}
 	wire := NewWireTrace(append(evs, WireEvent{Kind: WireBind, Client: 0, Process: 0}))
 	lease := leaseMs * time.Millisecond
-	if ex := orphanTraffic("L", nil, []*Op{&info}, Options{WatchdogLease: lease, Wire: wire}, msT(5000)); len(ex) != 1 {
+	if ex := orphanTraffic("L", nil, []*Op{&info}, nil, Options{WatchdogLease: lease, Wire: wire}, msT(5000)); len(ex) != 1 {
 		t.Fatalf("the case itself: %d findings, want 1", len(ex))
 	}
 	for name, opts := range map[string]Options{
@@ -192,7 +194,7 @@ func TestOrphanRenewedNotJudged(t *testing.T) {
 		"fair":       {WatchdogLease: lease, Wire: wire, Fair: true},
 		"split vote": {WatchdogLease: lease, Wire: wire, SplitVotes: true},
 	} {
-		if ex := orphanTraffic("L", nil, []*Op{&info}, opts, msT(5000)); len(ex) != 0 {
+		if ex := orphanTraffic("L", nil, []*Op{&info}, nil, opts, msT(5000)); len(ex) != 0 {
 			t.Errorf("%s: %v", name, ex)
 		}
 	}

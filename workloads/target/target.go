@@ -43,6 +43,7 @@ type Target struct {
 
 	mu    sync.Mutex
 	wires map[int]*faults.Wire // by client connection, made by Dial
+	probe *redis.Client        // the runs' hiccup probe, made by Deps
 }
 
 // Start starts a redis-server with the given persistence on a loopback
@@ -146,10 +147,13 @@ func (t *Target) clientWire(i int) faults.ClientWire {
 
 // Deps returns the run dependencies of a run on t: its clients, its
 // registry (nil: catalog.Subjects), the binary's server of Go locks in
-// processes of their own (catalog.SelfServer) and, where t dials the
-// clients itself, reconnects.
+// processes of their own (catalog.SelfServer), the hiccup watcher's probe
+// (a client of its own, behind no client's proxy, cutter or Wire: a
+// client's fault is not a hiccup of Redis, and the probe's connection is
+// no reconnection of that client's in its wire trace) and, where t dials
+// the clients itself, reconnects.
 func (t *Target) Deps() workloads.Deps {
-	d := workloads.Deps{Dial: t.Dial, Registry: t.Registry, Serve: catalog.SelfServer()}
+	d := workloads.Deps{Dial: t.Dial, Registry: t.Registry, Serve: catalog.SelfServer(), Probe: t.hiccupProbe()}
 	if d.Registry == nil {
 		d.Registry = catalog.Subjects
 	}
@@ -160,6 +164,27 @@ func (t *Target) Deps() workloads.Deps {
 		d.Wire, d.Reconnect = t.clientWire, t.cut
 	}
 	return d
+}
+
+// hiccupProbe is Deps' Probe: the deployment's admin client, or a client
+// of t's single Redis made on first use and closed with t. nil (the
+// runner's fallback: the first client's connection) when t has neither.
+func (t *Target) hiccupProbe() redis.UniversalClient {
+	if t.env != nil {
+		return t.env.Admin
+	}
+	if t.opts == nil {
+		return nil
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.probe == nil {
+		o := t.opts()
+		o.MaxRetries = -1
+		o.ContextTimeoutEnabled = true
+		t.probe = redis.NewClient(o)
+	}
+	return t.probe
 }
 
 // cut is Deps' Reconnect of a wired target: client connection i's
@@ -180,6 +205,10 @@ func (t *Target) Close() error {
 		_ = w.Close()
 	}
 	t.wires = nil
+	if t.probe != nil {
+		_ = t.probe.Close()
+		t.probe = nil
+	}
 	t.mu.Unlock()
 	if t.env != nil {
 		return t.env.Close()

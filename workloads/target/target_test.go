@@ -1,6 +1,7 @@
 package target
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -39,5 +40,39 @@ func TestDeps(t *testing.T) {
 	env := FromEnv(&scenario.Env{Desc: "deployment"})
 	if d := env.Deps(); d.Reconnect != nil || env.Desc != "deployment" || env.Options() != nil {
 		t.Errorf("FromEnv: reconnect set %v, desc %q", d.Reconnect != nil, env.Desc)
+	}
+}
+
+// The hiccup watcher's probe reaches the target's Redis itself, behind
+// no client's Wire or cutter, is made once for every run, and closes with
+// the target; a deployment's is its admin client.
+func TestDepsProbe(t *testing.T) {
+	tgt := FromOptions(func() *redis.Options { return &redis.Options{Addr: "127.0.0.1:1"} }, "test")
+	tgt.Wired = true
+	c, err := tgt.Dial(t.Context(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	probe, ok := tgt.Deps().Probe.(*redis.Client)
+	if !ok {
+		t.Fatalf("probe %T, want a client of the target's Redis", tgt.Deps().Probe)
+	}
+	if got, client := probe.Options().Addr, c.(*redis.Client).Options().Addr; got != "127.0.0.1:1" || got == client {
+		t.Errorf("probe dials %s (the first client %s), want the Redis itself", got, client)
+	}
+	if tgt.Deps().Probe != probe {
+		t.Errorf("a second run gets another probe")
+	}
+	if err := tgt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := probe.Ping(t.Context()).Err(); !errors.Is(err, redis.ErrClosed) {
+		t.Errorf("probe after Close: %v, want %v", err, redis.ErrClosed)
+	}
+	admin := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
+	defer admin.Close()
+	if got := FromEnv(&scenario.Env{Admin: admin}).Deps().Probe; got != admin {
+		t.Errorf("a deployment's probe is %v, want its admin client", got)
 	}
 }
