@@ -94,11 +94,12 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)
 		}
+		orphans := orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon)
 		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon) {
-			ex.Beyond, ex.Class = true, ClassLiveness
+			ex.Beyond, ex.Class, ex.Mechanism = true, ClassLiveness, orphansMechanism(orphans)
 			keep(ex)
 		}
-		for _, ex := range orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon) {
+		for _, ex := range orphans {
 			ex.Beyond, ex.Class = true, ClassLiveness
 			ex.Faults = fs.overlapping(ex.Ops)
 			keep(ex)

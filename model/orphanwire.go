@@ -115,6 +115,24 @@ func orphanMechanism(rs []retired) string {
 	return ""
 }
 
+// orphansMechanism is what left the orphans the wire trace shows on a
+// lock (orphanTraffic's findings there), when they all say the same: the
+// mechanism of a refusal the lease bound finds on that lock, whose
+// occupant the history does not show. "" when there are none, or they
+// differ.
+func orphansMechanism(orphans []Example) string {
+	if len(orphans) == 0 {
+		return ""
+	}
+	m := orphans[0].Mechanism
+	for _, ex := range orphans[1:] {
+		if ex.Mechanism != m {
+			return ""
+		}
+	}
+	return m
+}
+
 // orphanExample is the finding of a client's orphan commands sent, after
 // the calls and holds rs that may have left them (the earliest first).
 func orphanExample(lock string, rs []retired, sent []int64) Example {

@@ -253,3 +253,36 @@ func TestOrphanCommandsDifferential(t *testing.T) {
 		}
 	})
 }
+
+// A refusal past the lease bound has an occupant the history does not
+// show: when the wire trace shows the lock's orphans, and they all say
+// what left them, the refusal says it too; with no orphan traffic on the
+// lock it says nothing.
+func TestLeaseBoundRefusalTakesTheOrphansMechanism(t *testing.T) {
+	interrupted := Op{Process: 0, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(100), Return: msT(300), Outcome: Info, Cancelled: true}
+	refused := Op{Process: 3, Lock: "L", Kind: Acquire, Wait: msT(200), Call: msT(3000), Return: msT(3200), Outcome: Fail}
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 1, Process: 3}}
+	var renewals []WireEvent
+	for m := 500.0; m < 4500; m += 500 {
+		renewals = append(renewals, WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 fe34ec-89ee:18", Reply: "1", Call: msT(m), Return: msT(m + 1)})
+	}
+	for name, c := range map[string]struct {
+		evs  []WireEvent
+		mech string
+	}{
+		"orphan traffic after a retirement": {renewals, MechanismAfterRetirement},
+		"no orphan traffic on the lock":     {nil, ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ops := []Op{aAcq(1, 10, 20), aRel(1, 50, 60, OK), interrupted, refused} // the lease bound judges a lock that was held
+			r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(append(c.evs, binds...))})
+			i := slices.IndexFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeOrphanRenewed && ex.Ops[0].Process == 3 })
+			if i < 0 {
+				t.Fatalf("no refusal past the lease bound:\n%s", r)
+			}
+			if got := r.Examples[i].Mechanism; got != c.mech {
+				t.Errorf("refusal's mechanism %q, want %q", got, c.mech)
+			}
+		})
+	}
+}
