@@ -21,28 +21,51 @@ import (
 const minTokenLen = 8
 
 // tokenOrphans are the times of client c's commands on lock acted on
-// (acted) that carry a token of one of rs's processes past that call's
-// lease bound, by the index in rs of the call they are the orphans of. A
-// refused acquire's process lives on: its commands count outside its own
-// later calls and holds (of holds and calls) only. owners are the lock's
-// tokens (tokenOwners).
+// (acted) that carry a token only one of rs's processes sent, outside that
+// process's own calls and holds (of holds and calls: a refused acquire's
+// process lives on) and past the lease bound of each of its calls of rs
+// before them (a command may be the renewal of any of those): by the
+// index in rs of the process's latest such call, the one whose hold the
+// command renews. owners are the lock's tokens (tokenOwners).
 func tokenOrphans(w *WireTrace, c int, lock string, rs []retired, owners map[string]tokenUse, holds []*hold, calls []*Op, horizon int64) map[int][]int64 {
-	out := map[int][]int64{}
+	byProcess := map[int][]int{} // indices in rs, the earliest first
 	for i, r := range rs {
-		bound := r.last + r.lease + leaseBoundSlack(r.lease)
-		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(r.op.Process, c) }
-		free := []span{{bound, horizon + 1}}
-		if r.refused {
-			free = gaps(busyOf(holds, calls, horizon, func(p int) bool { return p == r.op.Process }))
-		}
+		byProcess[r.op.Process] = append(byProcess[r.op.Process], i)
+	}
+	out := map[int][]int64{}
+	for q, idx := range byProcess {
+		mine := func(s string) bool { o, ok := owners[s]; return ok && o.only(q, c) }
+		free := gaps(busyOf(holds, calls, horizon, func(p int) bool { return p == q }))
 		for _, e := range w.conns[c] {
-			if e.Kind == WireCmd && e.Call > bound && acted(e.Reply) && namesLock(e.Args, lock) &&
-				inSpans(e.Call, free) && slices.ContainsFunc(commandTokens(e, lock), mine) {
+			if e.Kind != WireCmd || !acted(e.Reply) || !namesLock(e.Args, lock) || !inSpans(e.Call, free) ||
+				!slices.ContainsFunc(commandTokens(e, lock), mine) {
+				continue
+			}
+			if i, ok := latestBounded(rs, idx, e.Call); ok {
 				out[i] = append(out[i], e.Call)
 			}
 		}
 	}
 	return out
+}
+
+// latestBounded returns the index (of idx, indices in rs, the earliest
+// first) of the latest call that ended before t, when t is past the lease
+// bound of every one of them that did; false when none ended before t or t
+// is inside one's bound.
+func latestBounded(rs []retired, idx []int, t int64) (int, bool) {
+	latest := -1
+	for _, i := range idx {
+		r := rs[i]
+		if r.last >= t {
+			break
+		}
+		if t <= r.last+r.lease+leaseBoundSlack(r.lease) {
+			return 0, false
+		}
+		latest = i
+	}
+	return latest, latest >= 0
 }
 
 // tokenUse is who sent a token in their requests on a lock: the

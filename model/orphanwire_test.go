@@ -158,6 +158,11 @@ func TestOrphanRenewedAfterRefusal(t *testing.T) {
 		{"an interrupted acquire's token renewed on", append([]Op{interrupted}, p2...), renewals("fe34ec-89ee:18", 500, 4500), MechanismAfterRetirement},
 		{"the refused process's own later hold", append([]Op{refused, aAcq(0, 2400, 2450), aRel(0, 4400, 4410, OK)}, p2...), renewals("fe34ec-89ee:18", 2500, 4400), "-"},
 		{"renewals that stop within the lease bound", append([]Op{refused}, p2...), renewals("fe34ec-89ee:18", 500, 2300), "-"},
+		{"a refusal, then its process's interrupted acquire: renewals past both bounds are the later one's", func() []Op {
+			later := interrupted
+			later.Call, later.Return = msT(2000), msT(2100)
+			return append([]Op{refused, later}, p2...)
+		}(), renewals("fe34ec-89ee:18", 2500, 6000), MechanismAfterRetirement},
 		{"late releases of the refused process, in no hold", append([]Op{refused, aRel(0, 2500, 2510, Fail), aRel(0, 3100, 3110, Fail), aRel(0, 3700, 3710, Fail)}, p2...),
 			[]WireEvent{cmd("fe34ec-89ee:18", 110), cmd("bb2c9a-77e1:18", 60), cmd("fe34ec-89ee:18", 2505), cmd("fe34ec-89ee:18", 3105), cmd("fe34ec-89ee:18", 3705)}, "-"},
 	} {
