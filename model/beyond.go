@@ -95,8 +95,17 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			keep(ex)
 		}
 		orphans := orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon)
-		for _, ex := range leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon) {
-			ex.Beyond, ex.Class, ex.Mechanism = true, ClassLiveness, orphansMechanism(orphans)
+		refusals := leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon)
+		var oc *occupants
+		if len(refusals) > 0 {
+			oc = newOccupants(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon)
+		}
+		for _, ex := range refusals {
+			ex.Beyond, ex.Class = true, ClassLiveness
+			var known bool
+			if ex.Mechanism, known = oc.refusalMechanism(ex.Ops[0]); !known {
+				ex.Mechanism = orphansMechanism(orphans)
+			}
 			keep(ex)
 		}
 		for _, ex := range orphans {
