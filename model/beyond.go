@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -94,11 +95,12 @@ func checkBeyond(ctx context.Context, h *History, opts Options) Result {
 			ex.Beyond, ex.Class = true, ClassSafety
 			keep(ex)
 		}
-		orphans := orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon)
+		owners := sync.OnceValue(func() map[string]tokenUse { return opts.Wire.tokenOwners(lock, callWindows(byLock[lock], acqs[lock])) })
+		orphans := orphanTraffic(lock, byLock[lock], acqs[lock], rels[lock], owners, opts, horizon)
 		refusals := leaseBound(h, byLock[lock], acqs[lock], fs, opts, horizon)
 		var oc *occupants
 		if len(refusals) > 0 {
-			oc = newOccupants(lock, byLock[lock], acqs[lock], rels[lock], opts, horizon)
+			oc = newOccupants(lock, byLock[lock], acqs[lock], rels[lock], owners, opts, horizon)
 		}
 		for _, ex := range refusals {
 			ex.Beyond, ex.Class = true, ClassLiveness

@@ -33,14 +33,14 @@ type occupantEnd struct {
 }
 
 // newOccupants reads the lock's holds, failed or unknown acquires
-// (lockAcquires) and releases (lockReleases) once, for every refusal on
-// it, up to horizon.
-func newOccupants(lock string, holds []*hold, acqs, rels []*Op, opts Options, horizon int64) *occupants {
+// (lockAcquires), releases (lockReleases) and tokens (tokenOwners) once,
+// for every refusal on it, up to horizon.
+func newOccupants(lock string, holds []*hold, acqs, rels []*Op, owners func() map[string]tokenUse, opts Options, horizon int64) *occupants {
 	oc := &occupants{w: opts.Wire, lock: lock, lease: opts.watchdogLease(), ends: map[int][]occupantEnd{}, free: map[int][]span{}}
 	if oc.w == nil {
 		return oc
 	}
-	oc.owners = oc.w.tokenOwners(lock, callWindows(holds, acqs))
+	oc.owners = owners()
 	calls := append(slices.Clone(acqs), rels...)
 	for _, u := range oc.owners {
 		for q := range u.procs {
@@ -50,11 +50,7 @@ func newOccupants(lock string, holds []*hold, acqs, rels []*Op, opts Options, ho
 		}
 	}
 	for _, r := range retiredOn(holds, acqs, opts) {
-		mech := MechanismAfterRetirement
-		if r.refused {
-			mech = MechanismAfterRefusal
-		}
-		oc.ends[r.op.Process] = append(oc.ends[r.op.Process], occupantEnd{r.last, mech})
+		oc.ends[r.op.Process] = append(oc.ends[r.op.Process], occupantEnd{r.last, r.mechanism()})
 	}
 	for _, h := range holds {
 		if h.releasedOK() {

@@ -38,7 +38,9 @@ func TestRefusalNamesItsKeeper(t *testing.T) {
 			ops := append(append(slices.Clone(held), c.p0...), refused)
 			opts := Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)}
 			h := &History{Ops: ops}
-			oc := newOccupants("L", holdsOf(h, h.horizon())["L"], lockAcquires(h)["L"], lockReleases(h)["L"], opts, h.horizon())
+			holds, acqs := holdsOf(h, h.horizon())["L"], lockAcquires(h)["L"]
+			owners := func() map[string]tokenUse { return opts.Wire.tokenOwners("L", callWindows(holds, acqs)) }
+			oc := newOccupants("L", holds, acqs, lockReleases(h)["L"], owners, opts, h.horizon())
 			if mech, known := oc.refusalMechanism(refused); !known || mech != c.mech {
 				t.Errorf("keeper's ending %q (known %v), want %q", mech, known, c.mech)
 			}

@@ -41,7 +41,8 @@ const orphanMinSpread = 3
 // (lockAcquires), rels its releases (lockReleases: a late one, after its
 // hold ran out, is in no hold but is a call all the same). It needs
 // the wire trace; fair and quorum locks are not judged.
-func orphanTraffic(lock string, holds []*hold, acqs, rels []*Op, opts Options, horizon int64) []Example {
+// owners gives the lock's tokens (tokenOwners), read once for both rules.
+func orphanTraffic(lock string, holds []*hold, acqs, rels []*Op, owners func() map[string]tokenUse, opts Options, horizon int64) []Example {
 	if opts.Wire == nil || opts.Fair || opts.SplitVotes {
 		return nil // a fair lock's dead waiters and a quorum's leftover votes are their own matter, as for leaseBound
 	}
@@ -55,12 +56,11 @@ func orphanTraffic(lock string, holds []*hold, acqs, rels []*Op, opts Options, h
 		return nil
 	}
 	var out []Example
-	owners := opts.Wire.tokenOwners(lock, callWindows(holds, acqs)) // once per lock, for every client
 	calls := append(slices.Clone(acqs), rels...)
 	for _, c := range slices.Sorted(maps.Keys(byClient)) {
 		rs := byClient[c]
 		sent := orphanCommands(opts.Wire.actedTraffic(c, lock), rs, gaps(clientBusy(holds, calls, opts.Wire, c, horizon)))
-		byToken := tokenOrphans(opts.Wire, c, lock, rs, owners, holds, calls, horizon)
+		byToken := tokenOrphans(opts.Wire, c, lock, rs, owners(), holds, calls, horizon)
 		for _, ts := range byToken {
 			sent = append(sent, ts...)
 		}
@@ -100,19 +100,11 @@ func orphanSources(rs []retired, sent []int64, byToken map[int][]int64) []retire
 // answered not granted, MechanismAfterRetirement when none is, "" when
 // both kinds may have.
 func orphanMechanism(rs []retired) string {
-	refused := 0
+	var ms []string
 	for _, r := range rs {
-		if r.refused {
-			refused++
-		}
+		ms = append(ms, r.mechanism())
 	}
-	switch refused {
-	case len(rs):
-		return MechanismAfterRefusal
-	case 0:
-		return MechanismAfterRetirement
-	}
-	return ""
+	return agreed(ms)
 }
 
 // orphansMechanism is what left the orphans the wire trace shows on a
@@ -121,16 +113,20 @@ func orphanMechanism(rs []retired) string {
 // occupant the history does not show. "" when there are none, or they
 // differ.
 func orphansMechanism(orphans []Example) string {
-	if len(orphans) == 0 {
+	var ms []string
+	for _, ex := range orphans {
+		ms = append(ms, ex.Mechanism)
+	}
+	return agreed(ms)
+}
+
+// agreed is the mechanism every one of ms says, "" when they differ or
+// there are none.
+func agreed(ms []string) string {
+	if len(ms) == 0 || slices.ContainsFunc(ms[1:], func(m string) bool { return m != ms[0] }) {
 		return ""
 	}
-	m := orphans[0].Mechanism
-	for _, ex := range orphans[1:] {
-		if ex.Mechanism != m {
-			return ""
-		}
-	}
-	return m
+	return ms[0]
 }
 
 // orphanExample is the finding of a client's orphan commands sent, after
@@ -169,6 +165,14 @@ type retired struct {
 	last    int64
 	lease   int64
 	refused bool
+}
+
+// mechanism is what an orphan r alone left says of it.
+func (r retired) mechanism() string {
+	if r.refused {
+		return MechanismAfterRefusal
+	}
+	return MechanismAfterRetirement
 }
 
 // retiredOn lists the lock's retired holds, info acquires and refused

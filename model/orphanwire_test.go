@@ -191,7 +191,7 @@ func TestOrphanRenewedNotJudged(t *testing.T) {
 	}
 	wire := NewWireTrace(append(evs, WireEvent{Kind: WireBind, Client: 0, Process: 0}))
 	lease := leaseMs * time.Millisecond
-	if ex := orphanTraffic("L", nil, []*Op{&info}, nil, Options{WatchdogLease: lease, Wire: wire}, msT(5000)); len(ex) != 1 {
+	if ex := orphanTraffic("L", nil, []*Op{&info}, nil, func() map[string]tokenUse { return wire.tokenOwners("L", nil) }, Options{WatchdogLease: lease, Wire: wire}, msT(5000)); len(ex) != 1 {
 		t.Fatalf("the case itself: %d findings, want 1", len(ex))
 	}
 	for name, opts := range map[string]Options{
@@ -199,7 +199,7 @@ func TestOrphanRenewedNotJudged(t *testing.T) {
 		"fair":       {WatchdogLease: lease, Wire: wire, Fair: true},
 		"split vote": {WatchdogLease: lease, Wire: wire, SplitVotes: true},
 	} {
-		if ex := orphanTraffic("L", nil, []*Op{&info}, nil, opts, msT(5000)); len(ex) != 0 {
+		if ex := orphanTraffic("L", nil, []*Op{&info}, nil, func() map[string]tokenUse { return wire.tokenOwners("L", nil) }, opts, msT(5000)); len(ex) != 0 {
 			t.Errorf("%s: %v", name, ex)
 		}
 	}
