@@ -26,6 +26,14 @@ import (
 // a free lock. A phase a plan leaves at zero (or that the run
 // cannot do: a long hold without a watchdog, or longer than half the run)
 // is left out.
+//
+// On a read-write lock, one overrun phase in two is shared: its overruns
+// take the read side of the plan's first lock while an anchor (the first
+// process to start a cycle in the phase) holds that side under the
+// watchdog until the phase ends. A reader's lapse must end that reader's
+// hold alone: a lock that lets the latest reader's lease set the expiry of
+// the readers' shared state cuts the anchor's hold short, and a writer
+// waiting is granted inside its section.
 type Phases struct {
 	// Churn is how long the plan's own mix runs between special phases.
 	Churn Range `json:"churn"`
@@ -136,6 +144,11 @@ type phase struct {
 	// lock is the lock the special cycle takes ("": one drawn from the
 	// plan's locks).
 	lock string
+	// shared marks an overrun phase of a read-write lock whose overruns
+	// take the read side beside an anchor reader; anchor is set once the
+	// anchor's cycle is claimed.
+	shared bool
+	anchor atomic.Bool
 }
 
 // claim reports whether the caller, starting a cycle at run time now, makes
@@ -154,6 +167,12 @@ func (p *phase) claim(now time.Duration) bool {
 }
 
 func (p *phase) done() { p.busy.Store(false) }
+
+// anchors reports whether the caller, starting a cycle at run time now,
+// makes the anchor of a shared overrun phase: the first to ask does.
+func (p *phase) anchors(now time.Duration) bool {
+	return p.kind == phaseOverrun && p.shared && now < p.end && p.anchor.CompareAndSwap(false, true)
+}
 
 // windingDown reports whether an overrun phase has no time for another
 // overrun at now: no cycle starts then, so that the last overrun's lease
@@ -189,8 +208,10 @@ func (s schedule) longHolds() bool {
 // until the run's duration. watchdog is the lease of
 // holds taken with lease <= 0, renewed says the subject renews them (long
 // holds are left out otherwise, and when one would last over half the run),
-// and reconnect that the runner can cut a client's connections.
-func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renewed, reconnect bool) schedule {
+// reconnect that the runner can cut a client's connections, and readWrite
+// that the lock has a read side (one overrun phase in two is then shared,
+// a draw no other lock makes).
+func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renewed, reconnect, readWrite bool) schedule {
 	if ph == nil {
 		return nil
 	}
@@ -228,6 +249,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 				add(special, special.hold+watchdog/2)
 			case phaseOverrun:
 				special.hold, special.over = ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
+				special.shared = readWrite && rng.IntN(2) == 0
 				add(special, overrunsPerPhase*(special.hold+special.over+50*time.Millisecond))
 				// The last overrun's lease runs out in this quiet phase:
 				// a waiter that waits for an unlock message only (none

@@ -17,7 +17,7 @@ func testPhases() *Phases {
 
 func TestScheduleCoversTheRunAndTakesTurns(t *testing.T) {
 	lease := 1500 * time.Millisecond
-	s := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true)
+	s := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true, false)
 	var at time.Duration
 	var specials []phaseKind
 	for _, p := range s {
@@ -44,7 +44,7 @@ func TestScheduleCoversTheRunAndTakesTurns(t *testing.T) {
 	if len(specials) < 2 || specials[0] != phaseOverrun || specials[1] != phaseLongHold {
 		t.Fatalf("specials %v: want overruns first, then a long hold, in turn", specials)
 	}
-	again := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true)
+	again := scheduleFor(testPhases(), 7, 20*time.Second, lease, true, true, false)
 	for i := range s {
 		if s[i].kind != again[i].kind || s[i].end != again[i].end || s[i].hold != again[i].hold {
 			t.Fatalf("phase %d differs for the same seed", i)
@@ -65,7 +65,7 @@ func TestScheduleLeavesOutWhatTheRunCannotDo(t *testing.T) {
 		"everything":           {renewed: true, reconnect: true, duration: 20 * time.Second, lease: lease, longHolds: true, outages: true},
 	} {
 		var long, outage bool
-		for _, p := range scheduleFor(testPhases(), 1, tc.duration, tc.lease, tc.renewed, tc.reconnect) {
+		for _, p := range scheduleFor(testPhases(), 1, tc.duration, tc.lease, tc.renewed, tc.reconnect, false) {
 			long = long || p.kind == phaseLongHold
 			outage = outage || p.outage > 0
 		}
@@ -73,7 +73,7 @@ func TestScheduleLeavesOutWhatTheRunCannotDo(t *testing.T) {
 			t.Errorf("%s: long holds %v, outages %v; want %v, %v", name, long, outage, tc.longHolds, tc.outages)
 		}
 	}
-	if s := scheduleFor(nil, 1, time.Second, lease, true, true); s != nil || s.at(0) != nil {
+	if s := scheduleFor(nil, 1, time.Second, lease, true, true, false); s != nil || s.at(0) != nil {
 		t.Fatal("no phases must give no schedule")
 	}
 }
@@ -146,7 +146,7 @@ func TestScheduleLongHoldFirst(t *testing.T) {
 	lease := 1500 * time.Millisecond
 	specialsOf := func(ph *Phases, renewed bool) []phaseKind {
 		var out []phaseKind
-		for _, p := range scheduleFor(ph, 7, 20*time.Second, lease, renewed, true) {
+		for _, p := range scheduleFor(ph, 7, 20*time.Second, lease, renewed, true, false) {
 			if p.kind == phaseLongHold || p.kind == phaseOverrun {
 				out = append(out, p.kind)
 			}

@@ -353,7 +353,7 @@ func newRunner(cfg RunConfig, plan Plan, subj subject.Subject, lease time.Durati
 		}
 	}
 	r.reconnect = reconnect
-	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, reconnect != nil)
+	r.sched = scheduleFor(plan.Phases, cfg.Seed, cfg.Duration, lease, !subj.NoWatchdog, reconnect != nil, subj.ReadWrite)
 	return r
 }
 

@@ -301,6 +301,13 @@ func (w *worker) phaseTurn(ph *phase) bool {
 	case ph.kind == phaseQuiet, ph.windingDown(now):
 		w.sleep(ph.end-now, true)
 		return true
+	case ph.anchors(now):
+		w.anchor(ph) // worker_shared.go
+		return true
+	case ph.shared && ph.claim(now):
+		w.dyingReader(ph)
+		ph.done()
+		return true
 	case ph.claim(now):
 		w.special(ph)
 		ph.done()

@@ -1,0 +1,76 @@
+package workloads
+
+import (
+	"time"
+
+	"github.com/lockcheck/lockcheck/impl"
+	"github.com/lockcheck/lockcheck/model"
+)
+
+// A shared overrun phase (phases.go) puts readers that die holding beside a
+// reader that lives: the anchor holds the read side of the plan's first
+// lock under the watchdog for the whole phase, and one process after the
+// other takes the same side with the phase's explicit lease, works for
+// half of it and crashes without unlocking. A dead reader's hold may last
+// its lease and no longer, and must not shorten the anchor's: a lock that
+// lets the latest reader's lease set the readers' shared expiry cuts the
+// anchor's hold short (a writer waiting is granted inside its section),
+// and one whose watchdog renews every reader's hold keeps the dead ones on
+// (a writer waits on a lock no live process holds).
+
+// readSide returns the read side of lock's handle and its mode; a lock
+// with no sides (shared phases are drawn for read-write locks only) gives
+// its handle and no mode.
+func (w *worker) readSide(lock string) (impl.Locker, string) {
+	h := w.handle(lock)
+	if sd, ok := h.(impl.Sided); ok && w.r.subj.ReadWrite {
+		return sd.Side(impl.ModeRead), impl.ModeRead
+	}
+	return h, ""
+}
+
+// anchor makes the anchor of a shared overrun phase ph: the read side of
+// the plan's first lock, taken under the watchdog (a lock that renews
+// nothing: an explicit lease past the phase), held until the phase ends,
+// then released.
+func (w *worker) anchor(ph *phase) {
+	r, p := w.r, w.p
+	lock := r.plan.Locks[0]
+	h, mode := w.readSide(lock)
+	p.lastOp = lock
+	var lease time.Duration
+	if r.subj.NoWatchdog {
+		lease = ph.end - time.Duration(r.now()) + r.watchdogLease
+	}
+	if w.acquire(h, lock, acquireHow{lease: lease, cancel: -1, mode: mode}).Outcome != model.OK {
+		return
+	}
+	p.held = lock
+	if !w.section(h, lock, sectionSpec{hold: ph.end - time.Duration(r.now()), mode: mode}) {
+		return
+	}
+	if out := w.releaseMode(h, lock, mode, true); out == model.OK || out == model.Fail {
+		p.held = ""
+		if out == model.Fail && lease == 0 {
+			p.lapsed = lock // a watchdog hold ran out under it
+		}
+	}
+}
+
+// dyingReader makes one turn of a shared overrun phase ph: the read side
+// of the plan's first lock with the phase's explicit lease, a section of
+// half that lease, and a crash that leaves the hold to run out.
+func (w *worker) dyingReader(ph *phase) {
+	r, p := w.r, w.p
+	lock := r.plan.Locks[0]
+	h, mode := w.readSide(lock)
+	p.lastOp = lock
+	if w.acquire(h, lock, acquireHow{lease: ph.hold, cancel: -1, mode: mode}).Outcome != model.OK {
+		return
+	}
+	p.held = lock
+	if !w.section(h, lock, sectionSpec{hold: ph.hold / 2, mode: mode}) {
+		return // crashed meanwhile, and retired
+	}
+	w.retire(true, false)
+}
