@@ -151,7 +151,7 @@ func (h *RWHandle) tryOnce(ctx context.Context, lease time.Duration) (grant, err
 		cmd = rwWriteAcquire.Run(ctx, h.c.scripter(true), []string{h.name}, leaseMs, h.writeField)
 	} else {
 		keys := []string{h.name, RWTimeoutPrefix(h.name, h.readField)}
-		cmd = rwReadAcquire.Run(ctx, h.c.scripter(true), keys, leaseMs, h.readField, h.writeField)
+		cmd = h.readAcquireScript().Run(ctx, h.c.scripter(true), keys, leaseMs, h.readField, h.writeField)
 	}
 	vals, err := cmd.Int64Slice()
 	if err != nil {

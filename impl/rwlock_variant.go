@@ -12,6 +12,8 @@ import (
 // handle with a non-zero variant is another lock, not Redisson's. The zero
 // value changes nothing.
 type RWVariant struct {
+	// ReadAcquire replaces rwlock_read_acquire.lua (same KEYS, ARGV, returns).
+	ReadAcquire *redis.Script
 	// ReadRenew replaces rwlock_read_renew.lua (same KEYS, ARGV, returns).
 	ReadRenew *redis.Script
 	// ReadUnlock replaces rwlock_read_unlock.lua (same KEYS, ARGV, returns).
@@ -42,7 +44,15 @@ type rwVariantState struct {
 	downgraded atomic.Bool // the current read hold began under the write side
 }
 
-// readRenewScript and readUnlockScript are the read side's scripts.
+// readAcquireScript, readRenewScript and readUnlockScript are the read
+// side's scripts.
+func (h *RWHandle) readAcquireScript() *redis.Script {
+	if h.variant != nil && h.variant.ReadAcquire != nil {
+		return h.variant.ReadAcquire
+	}
+	return rwReadAcquire
+}
+
 func (h *RWHandle) readRenewScript() *redis.Script {
 	if h.variant != nil && h.variant.ReadRenew != nil {
 		return h.variant.ReadRenew

@@ -131,6 +131,9 @@ var mutantCatch = map[string]struct {
 	"mutant-rw-read-timeouts-not-renewed": {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
 	"mutant-rw-downgrade-renewal":         {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byRW},
 	"mutant-rw-late-read-unlock-ok":       {checkers: []string{model.CheckLinearizable}, run: byRW},
+	// A short-leased reader beside a longer one: the hunt's shared overrun
+	// phases (dying readers beside an anchor).
+	"mutant-rw-read-lease-sets-expiry": {checkers: []string{model.CheckMutualExclusion, model.CheckLinearizable}, run: byHuntWorkload},
 	// A partial failure needs a member refused after the first was taken:
 	// in a fleet that takes the members in one order, that happens only in
 	// the hunt workload's cancelled acquires and storms.

@@ -163,3 +163,39 @@ func TestScheduleLongHoldFirst(t *testing.T) {
 		t.Fatalf("without a watchdog, specials %v: want the overruns alone", got)
 	}
 }
+
+// Shared overrun phases are drawn for read-write locks only, about one
+// overrun phase in two, and each has one anchor, claimed inside the phase.
+func TestSharedOverrunsOnReadWriteLocksOnly(t *testing.T) {
+	lease := 1500 * time.Millisecond
+	shared, overruns := 0, 0
+	for seed := int64(1); seed <= 20; seed++ {
+		for _, p := range scheduleFor(testPhases(), seed, 20*time.Second, lease, true, true, false) {
+			if p.shared || p.anchors(p.start) {
+				t.Fatalf("seed %d: a shared phase on a lock with no read side", seed)
+			}
+		}
+		for _, p := range scheduleFor(testPhases(), seed, 20*time.Second, lease, true, true, true) {
+			if p.kind != phaseOverrun {
+				if p.shared {
+					t.Fatalf("seed %d: a shared %v phase", seed, p.kind)
+				}
+				continue
+			}
+			overruns++
+			if !p.shared {
+				continue
+			}
+			shared++
+			if p.anchors(p.end) {
+				t.Fatalf("seed %d: an anchor claimed at the phase's end", seed)
+			}
+			if !p.anchors(p.start) || p.anchors(p.start) {
+				t.Fatalf("seed %d: want exactly one anchor per shared phase", seed)
+			}
+		}
+	}
+	if shared < overruns/4 || shared > overruns*3/4 {
+		t.Fatalf("%d of %d overrun phases shared: want about half", shared, overruns)
+	}
+}

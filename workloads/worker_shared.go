@@ -11,7 +11,8 @@ import (
 // reader that lives: the anchor holds the read side of the plan's first
 // lock under the watchdog for the whole phase, and one process after the
 // other takes the same side with the phase's explicit lease, works for
-// half of it and crashes without unlocking. A dead reader's hold may last
+// half of it and crashes without unlocking, and the next comes after that
+// lease has run out. A dead reader's hold may last
 // its lease and no longer, and must not shorten the anchor's: a lock that
 // lets the latest reader's lease set the readers' shared expiry cuts the
 // anchor's hold short (a writer waiting is granted inside its section),
@@ -59,7 +60,9 @@ func (w *worker) anchor(ph *phase) {
 
 // dyingReader makes one turn of a shared overrun phase ph: the read side
 // of the plan's first lock with the phase's explicit lease, a section of
-// half that lease, and a crash that leaves the hold to run out.
+// half that lease, and a crash that leaves the hold to run out. The turn
+// ends ph.over after that lease, so that the anchor holds alone between
+// one dead reader's lease and the next reader's grant.
 func (w *worker) dyingReader(ph *phase) {
 	r, p := w.r, w.p
 	lock := r.plan.Locks[0]
@@ -73,4 +76,5 @@ func (w *worker) dyingReader(ph *phase) {
 		return // crashed meanwhile, and retired
 	}
 	w.retire(true, false)
+	w.sleep(ph.hold/2+ph.over, true)
 }

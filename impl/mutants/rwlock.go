@@ -18,9 +18,12 @@ var (
 	rwReadRenewHashOnlySrc string
 	//go:embed rw_read_unlock_missing_ok.lua
 	rwReadUnlockMissingOKSrc string
+	//go:embed rw_read_lease_sets_expiry.lua
+	rwReadLeaseSetsExpirySrc string
 
 	rwReadRenewHashOnly   = redis.NewScript(rwReadRenewHashOnlySrc)
 	rwReadUnlockMissingOK = redis.NewScript(rwReadUnlockMissingOKSrc)
+	rwReadLeaseSetsExpiry = redis.NewScript(rwReadLeaseSetsExpirySrc)
 )
 
 // RWWorkload is the workload the read-write mutants are caught with.
@@ -54,6 +57,15 @@ func rwMutants(watchdogLease time.Duration) []Mutant {
 			Catches:  "linearizability (contract: a release answered ok by a process that held nothing) on the rwlock workload's stray unlocks",
 			Workload: RWWorkload, ReadWrite: true,
 			Open: mk(impl.RWVariant{ReadUnlock: rwReadUnlockMissingOK}),
+		},
+		{
+			Name: "mutant-rw-read-lease-sets-expiry",
+			Doc: "a read acquire sets the lock's expiry to its own lease even while another reader holds it longer (Redisson 3.11.0, #2144: " +
+				"\"readLock doesn't take in account expiration date of the last acquired read lock\"): a short-leased reader cuts a longer read hold short",
+			Catches: "mutual exclusion and linearizability on the hunt workload's shared overrun phases: a writer is granted inside the anchor's read hold, " +
+				"cut short by a dying reader's lease (safety/double-grant.cut-short)",
+			Workload: "hunt", ReadWrite: true,
+			Open: mk(impl.RWVariant{ReadAcquire: rwReadLeaseSetsExpiry}),
 		},
 	}
 }
