@@ -67,8 +67,11 @@ type process struct {
 	held    string // lock currently held ("" when none)
 	lastOp  string // lock of the last op
 	// lapsed is the lock whose watchdog hold ran out under this process
-	// (its release answered "not held"), "" when none: its next cycles
-	// are long holds of that lock until one is granted (worker.phaseTurn).
+	// (its release answered "not held"), or, in a plan whose processes
+	// keep one lock object per name (Plan.SharedObjects), whose hold of
+	// any lease did (an overrun's): the object carries what the lapse
+	// left. "" when none: its next cycles are long holds of that lock
+	// until one is granted (worker.phaseTurn).
 	lapsed string
 }
 
@@ -334,8 +337,8 @@ func (w *worker) releaseHold(h impl.Locker, lock string, lease time.Duration, ho
 	case model.Fail:
 		*holds = 0 // the lock says we hold nothing
 		w.p.lapsed = ""
-		if lease == 0 {
-			w.p.lapsed = lock // a watchdog hold ran out under it
+		if lease == 0 || w.r.plan.SharedObjects {
+			w.p.lapsed = lock // a hold ran out under it
 		}
 	default:
 		return false // info (retired) or crashed
