@@ -122,6 +122,13 @@ func (b *balances) drop(p int) {
 	delete(b.lease, p)
 }
 
+func (b *balances) seed(proc int, st lockState) {
+	if st.Held {
+		b.adjust(proc, st.Count)
+		b.lease[proc] = st.Lease
+	}
+}
+
 func (b *balances) adjust(p, d int) {
 	n := b.bal[p]
 	if n > 0 {

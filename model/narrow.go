@@ -82,10 +82,14 @@ type quietCut struct {
 }
 
 // quietCuts lists ops' quiet instants in order, the segment's end last,
-// replaying the holds as split does.
+// replaying the holds as split does (a read-write lock's with both sides'
+// counts: a cut among readers starts from those readers, not a free lock).
 func quietCuts(ops []porcupine.Operation) []quietCut {
 	var cuts []quietCut
-	b := newBalances()
+	var b cutter = newBalances()
+	if len(ops) > 0 && ops[0].Input.(*stepInput).rw {
+		b = newRWBalances()
+	}
 	var maxRet, retiredUntil int64
 	for i, op := range ops {
 		in := op.Input.(*stepInput)
@@ -94,10 +98,7 @@ func quietCuts(ops []porcupine.Operation) []quietCut {
 		}
 		maxRet = max(maxRet, op.Return)
 		if in.init != nil {
-			if in.init.Held {
-				b.adjust(in.process, in.init.Count)
-				b.lease[in.process] = in.init.Lease
-			}
+			b.seed(in.process, *in.init)
 			retiredUntil = max(retiredUntil, in.init.RetiredUntil)
 			continue
 		}
@@ -110,13 +111,12 @@ func quietCuts(ops []porcupine.Operation) []quietCut {
 
 // permissiveCut is the cut before ops[at] (called at call) with the most
 // permissive state b allows, if b fixes one.
-func permissiveCut(at int, b *balances, retiredUntil, call int64) quietCut {
+func permissiveCut(at int, b cutter, retiredUntil, call int64) quietCut {
 	c := quietCut{at: at}
 	if !b.determined() {
 		return c
 	}
-	if p, st, ok := b.holder(); ok {
-		st.Lease = b.lease[p]
+	if p, st, ok := b.initial(); ok {
 		c.init, c.proc = &st, p
 		return c
 	}

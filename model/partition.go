@@ -165,11 +165,13 @@ func (ix *lockIndex) eachSegment(h *History, lock string, opts Options, reuse *l
 
 // cutter is what split needs of a lock's running balances: whether the ops
 // seen so far fix one state, that state (with a process holding in it, if
-// any), and the next op.
+// any), and the next op; seed starts the counts from a segment's initial
+// state st (proc: its holder).
 type cutter interface {
 	determined() bool
 	initial() (p int, st lockState, held bool)
 	apply(in *stepInput) (until int64, retired bool)
+	seed(proc int, st lockState)
 }
 
 // markContended flags fail acquires during which another process had an

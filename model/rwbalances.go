@@ -67,6 +67,15 @@ func (b *rwBalances) initial() (int, lockState, bool) {
 	return holder, st, held
 }
 
+func (b *rwBalances) seed(_ int, st lockState) {
+	if st.Held {
+		b.write[st.Owner], b.wlease[st.Owner] = st.Count, st.Lease
+	}
+	for p, r := range st.readers() {
+		b.read[p], b.rlease[p] = r.n, r.lease
+	}
+}
+
 // side returns the counts and leases of in's side.
 func (b *rwBalances) side(in *stepInput) (map[int]int, map[int]int64) {
 	if in.writes() {
