@@ -149,6 +149,7 @@ type phase struct {
 	// anchor's cycle is claimed.
 	shared bool
 	anchor atomic.Bool
+	turns  atomic.Int32 // dying readers claimed (turn)
 }
 
 // claim reports whether the caller, starting a cycle at run time now, makes
@@ -167,6 +168,38 @@ func (p *phase) claim(now time.Duration) bool {
 }
 
 func (p *phase) done() { p.busy.Store(false) }
+
+// shareDrain is how long a shared overrun phase starts no cycle: the
+// acquires in flight from the churn before it end, so that the workers
+// are free to take the phase's anchor and dying readers (a write that
+// waited for the anchor would wait the whole phase).
+const shareDrain = 100 * time.Millisecond
+
+// draining reports whether p is a shared overrun phase that starts no
+// cycle yet at now.
+func (p *phase) draining(now time.Duration) bool {
+	return p.shared && now < p.start+shareDrain
+}
+
+// turn reports whether the caller, starting a cycle at run time now, makes
+// one of a shared overrun phase's dying readers, and which (from 0): one
+// for each of the phase's overrun slots while there is time for another,
+// and at most owners-2 of them, so that a writer is left to wait beside
+// the anchor.
+func (p *phase) turn(now time.Duration, owners int) (int, bool) {
+	if p.kind != phaseOverrun || !p.shared || p.windingDown(now) {
+		return 0, false
+	}
+	k := int(p.turns.Add(1)) - 1
+	return k, k < min(overrunsPerPhase, owners-2)
+}
+
+// slot is when the k-th dying reader of a shared overrun phase p may
+// begin: one after the other from the end of the drain, each in a lease,
+// its overrun and a margin.
+func (p *phase) slot(k int) time.Duration {
+	return p.start + shareDrain + time.Duration(k)*(p.hold+p.over+50*time.Millisecond)
+}
 
 // anchors reports whether the caller, starting a cycle at run time now,
 // makes the anchor of a shared overrun phase: the first to ask does.

@@ -193,6 +193,17 @@ func TestSharedOverrunsOnReadWriteLocksOnly(t *testing.T) {
 			if !p.anchors(p.start) || p.anchors(p.start) {
 				t.Fatalf("seed %d: want exactly one anchor per shared phase", seed)
 			}
+			if !p.draining(p.start) || p.draining(p.start+shareDrain) {
+				t.Fatalf("seed %d: the drain is [start, start+%v)", seed, shareDrain)
+			}
+			for k := 0; k < 3; k++ { // 5 owners: 3 dying readers, two left to write
+				if got, ok := p.turn(p.start, 5); !ok || got != k || p.slot(k) < p.start+shareDrain || p.slot(k)+p.hold > p.end {
+					t.Fatalf("seed %d: turn %d: got %d, %v, slot %v of [%v, %v]", seed, k, got, ok, p.slot(k), p.start, p.end)
+				}
+			}
+			if _, ok := p.turn(p.start, 5); ok {
+				t.Fatalf("seed %d: a fourth dying reader of five owners", seed)
+			}
 		}
 	}
 	if shared < overruns/4 || shared > overruns*3/4 {

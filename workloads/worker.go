@@ -304,13 +304,17 @@ func (w *worker) phaseTurn(ph *phase) bool {
 	case ph.kind == phaseQuiet, ph.windingDown(now):
 		w.sleep(ph.end-now, true)
 		return true
+	case ph.draining(now):
+		w.sleep(ph.start+shareDrain-now, true)
+		return true
 	case ph.anchors(now):
 		w.anchor(ph) // worker_shared.go
 		return true
-	case ph.shared && ph.claim(now):
-		w.dyingReader(ph)
-		ph.done()
-		return true
+	case ph.shared:
+		if k, ok := ph.turn(now, r.plan.Processes*max(1, r.plan.ThreadsPerProcess)); ok {
+			w.dyingReader(ph, k)
+			return true
+		}
 	case ph.claim(now):
 		w.special(ph)
 		ph.done()
