@@ -335,7 +335,12 @@ func (w *worker) phaseTurn(ph *phase) bool {
 // hold then lapsed). It reports false when the process was retired or
 // crashed.
 func (w *worker) releaseHold(h impl.Locker, lock string, lease time.Duration, holds *int) bool {
-	switch w.release(h, lock, *holds == 1) {
+	return w.releaseHoldMode(h, lock, "", lease, holds)
+}
+
+// releaseHoldMode is releaseHold of one side (mode) of a read-write lock.
+func (w *worker) releaseHoldMode(h impl.Locker, lock, mode string, lease time.Duration, holds *int) bool {
+	switch w.releaseMode(h, lock, mode, *holds == 1) {
 	case model.OK:
 		*holds--
 	case model.Fail:

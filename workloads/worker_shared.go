@@ -50,11 +50,8 @@ func (w *worker) anchor(ph *phase) {
 	if !w.section(h, lock, sectionSpec{hold: ph.end - time.Duration(r.now()), mode: mode}) {
 		return
 	}
-	if out := w.releaseMode(h, lock, mode, true); out == model.OK || out == model.Fail {
+	if holds := 1; w.releaseHoldMode(h, lock, mode, lease, &holds) {
 		p.held = ""
-		if out == model.Fail && lease == 0 {
-			p.lapsed = lock // a watchdog hold ran out under it
-		}
 	}
 }
 
