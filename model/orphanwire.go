@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -224,7 +225,11 @@ func busyOf(holds []*hold, calls []*Op, horizon int64, on func(p int) bool) []sp
 		if !on(h.grant.Process) {
 			continue
 		}
-		out = append(out, span{h.grant.Call, h.until()}) // its grant's call, then the hold
+		end := h.until()
+		if h.endOp == nil {
+			end = math.MaxInt64 // held when the record ends: its renewals may go on past the last op
+		}
+		out = append(out, span{h.grant.Call, end}) // its grant's call, then the hold
 		for _, o := range h.answered {
 			out = append(out, span{o.Call, o.Return})
 		}

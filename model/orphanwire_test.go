@@ -51,6 +51,9 @@ func TestOrphanRenewedFromTheWire(t *testing.T) {
 		{"the commands fall in the client's live process's long wait, then its hold", append([]Op{info}, aAcq(2, 2300, 3900), aRel(2, 4100, 4105, OK)), cmd("EVAL", every(500, 4000)...), false},
 		{"keyless commands only (the lock's channel)", []Op{info}, cmd("SUBSCRIBE", every(500, 4000)...), false},
 		{"an abandoned hold renewed on", abandoned, cmd("EVAL", every(500, 4000)...), true},
+		// A hold granted near the record's end and never released in it
+		// (the run stopped): its renewals past the last op are its own.
+		{"the commands fall in a hold the record ends in", append([]Op{info}, aAcq(2, 2100, 2150)), cmd("EVAL", every(500, 4000)...), false},
 		{"renewals that found nothing to renew (nil)", []Op{info}, func() []WireEvent {
 			evs := cmd("EVAL", every(500, 4000)...)
 			for i := range evs {

@@ -27,13 +27,13 @@ import (
 // cannot do: a long hold without a watchdog, or longer than half the run)
 // is left out.
 //
-// On a read-write lock, one overrun phase in two is shared: its overruns
-// take the read side of the plan's first lock while an anchor (the first
-// process to start a cycle in the phase) holds that side under the
-// watchdog until the phase ends. A reader's lapse must end that reader's
-// hold alone: a lock that lets the latest reader's lease set the expiry of
-// the readers' shared state cuts the anchor's hold short, and a writer
-// waiting is granted inside its section.
+// On a read-write lock, one overrun phase in two is shared
+// (worker_shared.go): instead of overruns, readers of the plan's first lock
+// that die holding, each with the phase's lease, beside an anchor reader
+// that holds under the watchdog until the phase ends. A reader's lapse
+// must end that reader's hold alone: a lock that lets the latest reader's
+// lease set the expiry of the readers' shared state cuts the anchor's hold
+// short, and a writer waiting is granted inside its section.
 type Phases struct {
 	// Churn is how long the plan's own mix runs between special phases.
 	Churn Range `json:"churn"`
@@ -144,9 +144,9 @@ type phase struct {
 	// lock is the lock the special cycle takes ("": one drawn from the
 	// plan's locks).
 	lock string
-	// shared marks an overrun phase of a read-write lock whose overruns
-	// take the read side beside an anchor reader; anchor is set once the
-	// anchor's cycle is claimed.
+	// shared marks an overrun phase of a read-write lock made of dying
+	// readers beside an anchor reader; anchor is set once the anchor's
+	// cycle is claimed.
 	shared bool
 	anchor atomic.Bool
 	turns  atomic.Int32 // dying readers claimed (turn)
