@@ -187,7 +187,7 @@ func (p *phase) draining(now time.Duration) bool {
 // and at most owners-2 of them, so that a writer is left to wait beside
 // the anchor.
 func (p *phase) turn(now time.Duration, owners int) (int, bool) {
-	if p.kind != phaseOverrun || !p.shared || p.windingDown(now) {
+	if !p.shared || p.windingDown(now) {
 		return 0, false
 	}
 	k := int(p.turns.Add(1)) - 1
@@ -198,13 +198,17 @@ func (p *phase) turn(now time.Duration, owners int) (int, bool) {
 // begin: one after the other from the end of the drain, each in a lease,
 // its overrun and a margin.
 func (p *phase) slot(k int) time.Duration {
-	return p.start + shareDrain + time.Duration(k)*(p.hold+p.over+50*time.Millisecond)
+	return p.start + shareDrain + time.Duration(k)*p.overrunSpan()
 }
+
+// overrunSpan is how long one of an overrun phase's overruns takes: its
+// lease, its overrun and a margin.
+func (p *phase) overrunSpan() time.Duration { return p.hold + p.over + 50*time.Millisecond }
 
 // anchors reports whether the caller, starting a cycle at run time now,
 // makes the anchor of a shared overrun phase: the first to ask does.
 func (p *phase) anchors(now time.Duration) bool {
-	return p.kind == phaseOverrun && p.shared && now < p.end && p.anchor.CompareAndSwap(false, true)
+	return p.shared && now < p.end && p.anchor.CompareAndSwap(false, true)
 }
 
 // windingDown reports whether an overrun phase has no time for another
@@ -283,7 +287,7 @@ func scheduleFor(ph *Phases, seed int64, duration, watchdog time.Duration, renew
 			case phaseOverrun:
 				special.hold, special.over = ph.OverrunLease.Draw(rng), ph.Overrun.Draw(rng)
 				special.shared = readWrite && rng.IntN(2) == 0
-				add(special, overrunsPerPhase*(special.hold+special.over+50*time.Millisecond))
+				add(special, overrunsPerPhase*special.overrunSpan())
 				// The last overrun's lease runs out in this quiet phase:
 				// a waiter that waits for an unlock message only (none
 				// comes when a lease runs out) now sits on a free lock.

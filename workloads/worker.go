@@ -311,7 +311,7 @@ func (w *worker) phaseTurn(ph *phase) bool {
 		w.anchor(ph) // worker_shared.go
 		return true
 	case ph.shared:
-		if k, ok := ph.turn(now, r.plan.Processes*max(1, r.plan.ThreadsPerProcess)); ok {
+		if k, ok := ph.turn(now, r.plan.Owners()); ok {
 			w.dyingReader(ph, k)
 			return true
 		}
