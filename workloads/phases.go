@@ -69,6 +69,15 @@ type Phases struct {
 	// which a short run has room for only when the first long hold comes
 	// early. False: overruns first, as every plan before it.
 	LongHoldFirst bool `json:"long_hold_first,omitempty"`
+	// SiblingsWait has the other owners of a long holder's client process
+	// (Plan.ThreadsPerProcess > 1) make their cycles on the long hold's
+	// lock while it is in its section, and the owners of other client
+	// processes on the plan's other locks (takeover.go), so that a hold
+	// that runs out under its holder is taken over inside the same
+	// client, where state the lapse left (a renewal entry, a local lock)
+	// lives. False: every owner draws from all the plan's locks, as every
+	// plan before it.
+	SiblingsWait bool `json:"siblings_wait,omitempty"`
 }
 
 // Scale is a closed interval of multiples of some unit (the run's watchdog

@@ -16,20 +16,53 @@ import (
 // whatever the lapse left in a client shows on the hold that follows it:
 // in the history as a hold that runs out under the taker too.
 
+//
+// Whatever a lapse leaves in a client is shared by the client's threads
+// alone, so a plan may have them wait on the long hold
+// (Phases.SiblingsWait): while it is in its section, the other owners of
+// the holder's client process make their cycles on its lock, and the
+// owners of other client processes on the plan's other locks, so that the
+// takeover, if one comes, is a sibling's. (Left to their draws, owners
+// that make blocking calls all end up waiting on the long hold's lock,
+// and the takeover goes to whichever client's waiter polls first.)
+
 // longHold is a long hold in its section: the lock, the holder's process
-// id, and whether a grant to another process took it over already.
+// id and client process (0: owners not grouped), and whether a grant to
+// another process took it over already.
 type longHold struct {
 	lock   string
 	holder int
+	client int
 	taken  atomic.Bool
 }
 
-// holdingLong records that process pid's long hold of lock is in its
+// holdingLong records that process p's long hold of lock is in its
 // section, until the returned func is called.
-func (r *runner) holdingLong(lock string, pid int) (done func()) {
-	lh := &longHold{lock: lock, holder: pid}
+func (r *runner) holdingLong(lock string, p *process) (done func()) {
+	lh := &longHold{lock: lock, holder: p.id, client: p.client}
 	r.long.Store(lh)
 	return func() { r.long.CompareAndSwap(lh, nil) }
+}
+
+// lockOf is the lock of a cycle whose draw is plan.Locks[i]: during a long
+// hold in its section, when the plan has siblings wait on it
+// (Phases.SiblingsWait) and no grant took it over yet, the long hold's lock
+// for another owner of the holder's client process, and for an owner of
+// another client process the next lock of the plan's after the one drawn
+// when that is the long hold's; else the lock drawn.
+func (r *runner) lockOf(p *process, i int) string {
+	locks := r.plan.Locks
+	lock, ph, lh := locks[i], r.plan.Phases, r.long.Load()
+	if ph == nil || !ph.SiblingsWait || lh == nil || lh.client == 0 || lh.holder == p.id || lh.taken.Load() {
+		return lock
+	}
+	switch {
+	case lh.client == p.client:
+		return lh.lock
+	case lock == lh.lock:
+		return locks[(i+1)%len(locks)]
+	}
+	return lock
 }
 
 // takeover reports whether a grant of lock to process pid, a watchdog hold

@@ -116,3 +116,78 @@ func TestATakeoverEndsWithTheRun(t *testing.T) {
 		}
 	}
 }
+
+// With Phases.SiblingsWait, the other owners of the long holder's client
+// process make their cycles on the long hold's lock while it is in its
+// section, and the owners of the other client process on other locks;
+// without it, every owner draws from all the locks. (The owners try with
+// short waits: a blocking call that draws the long hold's lock would wait
+// there through it, flag or not.) Both runs draw the same
+// schedule (the same seed), so the control shows the test can fail.
+func TestSiblingsWaitOnALongHold(t *testing.T) {
+	s := startRedis(t)
+	const lease = 300 * time.Millisecond
+	locks := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for _, wait := range []bool{true, false} {
+		plan := Plan{
+			Workload: "siblings", Processes: 2, ThreadsPerProcess: 3, Locks: locks, Counter: true,
+			TryLockPercent: 100, Wait: Range{Max: ms(5)}, // no owner parks on one lock
+			Hold: Range{Max: ms(2)}, Think: Range{Max: ms(2)}, OpTimeout: 3 * time.Second,
+			Phases: &Phases{Churn: Range{Min: ms(200), Max: ms(300)}, LongHold: Scale{3, 3}, LongHoldFirst: true, SiblingsWait: wait},
+		}
+		res := run(t, s, RunConfig{Subject: "reentrant", Plan: &plan, Seed: 7, Duration: 2 * time.Second, WatchdogLease: lease}, Deps{})
+		c := countAcquires(res.History, time.Duration(plan.Phases.LongHold.Min*float64(lease)))
+		t.Logf("siblings wait %v: %+v", wait, c)
+		switch {
+		case c.lock == "":
+			t.Fatalf("siblings wait %v: no long hold in the history", wait)
+		case wait && (c.siblingsOn == 0 || c.siblingsOff > 0 || c.othersOn > 0):
+			t.Errorf("siblings wait: want siblings on the held lock only and others off it, got %+v", c)
+		case !wait && (c.siblingsOff == 0 || c.othersOn == 0):
+			t.Errorf("every owner draws: want siblings on other locks and others on the held one, got %+v", c)
+		}
+	}
+}
+
+// acquireCounts counts acquires around a long hold of lock: the
+// siblings' (the other owners of its client process) on its lock (those
+// that waited into it past its first 50 ms) and on others (those called
+// after then: a cycle begun before it may still reenter its lock), and the
+// other client processes' owners' called on its lock after then.
+type acquireCounts struct {
+	lock                              string
+	siblingsOn, siblingsOff, othersOn int
+}
+
+// countAcquires counts the acquires around the first section of h at
+// least long (acquireCounts).
+func countAcquires(h *model.History, long time.Duration) (c acquireCounts) {
+	var holder *model.Op
+	for i, o := range h.Ops {
+		if o.Kind == model.Section && o.Outcome == model.OK && time.Duration(o.Return-o.Call) >= long {
+			holder = &h.Ops[i]
+			break
+		}
+	}
+	if holder == nil {
+		return c
+	}
+	c.lock = holder.Lock
+	from := holder.Call + int64(ms(50))
+	for _, o := range h.Ops {
+		if o.Kind != model.Acquire || o.Process == holder.Process || o.Call > holder.Return {
+			continue
+		}
+		switch {
+		case o.Client != holder.Client:
+			if o.Lock == holder.Lock && o.Call > from {
+				c.othersOn++
+			}
+		case o.Lock == holder.Lock && o.Return > from:
+			c.siblingsOn++ // waiting inside it
+		case o.Lock != holder.Lock && o.Call > from:
+			c.siblingsOff++
+		}
+	}
+	return c
+}

@@ -241,7 +241,7 @@ func (w *worker) cycle() {
 	if !storm && !w.sleep(plan.Think.Draw(p.rng), true) {
 		return
 	}
-	lock := plan.Locks[p.rng.IntN(len(plan.Locks))]
+	lock := r.lockOf(p, p.rng.IntN(len(plan.Locks))) // takeover.go
 	if plan.CancelPercent > 0 && p.rng.IntN(100) < plan.CancelPercent && interruptible(w.handle(cancelLock(lock))) {
 		w.cancelCycle(cancelLock(lock))
 		return

@@ -39,7 +39,7 @@ func (w *worker) special(ph *phase) {
 	holds := 1
 	switch {
 	case ph.kind == phaseLongHold:
-		defer w.r.holdingLong(lock, p.id)()
+		defer w.r.holdingLong(lock, p)()
 		if !w.section(h, lock, sectionSpec{hold: ph.hold, outage: ph.outage}) {
 			return
 		}

@@ -178,6 +178,24 @@ func DrawThreads(seed int64, plan workloads.Plan) workloads.Plan {
 	return plan
 }
 
+// WaitSiblings has the owners that share a client process with a long
+// holder wait on its lock (Phases.SiblingsWait), when plan groups owners
+// and has long holds: a hold that runs out under its holder is then taken
+// over by a thread of the same client, where what the lapse left (a
+// renewal entry, a local lock) lives, rather than by whichever process
+// drew that lock. Owners that churn other locks meanwhile gain nothing a
+// long hold's few leases would not leave them in the rest of the round.
+// The plan's phases are copied, not changed.
+func WaitSiblings(plan workloads.Plan) workloads.Plan {
+	if plan.Threads() < 2 || plan.Phases == nil || plan.Phases.LongHold.Max <= 0 {
+		return plan
+	}
+	ph := *plan.Phases
+	ph.SiblingsWait = true
+	plan.Phases = &ph
+	return plan
+}
+
 // DrawObjects draws, from seed, whether the client processes of plan keep
 // one lock object per name (Plan.SharedObjects): one plain draw in two, so
 // that a hunt meets the bugs of an object that carries state from one hold

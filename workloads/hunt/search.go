@@ -119,7 +119,8 @@ func (h *hunter) resolve(seed int64, sc *scenario.Scenario, left time.Duration) 
 
 // plan is the plan of a plain draw of seed: Plan(seed) with the hunt's
 // threads per process, or ones drawn from seed (DrawThreads) when the
-// subject can host several owners in a process, and lock objects shared
+// subject can host several owners in a process (their siblings waiting on
+// a long hold's lock: WaitSiblings), and lock objects shared
 // or not as drawn from seed (DrawObjects) when the subject can share them,
 // and call forms varied or not as drawn (DrawForms) when it can vary them;
 // a read-write lock's plan is the read-write workload's one draw in two
@@ -142,6 +143,7 @@ func (h *hunter) plan(seed int64) workloads.Plan {
 	case h.subject.HostsOwners():
 		p = DrawThreads(seed, p)
 	}
+	p = WaitSiblings(p)
 	if h.subject.SharesObjects() {
 		p = DrawObjects(seed, p)
 	}

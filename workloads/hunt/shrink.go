@@ -94,6 +94,7 @@ var shrinkSteps = []shrinkStep{
 		lease, overrun := zero(&ph.OverrunLease), zero(&ph.Overrun)
 		return lease || overrun
 	})},
+	{name: "siblings churn", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.SiblingsWait) })},
 	{name: "overruns first", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.LongHoldFirst) })},
 	{name: "no storms", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Storm) })},
 	{name: "no quiet phases", apply: phaseStep(func(ph *workloads.Phases) bool { return zero(&ph.Quiet) })},
