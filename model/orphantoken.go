@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -81,11 +82,10 @@ func (u tokenUse) only(p, c int) bool {
 }
 
 // tokenOwners maps each token (tokens) of the processes' requests on lock
-// to who sent it. A process's request is the first command naming the
-// lock its client sent in each of its calls (calls). A renewal that came
-// first is taken for one: its owner's token is then also counted as this
-// process's, which makes it look shared (so an orphan goes unseen, never
-// the reverse); its script is no token (commandTokens).
+// to who sent it. A process's requests are its commands in its calls
+// (calls) on the lock (requestTokens). A renewal taken for one makes its
+// owner's token look shared (so an orphan goes unseen, never the
+// reverse); its script is no token (commandTokens).
 func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]tokenUse {
 	out := map[string]tokenUse{}
 	onLock := map[int][]WireEvent{}
@@ -97,22 +97,49 @@ func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]to
 		if _, done := onLock[c]; !done {
 			onLock[c] = t.lockCommands(c, lock)
 		}
-		for _, sp := range spans {
-			i := slices.IndexFunc(onLock[c], func(e WireEvent) bool { return sp.from <= e.Call && e.Call <= sp.to })
-			if i < 0 {
-				continue
+		for _, s := range requestTokens(onLock[c], spans, lock) {
+			u, ok := out[s]
+			if !ok {
+				u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}}
+				out[s] = u
 			}
-			for _, s := range commandTokens(onLock[c][i], lock) {
-				u, ok := out[s]
-				if !ok {
-					u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}}
-					out[s] = u
-				}
-				u.procs[q], u.clients[c] = true, true
-			}
+			u.procs[q], u.clients[c] = true, true
 		}
 	}
 	return out
+}
+
+// requestTokens are the tokens of one process's requests, given its calls
+// (spans) and its client's commands on the lock (cmds, by time): the
+// tokens found in every one of its calls that sent anything, when two or
+// more did and some token is (an owner's own token, which it sends in each
+// call, where the threads of its client send theirs beside it and may come
+// first); else the tokens of the first command in each call (a lock that
+// draws a new token per hold).
+func requestTokens(cmds []WireEvent, spans []span, lock string) []string {
+	var first []string
+	var every map[string]bool
+	calls := 0
+	for _, sp := range spans {
+		i, _ := slices.BinarySearchFunc(cmds, sp.from, func(e WireEvent, t int64) int { return compare(e.Call, t) })
+		if i == len(cmds) || cmds[i].Call > sp.to {
+			continue
+		}
+		calls++
+		first = append(first, commandTokens(cmds[i], lock)...)
+		sent := map[string]bool{}
+		for ; i < len(cmds) && cmds[i].Call <= sp.to; i++ {
+			for _, s := range commandTokens(cmds[i], lock) {
+				sent[s] = every == nil || every[s]
+			}
+		}
+		every = sent
+		maps.DeleteFunc(every, func(_ string, kept bool) bool { return !kept })
+	}
+	if calls >= 2 && len(every) > 0 {
+		return slices.Sorted(maps.Keys(every))
+	}
+	return first
 }
 
 // lockCommands are client c's commands naming lock, by the time they

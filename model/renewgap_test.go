@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -73,5 +74,41 @@ func TestSiblingAttemptsRenewNothing(t *testing.T) {
 				t.Fatalf("want %s:\n%s", c.want, r)
 			}
 		})
+	}
+}
+
+// Threads of one client hammer the lock that one of them holds: their
+// attempts carry their own tokens, and in some of their calls another
+// thread's attempt comes first. The tokens a process sends in every one of
+// its calls are its own (requestTokens), so its siblings' attempts renew
+// nothing of the holder's, and a hold its watchdog never renewed is seen
+// through them.
+func TestInterleavedSiblingsRenewNothing(t *testing.T) {
+	const holder, p1, p2 = "5f0c6a1e-8d2b:40", "5f0c6a1e-8d2b:41", "5f0c6a1e-8d2b:42"
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 0}, {Kind: WireBind, Client: 0, Process: 1}, {Kind: WireBind, Client: 0, Process: 2}}
+	cmd := func(m float64, token, reply string) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 " + token, Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	try := func(p int, from float64) Op {
+		return Op{Process: p, Lock: "L", Kind: Acquire, Wait: msT(100), Call: msT(from), Return: msT(from + 100), Outcome: Fail}
+	}
+	evs := append(binds, cmd(1, holder, "nil"),
+		cmd(1005, p2, "900"), cmd(1010, p1, "890"), // both siblings' first calls: p2's attempt first
+		cmd(2010, p1, "890"),
+		cmd(2505, p2, "400"),
+		cmd(3005, p2, "900"), cmd(3010, p1, "890")) // p1's third call: p2's attempt first again
+	ops := []Op{aAcq(0, 0, 5), try(1, 1000), try(2, 1000), try(1, 2000), try(2, 2500), try(1, 3000), aRel(0, 4000, 4005, Fail)}
+	opts := Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)}
+	h := &History{Ops: ops}
+	holds, acqs := holdsOf(h, h.horizon())["L"], lockAcquires(h)["L"]
+	owners := opts.Wire.tokenOwners("L", callWindows(holds, acqs))
+	for token, p := range map[string]int{holder: 0, p1: 1, p2: 2} {
+		if u := owners[token]; !u.only(p, 0) {
+			t.Errorf("token %s sent by %v, want p%d alone", token, u.procs, p)
+		}
+	}
+	r := CheckBeyond(h, opts)
+	if !slices.ContainsFunc(r.Examples, func(ex Example) bool { return ex.Shape == ShapeWatchdogNeverRenewed && ex.Ops[0].Process == 0 }) {
+		t.Errorf("p0's hold, never renewed while its siblings tried the lock, is not seen:\n%s", r)
 	}
 }
