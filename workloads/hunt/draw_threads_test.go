@@ -106,3 +106,32 @@ func drawnAboutHalf(t *testing.T, draw func(int64, workloads.Plan) workloads.Pla
 		t.Fatalf("%d of %d draws made it, want about half", made, n)
 	}
 }
+
+// TestWaitSiblings: a plan whose owners share client processes and that
+// has long holds has their siblings wait on them; one with one owner per
+// process, or without long holds, is left as it was, and the base plan's
+// phases are never changed.
+func TestWaitSiblings(t *testing.T) {
+	base := Plan(1)
+	if base.Phases == nil || base.Phases.LongHold.Max <= 0 {
+		t.Fatal("the hunt's plan has no long holds")
+	}
+	threaded := base
+	threaded.Processes, threaded.ThreadsPerProcess = 2, 3
+	if p := WaitSiblings(threaded); !p.Phases.SiblingsWait || base.Phases.SiblingsWait {
+		t.Errorf("threads and long holds: siblings wait %v, base changed %v", p.Phases.SiblingsWait, base.Phases.SiblingsWait)
+	}
+	if p := WaitSiblings(base); p.Phases != base.Phases {
+		t.Error("one owner per process: the plan's phases were replaced")
+	}
+	noLong := threaded
+	ph := *noLong.Phases
+	ph.LongHold = workloads.Scale{}
+	noLong.Phases = &ph
+	if p := WaitSiblings(noLong); p.Phases.SiblingsWait {
+		t.Error("no long holds: siblings wait")
+	}
+	if p := WaitSiblings(workloads.Plan{Workload: "rwlock", ThreadsPerProcess: 2}); p.Phases != nil {
+		t.Error("a plan without phases got some")
+	}
+}
