@@ -70,9 +70,11 @@ func latestBounded(rs []retired, idx []int, t int64) (int, bool) {
 }
 
 // tokenUse is who sent a token in their requests on a lock: the
-// processes, and their clients.
+// processes, and their clients; and when each process's last call on the
+// lock ended.
 type tokenUse struct {
 	procs, clients map[int]bool
+	lastCall       map[int]int64
 }
 
 // only reports whether the token was sent in process p's requests only,
@@ -97,13 +99,17 @@ func (t *WireTrace) tokenOwners(lock string, calls map[int][]span) map[string]to
 		if _, done := onLock[c]; !done {
 			onLock[c] = t.lockCommands(c, lock)
 		}
+		last := int64(0)
+		for _, sp := range spans {
+			last = max(last, sp.to)
+		}
 		for _, s := range requestTokens(onLock[c], spans, lock) {
 			u, ok := out[s]
 			if !ok {
-				u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}}
+				u = tokenUse{procs: map[int]bool{}, clients: map[int]bool{}, lastCall: map[int]int64{}}
 				out[s] = u
 			}
-			u.procs[q], u.clients[c] = true, true
+			u.procs[q], u.clients[c], u.lastCall[q] = true, true, last
 		}
 	}
 	return out

@@ -258,19 +258,30 @@ func (t *WireTrace) lockTraffic(c int, lock string) []int64 {
 
 // holderTraffic is lockTraffic(c, lock) less the commands that carry a
 // token only another process of client c sent in its requests on the
-// lock (owners: tokenOwners) and none that process p sent: what may have
-// renewed p's hold. A command whose tokens say nothing of its sender
-// counts, as do the commands of a client that served p alone.
+// lock (owners: tokenOwners), sent before that process's last call on the
+// lock ended, and none that process p sent: what may have renewed p's
+// hold. A command whose tokens say nothing of its sender counts, as do
+// the commands of a client that served p alone, and those that carry the
+// token of a process whose calls had ended (its orphan's, or those of a
+// process that took over its driver thread and with it its token).
 func (t *WireTrace) holderTraffic(c int, lock string, p int, owners map[string]tokenUse) []int64 {
-	sibling := func(s string) bool {
-		u, ok := owners[s]
-		return ok && len(u.procs) == 1 && !u.procs[p] && u.clients[c]
+	sibling := func(at int64) func(string) bool {
+		return func(s string) bool {
+			u, ok := owners[s]
+			if !ok || len(u.procs) != 1 || u.procs[p] || !u.clients[c] {
+				return false
+			}
+			for q := range u.procs {
+				return at <= u.lastCall[q]
+			}
+			return false
+		}
 	}
 	mine := func(s string) bool { return owners[s].procs[p] }
 	var out []int64
 	left := false
 	for _, e := range t.lockCommands(c, lock) {
-		if ts := commandTokens(e, lock); slices.ContainsFunc(ts, sibling) && !slices.ContainsFunc(ts, mine) {
+		if ts := commandTokens(e, lock); slices.ContainsFunc(ts, sibling(e.Call)) && !slices.ContainsFunc(ts, mine) {
 			left = true
 			continue
 		}

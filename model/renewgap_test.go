@@ -112,3 +112,33 @@ func TestInterleavedSiblingsRenewNothing(t *testing.T) {
 		t.Errorf("p0's hold, never renewed while its siblings tried the lock, is not seen:\n%s", r)
 	}
 }
+
+// A process that replaced a retired one on its driver thread sends the
+// retired one's token: its watchdog's renewals carry it, after the
+// retired process's last call. Such a command may be the holder's own
+// renewal, so it breaks the holder's silence, even when the holder's only
+// call (it crashed holding) saw a sibling's attempt first and took that
+// sibling's token for its own.
+func TestAReplacementRenewsWithItsPredecessorsToken(t *testing.T) {
+	const thread, sibling = "5f0c6a1e-8d2b:37", "5f0c6a1e-8d2b:39"
+	binds := []WireEvent{{Kind: WireBind, Client: 0, Process: 1}, {Kind: WireBind, Client: 0, Process: 2}, {Kind: WireBind, Client: 0, Process: 7, Call: msT(3000)}}
+	cmd := func(m float64, token, reply string) WireEvent {
+		return WireEvent{Kind: WireCmd, Client: 0, Cmd: "EVAL", Args: "<script 200 B> 1 app:L 1500 " + token, Reply: reply, Call: msT(m), Return: msT(m + 1)}
+	}
+	ops := []Op{aAcq(1, 0, 5), aRel(1, 10, 15, OK), aAcq(1, 100, 105), aRel(1, 110, 115, OK),
+		{Process: 1, Lock: "L", Kind: Acquire, Blocking: true, Call: msT(200), Return: msT(300), Outcome: Info, Cancelled: true},
+		aAcq(2, 3000, 3010), aRel(2, 3020, 3030, OK), aAcq(2, 3100, 3105), aRel(2, 3106, 3110, OK),
+		aAcq(7, 3000, 3200), {Process: 7, Lock: "L", Kind: Abandon, Call: msT(6000), Return: msT(6000), Outcome: OK}}
+	evs := append(binds, cmd(1, thread, "nil"), cmd(11, thread, "1"), cmd(101, thread, "nil"), cmd(111, thread, "1"), cmd(201, thread, "1500"),
+		cmd(3001, sibling, "nil"), cmd(3021, sibling, "1"), cmd(3101, sibling, "nil"), cmd(3107, sibling, "1"),
+		cmd(3150, thread, "nil")) // p7's grant, its only call's second command
+	for m := 3650.0; m < 6000; m += 500 {
+		evs = append(evs, cmd(m, thread, "1")) // p7's watchdog
+	}
+	r := CheckBeyond(&History{Ops: ops}, Options{WatchdogLease: leaseMs * time.Millisecond, Wire: NewWireTrace(evs)})
+	if slices.ContainsFunc(r.Examples, func(ex Example) bool {
+		return (ex.Shape == ShapeWatchdogNeverRenewed || ex.Shape == ShapeWatchdogGaveUp) && ex.Ops[0].Process == 7
+	}) {
+		t.Errorf("p7's renewals, with its retired predecessor's token, were not taken for its own:\n%s", r)
+	}
+}
