@@ -35,7 +35,7 @@ test: deps
 	@# The user's-lock module runs beside the main packages (whose long pole is ./workloads); its output follows theirs.
 	log=$$(mktemp); \
 	( cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./... ) >$$log 2>&1 & \
-	$(GO) test -race -count=1 -p 3 -timeout 14m $(if $(filter ./...,$(PKGS)),$(SLOW_PKGS)) $(PKGS); main=$$?; \
+	$(GO) test -race -count=1 -p 3 -timeout 20m $(if $(filter ./...,$(PKGS)),$(SLOW_PKGS)) $(PKGS); main=$$?; \
 	wait $$!; user=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
 	test $$main -eq 0 && test $$user -eq 0
 	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
