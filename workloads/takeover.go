@@ -15,7 +15,6 @@ import (
 // watchdog lease (takeoverHold), so that its own renewals must keep it and
 // whatever the lapse left in a client shows on the hold that follows it:
 // in the history as a hold that runs out under the taker too.
-
 //
 // Whatever a lapse leaves in a client is shared by the client's threads
 // alone, so a plan may have them wait on the long hold
