@@ -13,6 +13,7 @@ import org.redisson.Redisson;
 import org.redisson.api.RFuture;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
+import org.redisson.client.RedisConnectionException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -135,7 +136,7 @@ final class Locks implements Library {
             return Latches.handle(redisson, op, req, deadline);
         }
         return switch (op) {
-            case "hello" -> hello(req, timeout, deadline);
+            case "hello" -> hello(req, deadline);
             case "lock" -> formed(req) ? inForm(req, CallForms.lock(lock(req), leaseOf(req), deadline, () -> lockBlocking(req, deadline)))
                     : interruptible(req) ? lockInterruptibly(req, deadline) : lockBlocking(req, deadline);
             case "trylock" -> formed(req) ? inForm(req, CallForms.tryLock(lock(req), waitOf(req), leaseOf(req), deadline, () -> acquire(req, waitOf(req), deadline)))
@@ -172,7 +173,7 @@ final class Locks implements Library {
         return Math.max(0, req.path("wait_ms").asLong(0));
     }
 
-    private ObjectNode hello(JsonNode req, long timeout, long deadline) {
+    private ObjectNode hello(JsonNode req, long deadline) throws InterruptedException {
         if (redisson != null) {
             return Replies.error("hello twice", false);
         }
@@ -180,17 +181,57 @@ final class Locks implements Library {
         if (unsupported != null) {
             return Replies.error(unsupported, false);
         }
-        // Most of hello's time goes to connecting (a loaded machine takes
-        // seconds); the warm-ups take what is left, bounded by the deadline.
-        long connect = Math.max(100, Math.min(timeout * 3 / 4, 10_000));
         sharedObjects = req.path("shared_objects").asBoolean(false);
-        redisson = Redisson.create(Topology.config(req, opts, connect));
+        redisson = connect(req, deadline);
         Driver.log("connected (" + req.path("topology").asText("single") + " " + req.path("redis")
                 + ") as owner " + Compat.clientId(redisson) + ":" + owner() + " (owners: " + req.path("owners").asInt(1)
                 + (sharedObjects ? ", one lock object per name" : "") + "), watchdog "
                 + redisson.getConfig().getLockWatchdogTimeout() + " ms");
         warmUps(req.path("owners").asInt(1), deadline);
         return Replies.ok();
+    }
+
+    /**
+     * Redisson.create within hello's deadline, tried again while time is
+     * left. Most of hello's time goes to connecting (a loaded machine takes
+     * seconds), so each try's connect timeout is three quarters of what is
+     * left, at most 10 s; the warm-ups take the rest. Redisson bounds its
+     * connections' first commands (SELECT, CLIENT SETNAME, PING) by the
+     * command timeout, which a cold JVM on a loaded machine can miss: with
+     * six busy loops on two cores, six drivers started at once each failed
+     * their first try ("Unable to connect to Redis server", caused by CLIENT
+     * SETNAME's timeout, the server up) and connected on the second. A later
+     * try finds the JVM warmer. A server that stays down fails every try, and hello fails
+     * with the last error, once less than two command timeouts and a second
+     * are left.
+     */
+    private RedissonClient connect(JsonNode req, long deadline) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            long connect = Math.max(100, Math.min(millisLeft(deadline) * 3 / 4, 10_000));
+            try {
+                return Redisson.create(Topology.config(req, opts, connect));
+            } catch (RedisConnectionException e) {
+                long left = millisLeft(deadline);
+                if (left < 2L * opts.commandTimeoutMs + 1000) {
+                    throw e;
+                }
+                Driver.log("connect, try " + attempt + ": " + causes(e) + "; " + left + " ms left, trying again");
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static long millisLeft(long deadline) {
+        return (deadline - System.nanoTime()) / 1_000_000;
+    }
+
+    /** E's message and its causes', outermost first. */
+    private static String causes(Throwable e) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable c = e; c != null && b.length() < 2000; c = c.getCause()) {
+            b.append(b.isEmpty() ? "" : " <- ").append(c.getClass().getSimpleName()).append(": ").append(c.getMessage());
+        }
+        return b.toString();
     }
 
     /**
