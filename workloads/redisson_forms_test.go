@@ -3,6 +3,7 @@ package workloads
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,25 +69,30 @@ func TestRedissonCallForms(t *testing.T) {
 }
 
 // TestRedissonCallFormsRun: a run that varies its call forms on Redisson's
-// lock is valid, and its ops record many forms.
+// lock is valid, and its ops record many forms. A loaded machine makes fewer
+// ops in a run's 4 s, so a form none of them drew is looked for in the next
+// seed's run (at most 3).
 func TestRedissonCallFormsRun(t *testing.T) {
 	shipped(t, "redisson")
 	s := startRedis(t)
-	cfg := RunConfig{Subject: "redisson", Workload: DefaultWorkload, Seed: 7, Duration: 4 * time.Second, CallForms: true}
-	res := run(t, s, cfg, Deps{})
-	t.Log(summary(res))
-	if res.Report.Verdict != model.Valid {
-		t.Fatalf("%s\n%s", summary(res), res.Report)
-	}
+	want := []string{"lockAsync", "lockInterruptibly", "tryLockAsync", "tryLock", "unlockAsync", "unlock"}
 	forms := map[string]bool{}
-	for _, o := range res.History.Ops {
-		if o.Kind == model.Acquire || o.Kind == model.Release {
-			forms[strings.SplitN(o.Form, "(", 2)[0]] = true
+	for seed := int64(7); seed < 10 && len(forms) < len(want); seed++ {
+		cfg := RunConfig{Subject: "redisson", Workload: DefaultWorkload, Seed: seed, Duration: 4 * time.Second, CallForms: true}
+		res := run(t, s, cfg, Deps{})
+		t.Log(summary(res))
+		if res.Report.Verdict != model.Valid {
+			t.Fatalf("%s\n%s", summary(res), res.Report)
+		}
+		for _, o := range res.History.Ops {
+			if f := strings.SplitN(o.Form, "(", 2)[0]; slices.Contains(want, f) && (o.Kind == model.Acquire || o.Kind == model.Release) {
+				forms[f] = true
+			}
 		}
 	}
-	for _, want := range []string{"lockAsync", "lockInterruptibly", "tryLockAsync", "tryLock", "unlockAsync", "unlock"} {
-		if !forms[want] {
-			t.Errorf("no op made in form %s(...); forms: %v", want, forms)
+	for _, w := range want {
+		if !forms[w] {
+			t.Errorf("no op made in form %s(...); forms: %v", w, forms)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func TestRunFindsUsersBrokenLockOnRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &recorder{}
-	res, err := Run(t.Context(), Config{Subject: "my-lock", Registry: reg, Budget: 8 * time.Second,
+	res, err := Run(t.Context(), Config{Subject: "my-lock", Registry: reg, Budget: 30 * time.Second,
 		RunDuration: 2 * time.Second, Seed: 11, Out: t.TempDir(), Observer: rec, Scenarios: []scenario.Scenario{}})
 	if err != nil || res.Find == nil {
 		t.Fatalf("Run: %v, %+v\n%q", err, res, rec.events)
