@@ -55,6 +55,7 @@ func TestShippedDriversAreValid(t *testing.T) {
 // TestRedlockDriversAreValid: the drivers of the redlock topology pass the
 // default workload on three independent nodes.
 func TestRedlockDriversAreValid(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	nodes := startNodes(t, 3)
 	reg, err := catalog.Subjects.OnNodes(nodes.Addrs(), nodes.Password())
 	if err != nil {

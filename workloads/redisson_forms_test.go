@@ -73,6 +73,7 @@ func TestRedissonCallForms(t *testing.T) {
 // ops in a run's 4 s, so a form none of them drew is looked for in the next
 // seed's run (at most 3).
 func TestRedissonCallFormsRun(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	shipped(t, "redisson")
 	s := startRedis(t)
 	want := []string{"lockAsync", "lockInterruptibly", "tryLockAsync", "tryLock", "unlockAsync", "unlock"}

@@ -27,6 +27,7 @@ var springSubjects = []string{"spring-lock-spin", "spring-lock-pubsub"}
 // script timed out but ran, Redis error replies, a hello that cannot
 // connect, the cycle request, and the end of input.
 func TestSpringDriverSelftest(t *testing.T) {
+	t.Parallel() // a redis-server of its own; the runs mostly wait
 	for _, name := range springSubjects {
 		t.Run(name, func(t *testing.T) {
 			d := redissonDriver(t, name) // any shipped driver, by name
