@@ -39,7 +39,7 @@ test: deps
 	wait $$!; user=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
 	test $$main -eq 0 && test $$user -eq 0
 	$(GO) test -count=1 -run='^TestRegressionCorpus$$' ./cmd/lockcheck/
-	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s ./model/
+	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s -parallel=1 ./model/
 
 ## locktest-planted: the user's-lock module's planted bugs (GET then DEL, SET XX renewal, a timeout taken for a grant),
 ## each caught by locktest.Run at its default budget (about a minute each), no hook in the lock: real pauses.
