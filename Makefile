@@ -29,17 +29,19 @@ build:
 run: redis build
 	./bin/lockcheck run
 
-## test: unit and integration tests (with -race); starts its own redis-servers; beside them locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught); then the regression corpus without -race (the race run re-checks 1 history in 8) and 20 s of fuzzing the history reader and checkers (the semaphore models' fuzz targets run in checker-soak).
+## test: unit and integration tests (with -race); starts its own redis-servers; beside them locktest from a module of its own (workloads/locktest/testdata/userlock: a user's lock passes, its planted bug is caught), then the regression corpus without -race (the race run re-checks 1 history in 8) and 20 s of fuzzing the history reader and checkers (the semaphore models' fuzz targets run in checker-soak).
 test: deps
 	$(GO) vet $(PKGS)
-	@# The user's-lock module runs beside the main packages (whose long pole is ./workloads); its output follows theirs.
+	@# Beside the main packages (whose long pole is ./workloads) run the user's-lock module, then the corpus without
+	@# -race and the fuzzing; their output follows the main packages'.
 	log=$$(mktemp); \
-	( cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./... ) >$$log 2>&1 & \
+	( ( cd workloads/locktest/testdata/userlock && $(GO) vet ./... && $(GO) test -race -short -count=1 -timeout 5m ./... ); user=$$?; \
+	  echo "the regression corpus without -race, and fuzzing:"; \
+	  $(GO) test -count=1 -run='^TestRegressionCorpus$$' ./cmd/lockcheck/ && \
+	  $(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s -parallel=1 ./model/ && exit $$user ) >$$log 2>&1 & \
 	$(GO) test -race -count=1 -p 3 -timeout 20m $(if $(filter ./...,$(PKGS)),$(SLOW_PKGS)) $(PKGS); main=$$?; \
-	wait $$!; user=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
-	test $$main -eq 0 && test $$user -eq 0
-	$(GO) test -count=1 -run='^TestRegressionCorpus$$' ./cmd/lockcheck/
-	$(GO) test -run='^$$' -fuzz='^FuzzHistory$$' -fuzztime=20s -parallel=1 ./model/
+	wait $$!; beside=$$?; echo "workloads/locktest/testdata/userlock:"; cat $$log; rm -f $$log; \
+	test $$main -eq 0 && test $$beside -eq 0
 
 ## locktest-planted: the user's-lock module's planted bugs (GET then DEL, SET XX renewal, a timeout taken for a grant),
 ## each caught by locktest.Run at its default budget (about a minute each), no hook in the lock: real pauses.
