@@ -443,11 +443,13 @@ func TestReentrantCancelledAcquireLeavesNoOrphan(t *testing.T) {
 	if err := holder.Lock(ctx, 0); err != nil {
 		t.Fatal(err)
 	}
-	wctx, cancel := context.WithTimeout(ctx, 5*time.Millisecond)
+	// Its first attempt is refused and it waits, unless a loaded machine
+	// keeps that attempt's reply past the deadline: an unknown outcome.
+	wctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	ok, err := c.Reentrant("orphan", "w").TryLock(wctx, time.Minute, 0)
 	cancel()
-	if ok || !errors.Is(err, ErrNotObtained) || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("interrupted TryLock = %v, %v; want ErrNotObtained joined with DeadlineExceeded", ok, err)
+	if ok || !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrNotObtained) && !errors.Is(err, errCancelledInFlight) {
+		t.Fatalf("interrupted TryLock = %v, %v; want ErrNotObtained (or an unknown outcome) joined with DeadlineExceeded", ok, err)
 	}
 	if err := holder.Unlock(ctx); err != nil {
 		t.Fatal(err)

@@ -70,7 +70,6 @@ func TestRWLockSubjectsAreValid(t *testing.T) {
 // RReadWriteLock on the same lock names: readers of both share, writers
 // exclude both, and each hands the lock to the other.
 func TestRedissonRWMixedFleet(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the runs mostly wait
 	// Not parallel: its hand-offs between the two sides need both to keep
 	// up, which a JVM beside other runs did not (0 hand-offs one way once).
 	const mix = "rwlock+redisson-rwlock"
