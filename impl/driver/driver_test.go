@@ -76,6 +76,11 @@ func TestDriverFailures(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			m := openFake(t, fakeOptions(tc.mode))
+			// Started first: a loaded machine once took the lock's 300 ms
+			// to start the process ("no banner").
+			if _, err := m.proc(ctxFor(t, 5*time.Second), "p1"); err != nil {
+				t.Fatal(err)
+			}
 			l := m.NewLocker("l0", "p1")
 			start := time.Now()
 			err := l.Lock(ctxFor(t, 300*time.Millisecond), 0)
