@@ -47,7 +47,6 @@ func TestMultiLockSubjectsAreValid(t *testing.T) {
 // implementations: the Go multilock with real Redisson's RLock, Redisson's
 // multilock with the Go RLock, and the two multilocks together.
 func TestMultiLockMixedFleets(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the runs mostly wait
 	// Not parallel: its hand-offs between the two sides need both to keep
 	// up, which a JVM beside other runs did not (0 hand-offs one way once).
 	s := startRedis(t)

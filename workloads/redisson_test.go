@@ -67,7 +67,6 @@ func TestRedissonStallIsDetected(t *testing.T) {
 // garbage mid-run (LOCKCHECK_DRIVER_MISBEHAVE) yields info ops and
 // replacement processes, and no violation of the (correct) lock.
 func TestRedissonDriverMisbehaves(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the runs mostly wait
 	shipped(t, "redisson")
 	s := startRedis(t)
 	for _, mode := range []string{"hang@12", "crash@12", "garbage@12"} {
@@ -379,7 +378,6 @@ func closedAddr(t *testing.T) string {
 // lock names exclude each other (valid) and hand the lock over both ways:
 // each side's waiters are woken by the other side's unlocks.
 func TestRedissonMixedFleets(t *testing.T) {
-	t.Parallel() // a redis-server of its own; the runs mostly wait
 	// Not parallel: its hand-offs between the two sides need both to keep
 	// up, which a JVM beside other runs did not (0 hand-offs one way once).
 	s := startRedis(t)
