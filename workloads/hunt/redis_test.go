@@ -62,7 +62,8 @@ func TestRunFindsUsersBrokenLockOnRedis(t *testing.T) {
 	if err := run.DecodeConfig(&cfg); err != nil || cfg.Config.Seed != f.Shrunk.Draw.Seed || cfg.Plan == nil {
 		t.Errorf("config.json: %+v, %v", cfg, err)
 	}
-	if !strings.Contains(f.CommandLine(), "lockcheck run --subject my-lock --seed 11") || f.Explanation() == "" {
+	// The find's seed: 11, or a later run's when a loaded machine let run 1 miss.
+	if !strings.Contains(f.CommandLine(), fmt.Sprintf("lockcheck run --subject my-lock --seed %d ", f.Shrunk.Draw.Seed)) || f.Explanation() == "" {
 		t.Errorf("command %s, explanation %q", f.CommandLine(), f.Explanation())
 	}
 	if testing.Verbose() {

@@ -201,9 +201,9 @@ final class Locks implements Library {
      * six busy loops on two cores, six drivers started at once each failed
      * their first try ("Unable to connect to Redis server", caused by CLIENT
      * SETNAME's timeout, the server up) and connected on the second. A later
-     * try finds the JVM warmer. A server that stays down fails every try, and hello fails
-     * with the last error, once less than two command timeouts and a second
-     * are left.
+     * try finds the JVM warmer. A server that stays down fails every try,
+     * and hello fails with the last error once less than two command
+     * timeouts and a second are left.
      */
     private RedissonClient connect(JsonNode req, long deadline) throws InterruptedException {
         for (int attempt = 1; ; attempt++) {
