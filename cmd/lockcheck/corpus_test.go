@@ -41,7 +41,7 @@ type corpusExpectation struct {
 // whole and per checker, unless results/corpus.json records a newer
 // verdict with a note. The whole corpus takes about 8 s, so -short
 // re-checks all of it too; under the race detector, which makes it 20
-// times slower (154 s of make test's CPU), one history in corpusRaceSample,
+// times slower (154 s under make test), one history in corpusRaceSample,
 // and make test re-checks the whole corpus without -race as well
 // (LOCKCHECK_CORPUS=all: the whole corpus with -race).
 func TestRegressionCorpus(t *testing.T) {
